@@ -1,0 +1,4 @@
+#ifndef HEALTHLOG_CLZ4_SHIM_H
+#define HEALTHLOG_CLZ4_SHIM_H
+#include <lz4frame.h>
+#endif

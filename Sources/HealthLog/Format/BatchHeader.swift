@@ -1,0 +1,157 @@
+/// The header of one batch: a skippable frame (magic ``FormatConstants/batchHeaderMagic``)
+/// in front of the batch's LZ4 data frames, one frame per group.
+///
+/// A group holds the events of one type and one kind (adds or deletes) of the batch, in
+/// sequence order, so a query for a rare type reads only that type's small frame and skips
+/// the rest without decompressing it. The union of a batch's groups is exactly the events
+/// `firstSeq...lastSeq`.
+struct BatchHeader: Equatable, Sendable {
+    /// One group's entry: which events its frame holds and where the frame is.
+    struct Group: Equatable, Sendable {
+        /// ``FormatConstants/groupKindAdd`` or ``FormatConstants/groupKindDelete``.
+        var kind: UInt8
+        /// The full HealthKit type identifier of the group's events.
+        var type: String
+        /// How many events the frame holds.
+        var count: UInt32
+        /// The sequence number of the group's first event.
+        var firstSeq: UInt64
+        /// The sequence number of the group's last event.
+        var lastSeq: UInt64
+        /// The earliest `start` among the group's events, in microseconds since 1970.
+        var minStart: Int64
+        /// The latest `end` among the group's events, in microseconds since 1970.
+        var maxEnd: Int64
+        /// The length of the group's LZ4 frame in the file.
+        var frameLength: UInt32
+        /// The length of the frame's decompressed NDJSON.
+        var rawLength: UInt32
+        /// CRC-32C of the frame's stored (compressed) bytes.
+        var frameCRC: UInt32
+
+        /// Whether the group holds deletes.
+        var isDelete: Bool { kind == FormatConstants.groupKindDelete }
+    }
+
+    /// The store's tag (the first 8 bytes of its identity), so a batch copied from another
+    /// store is recognised.
+    var storeTag: UInt64
+    /// ``FormatConstants/flagEndOfAppend`` and ``FormatConstants/flagHasDeletes``.
+    var flags: UInt16
+    /// The first sequence number in the batch.
+    var firstSeq: UInt64
+    /// The last sequence number in the batch.
+    var lastSeq: UInt64
+    /// When the append was made, in milliseconds since 1970.
+    var appendedMillis: Int64
+    /// The groups, in the order their frames follow the header.
+    var groups: [Group]
+
+    /// Whether this batch completes an append.
+    var isEndOfAppend: Bool { flags & FormatConstants.flagEndOfAppend != 0 }
+
+    /// The total length of the frames that follow the header.
+    var framesLength: Int { groups.reduce(0) { $0 + Int($1.frameLength) } }
+
+    /// The bytes of the whole skippable frame: magic, length, payload with its CRC.
+    func encoded() -> [UInt8] {
+        var payload = ByteWriter()
+        payload.append(bytes: FormatConstants.batchTag)
+        payload.append(FormatConstants.version)
+        payload.append(flags)
+        payload.append(storeTag)
+        payload.append(firstSeq)
+        payload.append(lastSeq)
+        payload.append(appendedMillis)
+        payload.append(UInt32(framesLength))
+        payload.append(UInt16(groups.count))
+        payload.append(UInt16(0))
+        for group in groups {
+            let name = Array(group.type.utf8)
+            payload.append(group.kind)
+            payload.append(UInt8(0))
+            payload.append(UInt16(name.count))
+            payload.append(bytes: name)
+            payload.append(group.count)
+            payload.append(group.firstSeq)
+            payload.append(group.lastSeq)
+            payload.append(group.minStart)
+            payload.append(group.maxEnd)
+            payload.append(group.frameLength)
+            payload.append(group.rawLength)
+            payload.append(group.frameCRC)
+        }
+        payload.appendChecksum()
+        var frame = ByteWriter()
+        frame.append(FormatConstants.batchHeaderMagic)
+        frame.append(UInt32(payload.bytes.count))
+        frame.append(bytes: payload.bytes)
+        return frame.bytes
+    }
+
+    /// Decodes a header payload (the bytes after the skippable frame's magic and length).
+    static func decode(payload bytes: [UInt8]) throws -> BatchHeader {
+        guard bytes.count >= 4 else { throw FormatViolation("batch header is too short") }
+        let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self) }
+        guard CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
+            throw FormatViolation("batch header checksum mismatch")
+        }
+        var reader = ByteReader(bytes)
+        do {
+            guard Array(try reader.read(count: 4)) == FormatConstants.batchTag else {
+                throw FormatViolation("batch header tag is not HLBA")
+            }
+            let version = try reader.read(UInt16.self)
+            guard version <= FormatConstants.version else {
+                throw FormatViolation(
+                    "batch was written by format version \(version); this healthlog reads up to \(FormatConstants.version)",
+                    isNewerVersion: true)
+            }
+            let flags = try reader.read(UInt16.self)
+            let tag = try reader.read(UInt64.self)
+            let first = try reader.read(UInt64.self)
+            let last = try reader.read(UInt64.self)
+            let appended = try reader.read(Int64.self)
+            let framesLength = try reader.read(UInt32.self)
+            let groupCount = Int(try reader.read(UInt16.self))
+            _ = try reader.read(UInt16.self)
+            guard first >= 1, last >= first else { throw FormatViolation("batch header has an empty sequence range") }
+            var groups: [Group] = []
+            groups.reserveCapacity(groupCount)
+            var total: UInt64 = 0
+            var events: UInt64 = 0
+            for _ in 0..<groupCount {
+                let kind = try reader.read(UInt8.self)
+                _ = try reader.read(UInt8.self)
+                let nameLength = Int(try reader.read(UInt16.self))
+                let name = String(decoding: try reader.read(count: nameLength), as: UTF8.self)
+                let group = Group(
+                    kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
+                    lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),
+                    frameLength: try reader.read(), rawLength: try reader.read(), frameCRC: try reader.read())
+                guard kind <= FormatConstants.groupKindDelete else { throw FormatViolation("batch group has unknown kind \(kind)") }
+                guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,
+                    group.lastSeq - group.firstSeq + 1 >= UInt64(group.count)
+                else { throw FormatViolation("batch group '\(name)' has an inconsistent sequence range") }
+                guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength else {
+                    throw FormatViolation("batch group '\(name)' claims \(group.rawLength) bytes, over the limit")
+                }
+                total += UInt64(group.frameLength)
+                events += UInt64(group.count)
+                groups.append(group)
+            }
+            guard reader.remaining == 4 else { throw FormatViolation("batch header has trailing bytes") }
+            guard total == UInt64(framesLength) else { throw FormatViolation("batch header frame lengths disagree") }
+            guard events == last - first + 1 else {
+                throw FormatViolation("batch header counts \(events) events for sequence range \(first)...\(last)")
+            }
+            return BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: groups)
+        } catch is ByteReader.Truncated {
+            throw FormatViolation("batch header is truncated")
+        } catch let violation as FormatViolation {
+            throw violation
+        } catch {
+            throw FormatViolation("batch header is unreadable")
+        }
+    }
+}

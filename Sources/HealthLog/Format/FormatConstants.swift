@@ -1,0 +1,47 @@
+/// The numbers of the on-disk format, shared by every reader and writer.
+/// `Documentation/FORMAT.md` (and the DocC article) explain each one.
+enum FormatConstants {
+    /// The format version this build writes and the newest it reads.
+    static let version: UInt16 = 1
+
+    /// LZ4 frame magic number (a data frame).
+    static let lz4FrameMagic: UInt32 = 0x184D_2204
+    /// Skippable-frame magic of the segment header.
+    static let segmentHeaderMagic: UInt32 = 0x184D_2A50
+    /// Skippable-frame magic of a batch header.
+    static let batchHeaderMagic: UInt32 = 0x184D_2A51
+
+    /// Tag at the start of the segment header payload.
+    static let segmentTag: [UInt8] = Array("HLSG".utf8)
+    /// Tag at the start of the batch header payload.
+    static let batchTag: [UInt8] = Array("HLBA".utf8)
+
+    /// Length of the segment header's payload in bytes.
+    static let segmentHeaderPayloadLength = 48
+    /// The largest batch header payload a reader accepts (bounds allocation on damaged input).
+    static let maxBatchHeaderLength = 1 << 20
+    /// The largest uncompressed group frame a reader accepts.
+    static let maxGroupRawLength = 256 << 20
+    /// The largest number of type groups in one batch.
+    static let maxGroupCount = 4096
+
+    /// Batch flag: this batch ends an append (an append is visible once its last batch is).
+    static let flagEndOfAppend: UInt16 = 1 << 0
+    /// Batch flag: the batch holds delete events.
+    static let flagHasDeletes: UInt16 = 1 << 1
+
+    /// Group kind: add events.
+    static let groupKindAdd: UInt8 = 0
+    /// Group kind: delete events.
+    static let groupKindDelete: UInt8 = 1
+
+    /// Default uncompressed size at which a batch is closed.
+    static let defaultBatchBytes = 1 << 20
+    /// Default size at which a segment is sealed and a new one started.
+    static let defaultSegmentBytes = 64 << 20
+
+    /// Magic of the checkpoint file.
+    static let checkpointTag: [UInt8] = Array("HLCP".utf8)
+    /// The first line of the `meta` file.
+    static let metaHeader = "healthlog-store"
+}

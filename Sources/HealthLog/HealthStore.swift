@@ -1,0 +1,78 @@
+/// A healthlog store: one directory holding an append-only, LZ4-compressed event log of
+/// health samples, read by anchored queries in the manner of HealthKit's
+/// `HKAnchoredObjectQuery`.
+///
+/// Appends are all-or-nothing and durable when they return (unless
+/// ``StoreOptions/sync`` is off); one process writes at a time (an advisory lock), and any
+/// number of readers see whole appends only. A handle holds no open files between calls,
+/// so it is cheap and safe to share.
+///
+/// ```swift
+/// let store = HealthStore(directory: "health.store")
+/// let summary = try store.append(ndjson: Array(ndjson.utf8))
+/// let outcome = try store.replay(ReplayRequest(anchor: .beginning)) { line in print(String(decoding: line, as: UTF8.self), terminator: "") }
+/// save(outcome.newAnchor.token)
+/// ```
+public final class HealthStore: Sendable {
+    /// The store directory.
+    public let directory: String
+    /// The handle's tunables.
+    public let options: StoreOptions
+    private let layout: StoreLayout
+
+    /// A handle on the store at `directory`; nothing is read or created until first use.
+    public init(directory: String, options: StoreOptions = StoreOptions()) {
+        self.directory = directory
+        self.options = options
+        layout = StoreLayout(directory: directory)
+    }
+
+    /// Whether a store exists at the directory.
+    public var exists: Bool { layout.exists }
+
+    /// Appends the NDJSON event lines of `inputs` (SPEC §1), in order, as one append, all-or-nothing: on any invalid
+    /// line the store is left byte-identical and the error names the line and field.
+    ///
+    /// - Returns: what was added, deleted, replaced or skipped, and the new head anchor.
+    /// - Throws: ``HealthLogError`` with code ``HealthLogError/Code/badInput`` for bad input,
+    ///   ``HealthLogError/Code/locked`` when another writer holds the lock past the timeout,
+    ///   or a store code for I/O failure or damage.
+    public func append(_ inputs: [LineReader]) throws -> AppendSummary {
+        let session = try AppendSession(layout, options: options)
+        return try session.run(inputs)
+    }
+
+    /// Appends NDJSON event lines held in memory; see ``append(_:)``.
+    public func append(ndjson: [UInt8]) throws -> AppendSummary {
+        try append([LineReader(bytes: ndjson)])
+    }
+
+    /// Runs an anchored query, calling `deliver` with each stored line (NDJSON with `seq`,
+    /// newline included) in ascending sequence order.
+    ///
+    /// - Throws: ``HealthLogError/Code/anchorRefused`` for an anchor from another store or
+    ///   past the head; ``HealthLogError/Code/noStore`` when there is no store;
+    ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
+    public func replay(_ request: ReplayRequest, deliver: (ArraySlice<UInt8>) throws -> Void) throws -> ReplayOutcome {
+        let snapshot = try LogSnapshot(layout)
+        return try Replayer(snapshot: snapshot, request: request).run(deliver)
+    }
+
+    /// The anchor of the last committed event.
+    public func headAnchor() throws -> QueryAnchor {
+        let snapshot = try LogSnapshot(layout)
+        return QueryAnchor(seq: snapshot.headSeq, storeTag: snapshot.meta.storeID.tag)
+    }
+
+    /// The full type identifiers present in the store's log.
+    public func typesPresent() throws -> Set<String> {
+        guard layout.exists else { return [] }
+        let snapshot = try LogSnapshot(layout)
+        return Set(snapshot.batches.lazy.flatMap { $0.header.groups.map(\.type) })
+    }
+
+    /// Checks every checksum and the sequence continuity of the whole log.
+    public func verify() throws -> VerifyReport {
+        try Verifier(layout: layout).run()
+    }
+}

@@ -1,0 +1,142 @@
+/// Parses one NDJSON event line (SPEC §1) strictly: every field's JSON type, no unknown or
+/// repeated fields, UUIDs and ISO 8601 instants well formed, numbers finite, and the
+/// per-kind rules of ``EventRules``. Hand-written because Foundation's decoders would cap
+/// ingest speed (see `research/swift-speeds.md`); fuzzed and tested against bad input.
+enum EventLineParser {
+    /// Parses `line` (without its newline) into a ``ParsedEvent``.
+    static func parse(_ line: UnsafeRawBufferPointer) throws -> ParsedEvent {
+        var s = JSONScanner(line)
+        var event = ParsedEvent()
+        var seen: UInt32 = 0
+        do {
+            try s.expect(0x7B, "a JSON object")
+            if s.peek() == 0x7D {
+                s.position += 1
+            } else {
+                while true {
+                    let key = try s.string()
+                    try s.expect(0x3A, "':' after a field name")
+                    let field = Field(s, key.range)
+                    guard let field else {
+                        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[key.range]), as: UTF8.self)
+                        throw FieldError(field: name, reason: "unknown field")
+                    }
+                    guard seen & (1 << field.rawValue) == 0 else {
+                        throw FieldError(field: field.name, reason: "field appears twice")
+                    }
+                    seen |= 1 << field.rawValue
+                    try parseField(field, &s, &event)
+                    guard let next = s.peek() else { throw s.error("expected ',' or '}'") }
+                    s.position += 1
+                    if next == 0x7D { break }
+                    guard next == 0x2C else { throw s.error("expected ',' or '}'") }
+                }
+            }
+            s.skipBlanks()
+            guard s.position == line.count else { throw s.error("unexpected text after the object") }
+        } catch let error as JSONScanner.SyntaxError {
+            throw FieldError(field: nil, reason: "malformed JSON at byte \(error.position + 1): \(error.reason)")
+        } catch let error as FieldError {
+            throw error
+        } catch {
+            throw FieldError(field: nil, reason: "malformed JSON")
+        }
+        try EventRules.check(&event, seen: seen)
+        return event
+    }
+
+    /// Parses the value of one field into `event`.
+    private static func parseField(_ field: Field, _ s: inout JSONScanner, _ event: inout ParsedEvent) throws {
+        func string() throws -> Range<Int> {
+            guard s.peek() == 0x22 else { throw FieldError(field: field.name, reason: "must be a string") }
+            return try s.string().range
+        }
+        func text(_ token: Range<Int>) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: s.bytes[token.lowerBound + 1..<token.upperBound - 1])
+        }
+        switch field {
+        case .op:
+            let token = try string()
+            if s.equals(token, "\"add\"") {
+                event.isDelete = false
+            } else if s.equals(token, "\"delete\"") {
+                event.isDelete = true
+            } else {
+                throw FieldError(field: "op", reason: "must be \"add\" or \"delete\"")
+            }
+        case .uuid:
+            let token = try string()
+            guard let uuid = SampleUUID(utf8: text(token)) else {
+                throw FieldError(field: "uuid", reason: "not an RFC 4122 UUID")
+            }
+            event.uuid = uuid
+        case .type:
+            let token = try string()
+            guard let kind = SampleKind(identifierBytes: text(token)) else {
+                throw FieldError(field: "type", reason: "not a HealthKit type identifier (HKQuantityTypeIdentifier…, HKCategoryTypeIdentifier…, HKWorkoutTypeIdentifier, …)")
+            }
+            event.type = token.lowerBound + 1..<token.upperBound - 1
+            event.kind = kind
+        case .start, .end:
+            let token = try string()
+            guard let instant = Timestamp(utf8: text(token)) else {
+                throw FieldError(field: field.name, reason: "not an ISO 8601 instant with Z or an offset")
+            }
+            if field == .start {
+                event.start = instant
+                event.startToken = token
+            } else {
+                event.end = instant
+                event.endToken = token
+            }
+        case .value:
+            switch s.peek() {
+            case .some(0x22): event.value = .string(try s.string().range)
+            case .some(0x2D), .some(0x30...0x39):
+                let number = try s.number()
+                event.value = .number(number.range, isInteger: number.isInteger)
+            default: throw FieldError(field: "value", reason: "must be a number or a string")
+            }
+        case .unit: event.unit = try string()
+        case .source: event.source = try string()
+        case .sourceVersion: event.sourceVersion = try string()
+        case .device: event.device = try string()
+        case .activity: event.activity = try string()
+        case .duration:
+            guard let c = s.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else {
+                throw FieldError(field: "duration", reason: "must be a number")
+            }
+            event.duration = try s.number().range
+        case .seq:
+            guard let c = s.peek(), c >= 0x30 && c <= 0x39, try s.number().isInteger else {
+                throw FieldError(field: "seq", reason: "must be a non-negative integer")
+            }
+        case .metadata: try MetadataParser.parse(&s, into: &event)
+        case .totals: event.totals = try TotalsParser.parse(&s)
+        case .objects: event.objects = try parseObjects(&s)
+        }
+    }
+
+    /// Parses `objects`: a non-empty array of UUID strings.
+    private static func parseObjects(_ s: inout JSONScanner) throws -> [SampleUUID] {
+        guard s.peek() == 0x5B else { throw FieldError(field: "objects", reason: "must be an array of UUIDs") }
+        s.position += 1
+        var uuids: [SampleUUID] = []
+        if s.peek() == 0x5D {
+            s.position += 1
+            return uuids
+        }
+        while true {
+            guard s.peek() == 0x22 else { throw FieldError(field: "objects", reason: "must be an array of UUIDs") }
+            let token = try s.string().range
+            guard let uuid = SampleUUID(utf8: UnsafeRawBufferPointer(rebasing: s.bytes[token.lowerBound + 1..<token.upperBound - 1])) else {
+                throw FieldError(field: "objects", reason: "item \(uuids.count + 1) is not an RFC 4122 UUID")
+            }
+            uuids.append(uuid)
+            guard let next = s.peek() else { throw s.error("expected ',' or ']'") }
+            s.position += 1
+            if next == 0x5D { return uuids }
+            guard next == 0x2C else { throw s.error("expected ',' or ']'") }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// The per-kind rules of SPEC §1 that go beyond JSON types: which fields an add of each
+/// kind needs and which it may not carry, what a delete may carry, `end ≥ start`.
+enum EventRules {
+    /// Checks `event`, whose fields present are the bits of `seen`; fills `end` from `start`.
+    static func check(_ event: inout ParsedEvent, seen: UInt32) throws {
+        func has(_ field: Field) -> Bool { seen & (1 << field.rawValue) != 0 }
+        func forbid(_ fields: [Field], _ why: String) throws {
+            for field in fields where has(field) { throw FieldError(field: field.name, reason: why) }
+        }
+        if event.syncIdentifier != nil, event.syncVersion == nil {
+            throw FieldError(field: "metadata", reason: "HKMetadataKeySyncIdentifier needs HKMetadataKeySyncVersion")
+        }
+        if let start = event.start, let end = event.end, end.microseconds < start.microseconds {
+            throw FieldError(field: "end", reason: "is before start")
+        }
+        if event.isDelete {
+            guard event.uuid != nil else { throw FieldError(field: "uuid", reason: "is required on a delete") }
+            try forbid([.value, .unit, .sourceVersion, .activity, .duration, .totals, .objects], "is not allowed on a delete")
+            return
+        }
+        guard let kind = event.kind else { throw FieldError(field: "type", reason: "is required on an add") }
+        guard event.start != nil else { throw FieldError(field: "start", reason: "is required on an add") }
+        if event.end == nil {
+            event.end = event.start
+            event.endToken = event.startToken
+        }
+        if kind != .workout { try forbid([.activity, .duration, .totals], "is only for workouts") }
+        if kind != .correlation { try forbid([.objects], "is only for correlations") }
+        switch kind {
+        case .quantity:
+            guard case .number = event.value else {
+                throw FieldError(field: "value", reason: has(.value) ? "must be a number for a quantity type" : "is required for a quantity type")
+            }
+            guard event.unit != nil else { throw FieldError(field: "unit", reason: "is required for a quantity type") }
+        case .category:
+            switch event.value {
+            case .number(_, let isInteger) where !isInteger:
+                throw FieldError(field: "value", reason: "must be an integer or a constant's name for a category type")
+            case nil: throw FieldError(field: "value", reason: "is required for a category type")
+            default: break
+            }
+            try forbid([.unit], "is only for quantity types")
+        case .workout:
+            guard event.activity != nil else { throw FieldError(field: "activity", reason: "is required for a workout") }
+            try forbid([.value, .unit], "is not used by workouts (use totals)")
+        case .correlation:
+            guard let objects = event.objects, !objects.isEmpty else {
+                throw FieldError(field: "objects", reason: "must list at least one member UUID")
+            }
+            try forbid([.value, .unit], "is not used by correlations")
+        case .characteristic:
+            guard event.value != nil else { throw FieldError(field: "value", reason: "is required for a characteristic") }
+        case .activitySummary, .dataType:
+            break
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// The kind of a sample, decided by its type identifier's prefix (SPEC §1).
+public enum SampleKind: String, Sendable, CaseIterable {
+    /// `HKQuantityTypeIdentifier…`: a number with a unit.
+    case quantity
+    /// `HKCategoryTypeIdentifier…`: an integer or a constant's name.
+    case category
+    /// `HKWorkoutTypeIdentifier`.
+    case workout
+    /// `HKCorrelationTypeIdentifier…`: a group of samples added in the same append.
+    case correlation
+    /// `HKDataType…`: other data Apple's export carries (goals and the like).
+    case dataType
+    /// `HKActivitySummaryTypeIdentifier`: one day's activity rings.
+    case activitySummary
+    /// `HKCharacteristicTypeIdentifier…`: date of birth, biological sex, blood type, …
+    case characteristic
+
+    /// The identifier prefixes, longest match first; an `exact` prefix must be the whole name.
+    static let prefixes: [(prefix: String, kind: SampleKind, exact: Bool)] = [
+        ("HKQuantityTypeIdentifier", .quantity, false),
+        ("HKCategoryTypeIdentifier", .category, false),
+        ("HKCorrelationTypeIdentifier", .correlation, false),
+        ("HKCharacteristicTypeIdentifier", .characteristic, false),
+        ("HKWorkoutTypeIdentifier", .workout, true),
+        ("HKActivitySummaryTypeIdentifier", .activitySummary, true),
+        ("HKDataType", .dataType, false),
+    ]
+
+    /// The kind of a full type identifier, or `nil` when it has no HealthKit prefix or holds
+    /// characters other than ASCII letters, digits and `_`.
+    public init?(typeIdentifier name: String) {
+        var name = name
+        guard let kind = name.withUTF8({ SampleKind(identifierBytes: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = kind
+    }
+
+    /// The kind of an identifier given as UTF-8 bytes.
+    init?(identifierBytes b: UnsafeRawBufferPointer) {
+        guard !b.isEmpty, b.count <= 255 else { return nil }
+        for c in b {
+            let ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95
+            guard ok else { return nil }
+        }
+        for entry in SampleKind.prefixes {
+            let p = entry.prefix.utf8
+            guard b.count >= p.count, zip(b, p).allSatisfy({ $0 == $1 }) else { continue }
+            if entry.exact ? b.count == p.count : b.count > p.count {
+                self = entry.kind
+                return
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+/// An anchored query over the log (SPEC §3): which types, from which anchor, how many
+/// items, and whether to see HealthKit's view or the raw log.
+public struct ReplayRequest: Sendable {
+    /// The position to replay after.
+    public var anchor: QueryAnchor
+    /// Full type identifiers to return; empty for all types.
+    public var types: Set<String>
+    /// The most samples plus deleted objects to return; 0 for no limit.
+    public var limit: Int
+    /// `false` (HealthKit's view): a sample deleted later comes back only as its deleted
+    /// object. `true`: every event as recorded.
+    public var raw: Bool
+
+    /// Creates a request.
+    public init(anchor: QueryAnchor = .beginning, types: Set<String> = [], limit: Int = 0, raw: Bool = false) {
+        self.anchor = anchor
+        self.types = types
+        self.limit = limit
+        self.raw = raw
+    }
+}
+
+/// What a replay delivered.
+public struct ReplayOutcome: Sendable, Equatable {
+    /// How many lines (samples plus deleted objects) were delivered.
+    public var delivered: Int
+    /// The anchor of the last item delivered, or the request's anchor when none was.
+    public var newAnchor: QueryAnchor
+}

@@ -1,0 +1,70 @@
+/// Runs an anchored query over a ``LogSnapshot``: the events after the anchor, of the
+/// requested types, in sequence order, up to the limit.
+///
+/// HealthKit's view needs to know which samples after the anchor were deleted later; those
+/// deletes sit in the delete groups of the batches after the anchor, so a first pass reads
+/// only those (small) frames. The second pass reads just the groups of the requested types,
+/// so a rare type costs its own frames, not the whole log.
+struct Replayer {
+    let snapshot: LogSnapshot
+    let request: ReplayRequest
+
+    /// Delivers each matching stored line (newline included) to `deliver`.
+    func run(_ deliver: (ArraySlice<UInt8>) throws -> Void) throws -> ReplayOutcome {
+        let tag = snapshot.meta.storeID.tag
+        try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
+        let after = request.anchor.seq
+        let batches = snapshot.batches[firstBatch(after: after)...]
+        let deleted = request.raw ? [] : try deletedSamples(in: batches, after: after)
+        var lines = BatchLines()
+        var delivered = 0
+        var last = after
+        for batch in batches {
+            let groups = batch.header.groups.indices.filter { g in
+                let group = batch.header.groups[g]
+                return group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+            }
+            if groups.isEmpty { continue }
+            try lines.load(snapshot, batch, groups: groups)
+            for line in lines.lines where line.seq > after {
+                if !line.isDelete, !deleted.isEmpty, let uuid = lines.uuid(of: line), deleted.contains(uuid) { continue }
+                try deliver(lines.bytes(of: line))
+                delivered += 1
+                last = line.seq
+                if request.limit > 0, delivered == request.limit {
+                    return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag))
+                }
+            }
+        }
+        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag))
+    }
+
+    /// The index of the first batch holding a sequence number above `after`.
+    private func firstBatch(after: UInt64) -> Int {
+        var low = 0
+        var high = snapshot.batches.count
+        while low < high {
+            let mid = (low + high) / 2
+            if snapshot.batches[mid].header.lastSeq <= after { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The UUIDs deleted by events after `after` (of the requested types).
+    private func deletedSamples(in batches: ArraySlice<BatchRef>, after: UInt64) throws -> Set<SampleUUID> {
+        var deleted = Set<SampleUUID>()
+        var lines = BatchLines()
+        for batch in batches {
+            let groups = batch.header.groups.indices.filter { g in
+                let group = batch.header.groups[g]
+                return group.isDelete && group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+            }
+            if groups.isEmpty { continue }
+            try lines.load(snapshot, batch, groups: groups)
+            for line in lines.lines where line.seq > after {
+                if let uuid = lines.uuid(of: line) { deleted.insert(uuid) }
+            }
+        }
+        return deleted
+    }
+}

@@ -1,0 +1,148 @@
+/// One append: reads event lines, validates each against SPEC §1 and the store, encodes
+/// the events into batches and writes them; ``finish()`` commits, and any error rolls the
+/// whole append back so the store's files are byte-identical to before.
+///
+/// Sequence numbers are given in input order; a sync-identifier replacement becomes a
+/// delete of the old sample followed by the add.
+final class AppendSession {
+    private let writer: LogWriter
+    private var state = WriterState()
+    private var builder = BatchBuilder()
+    private var nextSeq: UInt64
+    private let startHead: UInt64
+    private var summary = AppendSummary()
+    /// Correlation members to check at the end: the line that names them and the UUID.
+    private var members: [(line: String, uuid: SampleUUID)] = []
+    /// The current input's name prefix for messages (`"file: "` or empty).
+    private var label = ""
+    private var generator = SystemRandomNumberGenerator()
+    private let appendedMillis = Clock.nowMillis()
+
+    /// Opens the store's writer (taking its lock and cutting any torn tail).
+    init(_ layout: StoreLayout, options: StoreOptions) throws {
+        writer = try LogWriter(layout, options: options)
+        startHead = writer.headSeq
+        nextSeq = startHead + 1
+        summary.recoveredTail = writer.recoveredTail
+    }
+
+    /// Validates and appends every line of `inputs`, in order, as one all-or-nothing append.
+    func run(_ inputs: [LineReader]) throws -> AppendSummary {
+        do {
+            for var reader in inputs {
+                label = reader.name.map { "\($0): " } ?? ""
+                try reader.forEachLine { line, number in try consume(line, number) }
+            }
+            return try finish()
+        } catch {
+            writer.rollback()
+            throw error
+        }
+    }
+
+    private func consume(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+        let event: ParsedEvent
+        do {
+            event = try EventLineParser.parse(line)
+        } catch let error as FieldError {
+            throw HealthLogError(.badInput, "\(label)line \(number): " + (error.field.map { "field '\($0)': " } ?? "") + error.reason)
+        }
+        func bad(_ field: String, _ reason: String) -> HealthLogError {
+            HealthLogError(.badInput, "\(label)line \(number): field '\(field)': \(reason)")
+        }
+        if event.isDelete {
+            try state.load(from: writer.snapshot)
+            let uuid = event.uuid!
+            guard let stub = state.stub(uuid) else { throw bad("uuid", "no sample in the store has UUID \(uuid)") }
+            guard stub.isLive else { throw bad("uuid", "sample \(uuid) is already deleted") }
+            if let type = event.type, !state.names[stub.type].elementsEqual(line[type]) {
+                throw bad("type", "does not match the deleted sample's type \(String(decoding: state.names[stub.type], as: UTF8.self))")
+            }
+            try emitDelete(uuid, stub)
+            summary.deleted += 1
+            return
+        }
+        let uuid: SampleUUID
+        if let given = event.uuid {
+            uuid = given
+            try state.load(from: writer.snapshot)
+            if let stub = state.stub(uuid) {
+                let reason = stub.seq > startHead ? "UUID \(uuid) is added earlier in this input"
+                    : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
+                throw bad("uuid", reason)
+            }
+        } else {
+            uuid = SampleUUID.random(using: &generator)
+        }
+        let sync = state.syncFor(event, line: line)
+        if let sync {
+            try state.load(from: writer.snapshot)
+            if let liveUUID = state.liveBySyncID[sync.identifier], let live = state.stub(liveUUID),
+                let liveSync = state.syncByUUID[liveUUID]
+            {
+                guard sync.version > liveSync.version else {
+                    summary.skipped += 1
+                    return
+                }
+                try emitDelete(liveUUID, live)
+                summary.replaced += 1
+            } else {
+                summary.added += 1
+            }
+        } else {
+            summary.added += 1
+        }
+        let seq = try nextSequence()
+        let stub = state.stubFor(event, seq: seq, line: line)
+        builder.add(kind: FormatConstants.groupKindAdd, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
+            LineEncoder.appendAdd(event, uuid: uuid, seq: seq, line: line, to: &$0)
+        }
+        state.recordAdd(uuid, stub, sync: sync)
+        summary.lastAdded = uuid
+        for member in event.objects ?? [] { members.append(("\(label)line \(number)", member)) }
+    }
+
+    private func emitDelete(_ uuid: SampleUUID, _ stub: SampleStub) throws {
+        let seq = try nextSequence()
+        let sync = state.syncByUUID[uuid]
+        let names = state.names
+        builder.add(kind: FormatConstants.groupKindDelete, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
+            LineEncoder.appendDelete(uuid: uuid, seq: seq, stub: stub, sync: sync, names: names, to: &$0)
+        }
+        state.recordDelete(uuid)
+    }
+
+    /// The next sequence number, after writing the current batch if it is full.
+    private func nextSequence() throws -> UInt64 {
+        if builder.rawBytes >= writer.options.batchBytes { try flush(endOfAppend: false) }
+        defer { nextSeq += 1 }
+        return nextSeq
+    }
+
+    private func flush(endOfAppend: Bool) throws {
+        guard !builder.isEmpty else { return }
+        let tag = try writer.prepareStoreTag()
+        let bytes = try builder.encode(storeTag: tag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, names: state.names)
+        try writer.write(batch: bytes, firstSeq: builder.firstSeq, lastSeq: builder.lastSeq)
+        builder.reset()
+    }
+
+    private func finish() throws -> AppendSummary {
+        for (line, uuid) in members {
+            guard let stub = state.stub(uuid), stub.seq > startHead else {
+                throw HealthLogError(.badInput, "\(line): field 'objects': member \(uuid) is not added in this append")
+            }
+        }
+        if builder.isEmpty {
+            writer.rollback()
+        } else {
+            try flush(endOfAppend: true)
+            try writer.commit()
+        }
+        if let meta = writer.meta {
+            summary.anchor = QueryAnchor(seq: writer.headSeq, storeTag: meta.storeID.tag)
+        }
+        return summary
+    }
+}

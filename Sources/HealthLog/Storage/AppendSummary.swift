@@ -1,0 +1,23 @@
+/// What one append did (SPEC §1: "added, deleted, replaced, skipped").
+public struct AppendSummary: Sendable, Equatable {
+    /// Samples added.
+    public var added = 0
+    /// Samples deleted by delete lines.
+    public var deleted = 0
+    /// Samples replaced through their sync identifier (each a delete plus an add in the log).
+    public var replaced = 0
+    /// Adds skipped because a live sample with the same sync identifier has an equal or
+    /// higher sync version.
+    public var skipped = 0
+    /// The head anchor after the append (unchanged when nothing was written).
+    public var anchor = QueryAnchor.beginning
+    /// The UUID of the last sample added (the `add` command prints it).
+    public var lastAdded: SampleUUID?
+    /// A torn tail that this append's writer found and cut before writing, if any.
+    public var recoveredTail: TornTail?
+
+    /// The one-line summary the CLI prints on stderr.
+    public var text: String {
+        "added \(added), deleted \(deleted), replaced \(replaced), skipped \(skipped)"
+    }
+}

@@ -1,0 +1,85 @@
+/// Collects the stored lines of one batch, grouped by (kind, type), and turns them into
+/// the batch's bytes: the header frame followed by one compressed LZ4 frame per group.
+struct BatchBuilder {
+    /// One group being filled.
+    struct GroupBuffer {
+        var kind: UInt8
+        var type: UInt32
+        var lines: [UInt8] = []
+        var count: UInt32 = 0
+        var firstSeq: UInt64 = 0
+        var lastSeq: UInt64 = 0
+        var minStart = Int64.max
+        var maxEnd = Int64.min
+    }
+
+    private(set) var groups: [GroupBuffer] = []
+    /// Group index by `type id * 2 + kind`, -1 when absent.
+    private var slot: [Int] = []
+    /// The first sequence number in the batch (0 while empty).
+    private(set) var firstSeq: UInt64 = 0
+    /// The last sequence number in the batch.
+    private(set) var lastSeq: UInt64 = 0
+    /// Uncompressed bytes so far.
+    private(set) var rawBytes = 0
+
+    /// Whether no event was added yet.
+    var isEmpty: Bool { firstSeq == 0 }
+
+    /// Appends one event through `encode`, which writes its stored line into the group's buffer.
+    mutating func add(
+        kind: UInt8, type: UInt32, seq: UInt64, start: Int64, end: Int64, encode: (inout [UInt8]) -> Void
+    ) {
+        let key = Int(type) * 2 + Int(kind)
+        if key >= slot.count { slot.append(contentsOf: repeatElement(-1, count: key + 1 - slot.count)) }
+        var index = slot[key]
+        if index < 0 {
+            index = groups.count
+            slot[key] = index
+            groups.append(GroupBuffer(kind: kind, type: type, firstSeq: seq))
+        }
+        let before = groups[index].lines.count
+        encode(&groups[index].lines)
+        rawBytes += groups[index].lines.count - before
+        groups[index].count += 1
+        groups[index].lastSeq = seq
+        groups[index].minStart = min(groups[index].minStart, start)
+        groups[index].maxEnd = max(groups[index].maxEnd, end)
+        if firstSeq == 0 { firstSeq = seq }
+        lastSeq = seq
+    }
+
+    /// The encoded batch (header frame + data frames), ready to write.
+    func encode(storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, names: Interner) throws -> [UInt8] {
+        var entries: [BatchHeader.Group] = []
+        var frames: [[UInt8]] = []
+        var flags: UInt16 = endOfAppend ? FormatConstants.flagEndOfAppend : 0
+        let ordered = groups.sorted {
+            $0.kind != $1.kind ? $0.kind < $1.kind : names[$0.type].lexicographicallyPrecedes(names[$1.type])
+        }
+        for group in ordered {
+            let frame = try LZ4Frame.compress(group.lines)
+            if group.kind == FormatConstants.groupKindDelete { flags |= FormatConstants.flagHasDeletes }
+            entries.append(BatchHeader.Group(
+                kind: group.kind, type: String(decoding: names[group.type], as: UTF8.self), count: group.count,
+                firstSeq: group.firstSeq, lastSeq: group.lastSeq, minStart: group.minStart, maxEnd: group.maxEnd,
+                frameLength: UInt32(frame.count), rawLength: UInt32(group.lines.count),
+                frameCRC: CRC32C.checksum(frame[...])))
+            frames.append(frame)
+        }
+        let header = BatchHeader(
+            storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries)
+        var bytes = header.encoded()
+        for frame in frames { bytes.append(contentsOf: frame) }
+        return bytes
+    }
+
+    /// Empties the builder for the next batch, keeping buffers' capacity.
+    mutating func reset() {
+        for index in groups.indices { slot[Int(groups[index].type) * 2 + Int(groups[index].kind)] = -1 }
+        groups.removeAll(keepingCapacity: true)
+        firstSeq = 0
+        lastSeq = 0
+        rawBytes = 0
+    }
+}

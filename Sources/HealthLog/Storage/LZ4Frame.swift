@@ -1,0 +1,95 @@
+import CLZ4
+
+/// liblz4's frame API, the only place the library touches it.
+///
+/// Frames are written with content size and content checksum and independent blocks, so
+/// `lz4 -t` checks them and `lz4 -dc` decodes them.
+enum LZ4Frame {
+    /// Compresses `input` into one LZ4 frame (`LZ4F_compressFrame`).
+    static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
+        var prefs = preferences(contentSize: bytes.count)
+        let bound = LZ4F_compressFrameBound(bytes.count, &prefs)
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                LZ4F_compressFrame(out.baseAddress, bound, input.baseAddress, input.count, &prefs)
+            }
+        }
+        guard LZ4F_isError(written) == 0 else {
+            throw HealthLogError(.io, "LZ4 compression failed: \(String(cString: LZ4F_getErrorName(written)))")
+        }
+        output.removeLast(bound - written)
+        return output
+    }
+
+    /// The frame that opens every segment: an LZ4 frame with no content, so the file starts
+    /// with a data frame as the LZ4 format advises before skippable frames.
+    static let emptyFrame: [UInt8] = {
+        var prefs = LZ4F_preferences_t()
+        prefs.frameInfo.blockMode = LZ4F_blockIndependent
+        var output = [UInt8](repeating: 0, count: 64)
+        let written = output.withUnsafeMutableBytes { out in
+            LZ4F_compressFrame(out.baseAddress, 64, nil, 0, &prefs)
+        }
+        return LZ4F_isError(written) == 0 ? Array(output[0..<written]) : []
+    }()
+
+    private static func preferences(contentSize: Int) -> LZ4F_preferences_t {
+        var prefs = LZ4F_preferences_t()
+        prefs.frameInfo.blockSizeID = LZ4F_max256KB
+        prefs.frameInfo.blockMode = LZ4F_blockIndependent
+        prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
+        prefs.frameInfo.contentSize = UInt64(contentSize)
+        prefs.compressionLevel = 0
+        return prefs
+    }
+}
+
+/// Decompresses LZ4 frames with one reusable `LZ4F_dctx`. Not thread-safe: one per reader.
+final class LZ4FrameDecoder {
+    private var context: OpaquePointer?
+
+    /// Creates the decompression context (`LZ4F_createDecompressionContext`).
+    init() throws {
+        var ctx: OpaquePointer?
+        let code = LZ4F_createDecompressionContext(&ctx, UInt32(LZ4F_VERSION))
+        guard LZ4F_isError(code) == 0, let ctx else { throw HealthLogError(.io, "cannot create an LZ4 decompression context") }
+        context = ctx
+    }
+
+    deinit {
+        LZ4F_freeDecompressionContext(context)
+    }
+
+    /// Decompresses the single frame `frame` into `output` (resized to `rawLength`), which
+    /// must come out exactly `rawLength` bytes long; throws a reason (the caller adds the
+    /// location) otherwise. Returns `nil` on success, else what is wrong.
+    func decompress(_ input: [UInt8], rawLength: Int, into output: inout [UInt8]) -> FormatViolation? {
+        LZ4F_resetDecompressionContext(context)
+        if output.count > rawLength {
+            output.removeLast(output.count - rawLength)
+        } else if output.count < rawLength {
+            output.append(contentsOf: repeatElement(0, count: rawLength - output.count))
+        }
+        let context = self.context
+        return input.withUnsafeBytes { frame in output.withUnsafeMutableBytes { dst in
+            var consumed = 0
+            var produced = 0
+            var status = 1
+            while consumed < frame.count {
+                var srcSize = frame.count - consumed
+                var dstSize = rawLength - produced
+                status = LZ4F_decompress(context, dst.baseAddress.map { $0 + produced }, &dstSize, frame.baseAddress! + consumed, &srcSize, nil)
+                if LZ4F_isError(status) != 0 {
+                    return FormatViolation("LZ4 frame is damaged (\(String(cString: LZ4F_getErrorName(status))))")
+                }
+                consumed += srcSize
+                produced += dstSize
+                if status == 0 || (srcSize == 0 && dstSize == 0) { break }
+            }
+            guard status == 0, consumed == frame.count else { return FormatViolation("LZ4 frame is incomplete") }
+            guard produced == rawLength else { return FormatViolation("LZ4 frame holds \(produced) bytes, header says \(rawLength)") }
+            return nil
+        } }
+    }
+}

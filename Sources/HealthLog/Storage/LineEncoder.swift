@@ -1,0 +1,91 @@
+/// Writes the stored (canonical) form of event lines: a JSON object that starts with
+/// `"seq"` and `"op"`, then the fields in a fixed order, values copied verbatim from the
+/// input. `lz4 -dc` of a segment prints these lines, and `replay` prints them unchanged.
+enum LineEncoder {
+    /// Appends the decimal digits of `value`.
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        let start = out.count
+        var v = value
+        repeat {
+            out.append(UInt8(48 + v % 10))
+            v /= 10
+        } while v > 0
+        out[start...].reverse()
+    }
+
+    /// Appends `"key":` then the bytes of `token` from `line`.
+    @inline(__always)
+    static func appendField(_ key: StaticString, _ token: Range<Int>?, from line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        guard let token else { return }
+        out.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[token]))
+    }
+
+    /// Appends the stored line of an add (with its trailing newline).
+    static func appendAdd(_ e: ParsedEvent, uuid: SampleUUID, seq: UInt64, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        appendDecimal(seq, to: &out)
+        out.append(contentsOf: #","op":"add","uuid":""#.utf8)
+        uuid.render(into: &out)
+        out.append(contentsOf: #"","type":""#.utf8)
+        if let type = e.type { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[type])) }
+        out.append(34)
+        appendField(#","start":"#, e.startToken, from: line, to: &out)
+        appendField(#","end":"#, e.endToken, from: line, to: &out)
+        switch e.value {
+        case .number(let range, _), .string(let range): appendField(#","value":"#, range, from: line, to: &out)
+        case nil: break
+        }
+        appendField(#","unit":"#, e.unit, from: line, to: &out)
+        appendField(#","source":"#, e.source, from: line, to: &out)
+        appendField(#","sourceVersion":"#, e.sourceVersion, from: line, to: &out)
+        appendField(#","device":"#, e.device, from: line, to: &out)
+        appendField(#","metadata":"#, e.metadata, from: line, to: &out)
+        appendField(#","activity":"#, e.activity, from: line, to: &out)
+        appendField(#","duration":"#, e.duration, from: line, to: &out)
+        appendField(#","totals":"#, e.totals, from: line, to: &out)
+        if let objects = e.objects {
+            out.append(contentsOf: #","objects":["#.utf8)
+            for (k, member) in objects.enumerated() {
+                out.append(contentsOf: k == 0 ? [34] : [44, 34])
+                member.render(into: &out)
+                out.append(34)
+            }
+            out.append(93)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Appends the stored line of a delete, carrying the deleted sample's fields.
+    static func appendDelete(
+        uuid: SampleUUID, seq: UInt64, stub: SampleStub, sync: SyncStub?, names: Interner, to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: #"{"seq":"#.utf8)
+        appendDecimal(seq, to: &out)
+        out.append(contentsOf: #","op":"delete","uuid":""#.utf8)
+        uuid.render(into: &out)
+        out.append(contentsOf: #"","type":""#.utf8)
+        out.append(contentsOf: names[stub.type])
+        out.append(contentsOf: #"","start":""#.utf8)
+        stub.start.render(into: &out)
+        out.append(contentsOf: #"","end":""#.utf8)
+        stub.end.render(into: &out)
+        out.append(34)
+        if stub.source != 0 {
+            out.append(contentsOf: #","source":"#.utf8)
+            out.append(contentsOf: names[stub.source])
+        }
+        if stub.device != 0 {
+            out.append(contentsOf: #","device":"#.utf8)
+            out.append(contentsOf: names[stub.device])
+        }
+        if let sync {
+            out.append(contentsOf: #","metadata":{"HKMetadataKeySyncIdentifier":"#.utf8)
+            out.append(contentsOf: sync.identifier)
+            out.append(contentsOf: #","HKMetadataKeySyncVersion":"#.utf8)
+            out.append(contentsOf: sync.versionToken)
+            out.append(125)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+}

@@ -1,0 +1,227 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The single writer of a store: holds the lock, cuts a torn tail on open, writes batches
+/// at the end of the log (rolling segments at the size limit), and makes an append durable
+/// (``commit()``) or undoes it byte for byte (``rollback()``).
+///
+/// An append is all-or-nothing because only its last batch carries the end-of-append flag:
+/// until that batch is on disk, readers and recovery treat every batch of the append as a
+/// torn tail.
+final class LogWriter {
+    let layout: StoreLayout
+    let options: StoreOptions
+    private let lock: WriterLock
+    /// Whether this writer created the store directory (so a rollback removes it).
+    private let createdDirectory: Bool
+    /// The store's identity, once the store exists.
+    private(set) var meta: StoreMeta?
+    /// The committed log when the writer opened (after any torn tail was cut).
+    private(set) var snapshot: LogSnapshot?
+    /// What recovery did on open, for the caller to report.
+    private(set) var recoveredTail: TornTail?
+
+    /// The highest sequence number written (committed, or in the open append).
+    private(set) var headSeq: UInt64 = 0
+    /// The segment being appended to.
+    private var segment: (name: SegmentName, fd: FileDescriptor, offset: Int)?
+    /// Where the open append started: segment and offset, to roll back to.
+    private var appendStart: (name: SegmentName, offset: Int)?
+    /// Segment files created by the open append.
+    private var createdSegments: [SegmentName] = []
+    /// Descriptors written by the open append, to sync at commit.
+    private var dirty: [FileDescriptor] = []
+    private var batchesWritten = 0
+    private var metaCreated = false
+    private var isPoisoned = false
+
+    /// Opens the writer of the store at `layout`, creating the directory (0700) if needed.
+    init(_ layout: StoreLayout, options: StoreOptions) throws {
+        self.layout = layout
+        self.options = options
+        var created = false
+        if mkdir(layout.directory, 0o700) == 0 {
+            created = true
+            chmod(layout.directory, 0o700)
+        } else if errno != EEXIST {
+            let err = errno
+            throw HealthLogError(.io, "cannot create store directory \(layout.directory): \(describeErrno(err))", errno: err)
+        }
+        createdDirectory = created
+        lock = try WriterLock.acquire(layout, timeout: options.lockTimeout)
+        do {
+            if layout.exists {
+                try openExisting()
+            } else if try !layout.listSegments().isEmpty {
+                throw HealthLogError(.corrupt, "\(layout.meta) is missing but segments exist: not a usable store")
+            }
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    deinit {
+        segment?.fd.close()
+        lock.release()
+    }
+
+    private func openExisting() throws {
+        let snapshot = try LogSnapshot(layout)
+        meta = snapshot.meta
+        headSeq = snapshot.headSeq
+        if let torn = snapshot.tornTail {
+            try cut(torn, snapshot: snapshot)
+            recoveredTail = torn
+        }
+        self.snapshot = snapshot
+        if let point = snapshot.appendPoint {
+            let name = snapshot.segments[point.segment].name
+            let fd = try FileDescriptor.open(layout.segment(baseSeq: name.baseSeq, generation: name.generation), flags: O_RDWR)
+            segment = (name, fd, point.offset)
+        }
+    }
+
+    /// Cuts the torn tail: truncates the segment where it starts and removes later ones.
+    private func cut(_ torn: TornTail, snapshot: LogSnapshot) throws {
+        let point = snapshot.appendPoint
+        for (index, file) in snapshot.segments.enumerated() {
+            let path = layout.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
+            if let point, index == point.segment {
+                let fd = try FileDescriptor.open(path, flags: O_RDWR)
+                defer { fd.close() }
+                try fd.truncate(to: point.offset)
+                try fd.sync()
+            } else if point == nil || index > point!.segment {
+                try retryingOnInterrupt("cannot remove", path: path) { unlink(path) }
+            }
+        }
+        try DurableFile.syncDirectory(layout.segments)
+    }
+
+    /// Writes one encoded batch whose first event is `firstSeq` and last `lastSeq`.
+    func write(batch bytes: [UInt8], firstSeq: UInt64, lastSeq: UInt64) throws {
+        guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this store handle refuses writes") }
+        try ensureStore()
+        if segment == nil || (segment!.offset > SegmentLayout.prologueLength && segment!.offset + bytes.count > options.segmentBytes) {
+            try startSegment(baseSeq: firstSeq)
+        }
+        guard let current = segment else { return }
+        if appendStart == nil { appendStart = (current.name, current.offset) }
+        try current.fd.write(bytes, at: current.offset)
+        segment!.offset += bytes.count
+        if !dirty.contains(where: { $0.rawValue == current.fd.rawValue }) { dirty.append(current.fd) }
+        headSeq = lastSeq
+        batchesWritten += 1
+        if let limit = options.killAfterBatches, batchesWritten >= limit { kill(getpid(), SIGKILL) }
+    }
+
+    /// The store's tag, creating the store's `meta` first when the store is new.
+    func prepareStoreTag() throws -> UInt64 {
+        try ensureStore()
+        return meta!.storeID.tag
+    }
+
+    /// Creates `meta` and `segments/` for a new store.
+    private func ensureStore() throws {
+        guard meta == nil else { return }
+        let newMeta = StoreMeta(storeID: StoreID.random(), version: FormatConstants.version)
+        if mkdir(layout.segments, 0o700) != 0, errno != EEXIST {
+            let err = errno
+            throw HealthLogError(.io, "cannot create \(layout.segments): \(describeErrno(err))", errno: err)
+        }
+        try DurableFile.replace(layout.meta, with: Array(newMeta.text.utf8), sync: options.sync)
+        meta = newMeta
+        metaCreated = true
+    }
+
+    /// Seals the current segment (if any) and starts a new one at `baseSeq`.
+    private func startSegment(baseSeq: UInt64) throws {
+        guard let meta else { return }
+        let name = SegmentName(baseSeq: baseSeq, generation: 0)
+        let fd = try FileDescriptor.open(layout.segment(baseSeq: baseSeq), flags: O_RDWR | O_CREAT | O_EXCL)
+        createdSegments.append(name)
+        try fd.setMode(0o600)
+        let header = SegmentHeader(storeID: meta.storeID, baseSeq: baseSeq, generation: 0, createdMillis: Clock.nowMillis())
+        try fd.write(LZ4Frame.emptyFrame + header.encoded(), at: 0)
+        if let previous = segment, previous.fd.rawValue != fd.rawValue, !dirty.contains(where: { $0.rawValue == previous.fd.rawValue }) {
+            previous.fd.close()
+        }
+        segment = (name, fd, SegmentLayout.prologueLength)
+        dirty.append(fd)
+    }
+
+    /// Makes the open append durable: `fdatasync` of every file written, `fsync` of the
+    /// directories that gained entries, then the checkpoint. A failed sync poisons the writer.
+    func commit() throws {
+        do {
+            if options.sync {
+                for fd in dirty { try fd.syncData() }
+                if !createdSegments.isEmpty { try DurableFile.syncDirectory(layout.segments) }
+                if metaCreated || createdDirectory { try DurableFile.syncDirectory(layout.directory) }
+            }
+        } catch {
+            isPoisoned = true
+            throw error
+        }
+        if let segment {
+            try? Checkpoint(seq: headSeq, segmentBase: segment.name.baseSeq, endOffset: UInt64(segment.offset)).write(layout)
+        }
+        closeSealedSegments()
+        appendStart = nil
+        createdSegments = []
+        dirty = []
+        batchesWritten = 0
+    }
+
+    /// Undoes the open append: truncates back to where it started and removes the segment
+    /// files (and, for a store this writer created, every file) it added.
+    func rollback() {
+        if let start = appendStart {
+            let path = layout.segment(baseSeq: start.name.baseSeq, generation: start.name.generation)
+            if let fd = try? FileDescriptor.open(path, flags: O_RDWR) {
+                try? fd.truncate(to: start.offset)
+                fd.close()
+            }
+        }
+        for name in createdSegments where name != appendStart?.name || appendStart?.offset == SegmentLayout.prologueLength {
+            unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
+        }
+        if metaCreated {
+            unlink(layout.meta)
+            rmdir(layout.segments)
+            meta = nil
+        }
+        if createdDirectory {
+            unlink(layout.lock)
+            rmdir(layout.directory)
+        }
+        closeSealedSegments()
+        appendStart = nil
+        createdSegments = []
+        dirty = []
+    }
+
+    private func closeSealedSegments() {
+        for fd in dirty where fd.rawValue != segment?.fd.rawValue { fd.close() }
+    }
+}
+
+/// Sizes derived from the segment layout.
+enum SegmentLayout {
+    /// The empty LZ4 frame plus the segment header frame.
+    static var prologueLength: Int { LZ4Frame.emptyFrame.count + SegmentHeader.encodedLength }
+}
+
+/// The wall clock, in the units the format stores.
+enum Clock {
+    /// Milliseconds since 1970.
+    static func nowMillis() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `meta` file: the store's identity and the format version it was created with.
+///
+/// ```
+/// healthlog-store
+/// format 1
+/// id 6F1C0D2E-9B7A-4E43-8C55-2D7A1F0E9B31
+/// ```
+struct StoreMeta: Sendable, Equatable {
+    /// The store's identity.
+    var storeID: StoreID
+    /// The format version.
+    var version: UInt16
+
+    /// The file's text.
+    var text: String {
+        "\(FormatConstants.metaHeader)\nformat \(version)\nid \(storeID.text)\n"
+    }
+
+    /// Reads and checks the `meta` file of `layout`.
+    static func read(_ layout: StoreLayout) throws -> StoreMeta {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(layout.meta, flags: O_RDONLY)
+        } catch let error as HealthLogError {
+            if error.errno == ENOENT {
+                throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)")
+            }
+            throw error
+        }
+        defer { fd.close() }
+        let bytes = try fd.read(at: 0, count: 4096)
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.count >= 3, lines[0] == FormatConstants.metaHeader, lines[1].hasPrefix("format "),
+            let version = UInt16(lines[1].dropFirst(7)), lines[2].hasPrefix("id "),
+            let id = StoreID(text: String(lines[2].dropFirst(3)))
+        else {
+            throw HealthLogError(.corrupt, "\(layout.meta): not a healthlog meta file")
+        }
+        guard version <= FormatConstants.version else {
+            throw HealthLogError(
+                .unsupportedVersion,
+                "\(layout.directory) was written by healthlog format version \(version); this healthlog reads up to version \(FormatConstants.version): upgrade healthlog")
+        }
+        return StoreMeta(storeID: id, version: version)
+    }
+}

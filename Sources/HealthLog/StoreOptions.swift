@@ -1,0 +1,20 @@
+/// Tunables of a store handle. The defaults suit real use; tests shrink the sizes to force
+/// many batches and segments.
+public struct StoreOptions: Sendable {
+    /// Whether an append waits for `fdatasync` before it reports success (the default).
+    /// `false` trades durability across a power loss or OS crash for speed; a crash of the
+    /// process alone still loses nothing that was written.
+    public var sync = true
+    /// The size at which a segment is sealed and a new one started.
+    public var segmentBytes = FormatConstants.defaultSegmentBytes
+    /// The uncompressed size at which a batch is closed.
+    public var batchBytes = FormatConstants.defaultBatchBytes
+    /// How long a writer waits for another process's writer lock, in seconds.
+    public var lockTimeout: Double = 10
+    /// Test hook: the process kills itself with `SIGKILL` right after writing this many
+    /// batches of an append (before the append commits). `nil` in real use.
+    public var killAfterBatches: Int?
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thin owner of a POSIX file descriptor with the few calls the store needs.
+///
+/// Every call retries on `EINTR` and turns a failure into a ``HealthLogError`` that names
+/// the path. The descriptor is closed by ``close()``; it is not closed on deinit, so
+/// ownership stays explicit.
+struct FileDescriptor: Sendable {
+    /// The raw descriptor number.
+    let rawValue: Int32
+    /// The path it was opened with, for error messages.
+    let path: String
+
+    /// Opens `path` with `open(2)`; files it creates get `mode` (0600 by default).
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> FileDescriptor {
+        let fd = try retryingOnInterrupt("cannot open", path: path) { systemOpen(path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(rawValue: fd, path: path)
+    }
+
+    /// Closes the descriptor with `close(2)`, ignoring errors (the data was synced before if it mattered).
+    func close() {
+        _ = systemClose(rawValue)
+    }
+
+    /// The file's size in bytes, from `fstat(2)`.
+    func size() throws -> Int {
+        var info = stat()
+        try retryingOnInterrupt("cannot stat", path: path) { fstat(rawValue, &info) }
+        return Int(info.st_size)
+    }
+
+    /// Whether the descriptor names a regular file (`fstat(2)`).
+    func isRegularFile() -> Bool {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads up to `count` bytes at `offset` with `pread(2)`, looping over short reads; returns
+    /// fewer bytes only at end of file.
+    func read(at offset: Int, count: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let got = try read(into: &buffer, at: offset)
+        if got < count { buffer.removeLast(count - got) }
+        return buffer
+    }
+
+    /// Fills `buffer` from `offset` with `pread(2)`; returns the bytes read (less only at end of file).
+    func read(into buffer: inout [UInt8], at offset: Int) throws -> Int {
+        var done = 0
+        let count = buffer.count
+        let fd = rawValue
+        let result: Result<Int, HealthLogError> = buffer.withUnsafeMutableBytes { raw in
+            while done < count {
+                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 {
+                    let err = errno
+                    if err == EINTR { continue }
+                    return .failure(HealthLogError(.io, "cannot read \(path): \(describeErrno(err))", errno: err))
+                }
+                if n == 0 { break }
+                done += n
+            }
+            return .success(done)
+        }
+        return try result.get()
+    }
+
+    /// Reads from the current position with `read(2)` into `buffer`; returns 0 at end of input.
+    func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try retryingOnInterrupt("cannot read", path: path) { systemRead(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes all of `bytes` at `offset` with `pwrite(2)`, looping over short writes.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = try retryingOnInterrupt("cannot write", path: path) {
+                pwrite(rawValue, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            }
+            done += n
+        }
+    }
+
+    /// Writes all of the array `bytes` at `offset` with `pwrite(2)`.
+    func write(_ bytes: [UInt8], at offset: Int) throws {
+        try bytes.withUnsafeBytes { raw in try write(raw, at: offset) }
+    }
+
+    /// Writes all of `bytes` at the current position with `write(2)`, looping over short writes.
+    func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = try retryingOnInterrupt("cannot write", path: path) {
+                systemWrite(rawValue, bytes.baseAddress! + done, bytes.count - done)
+            }
+            done += n
+        }
+    }
+
+    /// Flushes the file's data and size to stable storage with `fdatasync(2)`.
+    func syncData() throws {
+        try retryingOnInterrupt("cannot fdatasync", path: path, code: .syncFailed) { fdatasync(rawValue) }
+    }
+
+    /// Flushes the file (or directory) with `fsync(2)`.
+    func sync() throws {
+        try retryingOnInterrupt("cannot fsync", path: path, code: .syncFailed) { fsync(rawValue) }
+    }
+
+    /// Cuts the file to `length` bytes with `ftruncate(2)`.
+    func truncate(to length: Int) throws {
+        try retryingOnInterrupt("cannot truncate", path: path) { ftruncate(rawValue, off_t(length)) }
+    }
+
+    /// Sets the permission bits with `fchmod(2)`.
+    func setMode(_ mode: mode_t) throws {
+        try retryingOnInterrupt("cannot chmod", path: path) { fchmod(rawValue, mode) }
+    }
+
+    /// Tries to take an exclusive advisory lock with `flock(2)` without waiting; returns whether it was taken.
+    func tryLockExclusive() throws -> Bool {
+        while true {
+            if flock(rawValue, LOCK_EX | LOCK_NB) == 0 { return true }
+            let err = errno
+            if err == EINTR { continue }
+            if err == EWOULDBLOCK { return false }
+            throw HealthLogError(.io, "cannot lock \(path): \(describeErrno(err))", errno: err)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthLog
+
+/// `healthlog append [FILE…]`: append NDJSON events, all-or-nothing.
+enum AppendCommand {
+    static let spec = CommandSpec(
+        name: "append",
+        abstract: "Append NDJSON events from files or standard input, all-or-nothing.",
+        usage: "[--no-sync] [<file> ...]",
+        arguments: [("<file>", "NDJSON event files, read in order as one append; '-' or none reads standard input.")],
+        options: [.init(name: "--no-sync", help: "Do not wait for fdatasync before reporting success: faster, but a power loss or OS crash may lose the append.")],
+        discussion: "Prints the new anchor on stdout and a summary (added, deleted, replaced, skipped) on stderr. Any invalid line writes nothing and exits 2.")
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
+        let store = try context.store(sync: !arguments.has("--no-sync"))
+        var opened: [Int32] = []
+        defer { for fd in opened { close(fd) } }
+        var readers: [LineReader] = []
+        for path in arguments.positionals.isEmpty ? ["-"] : arguments.positionals {
+            if path == "-" {
+                readers.append(LineReader(fileDescriptor: 0, name: nil))
+                continue
+            }
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw HealthLogError(.badUsage, "cannot open '\(path)': \(reason)")
+            }
+            opened.append(fd)
+            readers.append(LineReader(fileDescriptor: fd, name: path))
+        }
+        let summary = try store.append(readers)
+        report(summary, context)
+        return ExitCode.success
+    }
+
+    /// Prints what an append did: the anchor on stdout, the summary and any recovery on stderr.
+    static func report(_ summary: AppendSummary, _ context: Context) {
+        if let torn = summary.recoveredTail { context.terminal.error("healthlog: cut a \(torn.summary)") }
+        context.terminal.print(summary.anchor.token)
+        context.terminal.flush()
+        context.terminal.error("healthlog: \(summary.text)")
+    }
+}

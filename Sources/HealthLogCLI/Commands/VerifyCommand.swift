@@ -1,0 +1,18 @@
+import HealthLog
+
+/// `healthlog verify`: check every checksum and the sequence continuity.
+enum VerifyCommand {
+    static let spec = CommandSpec(
+        name: "verify", abstract: "Check every checksum and the sequence continuity of the store.", usage: "", options: [],
+        discussion: "Prints each problem with its file and byte offset and exits 1 if there is any; a torn tail (an unfinished last append, which the next writer cuts) is only a note.")
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
+        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        let report = try context.store().verify()
+        for problem in report.problems { context.terminal.print("problem: \(problem)") }
+        for note in report.notes { context.terminal.print("note: \(note)") }
+        context.terminal.print(
+            "\(report.isSound ? "ok" : "damaged"): \(report.events) events in \(report.batches) batches, \(report.segments) segments")
+        return report.isSound ? ExitCode.success : ExitCode.storeFailure
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthLog
+
+/// What every command gets: the store path, the store options from the environment, and
+/// the terminal.
+struct Context {
+    let storePath: String
+    let terminal: Terminal
+
+    /// A store handle; `sync: false` for `--no-sync`.
+    func store(sync: Bool = true) throws -> HealthStore {
+        var options = StoreOptions()
+        options.sync = sync
+        if let bytes = try Context.integer("HEALTHLOG_SEGMENT_BYTES") { options.segmentBytes = bytes }
+        if let bytes = try Context.integer("HEALTHLOG_BATCH_BYTES") { options.batchBytes = bytes }
+        if let text = Context.environment("HEALTHLOG_LOCK_TIMEOUT") {
+            guard let seconds = Double(text), seconds >= 0 else {
+                throw HealthLogError(.badUsage, "HEALTHLOG_LOCK_TIMEOUT must be a number of seconds, not '\(text)'")
+            }
+            options.lockTimeout = seconds
+        }
+        options.killAfterBatches = try Context.integer("HEALTHLOG_TEST_KILL_AFTER_BATCHES")
+        return HealthStore(directory: storePath, options: options)
+    }
+
+    /// An environment variable's value.
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func integer(_ name: String) throws -> Int? {
+        guard let text = environment(name) else { return nil }
+        guard let value = Int(text), value > 0 else { throw HealthLogError(.badUsage, "\(name) must be a positive integer, not '\(text)'") }
+        return value
+    }
+}
+
+/// Exit codes, one table (SPEC §4).
+enum ExitCode {
+    static let success: Int32 = 0
+    static let storeFailure: Int32 = 1
+    static let badInput: Int32 = 2
+    static let anchorRefused: Int32 = 3
+
+    /// The exit code of an error's category.
+    static func of(_ error: HealthLogError) -> Int32 {
+        switch error.code.category {
+        case .store: storeFailure
+        case .input: badInput
+        case .anchor: anchorRefused
+        }
+    }
+}

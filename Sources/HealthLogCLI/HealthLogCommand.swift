@@ -1,0 +1,108 @@
+import HealthLog
+
+/// The `healthlog` tool: global options, command dispatch, error reporting and exit codes.
+enum HealthLogCommand {
+    /// Every command, in the order `--help` lists them.
+    static var commands: [(spec: CommandSpec, run: (ParsedArguments, Context) throws -> Int32)] {
+        [
+        (AppendCommand.spec, AppendCommand.run),
+        (AddCommand.spec, AddCommand.run),
+        (DeleteCommand.spec, DeleteCommand.run),
+        (ReplayCommand.spec, ReplayCommand.run),
+        (AnchorCommand.spec, AnchorCommand.run),
+        (VerifyCommand.spec, VerifyCommand.run),
+        ]
+    }
+
+    /// The top-level help.
+    static var help: String {
+        var text = """
+            OVERVIEW: An append-only, LZ4-compressed event log of health samples with HealthKit-style anchored queries.
+
+            USAGE: healthlog [--store <dir>] <command> [<options>]
+
+            OPTIONS:
+
+            """
+        text += CommandSpec.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
+        text += CommandSpec.row("-h, --help", "Show help information.")
+        text += "\nCOMMANDS:\n"
+        for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
+        text += "\n  See 'healthlog <command> --help' for detailed help.\n\nEXIT CODES: 0 success, 1 store or I/O failure, 2 bad usage or input, 3 anchor refused.\n"
+        return text
+    }
+
+    /// Runs the tool with `arguments` (without the program name); returns the exit code.
+    static func main(_ arguments: [String]) -> Int32 {
+        let terminal = Terminal()
+        var rest: [String] = []
+        var storePath = Context.environment("HEALTHLOG_STORE") ?? "./healthlog.store"
+        var index = 0
+        var sawSeparator = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if sawSeparator {
+                rest.append(argument)
+            } else if argument == "--" {
+                sawSeparator = true
+                rest.append(argument)
+            } else if argument == "--store" {
+                guard index < arguments.count else { return usageError("option '--store' needs a value", terminal, nil) }
+                storePath = arguments[index]
+                index += 1
+            } else if argument.hasPrefix("--store=") {
+                storePath = String(argument.dropFirst(8))
+            } else {
+                rest.append(argument)
+            }
+        }
+        guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
+            if rest.count > 1, let command = commands.first(where: { $0.spec.name == rest[1] }) {
+                terminal.print(command.spec.help.dropLast().description)
+            } else {
+                terminal.print(String(help.dropLast()))
+            }
+            terminal.flush()
+            return ExitCode.success
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            return usageError("unknown command '\(name)'", terminal, nil)
+        }
+        let commandArguments = Array(rest.dropFirst())
+        if commandArguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            terminal.print(String(command.spec.help.dropLast()))
+            terminal.flush()
+            return ExitCode.success
+        }
+        let context = Context(storePath: storePath, terminal: terminal)
+        do {
+            let parsed = try ParsedArguments(commandArguments, spec: command.spec)
+            let status = try command.run(parsed, context)
+            terminal.flush()
+            return status
+        } catch let error as HealthLogError {
+            terminal.flush()
+            if error.code == .badUsage { return usageError(error.message, terminal, command.spec) }
+            terminal.error("Error: \(error.message)")
+            return ExitCode.of(error)
+        } catch {
+            terminal.flush()
+            terminal.error("Error: \(error)")
+            return ExitCode.storeFailure
+        }
+    }
+
+    /// Prints a usage error the way every command does, and returns exit code 2.
+    static func usageError(_ message: String, _ terminal: Terminal, _ spec: CommandSpec?) -> Int32 {
+        terminal.error("Error: \(message)")
+        if let spec {
+            terminal.error("Usage: healthlog [--store <dir>] \(spec.name) \(spec.usage)")
+            terminal.error("See 'healthlog \(spec.name) --help'.")
+        } else {
+            terminal.error("Usage: healthlog [--store <dir>] <command> [<options>]")
+            terminal.error("See 'healthlog --help'.")
+        }
+        return ExitCode.badInput
+    }
+}

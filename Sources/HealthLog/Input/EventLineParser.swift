@@ -18,7 +18,7 @@ enum EventLineParser {
                     try s.expect(0x3A, "':' after a field name")
                     let field = Field(s, key.range)
                     guard let field else {
-                        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[key.range]), as: UTF8.self)
+                        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[key.range.lowerBound + 1..<key.range.upperBound - 1]), as: UTF8.self)
                         throw FieldError(field: name, reason: "unknown field")
                     }
                     guard seen & (1 << field.rawValue) == 0 else {

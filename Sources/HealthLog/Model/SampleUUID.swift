@@ -21,28 +21,38 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Parses the 36-character form from UTF-8 bytes; `nil` if malformed.
     init?(utf8 bytes: UnsafeRawBufferPointer) {
-        guard bytes.count == 36 else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var nibbles = 0
-        for i in 0..<36 {
-            let c = bytes[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard c == UInt8(ascii: "-") else { return nil }
-                continue
+        guard bytes.count == 36, bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45 else { return nil }
+        var invalid: UInt8 = 0
+        let (high, low) = SampleUUID.hexValues.withUnsafeBufferPointer { table -> (UInt64, UInt64) in
+            func run(_ range: Range<Int>, _ acc: inout UInt64) {
+                for i in range {
+                    let v = table[Int(bytes[i])]
+                    invalid |= v
+                    acc = acc << 4 | UInt64(v & 0xF)
+                }
             }
-            let v: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c &- UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c &- UInt8(ascii: "a") &+ 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c &- UInt8(ascii: "A") &+ 10
-            default: return nil
-            }
-            if nibbles < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
-            nibbles += 1
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            run(0..<8, &high)
+            run(9..<13, &high)
+            run(14..<18, &high)
+            run(19..<23, &low)
+            run(24..<36, &low)
+            return (high, low)
         }
+        guard invalid & 0x10 == 0 else { return nil }
         self.high = high
         self.low = low
+    }
+
+    /// Hex digit values by byte; 0x10 marks a byte that is not a hex digit.
+    private static let hexValues: [UInt8] = (0..<256).map { c in
+        switch c {
+        case 48...57: UInt8(c - 48)
+        case 65...70: UInt8(c - 55)
+        case 97...102: UInt8(c - 87)
+        default: 0x10
+        }
     }
 
     /// A random (version 4) UUID.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decompresses chosen groups of a batch and lists their lines in sequence order.
 ///
 /// Stored lines start with `{"seq":N,"op":"add","uuid":"…"` (or `"delete"`), so the
@@ -72,8 +78,8 @@ struct BatchLines {
                 }
                 guard seq > previous else { return ("sequence numbers in the frame do not rise at byte \(start)") }
                 previous = seq
-                while at < n, raw[at] != 10 { at += 1 }
-                guard at < n else { return ("last line of the frame has no newline") }
+                guard let found = memchr(raw.baseAddress! + at, 10, n - at) else { return "last line of the frame has no newline" }
+                at = raw.baseAddress!.distance(to: UnsafeRawPointer(found))
                 lines.append(Line(seq: seq, buffer: index, start: start, end: at + 1, isDelete: isDelete))
                 start = at + 1
             }

@@ -55,6 +55,10 @@ struct JSONScanner {
         var escapes = false
         let n = bytes.count
         while position < n {
+            if position + 8 <= n, !JSONScanner.mayNeedAttention(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
+                position += 8
+                continue
+            }
             let c = bytes[position]
             if c == 0x22 {
                 position += 1
@@ -81,6 +85,19 @@ struct JSONScanner {
             }
         }
         throw SyntaxError(reason: "unterminated string", position: start)
+    }
+
+    /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character
+    /// or non-ASCII: if not, a string scan can skip all 8 at once.
+    @inline(__always)
+    private static func mayNeedAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let quote = hasZeroByte(word ^ (ones &* 0x22))
+        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return quote || backslash || control || word & highs != 0
     }
 
     private func isHex(_ c: UInt8) -> Bool {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Gives each distinct byte string (a type identifier, a source or device token) a small
 /// integer, so per-sample bookkeeping stores integers instead of copies of the text.
 /// A short most-recently-used list answers the common case (the same few devices again
@@ -5,24 +11,30 @@
 struct Interner {
     private var ids: [[UInt8]: UInt32] = [:]
     private(set) var values: [[UInt8]] = [[]]
-    private var recent: [UInt32] = []
+    /// A direct-mapped cache of recent ids, indexed by a cheap hash of the bytes.
+    private var cache = [UInt32](repeating: 0, count: 256)
 
     /// The id of `bytes` (0 is reserved for "absent"), adding it if new.
     mutating func id(of bytes: UnsafeRawBufferPointer) -> UInt32 {
-        for (k, id) in recent.enumerated() where values[Int(id)].elementsEqual(bytes) {
-            if k > 0 { recent.swapAt(k, k - 1) }
-            return id
+        let n = bytes.count
+        let key = n == 0 ? 0 : (n &* 31 &+ Int(bytes[n - 1]) &* 7 &+ Int(bytes[n / 2]) &* 131 &+ Int(bytes[n - 2 < 0 ? 0 : n - 2])) & 255
+        let cached = cache[key]
+        if cached != 0 {
+            let same = values[Int(cached)].withUnsafeBytes { known in
+                known.count == n && (n == 0 || memcmp(known.baseAddress!, bytes.baseAddress!, n) == 0)
+            }
+            if same { return cached }
         }
-        let key = Array(bytes)
+        let bytesArray = Array(bytes)
         let id: UInt32
-        if let known = ids[key] {
+        if let known = ids[bytesArray] {
             id = known
         } else {
             id = UInt32(values.count)
-            values.append(key)
-            ids[key] = id
+            values.append(bytesArray)
+            ids[bytesArray] = id
         }
-        if recent.count < 8 { recent.append(id) } else { recent[recent.count - 1] = id }
+        cache[key] = id
         return id
     }
 

@@ -9,7 +9,7 @@ struct WriterState {
     /// Interned type identifiers and source and device tokens.
     var names = Interner()
     /// Every sample by UUID (index into ``stubs``).
-    private(set) var index: [SampleUUID: Int] = [:]
+    private(set) var index = UUIDIndex()
     /// The samples, in the order recorded.
     private(set) var stubs: [SampleStub] = []
     /// Sync data of samples that have it.
@@ -26,7 +26,7 @@ struct WriterState {
 
     /// Records an added sample.
     mutating func recordAdd(_ uuid: SampleUUID, _ stub: SampleStub, sync: SyncStub?) {
-        index[uuid] = stubs.count
+        index.set(uuid, stubs.count)
         stubs.append(stub)
         if let sync {
             syncByUUID[uuid] = sync

@@ -1,0 +1,65 @@
+/// A hash map from sample UUID to a small integer, built for the writer's hot path: open
+/// addressing with linear probing in one flat array, hashing by the UUID's own random
+/// bits (no hasher to seed), so adding ten million samples costs no per-entry allocation
+/// and a lookup usually touches one cache line.
+struct UUIDIndex {
+    private struct Slot {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        /// The value + 1; 0 marks an empty slot.
+        var value: UInt32 = 0
+    }
+
+    private var slots: [Slot]
+    private var mask: Int
+    /// How many UUIDs are stored.
+    private(set) var count = 0
+
+    /// An empty index with room for `capacity` entries before it grows.
+    init(capacity: Int = 1024) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [Slot](repeating: Slot(), count: size)
+        mask = size - 1
+    }
+
+    @inline(__always)
+    private func slot(_ uuid: SampleUUID) -> Int {
+        Int(truncatingIfNeeded: (uuid.low ^ (uuid.high &* 0x9E37_79B9_7F4A_7C15)) >> 7) & mask
+    }
+
+    /// The value stored for `uuid`.
+    subscript(uuid: SampleUUID) -> Int? {
+        slots.withUnsafeBufferPointer { slots in
+            var i = slot(uuid)
+            while slots[i].value != 0 {
+                if slots[i].high == uuid.high, slots[i].low == uuid.low { return Int(slots[i].value - 1) }
+                i = (i + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    /// Stores `value` (below 2³² − 1) for `uuid`, replacing any earlier value.
+    mutating func set(_ uuid: SampleUUID, _ value: Int) {
+        if (count + 1) * 2 > slots.count { grow() }
+        var i = slot(uuid)
+        while slots[i].value != 0 {
+            if slots[i].high == uuid.high, slots[i].low == uuid.low {
+                slots[i].value = UInt32(value + 1)
+                return
+            }
+            i = (i + 1) & mask
+        }
+        slots[i] = Slot(high: uuid.high, low: uuid.low, value: UInt32(value + 1))
+        count += 1
+    }
+
+    private mutating func grow() {
+        var bigger = UUIDIndex(capacity: slots.count)
+        for slot in slots where slot.value != 0 {
+            bigger.set(SampleUUID(high: slot.high, low: slot.low), Int(slot.value - 1))
+        }
+        self = bigger
+    }
+}

@@ -29,23 +29,29 @@ struct CommandSpec {
             text += Self.row(left, option.help + (option.repeatable ? " (repeatable)" : ""))
         }
         text += Self.row("-h, --help", "Show help information.")
-        if let discussion { text += "\n" + discussion + "\n" }
+        if let discussion { text += "\n" + Self.wrap(discussion, width: 80) + "\n" }
         return text
     }
 
-    /// One aligned help row, wrapped at 80 columns.
-    static func row(_ left: String, _ right: String) -> String {
-        let width = 26
+    /// `text` broken into lines of at most `width` columns at spaces.
+    static func wrap(_ text: String, width: Int) -> String {
         var lines: [String] = []
         var current = ""
-        for word in right.split(separator: " ") {
-            if current.count + word.count + 1 > 80 - width - 2, !current.isEmpty {
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + word.count + 1 > width {
                 lines.append(current)
                 current = ""
             }
             current += current.isEmpty ? String(word) : " " + word
         }
         if !current.isEmpty { lines.append(current) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One aligned help row, wrapped at 80 columns.
+    static func row(_ left: String, _ right: String) -> String {
+        let width = 26
+        let lines = wrap(right, width: 80 - width - 2).split(separator: "\n", omittingEmptySubsequences: false)
         let pad = String(repeating: " ", count: width + 2)
         var out = "  " + left
         if left.count + 2 >= width + 1 {

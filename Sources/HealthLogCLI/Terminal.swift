@@ -15,7 +15,7 @@ final class Terminal {
     }
 
     /// Appends data bytes for stdout, writing out when the buffer is full.
-    func write(_ bytes: ArraySlice<UInt8>) {
+    func write(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }
     }

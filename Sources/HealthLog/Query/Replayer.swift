@@ -10,7 +10,7 @@ struct Replayer {
     let request: ReplayRequest
 
     /// Delivers each matching stored line (newline included) to `deliver`.
-    func run(_ deliver: (ArraySlice<UInt8>) throws -> Void) throws -> ReplayOutcome {
+    func run(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
         let after = request.anchor.seq
@@ -26,15 +26,17 @@ struct Replayer {
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
-            for line in lines.lines where line.seq > after {
-                if !line.isDelete, !deleted.isEmpty, let uuid = lines.uuid(of: line), deleted.contains(uuid) { continue }
-                try deliver(lines.bytes(of: line))
-                delivered += 1
-                last = line.seq
-                if request.limit > 0, delivered == request.limit {
-                    return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag))
+            let isFull = try lines.withBytes { raw in
+                for line in lines.lines where line.seq > after {
+                    if !line.isDelete, !deleted.isEmpty, let uuid = BatchLines.uuid(of: line, in: raw), deleted.contains(uuid) { continue }
+                    try deliver(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]))
+                    delivered += 1
+                    last = line.seq
+                    if request.limit > 0, delivered == request.limit { return true }
                 }
+                return false
             }
+            if isFull { break }
         }
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag))
     }
@@ -61,8 +63,10 @@ struct Replayer {
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
-            for line in lines.lines where line.seq > after {
-                if let uuid = lines.uuid(of: line) { deleted.insert(uuid) }
+            lines.withBytes { raw in
+                for line in lines.lines where line.seq > after {
+                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.insert(uuid) }
+                }
             }
         }
         return deleted

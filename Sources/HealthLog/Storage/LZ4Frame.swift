@@ -61,18 +61,12 @@ final class LZ4FrameDecoder {
         LZ4F_freeDecompressionContext(context)
     }
 
-    /// Decompresses the single frame `frame` into `output` (resized to `rawLength`), which
-    /// must come out exactly `rawLength` bytes long; throws a reason (the caller adds the
-    /// location) otherwise. Returns `nil` on success, else what is wrong.
-    func decompress(_ input: [UInt8], rawLength: Int, into output: inout [UInt8]) -> FormatViolation? {
+    /// Decompresses the single frame `input` into `output`, which it must fill exactly;
+    /// returns `nil` on success, else what is wrong (the caller adds the location).
+    func decompress(_ input: [UInt8], into dst: UnsafeMutableRawBufferPointer) -> FormatViolation? {
         LZ4F_resetDecompressionContext(context)
-        if output.count > rawLength {
-            output.removeLast(output.count - rawLength)
-        } else if output.count < rawLength {
-            output.append(contentsOf: repeatElement(0, count: rawLength - output.count))
-        }
-        let context = self.context
-        return input.withUnsafeBytes { frame in output.withUnsafeMutableBytes { dst in
+        let rawLength = dst.count
+        return input.withUnsafeBytes { frame in
             var consumed = 0
             var produced = 0
             var status = 1
@@ -90,6 +84,6 @@ final class LZ4FrameDecoder {
             guard status == 0, consumed == frame.count else { return FormatViolation("LZ4 frame is incomplete") }
             guard produced == rawLength else { return FormatViolation("LZ4 frame holds \(produced) bytes, header says \(rawLength)") }
             return nil
-        } }
+        }
     }
 }

@@ -42,18 +42,23 @@ final class LogSnapshot {
         appendPoint = scan.appendPoint()
     }
 
-    /// Decompresses group `group` of `batch` into `output`, after checking the frame's
-    /// CRC-32C; damage is reported with the file and byte offset.
-    func readGroup(_ batch: BatchRef, _ group: Int, into output: inout [UInt8]) throws {
+    /// Decompresses group `group` of `batch` into `storage` at `offset` (growing it as
+    /// needed), after checking the frame's CRC-32C; damage is reported with the file and
+    /// byte offset. Returns the number of bytes written.
+    func readGroup(_ batch: BatchRef, _ group: Int, into storage: inout [UInt8], at offset: Int) throws -> Int {
         let entry = batch.header.groups[group]
         let file = segments[batch.segment]
-        let offset = batch.groupOffsets[group]
-        try file.read(into: &frameBuffer, at: offset, count: Int(entry.frameLength))
+        let frameOffset = batch.groupOffsets[group]
+        try file.read(into: &frameBuffer, at: frameOffset, count: Int(entry.frameLength))
         guard CRC32C.checksum(frameBuffer[...]) == entry.frameCRC else {
-            throw HealthLogError(.corrupt, "\(file.location(offset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
+            throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
         }
-        if let violation = decoder.decompress(frameBuffer, rawLength: Int(entry.rawLength), into: &output) {
-            throw HealthLogError(.corrupt, "\(file.location(offset)): \(violation.reason)")
+        let length = Int(entry.rawLength)
+        if storage.count < offset + length { storage.append(contentsOf: repeatElement(0, count: offset + length - storage.count)) }
+        let failure = storage.withUnsafeMutableBytes { raw in
+            decoder.decompress(frameBuffer, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<offset + length]))
         }
+        if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
+        return length
     }
 }

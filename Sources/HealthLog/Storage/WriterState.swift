@@ -51,37 +51,30 @@ struct WriterState {
         var reader = BatchLines()
         for batch in snapshot.batches {
             try reader.load(snapshot, batch, groups: Array(batch.header.groups.indices))
-            for line in reader.lines {
-                try apply(reader.bytes(of: line), seq: line.seq, storedAt: snapshot.segments[batch.segment].location(batch.offset))
+            let location = snapshot.segments[batch.segment].location(batch.offset)
+            try reader.withBytes { raw in
+                for line in reader.lines {
+                    try apply(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq, storedAt: location)
+                }
             }
         }
     }
 
-    /// Applies one stored line.
-    private mutating func apply(_ bytes: ArraySlice<UInt8>, seq: UInt64, storedAt location: String) throws {
-        let parsed: Result<(ParsedEvent, SampleStub?, SyncStub?), FieldError> = bytes.dropLast().withUnsafeBytes { raw in
-            do {
-                let event = try EventLineParser.parse(raw)
-                guard event.uuid != nil else { return .failure(FieldError(field: "uuid", reason: "missing")) }
-                if event.isDelete { return .success((event, nil, nil)) }
-                let stub = stubFor(event, seq: seq, line: raw)
-                return .success((event, stub, syncFor(event, line: raw)))
-            } catch let error as FieldError {
-                return .failure(error)
-            } catch {
-                return .failure(FieldError(field: nil, reason: "unreadable"))
-            }
+    /// Applies one stored line (without its newline).
+    private mutating func apply(_ raw: UnsafeRawBufferPointer, seq: UInt64, storedAt location: String) throws {
+        let event: ParsedEvent
+        do {
+            event = try EventLineParser.parse(raw)
+        } catch let error as FieldError {
+            throw HealthLogError(.corrupt, "\(location): stored event \(seq) is invalid: \(error.field.map { "field '\($0)': " } ?? "")\(error.reason)")
         }
-        switch parsed {
-        case .failure(let error):
-            throw HealthLogError(.corrupt, "\(location): stored event is invalid: \(error.field.map { "field '\($0)': " } ?? "")\(error.reason)")
-        case .success(let (event, stub, sync)):
-            guard let uuid = event.uuid else { return }
-            if event.isDelete {
-                recordDelete(uuid)
-            } else if let stub {
-                recordAdd(uuid, stub, sync: sync)
-            }
+        guard let uuid = event.uuid else {
+            throw HealthLogError(.corrupt, "\(location): stored event \(seq) has no uuid")
+        }
+        if event.isDelete {
+            recordDelete(uuid)
+        } else {
+            recordAdd(uuid, stubFor(event, seq: seq, line: raw), sync: syncFor(event, line: raw))
         }
     }
 

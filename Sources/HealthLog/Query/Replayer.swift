@@ -15,7 +15,7 @@ struct Replayer {
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
         let after = request.anchor.seq
         let batches = snapshot.batches[firstBatch(after: after)...]
-        let deleted = request.raw ? [] : try deletedSamples(in: batches, after: after)
+        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after)
         var lines = BatchLines()
         var delivered = 0
         var last = after
@@ -28,7 +28,7 @@ struct Replayer {
             try lines.load(snapshot, batch, groups: groups)
             let isFull = try lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
-                    if !line.isDelete, !deleted.isEmpty, let uuid = BatchLines.uuid(of: line, in: raw), deleted.contains(uuid) { continue }
+                    if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
                     try deliver(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]))
                     delivered += 1
                     last = line.seq
@@ -53,8 +53,8 @@ struct Replayer {
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).
-    private func deletedSamples(in batches: ArraySlice<BatchRef>, after: UInt64) throws -> Set<SampleUUID> {
-        var deleted = Set<SampleUUID>()
+    private func deletedSamples(in batches: ArraySlice<BatchRef>, after: UInt64) throws -> UUIDIndex {
+        var deleted = UUIDIndex()
         var lines = BatchLines()
         for batch in batches {
             let groups = batch.header.groups.indices.filter { g in
@@ -65,7 +65,7 @@ struct Replayer {
             try lines.load(snapshot, batch, groups: groups)
             lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
-                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.insert(uuid) }
+                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.set(uuid, 0) }
                 }
             }
         }

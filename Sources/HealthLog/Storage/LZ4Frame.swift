@@ -61,11 +61,16 @@ final class LZ4FrameDecoder {
         LZ4F_freeDecompressionContext(context)
     }
 
-    /// Decompresses the single frame `input` into `output`, which it must fill exactly;
+    /// Decompresses the single frame `input` into `dst`, which it must fill exactly;
     /// returns `nil` on success, else what is wrong (the caller adds the location).
-    func decompress(_ input: [UInt8], into dst: UnsafeMutableRawBufferPointer) -> FormatViolation? {
+    /// `checkContent` verifies LZ4's own content checksum too (`verify` does; queries rely
+    /// on the CRC-32C of the stored frame, checked before decompressing).
+    func decompress(_ input: [UInt8], into dst: UnsafeMutableRawBufferPointer, checkContent: Bool) -> FormatViolation? {
         LZ4F_resetDecompressionContext(context)
         let rawLength = dst.count
+        var options = LZ4F_decompressOptions_t()
+        options.stableDst = 1
+        options.skipChecksums = checkContent ? 0 : 1
         return input.withUnsafeBytes { frame in
             var consumed = 0
             var produced = 0
@@ -73,7 +78,7 @@ final class LZ4FrameDecoder {
             while consumed < frame.count {
                 var srcSize = frame.count - consumed
                 var dstSize = rawLength - produced
-                status = LZ4F_decompress(context, dst.baseAddress.map { $0 + produced }, &dstSize, frame.baseAddress! + consumed, &srcSize, nil)
+                status = LZ4F_decompress(context, dst.baseAddress.map { $0 + produced }, &dstSize, frame.baseAddress! + consumed, &srcSize, &options)
                 if LZ4F_isError(status) != 0 {
                     return FormatViolation("LZ4 frame is damaged (\(String(cString: LZ4F_getErrorName(status))))")
                 }

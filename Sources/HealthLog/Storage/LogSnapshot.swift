@@ -24,6 +24,9 @@ final class LogSnapshot {
     /// `nil` when no segment exists yet.
     let appendPoint: (segment: Int, offset: Int)?
 
+    /// Whether reads also verify LZ4's content checksum (set by `verify`; the CRC-32C of
+    /// every frame is checked on every read regardless).
+    var checksContent = false
     private let decoder: LZ4FrameDecoder
     private var frameBuffer: [UInt8] = []
 
@@ -56,7 +59,7 @@ final class LogSnapshot {
         let length = Int(entry.rawLength)
         if storage.count < offset + length { storage.append(contentsOf: repeatElement(0, count: offset + length - storage.count)) }
         let failure = storage.withUnsafeMutableBytes { raw in
-            decoder.decompress(frameBuffer, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<offset + length]))
+            decoder.decompress(frameBuffer, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<offset + length]), checkContent: checksContent)
         }
         if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
         return length

@@ -14,6 +14,7 @@ struct Verifier {
             report.problems.append(error.message)
             return report
         }
+        snapshot.checksContent = true
         report.segments = snapshot.segments.count
         report.batches = snapshot.batches.count
         report.events = snapshot.headSeq

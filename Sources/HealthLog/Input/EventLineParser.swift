@@ -8,6 +8,7 @@ enum EventLineParser {
         var s = JSONScanner(line)
         var event = ParsedEvent()
         var seen: UInt32 = 0
+        var current: Field?
         do {
             try s.expect(0x7B, "a JSON object")
             if s.peek() == 0x7D {
@@ -25,7 +26,9 @@ enum EventLineParser {
                         throw FieldError(field: field.name, reason: "field appears twice")
                     }
                     seen |= 1 << field.rawValue
+                    current = field
                     try parseField(field, &s, &event)
+                    current = nil
                     guard let next = s.peek() else { throw s.error("expected ',' or '}'") }
                     s.position += 1
                     if next == 0x7D { break }
@@ -35,7 +38,7 @@ enum EventLineParser {
             s.skipBlanks()
             guard s.position == line.count else { throw s.error("unexpected text after the object") }
         } catch let error as JSONScanner.SyntaxError {
-            throw FieldError(field: nil, reason: "malformed JSON at byte \(error.position + 1): \(error.reason)")
+            throw FieldError(field: current?.name, reason: "malformed JSON at byte \(error.position + 1): \(error.reason)")
         } catch let error as FieldError {
             throw error
         } catch {

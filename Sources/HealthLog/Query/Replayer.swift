@@ -12,6 +12,7 @@ struct Replayer {
     /// Delivers each matching stored line (newline included) to `deliver`.
     func run(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
+        guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
         let after = request.anchor.seq
         let batches = snapshot.batches[firstBatch(after: after)...]

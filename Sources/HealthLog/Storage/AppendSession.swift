@@ -13,6 +13,8 @@ final class AppendSession {
     private var summary = AppendSummary()
     /// Correlation members to check at the end: the line that names them and the UUID.
     private var members: [(line: String, uuid: SampleUUID)] = []
+    /// UUIDs given on adds of this input that were skipped for their sync version.
+    private var skippedUUIDs: Set<SampleUUID> = []
     /// The current input's name prefix for messages (`"file: "` or empty).
     private var label = ""
     private var generator = SystemRandomNumberGenerator()
@@ -72,6 +74,7 @@ final class AppendSession {
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
                 throw bad("uuid", reason)
             }
+            if skippedUUIDs.contains(uuid) { throw bad("uuid", "UUID \(uuid) is added earlier in this input") }
         } else {
             uuid = SampleUUID.random(using: &generator)
         }
@@ -83,6 +86,7 @@ final class AppendSession {
             {
                 guard sync.version > liveSync.version else {
                     summary.skipped += 1
+                    if let given = event.uuid { skippedUUIDs.insert(given) }
                     return
                 }
                 try emitDelete(liveUUID, live)

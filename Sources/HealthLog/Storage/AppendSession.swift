@@ -127,8 +127,8 @@ final class AppendSession {
     private func flush(endOfAppend: Bool) throws {
         guard !builder.isEmpty else { return }
         let tag = try writer.prepareStoreTag()
-        let bytes = try builder.encode(storeTag: tag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, names: state.names)
-        try writer.write(batch: bytes, firstSeq: builder.firstSeq, lastSeq: builder.lastSeq)
+        let batch = try builder.encode(storeTag: tag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, names: state.names)
+        try writer.write(batch.bytes, header: batch.header)
         builder.reset()
     }
 

@@ -49,8 +49,8 @@ struct BatchBuilder {
         lastSeq = seq
     }
 
-    /// The encoded batch (header frame + data frames), ready to write.
-    func encode(storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, names: Interner) throws -> [UInt8] {
+    /// The encoded batch (header frame + data frames), ready to write, and its header.
+    func encode(storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, names: Interner) throws -> (header: BatchHeader, bytes: [UInt8]) {
         var entries: [BatchHeader.Group] = []
         var frames: [[UInt8]] = []
         var flags: UInt16 = endOfAppend ? FormatConstants.flagEndOfAppend : 0
@@ -71,7 +71,7 @@ struct BatchBuilder {
             storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries)
         var bytes = header.encoded()
         for frame in frames { bytes.append(contentsOf: frame) }
-        return bytes
+        return (header, bytes)
     }
 
     /// Empties the builder for the next batch, keeping buffers' capacity.

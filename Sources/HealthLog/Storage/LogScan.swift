@@ -19,6 +19,8 @@ struct LogScan {
     private var demotedReason: String?
     /// Offset just past each segment's prologue.
     private var prologueEnds: [Int] = []
+    /// How many batches each segment's sidecar index supplied (-1: no usable index).
+    private var indexedCounts: [Int] = []
 
     init(layout: StoreLayout, meta: StoreMeta) throws {
         self.layout = layout
@@ -42,6 +44,17 @@ struct LogScan {
             }
             prologueEnds.append(Self.prologueLength)
             var offset = Self.prologueLength
+            if let indexed = try adoptIndex(file, index, expectedSeq: nextSeq) {
+                for batch in indexed.batches {
+                    batches.append(batch)
+                    nextSeq = batch.header.lastSeq + 1
+                    if batch.header.isEndOfAppend { committedCount = batches.count }
+                }
+                offset = indexed.covered
+                indexedCounts.append(indexed.batches.count)
+            } else {
+                indexedCounts.append(-1)
+            }
             while offset < file.size {
                 switch try readBatch(file, index, at: offset, expectedSeq: nextSeq) {
                 case .success(let batch):
@@ -75,6 +88,48 @@ struct LogScan {
         guard header.baseSeq == file.name.baseSeq else { return "segment header says it starts at \(header.baseSeq), its name says \(file.name.baseSeq)" }
         guard header.baseSeq == expectedBase else { return "segment starts at sequence \(header.baseSeq), expected \(expectedBase)" }
         return nil
+    }
+
+    /// The batches listed by segment `file`'s sidecar index, when it is sound and matches
+    /// the segment (see ``SegmentIndex``); `nil` otherwise.
+    private func adoptIndex(_ file: SegmentFile, _ index: Int, expectedSeq: UInt64) throws -> (batches: [BatchRef], covered: Int)? {
+        guard let sidecar = SegmentIndex.read(layout, file.name), sidecar.coveredLength <= file.size else { return nil }
+        var refs: [BatchRef] = []
+        var offset = Self.prologueLength
+        var seq = expectedSeq
+        for entry in sidecar.entries {
+            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload),
+                header.storeTag == meta.storeID.tag, header.firstSeq == seq
+            else { return nil }
+            var groupOffsets: [Int] = []
+            var at = offset + 8 + entry.payload.count
+            for group in header.groups {
+                groupOffsets.append(at)
+                at += Int(group.frameLength)
+            }
+            refs.append(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: header))
+            offset = at
+            seq = header.lastSeq + 1
+        }
+        guard offset == sidecar.coveredLength else { return nil }
+        if let last = sidecar.entries.last {
+            var expected = ByteWriter()
+            expected.append(FormatConstants.batchHeaderMagic)
+            expected.append(UInt32(last.payload.count))
+            expected.append(bytes: last.payload)
+            guard try file.read(at: last.offset, count: expected.bytes.count) == expected.bytes else { return nil }
+        }
+        return (refs, offset)
+    }
+
+    /// The segments whose sidecar index is missing, unusable, or does not list exactly the
+    /// segment's committed batches: the next writer rewrites these.
+    func segmentsNeedingIndex() -> [Int] {
+        var committed = [Int](repeating: 0, count: segments.count)
+        for batch in batches[0..<committedCount] { committed[batch.segment] += 1 }
+        return segments.indices.filter { index in
+            index < indexedCounts.count && (committed[index] > 0 || indexedCounts[index] > 0) && indexedCounts[index] != committed[index]
+        }
     }
 
     /// Reads and checks the batch header at `offset`.

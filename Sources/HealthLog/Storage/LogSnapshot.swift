@@ -23,6 +23,8 @@ final class LogSnapshot {
     /// committed batch (or past the first segment's header when no batch is committed);
     /// `nil` when no segment exists yet.
     let appendPoint: (segment: Int, offset: Int)?
+    /// Segments whose sidecar index the next writer must rewrite.
+    let segmentsNeedingIndex: [Int]
 
     /// Whether reads also verify LZ4's content checksum (set by `verify`; the CRC-32C of
     /// every frame is checked on every read regardless).
@@ -43,6 +45,7 @@ final class LogSnapshot {
         headSeq = batches.last?.header.lastSeq ?? 0
         tornTail = scan.tornTail()
         appendPoint = scan.appendPoint()
+        segmentsNeedingIndex = scan.segmentsNeedingIndex()
     }
 
     /// Decompresses group `group` of `batch` into `storage` at `offset` (growing it as

@@ -35,6 +35,11 @@ final class LogWriter {
     /// Descriptors written by the open append, to sync at commit.
     private var dirty: [FileDescriptor] = []
     private var batchesWritten = 0
+    /// The committed batches of one segment (the last one when the writer opened), for its
+    /// sidecar index.
+    private var segmentCommitted: (name: SegmentName, batches: [BatchRef])?
+    /// Batches written by the open append, with their segments.
+    private var written: [(name: SegmentName, batch: BatchRef)] = []
     private var metaCreated = false
     private var isPoisoned = false
 
@@ -82,6 +87,12 @@ final class LogWriter {
             let name = snapshot.segments[point.segment].name
             let fd = try FileDescriptor.open(layout.segment(baseSeq: name.baseSeq, generation: name.generation), flags: O_RDWR)
             segment = (name, fd, point.offset)
+            segmentCommitted = (name, snapshot.batches.filter { $0.segment == point.segment })
+        }
+        for index in snapshot.segmentsNeedingIndex where index < snapshot.segments.count {
+            let name = snapshot.segments[index].name
+            guard FileDescriptor.exists(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) else { continue }
+            try? SegmentIndex(name: name, batches: snapshot.batches.lazy.filter { $0.segment == index }).write(layout)
         }
     }
 
@@ -97,24 +108,33 @@ final class LogWriter {
                 try fd.sync()
             } else if point == nil || index > point!.segment {
                 try retryingOnInterrupt("cannot remove", path: path) { unlink(path) }
+                unlink(SegmentIndex.path(layout, file.name))
             }
         }
         try DurableFile.syncDirectory(layout.segments)
     }
 
-    /// Writes one encoded batch whose first event is `firstSeq` and last `lastSeq`.
-    func write(batch bytes: [UInt8], firstSeq: UInt64, lastSeq: UInt64) throws {
+    /// Writes one encoded batch (`bytes`, whose header is `header`).
+    func write(_ bytes: [UInt8], header: BatchHeader) throws {
         guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this store handle refuses writes") }
         try ensureStore()
         if segment == nil || (segment!.offset > SegmentLayout.prologueLength && segment!.offset + bytes.count > options.segmentBytes) {
-            try startSegment(baseSeq: firstSeq)
+            try startSegment(baseSeq: header.firstSeq)
         }
         guard let current = segment else { return }
         if appendStart == nil { appendStart = (current.name, current.offset) }
         try current.fd.write(bytes, at: current.offset)
+        let headerLength = 8 + Int(ByteReaderValue.u32(bytes, 4))
+        var groupOffsets: [Int] = []
+        var at = current.offset + headerLength
+        for group in header.groups {
+            groupOffsets.append(at)
+            at += Int(group.frameLength)
+        }
+        written.append((current.name, BatchRef(segment: -1, offset: current.offset, groupOffsets: groupOffsets, end: at, header: header)))
         segment!.offset += bytes.count
         if !dirty.contains(where: { $0.rawValue == current.fd.rawValue }) { dirty.append(current.fd) }
-        headSeq = lastSeq
+        headSeq = header.lastSeq
         batchesWritten += 1
         if let limit = options.killAfterBatches, batchesWritten >= limit { kill(getpid(), SIGKILL) }
     }
@@ -170,6 +190,7 @@ final class LogWriter {
         if let segment {
             try? Checkpoint(seq: headSeq, segmentBase: segment.name.baseSeq, endOffset: UInt64(segment.offset)).write(layout)
         }
+        writeIndexes()
         closeSealedSegments()
         appendStart = nil
         createdSegments = []
@@ -190,6 +211,7 @@ final class LogWriter {
         for name in createdSegments where name != appendStart?.name || appendStart?.offset == SegmentLayout.prologueLength {
             unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
         }
+        written = []
         if metaCreated {
             unlink(layout.meta)
             rmdir(layout.segments)
@@ -203,6 +225,22 @@ final class LogWriter {
         appendStart = nil
         createdSegments = []
         dirty = []
+    }
+
+    /// Rewrites the sidecar index of every segment the committed append wrote to.
+    private func writeIndexes() {
+        var names: [SegmentName] = []
+        for entry in written where names.last != entry.name { names.append(entry.name) }
+        for name in names {
+            let mine = written.lazy.filter { $0.name == name }.map(\.batch)
+            let before = segmentCommitted?.name == name ? segmentCommitted!.batches : []
+            try? SegmentIndex(name: name, batches: before + mine).write(layout)
+        }
+        if let current = segment?.name {
+            let before = segmentCommitted?.name == current ? segmentCommitted!.batches : []
+            segmentCommitted = (current, before + written.filter { $0.name == current }.map(\.batch))
+        }
+        written = []
     }
 
     private func closeSealedSegments() {

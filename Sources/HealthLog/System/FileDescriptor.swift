@@ -21,6 +21,11 @@ struct FileDescriptor: Sendable {
         return FileDescriptor(rawValue: fd, path: path)
     }
 
+    /// Whether something exists at `path` (`access(2)`).
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     /// Closes the descriptor with `close(2)`, ignoring errors (the data was synced before if it mattered).
     func close() {
         _ = systemClose(rawValue)

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The sidecar `segments/<name>.idx` of a segment: a copy of its committed batch headers
+/// with their offsets, so opening a store reads one small file per segment instead of one
+/// header per batch, and a query finds each type's frames without touching the segment.
+///
+/// Derived data, never trusted blindly: its own checksums must match, its batches must
+/// chain (offsets, sequence numbers, store tag), and the last batch it lists must be
+/// byte-identical in the segment. Otherwise it is ignored (the headers are walked) and
+/// the next writer rebuilds it.
+///
+/// Layout (little-endian): `HLIX`, u16 version, u16 0, u64 base seq, u32 generation,
+/// u32 batch count, u64 covered length (the segment bytes it describes), u32 body length,
+/// u32 body CRC-32C, u32 header CRC-32C; then per batch u64 offset, u32 payload length,
+/// and the batch header's payload exactly as in the segment.
+struct SegmentIndex: Equatable {
+    /// One batch: where its header frame starts, and the header payload.
+    struct Entry: Equatable {
+        var offset: Int
+        var payload: [UInt8]
+    }
+
+    /// The segment it describes.
+    var name: SegmentName
+    /// The bytes of the segment it describes (up to the end of the last batch listed).
+    var coveredLength: Int
+    /// The batches, in order.
+    var entries: [Entry]
+
+    static let tag: [UInt8] = Array("HLIX".utf8)
+    static let headerLength = 44
+
+    /// The sidecar path of segment `name`.
+    static func path(_ layout: StoreLayout, _ name: SegmentName) -> String {
+        layout.segments + "/" + String(name.fileName.dropLast(".log.lz4".count)) + ".idx"
+    }
+
+    /// The index of `batches` (all in segment `name`, committed, in order).
+    init(name: SegmentName, batches: some Sequence<BatchRef>) {
+        self.name = name
+        entries = batches.map { Entry(offset: $0.offset, payload: Array($0.header.encoded().dropFirst(8))) }
+        coveredLength = batches.reduce(SegmentLayout.prologueLength) { max($0, $1.end) }
+    }
+
+    private init(name: SegmentName, coveredLength: Int, entries: [Entry]) {
+        self.name = name
+        self.coveredLength = coveredLength
+        self.entries = entries
+    }
+
+    /// The file's bytes.
+    func encoded() -> [UInt8] {
+        var body = ByteWriter()
+        for entry in entries {
+            body.append(UInt64(entry.offset))
+            body.append(UInt32(entry.payload.count))
+            body.append(bytes: entry.payload)
+        }
+        var w = ByteWriter()
+        w.append(bytes: Self.tag)
+        w.append(FormatConstants.version)
+        w.append(UInt16(0))
+        w.append(name.baseSeq)
+        w.append(name.generation)
+        w.append(UInt32(entries.count))
+        w.append(UInt64(coveredLength))
+        w.append(UInt32(body.bytes.count))
+        w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        w.appendChecksum()
+        w.append(bytes: body.bytes)
+        return w.bytes
+    }
+
+    /// Writes the sidecar (temporary file and rename; not synced: it is derived data).
+    func write(_ layout: StoreLayout) throws {
+        try DurableFile.replace(Self.path(layout, name), with: encoded(), sync: false)
+    }
+
+    /// Reads the sidecar of `name`; `nil` when missing or when its checksums or shape are wrong.
+    static func read(_ layout: StoreLayout, _ name: SegmentName) -> SegmentIndex? {
+        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let size = try? fd.size(), size >= headerLength, size <= 1 << 30,
+            let bytes = try? fd.read(at: 0, count: size), bytes.count == size
+        else { return nil }
+        return decode(bytes, name: name)
+    }
+
+    /// Decodes sidecar bytes for segment `name`; `nil` if anything is off.
+    static func decode(_ bytes: [UInt8], name: SegmentName) -> SegmentIndex? {
+        guard bytes.count >= headerLength, Array(bytes[0..<4]) == tag,
+            CRC32C.checksum(bytes[0..<40]) == ByteReaderValue.u32(bytes, 40)
+        else { return nil }
+        var r = ByteReader(bytes, at: 4)
+        guard let version = try? r.read(UInt16.self), version <= FormatConstants.version, (try? r.read(UInt16.self)) != nil,
+            let base = try? r.read(UInt64.self), let generation = try? r.read(UInt32.self),
+            let count = try? r.read(UInt32.self), let covered = try? r.read(UInt64.self),
+            let bodyLength = try? r.read(UInt32.self), let bodyCRC = try? r.read(UInt32.self),
+            base == name.baseSeq, generation == name.generation, Int(bodyLength) == bytes.count - headerLength,
+            CRC32C.checksum(bytes[headerLength...]) == bodyCRC, covered <= UInt64(Int.max)
+        else { return nil }
+        var body = ByteReader(bytes, at: headerLength)
+        var entries: [Entry] = []
+        for _ in 0..<count {
+            guard let offset = try? body.read(UInt64.self), let length = try? body.read(UInt32.self),
+                Int(length) <= FormatConstants.maxBatchHeaderLength, let payload = try? body.read(count: Int(length)),
+                offset <= UInt64(Int.max)
+            else { return nil }
+            entries.append(Entry(offset: Int(offset), payload: Array(payload)))
+        }
+        guard body.remaining == 0 else { return nil }
+        return SegmentIndex(name: name, coveredLength: Int(covered), entries: entries)
+    }
+}

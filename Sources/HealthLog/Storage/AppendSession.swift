@@ -6,7 +6,7 @@
 /// delete of the old sample followed by the add.
 final class AppendSession {
     private let writer: LogWriter
-    private var state = WriterState()
+    private var state: WriterState
     private var builder = BatchBuilder()
     private var nextSeq: UInt64
     private let startHead: UInt64
@@ -23,6 +23,7 @@ final class AppendSession {
     /// Opens the store's writer (taking its lock and cutting any torn tail).
     init(_ layout: StoreLayout, options: StoreOptions) throws {
         writer = try LogWriter(layout, options: options)
+        state = WriterState(layout, snapshot: writer.snapshot)
         startHead = writer.headSeq
         nextSeq = startHead + 1
         summary.recoveredTail = writer.recoveredTail
@@ -54,9 +55,8 @@ final class AppendSession {
             HealthLogError(.badInput, "\(label)line \(number): field '\(field)': \(reason)")
         }
         if event.isDelete {
-            try state.load(from: writer.snapshot)
             let uuid = event.uuid!
-            guard let stub = state.stub(uuid) else { throw bad("uuid", "no sample in the store has UUID \(uuid)") }
+            guard let stub = try state.stub(uuid) else { throw bad("uuid", "no sample in the store has UUID \(uuid)") }
             guard stub.isLive else { throw bad("uuid", "sample \(uuid) is already deleted") }
             if let type = event.type, !state.names[stub.type].elementsEqual(line[type]) {
                 throw bad("type", "does not match the deleted sample's type \(String(decoding: state.names[stub.type], as: UTF8.self))")
@@ -68,8 +68,7 @@ final class AppendSession {
         let uuid: SampleUUID
         if let given = event.uuid {
             uuid = given
-            try state.load(from: writer.snapshot)
-            if let stub = state.stub(uuid) {
+            if let stub = try state.stub(uuid) {
                 let reason = stub.seq > startHead ? "UUID \(uuid) is added earlier in this input"
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
                 throw bad("uuid", reason)
@@ -80,9 +79,8 @@ final class AppendSession {
         }
         let sync = state.syncFor(event, line: line)
         if let sync {
-            try state.load(from: writer.snapshot)
-            if let liveUUID = state.liveBySyncID[sync.identifier], let live = state.stub(liveUUID),
-                let liveSync = state.syncByUUID[liveUUID]
+            if let liveUUID = try state.liveSample(syncIdentifier: sync.identifier), let live = try state.stub(liveUUID),
+                let liveSync = state.sync(of: liveUUID)
             {
                 guard sync.version > liveSync.version else {
                     summary.skipped += 1
@@ -109,12 +107,12 @@ final class AppendSession {
 
     private func emitDelete(_ uuid: SampleUUID, _ stub: SampleStub) throws {
         let seq = try nextSequence()
-        let sync = state.syncByUUID[uuid]
+        let sync = state.sync(of: uuid)
         let names = state.names
         builder.add(kind: FormatConstants.groupKindDelete, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
             LineEncoder.appendDelete(uuid: uuid, seq: seq, stub: stub, sync: sync, names: names, to: &$0)
         }
-        state.recordDelete(uuid)
+        state.recordDelete(uuid, seq: seq)
     }
 
     /// The next sequence number, after writing the current batch if it is full.
@@ -134,7 +132,7 @@ final class AppendSession {
 
     private func finish() throws -> AppendSummary {
         for (line, uuid) in members {
-            guard let stub = state.stub(uuid), stub.seq > startHead else {
+            guard let stub = try state.stub(uuid), stub.seq > startHead else {
                 throw HealthLogError(.badInput, "\(line): field 'objects': member \(uuid) is not added in this append")
             }
         }
@@ -143,6 +141,7 @@ final class AppendSession {
         } else {
             try flush(endOfAppend: true)
             try writer.commit()
+            try? state.persist(from: startHead + 1, to: writer.headSeq)
         }
         if let meta = writer.meta {
             summary.anchor = QueryAnchor(seq: writer.headSeq, storeTag: meta.storeID.tag)

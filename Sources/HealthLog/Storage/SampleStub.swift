@@ -20,7 +20,7 @@ struct SampleStub {
 
 /// A live sample's sync identifier and version (HealthKit's `HKMetadataKeySyncIdentifier`
 /// and `HKMetadataKeySyncVersion`), copied into its delete event.
-struct SyncStub {
+struct SyncStub: Equatable {
     /// The identifier's JSON string token.
     var identifier: [UInt8]
     /// The version's JSON token.

@@ -1,80 +1,107 @@
-/// The writer's view of every sample in the store: UUIDs ever used, which are live, what a
-/// delete must copy, and the live sample of each sync identifier.
+/// The writer's view of the samples an append touches: UUIDs ever used, which are live,
+/// what a delete must copy, and the live sample of each sync identifier.
 ///
-/// Built from the committed log the first time an append needs it (an add with a given
-/// UUID, a delete, a sync identifier); an append of fresh samples into an empty store never
-/// reads the log. Samples added by the append in progress are recorded as they come, so
-/// later lines of the same input can delete them.
+/// Samples of the append in progress live in memory, so later lines of the same input can
+/// delete them. Older samples are found through the store's UUID index (``UUIDRunSet``)
+/// and, for a delete, their stored add line; sync identifiers through the ``SyncTable``.
+/// Both are opened only when an append first needs them, so appending fresh samples never
+/// reads the log. ``persist(through:)`` adds the append to both indexes after it commits.
 struct WriterState {
     /// Interned type identifiers and source and device tokens.
     var names = Interner()
-    /// Every sample by UUID (index into ``stubs``).
-    private(set) var index = UUIDIndex()
-    /// The samples, in the order recorded.
-    private(set) var stubs: [SampleStub] = []
-    /// Sync data of samples that have it.
-    private(set) var syncByUUID: [SampleUUID: SyncStub] = [:]
-    /// The live sample of each sync identifier (keyed by its JSON token).
-    private(set) var liveBySyncID: [[UInt8]: SampleUUID] = [:]
-    /// Whether the committed log has been read in.
-    private(set) var isLoaded = false
+    private let layout: StoreLayout
+    private let snapshot: LogSnapshot?
+    private var index = UUIDIndex()
+    private var stubs: [SampleStub] = []
+    private var syncByUUID: [SampleUUID: SyncStub] = [:]
+    private var runs: UUIDRunSet?
+    private var syncTable: SyncTable?
+    private var stored: StoredEvents?
+    /// Adds and deletes of the append in progress, for the UUID index.
+    private var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
 
-    /// The stub of `uuid`, if the UUID was ever used.
-    func stub(_ uuid: SampleUUID) -> SampleStub? {
-        index[uuid].map { stubs[$0] }
+    /// A state over the committed log of `snapshot` (`nil` for a store not created yet).
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?) {
+        self.layout = layout
+        self.snapshot = snapshot
     }
 
-    /// Records an added sample.
+    /// What is known of `uuid`: a sample of this append, or one found in the store.
+    mutating func stub(_ uuid: SampleUUID) throws -> SampleStub? {
+        if let at = index[uuid] { return stubs[at] }
+        guard let snapshot, snapshot.headSeq > 0 else { return nil }
+        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
+        guard let found = try runs!.lookup(uuid) else { return nil }
+        if stored == nil { stored = StoredEvents(snapshot) }
+        guard found.addSeq != 0, let line = try stored!.addLine(seq: found.addSeq) else {
+            throw HealthLogError(.corrupt, "the UUID index names event \(found.addSeq) for \(uuid), but the log has no such add: run 'healthlog reindex'")
+        }
+        let stub: SampleStub = try line.withUnsafeBytes { raw in
+            let event: ParsedEvent
+            do {
+                event = try EventLineParser.parse(raw)
+            } catch let error as FieldError {
+                throw HealthLogError(.corrupt, "stored event \(found.addSeq) is invalid: \(error.reason)")
+            }
+            var stub = stubFor(event, seq: found.addSeq, line: raw)
+            stub.isLive = found.deleteSeq == 0
+            if let sync = syncFor(event, line: raw) { syncByUUID[uuid] = sync }
+            return stub
+        }
+        index.set(uuid, stubs.count)
+        stubs.append(stub)
+        return stub
+    }
+
+    /// The sync data of a sample looked up before.
+    func sync(of uuid: SampleUUID) -> SyncStub? { syncByUUID[uuid] }
+
+    /// The live sample holding sync identifier `identifier` (a JSON token). The table is
+    /// loaded on first use, as of the committed log, and then corrected for the samples
+    /// this append already deleted.
+    mutating func liveSample(syncIdentifier identifier: [UInt8]) throws -> SampleUUID? {
+        if syncTable == nil {
+            var table = try SyncTable.load(layout, snapshot: snapshot)
+            for event in events where event.isDelete {
+                if let sync = syncByUUID[event.uuid], table.entries[sync.identifier]?.uuid == event.uuid {
+                    table.entries[sync.identifier] = nil
+                }
+            }
+            syncTable = table
+        }
+        return syncTable!.entries[identifier]?.uuid
+    }
+
+    /// Records a sample added by this append.
     mutating func recordAdd(_ uuid: SampleUUID, _ stub: SampleStub, sync: SyncStub?) {
         index.set(uuid, stubs.count)
         stubs.append(stub)
+        events.append((uuid, stub.seq, false))
         if let sync {
             syncByUUID[uuid] = sync
-            liveBySyncID[sync.identifier] = uuid
+            syncTable?.entries[sync.identifier] = SyncTable.Entry(uuid: uuid, sync: sync)
         }
     }
 
-    /// Records that `uuid` was deleted.
-    mutating func recordDelete(_ uuid: SampleUUID) {
+    /// Records that this append deleted `uuid` at `seq` (its stub was looked up before).
+    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64) {
         guard let at = index[uuid] else { return }
         stubs[at].isLive = false
-        if let sync = syncByUUID[uuid], liveBySyncID[sync.identifier] == uuid {
-            liveBySyncID[sync.identifier] = nil
+        events.append((uuid, seq, true))
+        if let sync = syncByUUID[uuid], syncTable?.entries[sync.identifier]?.uuid == uuid {
+            syncTable?.entries[sync.identifier] = nil
         }
     }
 
-    /// Reads every committed event of `snapshot` into the state (once).
-    mutating func load(from snapshot: LogSnapshot?) throws {
-        guard !isLoaded else { return }
-        isLoaded = true
-        guard let snapshot else { return }
-        var reader = BatchLines()
-        for batch in snapshot.batches {
-            try reader.load(snapshot, batch, groups: Array(batch.header.groups.indices))
-            let location = snapshot.segments[batch.segment].location(batch.offset)
-            try reader.withBytes { raw in
-                for line in reader.lines {
-                    try apply(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq, storedAt: location)
-                }
-            }
-        }
-    }
-
-    /// Applies one stored line (without its newline).
-    private mutating func apply(_ raw: UnsafeRawBufferPointer, seq: UInt64, storedAt location: String) throws {
-        let event: ParsedEvent
-        do {
-            event = try EventLineParser.parse(raw)
-        } catch let error as FieldError {
-            throw HealthLogError(.corrupt, "\(location): stored event \(seq) is invalid: \(error.field.map { "field '\($0)': " } ?? "")\(error.reason)")
-        }
-        guard let uuid = event.uuid else {
-            throw HealthLogError(.corrupt, "\(location): stored event \(seq) has no uuid")
-        }
-        if event.isDelete {
-            recordDelete(uuid)
-        } else {
-            recordAdd(uuid, stubFor(event, seq: seq, line: raw), sync: syncFor(event, line: raw))
+    /// After the append committed events `from...to`: adds them to the UUID index and,
+    /// when this append read it, rewrites the sync table.
+    mutating func persist(from: UInt64, to: UInt64) throws {
+        guard to >= from else { return }
+        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
+        if runs!.coveredSeq == from - 1 { try runs!.add(UUIDRunSet.combine(events), from: from, to: to) }
+        if var table = syncTable, table.coveredSeq == from - 1 {
+            table.coveredSeq = to
+            try table.write(layout)
         }
     }
 

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The live samples that carry a sync identifier (HealthKit's `HKMetadataKeySyncIdentifier`),
+/// by identifier, kept in the sidecar `uuids/sync` for sequence numbers `1...coveredSeq`.
+///
+/// Derived data: a missing or damaged file is rebuilt from the log, and a file that covers
+/// less than the log is brought up to date by reading only the events after it.
+///
+/// Layout (little-endian): `HLSY`, u16 version, u16 0, u64 covered seq, u32 entry count,
+/// u32 body CRC-32C, u32 header CRC-32C; then per entry: u16 identifier length, the
+/// identifier's JSON token, UUID (16 bytes), i64 version, u16 token length, the version's
+/// JSON token.
+struct SyncTable: Equatable {
+    /// One live sample's sync data.
+    struct Entry: Equatable {
+        var uuid: SampleUUID
+        var sync: SyncStub
+    }
+
+    /// Live samples by sync identifier token.
+    var entries: [[UInt8]: Entry] = [:]
+    /// The last sequence number reflected.
+    var coveredSeq: UInt64 = 0
+
+    static let tag: [UInt8] = Array("HLSY".utf8)
+
+    /// The sidecar's path.
+    static func path(_ layout: StoreLayout) -> String { layout.directory + "/uuids/sync" }
+
+    /// The table of `snapshot`: the sidecar when sound, caught up with the log after it.
+    static func load(_ layout: StoreLayout, snapshot: LogSnapshot?) throws -> SyncTable {
+        var table = read(layout) ?? SyncTable()
+        let head = snapshot?.headSeq ?? 0
+        if table.coveredSeq > head { table = SyncTable() }
+        if let snapshot, table.coveredSeq < head { try table.catchUp(snapshot) }
+        return table
+    }
+
+    /// Applies the events after ``coveredSeq`` that mention a sync identifier.
+    private mutating func catchUp(_ snapshot: LogSnapshot) throws {
+        let key = Array(#""HKMetadataKeySyncIdentifier""#.utf8)
+        var lines = BatchLines()
+        for batch in snapshot.batches where batch.header.lastSeq > coveredSeq {
+            try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+            try lines.withBytes { raw in
+                for line in lines.lines where line.seq > coveredSeq {
+                    let bytes = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])
+                    guard SyncTable.contains(bytes, key) else { continue }
+                    guard let event = try? EventLineParser.parse(bytes), let uuid = event.uuid else {
+                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
+                    }
+                    guard let id = event.syncIdentifier, let token = event.syncVersionToken, let version = event.syncVersion else { continue }
+                    let identifier = Array(bytes[id])
+                    if event.isDelete {
+                        if entries[identifier]?.uuid == uuid { entries[identifier] = nil }
+                    } else {
+                        entries[identifier] = Entry(uuid: uuid, sync: SyncStub(identifier: identifier, versionToken: Array(bytes[token]), version: version))
+                    }
+                }
+            }
+        }
+        coveredSeq = snapshot.headSeq
+    }
+
+    /// Whether `key` occurs in `bytes`.
+    static func contains(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
+        guard key.count <= bytes.count else { return false }
+        var at = 0
+        while at + key.count <= bytes.count {
+            guard let found = memchr(bytes.baseAddress! + at, Int32(key[0]), bytes.count - at - key.count + 1) else { return false }
+            at = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+            if memcmp(bytes.baseAddress! + at, key, key.count) == 0 { return true }
+            at += 1
+        }
+        return false
+    }
+
+    /// The file's bytes.
+    func encoded() -> [UInt8] {
+        var body = ByteWriter()
+        for (identifier, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            body.append(UInt16(identifier.count))
+            body.append(bytes: identifier)
+            body.append(entry.uuid.high)
+            body.append(entry.uuid.low)
+            body.append(entry.sync.version)
+            body.append(UInt16(entry.sync.versionToken.count))
+            body.append(bytes: entry.sync.versionToken)
+        }
+        var w = ByteWriter()
+        w.append(bytes: Self.tag)
+        w.append(FormatConstants.version)
+        w.append(UInt16(0))
+        w.append(coveredSeq)
+        w.append(UInt32(entries.count))
+        w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        w.appendChecksum()
+        return w.bytes + body.bytes
+    }
+
+    /// Writes the sidecar (temporary file and rename; not synced).
+    func write(_ layout: StoreLayout) throws {
+        if mkdir(layout.directory + "/uuids", 0o700) != 0, errno != EEXIST {
+            let err = errno
+            throw HealthLogError(.io, "cannot create \(layout.directory)/uuids: \(describeErrno(err))", errno: err)
+        }
+        try DurableFile.replace(Self.path(layout), with: encoded(), sync: false)
+    }
+
+    /// The sidecar when present and sound.
+    static func read(_ layout: StoreLayout) -> SyncTable? {
+        guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let size = try? fd.size(), size >= 28, size <= 1 << 30, let bytes = try? fd.read(at: 0, count: size), bytes.count == size,
+            Array(bytes[0..<4]) == tag, CRC32C.checksum(bytes[0..<24]) == ByteReaderValue.u32(bytes, 24),
+            CRC32C.checksum(bytes[28...]) == ByteReaderValue.u32(bytes, 20)
+        else { return nil }
+        var r = ByteReader(bytes, at: 8)
+        guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt32.self) else { return nil }
+        var body = ByteReader(bytes, at: 28)
+        var table = SyncTable(entries: [:], coveredSeq: covered)
+        for _ in 0..<count {
+            guard let idLength = try? body.read(UInt16.self), let id = try? body.read(count: Int(idLength)),
+                let high = try? body.read(UInt64.self), let low = try? body.read(UInt64.self), let version = try? body.read(Int64.self),
+                let tokenLength = try? body.read(UInt16.self), let token = try? body.read(count: Int(tokenLength))
+            else { return nil }
+            table.entries[Array(id)] = Entry(
+                uuid: SampleUUID(high: high, low: low), sync: SyncStub(identifier: Array(id), versionToken: Array(token), version: version))
+        }
+        return body.remaining == 0 ? table : nil
+    }
+}

@@ -1,0 +1,211 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One immutable run of the UUID index, `uuids/<fromSeq>-<toSeq>.run`: for every UUID that
+/// the events `fromSeq...toSeq` add or delete, the sequence number of its add and of its
+/// delete (0 when that event is not in the run), sorted by UUID.
+///
+/// Layout (little-endian): a 48-byte header — `HLUR`, u16 version, u16 0, u64 from seq,
+/// u64 to seq, u64 entry count, u32 block count, u32 block-table CRC-32C, u32 header
+/// CRC-32C, u32 0 — then a block table (per block of 2,048 entries: the block's first
+/// UUID, 16 bytes, and the CRC-32C of its entries), then the entries, 32 bytes each:
+/// UUID high u64, UUID low u64, add seq u64, delete seq u64.
+///
+/// A lookup binary-searches the block table (held in memory), then one block of the
+/// memory-mapped entries, whose CRC-32C is checked the first time it is touched; a block
+/// that fails it marks the run damaged, and the writer rebuilds the run from the log.
+final class UUIDRun {
+    /// One entry.
+    struct Entry: Equatable {
+        var uuid: SampleUUID
+        var addSeq: UInt64
+        var deleteSeq: UInt64
+    }
+
+    static let tag: [UInt8] = Array("HLUR".utf8)
+    static let headerLength = 48
+    static let entryLength = 32
+    static let blockEntries = 2048
+
+    /// The first sequence number the run covers.
+    let fromSeq: UInt64
+    /// The last sequence number the run covers.
+    let toSeq: UInt64
+    /// How many UUIDs it holds.
+    let count: Int
+    /// Its path.
+    let path: String
+
+    private let firstUUIDs: [SampleUUID]
+    private let blockCRCs: [UInt32]
+    private let mapping: UnsafeRawBufferPointer?
+    private let entriesOffset: Int
+    private var verified: [Bool]
+    /// Set when a block failed its checksum.
+    private(set) var isDamaged = false
+
+    /// The file name of a run covering `from...to`.
+    static func fileName(from: UInt64, to: UInt64) -> String {
+        func pad(_ v: UInt64) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, 20 - s.count)) + s
+        }
+        return pad(from) + "-" + pad(to) + ".run"
+    }
+
+    /// Parses a run file name into its range.
+    static func range(ofFileName name: String) -> ClosedRange<UInt64>? {
+        guard name.hasSuffix(".run") else { return nil }
+        let parts = name.dropLast(4).split(separator: "-")
+        guard parts.count == 2, parts[0].count == 20, parts[1].count == 20, let from = UInt64(parts[0]), let to = UInt64(parts[1]),
+            from <= to
+        else { return nil }
+        return from...to
+    }
+
+    /// Opens and checks the run at `path` (header and block table); `nil` if unusable.
+    init?(path: String) {
+        guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let size = try? fd.size(), size >= Self.headerLength, let header = try? fd.read(at: 0, count: Self.headerLength),
+            header.count == Self.headerLength, Array(header[0..<4]) == Self.tag,
+            CRC32C.checksum(header[0..<40]) == ByteReaderValue.u32(header, 40)
+        else { return nil }
+        var r = ByteReader(header, at: 4)
+        guard let version = try? r.read(UInt16.self), version <= FormatConstants.version, (try? r.read(UInt16.self)) != nil,
+            let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
+            let blocks = try? r.read(UInt32.self), let tableCRC = try? r.read(UInt32.self),
+            count <= UInt64(Int32.max), Int(blocks) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries
+        else { return nil }
+        let tableLength = Int(blocks) * 20
+        let entriesOffset = Self.headerLength + tableLength
+        guard size == entriesOffset + Int(count) * Self.entryLength,
+            let table = try? fd.read(at: Self.headerLength, count: tableLength), table.count == tableLength,
+            CRC32C.checksum(table[...]) == tableCRC
+        else { return nil }
+        var t = ByteReader(table)
+        var firsts: [SampleUUID] = []
+        var crcs: [UInt32] = []
+        for _ in 0..<blocks {
+            guard let high = try? t.read(UInt64.self), let low = try? t.read(UInt64.self), let crc = try? t.read(UInt32.self) else { return nil }
+            firsts.append(SampleUUID(high: high, low: low))
+            crcs.append(crc)
+        }
+        var mapped: UnsafeRawBufferPointer?
+        if size > 0 {
+            let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd.rawValue, 0)
+            guard let address, address != MAP_FAILED else { return nil }
+            mapped = UnsafeRawBufferPointer(start: address, count: size)
+        }
+        self.path = path
+        fromSeq = from
+        toSeq = to
+        self.count = Int(count)
+        firstUUIDs = firsts
+        blockCRCs = crcs
+        mapping = mapped
+        self.entriesOffset = entriesOffset
+        verified = [Bool](repeating: false, count: Int(blocks))
+    }
+
+    deinit {
+        if let mapping { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
+    }
+
+    /// The entry of `uuid`, or `nil`; throws ``HealthLogError/Code/corrupt`` when the block
+    /// holding it fails its checksum.
+    func lookup(_ uuid: SampleUUID) throws -> Entry? {
+        guard count > 0, let mapping else { return nil }
+        var low = 0
+        var high = firstUUIDs.count
+        while low < high {
+            let mid = (low + high) / 2
+            if firstUUIDs[mid] <= uuid { low = mid + 1 } else { high = mid }
+        }
+        let block = low - 1
+        guard block >= 0 else { return nil }
+        let start = block * Self.blockEntries
+        let end = min(count, start + Self.blockEntries)
+        let bytes = UnsafeRawBufferPointer(rebasing: mapping[entriesOffset + start * Self.entryLength..<entriesOffset + end * Self.entryLength])
+        if !verified[block] {
+            guard CRC32C.checksum(bytes) == blockCRCs[block] else {
+                isDamaged = true
+                throw HealthLogError(.corrupt, "\(path): block \(block) fails its checksum")
+            }
+            verified[block] = true
+        }
+        var lo = 0
+        var hi = end - start
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let entry = Self.entry(bytes, mid)
+            if entry.uuid == uuid { return entry }
+            if entry.uuid < uuid { lo = mid + 1 } else { hi = mid }
+        }
+        return nil
+    }
+
+    /// Every entry, in UUID order (for merging); throws when a block fails its checksum.
+    func allEntries() throws -> [Entry] {
+        guard count > 0, let mapping else { return [] }
+        var out: [Entry] = []
+        out.reserveCapacity(count)
+        for block in 0..<blockCRCs.count {
+            let start = block * Self.blockEntries
+            let end = min(count, start + Self.blockEntries)
+            let bytes = UnsafeRawBufferPointer(rebasing: mapping[entriesOffset + start * Self.entryLength..<entriesOffset + end * Self.entryLength])
+            guard CRC32C.checksum(bytes) == blockCRCs[block] else {
+                isDamaged = true
+                throw HealthLogError(.corrupt, "\(path): block \(block) fails its checksum")
+            }
+            for k in 0..<(end - start) { out.append(Self.entry(bytes, k)) }
+        }
+        return out
+    }
+
+    private static func entry(_ bytes: UnsafeRawBufferPointer, _ k: Int) -> Entry {
+        let at = k * entryLength
+        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + offset, as: UInt64.self)) }
+        return Entry(uuid: SampleUUID(high: u64(0), low: u64(8)), addSeq: u64(16), deleteSeq: u64(24))
+    }
+
+    /// Writes a run of `entries` (sorted by UUID, no repeats) covering `from...to` into
+    /// `directory` (temporary file and rename; derived data, so not synced).
+    static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String) throws -> String {
+        var blockTable = ByteWriter()
+        var body = ByteWriter()
+        body.bytes.reserveCapacity(entries.count * entryLength)
+        var blockStart = 0
+        while blockStart < entries.count {
+            let end = min(entries.count, blockStart + blockEntries)
+            let bodyStart = body.bytes.count
+            for entry in entries[blockStart..<end] {
+                body.append(entry.uuid.high)
+                body.append(entry.uuid.low)
+                body.append(entry.addSeq)
+                body.append(entry.deleteSeq)
+            }
+            blockTable.append(entries[blockStart].uuid.high)
+            blockTable.append(entries[blockStart].uuid.low)
+            blockTable.append(CRC32C.checksum(body.bytes[bodyStart...]))
+            blockStart = end
+        }
+        var header = ByteWriter()
+        header.append(bytes: tag)
+        header.append(FormatConstants.version)
+        header.append(UInt16(0))
+        header.append(from)
+        header.append(to)
+        header.append(UInt64(entries.count))
+        header.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
+        header.append(blockTable.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        header.appendChecksum()
+        header.append(UInt32(0))
+        let path = directory + "/" + fileName(from: from, to: to)
+        try DurableFile.replace(path, with: header.bytes + blockTable.bytes + body.bytes, sync: false)
+        return path
+    }
+}

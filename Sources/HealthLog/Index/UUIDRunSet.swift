@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The store's UUID index: a chain of ``UUIDRun`` files in `uuids/` covering sequence
+/// numbers `1...coveredSeq` without gaps, merged in size tiers so a store of any length
+/// holds a few runs and each append writes one small run.
+///
+/// Writer-only (it deletes and writes files). On open it keeps the longest valid chain
+/// from 1 that does not pass the log's head, removes everything else (damaged runs,
+/// leftovers of an interrupted merge, runs of a cut tail), and builds a run for whatever
+/// part of the log the chain does not cover yet, so lookups always agree with a full scan.
+final class UUIDRunSet {
+    /// A UUID's add and delete sequence numbers (0 when absent).
+    struct Found: Equatable {
+        var addSeq: UInt64
+        var deleteSeq: UInt64
+    }
+
+    let directory: String
+    private let snapshot: LogSnapshot?
+    private(set) var runs: [UUIDRun] = []
+    /// Runs rebuilt or caught up while opening (for `reindex` and tests).
+    private(set) var rebuiltRanges: [ClosedRange<UInt64>] = []
+
+    /// The last sequence number the runs cover.
+    var coveredSeq: UInt64 { runs.last?.toSeq ?? 0 }
+
+    /// Opens the runs of `layout` and brings them up to `snapshot`'s head.
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?) throws {
+        directory = layout.directory + "/uuids"
+        self.snapshot = snapshot
+        try openChain()
+        try catchUp()
+    }
+
+    private func openChain() throws {
+        let head = snapshot?.headSeq ?? 0
+        var candidates: [(range: ClosedRange<UInt64>, name: String)] = []
+        if let dir = opendir(directory) {
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if let range = UUIDRun.range(ofFileName: name) { candidates.append((range, name)) }
+            }
+        }
+        candidates.sort { ($0.range.lowerBound, $1.range.upperBound) < ($1.range.lowerBound, $0.range.upperBound) }
+        var next: UInt64 = 1
+        var keep: Set<String> = []
+        for candidate in candidates where candidate.range.lowerBound == next && candidate.range.upperBound <= head {
+            guard let run = UUIDRun(path: directory + "/" + candidate.name), run.fromSeq == candidate.range.lowerBound,
+                run.toSeq == candidate.range.upperBound
+            else { continue }
+            runs.append(run)
+            keep.insert(candidate.name)
+            next = run.toSeq + 1
+        }
+        for candidate in candidates where !keep.contains(candidate.name) { unlink(directory + "/" + candidate.name) }
+    }
+
+    /// Builds a run for the part of the log past ``coveredSeq``.
+    private func catchUp() throws {
+        guard let snapshot, snapshot.headSeq > coveredSeq else { return }
+        let from = coveredSeq + 1
+        var entries: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+        var lines = BatchLines()
+        for batch in snapshot.batches where batch.header.lastSeq >= from {
+            try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+            try lines.withBytes { raw in
+                for line in lines.lines where line.seq >= from {
+                    guard let uuid = BatchLines.uuid(of: line, in: raw) else {
+                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(line.seq) has no readable uuid")
+                    }
+                    entries.append((uuid, line.seq, line.isDelete))
+                }
+            }
+        }
+        try add(Self.combine(entries), from: from, to: snapshot.headSeq)
+        rebuiltRanges.append(from...snapshot.headSeq)
+    }
+
+    /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one entry.
+    static func combine(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)]) -> [UUIDRun.Entry] {
+        let sorted = events.sorted { $0.uuid < $1.uuid }
+        var out: [UUIDRun.Entry] = []
+        out.reserveCapacity(sorted.count)
+        for event in sorted {
+            if out.last?.uuid != event.uuid { out.append(UUIDRun.Entry(uuid: event.uuid, addSeq: 0, deleteSeq: 0)) }
+            if event.isDelete { out[out.count - 1].deleteSeq = event.seq } else { out[out.count - 1].addSeq = event.seq }
+        }
+        return out
+    }
+
+    /// What the runs know of `uuid`; a damaged run is dropped and rebuilt, then the lookup retried.
+    func lookup(_ uuid: SampleUUID) throws -> Found? {
+        do {
+            return try search(uuid)
+        } catch let error as HealthLogError where error.code == .corrupt {
+            try repair()
+            return try search(uuid)
+        }
+    }
+
+    private func search(_ uuid: SampleUUID) throws -> Found? {
+        var found = Found(addSeq: 0, deleteSeq: 0)
+        for run in runs.reversed() {
+            guard let entry = try run.lookup(uuid) else { continue }
+            if entry.addSeq != 0 { found.addSeq = entry.addSeq }
+            if entry.deleteSeq != 0 { found.deleteSeq = entry.deleteSeq }
+            if found.addSeq != 0 { break }
+        }
+        return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
+    }
+
+    /// Drops the first damaged run and every later one, then catches up from the log.
+    private func repair() throws {
+        guard let bad = runs.firstIndex(where: \.isDamaged) else { return }
+        for run in runs[bad...] { unlink(run.path) }
+        rebuiltRanges.append(runs[bad].fromSeq...coveredSeq)
+        runs.removeSubrange(bad...)
+        try catchUp()
+    }
+
+    /// Adds a run of `entries` (sorted, folded) for `from...to`, then merges size tiers:
+    /// while the run before the newest is at most four times its size, the two are merged.
+    func add(_ entries: [UUIDRun.Entry], from: UInt64, to: UInt64) throws {
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            let err = errno
+            throw HealthLogError(.io, "cannot create \(directory): \(describeErrno(err))", errno: err)
+        }
+        let path = try UUIDRun.write(entries, from: from, to: to, directory: directory)
+        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+        runs.append(run)
+        while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
+            let newer = runs.removeLast()
+            let older = runs.removeLast()
+            let merged = Self.merge(try older.allEntries(), try newer.allEntries())
+            let mergedPath = try UUIDRun.write(merged, from: older.fromSeq, to: newer.toSeq, directory: directory)
+            guard let mergedRun = UUIDRun(path: mergedPath) else { throw HealthLogError(.io, "\(mergedPath): merged run does not read back") }
+            unlink(older.path)
+            unlink(newer.path)
+            runs.append(mergedRun)
+        }
+    }
+
+    /// Merges two sorted entry lists, folding a UUID present in both.
+    static func merge(_ a: [UUIDRun.Entry], _ b: [UUIDRun.Entry]) -> [UUIDRun.Entry] {
+        var out: [UUIDRun.Entry] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i].uuid < b[j].uuid) {
+                out.append(a[i])
+                i += 1
+            } else if i == a.count || b[j].uuid < a[i].uuid {
+                out.append(b[j])
+                j += 1
+            } else {
+                out.append(UUIDRun.Entry(uuid: a[i].uuid, addSeq: max(a[i].addSeq, b[j].addSeq), deleteSeq: max(a[i].deleteSeq, b[j].deleteSeq)))
+                i += 1
+                j += 1
+            }
+        }
+        return out
+    }
+}

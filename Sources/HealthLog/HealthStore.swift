@@ -71,8 +71,20 @@ public final class HealthStore: Sendable {
         return Set(snapshot.batches.lazy.flatMap { $0.header.groups.map(\.type) })
     }
 
-    /// Checks every checksum and the sequence continuity of the whole log.
-    public func verify() throws -> VerifyReport {
-        try Verifier(layout: layout).run()
+    /// Per-type counts and dates, and the store's size, from the index alone.
+    public func stats() throws -> StoreStats {
+        StoreStats(try LogSnapshot(layout))
+    }
+
+    /// Rebuilds every index from the segments, under the writer lock. `progress` is called
+    /// with (batches done, batches).
+    public func reindex(progress: ((Int, Int) -> Void)? = nil) throws -> ReindexReport {
+        try Reindexer(layout: layout, options: options, progress: progress).run()
+    }
+
+    /// Checks every checksum and the sequence continuity of the whole log, and that every
+    /// index agrees with it. Read-only. `progress` is called with (batches done, batches).
+    public func verify(progress: ((Int, Int) -> Void)? = nil) throws -> VerifyReport {
+        try Verifier(layout: layout, progress: progress).run()
     }
 }

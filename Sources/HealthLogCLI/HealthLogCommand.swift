@@ -10,7 +10,9 @@ enum HealthLogCommand {
         (DeleteCommand.spec, DeleteCommand.run),
         (ReplayCommand.spec, ReplayCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
+        (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),
+        (ReindexCommand.spec, ReindexCommand.run),
         ]
     }
 

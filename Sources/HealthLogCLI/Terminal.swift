@@ -41,6 +41,11 @@ final class Terminal {
         if fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { fsync(1) }
     }
 
+    /// Redraws the current stderr line with `text` (carriage return, no newline).
+    func errorInPlace(_ text: String) {
+        Terminal.writeAll(2, Array(("\r" + text + "\u{1B}[K").utf8))
+    }
+
     /// Writes a line to stderr.
     func error(_ text: String) {
         Terminal.writeAll(2, Array((text.hasSuffix("\n") ? text : text + "\n").utf8))

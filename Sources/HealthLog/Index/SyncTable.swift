@@ -36,35 +36,44 @@ struct SyncTable: Equatable {
         var table = read(layout) ?? SyncTable()
         let head = snapshot?.headSeq ?? 0
         if table.coveredSeq > head { table = SyncTable() }
-        if let snapshot, table.coveredSeq < head { try table.catchUp(snapshot) }
+        if let snapshot, table.coveredSeq < head { try table.catchUp(snapshot, through: head) }
         return table
     }
 
-    /// Applies the events after ``coveredSeq`` that mention a sync identifier.
-    private mutating func catchUp(_ snapshot: LogSnapshot) throws {
-        let key = Array(#""HKMetadataKeySyncIdentifier""#.utf8)
+    /// Applies the events after ``coveredSeq`` up to `last` that mention a sync identifier.
+    mutating func catchUp(_ snapshot: LogSnapshot, through last: UInt64) throws {
         var lines = BatchLines()
-        for batch in snapshot.batches where batch.header.lastSeq > coveredSeq {
+        for batch in snapshot.batches where batch.header.lastSeq > coveredSeq && batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
-                for line in lines.lines where line.seq > coveredSeq {
+                for line in lines.lines where line.seq > coveredSeq && line.seq <= last {
                     let bytes = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])
-                    guard SyncTable.contains(bytes, key) else { continue }
-                    guard let event = try? EventLineParser.parse(bytes), let uuid = event.uuid else {
+                    if !apply(bytes) {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
-                    }
-                    guard let id = event.syncIdentifier, let token = event.syncVersionToken, let version = event.syncVersion else { continue }
-                    let identifier = Array(bytes[id])
-                    if event.isDelete {
-                        if entries[identifier]?.uuid == uuid { entries[identifier] = nil }
-                    } else {
-                        entries[identifier] = Entry(uuid: uuid, sync: SyncStub(identifier: identifier, versionToken: Array(bytes[token]), version: version))
                     }
                 }
             }
         }
-        coveredSeq = snapshot.headSeq
+        coveredSeq = last
     }
+
+    /// Applies one stored line (without newline) if it mentions a sync identifier; returns
+    /// `false` when it does but cannot be parsed.
+    mutating func apply(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard SyncTable.contains(bytes, SyncTable.key) else { return true }
+        guard let event = try? EventLineParser.parse(bytes), let uuid = event.uuid else { return false }
+        guard let id = event.syncIdentifier, let token = event.syncVersionToken, let version = event.syncVersion else { return true }
+        let identifier = Array(bytes[id])
+        if event.isDelete {
+            if entries[identifier]?.uuid == uuid { entries[identifier] = nil }
+        } else {
+            entries[identifier] = Entry(uuid: uuid, sync: SyncStub(identifier: identifier, versionToken: Array(bytes[token]), version: version))
+        }
+        return true
+    }
+
+    /// The metadata key every line that carries a sync identifier contains.
+    static let key = Array(#""HKMetadataKeySyncIdentifier""#.utf8)
 
     /// Whether `key` occurs in `bytes`.
     static func contains(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {

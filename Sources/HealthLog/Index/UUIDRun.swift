@@ -159,12 +159,15 @@ final class UUIDRun {
             let bytes = UnsafeRawBufferPointer(rebasing: mapping[entriesOffset + start * Self.entryLength..<entriesOffset + end * Self.entryLength])
             guard CRC32C.checksum(bytes) == blockCRCs[block] else {
                 isDamaged = true
-                throw HealthLogError(.corrupt, "\(path): block \(block) fails its checksum")
+                throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(start)): block \(block) fails its checksum")
             }
             for k in 0..<(end - start) { out.append(Self.entry(bytes, k)) }
         }
         return out
     }
+
+    /// The byte offset of entry `k` in the file.
+    func entryOffset(_ k: Int) -> Int { entriesOffset + k * Self.entryLength }
 
     private static func entry(_ bytes: UnsafeRawBufferPointer, _ k: Int) -> Entry {
         let at = k * entryLength

@@ -22,9 +22,13 @@ struct LogScan {
     /// How many batches each segment's sidecar index supplied (-1: no usable index).
     private var indexedCounts: [Int] = []
 
-    init(layout: StoreLayout, meta: StoreMeta) throws {
+    /// Whether segments' sidecar indexes may stand in for walking their headers.
+    let usingIndexes: Bool
+
+    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true) throws {
         self.layout = layout
         self.meta = meta
+        self.usingIndexes = usingIndexes
         for name in try layout.listSegments() {
             guard let file = try SegmentFile(layout, name) else { continue }
             segments.append(file)
@@ -93,7 +97,7 @@ struct LogScan {
     /// The batches listed by segment `file`'s sidecar index, when it is sound and matches
     /// the segment (see ``SegmentIndex``); `nil` otherwise.
     private func adoptIndex(_ file: SegmentFile, _ index: Int, expectedSeq: UInt64) throws -> (batches: [BatchRef], covered: Int)? {
-        guard let sidecar = SegmentIndex.read(layout, file.name), sidecar.coveredLength <= file.size else { return nil }
+        guard usingIndexes, let sidecar = SegmentIndex.read(layout, file.name), sidecar.coveredLength <= file.size else { return nil }
         var refs: [BatchRef] = []
         var offset = Self.prologueLength
         var seq = expectedSeq

@@ -32,12 +32,13 @@ final class LogSnapshot {
     private let decoder: LZ4FrameDecoder
     private var frameBuffer: [UInt8] = []
 
-    /// Opens a snapshot of the store at `layout`.
-    init(_ layout: StoreLayout) throws {
+    /// Opens a snapshot of the store at `layout`; `usingIndexes: false` walks every batch
+    /// header instead of trusting the segments' sidecar indexes (as `verify` does).
+    init(_ layout: StoreLayout, usingIndexes: Bool = true) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
         decoder = try LZ4FrameDecoder()
-        var scan = try LogScan(layout: layout, meta: meta)
+        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes)
         try scan.run()
         try scan.verifyLastAppend(Checkpoint.read(layout), decoder: decoder)
         segments = scan.segments

@@ -1,15 +1,18 @@
 /// `verify`: checks every checksum (segment headers, batch headers, frames, LZ4 content
-/// checksums) and sequence continuity across the whole log, and reports each problem with
-/// its file and byte offset. A torn tail is a note, not a problem.
+/// checksums) and sequence continuity across the whole log, walking the headers rather
+/// than trusting any index, then checks every index against the log (``IndexChecker``).
+/// Reports each problem with its file and byte offset. A torn tail is a note, not a problem.
 struct Verifier {
     let layout: StoreLayout
+    /// Called with (batches checked, batches in all) as the check goes.
+    var progress: ((Int, Int) -> Void)?
 
     /// Runs the checks.
     func run() throws -> VerifyReport {
         var report = VerifyReport()
         let snapshot: LogSnapshot
         do {
-            snapshot = try LogSnapshot(layout)
+            snapshot = try LogSnapshot(layout, usingIndexes: false)
         } catch let error as HealthLogError where error.code == .corrupt {
             report.problems.append(error.message)
             return report
@@ -20,7 +23,10 @@ struct Verifier {
         report.events = snapshot.headSeq
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
         var lines = BatchLines()
-        for batch in snapshot.batches {
+        var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+        events.reserveCapacity(Int(snapshot.headSeq))
+        for (done, batch) in snapshot.batches.enumerated() {
+            progress?(done, snapshot.batches.count)
             let header = batch.header
             var seen = [Bool](repeating: false, count: Int(header.lastSeq - header.firstSeq + 1))
             for g in header.groups.indices {
@@ -29,6 +35,11 @@ struct Verifier {
                 } catch let error as HealthLogError {
                     report.problems.append(error.message)
                     continue
+                }
+                lines.withBytes { raw in
+                    for line in lines.lines {
+                        events.append((BatchLines.uuid(of: line, in: raw) ?? SampleUUID(high: 0, low: 0), line.seq, line.isDelete))
+                    }
                 }
                 for line in lines.lines {
                     let at = Int(line.seq &- header.firstSeq)
@@ -39,6 +50,13 @@ struct Verifier {
                     seen[at] = true
                 }
             }
+        }
+        events.sort { $0.seq < $1.seq }
+        let checker = IndexChecker(layout: layout, snapshot: snapshot)
+        checker.checkSegmentIndexes(&report)
+        if report.problems.isEmpty, events.count == Int(snapshot.headSeq) {
+            checker.checkUUIDRuns(events, &report)
+            try checker.checkSyncTable(&report)
         }
         return report
     }

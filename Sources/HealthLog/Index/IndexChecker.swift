@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `verify`'s checks of the derived files against the log: every segment's sidecar index,
+/// every UUID-index run and the sync-identifier table. An index that is merely behind the
+/// log (a crash before it was rewritten) is a note; one that is damaged or disagrees with
+/// the log is a problem, reported with its file and byte offset.
+struct IndexChecker {
+    let layout: StoreLayout
+    /// The log, walked without trusting any index.
+    let snapshot: LogSnapshot
+
+    /// Checks each segment's `.idx` against the batches its segment holds.
+    func checkSegmentIndexes(_ report: inout VerifyReport) {
+        for (index, file) in snapshot.segments.enumerated() {
+            let path = SegmentIndex.path(layout, file.name)
+            let display = "segments/" + (path.split(separator: "/").last.map(String.init) ?? "")
+            let expected = SegmentIndex(name: file.name, batches: snapshot.batches.lazy.filter { $0.segment == index })
+            guard FileDescriptor.exists(path) else {
+                report.notes.append("\(display) is missing; the next write rebuilds it")
+                continue
+            }
+            guard let found = SegmentIndex.read(layout, file.name) else {
+                report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
+                continue
+            }
+            var offset = SegmentIndex.headerLength
+            var agrees = true
+            for (k, entry) in found.entries.enumerated() {
+                guard k < expected.entries.count, entry == expected.entries[k] else {
+                    report.problems.append("\(display) at byte \(offset): batch \(k + 1) disagrees with \(file.displayPath); run 'healthlog reindex'")
+                    agrees = false
+                    break
+                }
+                offset += 12 + entry.payload.count
+            }
+            if agrees, found.entries.count < expected.entries.count {
+                report.notes.append("\(display) lists \(found.entries.count) of \(expected.entries.count) batches; the next write brings it up to date")
+            }
+        }
+    }
+
+    /// Checks each UUID-index run against the adds and deletes of its range in `events`
+    /// (every committed event, in sequence order).
+    func checkUUIDRuns(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)], _ report: inout VerifyReport) {
+        let directory = layout.directory + "/uuids"
+        var names: [String] = []
+        if let dir = opendir(directory) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if UUIDRun.range(ofFileName: name) != nil { names.append(name) }
+            }
+            closedir(dir)
+        }
+        var covered: UInt64 = 0
+        for name in names.sorted() {
+            let display = "uuids/" + name
+            guard let run = UUIDRun(path: directory + "/" + name) else {
+                report.problems.append("\(display) at byte 0: damaged header or block table; run 'healthlog reindex'")
+                continue
+            }
+            guard run.toSeq <= snapshot.headSeq else {
+                report.notes.append("\(display) reaches past the log's head; the next write removes it")
+                continue
+            }
+            let entries: [UUIDRun.Entry]
+            do {
+                entries = try run.allEntries()
+            } catch let error as HealthLogError {
+                report.problems.append(error.message.replacingPrefix(directory + "/", with: "uuids/"))
+                continue
+            } catch {
+                continue
+            }
+            let first = Int(run.fromSeq) - 1
+            let last = Int(run.toSeq)
+            let expected = UUIDRunSet.combine(Array(events[first..<min(last, events.count)]))
+            let firstDifference = (0..<min(entries.count, expected.count)).first { entries[$0] != expected[$0] }
+            if let k = firstDifference ?? (entries.count == expected.count ? nil : min(entries.count, expected.count)) {
+                report.problems.append("\(display) at byte \(run.entryOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
+            }
+            if run.fromSeq == covered + 1 { covered = run.toSeq }
+        }
+        if covered < snapshot.headSeq {
+            report.notes.append("the UUID index covers events 1...\(covered) of \(snapshot.headSeq); the next write brings it up to date")
+        }
+    }
+
+    /// Checks the sync-identifier table against the log up to the point it covers.
+    func checkSyncTable(_ report: inout VerifyReport) throws {
+        let path = SyncTable.path(layout)
+        guard FileDescriptor.exists(path) else { return }
+        guard let found = SyncTable.read(layout) else {
+            report.problems.append("uuids/sync at byte 0: damaged; run 'healthlog reindex'")
+            return
+        }
+        guard found.coveredSeq <= snapshot.headSeq else {
+            report.notes.append("uuids/sync reaches past the log's head; the next write rebuilds it")
+            return
+        }
+        var expected = SyncTable()
+        try expected.catchUp(snapshot, through: found.coveredSeq)
+        if expected.entries != found.entries {
+            report.problems.append("uuids/sync at byte 28: disagrees with the log; run 'healthlog reindex'")
+        }
+    }
+}
+
+extension String {
+    /// The string with `prefix` replaced when it starts with it.
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `reindex`: under the writer lock, removes every derived file and rebuilds it from the
+/// segments in one pass: the segments' sidecar indexes, the UUID index and the
+/// sync-identifier table.
+struct Reindexer {
+    let layout: StoreLayout
+    let options: StoreOptions
+    /// Called with (batches done, batches) during the pass.
+    var progress: ((Int, Int) -> Void)?
+
+    /// Rebuilds; returns what was rebuilt.
+    func run() throws -> ReindexReport {
+        guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
+        let writer = try LogWriter(layout, options: options)
+        removeDerivedFiles()
+        let snapshot = try LogSnapshot(layout, usingIndexes: false)
+        var report = ReindexReport(recoveredTail: writer.recoveredTail)
+        for (index, file) in snapshot.segments.enumerated() {
+            try SegmentIndex(name: file.name, batches: snapshot.batches.lazy.filter { $0.segment == index }).write(layout)
+            report.segmentIndexes += 1
+        }
+        var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+        events.reserveCapacity(Int(snapshot.headSeq))
+        var sync = SyncTable()
+        var lines = BatchLines()
+        for (done, batch) in snapshot.batches.enumerated() {
+            progress?(done, snapshot.batches.count)
+            try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+            try lines.withBytes { raw in
+                for line in lines.lines {
+                    guard let uuid = BatchLines.uuid(of: line, in: raw), sync.apply(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])) else {
+                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
+                    }
+                    events.append((uuid, line.seq, line.isDelete))
+                }
+            }
+        }
+        progress?(snapshot.batches.count, snapshot.batches.count)
+        let runs = try UUIDRunSet(layout, snapshot: nil)
+        let entries = UUIDRunSet.combine(events)
+        if snapshot.headSeq > 0 { try runs.add(entries, from: 1, to: snapshot.headSeq) }
+        sync.coveredSeq = snapshot.headSeq
+        try sync.write(layout)
+        report.events = snapshot.headSeq
+        report.uuids = entries.count
+        return report
+    }
+
+    private func removeDerivedFiles() {
+        for directory in [layout.segments, layout.directory + "/uuids"] {
+            guard let dir = opendir(directory) else { continue }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if name.hasSuffix(".idx") || name.hasSuffix(".run") || name == "sync" || name.hasSuffix(".tmp") { names.append(name) }
+            }
+            closedir(dir)
+            for name in names { unlink(directory + "/" + name) }
+        }
+    }
+}
+
+/// What `reindex` rebuilt.
+public struct ReindexReport: Sendable, Equatable {
+    /// Segment sidecar indexes written.
+    public var segmentIndexes = 0
+    /// Events read from the log.
+    public var events: UInt64 = 0
+    /// UUIDs in the UUID index.
+    public var uuids = 0
+    /// A torn tail cut before rebuilding, if any.
+    public var recoveredTail: TornTail?
+}

@@ -1,0 +1,18 @@
+import HealthLog
+
+/// `healthlog reindex`: rebuild every index from the segments.
+enum ReindexCommand {
+    static let spec = CommandSpec(
+        name: "reindex", abstract: "Rebuild the indexes from the segments.", usage: "", options: [],
+        discussion: "Removes and rebuilds each segment's sidecar index, the UUID index and the sync-identifier table, holding the writer lock. Indexes are derived data: healthlog also detects and rebuilds damaged or stale ones by itself. Progress goes to stderr when it is a terminal.")
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
+        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        let progress = ProgressLine("reindex", context.terminal)
+        let report = try context.store().reindex(progress: progress.update)
+        progress.finish()
+        if let torn = report.recoveredTail { context.terminal.error("healthlog: cut a \(torn.summary)") }
+        context.terminal.print("reindexed \(report.events) events: \(report.segmentIndexes) segment indexes, \(report.uuids) UUIDs")
+        return ExitCode.success
+    }
+}

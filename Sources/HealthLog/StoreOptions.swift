@@ -11,9 +11,8 @@ public struct StoreOptions: Sendable {
     public var batchBytes = FormatConstants.defaultBatchBytes
     /// How long a writer waits for another process's writer lock, in seconds.
     public var lockTimeout: Double = 10
-    /// Test hook: the process kills itself with `SIGKILL` right after writing this many
-    /// batches of an append (before the append commits). `nil` in real use.
-    public var killAfterBatches: Int?
+    /// Test hooks: faults to inject (none in real use).
+    public var faults = FaultPlan()
 
     /// The defaults.
     public init() {}

@@ -23,7 +23,12 @@ struct Context {
             }
             options.lockTimeout = seconds
         }
-        options.killAfterBatches = try Context.integer("HEALTHLOG_TEST_KILL_AFTER_BATCHES")
+        if let text = Context.environment("HEALTHLOG_TEST_FAULT") {
+            guard let plan = FaultPlan(parsing: text) else {
+                throw HealthLogError(.badUsage, "HEALTHLOG_TEST_FAULT must be kill:POINT[:N], enospc-after:BYTES or fail-fsync, not '\(text)'")
+            }
+            options.faults = plan
+        }
         return HealthStore(directory: storePath, options: options)
     }
 

@@ -125,7 +125,7 @@ final class UUIDRunSet {
 
     /// Adds a run of `entries` (sorted, folded) for `from...to`, then merges size tiers:
     /// while the run before the newest is at most four times its size, the two are merged.
-    func add(_ entries: [UUIDRun.Entry], from: UInt64, to: UInt64) throws {
+    func add(_ entries: [UUIDRun.Entry], from: UInt64, to: UInt64, written: (FaultPlan.Point) -> Void = { _ in }) throws {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             let err = errno
             throw HealthLogError(.io, "cannot create \(directory): \(describeErrno(err))", errno: err)
@@ -133,6 +133,7 @@ final class UUIDRunSet {
         let path = try UUIDRun.write(entries, from: from, to: to, directory: directory)
         guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
         runs.append(run)
+        written(.uuidRunWritten)
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
             let newer = runs.removeLast()
             let older = runs.removeLast()

@@ -141,7 +141,7 @@ final class AppendSession {
         } else {
             try flush(endOfAppend: true)
             try writer.commit()
-            try? state.persist(from: startHead + 1, to: writer.headSeq)
+            try? state.persist(from: startHead + 1, to: writer.headSeq, reach: writer.reach)
         }
         if let meta = writer.meta {
             summary.anchor = QueryAnchor(seq: writer.headSeq, storeTag: meta.storeID.tag)

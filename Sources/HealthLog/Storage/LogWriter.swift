@@ -42,6 +42,9 @@ final class LogWriter {
     private var written: [(name: SegmentName, batch: BatchRef)] = []
     private var metaCreated = false
     private var isPoisoned = false
+    /// How often each fault point was reached, and the segment bytes written (fault hooks).
+    private var faultHits: [FaultPlan.Point: Int] = [:]
+    private var bytesWrittenInAll = 0
 
     /// Opens the writer of the store at `layout`, creating the directory (0700) if needed.
     init(_ layout: StoreLayout, options: StoreOptions) throws {
@@ -123,7 +126,7 @@ final class LogWriter {
         }
         guard let current = segment else { return }
         if appendStart == nil { appendStart = (current.name, current.offset) }
-        try current.fd.write(bytes, at: current.offset)
+        try writeSegmentBytes(bytes, current.fd, at: current.offset)
         let headerLength = 8 + Int(ByteReaderValue.u32(bytes, 4))
         var groupOffsets: [Int] = []
         var at = current.offset + headerLength
@@ -136,7 +139,7 @@ final class LogWriter {
         if !dirty.contains(where: { $0.rawValue == current.fd.rawValue }) { dirty.append(current.fd) }
         headSeq = header.lastSeq
         batchesWritten += 1
-        if let limit = options.killAfterBatches, batchesWritten >= limit { kill(getpid(), SIGKILL) }
+        reach(.batchWritten)
     }
 
     /// The store's tag, creating the store's `meta` first when the store is new.
@@ -166,19 +169,46 @@ final class LogWriter {
         createdSegments.append(name)
         try fd.setMode(0o600)
         let header = SegmentHeader(storeID: meta.storeID, baseSeq: baseSeq, generation: 0, createdMillis: Clock.nowMillis())
-        try fd.write(LZ4Frame.emptyFrame + header.encoded(), at: 0)
+        try writeSegmentBytes(LZ4Frame.emptyFrame + header.encoded(), fd, at: 0)
         if let previous = segment, previous.fd.rawValue != fd.rawValue, !dirty.contains(where: { $0.rawValue == previous.fd.rawValue }) {
             previous.fd.close()
         }
         segment = (name, fd, SegmentLayout.prologueLength)
         dirty.append(fd)
+        reach(.segmentCreated)
+    }
+
+    /// Writes segment bytes, or fails the way ``FaultPlan/failWritesAfterBytes`` asks: the
+    /// bytes that still fit, then `ENOSPC`.
+    private func writeSegmentBytes(_ bytes: [UInt8], _ fd: FileDescriptor, at offset: Int) throws {
+        if let limit = options.faults.failWritesAfterBytes, bytesWrittenInAll + bytes.count > limit {
+            let fits = max(0, limit - bytesWrittenInAll)
+            try fd.write(Array(bytes[0..<fits]), at: offset)
+            bytesWrittenInAll += fits
+            throw HealthLogError(.io, "cannot write \(fd.path): \(describeErrno(ENOSPC))", errno: ENOSPC)
+        }
+        try fd.write(bytes, at: offset)
+        bytesWrittenInAll += bytes.count
+    }
+
+    /// Marks that the write reached `point`; kills the process when the fault plan says so.
+    func reach(_ point: FaultPlan.Point) {
+        faultHits[point, default: 0] += 1
+        if let planned = options.faults.kill, planned.point == point, faultHits[point] == planned.occurrence {
+            kill(getpid(), SIGKILL)
+        }
     }
 
     /// Makes the open append durable: `fdatasync` of every file written, `fsync` of the
-    /// directories that gained entries, then the checkpoint. A failed sync poisons the writer.
+    /// directories that gained entries, then the checkpoint and the segments' indexes. A
+    /// failed sync is not retried (Linux may have dropped the dirty pages and would report
+    /// success the second time): it poisons the writer, and the caller rolls the append back.
     func commit() throws {
         do {
             if options.sync {
+                if options.faults.failSync, let fd = dirty.first {
+                    throw HealthLogError(.syncFailed, "cannot fdatasync \(fd.path): \(describeErrno(EIO))", errno: EIO)
+                }
                 for fd in dirty { try fd.syncData() }
                 if !createdSegments.isEmpty { try DurableFile.syncDirectory(layout.segments) }
                 if metaCreated || createdDirectory { try DurableFile.syncDirectory(layout.directory) }
@@ -187,8 +217,10 @@ final class LogWriter {
             isPoisoned = true
             throw error
         }
+        reach(.synced)
         if let segment {
             try? Checkpoint(seq: headSeq, segmentBase: segment.name.baseSeq, endOffset: UInt64(segment.offset)).write(layout)
+            reach(.checkpointWritten)
         }
         writeIndexes()
         closeSealedSegments()
@@ -235,6 +267,7 @@ final class LogWriter {
             let mine = written.lazy.filter { $0.name == name }.map(\.batch)
             let before = segmentCommitted?.name == name ? segmentCommitted!.batches : []
             try? SegmentIndex(name: name, batches: before + mine).write(layout)
+            reach(.segmentIndexWritten)
         }
         if let current = segment?.name {
             let before = segmentCommitted?.name == current ? segmentCommitted!.batches : []

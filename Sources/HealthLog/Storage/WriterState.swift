@@ -95,10 +95,10 @@ struct WriterState {
 
     /// After the append committed events `from...to`: adds them to the UUID index and,
     /// when this append read it, rewrites the sync table.
-    mutating func persist(from: UInt64, to: UInt64) throws {
+    mutating func persist(from: UInt64, to: UInt64, reach: (FaultPlan.Point) -> Void) throws {
         guard to >= from else { return }
         if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
-        if runs!.coveredSeq == from - 1 { try runs!.add(UUIDRunSet.combine(events), from: from, to: to) }
+        if runs!.coveredSeq == from - 1 { try runs!.add(UUIDRunSet.combine(events), from: from, to: to, written: reach) }
         if var table = syncTable, table.coveredSeq == from - 1 {
             table.coveredSeq = to
             try table.write(layout)

@@ -1,0 +1,57 @@
+/// Test hooks that make a store handle fail on purpose at chosen points, so fault-injection
+/// tests can kill the real process mid-append, fill the disk, or fail an fsync. Empty (no
+/// fault) in real use. The command-line tool reads it from `HEALTHLOG_TEST_FAULT`.
+public struct FaultPlan: Sendable, Equatable {
+    /// The points in a write where a kill can be injected, in the order an append passes them.
+    public enum Point: String, Sendable, CaseIterable {
+        /// A new segment file was created and its header written.
+        case segmentCreated = "segment-created"
+        /// One batch was written (not yet committed).
+        case batchWritten = "batch-written"
+        /// The append's files were synced: it is durable but not yet reported.
+        case synced
+        /// The checkpoint was replaced.
+        case checkpointWritten = "checkpoint-written"
+        /// A segment's sidecar index was replaced.
+        case segmentIndexWritten = "segment-index-written"
+        /// A UUID-index run was written (before older runs are merged away).
+        case uuidRunWritten = "uuid-run-written"
+    }
+
+    /// Kill the process with `SIGKILL` the `occurrence`-th time (1-based) it reaches `point`.
+    public var kill: (point: Point, occurrence: Int)?
+    /// Let segment writes store only this many bytes in all, then fail with `ENOSPC`
+    /// (a short write, then a full disk).
+    public var failWritesAfterBytes: Int?
+    /// Fail every `fdatasync`/`fsync` of segment data with `EIO`.
+    public var failSync = false
+
+    /// No faults.
+    public init() {}
+
+    /// Parses `kill:POINT[:N]`, `enospc-after:BYTES` or `fail-fsync`; `nil` if malformed.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":").map(String.init)
+        switch parts.first {
+        case "kill":
+            guard parts.count == 2 || parts.count == 3, let point = Point(rawValue: parts[1]) else { return nil }
+            let occurrence = parts.count == 3 ? Int(parts[2]) : 1
+            guard let occurrence, occurrence >= 1 else { return nil }
+            kill = (point, occurrence)
+        case "enospc-after":
+            guard parts.count == 2, let bytes = Int(parts[1]), bytes >= 0 else { return nil }
+            failWritesAfterBytes = bytes
+        case "fail-fsync":
+            guard parts.count == 1 else { return nil }
+            failSync = true
+        default:
+            return nil
+        }
+    }
+
+    /// Equal when the same faults are planned.
+    public static func == (a: FaultPlan, b: FaultPlan) -> Bool {
+        a.kill?.point == b.kill?.point && a.kill?.occurrence == b.kill?.occurrence
+            && a.failWritesAfterBytes == b.failWritesAfterBytes && a.failSync == b.failSync
+    }
+}

@@ -68,12 +68,12 @@ public final class HealthStore: Sendable {
     public func typesPresent() throws -> Set<String> {
         guard layout.exists else { return [] }
         let snapshot = try LogSnapshot(layout)
-        return Set(snapshot.batches.lazy.flatMap { $0.header.groups.map(\.type) })
+        return Set(try snapshot.allBatches().lazy.flatMap { $0.header.groups.map(\.type) })
     }
 
     /// Per-type counts and dates, and the store's size, from the index alone.
     public func stats() throws -> StoreStats {
-        StoreStats(try LogSnapshot(layout))
+        try StoreStats(try LogSnapshot(layout))
     }
 
     /// Rebuilds every index from the segments, under the writer lock. `progress` is called

@@ -18,7 +18,8 @@ struct IndexChecker {
         for (index, file) in snapshot.segments.enumerated() {
             let path = SegmentIndex.path(layout, file.name)
             let display = "segments/" + (path.split(separator: "/").last.map(String.init) ?? "")
-            let expected = SegmentIndex(name: file.name, batches: snapshot.batches.lazy.filter { $0.segment == index })
+            guard let batches = try? snapshot.batches(inSegment: index) else { continue }
+            let expected = SegmentIndex(name: file.name, batches: batches)
             guard FileDescriptor.exists(path) else {
                 if expected.entries.isEmpty { continue }
                 report.notes.append("\(display) is missing; the next write rebuilds it")

@@ -21,15 +21,16 @@ struct Reindexer {
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
         var report = ReindexReport(recoveredTail: writer.recoveredTail)
         for (index, file) in snapshot.segments.enumerated() {
-            try SegmentIndex(name: file.name, batches: snapshot.batches.lazy.filter { $0.segment == index }).write(layout)
+            try SegmentIndex(name: file.name, batches: snapshot.batches(inSegment: index)).write(layout)
             report.segmentIndexes += 1
         }
         var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         events.reserveCapacity(Int(snapshot.headSeq))
         var sync = SyncTable()
         var lines = BatchLines()
-        for (done, batch) in snapshot.batches.enumerated() {
-            progress?(done, snapshot.batches.count)
+        let batches = try snapshot.allBatches()
+        for (done, batch) in batches.enumerated() {
+            progress?(done, batches.count)
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
                 for line in lines.lines {
@@ -40,7 +41,7 @@ struct Reindexer {
                 }
             }
         }
-        progress?(snapshot.batches.count, snapshot.batches.count)
+        progress?(batches.count, batches.count)
         let runs = try UUIDRunSet(layout, snapshot: nil)
         let entries = UUIDRunSet.combine(events)
         if snapshot.headSeq > 0 { try runs.add(entries, from: 1, to: snapshot.headSeq) }

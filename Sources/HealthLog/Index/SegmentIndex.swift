@@ -13,10 +13,16 @@ import Darwin
 /// byte-identical in the segment. Otherwise it is ignored (the headers are walked) and
 /// the next writer rebuilds it.
 ///
-/// Layout (little-endian): `HLIX`, u16 version, u16 0, u64 base seq, u32 generation,
-/// u32 batch count, u64 covered length (the segment bytes it describes), u32 body length,
-/// u32 body CRC-32C, u32 header CRC-32C; then per batch u64 offset, u32 payload length,
-/// and the batch header's payload exactly as in the segment.
+/// Layout (little-endian): a 76-byte header — `HLIX`, u16 version, u16 0, u64 base seq,
+/// u32 generation, u32 batch count, u64 covered length (the segment bytes it describes),
+/// u64 first seq, u64 last seq, u64 offset of the last batch, u32 CRC-32C of the last
+/// batch's header payload, u32 flags (bit 0: the last batch ends an append), u32 body
+/// length, u32 body CRC-32C, u32 header CRC-32C — then per batch u64 offset, u32 payload
+/// length, and the batch header's payload exactly as in the segment.
+///
+/// The header alone (its ``Summary``) lets a reader skip a sealed segment it does not need:
+/// it names the segment's sequence range and lets the reader check, with one small read,
+/// that the segment still ends with the batch the index last saw.
 struct SegmentIndex: Equatable {
     /// One batch: where its header frame starts, and the header payload.
     struct Entry: Equatable {
@@ -31,8 +37,19 @@ struct SegmentIndex: Equatable {
     /// The batches, in order.
     var entries: [Entry]
 
+    /// What the header says about the segment.
+    struct Summary: Equatable {
+        var batchCount: Int
+        var coveredLength: Int
+        var firstSeq: UInt64
+        var lastSeq: UInt64
+        var lastOffset: Int
+        var lastPayloadCRC: UInt32
+        var lastIsEndOfAppend: Bool
+    }
+
     static let tag: [UInt8] = Array("HLIX".utf8)
-    static let headerLength = 44
+    static let headerLength = 76
 
     /// The sidecar path of segment `name`.
     static func path(_ layout: StoreLayout, _ name: SegmentName) -> String {
@@ -68,6 +85,12 @@ struct SegmentIndex: Equatable {
         w.append(name.generation)
         w.append(UInt32(entries.count))
         w.append(UInt64(coveredLength))
+        let headers = entries.compactMap { try? BatchHeader.decode(payload: $0.payload) }
+        w.append(headers.first?.firstSeq ?? 0)
+        w.append(headers.last?.lastSeq ?? 0)
+        w.append(UInt64(entries.last?.offset ?? 0))
+        w.append(entries.last.map { CRC32C.checksum($0.payload[...]) } ?? 0)
+        w.append(UInt32(headers.last?.isEndOfAppend == true ? 1 : 0))
         w.append(UInt32(body.bytes.count))
         w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         w.appendChecksum()
@@ -90,19 +113,43 @@ struct SegmentIndex: Equatable {
         return decode(bytes, name: name)
     }
 
-    /// Decodes sidecar bytes for segment `name`; `nil` if anything is off.
-    static func decode(_ bytes: [UInt8], name: SegmentName) -> SegmentIndex? {
+    /// Reads only the header of the sidecar of `name`; `nil` when missing or unsound.
+    static func readSummary(_ layout: StoreLayout, _ name: SegmentName) -> Summary? {
+        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let size = try? fd.size(), let bytes = try? fd.read(at: 0, count: headerLength),
+            let header = decodeHeader(bytes, name: name), size == headerLength + header.bodyLength
+        else { return nil }
+        return header.summary
+    }
+
+    /// Decodes and checks the 76-byte header.
+    private static func decodeHeader(_ bytes: [UInt8], name: SegmentName) -> (summary: Summary, bodyLength: Int, bodyCRC: UInt32)? {
         guard bytes.count >= headerLength, Array(bytes[0..<4]) == tag,
-            CRC32C.checksum(bytes[0..<40]) == ByteReaderValue.u32(bytes, 40)
+            CRC32C.checksum(bytes[0..<headerLength - 4]) == ByteReaderValue.u32(bytes, headerLength - 4)
         else { return nil }
         var r = ByteReader(bytes, at: 4)
         guard let version = try? r.read(UInt16.self), version <= FormatConstants.version, (try? r.read(UInt16.self)) != nil,
             let base = try? r.read(UInt64.self), let generation = try? r.read(UInt32.self),
             let count = try? r.read(UInt32.self), let covered = try? r.read(UInt64.self),
+            let first = try? r.read(UInt64.self), let last = try? r.read(UInt64.self), let lastOffset = try? r.read(UInt64.self),
+            let lastCRC = try? r.read(UInt32.self), let flags = try? r.read(UInt32.self),
             let bodyLength = try? r.read(UInt32.self), let bodyCRC = try? r.read(UInt32.self),
-            base == name.baseSeq, generation == name.generation, Int(bodyLength) == bytes.count - headerLength,
-            CRC32C.checksum(bytes[headerLength...]) == bodyCRC, covered <= UInt64(Int.max)
+            base == name.baseSeq, generation == name.generation, covered <= UInt64(Int32.max), lastOffset <= covered
         else { return nil }
+        let summary = Summary(
+            batchCount: Int(count), coveredLength: Int(covered), firstSeq: first, lastSeq: last, lastOffset: Int(lastOffset),
+            lastPayloadCRC: lastCRC, lastIsEndOfAppend: flags & 1 != 0)
+        return (summary, Int(bodyLength), bodyCRC)
+    }
+
+    /// Decodes sidecar bytes for segment `name`; `nil` if anything is off.
+    static func decode(_ bytes: [UInt8], name: SegmentName) -> SegmentIndex? {
+        guard let header = decodeHeader(bytes, name: name), header.bodyLength == bytes.count - headerLength,
+            CRC32C.checksum(bytes[headerLength...]) == header.bodyCRC
+        else { return nil }
+        let count = header.summary.batchCount
+        let covered = header.summary.coveredLength
         var body = ByteReader(bytes, at: headerLength)
         var entries: [Entry] = []
         for _ in 0..<count {

@@ -43,7 +43,7 @@ struct SyncTable: Equatable {
     /// Applies the events after ``coveredSeq`` up to `last` that mention a sync identifier.
     mutating func catchUp(_ snapshot: LogSnapshot, through last: UInt64) throws {
         var lines = BatchLines()
-        for batch in snapshot.batches where batch.header.lastSeq > coveredSeq && batch.header.firstSeq <= last {
+        for batch in try snapshot.batches(after: coveredSeq) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq > coveredSeq && line.seq <= last {

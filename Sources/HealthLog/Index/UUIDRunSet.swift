@@ -66,7 +66,7 @@ final class UUIDRunSet {
         let from = coveredSeq + 1
         var entries: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var lines = BatchLines()
-        for batch in snapshot.batches where batch.header.lastSeq >= from {
+        for batch in try snapshot.batches(after: from - 1) {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq >= from {

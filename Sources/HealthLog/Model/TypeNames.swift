@@ -3,16 +3,20 @@
 public enum TypeNames {
     /// Returns the full identifier for `name`: unchanged when it already has a HealthKit
     /// prefix; otherwise the one prefixed form that is a known HealthKit identifier or a
-    /// type present in the store.
+    /// type present in the store. `present` (the store's types) is asked only when the
+    /// known identifiers alone do not settle it.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when no form or several forms match.
-    public static func resolve(_ name: String, present: Set<String>) throws -> String {
+    public static func resolve(_ name: String, present: () throws -> Set<String>) throws -> String {
         if SampleKind(typeIdentifier: name) != nil { return name }
-        var candidates: [String] = []
-        for entry in SampleKind.prefixes {
-            if entry.exact && shortForm(entry.prefix) != name { continue }
-            let candidate = entry.exact ? entry.prefix : entry.prefix + name
-            if present.contains(candidate) || known.contains(candidate) { candidates.append(candidate) }
+        let forms = SampleKind.prefixes.compactMap { entry -> String? in
+            if entry.exact { return shortForm(entry.prefix) == name ? entry.prefix : nil }
+            return entry.prefix + name
+        }
+        var candidates = forms.filter { known.contains($0) }
+        if candidates.count != 1 {
+            let types = try present()
+            candidates = forms.filter { known.contains($0) || types.contains($0) }
         }
         switch candidates.count {
         case 1: return candidates[0]

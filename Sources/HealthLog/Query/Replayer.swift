@@ -15,7 +15,7 @@ struct Replayer {
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
         let after = request.anchor.seq
-        let batches = snapshot.batches[firstBatch(after: after)...]
+        let batches = try snapshot.batches(after: after)
         let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after)
         var lines = BatchLines()
         var delivered = 0
@@ -42,19 +42,8 @@ struct Replayer {
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag))
     }
 
-    /// The index of the first batch holding a sequence number above `after`.
-    private func firstBatch(after: UInt64) -> Int {
-        var low = 0
-        var high = snapshot.batches.count
-        while low < high {
-            let mid = (low + high) / 2
-            if snapshot.batches[mid].header.lastSeq <= after { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
-
     /// The UUIDs deleted by events after `after` (of the requested types).
-    private func deletedSamples(in batches: ArraySlice<BatchRef>, after: UInt64) throws -> UUIDIndex {
+    private func deletedSamples(in batches: [BatchRef], after: UInt64) throws -> UUIDIndex {
         var deleted = UUIDIndex()
         var lines = BatchLines()
         for batch in batches {

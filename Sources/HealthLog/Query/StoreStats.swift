@@ -40,9 +40,10 @@ public struct StoreStats: Sendable, Equatable {
     public var compressionRatio: Double { segmentBytes > 0 ? Double(rawBytes) / Double(segmentBytes) : 0 }
 
     /// Computes the figures of `snapshot`.
-    init(_ snapshot: LogSnapshot) {
+    init(_ snapshot: LogSnapshot) throws {
         var byType: [String: TypeStats] = [:]
-        for batch in snapshot.batches {
+        let all = try snapshot.allBatches()
+        for batch in all {
             for group in batch.header.groups {
                 var stats = byType[group.type] ?? TypeStats(
                     type: group.type, live: 0, deleted: 0, first: Timestamp(microseconds: .max), last: Timestamp(microseconds: .min))
@@ -61,7 +62,7 @@ public struct StoreStats: Sendable, Equatable {
         types = byType.values.sorted { $0.type < $1.type }
         events = snapshot.headSeq
         segments = snapshot.segments.count
-        batches = snapshot.batches.count
+        batches = all.count
         segmentBytes = snapshot.segments.reduce(0) { $0 + $1.size }
         bytesOnDisk = StoreStats.bytes(under: snapshot.layout.directory)
     }

@@ -17,10 +17,10 @@ struct LogScan {
     private var failure: (segment: Int, offset: Int, reason: String)?
     /// Set when the last append was demoted because its frames failed verification.
     private var demotedReason: String?
-    /// Offset just past each segment's prologue.
-    private var prologueEnds: [Int] = []
-    /// How many batches each segment's sidecar index supplied (-1: no usable index).
-    private var indexedCounts: [Int] = []
+    /// Offset just past each walked segment's prologue.
+    private var prologueEnds: [Int: Int] = [:]
+    /// How many batches each walked segment's sidecar index supplied (-1: no usable index).
+    private var indexedCounts: [Int: Int] = [:]
 
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
@@ -38,42 +38,111 @@ struct LogScan {
     /// The length of a segment prologue: the empty LZ4 frame plus the segment header frame.
     static var prologueLength: Int { SegmentLayout.prologueLength }
 
-    /// Walks all headers.
+    /// One segment's scan: its valid batches in order, the first problem after them, and
+    /// how many batches its sidecar index supplied (-1: none usable).
+    struct SegmentScan {
+        var batches: [BatchRef] = []
+        var failure: (offset: Int, reason: String)?
+        var indexed = -1
+    }
+
+    /// Sealed segments at the start of the log that are known from their sidecar index's
+    /// header alone (their batches are loaded only when a reader needs them).
+    private(set) var prefix: [SegmentIndex.Summary] = []
+
+    /// Finds the committed end of the log. Sealed segments whose sidecar index vouches for
+    /// them are skipped (see ``prefix``) as long as a later segment holds a committed batch;
+    /// the rest are walked.
     mutating func run() throws {
-        var nextSeq: UInt64 = 1
-        for (index, file) in segments.enumerated() {
-            if let reason = try checkPrologue(file, expectedBase: nextSeq) {
-                failure = (index, 0, reason)
-                break
-            }
-            prologueEnds.append(Self.prologueLength)
-            var offset = Self.prologueLength
-            if let indexed = try adoptIndex(file, index, expectedSeq: nextSeq) {
-                for batch in indexed.batches {
-                    batches.append(batch)
-                    nextSeq = batch.header.lastSeq + 1
-                    if batch.header.isEndOfAppend { committedCount = batches.count }
-                }
-                offset = indexed.covered
-                indexedCounts.append(indexed.batches.count)
-            } else {
-                indexedCounts.append(-1)
-            }
-            while offset < file.size {
-                switch try readBatch(file, index, at: offset, expectedSeq: nextSeq) {
-                case .success(let batch):
-                    batches.append(batch)
-                    nextSeq = batch.header.lastSeq + 1
-                    if batch.header.isEndOfAppend { committedCount = batches.count }
-                    offset = batch.end
-                case .failure(let violation):
-                    failure = (index, offset, violation.reason)
-                }
-                if failure != nil { break }
-            }
-            if failure != nil { break }
+        var lazy = usingIndexes ? max(0, segments.count - 1) : 0
+        while true {
+            batches = []
+            committedCount = 0
+            failure = nil
+            prologueEnds = [:]
+            indexedCounts = [:]
+            let start = try adoptPrefix(upTo: lazy)
+            try scanSuffix(from: start.count, nextSeq: start.nextSeq)
+            if committedCount > 0 || start.count == 0 { break }
+            lazy = start.count - 1
         }
         if let failure { try refuseIfValidDataFollows(failure) }
+    }
+
+    /// Takes up to `limit` leading segments on their sidecar index's word: each must have a
+    /// sound prologue, an index header that continues the sequence, covers the whole file,
+    /// and names a last batch that is byte-identical in the segment.
+    private mutating func adoptPrefix(upTo limit: Int) throws -> (count: Int, nextSeq: UInt64) {
+        prefix = []
+        var nextSeq: UInt64 = 1
+        for file in segments.prefix(limit) {
+            guard try checkPrologue(file, expectedBase: nextSeq) == nil, let summary = SegmentIndex.readSummary(layout, file.name),
+                summary.batchCount > 0, summary.firstSeq == nextSeq, summary.coveredLength == file.size,
+                try lastBatchMatches(file, summary)
+            else { break }
+            prefix.append(summary)
+            nextSeq = summary.lastSeq + 1
+        }
+        return (prefix.count, nextSeq)
+    }
+
+    private func lastBatchMatches(_ file: SegmentFile, _ summary: SegmentIndex.Summary) throws -> Bool {
+        let head = try file.read(at: summary.lastOffset, count: 8)
+        guard head.count == 8, ByteReaderValue.u32(head, 0) == FormatConstants.batchHeaderMagic else { return false }
+        let length = Int(ByteReaderValue.u32(head, 4))
+        guard length <= FormatConstants.maxBatchHeaderLength else { return false }
+        let payload = try file.read(at: summary.lastOffset + 8, count: length)
+        return payload.count == length && CRC32C.checksum(payload[...]) == summary.lastPayloadCRC
+    }
+
+    /// Walks the segments from `first` on.
+    private mutating func scanSuffix(from first: Int, nextSeq start: UInt64) throws {
+        var nextSeq = start
+        for index in segments.indices.dropFirst(first) {
+            let scan = try scanSegment(index, expectedSeq: nextSeq)
+            prologueEnds[index] = Self.prologueLength
+            indexedCounts[index] = scan.indexed
+            for batch in scan.batches {
+                batches.append(batch)
+                nextSeq = batch.header.lastSeq + 1
+                if batch.header.isEndOfAppend { committedCount = batches.count }
+            }
+            if let problem = scan.failure {
+                failure = (index, problem.offset, problem.reason)
+                break
+            }
+        }
+    }
+
+    /// Scans one segment: its prologue, then its sidecar index if usable, then the headers
+    /// after what the index covers.
+    func scanSegment(_ index: Int, expectedSeq: UInt64) throws -> SegmentScan {
+        let file = segments[index]
+        var scan = SegmentScan()
+        if let reason = try checkPrologue(file, expectedBase: expectedSeq) {
+            scan.failure = (0, reason)
+            return scan
+        }
+        var nextSeq = expectedSeq
+        var offset = Self.prologueLength
+        if let indexed = try adoptIndex(file, index, expectedSeq: nextSeq) {
+            scan.batches = indexed.batches
+            nextSeq = indexed.batches.last.map { $0.header.lastSeq + 1 } ?? nextSeq
+            offset = indexed.covered
+            scan.indexed = indexed.batches.count
+        }
+        while offset < file.size {
+            switch try readBatch(file, index, at: offset, expectedSeq: nextSeq) {
+            case .success(let batch):
+                scan.batches.append(batch)
+                nextSeq = batch.header.lastSeq + 1
+                offset = batch.end
+            case .failure(let violation):
+                scan.failure = (offset, violation.reason)
+                return scan
+            }
+        }
+        return scan
     }
 
     /// Checks a segment's prologue; returns a reason when it is not valid.
@@ -131,8 +200,9 @@ struct LogScan {
     func segmentsNeedingIndex() -> [Int] {
         var committed = [Int](repeating: 0, count: segments.count)
         for batch in batches[0..<committedCount] { committed[batch.segment] += 1 }
-        return segments.indices.filter { index in
-            index < indexedCounts.count && (committed[index] > 0 || indexedCounts[index] > 0) && indexedCounts[index] != committed[index]
+        return indexedCounts.keys.sorted().filter { index in
+            let indexed = indexedCounts[index] ?? -1
+            return (committed[index] > 0 || indexed > 0) && indexed != committed[index]
         }
     }
 
@@ -172,7 +242,7 @@ struct LogScan {
     /// Damage, not a torn tail: if any valid batch of this store lies after the failure,
     /// the failure is in the middle of the log and is reported as an error.
     private func refuseIfValidDataFollows(_ failure: (segment: Int, offset: Int, reason: String)) throws {
-        let after = batches.last?.header.lastSeq ?? 0
+        let after = batches.last?.header.lastSeq ?? prefix.last?.lastSeq ?? 0
         for index in failure.segment..<segments.count {
             let file = segments[index]
             let start = index == failure.segment ? failure.offset + 1 : 0
@@ -220,7 +290,8 @@ struct LogScan {
             let last = batches[committedCount - 1]
             return (last.segment, last.end)
         }
-        return prologueEnds.isEmpty ? nil : (0, prologueEnds[0])
+        guard let first = prologueEnds.keys.min() else { return nil }
+        return (first, prologueEnds[first]!)
     }
 
     /// The torn tail: every byte past the append point.

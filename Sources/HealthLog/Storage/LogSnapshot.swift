@@ -1,11 +1,13 @@
 /// A consistent, read-only view of the log: the committed batches up to the end of the
 /// last complete append when the snapshot was opened.
 ///
-/// Opening walks the batch headers of every segment (not the data), checks their
+/// Opening reads the batch headers at the end of the log (not the data), checks their
 /// checksums and sequence continuity, and tells a torn tail (an unfinished or unverifiable
 /// last append, which is ignored) from damage (a bad batch with valid data after it, which
-/// is an error naming the file and byte offset). Readers never write; any number of them
-/// can run while a writer appends.
+/// is an error naming the file and byte offset). Sealed segments before that are taken on
+/// their sidecar index's word and their batch tables loaded only when a query reaches them,
+/// so opening costs the same for ten million events as for one million. Readers never
+/// write; any number of them can run while a writer appends.
 final class LogSnapshot {
     /// The store's files.
     let layout: StoreLayout
@@ -13,8 +15,13 @@ final class LogSnapshot {
     let meta: StoreMeta
     /// The segments, in sequence order.
     let segments: [SegmentFile]
-    /// The committed batches, in sequence order.
-    let batches: [BatchRef]
+    /// The committed batches of the walked segments at the end of the log.
+    private let tail: [BatchRef]
+    /// The leading sealed segments known from their index headers, and their batch tables
+    /// once loaded.
+    private let prefix: [SegmentIndex.Summary]
+    private var loadedPrefix: [Int: [BatchRef]] = [:]
+    private let scan: LogScan
     /// The highest committed sequence number (0 when empty).
     let headSeq: UInt64
     /// The ignored tail, if any.
@@ -42,11 +49,67 @@ final class LogSnapshot {
         try scan.run()
         try scan.verifyLastAppend(Checkpoint.read(layout), decoder: decoder)
         segments = scan.segments
-        batches = Array(scan.batches[0..<scan.committedCount])
-        headSeq = batches.last?.header.lastSeq ?? 0
+        tail = Array(scan.batches[0..<scan.committedCount])
+        prefix = scan.prefix
+        headSeq = tail.last?.header.lastSeq ?? prefix.last?.lastSeq ?? 0
         tornTail = scan.tornTail()
         appendPoint = scan.appendPoint()
         segmentsNeedingIndex = scan.segmentsNeedingIndex()
+        self.scan = scan
+    }
+
+    /// The number of committed batches.
+    var batchCount: Int { prefix.reduce(0) { $0 + $1.batchCount } + tail.count }
+
+    /// The committed batches of segment `index`.
+    func batches(inSegment index: Int) throws -> [BatchRef] {
+        if index < prefix.count { return try prefixBatches(index) }
+        return tail.filter { $0.segment == index }
+    }
+
+    /// Every committed batch holding a sequence number above `seq`, in order.
+    func batches(after seq: UInt64) throws -> [BatchRef] {
+        var out: [BatchRef] = []
+        if let last = prefix.last, seq < last.lastSeq {
+            var first = 0
+            while first < prefix.count, prefix[first].lastSeq <= seq { first += 1 }
+            for index in first..<prefix.count { out += try prefixBatches(index).filter { $0.header.lastSeq > seq } }
+        }
+        var low = 0
+        var high = tail.count
+        while low < high {
+            let mid = (low + high) / 2
+            if tail[mid].header.lastSeq <= seq { low = mid + 1 } else { high = mid }
+        }
+        return out + tail[low...]
+    }
+
+    /// Every committed batch, in order.
+    func allBatches() throws -> [BatchRef] {
+        try batches(after: 0)
+    }
+
+    /// The committed batch holding `seq`, if any.
+    func batch(containing seq: UInt64) throws -> BatchRef? {
+        guard seq >= 1 else { return nil }
+        return try batches(after: seq - 1).first.flatMap { $0.header.firstSeq <= seq ? $0 : nil }
+    }
+
+    /// Loads the batch table of leading segment `index` (from its full sidecar index, or by
+    /// walking its headers), and checks it against the index header it was taken on.
+    private func prefixBatches(_ index: Int) throws -> [BatchRef] {
+        if let loaded = loadedPrefix[index] { return loaded }
+        let summary = prefix[index]
+        let result = try scan.scanSegment(index, expectedSeq: summary.firstSeq)
+        let file = segments[index]
+        if let failure = result.failure {
+            throw HealthLogError(.corrupt, "\(file.location(failure.offset)): \(failure.reason)")
+        }
+        guard result.batches.count == summary.batchCount, result.batches.last?.header.lastSeq == summary.lastSeq else {
+            throw HealthLogError(.corrupt, "\(file.displayPath): holds \(result.batches.count) batches, its index says \(summary.batchCount): run 'healthlog reindex'")
+        }
+        loadedPrefix[index] = result.batches
+        return result.batches
     }
 
     /// Decompresses group `group` of `batch` into `storage` at `offset` (growing it as

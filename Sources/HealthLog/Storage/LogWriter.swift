@@ -90,12 +90,12 @@ final class LogWriter {
             let name = snapshot.segments[point.segment].name
             let fd = try FileDescriptor.open(layout.segment(baseSeq: name.baseSeq, generation: name.generation), flags: O_RDWR)
             segment = (name, fd, point.offset)
-            segmentCommitted = (name, snapshot.batches.filter { $0.segment == point.segment })
+            segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
         }
         for index in snapshot.segmentsNeedingIndex where index < snapshot.segments.count {
             let name = snapshot.segments[index].name
             guard FileDescriptor.exists(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) else { continue }
-            try? SegmentIndex(name: name, batches: snapshot.batches.lazy.filter { $0.segment == index }).write(layout)
+            try? SegmentIndex(name: name, batches: snapshot.batches(inSegment: index)).write(layout)
         }
     }
 

@@ -1,10 +1,11 @@
-/// Finds committed events by sequence number: the batch by binary search on the batch
-/// table, then the one group frame whose range holds it (the last group read is kept, as
+/// Finds committed events by sequence number: the batch through the snapshot's batch
+/// tables, then the group frame whose range holds it (the last group read is kept, as
 /// deletes of old samples often come in runs).
 struct StoredEvents {
     let snapshot: LogSnapshot
     private var lines = BatchLines()
-    private var loaded: (batch: Int, group: Int)?
+    /// The group last read: its batch's first sequence number and its index.
+    private var loaded: (batch: UInt64, group: Int)?
 
     init(_ snapshot: LogSnapshot) {
         self.snapshot = snapshot
@@ -12,19 +13,11 @@ struct StoredEvents {
 
     /// The stored line (without newline) of the add event `seq`, or `nil` if there is none.
     mutating func addLine(seq: UInt64) throws -> [UInt8]? {
-        let batches = snapshot.batches
-        var low = 0
-        var high = batches.count
-        while low < high {
-            let mid = (low + high) / 2
-            if batches[mid].header.lastSeq < seq { low = mid + 1 } else { high = mid }
-        }
-        guard low < batches.count, batches[low].header.firstSeq <= seq else { return nil }
-        let batch = batches[low]
+        guard let batch = try snapshot.batch(containing: seq) else { return nil }
         for (g, group) in batch.header.groups.enumerated() where !group.isDelete && group.firstSeq <= seq && seq <= group.lastSeq {
-            if loaded == nil || loaded! != (low, g) {
+            if loaded == nil || loaded! != (batch.header.firstSeq, g) {
                 try lines.load(snapshot, batch, groups: [g])
-                loaded = (low, g)
+                loaded = (batch.header.firstSeq, g)
             }
             let all = lines.lines
             var lo = 0

@@ -19,14 +19,15 @@ struct Verifier {
         }
         snapshot.checksContent = true
         report.segments = snapshot.segments.count
-        report.batches = snapshot.batches.count
+        let batches = try snapshot.allBatches()
+        report.batches = batches.count
         report.events = snapshot.headSeq
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
         var lines = BatchLines()
         var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         events.reserveCapacity(Int(snapshot.headSeq))
-        for (done, batch) in snapshot.batches.enumerated() {
-            progress?(done, snapshot.batches.count)
+        for (done, batch) in batches.enumerated() {
+            progress?(done, batches.count)
             let header = batch.header
             var seen = [Bool](repeating: false, count: Int(header.lastSeq - header.firstSeq + 1))
             for g in header.groups.indices {

@@ -24,7 +24,7 @@ enum AddCommand {
         guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
         guard let typeName = arguments.value("--type") else { throw HealthLogError(.badUsage, "--type is required") }
         let store = try context.store(sync: !arguments.has("--no-sync"))
-        let type = try TypeNames.resolve(typeName, present: store.exists ? store.typesPresent() : [])
+        let type = try TypeNames.resolve(typeName, present: { store.exists ? try store.typesPresent() : [] })
         var fields = ["\"type\":\(JSONText.string(type))"]
         if let uuid = arguments.value("--uuid") { fields.append("\"uuid\":\(JSONText.string(uuid))") }
         let start = try date(arguments.value("--start"), "--start") ?? Timestamp.now()

@@ -31,8 +31,7 @@ enum ReplayCommand {
         let store = try context.store()
         let names = arguments.all("--type")
         if !names.isEmpty {
-            let present = try store.typesPresent()
-            request.types = Set(try names.map { try TypeNames.resolve($0, present: present) })
+            request.types = Set(try names.map { try TypeNames.resolve($0, present: store.typesPresent) })
         }
         let terminal = context.terminal
         let outcome = try store.replay(request) { line in terminal.write(line) }

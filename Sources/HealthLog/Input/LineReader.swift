@@ -80,13 +80,12 @@ public struct LineReader {
         guard buffer.count <= LineReader.maxLineLength else {
             throw HealthLogError(.badInput, "\(name.map { "\($0): " } ?? "")line \(lineNumber + 1): longer than \(LineReader.maxLineLength) bytes")
         }
-        let chunk = 4 << 20
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        let got = try buffer.withUnsafeMutableBytes { raw in
-            try fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: raw[old..<old + chunk]))
+        // Read into uninitialized memory: zero-filling the chunk first with the generic
+        // `append(contentsOf: repeatElement(0, count:))` costs ~0.7 s per call in a debug build.
+        let chunk = try [UInt8](unsafeUninitializedCapacity: 4 << 20) { raw, count in
+            count = try fd.readSome(into: UnsafeMutableRawBufferPointer(raw))
         }
-        buffer.removeLast(chunk - got)
-        if got == 0 { isAtEnd = true }
+        buffer.append(contentsOf: chunk)
+        if chunk.isEmpty { isAtEnd = true }
     }
 }

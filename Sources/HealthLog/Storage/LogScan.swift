@@ -13,8 +13,8 @@ struct LogScan {
     private(set) var batches: [BatchRef] = []
     /// How many leading batches are committed.
     private(set) var committedCount = 0
-    /// The first invalid thing found: segment index, offset, reason.
-    private var failure: (segment: Int, offset: Int, reason: String)?
+    /// The first invalid thing found: segment index, offset, what is wrong.
+    private var failure: (segment: Int, offset: Int, violation: FormatViolation)?
     /// Set when the last append was demoted because its frames failed verification.
     private var demotedReason: String?
     /// Offset just past each walked segment's prologue.
@@ -42,7 +42,7 @@ struct LogScan {
     /// how many batches its sidecar index supplied (-1: none usable).
     struct SegmentScan {
         var batches: [BatchRef] = []
-        var failure: (offset: Int, reason: String)?
+        var failure: (offset: Int, violation: FormatViolation)?
         var indexed = -1
     }
 
@@ -53,7 +53,14 @@ struct LogScan {
     /// Finds the committed end of the log. Sealed segments whose sidecar index vouches for
     /// them are skipped (see ``prefix``) as long as a later segment holds a committed batch;
     /// the rest are walked.
-    mutating func run() throws {
+    ///
+    /// Then it decides whether the first invalid thing is a torn tail or damage. The
+    /// checkpoint, when there is one, marks where acknowledged appends end: bytes past it
+    /// belong to an append that never returned, so anything wrong there is a torn tail (a
+    /// power cut may keep a later page of it and lose an earlier one); bytes before it were
+    /// synced and acknowledged, so anything wrong there that is not simply missing is
+    /// damage. Without a checkpoint, valid data after the failure makes it damage.
+    mutating func run(checkpoint: Checkpoint?) throws {
         var lazy = usingIndexes ? max(0, segments.count - 1) : 0
         while true {
             batches = []
@@ -66,7 +73,17 @@ struct LogScan {
             if committedCount > 0 || start.count == 0 { break }
             lazy = start.count - 1
         }
-        if let failure { try refuseIfValidDataFollows(failure) }
+        guard let failure else { return }
+        if let checkpoint {
+            let base = segments[failure.segment].name.baseSeq
+            let isPast = base > checkpoint.segmentBase || (base == checkpoint.segmentBase && UInt64(failure.offset) >= checkpoint.endOffset)
+            if isPast { return }
+            if !failure.violation.isTruncation {
+                let location = segments[failure.segment].location(failure.offset)
+                throw HealthLogError(.corrupt, "\(location): \(failure.violation.reason); appends up to sequence \(checkpoint.seq) were acknowledged, so this is damage, not a torn tail")
+            }
+        }
+        try refuseIfValidDataFollows(failure)
     }
 
     /// Takes up to `limit` leading segments on their sidecar index's word: each must have a
@@ -108,7 +125,7 @@ struct LogScan {
                 if batch.header.isEndOfAppend { committedCount = batches.count }
             }
             if let problem = scan.failure {
-                failure = (index, problem.offset, problem.reason)
+                failure = (index, problem.offset, problem.violation)
                 break
             }
         }
@@ -119,8 +136,8 @@ struct LogScan {
     func scanSegment(_ index: Int, expectedSeq: UInt64) throws -> SegmentScan {
         let file = segments[index]
         var scan = SegmentScan()
-        if let reason = try checkPrologue(file, expectedBase: expectedSeq) {
-            scan.failure = (0, reason)
+        if let violation = try checkPrologue(file, expectedBase: expectedSeq) {
+            scan.failure = (0, violation)
             return scan
         }
         var nextSeq = expectedSeq
@@ -138,28 +155,32 @@ struct LogScan {
                 nextSeq = batch.header.lastSeq + 1
                 offset = batch.end
             case .failure(let violation):
-                scan.failure = (offset, violation.reason)
+                scan.failure = (offset, violation)
                 return scan
             }
         }
         return scan
     }
 
-    /// Checks a segment's prologue; returns a reason when it is not valid.
-    private func checkPrologue(_ file: SegmentFile, expectedBase: UInt64) throws -> String? {
+    /// Checks a segment's prologue; returns what is wrong when it is not valid.
+    private func checkPrologue(_ file: SegmentFile, expectedBase: UInt64) throws -> FormatViolation? {
         let bytes = try file.read(at: 0, count: Self.prologueLength)
-        guard bytes.count == Self.prologueLength else { return "segment header is incomplete" }
-        guard Array(bytes[0..<LZ4Frame.emptyFrame.count]) == LZ4Frame.emptyFrame else { return "segment does not start with an empty LZ4 frame" }
+        guard bytes.count == Self.prologueLength else { return FormatViolation("segment header is incomplete", isTruncation: true) }
+        guard Array(bytes[0..<LZ4Frame.emptyFrame.count]) == LZ4Frame.emptyFrame else {
+            return FormatViolation("segment does not start with an empty LZ4 frame")
+        }
         let header: SegmentHeader
         do {
             header = try SegmentHeader.decode(Array(bytes[LZ4Frame.emptyFrame.count...]))
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.displayPath): \(violation.reason): upgrade healthlog") }
-            return violation.reason
+            return violation
         }
-        guard header.storeID == meta.storeID else { return "segment belongs to another store" }
-        guard header.baseSeq == file.name.baseSeq else { return "segment header says it starts at \(header.baseSeq), its name says \(file.name.baseSeq)" }
-        guard header.baseSeq == expectedBase else { return "segment starts at sequence \(header.baseSeq), expected \(expectedBase)" }
+        guard header.storeID == meta.storeID else { return FormatViolation("segment belongs to another store") }
+        guard header.baseSeq == file.name.baseSeq else {
+            return FormatViolation("segment header says it starts at \(header.baseSeq), its name says \(file.name.baseSeq)")
+        }
+        guard header.baseSeq == expectedBase else { return FormatViolation("segment starts at sequence \(header.baseSeq), expected \(expectedBase)") }
         return nil
     }
 
@@ -241,7 +262,7 @@ struct LogScan {
 
     /// Damage, not a torn tail: if any valid batch of this store lies after the failure,
     /// the failure is in the middle of the log and is reported as an error.
-    private func refuseIfValidDataFollows(_ failure: (segment: Int, offset: Int, reason: String)) throws {
+    private func refuseIfValidDataFollows(_ failure: (segment: Int, offset: Int, violation: FormatViolation)) throws {
         let after = batches.last?.header.lastSeq ?? prefix.last?.lastSeq ?? 0
         for index in failure.segment..<segments.count {
             let file = segments[index]
@@ -255,7 +276,7 @@ struct LogScan {
                     batch.header.firstSeq > after
                 {
                     let location = segments[failure.segment].location(failure.offset)
-                    throw HealthLogError(.corrupt, "\(location): \(failure.reason); valid data follows at \(file.location(start + k)), so this is damage, not a torn tail")
+                    throw HealthLogError(.corrupt, "\(location): \(failure.violation.reason); valid data follows at \(file.location(start + k)), so this is damage, not a torn tail")
                 }
                 k += 1
             }
@@ -306,7 +327,7 @@ struct LogScan {
         if let demotedReason {
             reason = demotedReason
         } else if let failure {
-            reason = failure.reason
+            reason = failure.violation.reason
         } else {
             reason = "the append never finished"
         }

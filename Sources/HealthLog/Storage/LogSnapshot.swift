@@ -46,8 +46,9 @@ final class LogSnapshot {
         meta = try StoreMeta.read(layout)
         decoder = try LZ4FrameDecoder()
         var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes)
-        try scan.run()
-        try scan.verifyLastAppend(Checkpoint.read(layout), decoder: decoder)
+        let checkpoint = Checkpoint.read(layout)
+        try scan.run(checkpoint: checkpoint)
+        try scan.verifyLastAppend(checkpoint, decoder: decoder)
         segments = scan.segments
         tail = Array(scan.batches[0..<scan.committedCount])
         prefix = scan.prefix
@@ -103,7 +104,7 @@ final class LogSnapshot {
         let result = try scan.scanSegment(index, expectedSeq: summary.firstSeq)
         let file = segments[index]
         if let failure = result.failure {
-            throw HealthLogError(.corrupt, "\(file.location(failure.offset)): \(failure.reason)")
+            throw HealthLogError(.corrupt, "\(file.location(failure.offset)): \(failure.violation.reason)")
         }
         guard result.batches.count == summary.batchCount, result.batches.last?.header.lastSeq == summary.lastSeq else {
             throw HealthLogError(.corrupt, "\(file.displayPath): holds \(result.batches.count) batches, its index says \(summary.batchCount): run 'healthlog reindex'")

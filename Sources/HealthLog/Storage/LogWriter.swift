@@ -51,24 +51,31 @@ final class LogWriter {
         self.layout = layout
         self.options = options
         var created = false
-        if mkdir(layout.directory, 0o700) == 0 {
-            created = true
-            chmod(layout.directory, 0o700)
-        } else if errno != EEXIST {
-            let err = errno
-            throw HealthLogError(.io, "cannot create store directory \(layout.directory): \(describeErrno(err))", errno: err)
-        }
-        createdDirectory = created
-        lock = try WriterLock.acquire(layout, timeout: options.lockTimeout)
-        do {
-            if layout.exists {
-                try openExisting()
-            } else if try !layout.listSegments().isEmpty {
-                throw HealthLogError(.corrupt, "\(layout.meta) is missing but segments exist: not a usable store")
+        var acquired: WriterLock
+        repeat {
+            created = false
+            if mkdir(layout.directory, 0o700) == 0 {
+                created = true
+                chmod(layout.directory, 0o700)
+            } else if errno != EEXIST {
+                let err = errno
+                throw HealthLogError(.io, "cannot create store directory \(layout.directory): \(describeErrno(err))", errno: err)
             }
-        } catch {
-            lock.release()
-            throw error
+            acquired = try WriterLock.acquire(layout, timeout: options.lockTimeout)
+            // The writer we waited for may have created the store and rolled it back, removing
+            // `lock` and the directory: a lock on that unlinked file excludes no one. Start over.
+            if acquired.isLinked(at: layout.lock) { break }
+            acquired.release()
+        } while true
+        createdDirectory = created
+        lock = acquired
+        // Every stored property is set from here on, so if this initializer throws, `deinit`
+        // runs and releases the lock: releasing it here too would close the descriptor
+        // number twice, and the second close could hit another thread's file.
+        if layout.exists {
+            try openExisting()
+        } else if try !layout.listSegments().isEmpty {
+            throw HealthLogError(.corrupt, "\(layout.meta) is missing but segments exist: not a usable store")
         }
     }
 

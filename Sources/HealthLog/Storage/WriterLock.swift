@@ -33,6 +33,15 @@ struct WriterLock {
         return WriterLock(fd: fd)
     }
 
+    /// Whether the locked file is still the one at `path` (`fstat(2)` against `stat(2)`): a
+    /// writer that created a store and rolled back its first append removes the lock file.
+    func isLinked(at path: String) -> Bool {
+        var held = stat()
+        var current = stat()
+        guard fstat(fd.rawValue, &held) == 0, stat(path, &current) == 0 else { return false }
+        return held.st_dev == current.st_dev && held.st_ino == current.st_ino
+    }
+
     /// Releases the lock.
     func release() {
         fd.close()

@@ -1,0 +1,196 @@
+/// The expected `--help` pages of `healthlog`, captured from the build and reviewed:
+/// the golden texts of ``GoldenTests``. A change to any help text must change these on
+/// purpose.
+enum GoldenTexts {
+    /// The top-level help (`healthlog --help`).
+    static let overview = """
+        OVERVIEW: An append-only, LZ4-compressed event log of health samples with HealthKit-style anchored queries.
+
+        USAGE: healthlog [--store <dir>] <command> [<options>]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        COMMANDS:
+          append                    Append NDJSON events from files or standard input,
+                                    all-or-nothing.
+          add                       Append one sample.
+          delete                    Delete live samples by UUID, all-or-nothing.
+          replay                    Replay the samples and deleted objects after an
+                                    anchor (an anchored query).
+          anchor                    Print the anchor of the last committed event.
+          stats                     Show per-type counts and dates, and the store's
+                                    size.
+          verify                    Check every checksum, the sequence continuity and
+                                    the indexes.
+          reindex                   Rebuild the indexes from the segments.
+
+          See 'healthlog <command> --help' for detailed help.
+
+        EXIT CODES: 0 success, 1 store or I/O failure, 2 bad usage or input, 3 anchor refused.
+        """
+
+    /// `healthlog append --help`.
+    static let append = """
+        OVERVIEW: Append NDJSON events from files or standard input, all-or-nothing.
+
+        USAGE: healthlog [--store <dir>] append [--no-sync] [<file> ...]
+
+        ARGUMENTS:
+          <file>                    NDJSON event files, read in order as one append; '-'
+                                    or none reads standard input.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --no-sync                 Do not wait for fdatasync before reporting success:
+                                    faster, but a power loss or OS crash may lose the
+                                    append.
+          -h, --help                Show help information.
+
+        Prints the new anchor on stdout and a summary (added, deleted, replaced,
+        skipped) on stderr. Any invalid line writes nothing and exits 2.
+        """
+
+    /// `healthlog add --help`.
+    static let add = """
+        OVERVIEW: Append one sample.
+
+        USAGE: healthlog [--store <dir>] add --type <type> --value <value> [--unit <unit>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             The sample type, in full or short (HeartRate).
+          --value <value>           A number; for a category type, an integer or the
+                                    constant's name.
+          --unit <unit>             The unit of a quantity (count/min, kg, mg/dL, …).
+          --start <date>            ISO 8601 instant or YYYY-MM-DD (default: now).
+          --end <date>              ISO 8601 instant or YYYY-MM-DD (default: the start).
+          --source <name>           The source (app or device) name.
+          --device <name>           The device description.
+          --uuid <uuid>             The sample's UUID (default: a random one).
+          --metadata <key=value>    A metadata entry; the value is a number or boolean
+                                    when it reads as one, else a string. (repeatable)
+          --no-sync                 Do not wait for fdatasync before reporting success.
+          -h, --help                Show help information.
+
+        Prints the sample's UUID, then the new anchor, on stdout.
+        """
+
+    /// `healthlog delete --help`.
+    static let delete = """
+        OVERVIEW: Delete live samples by UUID, all-or-nothing.
+
+        USAGE: healthlog [--store <dir>] delete [--no-sync] <uuid> ...
+
+        ARGUMENTS:
+          <uuid>                    The UUIDs of live samples.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --no-sync                 Do not wait for fdatasync before reporting success.
+          -h, --help                Show help information.
+
+        Prints the new anchor on stdout. A UUID that is not live, or no UUID at all,
+        writes nothing and exits 2.
+        """
+
+    /// `healthlog replay --help`.
+    static let replay = """
+        OVERVIEW: Replay the samples and deleted objects after an anchor (an anchored query).
+
+        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [--limit <n>] [--raw] [--anchor-file <file>]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --from <anchor>           Replay after this anchor: a token printed by
+                                    healthlog, 0 (the beginning, the default) or a
+                                    sequence number.
+          --type <type>             Only this type, in full
+                                    (HKQuantityTypeIdentifierHeartRate) or short
+                                    (HeartRate). (repeatable)
+          --limit <n>               At most n samples plus deleted objects (0: no
+                                    limit).
+          --raw                     Every event as recorded, instead of HealthKit's view
+                                    (where a sample deleted later comes back only as its
+                                    deleted object).
+          --anchor-file <file>      Read the anchor from this file when --from is absent
+                                    and the file exists; write the new anchor to it
+                                    atomically once the output is flushed.
+          -h, --help                Show help information.
+
+        Events go to stdout as NDJSON with their seq, in sequence order; then
+        'next-anchor: TOKEN' goes to stderr. An anchor that is malformed, from another
+        store or past the head exits 3.
+        """
+
+    /// `healthlog anchor --help`.
+    static let anchor = """
+        OVERVIEW: Print the anchor of the last committed event.
+
+        USAGE: healthlog [--store <dir>] anchor
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        A replay from this anchor returns only what is appended later.
+        """
+
+    /// `healthlog stats --help`.
+    static let stats = """
+        OVERVIEW: Show per-type counts and dates, and the store's size.
+
+        USAGE: healthlog [--store <dir>] stats
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        Per type: live samples, deleted objects, and the first start and last end of any
+        sample of the type ever added. Then events, segments, bytes on disk and the
+        compression ratio. Answered from the index, without reading events.
+        """
+
+    /// `healthlog verify --help`.
+    static let verify = """
+        OVERVIEW: Check every checksum, the sequence continuity and the indexes.
+
+        USAGE: healthlog [--store <dir>] verify
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        Reads every frame and checks every checksum and that sequence numbers run
+        without gaps, then that every index agrees with the segments. Prints each
+        problem with its file and byte offset and exits 1 if there is any; a torn tail
+        (an unfinished last append, which the next writer cuts) and an index that is
+        only behind are notes. Progress goes to stderr when it is a terminal.
+        """
+
+    /// `healthlog reindex --help`.
+    static let reindex = """
+        OVERVIEW: Rebuild the indexes from the segments.
+
+        USAGE: healthlog [--store <dir>] reindex
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        Removes and rebuilds each segment's sidecar index, the UUID index and the
+        sync-identifier table, holding the writer lock. Indexes are derived data:
+        healthlog also detects and rebuilds damaged or stale ones by itself. Progress
+        goes to stderr when it is a terminal.
+        """
+}

@@ -26,7 +26,7 @@ struct CommandSpec {
         text += Self.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
         for option in options {
             let left = option.value.map { "\(option.name) <\($0)>" } ?? option.name
-            text += Self.row(left, option.help + (option.repeatable ? " (repeatable)" : ""))
+            text += Self.row(left, option.help + (option.repeatable ? " Repeatable." : ""))
         }
         text += Self.row("-h, --help", "Show help information.")
         if let discussion { text += "\n" + Self.wrap(discussion, width: 80) + "\n" }

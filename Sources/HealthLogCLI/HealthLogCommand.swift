@@ -18,19 +18,24 @@ enum HealthLogCommand {
 
     /// The top-level help.
     static var help: String {
-        var text = """
-            OVERVIEW: An append-only, LZ4-compressed event log of health samples with HealthKit-style anchored queries.
-
-            USAGE: healthlog [--store <dir>] <command> [<options>]
-
-            OPTIONS:
-
-            """
+        var text = CommandSpec.wrap(
+            "OVERVIEW: An append-only, LZ4-compressed event log of health samples with HealthKit-style anchored queries.",
+            width: 80)
+        text += "\n\nUSAGE: healthlog [--store <dir>] <command> [<options>]\n\nOPTIONS:\n"
         text += CommandSpec.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
         text += CommandSpec.row("-h, --help", "Show help information.")
         text += "\nCOMMANDS:\n"
         for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
-        text += "\n  See 'healthlog <command> --help' for detailed help.\n\nEXIT CODES: 0 success, 1 store or I/O failure, 2 bad usage or input, 3 anchor refused.\n"
+        text += "\n  See 'healthlog <command> --help' for detailed help.\n\nENVIRONMENT:\n"
+        text += CommandSpec.row("HEALTHLOG_STORE", "The store directory when --store is not given.")
+        text += CommandSpec.row("HEALTHLOG_LOCK_TIMEOUT", "Seconds a writer waits for another writer's lock (default 10).")
+        text += CommandSpec.row("HEALTHLOG_SEGMENT_BYTES", "Segment size limit in bytes (default 64 MiB).")
+        text += CommandSpec.row("HEALTHLOG_BATCH_BYTES", "NDJSON bytes per batch (default 1 MiB).")
+        text += "\nEXIT CODES:\n"
+        text += CommandSpec.row("0", "Success.")
+        text += CommandSpec.row("1", "Store or I/O failure (damage, permissions, disk full, lock timeout, no store).")
+        text += CommandSpec.row("2", "Bad usage or bad input; nothing was written.")
+        text += CommandSpec.row("3", "Anchor refused: malformed, from another store, or past the head.")
         return text
     }
 
@@ -69,7 +74,7 @@ enum HealthLogCommand {
             return ExitCode.success
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
-            return usageError("unknown command '\(name)'", terminal, nil)
+            return usageError(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", terminal, nil)
         }
         let commandArguments = Array(rest.dropFirst())
         if commandArguments.contains(where: { $0 == "--help" || $0 == "-h" }) {

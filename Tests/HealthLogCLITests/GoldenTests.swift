@@ -56,6 +56,13 @@ struct GoldenTests {
         }
     }
 
+    @Test("An unknown option before the command is named as an option: exit 2 with the top-level usage")
+    func unknownTopLevelOption() throws {
+        Self.expect(
+            try HealthLogBinary.run(["--bogus"]), status: 2,
+            stderr: "Error: unknown option '--bogus'\nUsage: healthlog [--store <dir>] <command> [<options>]\nSee 'healthlog --help'.\n")
+    }
+
     @Test("An unknown command is bad usage: exit 2 with the top-level usage")
     func unknownCommand() throws {
         Self.expect(
@@ -68,11 +75,11 @@ struct GoldenTests {
         Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "replay", "--bogus"]), status: 2, stderr: "Error: unknown option '--bogus'\n" + Self.replayUsage)
     }
 
-    @Test("A --limit that is not a whole number ≥ 0 is bad usage: exit 2", arguments: ["-1", "abc", "1.5", ""])
+    @Test("A --limit that is not a whole number, 0 or more, is bad usage: exit 2", arguments: ["-1", "abc", "1.5", ""])
     func badLimit(_ value: String) throws {
         Self.expect(
             try HealthLogBinary.run(["--store", "/nonexistent", "replay", "--limit", value]), status: 2,
-            stderr: "Error: --limit must be a whole number ≥ 0, not '\(value)'\n" + Self.replayUsage)
+            stderr: "Error: --limit must be a whole number, 0 or more, not '\(value)'\n" + Self.replayUsage)
     }
 
     @Test("A malformed anchor, or a token with a broken checksum, is refused with exit 3")
@@ -93,14 +100,14 @@ struct GoldenTests {
         defer { dir.remove() }
         let store = dir.file("store")
         try CrashTests.seed(store, with: Events.lines(1...2))
-        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", "99"]), status: 3, stderr: "Error: anchor 99 names sequence 99, past the store's head 2\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", "99"]), status: 3, stderr: "Error: anchor 99 is past the store's head, sequence 2\n")
         // A copy of the store (same identity) that went on: its anchor is ahead of the original.
         try FileManager.default.copyItem(atPath: store, toPath: dir.file("copy"))
         try CrashTests.seed(dir.file("copy"), with: Events.lines(3...3))
         let ahead = try Self.head(dir.file("copy"))
         Self.expect(
             try HealthLogBinary.run(["--store", store, "replay", "--from", ahead]), status: 3,
-            stderr: "Error: anchor \(ahead) names sequence 3, past the store's head 2\n")
+            stderr: "Error: anchor \(ahead) (sequence 3) is past the store's head, sequence 2\n")
     }
 
     @Test("An anchor from another store is refused with exit 3")
@@ -148,6 +155,20 @@ struct GoldenTests {
     func deleteUsage() throws {
         Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete"]), status: 2, stderr: "Error: an empty delete list: give at least one UUID\n" + Self.deleteUsage)
         Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete", "nope"]), status: 2, stderr: "Error: argument 1: 'nope' is not a UUID\n" + Self.deleteUsage)
+    }
+
+    @Test("delete of a UUID that is not live names the argument, not an input line, and writes nothing: exit 2")
+    func deleteNotLive() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        try CrashTests.seed(store, with: Events.lines(1...2))
+        let before = try Self.files(store)
+        let missing = "11111111-1111-4111-8111-111111111111"
+        Self.expect(
+            try HealthLogBinary.run(["--store", store, "delete", Events.uuid(1), missing]), status: 2,
+            stderr: "Error: argument 2: field 'uuid': no sample in the store has UUID \(missing)\n")
+        #expect(try Self.files(store) == before)
     }
 
     @Test("append prints the new anchor alone on stdout and its summary on stderr; delete does the same")

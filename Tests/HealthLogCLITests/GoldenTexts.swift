@@ -4,7 +4,8 @@
 enum GoldenTexts {
     /// The top-level help (`healthlog --help`).
     static let overview = """
-        OVERVIEW: An append-only, LZ4-compressed event log of health samples with HealthKit-style anchored queries.
+        OVERVIEW: An append-only, LZ4-compressed event log of health samples with
+        HealthKit-style anchored queries.
 
         USAGE: healthlog [--store <dir>] <command> [<options>]
 
@@ -29,7 +30,20 @@ enum GoldenTexts {
 
           See 'healthlog <command> --help' for detailed help.
 
-        EXIT CODES: 0 success, 1 store or I/O failure, 2 bad usage or input, 3 anchor refused.
+        ENVIRONMENT:
+          HEALTHLOG_STORE           The store directory when --store is not given.
+          HEALTHLOG_LOCK_TIMEOUT    Seconds a writer waits for another writer's lock
+                                    (default 10).
+          HEALTHLOG_SEGMENT_BYTES   Segment size limit in bytes (default 64 MiB).
+          HEALTHLOG_BATCH_BYTES     NDJSON bytes per batch (default 1 MiB).
+
+        EXIT CODES:
+          0                         Success.
+          1                         Store or I/O failure (damage, permissions, disk
+                                    full, lock timeout, no store).
+          2                         Bad usage or bad input; nothing was written.
+          3                         Anchor refused: malformed, from another store, or
+                                    past the head.
         """
 
     /// `healthlog append --help`.
@@ -58,7 +72,7 @@ enum GoldenTexts {
     static let add = """
         OVERVIEW: Append one sample.
 
-        USAGE: healthlog [--store <dir>] add --type <type> --value <value> [--unit <unit>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...]
+        USAGE: healthlog [--store <dir>] add --type <type> --value <value> [--unit <unit>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...] [--no-sync]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -73,7 +87,7 @@ enum GoldenTexts {
           --device <name>           The device description.
           --uuid <uuid>             The sample's UUID (default: a random one).
           --metadata <key=value>    A metadata entry; the value is a number or boolean
-                                    when it reads as one, else a string. (repeatable)
+                                    when it reads as one, else a string. Repeatable.
           --no-sync                 Do not wait for fdatasync before reporting success.
           -h, --help                Show help information.
 
@@ -113,7 +127,7 @@ enum GoldenTexts {
                                     sequence number.
           --type <type>             Only this type, in full
                                     (HKQuantityTypeIdentifierHeartRate) or short
-                                    (HeartRate). (repeatable)
+                                    (HeartRate). Repeatable.
           --limit <n>               At most n samples plus deleted objects (0: no
                                     limit).
           --raw                     Every event as recorded, instead of HealthKit's view

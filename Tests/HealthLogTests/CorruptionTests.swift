@@ -239,7 +239,7 @@ struct CorruptionTests {
         let report = try fixture.store.verify()
         #expect(report.isSound)
         #expect(report.notes.count == 1)
-        #expect(report.notes.first?.contains("torn tail of \(bytes.count) bytes at \(Self.displayPath(path)) byte \(end)") == true)
+        #expect(report.notes.first?.contains("torn tail of \(bytes.count) bytes at \(Self.displayPath(path)) at byte \(end)") == true)
 
         let torn = try #require(try fixture.appendThird().recoveredTail)
         #expect(torn.offset == end && torn.bytes == bytes.count)

@@ -85,7 +85,8 @@ public struct QueryAnchor: Hashable, Sendable, Codable, Comparable, CustomString
             throw HealthLogError(.anchorRefused, "anchor \(token) belongs to another store")
         }
         guard seq <= head else {
-            throw HealthLogError(.anchorRefused, "anchor \(token) names sequence \(seq), past the store's head \(head)")
+            let what = storeTag == nil ? "anchor \(token)" : "anchor \(token) (sequence \(seq))"
+            throw HealthLogError(.anchorRefused, "\(what) is past the store's head, sequence \(head)")
         }
     }
 }

@@ -12,6 +12,6 @@ public struct TornTail: Sendable, Equatable {
 
     /// A one-line description, e.g. for `verify` and recovery notes.
     public var summary: String {
-        "torn tail of \(bytes) bytes at \(file) byte \(offset) (\(reason))"
+        "torn tail of \(bytes) bytes at \(file) at byte \(offset) (\(reason))"
     }
 }

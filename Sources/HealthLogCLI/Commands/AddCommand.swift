@@ -5,7 +5,7 @@ enum AddCommand {
     static let spec = CommandSpec(
         name: "add",
         abstract: "Append one sample.",
-        usage: "--type <type> --value <value> [--unit <unit>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...]",
+        usage: "--type <type> --value <value> [--unit <unit>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...] [--no-sync]",
         options: [
             .init(name: "--type", value: "type", help: "The sample type, in full or short (HeartRate)."),
             .init(name: "--value", value: "value", help: "A number; for a category type, an integer or the constant's name."),
@@ -46,7 +46,7 @@ enum AddCommand {
         do {
             summary = try store.append(ndjson: Array(line.utf8))
         } catch let error as HealthLogError where error.code == .badInput {
-            throw HealthLogError(.badUsage, error.message.hasPrefix("line 1: ") ? String(error.message.dropFirst(8)) : error.message)
+            throw HealthLogError(.badUsage, error.message.replacingLinePrefix(with: nil))
         }
         if let uuid = summary.lastAdded { context.terminal.print(uuid.description) }
         AppendCommand.report(summary, context)

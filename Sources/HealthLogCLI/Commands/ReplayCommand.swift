@@ -19,7 +19,7 @@ enum ReplayCommand {
         guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
         var request = ReplayRequest(raw: arguments.has("--raw"))
         if let text = arguments.value("--limit") {
-            guard let limit = Int(text), limit >= 0 else { throw HealthLogError(.badUsage, "--limit must be a whole number ≥ 0, not '\(text)'") }
+            guard let limit = Int(text), limit >= 0 else { throw HealthLogError(.badUsage, "--limit must be a whole number, 0 or more, not '\(text)'") }
             request.limit = limit
         }
         let anchorFile = arguments.value("--anchor-file")

@@ -13,8 +13,11 @@ enum VerifyCommand {
         progress.finish()
         for problem in report.problems { context.terminal.print("problem: \(problem)") }
         for note in report.notes { context.terminal.print("note: \(note)") }
-        context.terminal.print(
-            "\(report.isSound ? "ok" : "damaged"): \(report.events) events in \(report.batches) batches, \(report.segments) segments")
+        if report.isSound {
+            context.terminal.print("ok: \(report.events) events in \(report.batches) batches, \(report.segments) segments")
+        } else {
+            context.terminal.print("damaged: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); see above")
+        }
         return report.isSound ? ExitCode.success : ExitCode.storeFailure
     }
 }

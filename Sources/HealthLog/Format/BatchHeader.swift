@@ -90,10 +90,12 @@ struct BatchHeader: Equatable, Sendable {
     }
 
     /// Decodes a header payload (the bytes after the skippable frame's magic and length).
-    static func decode(payload bytes: [UInt8]) throws -> BatchHeader {
+    /// `verifyingChecksum: false` skips the payload's own CRC-32C, for bytes already covered
+    /// by a checked checksum (a sidecar index's body).
+    static func decode(payload bytes: [UInt8], verifyingChecksum: Bool = true) throws -> BatchHeader {
         guard bytes.count >= 4 else { throw FormatViolation("batch header is too short") }
         let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self) }
-        guard CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
+        guard !verifyingChecksum || CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
             throw FormatViolation("batch header checksum mismatch")
         }
         var reader = ByteReader(bytes)

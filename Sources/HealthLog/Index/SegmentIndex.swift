@@ -56,16 +56,30 @@ struct SegmentIndex: Equatable {
         layout.segments + "/" + String(name.fileName.dropLast(".log.lz4".count)) + ".idx"
     }
 
+    /// The first sequence number listed (0 when none).
+    var firstSeq: UInt64
+    /// The last sequence number listed (0 when none).
+    var lastSeq: UInt64
+    /// Whether the last batch listed ends an append.
+    var lastIsEndOfAppend: Bool
+
     /// The index of `batches` (all in segment `name`, committed, in order).
-    init(name: SegmentName, batches: some Sequence<BatchRef>) {
+    init(name: SegmentName, batches: some Collection<BatchRef>) {
         self.name = name
         entries = batches.map { Entry(offset: $0.offset, payload: Array($0.header.encoded().dropFirst(8))) }
         coveredLength = batches.reduce(SegmentLayout.prologueLength) { max($0, $1.end) }
+        let last = batches.reduce(nil as BatchRef?) { $1 }
+        firstSeq = batches.first?.header.firstSeq ?? 0
+        lastSeq = last?.header.lastSeq ?? 0
+        lastIsEndOfAppend = last?.header.isEndOfAppend ?? false
     }
 
-    private init(name: SegmentName, coveredLength: Int, entries: [Entry]) {
+    private init(name: SegmentName, summary: Summary, entries: [Entry]) {
         self.name = name
-        self.coveredLength = coveredLength
+        coveredLength = summary.coveredLength
+        firstSeq = summary.firstSeq
+        lastSeq = summary.lastSeq
+        lastIsEndOfAppend = summary.lastIsEndOfAppend
         self.entries = entries
     }
 
@@ -85,12 +99,11 @@ struct SegmentIndex: Equatable {
         w.append(name.generation)
         w.append(UInt32(entries.count))
         w.append(UInt64(coveredLength))
-        let headers = entries.compactMap { try? BatchHeader.decode(payload: $0.payload) }
-        w.append(headers.first?.firstSeq ?? 0)
-        w.append(headers.last?.lastSeq ?? 0)
+        w.append(firstSeq)
+        w.append(lastSeq)
         w.append(UInt64(entries.last?.offset ?? 0))
         w.append(entries.last.map { CRC32C.checksum($0.payload[...]) } ?? 0)
-        w.append(UInt32(headers.last?.isEndOfAppend == true ? 1 : 0))
+        w.append(UInt32(lastIsEndOfAppend ? 1 : 0))
         w.append(UInt32(body.bytes.count))
         w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         w.appendChecksum()
@@ -160,6 +173,6 @@ struct SegmentIndex: Equatable {
             entries.append(Entry(offset: Int(offset), payload: Array(payload)))
         }
         guard body.remaining == 0 else { return nil }
-        return SegmentIndex(name: name, coveredLength: Int(covered), entries: entries)
+        return SegmentIndex(name: name, summary: header.summary, entries: entries)
     }
 }

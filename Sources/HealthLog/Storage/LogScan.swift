@@ -192,7 +192,7 @@ struct LogScan {
         var offset = Self.prologueLength
         var seq = expectedSeq
         for entry in sidecar.entries {
-            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload),
+            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false),
                 header.storeTag == meta.storeID.tag, header.firstSeq == seq
             else { return nil }
             var groupOffsets: [Int] = []

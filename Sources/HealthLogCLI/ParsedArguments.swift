@@ -50,6 +50,11 @@ struct ParsedArguments {
         }
     }
 
+    /// Throws bad usage when positional arguments were given to a command that takes none.
+    func expectNoPositionals() throws {
+        if let first = positionals.first { throw HealthLogError(.badUsage, "unexpected argument '\(first)'") }
+    }
+
     /// The value of a single-valued option.
     func value(_ name: String) -> String? { values[name]?.last }
 

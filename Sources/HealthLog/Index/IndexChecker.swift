@@ -49,14 +49,7 @@ struct IndexChecker {
     /// (every committed event, in sequence order).
     func checkUUIDRuns(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)], _ report: inout VerifyReport) {
         let directory = layout.directory + "/uuids"
-        var names: [String] = []
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                if UUIDRun.range(ofFileName: name) != nil { names.append(name) }
-            }
-            closedir(dir)
-        }
+        let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDRun.range(ofFileName: $0) != nil } ?? []
         var covered: UInt64 = 0
         for name in names.sorted() {
             let display = "uuids/" + name

@@ -17,7 +17,7 @@ struct Reindexer {
     func run() throws -> ReindexReport {
         guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
         let writer = try LogWriter(layout, options: options)
-        removeDerivedFiles()
+        try removeDerivedFiles()
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
         var report = ReindexReport(recoveredTail: writer.recoveredTail)
         for (index, file) in snapshot.segments.enumerated() {
@@ -52,16 +52,12 @@ struct Reindexer {
         return report
     }
 
-    private func removeDerivedFiles() {
+    private func removeDerivedFiles() throws {
         for directory in [layout.segments, layout.directory + "/uuids"] {
-            guard let dir = opendir(directory) else { continue }
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                if name.hasSuffix(".idx") || name.hasSuffix(".run") || name == "sync" || name.hasSuffix(".tmp") { names.append(name) }
+            for name in try DirectoryListing.names(in: directory)
+            where name.hasSuffix(".idx") || name.hasSuffix(".run") || name == "sync" || name.hasSuffix(".tmp") {
+                unlink(directory + "/" + name)
             }
-            closedir(dir)
-            for name in names { unlink(directory + "/" + name) }
         }
     }
 }

@@ -38,13 +38,8 @@ final class UUIDRunSet {
 
     private func openChain() throws {
         let head = snapshot?.headSeq ?? 0
-        var candidates: [(range: ClosedRange<UInt64>, name: String)] = []
-        if let dir = opendir(directory) {
-            defer { closedir(dir) }
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                if let range = UUIDRun.range(ofFileName: name) { candidates.append((range, name)) }
-            }
+        var candidates = try DirectoryListing.names(in: directory).compactMap { name in
+            UUIDRun.range(ofFileName: name).map { (range: $0, name: name) }
         }
         candidates.sort { ($0.range.lowerBound, $1.range.upperBound) < ($1.range.lowerBound, $0.range.upperBound) }
         var next: UInt64 = 1

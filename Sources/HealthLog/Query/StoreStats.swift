@@ -69,12 +69,8 @@ public struct StoreStats: Sendable, Equatable {
 
     /// The total size of the regular files under `directory` and its subdirectories.
     static func bytes(under directory: String) -> Int {
-        guard let dir = opendir(directory) else { return 0 }
-        defer { closedir(dir) }
         var total = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
+        for name in (try? DirectoryListing.names(in: directory)) ?? [] {
             var info = stat()
             guard lstat(directory + "/" + name, &info) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR {

@@ -35,19 +35,7 @@ struct StoreLayout: Sendable {
 
     /// The segment files present, sorted by base sequence number.
     func listSegments() throws -> [SegmentName] {
-        guard let dir = opendir(segments) else {
-            let err = errno
-            if err == ENOENT { return [] }
-            throw HealthLogError(.io, "cannot list \(segments): \(describeErrno(err))", errno: err)
-        }
-        defer { closedir(dir) }
-        var names: [SegmentName] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if let parsed = SegmentName(fileName: name) { names.append(parsed) }
-        }
+        let names = try DirectoryListing.names(in: segments).compactMap(SegmentName.init(fileName:))
         return names.sorted { ($0.baseSeq, $0.generation) < ($1.baseSeq, $1.generation) }
     }
 }

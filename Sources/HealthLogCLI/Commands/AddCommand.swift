@@ -21,7 +21,7 @@ enum AddCommand {
         discussion: "Prints the sample's UUID, then the new anchor, on stdout.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         guard let typeName = arguments.value("--type") else { throw HealthLogError(.badUsage, "--type is required") }
         let store = try context.store(sync: !arguments.has("--no-sync"))
         let type = try TypeNames.resolve(typeName, present: { store.exists ? try store.typesPresent() : [] })

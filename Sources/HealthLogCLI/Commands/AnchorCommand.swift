@@ -7,7 +7,7 @@ enum AnchorCommand {
         discussion: "A replay from this anchor returns only what is appended later.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         context.terminal.print(try context.store().headAnchor().token)
         return ExitCode.success
     }

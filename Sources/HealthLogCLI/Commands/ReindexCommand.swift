@@ -7,7 +7,7 @@ enum ReindexCommand {
         discussion: "Removes and rebuilds each segment's sidecar index, the UUID index and the sync-identifier table, holding the writer lock. Indexes are derived data: healthlog also detects and rebuilds damaged or stale ones by itself. Progress goes to stderr when it is a terminal.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         let progress = ProgressLine("reindex", context.terminal)
         let report = try context.store().reindex(progress: progress.update)
         progress.finish()

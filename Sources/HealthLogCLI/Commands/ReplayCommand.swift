@@ -16,7 +16,7 @@ enum ReplayCommand {
         discussion: "Events go to stdout as NDJSON with their seq, in sequence order; then 'next-anchor: TOKEN' goes to stderr. An anchor that is malformed, from another store or past the head exits 3.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         var request = ReplayRequest(raw: arguments.has("--raw"))
         if let text = arguments.value("--limit") {
             guard let limit = Int(text), limit >= 0 else { throw HealthLogError(.badUsage, "--limit must be a whole number, 0 or more, not '\(text)'") }

@@ -7,7 +7,7 @@ enum StatsCommand {
         discussion: "Per type: live samples, deleted objects, and the first start and last end of any sample of the type ever added. Then events, segments, bytes on disk and the compression ratio. Answered from the index, without reading events.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         let stats = try context.store().stats()
         let t = context.terminal
         let width = max(4, stats.types.map(\.type.count).max() ?? 0)

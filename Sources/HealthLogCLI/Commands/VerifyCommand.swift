@@ -7,7 +7,7 @@ enum VerifyCommand {
         discussion: "Reads every frame and checks every checksum and that sequence numbers run without gaps, then that every index agrees with the segments. Prints each problem with its file and byte offset and exits 1 if there is any; a torn tail (an unfinished last append, which the next writer cuts) and an index that is only behind are notes. Progress goes to stderr when it is a terminal.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw HealthLogError(.badUsage, "unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         let progress = ProgressLine("verify", context.terminal)
         let report = try context.store().verify(progress: progress.update)
         progress.finish()

@@ -118,6 +118,7 @@ struct BatchHeader: Equatable, Sendable {
             let groupCount = Int(try reader.read(UInt16.self))
             _ = try reader.read(UInt16.self)
             guard first >= 1, last >= first else { throw FormatViolation("batch header has an empty sequence range") }
+            guard last < FormatConstants.maxSequence else { throw FormatViolation("batch header names sequence \(last), past the format's limit") }
             var groups: [Group] = []
             groups.reserveCapacity(groupCount)
             var total: UInt64 = 0
@@ -135,8 +136,13 @@ struct BatchHeader: Equatable, Sendable {
                 guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,
                     group.lastSeq - group.firstSeq + 1 >= UInt64(group.count)
                 else { throw FormatViolation("batch group '\(name)' has an inconsistent sequence range") }
-                guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength else {
-                    throw FormatViolation("batch group '\(name)' claims \(group.rawLength) bytes, over the limit")
+                guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength,
+                    UInt64(group.rawLength) <= UInt64(group.frameLength) * FormatConstants.maxLZ4Expansion
+                else {
+                    throw FormatViolation("batch group '\(name)' claims \(group.rawLength) bytes from a \(group.frameLength)-byte frame")
+                }
+                guard UInt64(group.count) * FormatConstants.minStoredLineLength <= UInt64(group.rawLength) else {
+                    throw FormatViolation("batch group '\(name)' claims \(group.count) events in \(group.rawLength) bytes")
                 }
                 total += UInt64(group.frameLength)
                 events += UInt64(group.count)

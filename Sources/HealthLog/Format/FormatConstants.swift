@@ -22,6 +22,17 @@ enum FormatConstants {
     static let maxBatchHeaderLength = 1 << 20
     /// The largest uncompressed group frame a reader accepts.
     static let maxGroupRawLength = 256 << 20
+    /// LZ4 turns one stored byte into at most 255: a group whose raw length is more than
+    /// this many times its frame length cannot be, and is refused before anything is
+    /// allocated for it.
+    static let maxLZ4Expansion: UInt64 = 256
+    /// Every stored line is longer than this (`{"seq":N,"op":"add","uuid":"…36…"}` alone
+    /// is), so a group's event count is at most its raw length over it: what a header
+    /// claims stays proportional to the bytes behind it.
+    static let minStoredLineLength: UInt64 = 64
+    /// Sequence numbers stay below this (no log gets near it), so `seq + 1` and `Int(seq)`
+    /// never overflow on what a damaged or forged header says.
+    static let maxSequence: UInt64 = 1 << 62
     /// The largest number of type groups in one batch.
     static let maxGroupCount = 4096
 

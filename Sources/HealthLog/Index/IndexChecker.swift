@@ -29,6 +29,10 @@ struct IndexChecker {
                 report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
                 continue
             }
+            if SegmentIndex.readSummary(layout, file.name) != SegmentIndex.summary(listing: found.entries) {
+                report.problems.append("\(display) at byte 0: its header disagrees with the batches it lists; run 'healthlog reindex'")
+                continue
+            }
             var offset = SegmentIndex.headerLength
             var agrees = true
             for (k, entry) in found.entries.enumerated() {
@@ -53,7 +57,7 @@ struct IndexChecker {
         var covered: UInt64 = 0
         for name in names.sorted() {
             let display = "uuids/" + name
-            guard let run = UUIDRun(path: directory + "/" + name) else {
+            guard let run = UUIDRun(path: directory + "/" + name), run.fromSeq...run.toSeq == UUIDRun.range(ofFileName: name) else {
                 report.problems.append("\(display) at byte 0: damaged header or block table; run 'healthlog reindex'")
                 continue
             }

@@ -25,7 +25,7 @@ struct Reindexer {
             report.segmentIndexes += 1
         }
         var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
-        events.reserveCapacity(Int(snapshot.headSeq))
+        events.reserveCapacity(Int(min(snapshot.headSeq, 1 << 20)))
         var sync = SyncTable()
         var lines = BatchLines()
         let batches = try snapshot.allBatches()

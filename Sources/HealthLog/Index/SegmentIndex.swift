@@ -16,7 +16,7 @@ import Darwin
 /// Layout (little-endian): a 76-byte header — `HLIX`, u16 version, u16 0, u64 base seq,
 /// u32 generation, u32 batch count, u64 covered length (the segment bytes it describes),
 /// u64 first seq, u64 last seq, u64 offset of the last batch, u32 CRC-32C of the last
-/// batch's header payload, u32 flags (bit 0: the last batch ends an append), u32 body
+/// batch's header payload without its own trailing CRC (see ``lastBatchCheck(_:)``), u32 flags (bit 0: the last batch ends an append), u32 body
 /// length, u32 body CRC-32C, u32 header CRC-32C — then per batch u64 offset, u32 payload
 /// length, and the batch header's payload exactly as in the segment.
 ///
@@ -74,6 +74,24 @@ struct SegmentIndex: Equatable {
         lastIsEndOfAppend = last?.header.isEndOfAppend ?? false
     }
 
+    /// The header a writer gives an index that lists `entries`; `nil` when a payload does
+    /// not decode. `verify` holds each index's header to it, since readers take sealed
+    /// segments on the header's word.
+    static func summary(listing entries: [Entry]) -> Summary? {
+        guard let first = entries.first, let last = entries.last else {
+            return Summary(
+                batchCount: 0, coveredLength: SegmentLayout.prologueLength, firstSeq: 0, lastSeq: 0, lastOffset: 0,
+                lastPayloadCRC: 0, lastIsEndOfAppend: false)
+        }
+        guard let head = try? BatchHeader.decode(payload: first.payload, verifyingChecksum: false),
+            let tail = try? BatchHeader.decode(payload: last.payload, verifyingChecksum: false)
+        else { return nil }
+        return Summary(
+            batchCount: entries.count, coveredLength: last.offset + 8 + last.payload.count + tail.framesLength,
+            firstSeq: head.firstSeq, lastSeq: tail.lastSeq, lastOffset: last.offset,
+            lastPayloadCRC: lastBatchCheck(last.payload), lastIsEndOfAppend: tail.isEndOfAppend)
+    }
+
     private init(name: SegmentName, summary: Summary, entries: [Entry]) {
         self.name = name
         coveredLength = summary.coveredLength
@@ -102,13 +120,27 @@ struct SegmentIndex: Equatable {
         w.append(firstSeq)
         w.append(lastSeq)
         w.append(UInt64(entries.last?.offset ?? 0))
-        w.append(entries.last.map { CRC32C.checksum($0.payload[...]) } ?? 0)
+        w.append(entries.last.map { Self.lastBatchCheck($0.payload) } ?? 0)
         w.append(UInt32(lastIsEndOfAppend ? 1 : 0))
         w.append(UInt32(body.bytes.count))
         w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         w.appendChecksum()
         w.append(bytes: body.bytes)
         return w.bytes
+    }
+
+    /// What the header keeps of the last batch: the CRC-32C of its header payload without
+    /// the payload's trailing CRC-32C. (The CRC-32C of bytes that end in their own CRC-32C
+    /// is the same constant for every valid batch header, so it would identify nothing.)
+    static func lastBatchCheck(_ payload: [UInt8]) -> UInt32 {
+        CRC32C.checksum(payload.dropLast(4))
+    }
+
+    /// Whether the sidecar of `name` is whole: its header and body checksums hold. Writers
+    /// ask this of the segments readers take on their header's word, so a damaged body is
+    /// rewritten rather than only worked around.
+    static func isSound(_ layout: StoreLayout, _ name: SegmentName) -> Bool {
+        read(layout, name) != nil
     }
 
     /// Writes the sidecar (temporary file and rename; not synced: it is derived data).
@@ -148,7 +180,8 @@ struct SegmentIndex: Equatable {
             let first = try? r.read(UInt64.self), let last = try? r.read(UInt64.self), let lastOffset = try? r.read(UInt64.self),
             let lastCRC = try? r.read(UInt32.self), let flags = try? r.read(UInt32.self),
             let bodyLength = try? r.read(UInt32.self), let bodyCRC = try? r.read(UInt32.self),
-            base == name.baseSeq, generation == name.generation, covered <= UInt64(Int32.max), lastOffset <= covered
+            base == name.baseSeq, generation == name.generation, covered <= UInt64(Int32.max), lastOffset <= covered,
+            count == 0 ? first == 0 && last == 0 : first >= 1 && first <= last && last < FormatConstants.maxSequence
         else { return nil }
         let summary = Summary(
             batchCount: Int(count), coveredLength: Int(covered), firstSeq: first, lastSeq: last, lastOffset: Int(lastOffset),

@@ -78,6 +78,7 @@ final class UUIDRun {
         guard let version = try? r.read(UInt16.self), version <= FormatConstants.version, (try? r.read(UInt16.self)) != nil,
             let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
             let blocks = try? r.read(UInt32.self), let tableCRC = try? r.read(UInt32.self),
+            from >= 1, from <= to, to < FormatConstants.maxSequence,
             count <= UInt64(Int32.max), Int(blocks) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries
         else { return nil }
         let tableLength = Int(blocks) * 20

@@ -57,14 +57,19 @@ final class UUIDRunSet {
 
     /// Builds a run for the part of the log past ``coveredSeq``.
     private func catchUp() throws {
-        guard let snapshot, snapshot.headSeq > coveredSeq else { return }
+        try rebuild(through: snapshot?.headSeq ?? 0)
+    }
+
+    /// Builds a run for the events after ``coveredSeq`` up to `last`, from the log.
+    private func rebuild(through last: UInt64) throws {
+        guard let snapshot, last > coveredSeq else { return }
         let from = coveredSeq + 1
         var entries: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var lines = BatchLines()
-        for batch in try snapshot.batches(after: from - 1) {
+        for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
-                for line in lines.lines where line.seq >= from {
+                for line in lines.lines where line.seq >= from && line.seq <= last {
                     guard let uuid = BatchLines.uuid(of: line, in: raw) else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(line.seq) has no readable uuid")
                     }
@@ -72,8 +77,8 @@ final class UUIDRunSet {
                 }
             }
         }
-        try add(Self.combine(entries), from: from, to: snapshot.headSeq)
-        rebuiltRanges.append(from...snapshot.headSeq)
+        try add(Self.combine(entries), from: from, to: last)
+        rebuiltRanges.append(from...last)
     }
 
     /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one entry.
@@ -111,11 +116,16 @@ final class UUIDRunSet {
 
     /// Drops the first damaged run and every later one, then catches up from the log.
     private func repair() throws {
-        guard let bad = runs.firstIndex(where: \.isDamaged) else { return }
+        if dropDamaged() { try catchUp() }
+    }
+
+    /// Removes the first damaged run and every later one; returns whether there was one.
+    private func dropDamaged() -> Bool {
+        guard let bad = runs.firstIndex(where: \.isDamaged) else { return false }
         for run in runs[bad...] { unlink(run.path) }
         rebuiltRanges.append(runs[bad].fromSeq...coveredSeq)
         runs.removeSubrange(bad...)
-        try catchUp()
+        return true
     }
 
     /// Adds a run of `entries` (sorted, folded) for `from...to`, then merges size tiers:
@@ -130,9 +140,19 @@ final class UUIDRunSet {
         runs.append(run)
         written(.uuidRunWritten)
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
+            let merged: [UUIDRun.Entry]
+            do {
+                merged = Self.merge(try runs[runs.count - 2].allEntries(), try runs[runs.count - 1].allEntries())
+            } catch let error as HealthLogError where error.code == .corrupt {
+                // A run damaged on disk: drop it and every later one (this new run among them),
+                // rebuild from the log what they covered before `from`, then add this run again.
+                guard dropDamaged() else { throw error }
+                try rebuild(through: from - 1)
+                guard coveredSeq == from - 1 else { throw error }
+                return try add(entries, from: from, to: to, written: written)
+            }
             let newer = runs.removeLast()
             let older = runs.removeLast()
-            let merged = Self.merge(try older.allEntries(), try newer.allEntries())
             let mergedPath = try UUIDRun.write(merged, from: older.fromSeq, to: newer.toSeq, directory: directory)
             guard let mergedRun = UUIDRun(path: mergedPath) else { throw HealthLogError(.io, "\(mergedPath): merged run does not read back") }
             unlink(older.path)

@@ -44,21 +44,34 @@ struct BatchLines {
             }
             used += length
         }
-        order(batch.header, allGroups: groups.count == batch.header.groups.count)
+        if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count) {
+            throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): \(reason)")
+        }
     }
 
     /// Puts the lines in sequence order: by direct placement when every group of the batch
     /// was loaded (its sequence numbers are then exactly first...last), else by sorting.
-    private mutating func order(_ header: BatchHeader, allGroups: Bool) {
+    /// Returns what is wrong when two groups hold the same sequence number (the header's
+    /// counts then add up while some number of the range is missing).
+    private mutating func order(_ header: BatchHeader, allGroups: Bool) -> String? {
         swap(&lines, &unordered)
-        guard !lines.isEmpty else { return }
+        guard !lines.isEmpty else { return nil }
         if !allGroups {
             lines.sort { $0.seq < $1.seq }
-            return
+            for k in lines.indices.dropFirst() where lines[k].seq == lines[k - 1].seq {
+                return "event \(lines[k].seq) is in two groups"
+            }
+            return nil
         }
         unordered.removeAll(keepingCapacity: true)
         unordered.append(contentsOf: lines)
         for line in unordered { lines[Int(line.seq - header.firstSeq)] = line }
+        // Each place was written by the line of its own number unless a number is missing
+        // (a place keeps a stale line), which happens exactly when another is repeated.
+        for (k, line) in lines.enumerated() where line.seq != header.firstSeq + UInt64(k) {
+            return "event \(header.firstSeq + UInt64(k)) is missing from its batch, another is in two groups"
+        }
+        return nil
     }
 
     /// Calls `body` with the storage the lines point into.

@@ -109,7 +109,7 @@ struct LogScan {
         let length = Int(ByteReaderValue.u32(head, 4))
         guard length <= FormatConstants.maxBatchHeaderLength else { return false }
         let payload = try file.read(at: summary.lastOffset + 8, count: length)
-        return payload.count == length && CRC32C.checksum(payload[...]) == summary.lastPayloadCRC
+        return payload.count == length && length >= 4 && SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC
     }
 
     /// Walks the segments from `first` on.

@@ -59,6 +59,9 @@ final class LogSnapshot {
         self.scan = scan
     }
 
+    /// The leading segments taken on their index header's word (see ``LogScan/prefix``).
+    var prefixSegmentCount: Int { prefix.count }
+
     /// The number of committed batches.
     var batchCount: Int { prefix.reduce(0) { $0 + $1.batchCount } + tail.count }
 

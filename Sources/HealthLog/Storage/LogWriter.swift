@@ -99,7 +99,8 @@ final class LogWriter {
             segment = (name, fd, point.offset)
             segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
         }
-        for index in snapshot.segmentsNeedingIndex where index < snapshot.segments.count {
+        let damagedPrefix = (0..<snapshot.prefixSegmentCount).filter { !SegmentIndex.isSound(layout, snapshot.segments[$0].name) }
+        for index in snapshot.segmentsNeedingIndex + damagedPrefix where index < snapshot.segments.count {
             let name = snapshot.segments[index].name
             guard FileDescriptor.exists(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) else { continue }
             try? SegmentIndex(name: name, batches: snapshot.batches(inSegment: index)).write(layout)

@@ -25,7 +25,7 @@ struct Verifier {
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
         var lines = BatchLines()
         var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
-        events.reserveCapacity(Int(snapshot.headSeq))
+        events.reserveCapacity(Int(min(snapshot.headSeq, 1 << 20)))
         for (done, batch) in batches.enumerated() {
             progress?(done, batches.count)
             let header = batch.header

@@ -102,6 +102,10 @@ struct WriterState {
         if var table = syncTable, table.coveredSeq == from - 1 {
             table.coveredSeq = to
             try table.write(layout)
+        } else if syncTable == nil, FileDescriptor.exists(SyncTable.path(layout)), SyncTable.read(layout) == nil {
+            // Damaged, and this append did not need it: rebuild it as of the log before this
+            // append (it is caught up past that when next loaded) rather than leave it damaged.
+            try SyncTable.load(layout, snapshot: snapshot).write(layout)
         }
     }
 

@@ -104,7 +104,7 @@ enum HealthLogCommand {
     static func usageError(_ message: String, _ terminal: Terminal, _ spec: CommandSpec?) -> Int32 {
         terminal.error("Error: \(message)")
         if let spec {
-            terminal.error("Usage: healthlog [--store <dir>] \(spec.name) \(spec.usage)")
+            terminal.error("Usage: healthlog [--store <dir>] \(spec.name)\(spec.usage.isEmpty ? "" : " " + spec.usage)")
             terminal.error("See 'healthlog \(spec.name) --help'.")
         } else {
             terminal.error("Usage: healthlog [--store <dir>] <command> [<options>]")

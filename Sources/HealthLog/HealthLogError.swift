@@ -37,7 +37,7 @@ public struct HealthLogError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let corrupt = Code("corrupt", .store)
         /// A system call failed (permissions, disk full, …).
         public static let io = Code("io", .store)
-        /// `fsync` failed: the store refuses further writes in this process.
+        /// `fsync` failed: the append was rolled back, and its writer refuses further writes.
         public static let syncFailed = Code("syncFailed", .store)
         /// There is no store at the given path, for a command that reads.
         public static let noStore = Code("noStore", .store)

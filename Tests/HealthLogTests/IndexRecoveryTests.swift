@@ -166,6 +166,9 @@ struct IndexRecoveryTests {
             let name = "uuids/00000000000000000001-00000000000000000120.run"
             let old = try #require(scene.fixture.images[0][name])
             try ByteSurgery.write(old, to: scene.file(name))
+            // The chain (1-205, 206-220) still covers the log: nothing is behind.
+            let report = try scene.store.verify()
+            #expect(report.notes.isEmpty, "\(report.notes)")
         }
     }
 

@@ -195,7 +195,6 @@ struct SegmentIndex: Equatable {
             CRC32C.checksum(bytes[headerLength...]) == header.bodyCRC
         else { return nil }
         let count = header.summary.batchCount
-        let covered = header.summary.coveredLength
         var body = ByteReader(bytes, at: headerLength)
         var entries: [Entry] = []
         for _ in 0..<count {

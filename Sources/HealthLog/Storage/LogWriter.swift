@@ -127,7 +127,7 @@ final class LogWriter {
 
     /// Writes one encoded batch (`bytes`, whose header is `header`).
     func write(_ bytes: [UInt8], header: BatchHeader) throws {
-        guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this store handle refuses writes") }
+        guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this append's writer refuses further writes") }
         try ensureStore()
         if segment == nil || (segment!.offset > SegmentLayout.prologueLength && segment!.offset + bytes.count > options.segmentBytes) {
             try startSegment(baseSeq: header.firstSeq)

@@ -175,7 +175,7 @@ struct WriteFaultTests {
             let failed = try #require(throws: HealthLogError.self) { try writer.commit() }
             #expect(failed.code == .syncFailed)
             let refused = try #require(throws: HealthLogError.self) { try writer.write(bytes, header: last.header) }
-            #expect(refused.code == .syncFailed && refused.message.contains("refuses writes"), "\(refused)")
+            #expect(refused.code == .syncFailed && refused.message.contains("refuses further writes"), "\(refused)")
             writer.rollback()
         }
         #expect(IndexFixture.primary(try ByteSurgery.image(of: path)) == IndexFixture.primary(image))

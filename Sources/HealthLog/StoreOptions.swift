@@ -7,7 +7,8 @@ public struct StoreOptions: Sendable {
     public var sync = true
     /// The size at which a segment is sealed and a new one started.
     public var segmentBytes = FormatConstants.defaultSegmentBytes
-    /// The uncompressed size at which a batch is closed.
+    /// The uncompressed size at which a batch is closed (at most 128 MiB; larger values
+    /// act as 128 MiB, so readers' bounds on what a header may claim always hold).
     public var batchBytes = FormatConstants.defaultBatchBytes
     /// How long a writer waits for another process's writer lock, in seconds.
     public var lockTimeout: Double = 10

@@ -46,6 +46,9 @@ enum FormatConstants {
     /// Group kind: delete events.
     static let groupKindDelete: UInt8 = 1
 
+    /// The largest batch size a writer accepts (a group then stays far below
+    /// ``maxGroupRawLength`` even with a 16 MiB line on top).
+    static let maxBatchBytes = 128 << 20
     /// Default uncompressed size at which a batch is closed.
     static let defaultBatchBytes = 1 << 20
     /// Default size at which a segment is sealed and a new one started.

@@ -117,7 +117,7 @@ final class AppendSession {
 
     /// The next sequence number, after writing the current batch if it is full.
     private func nextSequence() throws -> UInt64 {
-        if builder.rawBytes >= writer.options.batchBytes { try flush(endOfAppend: false) }
+        if builder.rawBytes >= min(writer.options.batchBytes, FormatConstants.maxBatchBytes) { try flush(endOfAppend: false) }
         defer { nextSeq += 1 }
         return nextSeq
     }

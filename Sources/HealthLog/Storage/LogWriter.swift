@@ -172,6 +172,10 @@ final class LogWriter {
     /// Seals the current segment (if any) and starts a new one at `baseSeq`.
     private func startSegment(baseSeq: UInt64) throws {
         guard let meta else { return }
+        if mkdir(layout.segments, 0o700) != 0, errno != EEXIST {
+            let err = errno
+            throw HealthLogError(.io, "cannot create \(layout.segments): \(describeErrno(err))", errno: err)
+        }
         let name = SegmentName(baseSeq: baseSeq, generation: 0)
         let fd = try FileDescriptor.open(layout.segment(baseSeq: baseSeq), flags: O_RDWR | O_CREAT | O_EXCL)
         createdSegments.append(name)

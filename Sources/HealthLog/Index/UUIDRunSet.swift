@@ -22,8 +22,6 @@ final class UUIDRunSet {
     let directory: String
     private let snapshot: LogSnapshot?
     private(set) var runs: [UUIDRun] = []
-    /// Runs rebuilt or caught up while opening (for `reindex` and tests).
-    private(set) var rebuiltRanges: [ClosedRange<UInt64>] = []
 
     /// The last sequence number the runs cover.
     var coveredSeq: UInt64 { runs.last?.toSeq ?? 0 }
@@ -78,7 +76,6 @@ final class UUIDRunSet {
             }
         }
         try add(Self.combine(entries), from: from, to: last)
-        rebuiltRanges.append(from...last)
     }
 
     /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one entry.
@@ -123,7 +120,6 @@ final class UUIDRunSet {
     private func dropDamaged() -> Bool {
         guard let bad = runs.firstIndex(where: \.isDamaged) else { return false }
         for run in runs[bad...] { unlink(run.path) }
-        rebuiltRanges.append(runs[bad].fromSeq...coveredSeq)
         runs.removeSubrange(bad...)
         return true
     }

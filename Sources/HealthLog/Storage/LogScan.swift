@@ -35,9 +35,6 @@ struct LogScan {
         }
     }
 
-    /// The length of a segment prologue: the empty LZ4 frame plus the segment header frame.
-    static var prologueLength: Int { SegmentLayout.prologueLength }
-
     /// One segment's scan: its valid batches in order, the first problem after them, and
     /// how many batches its sidecar index supplied (-1: none usable).
     struct SegmentScan {
@@ -117,7 +114,7 @@ struct LogScan {
         var nextSeq = start
         for index in segments.indices.dropFirst(first) {
             let scan = try scanSegment(index, expectedSeq: nextSeq)
-            prologueEnds[index] = Self.prologueLength
+            prologueEnds[index] = SegmentLayout.prologueLength
             indexedCounts[index] = scan.indexed
             for batch in scan.batches {
                 batches.append(batch)
@@ -141,7 +138,7 @@ struct LogScan {
             return scan
         }
         var nextSeq = expectedSeq
-        var offset = Self.prologueLength
+        var offset = SegmentLayout.prologueLength
         if let indexed = try adoptIndex(file, index, expectedSeq: nextSeq) {
             scan.batches = indexed.batches
             nextSeq = indexed.batches.last.map { $0.header.lastSeq + 1 } ?? nextSeq
@@ -164,8 +161,8 @@ struct LogScan {
 
     /// Checks a segment's prologue; returns what is wrong when it is not valid.
     private func checkPrologue(_ file: SegmentFile, expectedBase: UInt64) throws -> FormatViolation? {
-        let bytes = try file.read(at: 0, count: Self.prologueLength)
-        guard bytes.count == Self.prologueLength else { return FormatViolation("segment header is incomplete", isTruncation: true) }
+        let bytes = try file.read(at: 0, count: SegmentLayout.prologueLength)
+        guard bytes.count == SegmentLayout.prologueLength else { return FormatViolation("segment header is incomplete", isTruncation: true) }
         guard Array(bytes[0..<LZ4Frame.emptyFrame.count]) == LZ4Frame.emptyFrame else {
             return FormatViolation("segment does not start with an empty LZ4 frame")
         }
@@ -189,7 +186,7 @@ struct LogScan {
     private func adoptIndex(_ file: SegmentFile, _ index: Int, expectedSeq: UInt64) throws -> (batches: [BatchRef], covered: Int)? {
         guard usingIndexes, let sidecar = SegmentIndex.read(layout, file.name), sidecar.coveredLength <= file.size else { return nil }
         var refs: [BatchRef] = []
-        var offset = Self.prologueLength
+        var offset = SegmentLayout.prologueLength
         var seq = expectedSeq
         for entry in sidecar.entries {
             guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false),

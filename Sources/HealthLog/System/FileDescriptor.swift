@@ -38,13 +38,6 @@ struct FileDescriptor: Sendable {
         return Int(info.st_size)
     }
 
-    /// Whether the descriptor names a regular file (`fstat(2)`).
-    func isRegularFile() -> Bool {
-        var info = stat()
-        guard fstat(rawValue, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFREG
-    }
-
     /// Reads up to `count` bytes at `offset` with `pread(2)`, looping over short reads; returns
     /// fewer bytes only at end of file.
     func read(at offset: Int, count: Int) throws -> [UInt8] {
@@ -94,17 +87,6 @@ struct FileDescriptor: Sendable {
     /// Writes all of the array `bytes` at `offset` with `pwrite(2)`.
     func write(_ bytes: [UInt8], at offset: Int) throws {
         try bytes.withUnsafeBytes { raw in try write(raw, at: offset) }
-    }
-
-    /// Writes all of `bytes` at the current position with `write(2)`, looping over short writes.
-    func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = try retryingOnInterrupt("cannot write", path: path) {
-                systemWrite(rawValue, bytes.baseAddress! + done, bytes.count - done)
-            }
-            done += n
-        }
     }
 
     /// Flushes the file's data and size to stable storage with `fdatasync(2)`.

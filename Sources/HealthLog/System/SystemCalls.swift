@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 // Module-qualified spellings of the C calls whose names the Swift wrappers reuse
-// (`open`, `close`, `read`, `write`), so a wrapper method can call its C namesake.
+// (`open`, `close`, `read`), so a wrapper method can call its C namesake.
 
 /// `open(2)`.
 func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
@@ -31,14 +31,5 @@ func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -
     Glibc.read(fd, buffer, count)
     #else
     Darwin.read(fd, buffer, count)
-    #endif
-}
-
-/// `write(2)`.
-func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
     #endif
 }

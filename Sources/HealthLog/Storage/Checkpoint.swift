@@ -53,12 +53,3 @@ struct Checkpoint: Equatable, Sendable {
         try DurableFile.replace(layout.checkpoint, with: encoded(), sync: false)
     }
 }
-
-/// Reads one little-endian value at a fixed offset of a byte array.
-enum ByteReaderValue {
-    /// The `UInt32` at `offset`, or 0 when out of range.
-    static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        guard offset + 4 <= bytes.count else { return 0 }
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-    }
-}

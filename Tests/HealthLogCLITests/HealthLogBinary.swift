@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `healthlog` executable as a child process, the way a user would.
 struct HealthLogBinary {
@@ -30,18 +31,19 @@ struct HealthLogBinary {
         env["HEALTHLOG_STORE"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let input = Pipe()
+        // Standard input comes from a file, not a pipe: a command that exits before reading
+        // it (a usage error, say) must not kill this test process with SIGPIPE.
+        let inputPath = NSTemporaryDirectory() + "healthlog-stdin-" + UUID().uuidString
+        try Data(stdin.utf8).write(to: URL(fileURLWithPath: inputPath))
+        defer { try? FileManager.default.removeItem(atPath: inputPath) }
+        let input = try #require(FileHandle(forReadingAtPath: inputPath))
+        defer { try? input.close() }
         let output = Pipe()
         let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

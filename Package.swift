@@ -13,9 +13,19 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CLZ4"]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        .target(name: "HealthLog", dependencies: ["CLZ4", "CLibXML2", "CArchive"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLog"]),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog"]),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI"]),
     ],
     swiftLanguageModes: [.v6]

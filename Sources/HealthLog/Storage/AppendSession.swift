@@ -4,6 +4,10 @@
 ///
 /// Sequence numbers are given in input order; a sync-identifier replacement becomes a
 /// delete of the old sample followed by the add.
+///
+/// An importing session (``skipsUsedUUIDs``) skips and counts an add whose UUID was ever
+/// used, instead of refusing it, and takes correlation members from anywhere in the store:
+/// that is how an import adds each record of an export once, however often it runs.
 final class AppendSession {
     private let writer: LogWriter
     private var state: WriterState
@@ -19,9 +23,12 @@ final class AppendSession {
     private var label = ""
     private var generator = SystemRandomNumberGenerator()
     private let appendedMillis = Clock.nowMillis()
+    /// Whether an add whose UUID was ever used is skipped (import) rather than refused.
+    private let skipsUsedUUIDs: Bool
 
     /// Opens the store's writer (taking its lock and cutting any torn tail).
-    init(_ layout: StoreLayout, options: StoreOptions) throws {
+    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false) throws {
+        self.skipsUsedUUIDs = skipsUsedUUIDs
         writer = try LogWriter(layout, options: options)
         state = WriterState(layout, snapshot: writer.snapshot)
         startHead = writer.headSeq
@@ -68,6 +75,10 @@ final class AppendSession {
         let uuid: SampleUUID
         if let given = event.uuid {
             uuid = given
+            if skipsUsedUUIDs, try state.stub(uuid) != nil || skippedUUIDs.contains(uuid) {
+                summary.alreadyPresent += 1
+                return
+            }
             if let stub = try state.stub(uuid) {
                 let reason = stub.seq > startHead ? "UUID \(uuid) is added earlier in this input"
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
@@ -132,6 +143,7 @@ final class AppendSession {
 
     private func finish() throws -> AppendSummary {
         for (line, uuid) in members {
+            if skipsUsedUUIDs, try state.stub(uuid) != nil || skippedUUIDs.contains(uuid) { continue }
             guard let stub = try state.stub(uuid), stub.seq > startHead else {
                 throw HealthLogError(.badInput, "\(line): field 'objects': member \(uuid) is not added in this append")
             }

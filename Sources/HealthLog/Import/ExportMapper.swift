@@ -1,0 +1,296 @@
+/// Maps the top-level elements of an export to SPEC §1 event lines, validated by the
+/// store's own event parser, and lists what it cannot map. Pure: the same element always
+/// maps to the same lines, so the import's checking pass and writing pass agree.
+struct ExportMapper {
+    /// One event to append.
+    struct Event {
+        /// The sample's type identifier.
+        var type: String
+        /// The content-derived UUID.
+        var uuid: SampleUUID
+        /// The event line, newline included.
+        var line: String
+        /// Whether the sample is a member of a correlation (a `Record` inside a `Correlation`).
+        var isCorrelationMember: Bool
+    }
+
+    /// The ISO 8601 text of `ExportDate`, once read.
+    private(set) var exportDate: SampleDraft.Instant?
+
+    /// The events of `element` (members before their correlation), and what could not be
+    /// mapped, each with its line.
+    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem]) {
+        var unmapped: [UnmappedItem] = []
+        func skip(_ what: ExportElement, _ reason: String) {
+            unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
+        }
+        var events: [Event] = []
+        switch element.name {
+        case "ExportDate":
+            if let value = element["value"], let date = ExportDateFormat.instant(value) {
+                exportDate = date
+            } else {
+                skip(element, "value '\(element["value"] ?? "")' is not a date in the export's format")
+            }
+        case "Me":
+            events = mapMe(element, skip)
+        case "Record":
+            if let event = mapRecord(element, isMember: false, skip) { events = [event] }
+        case "Correlation":
+            events = mapCorrelation(element, skip)
+        case "Workout":
+            if let event = mapWorkout(element, skip) { events = [event] }
+        case "ActivitySummary":
+            if let event = mapActivitySummary(element, skip) { events = [event] }
+        case "ClinicalRecord":
+            skip(element, "clinical (FHIR) records have no place in SPEC §1")
+        case "Audiogram":
+            skip(element, "audiograms have no place in SPEC §1")
+        case "VisionPrescription":
+            skip(element, "vision prescriptions have no place in SPEC §1")
+        default:
+            skip(element, "unknown element")
+        }
+        return (events, unmapped)
+    }
+
+    /// The import marker's JSON value: the export's date, or `true` when it has none.
+    private var marker: String { exportDate.map { JSONText.string($0.iso) } ?? "true" }
+
+    /// Validates a draft with the store's parser and renders its event.
+    private func finish(_ draft: SampleDraft, _ element: ExportElement, isMember: Bool, _ skip: (ExportElement, String) -> Void) -> Event? {
+        for key in draft.conflicts {
+            skip(element, "metadata key '\(key)' is given again with another value; the first value is kept")
+        }
+        let uuid = draft.contentUUID
+        var line = draft.render(uuid: uuid, marker: marker)
+        let problem: String? = line.withUTF8 { bytes in
+            do {
+                _ = try EventLineParser.parse(UnsafeRawBufferPointer(bytes))
+                return nil
+            } catch let error as FieldError {
+                return (error.field.map { "field '\($0)': " } ?? "") + error.reason
+            } catch {
+                return "\(error)"
+            }
+        }
+        if let problem {
+            skip(element, "not a valid event: \(problem)")
+            return nil
+        }
+        line += "\n"
+        return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember)
+    }
+
+    /// A new draft with the type, dates, source fields and metadata every sample element has.
+    private func draft(_ element: ExportElement, type: String, _ skip: (ExportElement, String) -> Void) -> SampleDraft? {
+        guard let startText = element["startDate"], let start = ExportDateFormat.instant(startText) else {
+            skip(element, "startDate '\(element["startDate"] ?? "")' is missing or not a date in the export's format")
+            return nil
+        }
+        let endText = element["endDate"] ?? startText
+        guard let end = ExportDateFormat.instant(endText) else {
+            skip(element, "endDate '\(endText)' is not a date in the export's format")
+            return nil
+        }
+        var draft = SampleDraft(type: type, start: start, end: end)
+        draft.source = element["sourceName"] ?? element["source"]
+        draft.sourceVersion = element["sourceVersion"]
+        draft.device = element["device"].map(Self.stableDevice)
+        if let text = element["creationDate"] {
+            if let date = ExportDateFormat.instant(text) {
+                draft.addMetadata(SampleDraft.keyPrefix + "creationDate", date: date)
+            } else {
+                draft.addMetadata(SampleDraft.keyPrefix + "creationDate", json: JSONText.string(text))
+            }
+        }
+        for child in element.children {
+            if child.name == "MetadataEntry" {
+                guard let key = child["key"] else {
+                    skip(child, "MetadataEntry without a key")
+                    continue
+                }
+                draft.addMetadata(key, json: JSONText.string(child["value"] ?? ""))
+            }
+        }
+        var grouped: [String: [String]] = [:]
+        for child in element.children where child.name != "MetadataEntry" && child.name != "Record" {
+            grouped[child.name, default: []].append(Self.json(child))
+        }
+        for (name, objects) in grouped {
+            draft.addMetadata(SampleDraft.keyPrefix + name, json: JSONText.string("[" + objects.joined(separator: ",") + "]"))
+        }
+        return draft
+    }
+
+    /// The attributes a sample element's own fields consume; others go to metadata.
+    private static let sampleAttributes: Set<String> = ["type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate", "endDate"]
+
+    /// Keeps the attributes that are not fields as metadata entries, under their own names.
+    private func keepAttributes(_ element: ExportElement, except used: Set<String>, in draft: inout SampleDraft) {
+        for attribute in element.attributes where !used.contains(attribute.name) && !Self.sampleAttributes.contains(attribute.name) {
+            draft.addMetadata(attribute.name, json: JSONText.string(attribute.value))
+        }
+    }
+
+    private func mapRecord(_ element: ExportElement, isMember: Bool, _ skip: (ExportElement, String) -> Void) -> Event? {
+        guard let type = element["type"], let kind = SampleKind(typeIdentifier: type) else {
+            skip(element, "type '\(element["type"] ?? "")' is not a HealthKit type identifier")
+            return nil
+        }
+        guard var draft = draft(element, type: type, skip) else { return nil }
+        var used: Set<String> = ["value", "unit"]
+        let value = element["value"]
+        switch kind {
+        case .quantity:
+            let number = value ?? element["average"]
+            if value == nil, number != nil { used.insert("average") }
+            guard let number, let json = Self.number(number) else {
+                skip(element, value == nil ? "quantity record without a value" : "value '\(value!)' is not a number")
+                return nil
+            }
+            draft.value = json
+            guard let unit = element["unit"], !unit.isEmpty else {
+                skip(element, "quantity record without a unit")
+                return nil
+            }
+            draft.unit = unit
+        case .category:
+            if let value, !value.isEmpty {
+                draft.value = Int(value) != nil && JSONText.isNumber(value) ? value : JSONText.string(value)
+            } else {
+                draft.value = JSONText.string("HKCategoryValueNotApplicable")
+            }
+            if let unit = element["unit"], !unit.isEmpty { draft.addMetadata(SampleDraft.keyPrefix + "unit", json: JSONText.string(unit)) }
+        default:
+            if let value { draft.value = Self.number(value) ?? JSONText.string(value) }
+            if let unit = element["unit"], !unit.isEmpty { draft.unit = unit }
+        }
+        keepAttributes(element, except: used, in: &draft)
+        return finish(draft, element, isMember: isMember, skip)
+    }
+
+    private func mapCorrelation(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> [Event] {
+        guard let type = element["type"], SampleKind(typeIdentifier: type) == .correlation else {
+            skip(element, "type '\(element["type"] ?? "")' is not a correlation type identifier")
+            return []
+        }
+        let members = element.children(named: "Record").compactMap { mapRecord($0, isMember: true, skip) }
+        guard !members.isEmpty else {
+            skip(element, "correlation without a member that maps")
+            return []
+        }
+        guard var draft = draft(element, type: type, skip) else { return [] }
+        draft.objects = members.map(\.uuid)
+        keepAttributes(element, except: [], in: &draft)
+        guard let correlation = finish(draft, element, isMember: false, skip) else { return [] }
+        return members + [correlation]
+    }
+
+    /// Seconds per unit of a workout's `durationUnit`.
+    private static let secondsPer: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600]
+
+    private func mapWorkout(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+        guard let activity = element["workoutActivityType"] else {
+            skip(element, "workout without workoutActivityType")
+            return nil
+        }
+        guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return nil }
+        draft.activity = activity
+        var used: Set<String> = ["workoutActivityType"]
+        if let text = element["duration"], let minutes = Double(text), minutes.isFinite,
+            let factor = Self.secondsPer[element["durationUnit"] ?? "min"]
+        {
+            draft.duration = Self.number(String(minutes * factor))
+            draft.addMetadata(SampleDraft.keyPrefix + "duration", json: JSONText.string(text + " " + (element["durationUnit"] ?? "min")))
+            used.formUnion(["duration", "durationUnit"])
+        }
+        for attribute in element.attributes where attribute.name.hasPrefix("total") && !attribute.name.hasSuffix("Unit") {
+            guard let value = Self.number(attribute.value), let unit = element[attribute.name + "Unit"] else { continue }
+            let name = attribute.name == "totalDistance" ? "distance" : attribute.name == "totalEnergyBurned" ? "energy" : attribute.name
+            draft.totals.append((name, value, unit))
+            used.formUnion([attribute.name, attribute.name + "Unit"])
+        }
+        for statistics in element.children(named: "WorkoutStatistics") {
+            guard let type = statistics["type"], let sum = statistics["sum"].flatMap(Self.number), let unit = statistics["unit"] else { continue }
+            let name = type.hasSuffix("ActiveEnergyBurned") ? "energy" : type.contains("Distance") ? "distance" : nil
+            if let name, !draft.totals.contains(where: { $0.name == name }) { draft.totals.append((name, sum, unit)) }
+        }
+        let points = element.children(named: "WorkoutRoute").reduce(0) { $0 + $1.locationCount }
+        if points > 0 {
+            skip(element, "\(points) route Location points: not samples in SPEC §1 (the count is kept in \(SampleDraft.keyPrefix)WorkoutRoute)")
+        }
+        keepAttributes(element, except: used, in: &draft)
+        return finish(draft, element, isMember: false, skip)
+    }
+
+    private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+        guard let text = element["dateComponents"], let day = ExportDateFormat.day(text) else {
+            skip(element, "dateComponents '\(element["dateComponents"] ?? "")' is missing or not a date")
+            return nil
+        }
+        var draft = SampleDraft(type: "HKActivitySummaryTypeIdentifier", start: day, end: day)
+        for attribute in element.attributes {
+            draft.addMetadata(attribute.name, json: Self.number(attribute.value) ?? JSONText.string(attribute.value))
+        }
+        return finish(draft, element, isMember: false, skip)
+    }
+
+    private func mapMe(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> [Event] {
+        guard let exportDate else {
+            skip(element, "no ExportDate before Me to date the characteristics")
+            return []
+        }
+        var events: [Event] = []
+        for attribute in element.attributes {
+            guard SampleKind(typeIdentifier: attribute.name) == .characteristic else {
+                skip(element, "attribute '\(attribute.name)' is not a characteristic type identifier")
+                continue
+            }
+            var draft = SampleDraft(type: attribute.name, start: exportDate, end: exportDate)
+            draft.value = JSONText.string(attribute.value)
+            // A characteristic's identity is its value, not the export that carried it, so a
+            // later export adds it again only when it changed: hash without the dates.
+            var identity = draft
+            identity.start = (exportDate.iso, Timestamp(microseconds: 0))
+            identity.end = identity.start
+            let uuid = identity.contentUUID
+            let line = draft.render(uuid: uuid, marker: marker) + "\n"
+            events.append(Event(type: attribute.name, uuid: uuid, line: line, isCorrelationMember: false))
+        }
+        return events
+    }
+
+    /// `text` as a JSON number: verbatim when it already is one, else re-spelled from its
+    /// value (`.5` → `0.5`); `nil` when it is not a finite number.
+    static func number(_ text: String) -> String? {
+        if JSONText.isNumber(text) { return text }
+        guard let value = Double(text), value.isFinite else { return nil }
+        let spelled = String(value)
+        return JSONText.isNumber(spelled) ? spelled : nil
+    }
+
+    /// The device text without the `<<HKDevice: 0x…>` memory address, which changes from
+    /// record to record and from export to export and means nothing outside the exporting
+    /// process: `<<HKDevice: 0x3012772a0>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
+    static func stableDevice(_ text: String) -> String {
+        guard text.hasPrefix("<<HKDevice: 0x"), let close = text.firstIndex(of: ">") else { return text }
+        return "<<HKDevice" + text[close...]
+    }
+
+    /// A child element as a JSON object: its attributes (sorted by name, values as
+    /// strings), its `MetadataEntry` children as `metadata`, other children grouped by
+    /// name in arrays, and a `Location` count when it had route points.
+    static func json(_ element: ExportElement) -> String {
+        var parts = element.attributes.sorted { $0.name < $1.name }.map { JSONText.string($0.name) + ":" + JSONText.string($0.value) }
+        let entries = element.children(named: "MetadataEntry")
+        if !entries.isEmpty {
+            parts.append("\"metadata\":{" + entries.map { JSONText.string($0["key"] ?? "") + ":" + JSONText.string($0["value"] ?? "") }.joined(separator: ",") + "}")
+        }
+        var grouped: [String: [String]] = [:]
+        for child in element.children where child.name != "MetadataEntry" { grouped[child.name, default: []].append(json(child)) }
+        for name in grouped.keys.sorted() { parts.append(JSONText.string(name) + ":[" + grouped[name]!.joined(separator: ",") + "]") }
+        if element.locationCount > 0 { parts.append("\"Location\":\(element.locationCount)") }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+}

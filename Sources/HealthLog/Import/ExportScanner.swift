@@ -1,0 +1,79 @@
+/// Reads an export document as a stream and hands over each top-level element (the
+/// children of `HealthData`) complete with its descendants, counting every element by name
+/// on the way.
+struct ExportScanner {
+    /// Elements read, by name, at every depth (`HealthData` included).
+    private(set) var elementCounts: [String: Int] = [:]
+    /// The `locale` attribute of `HealthData`.
+    private(set) var locale: String?
+    private let reader: XMLStreamReader
+    private let source: any ExportByteSource
+
+    /// A scanner over `source`.
+    init(_ source: any ExportByteSource) throws {
+        self.source = source
+        reader = try XMLStreamReader(source)
+    }
+
+    /// Calls `body` with each top-level element in document order, and `progress` with the
+    /// input bytes consumed after each.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` for XML that is not well-formed (with line
+    ///   and column) or a document whose root is not `HealthData`; whatever `body` throws.
+    mutating func scan(progress: (Int) -> Void, _ body: (ExportElement) throws -> Void) throws {
+        guard case .start(let rootName, let rootAttributes, let rootIsEmpty)? = try reader.next() else {
+            throw HealthLogError(.badInput, "\(source.documentName): no root element")
+        }
+        guard rootName == "HealthData" else {
+            throw HealthLogError(.badInput, "\(source.documentName): line \(reader.line): the root element is \(rootName), not HealthData: not an Apple Health export")
+        }
+        elementCounts["HealthData", default: 0] += 1
+        locale = rootAttributes.first(where: { $0.name == "locale" })?.value
+        if rootIsEmpty {
+            try drain()
+            return
+        }
+        var stack: [ExportElement] = []
+        while let node = try reader.next() {
+            switch node {
+            case .start(let name, let attributes, let isEmpty):
+                elementCounts[name, default: 0] += 1
+                if name == "Location", !stack.isEmpty {
+                    stack[stack.count - 1].locationCount += 1
+                    if !isEmpty { stack.append(ExportElement(name: name, attributes: [], line: reader.line)) }
+                    continue
+                }
+                let element = ExportElement(name: name, attributes: attributes, line: reader.line)
+                if isEmpty {
+                    try close(element, &stack, body, progress)
+                } else {
+                    stack.append(element)
+                }
+            case .end:
+                guard let element = stack.popLast() else {
+                    try drain()
+                    return
+                }
+                if element.name == "Location", !stack.isEmpty { continue }
+                try close(element, &stack, body, progress)
+            }
+        }
+    }
+
+    /// Attaches a finished element to its parent, or delivers it when it is top-level.
+    private func close(
+        _ element: ExportElement, _ stack: inout [ExportElement], _ body: (ExportElement) throws -> Void, _ progress: (Int) -> Void
+    ) throws {
+        if stack.isEmpty {
+            try body(element)
+            progress(source.bytesConsumed)
+        } else {
+            stack[stack.count - 1].children.append(element)
+        }
+    }
+
+    /// Reads past the root's end, so trailing garbage is still reported as malformed.
+    private func drain() throws {
+        while try reader.next() != nil {}
+    }
+}

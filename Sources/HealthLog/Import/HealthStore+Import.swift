@@ -1,0 +1,94 @@
+extension HealthStore {
+    /// Imports an Apple Health export (`export.zip`, or the `export.xml` inside it):
+    /// every `Record`, `Correlation`, `Workout`, `ActivitySummary` and `Me` characteristic
+    /// becomes an add event whose UUID is derived from the record's content, so importing
+    /// the same export again, or a later export that holds an earlier one, adds only what
+    /// is new.
+    ///
+    /// Two passes over the file. The first reads the whole document, checks that it is
+    /// well-formed XML and maps every element, and writes nothing: a malformed document
+    /// is refused with its line and column and leaves the store as it was (not even
+    /// created). The second maps again and appends in appends of
+    /// ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
+    /// or I/O failure in the second pass leaves whole appends; running the import again
+    /// completes it, adding only what is missing.
+    ///
+    /// ```swift
+    /// let report = try store.importExport(at: "export.zip")
+    /// print(report.summary.added, report.typeCounts)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: an export zip (found by its signature) or XML document.
+    ///   - options: mirroring and the append size.
+    ///   - progress: called as the input is consumed in each pass.
+    /// - Returns: the counts per element and per type, what could not be mapped, and what
+    ///   the appends did.
+    /// - Throws: ``HealthLogError/Code/badInput`` for a malformed document (naming the
+    ///   line and column), a document that is not an Apple Health export, or a zip without
+    ///   one; ``HealthLogError/Code/badUsage`` for a file that cannot be opened; a store code
+    ///   when writing fails.
+    public func importExport(at path: String, options: ImportOptions = ImportOptions(), progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
+        var report = ImportReport()
+        var memberTypes: [SampleUUID: String] = [:]
+        var exportUUIDs: [SampleUUID] = []
+        let document = try readExport(path, phase: .checking, progress: progress) { events, unmapped in
+            for item in unmapped { report.note(item) }
+            for event in events {
+                report.typeCounts[event.type, default: 0] += 1
+                if event.isCorrelationMember {
+                    report.correlationMembers += 1
+                    memberTypes[event.uuid] = event.type
+                }
+                if options.mirror { exportUUIDs.append(event.uuid) }
+            }
+        }
+        report.document = document.name
+        report.elementCounts = document.elementCounts
+        report.locale = document.locale
+        report.exportDate = document.exportDate
+        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
+        var seenMembers: Set<SampleUUID> = []
+        _ = try readExport(path, phase: .writing, progress: progress) { events, _ in
+            for event in events {
+                if !event.isCorrelationMember, let type = memberTypes[event.uuid], seenMembers.insert(event.uuid).inserted {
+                    report.typeCounts[type, default: 0] -= 1
+                    report.correlationMembersAlsoTopLevel += 1
+                }
+                try writer.add(event.line)
+            }
+            try writer.flushIfFull()
+        }
+        try writer.flush()
+        if options.mirror {
+            exportUUIDs.sort()
+            for uuid in try MirrorScan(StoreLayout(directory: directory)).importedSamples(notIn: exportUUIDs) {
+                try writer.add("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}\n")
+                try writer.flushIfFull()
+            }
+            try writer.flush()
+        }
+        report.summary = writer.summary
+        report.appends = writer.appends
+        if report.appends == 0, exists { report.summary.anchor = try headAnchor() }
+        return report
+    }
+
+    /// One pass over the export: scans the document and maps each top-level element.
+    /// Returns what the document says about itself, and its element counts.
+    private func readExport(
+        _ path: String, phase: ImportProgress.Phase, progress: ((ImportProgress) -> Void)?,
+        _ body: ([ExportMapper.Event], [UnmappedItem]) throws -> Void
+    ) throws -> (name: String, elementCounts: [String: Int], locale: String?, exportDate: String?) {
+        let source = try ExportInput.open(path)
+        defer { source.close() }
+        var scanner = try ExportScanner(source)
+        var mapper = ExportMapper()
+        let total = source.totalBytes
+        try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
+            let mapped = mapper.map(element)
+            try body(mapped.events, mapped.unmapped)
+        }
+        return (source.documentName, scanner.elementCounts, scanner.locale, mapper.exportDate?.iso)
+    }
+}

@@ -1,0 +1,54 @@
+/// The writing pass of an import: gathers event lines and appends them in appends of a
+/// bounded number of events, in the importing mode where an add whose UUID was ever used
+/// is skipped and counted as already present.
+struct ImportWriter {
+    let store: HealthStore
+    let eventsPerAppend: Int
+    /// The appends' summaries added up; `anchor` is the last append's.
+    private(set) var summary = AppendSummary()
+    /// How many appends wrote something.
+    private(set) var appends = 0
+    private var pending: [UInt8] = []
+    private var pendingEvents = 0
+
+    init(store: HealthStore, eventsPerAppend: Int) {
+        self.store = store
+        self.eventsPerAppend = max(1, eventsPerAppend)
+    }
+
+    /// Adds one event line (newline included) to the next append.
+    mutating func add(_ line: String) throws {
+        pending.append(contentsOf: line.utf8)
+        pendingEvents += 1
+    }
+
+    /// Appends what is gathered when it reaches the append size. Called only between
+    /// top-level elements, so a correlation and its members share an append.
+    mutating func flushIfFull() throws {
+        if pendingEvents >= eventsPerAppend { try flush() }
+    }
+
+    /// Appends what is gathered, all-or-nothing.
+    mutating func flush() throws {
+        guard pendingEvents > 0 else { return }
+        let session = try AppendSession(StoreLayout(directory: store.directory), options: store.options, skipsUsedUUIDs: true)
+        let done: AppendSummary
+        do {
+            done = try session.run([LineReader(bytes: pending, name: nil)])
+        } catch let error as HealthLogError where appends > 0 {
+            var error = error
+            error.message += " (this import's first \(appends) appends were written; importing again completes it)"
+            throw error
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingEvents = 0
+        appends += 1
+        summary.added += done.added
+        summary.deleted += done.deleted
+        summary.replaced += done.replaced
+        summary.skipped += done.skipped
+        summary.alreadyPresent += done.alreadyPresent
+        summary.anchor = done.anchor
+        if summary.recoveredTail == nil { summary.recoveredTail = done.recoveredTail }
+    }
+}

@@ -1,0 +1,127 @@
+import CLibXML2
+
+/// A pull parser over an ``ExportByteSource``: libxml2's streaming reader
+/// (`xmlTextReader`), which holds one node at a time, so a file of any size is read in
+/// bounded memory.
+///
+/// Safe settings for untrusted input: no network (`XML_PARSE_NONET`), no external entity
+/// or DTD loading (no `XML_PARSE_DTDLOAD`), no validation against the DTD (real exports
+/// violate their own), no entity substitution into content (no `XML_PARSE_NOENT`), and
+/// not `XML_PARSE_HUGE`, which would lift libxml2's guard against entity expansion bombs.
+/// `XML_PARSE_BIG_LINES` keeps line numbers past 65,535 exact.
+/// Well-formedness errors stop the reader with the line and column where the text breaks.
+final class XMLStreamReader {
+    /// One node the reader stops at.
+    enum Node {
+        /// A start tag (`isEmpty` for `<a/>`), with its attributes in document order.
+        case start(name: String, attributes: [(name: String, value: String)], isEmpty: Bool)
+        /// An end tag.
+        case end(name: String)
+    }
+
+    /// The parser options: see the type's documentation.
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
+
+    private let reader: OpaquePointer
+    private let context: Unmanaged<Context>
+
+    /// What the C callbacks reach: the byte source, its failure, and the first parse error.
+    private final class Context {
+        let source: any ExportByteSource
+        var readFailure: (any Error)?
+        var parseError: (line: Int, column: Int, message: String)?
+        init(_ source: any ExportByteSource) { self.source = source }
+    }
+
+    /// Starts a reader over `source` (which the reader does not close).
+    init(_ source: any ExportByteSource) throws {
+        let context = Unmanaged.passRetained(Context(source))
+        let read: xmlInputReadCallback = { opaque, buffer, length in
+            guard let opaque, let buffer else { return -1 }
+            let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
+            do {
+                return Int32(try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+            } catch {
+                context.readFailure = error
+                return -1
+            }
+        }
+        guard let reader = xmlReaderForIO(read, nil, context.toOpaque(), nil, nil, Self.options) else {
+            context.release()
+            throw HealthLogError(.io, "cannot start the XML reader for \(source.documentName)")
+        }
+        self.reader = reader
+        self.context = context
+        let handler: xmlStructuredErrorFunc = { opaque, error in
+            guard let opaque, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
+            guard context.parseError == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+            context.parseError = (Int(error.pointee.line), Int(error.pointee.int2), message.trimmingTrailingNewlines)
+        }
+        xmlTextReaderSetStructuredErrorHandler(reader, handler, context.toOpaque())
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+        context.release()
+    }
+
+    /// The line of the current node (1-based), or where the parser has reached when the
+    /// node does not know.
+    var line: Int {
+        if let node = xmlTextReaderCurrentNode(reader) {
+            let line = xmlGetLineNo(node)
+            if line > 0 { return Int(line) }
+        }
+        return Int(xmlTextReaderGetParserLineNumber(reader))
+    }
+
+    /// The next start or end tag, or `nil` at the end of the document.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` naming the line and column where the XML
+    ///   stops being well-formed; the source's error when reading fails.
+    func next() throws -> Node? {
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { return nil }
+            guard status == 1 else { throw failure() }
+            switch xmlTextReaderNodeType(reader) {
+            case 1:
+                let name = String(cString: xmlTextReaderConstName(reader))
+                let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+                var attributes: [(name: String, value: String)] = []
+                while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                    let value = xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
+                    attributes.append((String(cString: xmlTextReaderConstName(reader)), value))
+                }
+                xmlTextReaderMoveToElement(reader)
+                return .start(name: name, attributes: attributes, isEmpty: isEmpty)
+            case 15:
+                return .end(name: String(cString: xmlTextReaderConstName(reader)))
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The error that stopped the reader.
+    private func failure() -> any Error {
+        let context = context.takeUnretainedValue()
+        if let error = context.readFailure { return error }
+        let name = context.source.documentName
+        if let parsed = context.parseError {
+            return HealthLogError(.badInput, "\(name): line \(parsed.line), column \(parsed.column): malformed XML: \(parsed.message)")
+        }
+        return HealthLogError(.badInput, "\(name): line \(line): malformed XML")
+    }
+}
+
+extension String {
+    /// The string without the newlines libxml2 ends its messages with.
+    fileprivate var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}

@@ -13,6 +13,7 @@ enum HealthLogCommand {
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),
         (ReindexCommand.spec, ReindexCommand.run),
+        (ImportCommand.spec, ImportCommand.run),
         ]
     }
 

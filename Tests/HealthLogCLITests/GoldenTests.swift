@@ -9,7 +9,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, anchor, stats, verify, reindex
+        case overview, append, add, delete, replay, anchor, stats, verify, reindex, importExport = "import"
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -26,6 +26,7 @@ struct GoldenTests {
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify
             case .reindex: GoldenTexts.reindex
+            case .importExport: GoldenTexts.importExport
             }
         }
     }

@@ -27,6 +27,8 @@ enum GoldenTexts {
           verify                    Check every checksum, the sequence continuity and
                                     the indexes.
           reindex                   Rebuild the indexes from the segments.
+          import                    Import an Apple Health export (export.zip or
+                                    export.xml), idempotently.
 
           See 'healthlog <command> --help' for detailed help.
 
@@ -206,5 +208,33 @@ enum GoldenTexts {
         sync-identifier table, holding the writer lock. Indexes are derived data:
         healthlog also detects and rebuilds damaged or stale ones by itself. Progress
         goes to stderr when it is a terminal.
+        """
+
+    /// `healthlog import --help`.
+    static let importExport = """
+        OVERVIEW: Import an Apple Health export (export.zip or export.xml), idempotently.
+
+        USAGE: healthlog [--store <dir>] import [--mirror] [--no-sync] <file>
+
+        ARGUMENTS:
+          <file>                    The export: the zip the Health app writes, or the
+                                    XML document inside it.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --mirror                  Delete (with delete events) the samples earlier
+                                    imports brought in that this export no longer holds;
+                                    samples that did not come from an import are never
+                                    touched.
+          --no-sync                 Do not wait for fdatasync before reporting success.
+          -h, --help                Show help information.
+
+        Each record gets a UUID derived from its content, so importing the same export
+        again, or a later export that holds an earlier one, adds only what is new. The
+        whole document is checked before anything is written: malformed XML exits 2 with
+        its line and column and writes nothing. Prints the new anchor on stdout; counts
+        per element and per type, what could not be mapped, and a summary on stderr.
+        Progress goes to stderr when it is a terminal.
         """
 }

@@ -39,13 +39,15 @@ final class UUIDRun {
     /// Its path.
     let path: String
 
-    private let firstUUIDs: [SampleUUID]
-    private let blockCRCs: [UInt32]
+    /// The first UUID of each block.
+    let firstUUIDs: [SampleUUID]
+    /// The CRC-32C of each block's entries.
+    let blockCRCs: [UInt32]
     private let mapping: UnsafeRawBufferPointer?
     private let entriesOffset: Int
     private var verified: [Bool]
     /// Set when a block failed its checksum.
-    private(set) var isDamaged = false
+    var isDamaged = false
 
     /// The file name of a run covering `from...to`.
     static func fileName(from: UInt64, to: UInt64) -> String {
@@ -170,7 +172,7 @@ final class UUIDRun {
     /// The byte offset of entry `k` in the file.
     func entryOffset(_ k: Int) -> Int { entriesOffset + k * Self.entryLength }
 
-    private static func entry(_ bytes: UnsafeRawBufferPointer, _ k: Int) -> Entry {
+    static func entry(_ bytes: UnsafeRawBufferPointer, _ k: Int) -> Entry {
         let at = k * entryLength
         func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + offset, as: UInt64.self)) }
         return Entry(uuid: SampleUUID(high: u64(0), low: u64(8)), addSeq: u64(16), deleteSeq: u64(24))

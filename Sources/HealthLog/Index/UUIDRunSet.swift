@@ -136,9 +136,9 @@ final class UUIDRunSet {
         runs.append(run)
         written(.uuidRunWritten)
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
-            let merged: [UUIDRun.Entry]
+            let mergedPath: String
             do {
-                merged = Self.merge(try runs[runs.count - 2].allEntries(), try runs[runs.count - 1].allEntries())
+                mergedPath = try UUIDRun.writeMerged(runs[runs.count - 2], runs[runs.count - 1], directory: directory)
             } catch let error as HealthLogError where error.code == .corrupt {
                 // A run damaged on disk: drop it and every later one (this new run among them),
                 // rebuild from the log what they covered before `from`, then add this run again.
@@ -149,7 +149,6 @@ final class UUIDRunSet {
             }
             let newer = runs.removeLast()
             let older = runs.removeLast()
-            let mergedPath = try UUIDRun.write(merged, from: older.fromSeq, to: newer.toSeq, directory: directory)
             guard let mergedRun = UUIDRun(path: mergedPath) else { throw HealthLogError(.io, "\(mergedPath): merged run does not read back") }
             unlink(older.path)
             unlink(newer.path)

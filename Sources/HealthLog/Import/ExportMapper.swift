@@ -9,7 +9,7 @@ struct ExportMapper {
         /// The content-derived UUID.
         var uuid: SampleUUID
         /// The event line, newline included.
-        var line: String
+        var line: [UInt8]
         /// Whether the sample is a member of a correlation (a `Record` inside a `Correlation`).
         var isCorrelationMember: Bool
     }
@@ -64,9 +64,9 @@ struct ExportMapper {
         }
         let uuid = draft.contentUUID
         var line = draft.render(uuid: uuid, marker: marker)
-        let problem: String? = line.withUTF8 { bytes in
+        let problem: String? = line.withUnsafeBytes { bytes in
             do {
-                _ = try EventLineParser.parse(UnsafeRawBufferPointer(bytes))
+                _ = try EventLineParser.parse(bytes)
                 return nil
             } catch let error as FieldError {
                 return (error.field.map { "field '\($0)': " } ?? "") + error.reason
@@ -78,7 +78,7 @@ struct ExportMapper {
             skip(element, "not a valid event: \(problem)")
             return nil
         }
-        line += "\n"
+        line.append(0x0A)
         return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember)
     }
 
@@ -255,7 +255,7 @@ struct ExportMapper {
             identity.start = (exportDate.iso, Timestamp(microseconds: 0))
             identity.end = identity.start
             let uuid = identity.contentUUID
-            let line = draft.render(uuid: uuid, marker: marker) + "\n"
+            let line = draft.render(uuid: uuid, marker: marker) + [0x0A]
             events.append(Event(type: attribute.name, uuid: uuid, line: line, isCorrelationMember: false))
         }
         return events

@@ -63,7 +63,7 @@ extension HealthStore {
         if options.mirror {
             exportUUIDs.sort()
             for uuid in try MirrorScan(StoreLayout(directory: directory)).importedSamples(notIn: exportUUIDs) {
-                try writer.add("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}\n")
+                try writer.add(Array("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}\n".utf8))
                 try writer.flushIfFull()
             }
             try writer.flush()

@@ -17,8 +17,8 @@ struct ImportWriter {
     }
 
     /// Adds one event line (newline included) to the next append.
-    mutating func add(_ line: String) throws {
-        pending.append(contentsOf: line.utf8)
+    mutating func add(_ line: [UInt8]) throws {
+        pending.append(contentsOf: line)
         pendingEvents += 1
     }
 

@@ -16,7 +16,10 @@ struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
+    /// Bytes waiting for a full 64-byte block.
     private var block: [UInt8] = []
+    /// The message schedule, kept to spare an allocation per block.
+    private var w = [UInt32](repeating: 0, count: 64)
     private var length: UInt64 = 0
 
     /// A hash of nothing yet.
@@ -25,61 +28,81 @@ struct SHA256 {
     }
 
     /// Feeds `bytes`.
-    mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            length &+= 1
-            block.append(byte)
-            if block.count == 64 {
-                compress()
+    mutating func update(_ bytes: [UInt8]) {
+        length &+= UInt64(bytes.count)
+        bytes.withUnsafeBufferPointer { input in
+            var at = 0
+            if !block.isEmpty {
+                let take = min(64 - block.count, input.count)
+                block.append(contentsOf: input[0..<take])
+                at = take
+                guard block.count == 64 else { return }
+                block.withUnsafeBufferPointer { full in compress(full.baseAddress!) }
                 block.removeAll(keepingCapacity: true)
             }
+            while at + 64 <= input.count {
+                compress(input.baseAddress! + at)
+                at += 64
+            }
+            block.append(contentsOf: input[at...])
         }
     }
 
     /// The 32-byte digest of everything fed (the hash cannot be fed afterwards).
     mutating func finalize() -> [UInt8] {
+        var tail = [UInt8](block)
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
         let bits = length &* 8
-        block.append(0x80)
-        if block.count > 56 {
-            while block.count < 64 { block.append(0) }
-            compress()
-            block.removeAll(keepingCapacity: true)
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        tail.withUnsafeBufferPointer { padded in
+            for at in stride(from: 0, to: padded.count, by: 64) { compress(padded.baseAddress! + at) }
         }
-        while block.count < 56 { block.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { block.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        compress()
+        block.removeAll()
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    private mutating func compress() {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+    /// Runs the compression function over the 64 bytes at `p`.
+    private mutating func compress(_ p: UnsafePointer<UInt8>) {
+        w.withUnsafeMutableBufferPointer { w in
+            for i in 0..<16 {
+                w[i] = UInt32(p[4 * i]) << 24 | UInt32(p[4 * i + 1]) << 16 | UInt32(p[4 * i + 2]) << 8 | UInt32(p[4 * i + 3])
+            }
+            for i in 16..<64 {
+                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            state.withUnsafeMutableBufferPointer { h in
+                var a = h[0], b = h[1], c = h[2], d = h[3]
+                var e = h[4], f = h[5], g = h[6], hh = h[7]
+                SHA256.k.withUnsafeBufferPointer { k in
+                    for i in 0..<64 {
+                        let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                        let choose = (e & f) ^ (~e & g)
+                        let t1 = hh &+ s1 &+ choose &+ k[i] &+ w[i]
+                        let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        hh = g
+                        g = f
+                        f = e
+                        e = d &+ t1
+                        d = c
+                        c = b
+                        b = a
+                        a = t1 &+ s0 &+ majority
+                    }
+                }
+                h[0] = h[0] &+ a
+                h[1] = h[1] &+ b
+                h[2] = h[2] &+ c
+                h[3] = h[3] &+ d
+                h[4] = h[4] &+ e
+                h[5] = h[5] &+ f
+                h[6] = h[6] &+ g
+                h[7] = h[7] &+ hh
+            }
         }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choose &+ SHA256.k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
-        }
-        for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
     }
 }
 

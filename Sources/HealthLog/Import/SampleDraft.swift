@@ -65,7 +65,7 @@ struct SampleDraft {
     var contentUUID: SampleUUID {
         var hash = SHA256()
         hash.update(Self.hashDomain)
-        hash.update(render(uuid: nil, marker: nil).utf8)
+        hash.update(render(uuid: nil, marker: nil))
         let digest = hash.finalize()
         let high = digest[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let low = digest[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -74,32 +74,90 @@ struct SampleDraft {
 
     /// The event line (no newline). Without a UUID it is the canonical form the UUID is
     /// hashed from: dates as microseconds since 1970 and no marker.
-    func render(uuid: SampleUUID?, marker: String?) -> String {
+    func render(uuid: SampleUUID?, marker: String?) -> [UInt8] {
         let canonical = uuid == nil
-        func date(_ d: Instant) -> String { canonical ? String(d.instant.microseconds) : JSONText.string(d.iso) }
-        var out = "{"
-        if let uuid { out += "\"uuid\":\"\(uuid)\"," }
-        out += "\"type\":" + JSONText.string(type) + ",\"start\":" + date(start) + ",\"end\":" + date(end)
-        if let value { out += ",\"value\":" + value }
-        if let unit { out += ",\"unit\":" + JSONText.string(unit) }
-        if let source { out += ",\"source\":" + JSONText.string(source) }
-        if let sourceVersion { out += ",\"sourceVersion\":" + JSONText.string(sourceVersion) }
-        if let device { out += ",\"device\":" + JSONText.string(device) }
-        if let activity { out += ",\"activity\":" + JSONText.string(activity) }
-        if let duration { out += ",\"duration\":" + duration }
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        func raw(_ text: StaticString) {
+            out.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        func string(_ key: StaticString, _ value: String?) {
+            guard let value else { return }
+            raw(key)
+            JSONBytes.appendString(value, to: &out)
+        }
+        func date(_ d: Instant) {
+            if canonical {
+                JSONBytes.appendRaw(String(d.instant.microseconds), to: &out)
+            } else {
+                JSONBytes.appendString(d.iso, to: &out)
+            }
+        }
+        raw("{")
+        if let uuid {
+            raw("\"uuid\":\"")
+            uuid.render(into: &out)
+            raw("\",")
+        }
+        string("\"type\":", type)
+        raw(",\"start\":")
+        date(start)
+        raw(",\"end\":")
+        date(end)
+        if let value {
+            raw(",\"value\":")
+            JSONBytes.appendRaw(value, to: &out)
+        }
+        string(",\"unit\":", unit)
+        string(",\"source\":", source)
+        string(",\"sourceVersion\":", sourceVersion)
+        string(",\"device\":", device)
+        string(",\"activity\":", activity)
+        if let duration {
+            raw(",\"duration\":")
+            JSONBytes.appendRaw(duration, to: &out)
+        }
         if !totals.isEmpty {
-            out += ",\"totals\":{"
-            out += totals.map { JSONText.string($0.name) + ":{\"value\":" + $0.value + ",\"unit\":" + JSONText.string($0.unit) + "}" }.joined(separator: ",")
-            out += "}"
+            raw(",\"totals\":{")
+            for (k, total) in totals.enumerated() {
+                if k > 0 { raw(",") }
+                JSONBytes.appendString(total.name, to: &out)
+                raw(":{\"value\":")
+                JSONBytes.appendRaw(total.value, to: &out)
+                string(",\"unit\":", total.unit)
+                raw("}")
+            }
+            raw("}")
         }
-        var entries = metadata.map { (key: $0.key, json: $0.value) }
-        entries += metadataDates.map { (key: $0.key, json: date($0.value)) }
-        if let marker { entries.append((Self.markerKey, marker)) }
-        if !entries.isEmpty {
-            entries.sort { $0.key < $1.key }
-            out += ",\"metadata\":{" + entries.map { JSONText.string($0.key) + ":" + $0.json }.joined(separator: ",") + "}"
+        var keys = Array(metadata.keys) + Array(metadataDates.keys)
+        if marker != nil { keys.append(Self.markerKey) }
+        if !keys.isEmpty {
+            keys.sort()
+            raw(",\"metadata\":{")
+            for (k, key) in keys.enumerated() {
+                if k > 0 { raw(",") }
+                JSONBytes.appendString(key, to: &out)
+                raw(":")
+                if let json = metadata[key] {
+                    JSONBytes.appendRaw(json, to: &out)
+                } else if let when = metadataDates[key] {
+                    date(when)
+                } else if let marker {
+                    JSONBytes.appendRaw(marker, to: &out)
+                }
+            }
+            raw("}")
         }
-        if !objects.isEmpty { out += ",\"objects\":[" + objects.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
-        return out + "}"
+        if !objects.isEmpty {
+            raw(",\"objects\":[")
+            for (k, member) in objects.enumerated() {
+                raw(k == 0 ? "\"" : ",\"")
+                member.render(into: &out)
+                raw("\"")
+            }
+            raw("]")
+        }
+        raw("}")
+        return out
     }
 }

@@ -75,7 +75,7 @@ final class AppendSession {
         let uuid: SampleUUID
         if let given = event.uuid {
             uuid = given
-            if skipsUsedUUIDs, try state.stub(uuid) != nil || skippedUUIDs.contains(uuid) {
+            if skipsUsedUUIDs, try state.wasUsed(uuid) || skippedUUIDs.contains(uuid) {
                 summary.alreadyPresent += 1
                 return
             }
@@ -143,7 +143,7 @@ final class AppendSession {
 
     private func finish() throws -> AppendSummary {
         for (line, uuid) in members {
-            if skipsUsedUUIDs, try state.stub(uuid) != nil || skippedUUIDs.contains(uuid) { continue }
+            if skipsUsedUUIDs, try state.wasUsed(uuid) || skippedUUIDs.contains(uuid) { continue }
             guard let stub = try state.stub(uuid), stub.seq > startHead else {
                 throw HealthLogError(.badInput, "\(line): field 'objects': member \(uuid) is not added in this append")
             }

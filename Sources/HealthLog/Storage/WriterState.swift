@@ -53,6 +53,15 @@ struct WriterState {
         return stub
     }
 
+    /// Whether `uuid` was ever used: by this append, or by any add or delete in the store.
+    /// Unlike ``stub(_:)`` it reads only the UUID index, never the log.
+    mutating func wasUsed(_ uuid: SampleUUID) throws -> Bool {
+        if index[uuid] != nil { return true }
+        guard let snapshot, snapshot.headSeq > 0 else { return false }
+        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
+        return try runs!.lookup(uuid) != nil
+    }
+
     /// The sync data of a sample looked up before.
     func sync(of uuid: SampleUUID) -> SyncStub? { syncByUUID[uuid] }
 

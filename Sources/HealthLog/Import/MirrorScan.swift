@@ -1,7 +1,10 @@
 /// Finds what `import --mirror` deletes: the live samples an import brought in (their
 /// metadata holds the ``SampleDraft/markerKey`` marker) whose UUIDs the new export no
-/// longer derives. Reads the whole log once, in sequence order; memory grows with the
-/// samples found, not with the log.
+/// longer derives.
+///
+/// Two reads of the log, as a HealthKit-view replay does: the delete groups first (the
+/// UUIDs deleted so far), then the add groups. Memory grows with the deletes in the log
+/// and the samples found, not with the log.
 struct MirrorScan {
     let layout: StoreLayout
 
@@ -9,27 +12,41 @@ struct MirrorScan {
         self.layout = layout
     }
 
-    /// The live imported samples whose UUIDs are not in `exported` (sorted), in UUID order.
+    /// The live imported samples whose UUIDs are not in `exported` (sorted), in the order
+    /// of their stored lines: deleting them in that order lets the writer read each group
+    /// of the log once to copy what the deletes carry.
     func importedSamples(notIn exported: [SampleUUID]) throws -> [SampleUUID] {
         guard layout.exists else { return [] }
         let snapshot = try LogSnapshot(layout)
-        let marker = Array("\"\(SampleDraft.markerKey)\":".utf8)
-        var found: Set<SampleUUID> = []
+        let batches = try snapshot.allBatches()
         var lines = BatchLines()
-        for batch in try snapshot.allBatches() {
-            try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+        var deleted = UUIDIndex()
+        for batch in batches {
+            let groups = batch.header.groups.indices.filter { batch.header.groups[$0].isDelete }
+            guard !groups.isEmpty else { continue }
+            try lines.load(snapshot, batch, groups: groups)
             lines.withBytes { raw in
                 for line in lines.lines {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { continue }
-                    if line.isDelete {
-                        found.remove(uuid)
-                    } else if Self.contains(marker, in: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])), !Self.contains(uuid, sorted: exported) {
-                        found.insert(uuid)
-                    }
+                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.set(uuid, 0) }
                 }
             }
         }
-        return found.sorted()
+        let marker = Array("\"\(SampleDraft.markerKey)\":".utf8)
+        var found: [(place: UInt64, uuid: SampleUUID)] = []
+        for (ordinal, batch) in batches.enumerated() {
+            let groups = batch.header.groups.indices.filter { !batch.header.groups[$0].isDelete }
+            guard !groups.isEmpty else { continue }
+            try lines.load(snapshot, batch, groups: groups)
+            lines.withBytes { raw in
+                for line in lines.lines {
+                    guard let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] == nil, !Self.contains(uuid, sorted: exported),
+                        Self.contains(marker, in: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]))
+                    else { continue }
+                    found.append((UInt64(ordinal) << 32 | UInt64(line.start), uuid))
+                }
+            }
+        }
+        return found.sorted { $0.place < $1.place }.map(\.uuid)
     }
 
     /// Whether `pattern` occurs in `text`.

@@ -62,7 +62,9 @@ extension HealthStore {
         try writer.flush()
         if options.mirror {
             exportUUIDs.sort()
-            for uuid in try MirrorScan(StoreLayout(directory: directory)).importedSamples(notIn: exportUUIDs) {
+            let gone = try MirrorScan(StoreLayout(directory: directory)).importedSamples(notIn: exportUUIDs)
+            exportUUIDs = []
+            for uuid in gone {
                 try writer.add(Array("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}\n".utf8))
                 try writer.flushIfFull()
             }

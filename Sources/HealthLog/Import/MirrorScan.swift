@@ -46,7 +46,8 @@ struct MirrorScan {
                 }
             }
         }
-        return found.sorted { $0.place < $1.place }.map(\.uuid)
+        found.sort { $0.place < $1.place }
+        return found.map(\.uuid)
     }
 
     /// Whether `pattern` occurs in `text`.

@@ -31,6 +31,27 @@ enum ExportInput {
         return file
     }
 
+    /// Whether the export at `path` starts like an iOS 8 export: records with `source=`
+    /// rather than `sourceName=`, or an `ExportDate` in the compact `20151107171924+0100`
+    /// form. Those exports write metadata as attributes, some with spaces in their names,
+    /// so most are not well-formed XML; the import says so when it refuses one.
+    static func looksLikeIOS8(_ path: String) throws -> Bool {
+        let source = try open(path)
+        defer { source.close() }
+        var head = [UInt8](repeating: 0, count: 4096)
+        var filled = 0
+        while filled < head.count {
+            let n = try head.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            if n == 0 { break }
+            filled += n
+        }
+        let text = String(decoding: head[0..<filled], as: UTF8.self)
+        if text.contains("<Record "), text.contains(" source=\""), !text.contains(" sourceName=\"") { return true }
+        guard let range = text.firstRange(of: "<ExportDate value=\"") else { return false }
+        let value = text[range.upperBound...].prefix(19)
+        return value.count == 19 && value.prefix(14).allSatisfy(\.isNumber) && (value.dropFirst(14).first == "+" || value.dropFirst(14).first == "-")
+    }
+
     /// Whether `head`, the first bytes of a document, shows an Apple Health export: a
     /// `HealthData` doctype or root element, not another XML file of the export folder
     /// (such as `export_cda.xml`) whose name may be localised just the same.

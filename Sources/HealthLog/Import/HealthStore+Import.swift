@@ -87,9 +87,14 @@ extension HealthStore {
         var scanner = try ExportScanner(source)
         var mapper = ExportMapper()
         let total = source.totalBytes
-        try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
-            let mapped = mapper.map(element)
-            try body(mapped.events, mapped.unmapped)
+        do {
+            try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
+                let mapped = mapper.map(element)
+                try body(mapped.events, mapped.unmapped)
+            }
+        } catch var error as HealthLogError where error.code == .badInput && error.message.contains("malformed XML") && (try? ExportInput.looksLikeIOS8(path)) == true {
+            error.message += " (an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"
+            throw error
         }
         return (source.documentName, scanner.elementCounts, scanner.locale, mapper.exportDate?.iso)
     }

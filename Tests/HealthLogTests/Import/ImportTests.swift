@@ -140,6 +140,7 @@ struct ImportTests {
         let error = try #require(throws: HealthLogError.self) { try store.importExport(at: ExportFixtures.path("legacy-ios8-malformed.xml")) }
         #expect(error.code == .badInput)
         #expect(error.message.contains("line 5, column 198: malformed XML"))
+        #expect(error.message.hasSuffix("(an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"))
         #expect(!FileManager.default.fileExists(atPath: dir.file("store")))
     }
 

@@ -18,7 +18,7 @@ public final class HealthStore: Sendable {
     public let directory: String
     /// The handle's tunables.
     public let options: StoreOptions
-    private let layout: StoreLayout
+    let layout: StoreLayout
 
     /// A handle on the store at `directory`; nothing is read or created until first use.
     public init(directory: String, options: StoreOptions = StoreOptions()) {
@@ -55,7 +55,7 @@ public final class HealthStore: Sendable {
     ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
     public func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let snapshot = try LogSnapshot(layout)
-        return try Replayer(snapshot: snapshot, request: request).run(deliver)
+        return try Replayer(snapshot: snapshot, request: request).run { line, _ in try deliver(line) }
     }
 
     /// The anchor of the last committed event.

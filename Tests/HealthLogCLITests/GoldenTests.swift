@@ -31,7 +31,7 @@ struct GoldenTests {
     }
 
     static let replayUsage = """
-        Usage: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [--limit <n>] [--raw] [--anchor-file <file>]
+        Usage: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]
         See 'healthlog replay --help'.
 
         """

@@ -117,7 +117,7 @@ enum GoldenTexts {
     static let replay = """
         OVERVIEW: Replay the samples and deleted objects after an anchor (an anchored query).
 
-        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [--limit <n>] [--raw] [--anchor-file <file>]
+        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -128,18 +128,49 @@ enum GoldenTexts {
           --type <type>             Only this type, in full
                                     (HKQuantityTypeIdentifierHeartRate) or short
                                     (HeartRate). Repeatable.
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
           --limit <n>               At most n samples plus deleted objects (0: no
                                     limit).
           --raw                     Every event as recorded, instead of HealthKit's view
                                     (where a sample deleted later comes back only as its
                                     deleted object).
+          --follow                  After the events so far, keep delivering each new
+                                    matching event as any process appends it, until
+                                    SIGINT or SIGTERM; then print next-anchor and exit
+                                    0. Takes no --limit.
           --anchor-file <file>      Read the anchor from this file when --from is absent
                                     and the file exists; write the new anchor to it
-                                    atomically once the output is flushed.
+                                    atomically once the output is flushed (with
+                                    --follow, after each batch).
+          --format <format>         ndjson (the default: the stored lines, valid append
+                                    input) or csv (a header row, then one row per event;
+                                    metadata and totals as JSON text).
           -h, --help                Show help information.
 
         Events go to stdout as NDJSON with their seq, in sequence order; then
-        'next-anchor: TOKEN' goes to stderr. An anchor that is malformed, from another
+        'next-anchor: TOKEN' goes to stderr. Predicate options combine with AND; a
+        repeated --type, --source, --device, --uuid or --category means any of them.
+        Predicates apply to deleted objects through the fields they carry (type, dates,
+        source, device, UUID, sync metadata). An anchor that is malformed, from another
         store or past the head exits 3.
         """
 

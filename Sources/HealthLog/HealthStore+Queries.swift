@@ -28,7 +28,7 @@ extension HealthStore {
         return try append(ndjson: Array(text.utf8)).anchor
     }
 
-    /// Deletes `samples` (by UUID); see ``delete(_:)-(SampleUUID)``.
+    /// Deletes `samples` (by UUID); see ``delete(_:)-([SampleUUID])``.
     @discardableResult
     public func delete(_ samples: [any Sample]) throws -> QueryAnchor {
         try delete(samples.map(\.uuid))

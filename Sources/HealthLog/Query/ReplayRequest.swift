@@ -32,4 +32,6 @@ public struct ReplayOutcome: Sendable, Equatable {
     /// The last sequence number the replay looked at: the head it saw, or the last item
     /// delivered when the limit cut it short. A follow-up replay after it misses nothing.
     var scannedThrough: UInt64
+    /// How many groups (compressed frames) the replay decompressed.
+    var groupsRead = 0
 }

@@ -21,7 +21,8 @@ struct Replayer {
         let predicate = request.predicate
         let after = request.anchor.seq
         let batches = try snapshot.batches(after: after)
-        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after)
+        var groupsRead = 0
+        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead)
         var lines = BatchLines()
         var delivered = 0
         var last = after
@@ -33,6 +34,7 @@ struct Replayer {
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
+            groupsRead += groups.count
             let isFull = try lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
                     if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
@@ -49,13 +51,15 @@ struct Replayer {
                 }
                 return false
             }
-            if isFull { return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: last) }
+            if isFull {
+                return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: last, groupsRead: groupsRead)
+            }
         }
-        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: snapshot.headSeq)
+        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).
-    private func deletedSamples(in batches: [BatchRef], after: UInt64) throws -> UUIDIndex {
+    private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> UUIDIndex {
         var deleted = UUIDIndex()
         var lines = BatchLines()
         for batch in batches {
@@ -65,6 +69,7 @@ struct Replayer {
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
+            groupsRead += groups.count
             lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
                     if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.set(uuid, 0) }

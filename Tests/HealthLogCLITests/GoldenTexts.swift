@@ -21,6 +21,8 @@ enum GoldenTexts {
           delete                    Delete live samples by UUID, all-or-nothing.
           replay                    Replay the samples and deleted objects after an
                                     anchor (an anchored query).
+          aggregate                 Per-interval statistics of one type's live samples
+                                    (a statistics collection query).
           anchor                    Print the anchor of the last committed event.
           stats                     Show per-type counts and dates, and the store's
                                     size.
@@ -172,6 +174,51 @@ enum GoldenTexts {
         Predicates apply to deleted objects through the fields they carry (type, dates,
         source, device, UUID, sync metadata). An anchor that is malformed, from another
         store or past the head exits 3.
+        """
+
+    /// `healthlog aggregate --help`.
+    static let aggregate = """
+        OVERVIEW: Per-interval statistics of one type's live samples (a statistics collection query).
+
+        USAGE: healthlog [--store <dir>] aggregate --type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset>] [predicate options] [--format csv|ndjson]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             The type, in full or short (HeartRate).
+          --interval <interval>     hour, day, week (Monday to Monday) or month.
+          --stat <list>             Comma-separated figures, in the order wanted: count,
+                                    sum, avg, min, max, duration (seconds the samples
+                                    span). Default: count,sum,avg,min,max.
+          --utc-offset <offset>     Whose clock the intervals follow, as +HH:MM or
+                                    -HH:MM (default: UTC).
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
+          --format <format>         csv (the default: a header row, then one row per
+                                    interval and unit) or ndjson.
+          -h, --help                Show help information.
+
+        A sample counts in the interval that holds its start. Values are in the samples'
+        own unit, with no conversion: a type recorded in two units gets a row per unit.
+        Deleted samples do not count.
         """
 
     /// `healthlog anchor --help`.

@@ -14,22 +14,22 @@ public enum EventCSV {
         let r = try EventRecord(line: body, seq: seq, location: "event \(seq)")
         var cells: [String] = [
             String(seq), r.isDelete ? "delete" : "add", r.uuid.description, r.type.identifier, r.start.description, r.end.description,
-            r.text ?? r.number.map(JSONNumber.text) ?? "", r.unit ?? "", r.source ?? "", r.sourceVersion ?? "", r.device ?? "",
+            r.text ?? r.number.map(JSONText.number) ?? "", r.unit ?? "", r.source ?? "", r.sourceVersion ?? "", r.device ?? "",
         ]
         let metadata = r.metadata.map { "\(JSONText.string($0.key)):\($0.value.json)" }
         cells.append(metadata.isEmpty ? "" : "{" + metadata.joined(separator: ",") + "}")
         cells.append(r.activity ?? "")
-        cells.append(r.duration.map(JSONNumber.text) ?? "")
+        cells.append(r.duration.map(JSONText.number) ?? "")
         let totals = r.totals.sorted { $0.key < $1.key }.map { name, q in
-            "\(JSONText.string(name)):{\"value\":\(JSONNumber.text(q.value)),\"unit\":\(JSONText.string(q.unit))}"
+            "\(JSONText.string(name)):{\"value\":\(JSONText.number(q.value)),\"unit\":\(JSONText.string(q.unit))}"
         }
         cells.append(totals.isEmpty ? "" : "{" + totals.joined(separator: ",") + "}")
         cells.append(r.objects.map(\.description).joined(separator: " "))
-        return cells.map(quoted).joined(separator: ",") + "\n"
+        return cells.map(cell).joined(separator: ",") + "\n"
     }
 
-    /// A cell, quoted when it holds a comma, quote or line break.
-    static func quoted(_ cell: String) -> String {
+    /// A CSV cell: `text` itself, or quoted when it holds a comma, quote or line break.
+    public static func cell(_ cell: String) -> String {
         guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
         return "\"" + cell.replacingAll("\"", with: "\"\"") + "\""
     }

@@ -13,7 +13,7 @@ public enum MetadataValue: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .string(let text): text
-        case .number(let number): JSONNumber.text(number)
+        case .number(let number): JSONText.number(number)
         case .bool(let flag): flag ? "true" : "false"
         }
     }
@@ -22,7 +22,7 @@ public enum MetadataValue: Hashable, Sendable, CustomStringConvertible {
     var json: String {
         switch self {
         case .string(let text): JSONText.string(text)
-        case .number(let number): JSONNumber.text(number)
+        case .number(let number): JSONText.number(number)
         case .bool(let flag): flag ? "true" : "false"
         }
     }

@@ -13,5 +13,5 @@ public struct Quantity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `value unit`, e.g. `72 count/min`.
-    public var description: String { "\(JSONNumber.text(value)) \(unit)" }
+    public var description: String { "\(JSONText.number(value)) \(unit)" }
 }

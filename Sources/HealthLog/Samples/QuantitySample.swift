@@ -21,5 +21,5 @@ public struct QuantitySample: Sample, Hashable {
     }
 
     /// `,"value":…,"unit":…`.
-    var kindSpecificJSON: String { #","value":\#(JSONNumber.text(quantity.value)),"unit":\#(JSONText.string(quantity.unit))"# }
+    var kindSpecificJSON: String { #","value":\#(JSONText.number(quantity.value)),"unit":\#(JSONText.string(quantity.unit))"# }
 }

@@ -22,10 +22,10 @@ public struct WorkoutSample: Sample, Hashable {
     /// `,"activity":…,"duration":…,"totals":{…}`.
     var kindSpecificJSON: String {
         var out = #","activity":\#(JSONText.string(activity))"#
-        if let duration { out += #","duration":\#(JSONNumber.text(duration))"# }
+        if let duration { out += #","duration":\#(JSONText.number(duration))"# }
         if !totals.isEmpty {
             let members = totals.sorted { $0.key < $1.key }.map { name, total in
-                #"\#(JSONText.string(name)):{"value":\#(JSONNumber.text(total.value)),"unit":\#(JSONText.string(total.unit))}"#
+                #"\#(JSONText.string(name)):{"value":\#(JSONText.number(total.value)),"unit":\#(JSONText.string(total.unit))}"#
             }
             out += #","totals":{\#(members.joined(separator: ","))}"#
         }

@@ -21,6 +21,20 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in sync
+// by anchors (SPEC §5), built by `swift build` as `healthlog-mirror`, and its tests.
+package.products.append(.executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]))
+package.targets += [
+    .systemLibrary(
+        name: "CSQLite",
+        path: "Samples/MirrorSQLite/CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
+    .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror"]),
+]
+
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),

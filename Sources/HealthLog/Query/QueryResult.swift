@@ -3,11 +3,18 @@
 /// `HKAnchoredObjectQueryDescriptor.Result`.
 public struct QueryResult: Sendable {
     /// The samples added after the anchor (and still live, in HealthKit's view).
-    public var addedSamples: [any Sample] = []
+    public var addedSamples: [any Sample]
     /// The deleted objects recorded after the anchor.
-    public var deletedObjects: [DeletedObject] = []
+    public var deletedObjects: [DeletedObject]
     /// The anchor of the last item delivered, or the query's anchor when none was.
     public var newAnchor: QueryAnchor
+
+    /// A result (for tests and for clients that assemble their own).
+    public init(addedSamples: [any Sample] = [], deletedObjects: [DeletedObject] = [], newAnchor: QueryAnchor) {
+        self.addedSamples = addedSamples
+        self.deletedObjects = deletedObjects
+        self.newAnchor = newAnchor
+    }
 
     /// Adds the item a stored line (newline included) with sequence number `seq` records;
     /// `location` names the store for a damage report.

@@ -46,6 +46,25 @@ extension HealthStore {
         return result
     }
 
+    /// Delivers the stored line of every sample live now that `request` selects (its
+    /// anchor, limit and raw flag are ignored), in the order they were added: a snapshot
+    /// of the store, not its history.
+    ///
+    /// - Returns: how many samples were delivered.
+    public func export(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        var live = request
+        live.anchor = .beginning
+        live.limit = 0
+        live.raw = false
+        var count = 0
+        _ = try Replayer(snapshot: try LogSnapshot(layout), request: live).run { line, _ in
+            guard !StoredLineScan.isDelete(line) else { return }
+            count += 1
+            try deliver(line)
+        }
+        return count
+    }
+
     /// Runs a long-running anchored query (SPEC §3 rule 10): delivers every stored line
     /// after the request's anchor that matches it, then each later one as any process
     /// appends it, until `stop` is signalled. After the first pass, and after each later

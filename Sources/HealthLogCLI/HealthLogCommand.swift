@@ -9,6 +9,7 @@ enum HealthLogCommand {
         (AddCommand.spec, AddCommand.run),
         (DeleteCommand.spec, DeleteCommand.run),
         (ReplayCommand.spec, ReplayCommand.run),
+        (ExportCommand.spec, ExportCommand.run),
         (AggregateCommand.spec, AggregateCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
         (StatsCommand.spec, StatsCommand.run),

@@ -9,7 +9,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, aggregate, anchor, stats, verify, reindex
+        case overview, append, add, delete, replay, export, aggregate, anchor, stats, verify, reindex
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -22,6 +22,7 @@ struct GoldenTests {
             case .add: GoldenTexts.add
             case .delete: GoldenTexts.delete
             case .replay: GoldenTexts.replay
+            case .export: GoldenTexts.export
             case .aggregate: GoldenTexts.aggregate
             case .anchor: GoldenTexts.anchor
             case .stats: GoldenTexts.stats

@@ -21,6 +21,8 @@ enum GoldenTexts {
           delete                    Delete live samples by UUID, all-or-nothing.
           replay                    Replay the samples and deleted objects after an
                                     anchor (an anchored query).
+          export                    Write the live samples as they stand now (a
+                                    snapshot, not a log).
           aggregate                 Per-interval statistics of one type's live samples
                                     (a statistics collection query).
           anchor                    Print the anchor of the last committed event.
@@ -174,6 +176,48 @@ enum GoldenTexts {
         Predicates apply to deleted objects through the fields they carry (type, dates,
         source, device, UUID, sync metadata). An anchor that is malformed, from another
         store or past the head exits 3.
+        """
+
+    /// `healthlog export --help`.
+    static let export = """
+        OVERVIEW: Write the live samples as they stand now (a snapshot, not a log).
+
+        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--format ndjson|csv]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             Only this type, in full or short (HeartRate).
+                                    Repeatable.
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
+          --format <format>         ndjson (the default: the stored lines, valid append
+                                    input) or csv (a header row, then one row per event;
+                                    metadata and totals as JSON text).
+          -h, --help                Show help information.
+
+        Every sample still live, in the order it was added, with its seq; deleted
+        samples and delete events are left out. NDJSON output is valid append input (a
+        copy of the live data without its history); CSV has a header row, for DuckDB,
+        pandas or a spreadsheet.
         """
 
     /// `healthlog aggregate --help`.

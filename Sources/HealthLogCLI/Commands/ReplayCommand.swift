@@ -14,7 +14,7 @@ enum ReplayCommand {
             .init(name: "--raw", help: "Every event as recorded, instead of HealthKit's view (where a sample deleted later comes back only as its deleted object)."),
             .init(name: "--follow", help: "After the events so far, keep delivering each new matching event as any process appends it, until SIGINT or SIGTERM; then print next-anchor and exit 0. Takes no --limit."),
             .init(name: "--anchor-file", value: "file", help: "Read the anchor from this file when --from is absent and the file exists; write the new anchor to it atomically once the output is flushed (with --follow, after each batch)."),
-            .init(name: "--format", value: "format", help: "ndjson (the default: the stored lines, valid append input) or csv (a header row, then one row per event; metadata and totals as JSON text)."),
+            LineOutput.option,
         ],
         discussion: "Events go to stdout as NDJSON with their seq, in sequence order; then 'next-anchor: TOKEN' goes to stderr. Predicate options combine with AND; a repeated --type, --source, --device, --uuid or --category means any of them. Predicates apply to deleted objects through the fields they carry (type, dates, source, device, UUID, sync metadata). An anchor that is malformed, from another store or past the head exits 3.")
 
@@ -39,7 +39,7 @@ enum ReplayCommand {
             request.types = Set(try names.map { try TypeNames.resolve($0, present: store.typesPresent) })
         }
         let terminal = context.terminal
-        let deliver = try output(arguments.value("--format"), terminal)
+        let deliver = try LineOutput.writer(arguments.value("--format"), terminal)
         let newAnchor: QueryAnchor
         if follows {
             let stop = try SignalStop.install()
@@ -52,19 +52,6 @@ enum ReplayCommand {
         }
         terminal.error("next-anchor: \(newAnchor.token)")
         return ExitCode.success
-    }
-
-    /// What writes each delivered line in `format`; CSV starts with its header row.
-    private static func output(_ format: String?, _ terminal: Terminal) throws -> (UnsafeRawBufferPointer) throws -> Void {
-        switch format ?? "ndjson" {
-        case "ndjson":
-            return { line in terminal.write(line) }
-        case "csv":
-            terminal.print(String(EventCSV.header.dropLast()))
-            return { line in terminal.print(String(try EventCSV.row(line).dropLast())) }
-        default:
-            throw HealthLogError(.badUsage, "--format must be ndjson or csv, not '\(format!)'")
-        }
     }
 
     /// Flushes what was delivered, then (only then) records the anchor in the anchor file.

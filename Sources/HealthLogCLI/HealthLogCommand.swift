@@ -11,6 +11,7 @@ enum HealthLogCommand {
         (ReplayCommand.spec, ReplayCommand.run),
         (ExportCommand.spec, ExportCommand.run),
         (AggregateCommand.spec, AggregateCommand.run),
+        (PlotCommand.spec, PlotCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `healthlog aggregate`: its CSV and NDJSON output, word for word, and its usage errors.
@@ -55,5 +56,22 @@ struct AggregateCLITests {
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("Error: "))
+    }
+
+    @Test("plot writes a private SVG chart with one point per interval; without -o it is bad usage")
+    func plot() throws {
+        let (dir, path) = try Self.store()
+        defer { dir.remove() }
+        let svg = dir.file("steps.svg")
+        let result = try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount", "--stat", "sum", "-o", svg])
+        #expect(result.status == 0)
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(text.contains("HKQuantityTypeIdentifierStepCount — sum per interval (count)"))
+        #expect(text.components(separatedBy: "<circle ").count - 1 == 2)
+        #expect(text.contains("<title>2024-03-01: 150.5</title>") && text.contains("<title>2024-03-04: 7</title>"))
+        let mode = try FileManager.default.attributesOfItem(atPath: svg)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount"]).status == 2)
     }
 }

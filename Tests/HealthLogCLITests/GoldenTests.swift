@@ -9,7 +9,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, export, aggregate, anchor, stats, verify, reindex
+        case overview, append, add, delete, replay, export, aggregate, plot, anchor, stats, verify, reindex
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -24,6 +24,7 @@ struct GoldenTests {
             case .replay: GoldenTexts.replay
             case .export: GoldenTexts.export
             case .aggregate: GoldenTexts.aggregate
+            case .plot: GoldenTexts.plot
             case .anchor: GoldenTexts.anchor
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify

@@ -25,6 +25,8 @@ enum GoldenTexts {
                                     snapshot, not a log).
           aggregate                 Per-interval statistics of one type's live samples
                                     (a statistics collection query).
+          plot                      Draw per-interval statistics of one type as an SVG
+                                    chart.
           anchor                    Print the anchor of the last committed event.
           stats                     Show per-type counts and dates, and the store's
                                     size.
@@ -263,6 +265,51 @@ enum GoldenTexts {
         A sample counts in the interval that holds its start. Values are in the samples'
         own unit, with no conversion: a type recorded in two units gets a row per unit.
         Deleted samples do not count.
+        """
+
+    /// `healthlog plot --help`.
+    static let plot = """
+        OVERVIEW: Draw per-interval statistics of one type as an SVG chart.
+
+        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset>] [predicate options]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             The type, in full or short (HeartRate).
+          -o, --output <file>       The SVG file to write (mode 0600, replaced
+                                    atomically).
+          --interval <interval>     hour, day (the default), week or month.
+          --stat <figure>           The figure drawn: count, sum, avg (with the min-max
+                                    range shaded), min, max or duration (hours).
+                                    Default: avg for quantity types, count for others.
+          --utc-offset <offset>     Whose clock the intervals follow, as +HH:MM or
+                                    -HH:MM (default: UTC).
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
+          -h, --help                Show help information.
+
+        The chart is a standalone SVG file that any browser shows. Intervals and figures
+        are those of 'healthlog aggregate'; when a type was recorded in several units,
+        the most common one is drawn.
         """
 
     /// `healthlog anchor --help`.

@@ -31,7 +31,7 @@ enum AggregateCommand {
         }
         let format = arguments.value("--format") ?? "csv"
         guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
-        let offset = try arguments.value("--utc-offset").map(parseOffset) ?? 0
+        let offset = try arguments.value("--utc-offset").map(UTCOffset.parse) ?? 0
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         guard let type = SampleType(try TypeNames.resolve(typeName, present: store.typesPresent)) else {
@@ -70,13 +70,5 @@ enum AggregateCommand {
         case "max": row.maximum
         default: row.duration
         }
-    }
-
-    private static func parseOffset(_ text: String) throws -> Int {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 6, bytes[0] == 43 || bytes[0] == 45, bytes[3] == 58, let h = Int(String(text.dropFirst().prefix(2))),
-            let m = Int(String(text.suffix(2))), h <= 14, m <= 59
-        else { throw HealthLogError(.badUsage, "--utc-offset must be +HH:MM or -HH:MM, not '\(text)'") }
-        return (bytes[0] == 45 ? -1 : 1) * (h * 60 + m)
     }
 }

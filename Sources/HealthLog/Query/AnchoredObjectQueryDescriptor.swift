@@ -36,11 +36,17 @@ public struct AnchoredObjectQueryDescriptor: Sendable {
         ReplayRequest(anchor: anchor ?? .beginning, types: Set(types.map(\.identifier)), predicate: predicate, limit: limit ?? 0, raw: returnsEveryEvent)
     }
 
-    /// Runs the query once.
+    /// Runs the query once, on a thread of its own (reading the log blocks, which the
+    /// caller's task should not).
     ///
     /// - Throws: as ``HealthStore/replay(_:deliver:)``.
     public func result(for store: HealthStore) async throws -> QueryResult {
-        try store.result(request)
+        let request = request
+        return try await withCheckedThrowingContinuation { continuation in
+            BackgroundThread.start {
+                continuation.resume(with: Result { try store.result(request) })
+            }
+        }
     }
 
     /// The first results, then each later change, until cancelled. Each element's

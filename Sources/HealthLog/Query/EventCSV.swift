@@ -14,7 +14,7 @@ public enum EventCSV {
         let r = try EventRecord(line: body, seq: seq, location: "event \(seq)")
         var cells: [String] = [
             String(seq), r.isDelete ? "delete" : "add", r.uuid.description, r.type.identifier, r.start.description, r.end.description,
-            r.text ?? r.number.map(JSONText.number) ?? "", r.unit ?? "", r.source ?? "", r.sourceVersion ?? "", r.device ?? "",
+            r.text ?? r.numberText ?? "", r.unit ?? "", r.source ?? "", r.sourceVersion ?? "", r.device ?? "",
         ]
         let metadata = r.metadata.map { "\(JSONText.string($0.key)):\($0.value.json)" }
         cells.append(metadata.isEmpty ? "" : "{" + metadata.joined(separator: ",") + "}")

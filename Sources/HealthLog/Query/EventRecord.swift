@@ -16,6 +16,10 @@ struct EventRecord {
     var end: Timestamp
     /// A number value (quantity samples, integer category values, characteristics).
     var number: Double?
+    /// The number value's JSON text, as recorded.
+    var numberText: String?
+    /// A number value that is an integer in `Int`'s range (category values).
+    var integer: Int?
     /// A string value (category constants' names, characteristics).
     var text: String?
     var unit: String?
@@ -53,7 +57,10 @@ struct EventRecord {
         self.start = start
         self.end = end
         switch e.value {
-        case .number(let range, _): number = double(range)
+        case .number(let range, let isInteger):
+            number = double(range)
+            numberText = String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
+            if isInteger { integer = numberText.flatMap { Int($0) } }
         case .string(let range): text = string(range)
         case nil: break
         }
@@ -66,6 +73,14 @@ struct EventRecord {
         objects = e.objects ?? []
         if let range = e.metadata { metadata = JSONObjectReader.entries(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = e.totals { totals = JSONObjectReader.totals(UnsafeRawBufferPointer(rebasing: line[range])) }
+    }
+
+    /// The category value: a constant's name, or an integer (a number beyond `Int` keeps
+    /// its text as a name, so it matches nothing but itself).
+    var categoryValue: CategoryValue? {
+        if let text { return .name(text) }
+        if let integer { return .integer(integer) }
+        return numberText.map { .name($0) }
     }
 
     /// The metadata entry for `key`.

@@ -10,8 +10,7 @@ enum SampleDecoder {
         case .quantity:
             return QuantitySample(type: r.type, quantity: Quantity(r.number ?? 0, r.unit ?? ""), fields: fields)
         case .category:
-            let value: CategoryValue = r.text.map { .name($0) } ?? .integer(Int(r.number ?? 0))
-            return CategorySample(type: r.type, value: value, fields: fields)
+            return CategorySample(type: r.type, value: r.categoryValue ?? .integer(0), fields: fields)
         case .workout:
             return WorkoutSample(activity: r.activity ?? "", duration: r.duration, totals: r.totals, fields: fields)
         case .correlation:

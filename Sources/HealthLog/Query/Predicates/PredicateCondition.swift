@@ -52,14 +52,7 @@ enum PredicateCondition: Hashable, Sendable {
         case .categories(let values):
             guard r.type.kind == .category else { return false }
             if r.isDelete { return true }
-            let value: CategoryValue
-            if let text = r.text {
-                value = .name(text)
-            } else if let number = r.number {
-                value = .integer(Int(number))
-            } else {
-                return false
-            }
+            guard let value = r.categoryValue else { return false }
             return values.contains { $0.matches(value) }
         }
     }

@@ -33,6 +33,14 @@ enum SignalStop {
             sigemptyset(&action.sa_mask)
             sigaction(signalNumber, &action, nil)
         }
+        // A process inherits its parent's signal mask: started from a thread that blocks
+        // SIGINT and SIGTERM (as Foundation's Process does from a Dispatch worker), the
+        // signals would stay pending forever and the follow could not be stopped.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, SIGINT)
+        sigaddset(&handled, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         return stop
     }
 }

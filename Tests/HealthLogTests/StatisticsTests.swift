@@ -68,4 +68,15 @@ struct StatisticsTests {
         #expect(rows[0].duration == 10_800.0)
         #expect(rows[0].sum == nil)
     }
+
+    @Test("Checklist 26 (a deliberate deviation): cumulative and discrete figures mix, since healthlog knows no aggregation styles")
+    func mixedOptions() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        try store.save([Self.beat(60, "2024-03-01T08:00:00Z"), Self.beat(90, "2024-03-01T09:00:00Z")])
+        let rows = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day, options: [.sum, .average, .maximum]))
+        #expect(rows.count == 1)
+        #expect(rows[0].sum == 150 && rows[0].average == 75 && rows[0].maximum == 90 && rows[0].minimum == nil)
+    }
 }

@@ -20,11 +20,7 @@ enum AggregateCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
-        guard let typeName = arguments.value("--type") else { throw HealthLogError(.badUsage, "--type is required") }
-        guard let intervalName = arguments.value("--interval") else { throw HealthLogError(.badUsage, "--interval is required") }
-        guard let interval = StatisticsInterval(rawValue: intervalName) else {
-            throw HealthLogError(.badUsage, "--interval must be hour, day, week or month, not '\(intervalName)'")
-        }
+        let interval = try TypeOptions.interval(arguments)
         let stats = (arguments.value("--stat") ?? "count,sum,avg,min,max").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         for stat in stats where !statNames.contains(stat) {
             throw HealthLogError(.badUsage, "--stat '\(stat)' is not one of \(statNames.joined(separator: ", "))")
@@ -34,9 +30,7 @@ enum AggregateCommand {
         let offset = try arguments.value("--utc-offset").map(UTCOffset.parse) ?? 0
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
-        guard let type = SampleType(try TypeNames.resolve(typeName, present: store.typesPresent)) else {
-            throw HealthLogError(.badUsage, "--type '\(typeName)' is not a type")
-        }
+        let type = try TypeOptions.single(arguments, store)
         var options: StatisticsOptions = []
         if stats.contains("sum") { options.insert(.sum) }
         if stats.contains("avg") { options.insert(.average) }

@@ -15,10 +15,7 @@ enum ExportCommand {
         try arguments.expectNoPositionals()
         var request = ReplayRequest(predicate: try PredicateOptions.predicate(arguments))
         let store = try context.store()
-        let names = arguments.all("--type")
-        if !names.isEmpty {
-            request.types = Set(try names.map { try TypeNames.resolve($0, present: store.typesPresent) })
-        }
+        request.types = try TypeOptions.identifiers(arguments, store)
         let terminal = context.terminal
         let write = try LineOutput.writer(arguments.value("--format"), terminal)
         _ = try store.export(request, deliver: write)

@@ -17,18 +17,12 @@ enum PlotCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
-        guard let typeName = arguments.value("--type") else { throw HealthLogError(.badUsage, "--type is required") }
         guard let output = arguments.value("--output") else { throw HealthLogError(.badUsage, "-o FILE is required") }
-        let intervalName = arguments.value("--interval") ?? "day"
-        guard let interval = StatisticsInterval(rawValue: intervalName) else {
-            throw HealthLogError(.badUsage, "--interval must be hour, day, week or month, not '\(intervalName)'")
-        }
+        let interval = try TypeOptions.interval(arguments, default: .day)
         let offset = try arguments.value("--utc-offset").map(UTCOffset.parse) ?? 0
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
-        guard let type = SampleType(try TypeNames.resolve(typeName, present: store.typesPresent)) else {
-            throw HealthLogError(.badUsage, "--type '\(typeName)' is not a type")
-        }
+        let type = try TypeOptions.single(arguments, store)
         let defaultFigure: StatisticsChart.Figure = type.kind == .quantity ? .avg : .count
         let figureName = arguments.value("--stat") ?? defaultFigure.rawValue
         guard let figure = StatisticsChart.Figure(rawValue: figureName) else {

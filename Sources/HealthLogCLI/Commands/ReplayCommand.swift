@@ -34,10 +34,7 @@ enum ReplayCommand {
             request.anchor = saved
         }
         let store = try context.store()
-        let names = arguments.all("--type")
-        if !names.isEmpty {
-            request.types = Set(try names.map { try TypeNames.resolve($0, present: store.typesPresent) })
-        }
+        request.types = try TypeOptions.identifiers(arguments, store)
         let terminal = context.terminal
         let deliver = try LineOutput.writer(arguments.value("--format"), terminal)
         let newAnchor: QueryAnchor

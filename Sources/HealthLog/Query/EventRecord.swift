@@ -1,4 +1,4 @@
-/// A stored line decoded into values, for predicates and for the library's samples.
+/// A stored line decoded into values, for the library's samples and for CSV.
 struct EventRecord {
     /// A metadata entry: its key, its value, and the value's text form (a string's
     /// characters, a number's or boolean's JSON text) that `--metadata KEY=VALUE` compares.
@@ -81,11 +81,6 @@ struct EventRecord {
         if let text { return .name(text) }
         if let integer { return .integer(integer) }
         return numberText.map { .name($0) }
-    }
-
-    /// The metadata entry for `key`.
-    func metadataEntry(_ key: String) -> MetadataEntry? {
-        metadata.first { $0.key == key }
     }
 
     /// The metadata as a dictionary.

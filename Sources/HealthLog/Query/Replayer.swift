@@ -39,10 +39,10 @@ struct Replayer {
                 for line in lines.lines where line.seq > after {
                     if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
                     if !predicate.isAll {
-                        let record = try EventRecord(
+                        let subject = try PredicateSubject(
                             line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
                             location: snapshot.segments[batch.segment].location(batch.offset))
-                        guard predicate.matches(record) else { continue }
+                        guard predicate.matches(subject) else { continue }
                     }
                     try deliver(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), line.seq)
                     delivered += 1

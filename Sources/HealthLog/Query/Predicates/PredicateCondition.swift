@@ -22,11 +22,11 @@ enum PredicateCondition: Hashable, Sendable {
     }
 
     /// Whether `r` matches; for a deleted object, only through the fields it carries.
-    func matches(_ r: EventRecord) -> Bool {
+    func matches(_ r: PredicateSubject) -> Bool {
         switch self {
         case .dates(let start, let end, let options):
-            let s = r.start.microseconds
-            let e = r.end.microseconds
+            let s = r.start
+            let e = r.end
             func within(_ t: Int64) -> Bool { (start.map { t >= $0 } ?? true) && (end.map { t < $0 } ?? true) }
             var ok = true
             if options.contains(.strictStartDate) { ok = ok && within(s) }
@@ -34,23 +34,23 @@ enum PredicateCondition: Hashable, Sendable {
             if options.isEmpty { ok = (end.map { s < $0 } ?? true) && (start.map { e >= $0 } ?? true) }
             return ok
         case .sources(let names):
-            return r.source.map(names.contains) ?? false
+            return r.string(r.event.source).map(names.contains) ?? false
         case .devices(let names):
-            return r.device.map(names.contains) ?? false
+            return r.string(r.event.device).map(names.contains) ?? false
         case .uuids(let uuids):
             return uuids.contains(r.uuid)
         case .metadataKey(let key):
             if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
-            return r.metadataEntry(key) != nil
+            return r.metadataText(key) != nil
         case .metadataEquals(let key, let value):
             if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
-            return r.metadataEntry(key)?.text == value
+            return r.metadataText(key) == value
         case .quantity(let op, let number):
-            guard r.type.kind == .quantity else { return false }
+            guard r.kind == .quantity else { return false }
             if r.isDelete { return true }
             return r.number.map { op.holds($0, number) } ?? false
         case .categories(let values):
-            guard r.type.kind == .category else { return false }
+            guard r.kind == .category else { return false }
             if r.isDelete { return true }
             guard let value = r.categoryValue else { return false }
             return values.contains { $0.matches(value) }

@@ -77,8 +77,8 @@ public struct QueryPredicate: Hashable, Sendable {
         conditions.allSatisfy { $0.mayMatch(minStart: minStart, maxEnd: maxEnd) }
     }
 
-    /// Whether `record` matches.
-    func matches(_ record: EventRecord) -> Bool {
-        conditions.allSatisfy { $0.matches(record) }
+    /// Whether `subject` matches.
+    func matches(_ subject: PredicateSubject) -> Bool {
+        conditions.allSatisfy { $0.matches(subject) }
     }
 }

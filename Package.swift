@@ -15,8 +15,9 @@ let package = Package(
         ),
         .target(name: "HealthLog", dependencies: ["CLZ4"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLog"]),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog"]),
-        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI"]),
+        .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthLogTestSupport"]),
+        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -32,7 +33,7 @@ package.targets += [
         providers: [.apt(["libsqlite3-dev"])]
     ),
     .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
-    .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror"]),
+    .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
 ]
 
 for target in package.targets where target.type != .system {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 
 /// `healthlog aggregate`: its CSV and NDJSON output, word for word, and its usage errors.

@@ -1,6 +1,7 @@
 import Foundation
 import HealthLog
 import Synchronization
+import HealthLogTestSupport
 import Testing
 
 /// The command-line side of the SPEC §3 conformance tests: refused anchors exit 3
@@ -18,7 +19,7 @@ struct ConformanceCLITests {
     static func uuid(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", n) }
 
     /// Runs `healthlog --store STORE ARGUMENTS`.
-    static func tool(_ store: String, _ arguments: [String], stdin: String = "") throws -> HealthLogBinary.Result {
+    static func tool(_ store: String, _ arguments: [String], stdin: String = "") throws -> BuiltProgram.Result {
         try HealthLogBinary.run(["--store", store] + arguments, stdin: stdin)
     }
 
@@ -59,7 +60,7 @@ struct ConformanceCLITests {
 
     /// Sends `signal` to `tool` and collects its result; one that has not exited 20 s later
     /// is an issue, and is killed rather than left to hang the run.
-    static func stop(_ tool: LaunchedTool, with signal: Int32) async -> HealthLogBinary.Result {
+    static func stop(_ tool: LaunchedTool, with signal: Int32) async -> BuiltProgram.Result {
         kill(tool.process.processIdentifier, signal)
         if !(await eventually { !tool.process.isRunning }) {
             Issue.record("the follower did not exit within 20 s of signal \(signal)")

@@ -1,3 +1,4 @@
+import HealthLogTestSupport
 import Testing
 
 /// `healthlog export`: the live samples as they stand, in NDJSON that another store takes

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 
 /// Golden tests of what `healthlog` prints (SPEC §4): every `--help` page word for word
@@ -308,7 +309,7 @@ struct GoldenTests {
 
     /// Checks a run's exit status and its exact output.
     static func expect(
-        _ result: HealthLogBinary.Result, status: Int32, stdout: String = "", stderr: String = "",
+        _ result: BuiltProgram.Result, status: Int32, stdout: String = "", stderr: String = "",
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(!result.wasSignalled, sourceLocation: sourceLocation)

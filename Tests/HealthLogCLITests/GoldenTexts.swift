@@ -1,3 +1,4 @@
+import HealthLogTestSupport
 /// The expected `--help` pages of `healthlog`, captured from the build and reviewed:
 /// the golden texts of ``GoldenTests``. A change to any help text must change these on
 /// purpose.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 
 /// `healthlog-mirror --follow` running as a child process, its standard error read line
 /// by line as it reports each transaction, so a test can wait for a commit without

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 
 /// Runs the built `healthlog-mirror` executable as a child process, the way a user would.
 struct MirrorBinary {
@@ -11,15 +12,11 @@ struct MirrorBinary {
         var wasSignalled: Bool
     }
 
-    /// The executable in the package's build directory (built by `swift build`/`swift test`).
-    static var path: String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for configuration in ["debug", "release"] {
-            let candidate = root.appendingPathComponent(".build/\(configuration)/healthlog-mirror").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return root.appendingPathComponent(".build/debug/healthlog-mirror").path
-    }
+    /// The program.
+    static let program = BuiltProgram("healthlog-mirror")
+
+    /// The executable's path.
+    static var path: String { program.path }
 
     /// Runs `healthlog-mirror ARGUMENTS` to the end, with extra environment; output goes to
     /// files in `dir`, so no pipe can fill up.
@@ -46,14 +43,8 @@ struct MirrorBinary {
 
     /// A process for `healthlog-mirror ARGUMENTS` with empty standard input, not yet started.
     static func makeProcess(_ arguments: [String], environment: [String: String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["HEALTHLOG_STORE"] = nil
-        env["HEALTHLOG_MIRROR_TEST_CRASH"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        let process = program.process(arguments, environment: environment)
+        if environment["HEALTHLOG_MIRROR_TEST_CRASH"] == nil { process.environment?["HEALTHLOG_MIRROR_TEST_CRASH"] = nil }
         process.standardInput = FileHandle.nullDevice
         return process
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthLog
 @testable import HealthLogMirror
+import HealthLogTestSupport
 
 /// What a mirror database holds, read back with the program's own SQLite wrapper: each
 /// sample's event line by UUID, and the anchor.

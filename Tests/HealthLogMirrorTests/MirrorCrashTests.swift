@@ -1,5 +1,6 @@
 import Foundation
 import HealthLog
+import HealthLogTestSupport
 import Testing
 
 /// `healthlog-mirror` killed with `SIGKILL` in the middle of a sync, at the test hook

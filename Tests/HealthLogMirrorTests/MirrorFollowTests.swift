@@ -1,5 +1,6 @@
 import Foundation
 import HealthLog
+import HealthLogTestSupport
 import Testing
 @testable import HealthLogMirror
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthLog
+import HealthLogTestSupport
 import Testing
 
 /// `healthlog-mirror` run to completion: the mirror ends equal to the store's live samples

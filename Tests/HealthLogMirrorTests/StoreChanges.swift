@@ -1,30 +1,16 @@
 import HealthLog
-
-/// SplitMix64: a small seeded generator, so every run makes the same changes.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import HealthLogTestSupport
 
 /// Random changes to a store, of every kind a mirror must follow: samples added (quantity
 /// and category, with metadata), samples deleted, and samples replaced through their sync
 /// identifier (which the store records as a delete and an add).
 struct StoreChanges {
-    private var generator: SplitMix64
+    private var generator: SeededRandom
     private var syncVersions: [Int] = []
 
     /// Changes drawn from `seed`.
     init(seed: UInt64) {
-        generator = SplitMix64(seed: seed)
+        generator = SeededRandom(state: seed)
     }
 
     /// Saves `adds` new samples (some of them new versions of earlier synced samples) in one

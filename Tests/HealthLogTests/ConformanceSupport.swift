@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
@@ -146,21 +147,6 @@ final class HandlerLog: Sendable {
     var keys: [String] {
         all.flatMap { call in (call.samples ?? []).map { "+\($0.uuid)" } + (call.deleted ?? []).map { "-\($0.uuid)" } }
     }
-}
-
-/// A seeded SplitMix64 generator (reproducible runs).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
 }
 
 /// Runs `body` on a new thread (not the cooperative pool, which a blocking appender would

@@ -82,6 +82,18 @@ public final class HealthStore: Sendable {
         try Reindexer(layout: layout, options: options, progress: progress).run()
     }
 
+    /// Copies the store into `destination` (created 0700 if absent; empty, or an earlier
+    /// backup of this store) while writers keep writing: the copy holds every append
+    /// committed when it began, is itself a store, and is verified before this returns.
+    /// Files already there and unchanged are not rewritten. `progress` is called with
+    /// (segments done, segments).
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` when `destination` holds something else;
+    ///   ``HealthLogError/Code/corrupt`` when the copy fails verification.
+    public func backup(to destination: String, progress: ((Int, Int) -> Void)? = nil) throws -> BackupReport {
+        try Backup(source: layout, destination: StoreLayout(directory: destination), progress: progress).run()
+    }
+
     /// Checks every checksum and the sequence continuity of the whole log, and that every
     /// index agrees with it. Read-only. `progress` is called with (batches done, batches).
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws -> VerifyReport {

@@ -12,6 +12,7 @@ enum HealthLogCommand {
         (ExportCommand.spec, ExportCommand.run),
         (AggregateCommand.spec, AggregateCommand.run),
         (PlotCommand.spec, PlotCommand.run),
+        (BackupCommand.spec, BackupCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),

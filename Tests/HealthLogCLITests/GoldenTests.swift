@@ -10,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, export, aggregate, plot, anchor, stats, verify, reindex
+        case overview, append, add, delete, replay, export, aggregate, plot, backup, anchor, stats, verify, reindex
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -26,6 +26,7 @@ struct GoldenTests {
             case .export: GoldenTexts.export
             case .aggregate: GoldenTexts.aggregate
             case .plot: GoldenTexts.plot
+            case .backup: GoldenTexts.backup
             case .anchor: GoldenTexts.anchor
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify

@@ -28,6 +28,8 @@ enum GoldenTexts {
                                     (a statistics collection query).
           plot                      Draw per-interval statistics of one type as an SVG
                                     chart.
+          backup                    Copy the store into a directory, consistently,
+                                    incrementally and verified.
           anchor                    Print the anchor of the last committed event.
           stats                     Show per-type counts and dates, and the store's
                                     size.
@@ -311,6 +313,29 @@ enum GoldenTexts {
         The chart is a standalone SVG file that any browser shows. Intervals and figures
         are those of 'healthlog aggregate'; when a type was recorded in several units,
         the most common one is drawn.
+        """
+
+    /// `healthlog backup --help`.
+    static let backup = """
+        OVERVIEW: Copy the store into a directory, consistently, incrementally and verified.
+
+        USAGE: healthlog [--store <dir>] backup <dest>
+
+        ARGUMENTS:
+          <dest>                    The backup directory: new, empty, or an earlier
+                                    backup of this store.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        Runs while writers keep writing: the copy holds every append committed when it
+        began. Sealed segments already in the backup are kept, the growing last one is
+        copied up to its last committed batch, and the copy (itself a store: --store
+        DEST reads it) is verified before the command succeeds. Files are 0600,
+        directories 0700. Prints the backup's head anchor on stdout; progress goes to
+        stderr when it is a terminal.
         """
 
     /// `healthlog anchor --help`.

@@ -25,11 +25,26 @@ let package = Package(
         ),
         .target(name: "HealthLog", dependencies: ["CLZ4", "CLibXML2", "CArchive"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLog"]),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog"], exclude: ["Fixtures"]),
-        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI"]),
+        .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in sync
+// by anchors (SPEC §5), built by `swift build` as `healthlog-mirror`, and its tests.
+package.products.append(.executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]))
+package.targets += [
+    .systemLibrary(
+        name: "CSQLite",
+        path: "Samples/MirrorSQLite/CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
+    .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
+]
 
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [

@@ -18,7 +18,7 @@ public final class HealthStore: Sendable {
     public let directory: String
     /// The handle's tunables.
     public let options: StoreOptions
-    private let layout: StoreLayout
+    let layout: StoreLayout
 
     /// A handle on the store at `directory`; nothing is read or created until first use.
     public init(directory: String, options: StoreOptions = StoreOptions()) {
@@ -55,7 +55,7 @@ public final class HealthStore: Sendable {
     ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
     public func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let snapshot = try LogSnapshot(layout)
-        return try Replayer(snapshot: snapshot, request: request).run(deliver)
+        return try Replayer(snapshot: snapshot, request: request).run { line, _ in try deliver(line) }
     }
 
     /// The anchor of the last committed event.
@@ -80,6 +80,18 @@ public final class HealthStore: Sendable {
     /// with (batches done, batches).
     public func reindex(progress: ((Int, Int) -> Void)? = nil) throws -> ReindexReport {
         try Reindexer(layout: layout, options: options, progress: progress).run()
+    }
+
+    /// Copies the store into `destination` (created 0700 if absent; empty, or an earlier
+    /// backup of this store) while writers keep writing: the copy holds every append
+    /// committed when it began, is itself a store, and is verified before this returns.
+    /// Files already there and unchanged are not rewritten. `progress` is called with
+    /// (segments done, segments).
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` when `destination` holds something else;
+    ///   ``HealthLogError/Code/corrupt`` when the copy fails verification.
+    public func backup(to destination: String, progress: ((Int, Int) -> Void)? = nil) throws -> BackupReport {
+        try Backup(source: layout, destination: StoreLayout(directory: destination), progress: progress).run()
     }
 
     /// Checks every checksum and the sequence continuity of the whole log, and that every

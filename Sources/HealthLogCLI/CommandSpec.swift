@@ -6,6 +6,8 @@ struct CommandSpec {
         var value: String?
         var help: String
         var repeatable = false
+        /// A one-letter spelling, e.g. `-o`.
+        var short: String? = nil
     }
 
     var name: String
@@ -25,7 +27,8 @@ struct CommandSpec {
         text += "\nOPTIONS:\n"
         text += Self.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
         for option in options {
-            let left = option.value.map { "\(option.name) <\($0)>" } ?? option.name
+            let long = option.value.map { "\(option.name) <\($0)>" } ?? option.name
+            let left = option.short.map { "\($0), \(long)" } ?? long
             text += Self.row(left, option.help + (option.repeatable ? " Repeatable." : ""))
         }
         text += Self.row("-h, --help", "Show help information.")

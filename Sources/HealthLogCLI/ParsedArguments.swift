@@ -13,8 +13,12 @@ struct ParsedArguments {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
+            if !onlyPositionals, argument.count == 2, argument.hasPrefix("-"), argument != "--",
+                let option = spec.options.first(where: { $0.short == argument }) {
+                argument = option.name
+            }
             if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
                 positionals.append(argument)
                 continue

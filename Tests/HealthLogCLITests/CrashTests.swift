@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import HealthLog
+import HealthLogTestSupport
 import Testing
 
 /// The real `healthlog` binary killed in the middle of an append, and writers competing

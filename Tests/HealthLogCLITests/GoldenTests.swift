@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 
 /// Golden tests of what `healthlog` prints (SPEC §4): every `--help` page word for word
@@ -9,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, anchor, stats, verify, reindex, importExport = "import"
+        case overview, append, add, delete, replay, export, aggregate, plot, backup, anchor, stats, verify, reindex, importExport = "import"
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -22,6 +23,10 @@ struct GoldenTests {
             case .add: GoldenTexts.add
             case .delete: GoldenTexts.delete
             case .replay: GoldenTexts.replay
+            case .export: GoldenTexts.export
+            case .aggregate: GoldenTexts.aggregate
+            case .plot: GoldenTexts.plot
+            case .backup: GoldenTexts.backup
             case .anchor: GoldenTexts.anchor
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify
@@ -32,7 +37,7 @@ struct GoldenTests {
     }
 
     static let replayUsage = """
-        Usage: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [--limit <n>] [--raw] [--anchor-file <file>]
+        Usage: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]
         See 'healthlog replay --help'.
 
         """
@@ -306,7 +311,7 @@ struct GoldenTests {
 
     /// Checks a run's exit status and its exact output.
     static func expect(
-        _ result: HealthLogBinary.Result, status: Int32, stdout: String = "", stderr: String = "",
+        _ result: BuiltProgram.Result, status: Int32, stdout: String = "", stderr: String = "",
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(!result.wasSignalled, sourceLocation: sourceLocation)

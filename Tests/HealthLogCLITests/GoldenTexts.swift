@@ -1,3 +1,4 @@
+import HealthLogTestSupport
 /// The expected `--help` pages of `healthlog`, captured from the build and reviewed:
 /// the golden texts of ``GoldenTests``. A change to any help text must change these on
 /// purpose.
@@ -21,6 +22,14 @@ enum GoldenTexts {
           delete                    Delete live samples by UUID, all-or-nothing.
           replay                    Replay the samples and deleted objects after an
                                     anchor (an anchored query).
+          export                    Write the live samples as they stand now (a
+                                    snapshot, not a log).
+          aggregate                 Per-interval statistics of one type's live samples
+                                    (a statistics collection query).
+          plot                      Draw per-interval statistics of one type as an SVG
+                                    chart.
+          backup                    Copy the store into a directory, consistently,
+                                    incrementally and verified.
           anchor                    Print the anchor of the last committed event.
           stats                     Show per-type counts and dates, and the store's
                                     size.
@@ -119,7 +128,7 @@ enum GoldenTexts {
     static let replay = """
         OVERVIEW: Replay the samples and deleted objects after an anchor (an anchored query).
 
-        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [--limit <n>] [--raw] [--anchor-file <file>]
+        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -130,19 +139,205 @@ enum GoldenTexts {
           --type <type>             Only this type, in full
                                     (HKQuantityTypeIdentifierHeartRate) or short
                                     (HeartRate). Repeatable.
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
           --limit <n>               At most n samples plus deleted objects (0: no
                                     limit).
           --raw                     Every event as recorded, instead of HealthKit's view
                                     (where a sample deleted later comes back only as its
                                     deleted object).
+          --follow                  After the events so far, keep delivering each new
+                                    matching event as any process appends it, until
+                                    SIGINT or SIGTERM; then print next-anchor and exit
+                                    0. Takes no --limit.
           --anchor-file <file>      Read the anchor from this file when --from is absent
                                     and the file exists; write the new anchor to it
-                                    atomically once the output is flushed.
+                                    atomically once the output is flushed (with
+                                    --follow, after each batch).
+          --format <format>         ndjson (the default: the stored lines, valid append
+                                    input) or csv (a header row, then one row per event;
+                                    metadata and totals as JSON text).
           -h, --help                Show help information.
 
         Events go to stdout as NDJSON with their seq, in sequence order; then
-        'next-anchor: TOKEN' goes to stderr. An anchor that is malformed, from another
+        'next-anchor: TOKEN' goes to stderr. Predicate options combine with AND; a
+        repeated --type, --source, --device, --uuid or --category means any of them.
+        Predicates apply to deleted objects through the fields they carry (type, dates,
+        source, device, UUID, sync metadata). An anchor that is malformed, from another
         store or past the head exits 3.
+        """
+
+    /// `healthlog export --help`.
+    static let export = """
+        OVERVIEW: Write the live samples as they stand now (a snapshot, not a log).
+
+        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--format ndjson|csv]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             Only this type, in full or short (HeartRate).
+                                    Repeatable.
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
+          --format <format>         ndjson (the default: the stored lines, valid append
+                                    input) or csv (a header row, then one row per event;
+                                    metadata and totals as JSON text).
+          -h, --help                Show help information.
+
+        Every sample still live, in the order it was added, with its seq; deleted
+        samples and delete events are left out. NDJSON output is valid append input (a
+        copy of the live data without its history); CSV has a header row, for DuckDB,
+        pandas or a spreadsheet.
+        """
+
+    /// `healthlog aggregate --help`.
+    static let aggregate = """
+        OVERVIEW: Per-interval statistics of one type's live samples (a statistics collection query).
+
+        USAGE: healthlog [--store <dir>] aggregate --type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset>] [predicate options] [--format csv|ndjson]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             The type, in full or short (HeartRate).
+          --interval <interval>     hour, day, week (Monday to Monday) or month.
+          --stat <list>             Comma-separated figures, in the order wanted: count,
+                                    sum, avg, min, max, duration (seconds the samples
+                                    span). Default: count,sum,avg,min,max.
+          --utc-offset <offset>     Whose clock the intervals follow, as +HH:MM or
+                                    -HH:MM (default: UTC).
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
+          --format <format>         csv (the default: a header row, then one row per
+                                    interval and unit) or ndjson.
+          -h, --help                Show help information.
+
+        A sample counts in the interval that holds its start. Values are in the samples'
+        own unit, with no conversion: a type recorded in two units gets a row per unit.
+        Deleted samples do not count.
+        """
+
+    /// `healthlog plot --help`.
+    static let plot = """
+        OVERVIEW: Draw per-interval statistics of one type as an SVG chart.
+
+        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset>] [predicate options]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --type <type>             The type, in full or short (HeartRate).
+          -o, --output <file>       The SVG file to write (mode 0600, replaced
+                                    atomically).
+          --interval <interval>     hour, day (the default), week or month.
+          --stat <figure>           The figure drawn: count, sum, avg (with the min-max
+                                    range shaded), min, max or duration (hours).
+                                    Default: avg for quantity types, count for others.
+          --utc-offset <offset>     Whose clock the intervals follow, as +HH:MM or
+                                    -HH:MM (default: UTC).
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value (in their own
+                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
+                                    >= == !=. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name (which also matches its
+                                    integer). Repeatable.
+          -h, --help                Show help information.
+
+        The chart is a standalone SVG file that any browser shows. Intervals and figures
+        are those of 'healthlog aggregate'; when a type was recorded in several units,
+        the most common one is drawn.
+        """
+
+    /// `healthlog backup --help`.
+    static let backup = """
+        OVERVIEW: Copy the store into a directory, consistently, incrementally and verified.
+
+        USAGE: healthlog [--store <dir>] backup <dest>
+
+        ARGUMENTS:
+          <dest>                    The backup directory: new, empty, or an earlier
+                                    backup of this store.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        Runs while writers keep writing: the copy holds every append committed when it
+        began. Sealed segments already in the backup are kept, the growing last one is
+        copied up to its last committed batch, and the copy (itself a store: --store
+        DEST reads it) is verified before the command succeeds. Files are 0600,
+        directories 0700. Prints the backup's head anchor on stdout; progress goes to
+        stderr when it is a terminal.
         """
 
     /// `healthlog anchor --help`.

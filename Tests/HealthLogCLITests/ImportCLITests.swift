@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 
 /// `healthlog import` end to end: the anchor on stdout, the per-element and per-type

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import HealthLog
+import HealthLogTestSupport
 import Testing
 
 /// `reindex`, `stats` and the index checks of `verify` through the real binary (SPEC §2

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 
 /// The promise that the data outlives the tool: every segment is a valid LZ4 frame stream

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 
 /// The built `healthlog` started as a child process without waiting for it, so tests can
 /// run several at once. Output goes to files (never a pipe that could fill up), standard
@@ -38,11 +39,11 @@ struct LaunchedTool {
     }
 
     /// Waits for the process and returns what it printed and how it ended.
-    func finish() -> HealthLogBinary.Result {
+    func finish() -> BuiltProgram.Result {
         process.waitUntilExit()
         let out = FileManager.default.contents(atPath: stdoutPath) ?? Data()
         let err = FileManager.default.contents(atPath: stderrPath) ?? Data()
-        return HealthLogBinary.Result(
+        return BuiltProgram.Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
     }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 @testable import HealthLog
+import HealthLogTestSupport
 
 /// Byte-level surgery on a store's files, for the corruption tests: read and write whole
 /// files, flip a byte, cut bytes off the end, append bytes, patch bytes and refresh a

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
@@ -174,18 +175,5 @@ struct CorruptionFixture {
             guard line.hasPrefix(#"{"seq":"#) else { return nil }
             return UInt64(line.dropFirst(7).prefix(while: \.isNumber))
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so "random" junk is the same on every run.
-struct JunkBytes: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

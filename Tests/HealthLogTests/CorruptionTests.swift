@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
@@ -200,7 +201,7 @@ struct CorruptionTests {
         var testDescription: String { rawValue }
 
         func bytes(after fixture: CorruptionFixture) throws -> [UInt8] {
-            var random = JunkBytes(seed: 0x5EED)
+            var random = SeededRandom(state: 0x5EED)
             switch self {
             case .oneZero: return [0]
             case .sevenZeros: return [UInt8](repeating: 0, count: 7)

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
@@ -29,7 +30,7 @@ struct ReplayModelTests {
         foreign.append(try other.replay(ReplayRequest(anchor: foreign[0])) { _ in }.newAnchor)
         foreign.append(QueryAnchor(seq: 0, storeTag: foreign[0].storeTag))
 
-        var rng = SplitMix64(state: seed)
+        var rng = SeededRandom(state: seed)
         var run = ModelRun(store: store, foreign: foreign)
         for step in 0..<40 {
             if step > 0, rng.chance(15) {
@@ -59,20 +60,9 @@ private let sources: [(token: String, value: String)?] = [nil, (#""Apple Watch""
 private let devices: [(token: String, value: String)?] = [nil, nil, (#""Watch7,1""#, "Watch7,1")]
 private let offsets = ["Z", "+01:00", "-05:30"]
 
-/// SplitMix64: a tiny deterministic generator, so every seed replays the same run.
-private struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-    mutating func uuid() -> String {
+extension SeededRandom {
+    /// A random UUID in upper case.
+    fileprivate mutating func uuid() -> String {
         let c = Array(String(format: "%016llX%016llX", next(), next()))
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
     }
@@ -125,7 +115,7 @@ private struct Model {
 private struct Plan { var lines: [String] = [], added = 0, deleted = 0, replaced = 0, skipped = 0 }
 
 /// Adds `ops` random operations to `plan`, applying them to `model`.
-private func extend(_ plan: inout Plan, _ rng: inout SplitMix64, _ model: inout Model, ops: Int) {
+private func extend(_ plan: inout Plan, _ rng: inout SeededRandom, _ model: inout Model, ops: Int) {
     func when(_ offset: String) -> (String, String) {
         let day = rng.int(1...28), hour = rng.int(0...20), minute = rng.int(0...59)
         let date = "2024-03-" + String(format: "%02d", day) + "T"
@@ -230,7 +220,7 @@ private struct ModelRun {
     var stored: [[UInt8]] = []
     var issued: [QueryAnchor] = []
 
-    mutating func validAppend(_ rng: inout SplitMix64) throws {
+    mutating func validAppend(_ rng: inout SeededRandom) throws {
         var plan = Plan()
         let ops = !store.exists ? 10 : rng.chance(4) ? 0 : rng.chance(12) ? rng.int(30...90) : rng.int(1...10)
         let before = model.head
@@ -272,7 +262,7 @@ private struct ModelRun {
 
     /// An append with a bad line after a valid prefix: refused, naming the line, with the
     /// store's files byte-identical.
-    mutating func invalidAppend(_ rng: inout SplitMix64) throws {
+    mutating func invalidAppend(_ rng: inout SeededRandom) throws {
         var scratch = model
         var plan = Plan()
         extend(&plan, &rng, &scratch, ops: rng.chance(30) ? rng.int(50...150) : rng.int(0...8))
@@ -309,7 +299,7 @@ private struct ModelRun {
     }
 
     /// A random anchor at or below the head, as a bare number, an issued token or the head.
-    private func randomAnchor(_ rng: inout SplitMix64) throws -> QueryAnchor {
+    private func randomAnchor(_ rng: inout SeededRandom) throws -> QueryAnchor {
         switch rng.int(0...5) {
         case 0: return .beginning
         case 1: return try QueryAnchor(token: "0")
@@ -319,7 +309,7 @@ private struct ModelRun {
         }
     }
 
-    private func randomTypes(_ rng: inout SplitMix64) -> Set<String> {
+    private func randomTypes(_ rng: inout SeededRandom) -> Set<String> {
         guard rng.chance(60) else { return [] }
         return Set((0..<rng.int(1...3)).map { _ in rng.chance(10) ? absentType : rng.pick(types) })
     }
@@ -335,7 +325,7 @@ private struct ModelRun {
         return (seqs, outcome)
     }
 
-    mutating func checkQueries(_ rng: inout SplitMix64) throws {
+    mutating func checkQueries(_ rng: inout SeededRandom) throws {
         #expect(try store.headAnchor().seq == model.head)
         for round in 0..<5 {
             let request = ReplayRequest(anchor: try randomAnchor(&rng), types: randomTypes(&rng), limit: rng.chance(40) ? 0 : rng.int(1...10), raw: rng.chance(40))
@@ -356,7 +346,7 @@ private struct ModelRun {
     }
 
     /// Follows new anchors page by page until a short (possibly empty) page.
-    private func checkPaging(_ rng: inout SplitMix64) throws {
+    private func checkPaging(_ rng: inout SeededRandom) throws {
         let start = try randomAnchor(&rng)
         let types = randomTypes(&rng)
         let raw = rng.chance(40)
@@ -376,7 +366,7 @@ private struct ModelRun {
     }
 
     /// Anchors ahead of the head, from another store, or malformed are refused.
-    private func checkRefusals(_ rng: inout SplitMix64) throws {
+    private func checkRefusals(_ rng: inout SeededRandom) throws {
         let head = try store.headAnchor()
         var refused = [QueryAnchor(fromValue: model.head + UInt64(rng.int(1...3))), rng.pick(foreign)]
         if let tag = head.storeTag { refused.append(QueryAnchor(seq: model.head + 1, storeTag: tag)) }

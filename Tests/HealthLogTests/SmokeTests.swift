@@ -1,3 +1,4 @@
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 

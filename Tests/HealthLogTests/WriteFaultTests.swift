@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 

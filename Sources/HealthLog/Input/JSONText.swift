@@ -19,6 +19,13 @@ public enum JSONText {
         return out + "\""
     }
 
+    /// A finite number as JSON: an integer without a fraction when it is one (below
+    /// 10^15), else Swift's shortest form that reads back as the same `Double`.
+    public static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
     /// A command-line value as JSON: a number or boolean when it reads as one, else a string.
     public static func scalar(_ text: String) -> String {
         if text == "true" || text == "false" || isNumber(text) { return text }

@@ -5,6 +5,8 @@ public struct ReplayRequest: Sendable {
     public var anchor: QueryAnchor
     /// Full type identifiers to return; empty for all types.
     public var types: Set<String>
+    /// Which samples and deleted objects to return, beyond their types.
+    public var predicate: QueryPredicate
     /// The most samples plus deleted objects to return; 0 for no limit.
     public var limit: Int
     /// `false` (HealthKit's view): a sample deleted later comes back only as its deleted
@@ -12,9 +14,10 @@ public struct ReplayRequest: Sendable {
     public var raw: Bool
 
     /// Creates a request.
-    public init(anchor: QueryAnchor = .beginning, types: Set<String> = [], limit: Int = 0, raw: Bool = false) {
+    public init(anchor: QueryAnchor = .beginning, types: Set<String> = [], predicate: QueryPredicate = .all, limit: Int = 0, raw: Bool = false) {
         self.anchor = anchor
         self.types = types
+        self.predicate = predicate
         self.limit = limit
         self.raw = raw
     }
@@ -26,4 +29,9 @@ public struct ReplayOutcome: Sendable, Equatable {
     public var delivered: Int
     /// The anchor of the last item delivered, or the request's anchor when none was.
     public var newAnchor: QueryAnchor
+    /// The last sequence number the replay looked at: the head it saw, or the last item
+    /// delivered when the limit cut it short. A follow-up replay after it misses nothing.
+    var scannedThrough: UInt64
+    /// How many groups (compressed frames) the replay decompressed.
+    var groupsRead = 0
 }

@@ -1,22 +1,28 @@
 /// Runs an anchored query over a ``LogSnapshot``: the events after the anchor, of the
-/// requested types, in sequence order, up to the limit.
+/// requested types that match the predicate, in sequence order, up to the limit.
 ///
 /// HealthKit's view needs to know which samples after the anchor were deleted later; those
 /// deletes sit in the delete groups of the batches after the anchor, so a first pass reads
 /// only those (small) frames. The second pass reads just the groups of the requested types,
-/// so a rare type costs its own frames, not the whole log.
+/// so a rare type costs its own frames, not the whole log; a date range also skips groups
+/// whose time span (in the batch header) lies outside it. Only with a predicate are lines
+/// decoded, to test it.
 struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
 
-    /// Delivers each matching stored line (newline included) to `deliver`.
-    func run(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
+    /// Delivers each matching stored line (newline included) and its sequence number to
+    /// `deliver`.
+    func run(_ deliver: (UnsafeRawBufferPointer, UInt64) throws -> Void) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
+        try request.predicate.validate()
+        let predicate = request.predicate
         let after = request.anchor.seq
         let batches = try snapshot.batches(after: after)
-        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after)
+        var groupsRead = 0
+        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead)
         var lines = BatchLines()
         var delivered = 0
         var last = after
@@ -24,26 +30,36 @@ struct Replayer {
             let groups = batch.header.groups.indices.filter { g in
                 let group = batch.header.groups[g]
                 return group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+                    && predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd)
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
+            groupsRead += groups.count
             let isFull = try lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
                     if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
-                    try deliver(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]))
+                    if !predicate.isAll {
+                        let subject = try PredicateSubject(
+                            line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
+                            location: snapshot.segments[batch.segment].location(batch.offset))
+                        guard predicate.matches(subject) else { continue }
+                    }
+                    try deliver(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), line.seq)
                     delivered += 1
                     last = line.seq
                     if request.limit > 0, delivered == request.limit { return true }
                 }
                 return false
             }
-            if isFull { break }
+            if isFull {
+                return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: last, groupsRead: groupsRead)
+            }
         }
-        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag))
+        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).
-    private func deletedSamples(in batches: [BatchRef], after: UInt64) throws -> UUIDIndex {
+    private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> UUIDIndex {
         var deleted = UUIDIndex()
         var lines = BatchLines()
         for batch in batches {
@@ -53,6 +69,7 @@ struct Replayer {
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
+            groupsRead += groups.count
             lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
                     if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.set(uuid, 0) }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 

@@ -1,0 +1,131 @@
+/// The HealthKit-shaped part of the API: saving and deleting samples, and running
+/// anchored queries once or for as long as they are wanted.
+extension HealthStore {
+    /// Saves `samples` in one all-or-nothing append, as HealthKit's `save(_:)`; a correlation's
+    /// members must be saved in the same call. Returns the new head anchor.
+    ///
+    /// ```swift
+    /// let anchor = try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
+    ///                                             fields: SampleFields(start: .now()))])
+    /// ```
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` naming the sample (as `line N`, its
+    ///   position from 1) and field, for instance for a UUID already used in the store.
+    @discardableResult
+    public func save(_ samples: [any Sample]) throws -> QueryAnchor {
+        let text = samples.map { SampleEncoder.addLine($0) + "\n" }.joined()
+        return try append(ndjson: Array(text.utf8)).anchor
+    }
+
+    /// Deletes the live samples with `uuids` in one all-or-nothing append; each becomes a
+    /// deleted object for anchored queries. Returns the new head anchor.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` for an empty list or a UUID that is not live.
+    @discardableResult
+    public func delete(_ uuids: [SampleUUID]) throws -> QueryAnchor {
+        guard !uuids.isEmpty else { throw HealthLogError(.badInput, "nothing to delete: the list of samples is empty") }
+        let text = uuids.map { SampleEncoder.deleteLine($0) + "\n" }.joined()
+        return try append(ndjson: Array(text.utf8)).anchor
+    }
+
+    /// Deletes `samples` (by UUID); see ``delete(_:)-([SampleUUID])``.
+    @discardableResult
+    public func delete(_ samples: [any Sample]) throws -> QueryAnchor {
+        try delete(samples.map(\.uuid))
+    }
+
+    /// Runs an anchored query once and returns its samples and deleted objects, decoded.
+    ///
+    /// - Throws: as ``replay(_:deliver:)``.
+    public func result(_ request: ReplayRequest) throws -> QueryResult {
+        var result = QueryResult(newAnchor: request.anchor)
+        let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line, seq in
+            try result.collect(line, seq: seq, location: "\(self.directory): event \(seq)")
+        }
+        result.newAnchor = outcome.newAnchor
+        return result
+    }
+
+    /// Delivers the stored line of every sample live now that `request` selects (its
+    /// anchor, limit and raw flag are ignored), in the order they were added: a snapshot
+    /// of the store, not its history.
+    ///
+    /// - Returns: how many samples were delivered.
+    public func export(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        var live = request
+        live.anchor = .beginning
+        live.limit = 0
+        live.raw = false
+        var count = 0
+        _ = try Replayer(snapshot: try LogSnapshot(layout), request: live).run { line, _ in
+            guard !StoredLineScan.isDelete(line) else { return }
+            count += 1
+            try deliver(line)
+        }
+        return count
+    }
+
+    /// Runs a long-running anchored query (SPEC §3 rule 10): delivers every stored line
+    /// after the request's anchor that matches it, then each later one as any process
+    /// appends it, until `stop` is signalled. After the first pass, and after each later
+    /// batch that delivered something, `afterBatch` gets the outcome (its anchor is the
+    /// place to resume from once the delivered lines are safely stored).
+    ///
+    /// ```swift
+    /// let stop = try StopSignal()
+    /// let last = try store.follow(ReplayRequest(anchor: saved), until: stop,
+    ///                             deliver: { line in write(line) },
+    ///                             afterBatch: { outcome in persist(outcome.newAnchor) })
+    /// ```
+    ///
+    /// - Returns: the anchor of the last item delivered, or the request's anchor.
+    /// - Throws: ``HealthLogError/Code/badUsage`` for a request with a limit; otherwise as
+    ///   ``replay(_:deliver:)``.
+    public func follow(
+        _ request: ReplayRequest, until stop: StopSignal, deliver: (UnsafeRawBufferPointer) throws -> Void,
+        afterBatch: (ReplayOutcome) throws -> Void
+    ) throws -> QueryAnchor {
+        try Follower(layout: layout, request: request).run(until: stop, deliver: { line, _ in try deliver(line) }, afterBatch: afterBatch)
+    }
+
+    /// Starts `query` on a thread of its own, as HealthKit's `execute(_:)`: its results
+    /// handler gets the first results; its update handler, when set, every later change
+    /// until ``stop(_:)``. Errors reach the handler that would have had the results.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` for a query already executed, a negative
+    ///   limit, or a limit together with an update handler.
+    public func execute(_ query: AnchoredObjectQuery) throws {
+        let (update, stop) = try query.begin()
+        let request = query.request
+        let layout = self.layout
+        let directory = self.directory
+        BackgroundThread.start {
+            var isFirst = true
+            do {
+                guard let update else {
+                    let result = try self.result(request)
+                    query.resultsHandler(query, result.addedSamples, result.deletedObjects, result.newAnchor, nil)
+                    return
+                }
+                var batch = QueryResult(newAnchor: request.anchor)
+                _ = try Follower(layout: layout, request: request).run(
+                    until: stop,
+                    deliver: { line, seq in try batch.collect(line, seq: seq, location: "\(directory): event \(seq)") },
+                    afterBatch: { outcome in
+                        let handler = isFirst ? query.resultsHandler : update
+                        isFirst = false
+                        handler(query, batch.addedSamples, batch.deletedObjects, outcome.newAnchor, nil)
+                        batch = QueryResult(newAnchor: outcome.newAnchor)
+                    })
+            } catch {
+                (isFirst ? query.resultsHandler : update ?? query.resultsHandler)(query, nil, nil, nil, error)
+            }
+        }
+    }
+
+    /// Stops a running query, as HealthKit's `stop(_:)`: it delivers no more changes once
+    /// the batch in hand is delivered. Stopping a query that is not running does nothing.
+    public func stop(_ query: AnchoredObjectQuery) {
+        query.end()
+    }
+}

@@ -1,0 +1,25 @@
+/// Statistics over the live samples of a type.
+extension HealthStore {
+    /// The per-interval statistics of `query`: HealthKit's statistics collection query.
+    /// Reads only the groups of the type (and, with a date range, of the times) asked for.
+    ///
+    /// ```swift
+    /// let daily = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day))
+    /// ```
+    ///
+    /// - Throws: ``HealthLogError/Code/noStore`` when there is no store; ``HealthLogError/Code/corrupt``
+    ///   for damage.
+    public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
+        var accumulator = StatisticsAccumulator(query)
+        var scan = StoredLineScan()
+        let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
+        _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line, seq in
+            guard !StoredLineScan.isDelete(line) else { return }
+            guard let fields = scan.fields(line) else {
+                throw HealthLogError(.corrupt, "\(directory): event \(seq) is not shaped as a stored line")
+            }
+            accumulator.add(start: fields.start, end: fields.end, value: fields.value, unit: fields.unit)
+        }
+        return accumulator.results()
+    }
+}

@@ -1,0 +1,59 @@
+/// One condition of a ``QueryPredicate``, and how it applies to samples and deleted objects.
+enum PredicateCondition: Hashable, Sendable {
+    /// Dates in microseconds; `nil` bounds are open.
+    case dates(start: Int64?, end: Int64?, options: DateOptions)
+    case sources(Set<String>)
+    case devices(Set<String>)
+    case uuids(Set<SampleUUID>)
+    case metadataKey(String)
+    case metadataEquals(String, String)
+    case quantity(ComparisonOperator, Double)
+    case categories([CategoryValue])
+
+    /// The metadata keys a deleted object carries.
+    private static let deletedObjectKeys: Set<String> = ["HKMetadataKeySyncIdentifier", "HKMetadataKeySyncVersion"]
+
+    /// Whether a group whose samples span `[minStart, maxEnd]` can hold a match: every
+    /// date option needs a sample starting before the range's end and ending at or after
+    /// its start.
+    func mayMatch(minStart: Int64, maxEnd: Int64) -> Bool {
+        guard case .dates(let start, let end, _) = self else { return true }
+        return (end.map { minStart < $0 } ?? true) && (start.map { maxEnd >= $0 } ?? true)
+    }
+
+    /// Whether `r` matches; for a deleted object, only through the fields it carries.
+    func matches(_ r: PredicateSubject) -> Bool {
+        switch self {
+        case .dates(let start, let end, let options):
+            let s = r.start
+            let e = r.end
+            func within(_ t: Int64) -> Bool { (start.map { t >= $0 } ?? true) && (end.map { t < $0 } ?? true) }
+            var ok = true
+            if options.contains(.strictStartDate) { ok = ok && within(s) }
+            if options.contains(.strictEndDate) { ok = ok && within(e) }
+            if options.isEmpty { ok = (end.map { s < $0 } ?? true) && (start.map { e >= $0 } ?? true) }
+            return ok
+        case .sources(let names):
+            return r.string(r.event.source).map(names.contains) ?? false
+        case .devices(let names):
+            return r.string(r.event.device).map(names.contains) ?? false
+        case .uuids(let uuids):
+            return uuids.contains(r.uuid)
+        case .metadataKey(let key):
+            if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
+            return r.metadataText(key) != nil
+        case .metadataEquals(let key, let value):
+            if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
+            return r.metadataText(key) == value
+        case .quantity(let op, let number):
+            guard r.kind == .quantity else { return false }
+            if r.isDelete { return true }
+            return r.number.map { op.holds($0, number) } ?? false
+        case .categories(let values):
+            guard r.kind == .category else { return false }
+            if r.isDelete { return true }
+            guard let value = r.categoryValue else { return false }
+            return values.contains { $0.matches(value) }
+        }
+    }
+}

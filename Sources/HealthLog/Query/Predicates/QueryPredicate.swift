@@ -1,0 +1,84 @@
+/// Which samples and deleted objects a query returns, beyond their types: HealthKit's
+/// `HKQuery.predicateFor…` family as values. Predicates combine with ``and(_:)``.
+///
+/// A deleted object carries its sample's UUID, type, dates, source, device and sync
+/// metadata (SPEC §3 rule 3), and predicates on those fields apply to it; a predicate on a
+/// field it does not carry (a quantity's value, a category value, other metadata) lets the
+/// deletion of a sample of a matching kind through, so a client never misses the deletion
+/// of a sample it was sent.
+///
+/// ```swift
+/// let morning = QueryPredicate.samples(withStart: Timestamp(commandLine: "2024-03-01"),
+///                                      end: Timestamp(commandLine: "2024-03-02"))
+/// let high = QueryPredicate.and([morning, .quantity(.greaterThan, 100), .sources(["Apple Watch"])])
+/// ```
+public struct QueryPredicate: Hashable, Sendable {
+    /// The conditions, all of which must hold.
+    let conditions: [PredicateCondition]
+
+    /// Matches everything.
+    public static let all = QueryPredicate(conditions: [])
+
+    /// Samples in the date range `[start, end)`, either bound open when `nil`. With no
+    /// options a sample matches when it overlaps the range: `start < end` of the range and
+    /// its end `≥` the range's start, so an instantaneous sample at `start` matches and
+    /// one at `end` does not. ``DateOptions/strictStartDate`` needs its start in the range,
+    /// ``DateOptions/strictEndDate`` its end; both apply both.
+    public static func samples(withStart start: Timestamp?, end: Timestamp?, options: DateOptions = []) -> QueryPredicate {
+        QueryPredicate(conditions: [.dates(start: start?.microseconds, end: end?.microseconds, options: options)])
+    }
+
+    /// Samples recorded by any of `sources`.
+    public static func sources(_ sources: Set<String>) -> QueryPredicate { QueryPredicate(conditions: [.sources(sources)]) }
+
+    /// Samples recorded on any of `devices`.
+    public static func devices(_ devices: Set<String>) -> QueryPredicate { QueryPredicate(conditions: [.devices(devices)]) }
+
+    /// The samples with any of `uuids`.
+    public static func uuids(_ uuids: Set<SampleUUID>) -> QueryPredicate { QueryPredicate(conditions: [.uuids(uuids)]) }
+
+    /// Samples whose metadata has `key`.
+    public static func metadata(key: String) -> QueryPredicate { QueryPredicate(conditions: [.metadataKey(key)]) }
+
+    /// Samples whose metadata value for `key`, as text, is `value`: a string's characters,
+    /// or a number's or boolean's JSON text (`1` matches `1` and `"1"`).
+    public static func metadata(key: String, equals value: String) -> QueryPredicate {
+        QueryPredicate(conditions: [.metadataEquals(key, value)])
+    }
+
+    /// Quantity samples whose value, in their own unit, satisfies `value OP number`.
+    public static func quantity(_ op: ComparisonOperator, _ number: Double) -> QueryPredicate {
+        QueryPredicate(conditions: [.quantity(op, number)])
+    }
+
+    /// Category samples with any of `values`; a name also matches its integer where
+    /// healthlog knows the constant (``CategoryConstants``).
+    public static func categoryValues(_ values: [CategoryValue]) -> QueryPredicate {
+        QueryPredicate(conditions: [.categories(values)])
+    }
+
+    /// All of `predicates`.
+    public static func and(_ predicates: [QueryPredicate]) -> QueryPredicate {
+        QueryPredicate(conditions: predicates.flatMap(\.conditions))
+    }
+
+    /// Whether the predicate is ``all``.
+    var isAll: Bool { conditions.isEmpty }
+
+    /// Throws ``HealthLogError/Code/badUsage`` for a date range whose start is after its end.
+    func validate() throws {
+        for case .dates(let start?, let end?, _) in conditions where start > end {
+            throw HealthLogError(.badUsage, "the date range's start is after its end")
+        }
+    }
+
+    /// Whether a group whose samples span `[minStart, maxEnd]` can hold a match.
+    func mayMatch(minStart: Int64, maxEnd: Int64) -> Bool {
+        conditions.allSatisfy { $0.mayMatch(minStart: minStart, maxEnd: maxEnd) }
+    }
+
+    /// Whether `subject` matches.
+    func matches(_ subject: PredicateSubject) -> Bool {
+        conditions.allSatisfy { $0.matches(subject) }
+    }
+}

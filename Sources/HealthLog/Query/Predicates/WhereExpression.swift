@@ -1,0 +1,39 @@
+/// Parses the command line's `--where` expressions: `value OP NUMBER`, with OP one of
+/// `<`, `<=`, `>`, `>=`, `==`, `!=`, blanks optional (`value>100`, `value >= 7.5`,
+/// `value != -1e3`). `value` is the quantity in the sample's own unit.
+public enum WhereExpression {
+    /// The predicate `text` stands for; throws ``HealthLogError/Code/badUsage`` naming the
+    /// bad token and its column.
+    public static func parse(_ text: String) throws -> QueryPredicate {
+        let chars = Array(text.unicodeScalars)
+        var i = 0
+        func skipBlanks() { while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 } }
+        func fail(_ at: Int, _ reason: String) -> HealthLogError {
+            var end = at
+            while end < chars.count, chars[end] != " " { end += 1 }
+            let token = at < chars.count ? String(String.UnicodeScalarView(chars[at..<max(end, at + 1)])) : "end of expression"
+            return HealthLogError(.badUsage, "--where '\(text)': \(reason) at column \(at + 1) ('\(token)'); expected 'value OP NUMBER' with OP one of < <= > >= == !=")
+        }
+        skipBlanks()
+        let fieldStart = i
+        while i < chars.count, chars[i].properties.isAlphabetic { i += 1 }
+        let field = String(String.UnicodeScalarView(chars[fieldStart..<i]))
+        guard field == "value" else { throw fail(fieldStart, field.isEmpty ? "expected a field" : "unknown field") }
+        skipBlanks()
+        let opStart = i
+        while i < chars.count, "<>=!".unicodeScalars.contains(chars[i]) { i += 1 }
+        guard let op = ComparisonOperator(rawValue: String(String.UnicodeScalarView(chars[opStart..<i]))) else {
+            throw fail(opStart, opStart == i ? "expected a comparison" : "unknown comparison")
+        }
+        skipBlanks()
+        let numberStart = i
+        while i < chars.count, chars[i] != " ", chars[i] != "\t" { i += 1 }
+        let numberText = String(String.UnicodeScalarView(chars[numberStart..<i]))
+        guard JSONText.isNumber(numberText), let number = Double(numberText) else {
+            throw fail(numberStart, numberText.isEmpty ? "expected a number" : "not a number")
+        }
+        skipBlanks()
+        guard i == chars.count else { throw fail(i, "unexpected text") }
+        return .quantity(op, number)
+    }
+}

@@ -1,0 +1,30 @@
+/// What an anchored query returns: the samples and deleted objects after the anchor, each
+/// array in sequence order, and the anchor to pass next time. HealthKit's
+/// `HKAnchoredObjectQueryDescriptor.Result`.
+public struct QueryResult: Sendable {
+    /// The samples added after the anchor (and still live, in HealthKit's view).
+    public var addedSamples: [any Sample]
+    /// The deleted objects recorded after the anchor.
+    public var deletedObjects: [DeletedObject]
+    /// The anchor of the last item delivered, or the query's anchor when none was.
+    public var newAnchor: QueryAnchor
+
+    /// A result (for tests and for clients that assemble their own).
+    public init(addedSamples: [any Sample] = [], deletedObjects: [DeletedObject] = [], newAnchor: QueryAnchor) {
+        self.addedSamples = addedSamples
+        self.deletedObjects = deletedObjects
+        self.newAnchor = newAnchor
+    }
+
+    /// Adds the item a stored line (newline included) with sequence number `seq` records;
+    /// `location` names the store for a damage report.
+    mutating func collect(_ line: UnsafeRawBufferPointer, seq: UInt64, location: @autoclosure () -> String) throws {
+        let body = UnsafeRawBufferPointer(rebasing: line[0..<line.count - 1])
+        let record = try EventRecord(line: body, seq: seq, location: location())
+        if record.isDelete {
+            deletedObjects.append(SampleDecoder.deletedObject(record))
+        } else {
+            addedSamples.append(SampleDecoder.sample(record))
+        }
+    }
+}

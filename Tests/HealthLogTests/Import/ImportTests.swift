@@ -271,4 +271,54 @@ struct ImportTests {
         #expect(report.unmapped[1].reason.contains("field 'end': is before start"))
         #expect(report.summary.added == 0)
     }
+
+    @Test("A modern workout keeps its statistics, events, activities and route in metadata, totals from its statistics, repeated metadata once; HRV keeps its beats")
+    func modernWorkout() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("modern.xml")
+        try """
+            <HealthData locale="en_NL">
+             <ExportDate value="2024-06-01 08:10:05 +0200"/>
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" startDate="2024-03-01 03:00:00 +0100" endDate="2024-03-01 03:01:00 +0100" value="41.5">
+              <HeartRateVariabilityMetadataList>
+               <InstantaneousBeatsPerMinute bpm="58" time="3:00:01.12 AM"/>
+               <InstantaneousBeatsPerMinute bpm="61" time="3:00:02.05 AM"/>
+              </HeartRateVariabilityMetadataList>
+             </Record>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="W" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100">
+              <MetadataEntry key="HKIndoorWorkout" value="0"/>
+              <MetadataEntry key="HKIndoorWorkout" value="0"/>
+              <WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-03-01 18:00:00 +0100" duration="10" durationUnit="min"/>
+              <WorkoutActivity uuid="0D4A1F9C-5E3B-4C61-9B57-2A1E4F8C7D10" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100" duration="30" durationUnit="min">
+               <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100" sum="250" unit="kcal"/>
+              </WorkoutActivity>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100" sum="250" unit="kcal"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100" sum="5.1" unit="km"/>
+              <WorkoutRoute sourceName="W" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100">
+               <FileReference path="/workout-routes/route_2024-03-01_6.00pm.gpx"/>
+              </WorkoutRoute>
+             </Workout>
+            </HealthData>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let (report, store) = try Self.importFresh(path, dir)
+        #expect(report.unmappedCount == 0)
+        let lines = try Self.lines(store)
+        let workout = try #require(lines.first { $0["type"] as? String == "HKWorkoutTypeIdentifier" })
+        #expect(workout["duration"] as? Double == 1800)
+        let totals = try #require(workout["totals"] as? [String: [String: Any]])
+        #expect(totals["energy"]?["value"] as? Double == 250 && totals["energy"]?["unit"] as? String == "kcal")
+        #expect(totals["distance"]?["value"] as? Double == 5.1 && totals["distance"]?["unit"] as? String == "km")
+        let metadata = try #require(workout["metadata"] as? [String: Any])
+        #expect(metadata["HKIndoorWorkout"] as? String == "0")
+        for child in ["WorkoutStatistics", "WorkoutEvent", "WorkoutActivity", "WorkoutRoute"] {
+            let text = try #require(metadata["HealthLogImport." + child] as? String, "\(child)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [Any], "\(child)")
+        }
+        #expect((metadata["HealthLogImport.WorkoutActivity"] as? String)?.contains("\"WorkoutStatistics\":[{") == true)
+        #expect((metadata["HealthLogImport.WorkoutRoute"] as? String)?.contains("route_2024-03-01_6.00pm.gpx") == true)
+        let hrv = try #require(lines.first { $0["type"] as? String == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN" })
+        let beats = try #require((hrv["metadata"] as? [String: Any])?["HealthLogImport.HeartRateVariabilityMetadataList"] as? String)
+        #expect(beats.contains("\"bpm\":\"61\"") && beats.contains("3:00:02.05 AM"))
+    }
 }

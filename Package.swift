@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "HealthLog", targets: ["HealthLog"]),
         .executable(name: "healthlog", targets: ["HealthLogCLI"]),
+        // Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in
+        // sync by anchors (SPEC §5), built by `swift build`.
+        .executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]),
     ],
     targets: [
         .systemLibrary(
@@ -23,28 +26,22 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Samples/MirrorSQLite/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(name: "HealthLog", dependencies: ["CLZ4", "CLibXML2", "CArchive"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLog"]),
+        .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI", "HealthLogTestSupport"]),
+        .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in sync
-// by anchors (SPEC §5), built by `swift build` as `healthlog-mirror`, and its tests.
-package.products.append(.executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]))
-package.targets += [
-    .systemLibrary(
-        name: "CSQLite",
-        path: "Samples/MirrorSQLite/CSQLite",
-        pkgConfig: "sqlite3",
-        providers: [.apt(["libsqlite3-dev"])]
-    ),
-    .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
-    .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
-]
 
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [

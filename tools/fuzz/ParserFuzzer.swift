@@ -11,7 +11,9 @@
 //   3. the text of a `Timestamp`, a `SampleUUID` and a `QueryAnchor` token (each that parses
 //      must print back to text that parses to the same value);
 //   4. text for `JSONText.string` / `JSONText.scalar` (what `healthlog add` builds its line
-//      from): the line built from them must parse.
+//      from): the line built from them must parse;
+//   5. a `--where` expression, and (when it parses as an event) a line tested against every
+//      kind of predicate condition and decoded as the library's values.
 // A thrown error is a normal outcome; a trap, a sanitizer report or a failed `check` is a finding.
 
 #if canImport(Glibc)
@@ -191,6 +193,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // 4. The add command's JSON builders (valid UTF-8 only: command-line text is decoded).
     if size <= 256, !input.contains(0), String(validating: input, as: UTF8.self) != nil {
         fuzzJSONText(input)
+    }
+
+    // 5. A `--where` expression, and a line that parses as an event tested against it:
+    //    either may be refused, neither may trap.
+    if size <= 256, let text = String(validating: input, as: UTF8.self), let predicate = try? WhereExpression.parse(text) {
+        check(predicate.conditions.count == 1, "a --where expression made \(predicate.conditions.count) conditions")
+    }
+    if let subject = try? PredicateSubject(line: input, seq: 1, location: "fuzz") {
+        let all = QueryPredicate.and([
+            .samples(withStart: Timestamp(microseconds: 0), end: nil, options: [.strictStartDate, .strictEndDate]),
+            .metadata(key: "HKMetadataKeySyncIdentifier"), .metadata(key: "k", equals: "1"), .quantity(.greaterThan, 1),
+            .categoryValues([.integer(1), .name("HKCategoryValueSleepAnalysisInBed")]), .sources(["s"]), .devices(["d"]),
+        ])
+        for condition in all.conditions { _ = QueryPredicate(conditions: [condition]).matches(subject) }
+        _ = try? EventRecord(line: input, seq: 1, location: "fuzz")
     }
     return 0
 }

@@ -15,31 +15,6 @@
 import Glibc
 #endif
 
-/// Reports a broken property and aborts, so libFuzzer saves the input.
-func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
-    if !condition() {
-        let report = Array("ImportFuzzer: property violated: \(message())\n".utf8)
-        _ = report.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        abort()
-    }
-}
-
-/// Removes `path` and everything under it.
-func removeTree(_ path: String) {
-    if let d = opendir(path) {
-        var names: [String] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(d)
-        for name in names { removeTree(path + "/" + name) }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}
-
 /// A directory for this process (HEALTHLOG_FUZZ_DIR, else /dev/shm or /tmp), holding the
 /// export file and the store of the current input.
 let workDirectory: String = {

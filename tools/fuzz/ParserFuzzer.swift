@@ -20,15 +20,6 @@
 import Glibc
 #endif
 
-/// Reports a broken property and aborts, so libFuzzer saves the input.
-func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
-    if !condition() {
-        let report = Array("ParserFuzzer: property violated: \(message())\n".utf8)
-        _ = report.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        abort()
-    }
-}
-
 /// The text of a byte range, for messages.
 func text(_ bytes: UnsafeRawBufferPointer) -> String {
     String(decoding: bytes, as: UTF8.self)

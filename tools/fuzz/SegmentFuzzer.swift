@@ -47,32 +47,7 @@ import Glibc
 /// The identity of the fuzzing store; tools/fuzz/run builds the seed stores with it.
 let fuzzStoreID = "F460785D-1F8C-484E-BFDC-9753EF765E33"
 
-/// Reports a broken property and aborts, so libFuzzer saves the input.
-func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
-    if !condition() {
-        let report = Array("SegmentFuzzer: property violated: \(message())\n".utf8)
-        _ = report.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        abort()
-    }
-}
-
 // MARK: - The store directory
-
-/// Removes `path` and everything under it (two levels are all a store has).
-func removeTree(_ path: String) {
-    if let d = opendir(path) {
-        var names: [String] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(d)
-        for name in names { removeTree(path + "/" + name) }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}
 
 /// The store directory, made once per process and removed at exit.
 final class FuzzStore: @unchecked Sendable {

@@ -2,26 +2,10 @@
 /// one figure per interval as a line with points, the minimum–maximum range shaded when
 /// the figure is the average, labelled axes and a title. Any browser shows it.
 public struct StatisticsChart {
-    /// Which figure of each interval to draw.
-    public enum Figure: String, Sendable, CaseIterable {
-        /// The number of samples.
-        case count
-        /// The sum of the values.
-        case sum
-        /// The mean of the values, with the minimum–maximum range shaded.
-        case avg
-        /// The smallest value.
-        case min
-        /// The largest value.
-        case max
-        /// The seconds the samples span, drawn in hours.
-        case duration
-    }
-
     /// The rows to draw (one unit; the first row's unit is used for the axis).
     public var rows: [Statistics]
-    /// The figure drawn.
-    public var figure: Figure
+    /// The figure drawn; the average comes with the minimum–maximum range shaded.
+    public var figure: StatisticsFigure
     /// The title, e.g. the type identifier.
     public var title: String
 
@@ -33,22 +17,15 @@ public struct StatisticsChart {
     private let bottom = 56.0
 
     /// A chart of `figure` over `rows`.
-    public init(rows: [Statistics], figure: Figure, title: String) {
+    public init(rows: [Statistics], figure: StatisticsFigure, title: String) {
         self.rows = rows
         self.figure = figure
         self.title = title
     }
 
-    /// The figure of a row, if it has one.
+    /// The figure of a row as drawn (durations in hours), if it has one.
     func value(_ row: Statistics) -> Double? {
-        switch figure {
-        case .count: Double(row.count)
-        case .sum: row.sum
-        case .avg: row.average
-        case .min: row.minimum
-        case .max: row.maximum
-        case .duration: row.duration.map { $0 / 3600 }
-        }
+        figure.value(of: row).map { figure == .duration ? $0 / 3600 : $0 }
     }
 
     /// The SVG document.

@@ -16,14 +16,14 @@ enum AggregateCommand {
         ],
         discussion: "A sample counts in the interval that holds its start. Values are in the samples' own unit, with no conversion: a type recorded in two units gets a row per unit. Deleted samples do not count.")
 
-    private static let statNames = ["count", "sum", "avg", "min", "max", "duration"]
-
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
         let interval = try TypeOptions.interval(arguments)
-        let stats = (arguments.value("--stat") ?? "count,sum,avg,min,max").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        for stat in stats where !statNames.contains(stat) {
-            throw HealthLogError(.badUsage, "--stat '\(stat)' is not one of \(statNames.joined(separator: ", "))")
+        let stats = try (arguments.value("--stat") ?? "count,sum,avg,min,max").split(separator: ",", omittingEmptySubsequences: false).map { name in
+            guard let figure = StatisticsFigure(rawValue: String(name)) else {
+                throw HealthLogError(.badUsage, "--stat '\(name)' is not one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return figure
         }
         let format = arguments.value("--format") ?? "csv"
         guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
@@ -31,38 +31,22 @@ enum AggregateCommand {
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
-        var options: StatisticsOptions = []
-        if stats.contains("sum") { options.insert(.sum) }
-        if stats.contains("avg") { options.insert(.average) }
-        if stats.contains("min") { options.insert(.minimum) }
-        if stats.contains("max") { options.insert(.maximum) }
-        if stats.contains("duration") { options.insert(.duration) }
+        let options = stats.reduce(into: StatisticsOptions()) { $0.formUnion($1.option) }
         let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, offsetMinutes: offset))
         let terminal = context.terminal
         if format == "csv" {
-            terminal.print(([interval.rawValue, "unit"] + stats).joined(separator: ","))
+            terminal.print(([interval.rawValue, "unit"] + stats.map(\.rawValue)).joined(separator: ","))
             for row in rows {
-                terminal.print(([row.label, EventCSV.cell(row.unit)] + stats.map { figure(row, $0).map(JSONText.number) ?? "" }).joined(separator: ","))
+                terminal.print(([row.label, EventCSV.cell(row.unit)] + stats.map { $0.value(of: row).map(JSONText.number) ?? "" }).joined(separator: ","))
             }
         } else {
             for row in rows {
                 var line = #"{"interval":"\#(interval.rawValue)","label":"\#(row.label)","start":"\#(row.start)","end":"\#(row.end)","unit":\#(JSONText.string(row.unit))"#
-                for stat in stats { line += #","\#(stat)":\#(figure(row, stat).map(JSONText.number) ?? "null")"# }
+                for stat in stats { line += #","\#(stat.rawValue)":\#(stat.value(of: row).map(JSONText.number) ?? "null")"# }
                 terminal.print(line + "}")
             }
         }
         terminal.flush()
         return ExitCode.success
-    }
-
-    private static func figure(_ row: Statistics, _ stat: String) -> Double? {
-        switch stat {
-        case "count": Double(row.count)
-        case "sum": row.sum
-        case "avg": row.average
-        case "min": row.minimum
-        case "max": row.maximum
-        default: row.duration
-        }
     }
 }

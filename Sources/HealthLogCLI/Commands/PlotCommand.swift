@@ -23,10 +23,10 @@ enum PlotCommand {
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
-        let defaultFigure: StatisticsChart.Figure = type.kind == .quantity ? .avg : .count
+        let defaultFigure: StatisticsFigure = type.kind == .quantity ? .avg : .count
         let figureName = arguments.value("--stat") ?? defaultFigure.rawValue
-        guard let figure = StatisticsChart.Figure(rawValue: figureName) else {
-            throw HealthLogError(.badUsage, "--stat must be one of \(StatisticsChart.Figure.allCases.map(\.rawValue).joined(separator: ", ")), not '\(figureName)'")
+        guard let figure = StatisticsFigure(rawValue: figureName) else {
+            throw HealthLogError(.badUsage, "--stat must be one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", ")), not '\(figureName)'")
         }
         let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: [.values, .duration], offsetMinutes: offset))
         let units = Dictionary(rows.map { ($0.unit, $0.count) }, uniquingKeysWith: +)

@@ -39,8 +39,8 @@ extension HealthStore {
     /// - Throws: as ``replay(_:deliver:)``.
     public func result(_ request: ReplayRequest) throws -> QueryResult {
         var result = QueryResult(newAnchor: request.anchor)
-        let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line, seq in
-            try result.collect(line, seq: seq, location: "\(self.directory): event \(seq)")
+        let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
+            try result.collect(line, location: "\(self.directory): event \(line.seq)")
         }
         result.newAnchor = outcome.newAnchor
         return result
@@ -57,10 +57,10 @@ extension HealthStore {
         live.limit = 0
         live.raw = false
         var count = 0
-        _ = try Replayer(snapshot: try LogSnapshot(layout), request: live).run { line, _ in
-            guard !StoredLineScan.isDelete(line) else { return }
+        _ = try Replayer(snapshot: try LogSnapshot(layout), request: live).run { line in
+            guard !line.isDelete else { return }
             count += 1
-            try deliver(line)
+            try deliver(line.bytes)
         }
         return count
     }
@@ -85,7 +85,7 @@ extension HealthStore {
         _ request: ReplayRequest, until stop: StopSignal, deliver: (UnsafeRawBufferPointer) throws -> Void,
         afterBatch: (ReplayOutcome) throws -> Void
     ) throws -> QueryAnchor {
-        try Follower(layout: layout, request: request).run(until: stop, deliver: { line, _ in try deliver(line) }, afterBatch: afterBatch)
+        try Follower(layout: layout, request: request).run(until: stop, deliver: { try deliver($0.bytes) }, afterBatch: afterBatch)
     }
 
     /// Starts `query` on a thread of its own, as HealthKit's `execute(_:)`: its results
@@ -110,7 +110,7 @@ extension HealthStore {
                 var batch = QueryResult(newAnchor: request.anchor)
                 _ = try Follower(layout: layout, request: request).run(
                     until: stop,
-                    deliver: { line, seq in try batch.collect(line, seq: seq, location: "\(directory): event \(seq)") },
+                    deliver: { line in try batch.collect(line, location: "\(directory): event \(line.seq)") },
                     afterBatch: { outcome in
                         let handler = isFirst ? query.resultsHandler : update
                         isFirst = false

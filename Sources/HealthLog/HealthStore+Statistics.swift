@@ -13,10 +13,10 @@ extension HealthStore {
         var accumulator = StatisticsAccumulator(query)
         var scan = StoredLineScan()
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
-        _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line, seq in
-            guard !StoredLineScan.isDelete(line) else { return }
-            guard let fields = scan.fields(line) else {
-                throw HealthLogError(.corrupt, "\(directory): event \(seq) is not shaped as a stored line")
+        _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
+            guard !line.isDelete else { return }
+            guard let fields = scan.fields(line.bytes) else {
+                throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
             }
             accumulator.add(start: fields.start, end: fields.end, value: fields.value, unit: fields.unit)
         }

@@ -55,7 +55,7 @@ public final class HealthStore: Sendable {
     ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
     public func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let snapshot = try LogSnapshot(layout)
-        return try Replayer(snapshot: snapshot, request: request).run { line, _ in try deliver(line) }
+        return try Replayer(snapshot: snapshot, request: request).run { try deliver($0.bytes) }
     }
 
     /// The anchor of the last committed event.

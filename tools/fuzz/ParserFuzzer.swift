@@ -191,7 +191,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if size <= 256, let text = String(validating: input, as: UTF8.self), let predicate = try? WhereExpression.parse(text) {
         check(predicate.conditions.count == 1, "a --where expression made \(predicate.conditions.count) conditions")
     }
-    if let subject = try? PredicateSubject(line: input, seq: 1, location: "fuzz") {
+    if let subject = try? StoredLineView(line: input, seq: 1, location: "fuzz") {
         let all = QueryPredicate.and([
             .samples(withStart: Timestamp(microseconds: 0), end: nil, options: [.strictStartDate, .strictEndDate]),
             .metadata(key: "HKMetadataKeySyncIdentifier"), .metadata(key: "k", equals: "1"), .quantity(.greaterThan, 1),

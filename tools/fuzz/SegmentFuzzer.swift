@@ -295,7 +295,8 @@ func replaySeqs(_ snapshot: LogSnapshot, _ request: ReplayRequest) -> (seqs: [UI
     var seqs: [UInt64] = []
     let outcome: ReplayOutcome
     do {
-        outcome = try Replayer(snapshot: snapshot, request: request).run { line, _ in
+        outcome = try Replayer(snapshot: snapshot, request: request).run { replayed in
+            let line = replayed.bytes
             check(line.count >= 9 && line.last == 10, "replay delivered a line without its newline")
             var at = 7
             var seq: UInt64 = 0

@@ -18,10 +18,10 @@ struct EventRecord {
     var number: Double?
     /// The number value's JSON text, as recorded.
     var numberText: String?
-    /// A number value that is an integer in `Int`'s range (category values).
-    var integer: Int?
     /// A string value (category constants' names, characteristics).
     var text: String?
+    /// The value as a category value (see ``StoredLineView/categoryValue``).
+    var categoryValue: CategoryValue?
     var unit: String?
     var source: String?
     var sourceVersion: String?
@@ -35,52 +35,30 @@ struct EventRecord {
     /// Decodes a stored line (without its newline); throws ``HealthLogError/Code/corrupt``
     /// naming `location` when the stored line does not parse.
     init(line: UnsafeRawBufferPointer, seq: UInt64, location: @autoclosure () -> String) throws {
-        let e: ParsedEvent
-        do {
-            e = try EventLineParser.parse(line)
-        } catch let error as FieldError {
-            throw HealthLogError(.corrupt, "\(location()): stored event \(seq) does not parse: \(error.field.map { "\($0): " } ?? "")\(error.reason)")
-        }
-        guard let uuid = e.uuid, let typeRange = e.type, let type = SampleType(String(decoding: UnsafeRawBufferPointer(rebasing: line[typeRange]), as: UTF8.self)),
-            let start = e.start, let end = e.end
-        else { throw HealthLogError(.corrupt, "\(location()): stored event \(seq) lacks its uuid, type or dates") }
-        func string(_ range: Range<Int>?) -> String? {
-            range.map { JSONStringDecoder.decode(UnsafeRawBufferPointer(rebasing: line[$0])) }
-        }
-        func double(_ range: Range<Int>) -> Double? {
-            Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self))
+        let view = try StoredLineView(line: line, seq: seq, location: location())
+        let e = view.event
+        guard let type = SampleType(view.typeIdentifier) else {
+            throw HealthLogError(.corrupt, "\(location()): stored event \(seq) has no HealthKit type")
         }
         self.seq = seq
-        isDelete = e.isDelete
-        self.uuid = uuid
+        isDelete = view.isDelete
+        uuid = view.uuid
         self.type = type
-        self.start = start
-        self.end = end
-        switch e.value {
-        case .number(let range, let isInteger):
-            number = double(range)
-            numberText = String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
-            if isInteger { integer = numberText.flatMap { Int($0) } }
-        case .string(let range): text = string(range)
-        case nil: break
-        }
-        unit = string(e.unit)
-        source = string(e.source)
-        sourceVersion = string(e.sourceVersion)
-        device = string(e.device)
-        activity = string(e.activity)
-        duration = e.duration.flatMap(double)
+        start = e.start!
+        end = e.end!
+        number = view.number
+        numberText = view.numberText
+        text = view.text
+        categoryValue = view.categoryValue
+        unit = view.string(e.unit)
+        source = view.string(e.source)
+        sourceVersion = view.string(e.sourceVersion)
+        device = view.string(e.device)
+        activity = view.string(e.activity)
+        duration = e.duration.flatMap(view.double)
         objects = e.objects ?? []
         if let range = e.metadata { metadata = JSONObjectReader.entries(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = e.totals { totals = JSONObjectReader.totals(UnsafeRawBufferPointer(rebasing: line[range])) }
-    }
-
-    /// The category value: a constant's name, or an integer (a number beyond `Int` keeps
-    /// its text as a name, so it matches nothing but itself).
-    var categoryValue: CategoryValue? {
-        if let text { return .name(text) }
-        if let integer { return .integer(integer) }
-        return numberText.map { .name($0) }
     }
 
     /// The metadata as a dictionary.

@@ -16,11 +16,9 @@ public struct QueryResult: Sendable {
         self.newAnchor = newAnchor
     }
 
-    /// Adds the item a stored line (newline included) with sequence number `seq` records;
-    /// `location` names the store for a damage report.
-    mutating func collect(_ line: UnsafeRawBufferPointer, seq: UInt64, location: @autoclosure () -> String) throws {
-        let body = UnsafeRawBufferPointer(rebasing: line[0..<line.count - 1])
-        let record = try EventRecord(line: body, seq: seq, location: location())
+    /// Adds the item a replayed line records; `location` names the store for a damage report.
+    mutating func collect(_ line: ReplayedLine, location: @autoclosure () -> String) throws {
+        let record = try EventRecord(line: line.body, seq: line.seq, location: location())
         if record.isDelete {
             deletedObjects.append(SampleDecoder.deletedObject(record))
         } else {

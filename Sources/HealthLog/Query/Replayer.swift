@@ -11,9 +11,8 @@ struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
 
-    /// Delivers each matching stored line (newline included) and its sequence number to
-    /// `deliver`.
-    func run(_ deliver: (UnsafeRawBufferPointer, UInt64) throws -> Void) throws -> ReplayOutcome {
+    /// Delivers each matching stored line to `deliver`.
+    func run(_ deliver: (ReplayedLine) throws -> Void) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
@@ -39,12 +38,12 @@ struct Replayer {
                 for line in lines.lines where line.seq > after {
                     if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
                     if !predicate.isAll {
-                        let subject = try PredicateSubject(
+                        let subject = try StoredLineView(
                             line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
                             location: snapshot.segments[batch.segment].location(batch.offset))
                         guard predicate.matches(subject) else { continue }
                     }
-                    try deliver(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), line.seq)
+                    try deliver(ReplayedLine(bytes: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), seq: line.seq, isDelete: line.isDelete))
                     delivered += 1
                     last = line.seq
                     if request.limit > 0, delivered == request.limit { return true }

@@ -20,11 +20,6 @@ struct StoredLineScan {
     private var lastUnitBytes: [UInt8] = []
     private var lastUnit = ""
 
-    /// Whether a stored line is a delete.
-    static func isDelete(_ line: UnsafeRawBufferPointer) -> Bool {
-        find(#","op":"d"#, in: line, from: 0) != nil
-    }
-
     /// The fields of a stored add line, or `nil` when it is not shaped as stored lines are.
     mutating func fields(_ line: UnsafeRawBufferPointer) -> Fields? {
         guard let s = Self.find(#","start":""#, in: line, from: 0), let start = Self.instant(line, s - 1),

@@ -10,12 +10,12 @@ struct Follower {
     let layout: StoreLayout
     let request: ReplayRequest
 
-    /// Delivers lines and their sequence numbers to `deliver`, and after the first pass
+    /// Delivers lines to `deliver`, and after the first pass
     /// and each later pass that delivered something calls `afterBatch` with its outcome;
     /// returns the anchor of the last item delivered (the
     /// request's anchor when none was) once `stop` is signalled.
     func run(
-        until stop: StopSignal, deliver: (UnsafeRawBufferPointer, UInt64) throws -> Void, afterBatch: (ReplayOutcome) throws -> Void
+        until stop: StopSignal, deliver: (ReplayedLine) throws -> Void, afterBatch: (ReplayOutcome) throws -> Void
     ) throws -> QueryAnchor {
         guard request.limit == 0 else {
             throw HealthLogError(.badUsage, "a long-running query takes no limit (as HealthKit's update handler): use a limit to page, or follow without one")

@@ -22,7 +22,7 @@ enum PredicateCondition: Hashable, Sendable {
     }
 
     /// Whether `r` matches; for a deleted object, only through the fields it carries.
-    func matches(_ r: PredicateSubject) -> Bool {
+    func matches(_ r: StoredLineView) -> Bool {
         switch self {
         case .dates(let start, let end, let options):
             let s = r.start

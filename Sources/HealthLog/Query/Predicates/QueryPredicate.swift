@@ -78,7 +78,7 @@ public struct QueryPredicate: Hashable, Sendable {
     }
 
     /// Whether `subject` matches.
-    func matches(_ subject: PredicateSubject) -> Bool {
+    func matches(_ subject: StoredLineView) -> Bool {
         conditions.allSatisfy { $0.matches(subject) }
     }
 }

@@ -38,7 +38,7 @@ struct CorruptionFixture {
         dir = try TemporaryDirectory()
         storePath = dir.file("store")
         var options = StoreOptions()
-        options.sync = false
+        options.sync = true
         options.batchBytes = 500
         options.segmentBytes = shape == .oneSegment ? FormatConstants.defaultSegmentBytes : 1
         store = HealthStore(directory: storePath, options: options)

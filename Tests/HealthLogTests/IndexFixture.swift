@@ -63,7 +63,7 @@ struct IndexFixture: Sendable {
     /// Batches of about 1,500 NDJSON bytes in segments of about 8,000 bytes.
     static var options: StoreOptions {
         var options = StoreOptions()
-        options.sync = false
+        options.sync = true
         options.batchBytes = 1_500
         options.segmentBytes = 8_000
         return options

@@ -225,23 +225,37 @@ struct IndexRecoveryTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("A garbled checkpoint, or one ahead of the log, never yields phantom events, and the next write replaces it", arguments: Garble.allCases)
+    @Test(
+        "A garbled checkpoint, or one ahead of the log, is damage: readers, verify and writers refuse naming it, and nothing changes",
+        arguments: Garble.allCases)
     func checkpointGarbled(_ garble: Garble) throws {
-        try Self.expectRecovery(.sound) { scene in
-            let path = scene.file("checkpoint")
-            switch garble {
-            case .flippedSeq: try ByteSurgery.flip(path, at: 8, mask: 0x01)
-            case .flippedChecksum: try ByteSurgery.flip(path, at: 35, mask: 0x80)
-            case .truncated: try ByteSurgery.truncate(path, to: 20)
-            case .zeroed: try ByteSurgery.write([UInt8](repeating: 0, count: 36), to: path)
-            case .tooLong: try ByteSurgery.append([0], to: path)
-            case .ahead:
-                // Well-formed, claiming an append that never happened.
-                let last = try #require(try CorruptionFixture.segmentPaths(scene.path).last)
-                let end = UInt64(try ByteSurgery.size(last))
-                try ByteSurgery.write(Checkpoint(seq: 400, segmentBase: 206, endOffset: end + 5000).encoded(), to: path)
-            }
+        let scene = try Scene()
+        defer { scene.dir.remove() }
+        let path = scene.file("checkpoint")
+        let expected: String
+        switch garble {
+        case .flippedSeq: try ByteSurgery.flip(path, at: 8, mask: 0x01)
+        case .flippedChecksum: try ByteSurgery.flip(path, at: 35, mask: 0x80)
+        case .truncated: try ByteSurgery.truncate(path, to: 20)
+        case .zeroed: try ByteSurgery.write([UInt8](repeating: 0, count: 36), to: path)
+        case .tooLong: try ByteSurgery.append([0], to: path)
+        case .ahead:
+            // Well-formed, claiming an append that never happened.
+            let last = try #require(try CorruptionFixture.segmentPaths(scene.path).last)
+            let end = UInt64(try ByteSurgery.size(last))
+            try ByteSurgery.write(Checkpoint(seq: 400, segmentBase: 206, endOffset: end + 5000).encoded(), to: path)
         }
+        expected = garble == .ahead ? "acknowledged up to sequence 400, log ends at 220" : "checkpoint at byte 0: not a valid checkpoint"
+        let damaged = try scene.image()
+        let read = try #require(throws: HealthLogError.self) { try CorruptionFixture.replay(scene.store) }
+        #expect(read.code == .corrupt && read.message.contains(expected), "\(read)")
+        let report = try scene.store.verify()
+        #expect(!report.isSound && report.problems.contains { $0.contains(expected) }, "\(report)")
+        let write = try #require(throws: HealthLogError.self) {
+            try scene.store.append(ndjson: IndexFixture.ndjson(IndexFixture.laterWrite))
+        }
+        #expect(write.code == .corrupt && write.message.contains(expected), "\(write)")
+        #expect(try scene.image() == damaged, "a command changed a damaged store")
     }
 
     // MARK: A write that looks nothing up

@@ -43,9 +43,9 @@ struct Backup {
             unlink(SegmentIndex.path(destination, name))
             report.filesRemoved += 1
         }
-        if let last = snapshot.segments.last {
-            let end = snapshot.appendPoint?.offset ?? last.size
-            try Checkpoint(seq: snapshot.headSeq, segmentBase: last.name.baseSeq, endOffset: UInt64(end)).write(destination)
+        if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
+            let name = snapshot.segments[point.segment].name
+            try Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset)).write(destination, sync: true)
         }
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)

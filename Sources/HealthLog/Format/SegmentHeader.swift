@@ -64,7 +64,7 @@ struct SegmentHeader: Equatable, Sendable {
             }
             return SegmentHeader(storeID: id, baseSeq: base, generation: generation, createdMillis: created)
         } catch is ByteReader.Truncated {
-            throw FormatViolation("segment header is truncated", isTruncation: true)
+            throw FormatViolation("segment header is truncated")
         } catch let violation as FormatViolation {
             throw violation
         } catch {
@@ -78,14 +78,11 @@ struct SegmentHeader: Equatable, Sendable {
 struct FormatViolation: Error, Sendable {
     /// What is wrong.
     var reason: String
-    /// Whether the bytes simply end too early (a torn tail, when at the end of the log).
-    var isTruncation: Bool = false
     /// Whether the data comes from a newer format version.
     var isNewerVersion: Bool = false
 
-    init(_ reason: String, isTruncation: Bool = false, isNewerVersion: Bool = false) {
+    init(_ reason: String, isNewerVersion: Bool = false) {
         self.reason = reason
-        self.isTruncation = isTruncation
         self.isNewerVersion = isNewerVersion
     }
 }

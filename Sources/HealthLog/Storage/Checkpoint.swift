@@ -4,11 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// The `checkpoint` file: where the last acknowledged append ends.
+/// The `checkpoint` file: where the last durably acknowledged append ends.
 ///
-/// It is a hint that bounds work, never a source of truth: a reader fully verifies (every
-/// frame checksum) only the last append, and only when that append ends past the
-/// checkpoint. A missing, damaged or stale checkpoint just means more verification.
+/// A synced append writes it (temporary file, fsync, rename, directory fsync) after the
+/// append's data is on stable storage and before reporting success, so it never names
+/// more than the segments durably hold. That makes it the store's proof of what was
+/// acknowledged: bytes past it belong to an append that never returned (a torn tail),
+/// anything missing or wrong before it is damage. `--no-sync` appends leave it alone,
+/// since their data may still be lost to a power cut. It also bounds work: a reader
+/// verifies every frame checksum of the last append only when that append ends past it.
 ///
 /// Layout (little-endian): `HLCP`, u16 version, u16 0, u64 seq, u64 segment base seq,
 /// u64 end offset in that segment, u32 CRC-32C of the preceding bytes.
@@ -33,23 +37,32 @@ struct Checkpoint: Equatable, Sendable {
         return w.bytes
     }
 
-    /// Reads the checkpoint of `layout`; `nil` when missing or unreadable.
-    static func read(_ layout: StoreLayout) -> Checkpoint? {
-        guard let fd = try? FileDescriptor.open(layout.checkpoint, flags: O_RDONLY) else { return nil }
-        defer { fd.close() }
-        guard let bytes = try? fd.read(at: 0, count: 64), bytes.count == 36,
-            CRC32C.checksum(bytes[0..<32]) == ByteReaderValue.u32(bytes, 32),
-            Array(bytes[0..<4]) == FormatConstants.checkpointTag
-        else { return nil }
-        var r = ByteReader(bytes, at: 8)
-        guard let seq = try? r.read(UInt64.self), let base = try? r.read(UInt64.self), let end = try? r.read(UInt64.self) else {
+    /// Reads the checkpoint of `layout`; `nil` when there is none (a new store, or one
+    /// written only with `--no-sync`). One that exists but does not decode is damage: the
+    /// store can no longer tell a torn tail from lost acknowledged data.
+    static func read(_ layout: StoreLayout) throws -> Checkpoint? {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(layout.checkpoint, flags: O_RDONLY)
+        } catch let error as HealthLogError where error.errno == ENOENT {
             return nil
         }
+        defer { fd.close() }
+        let bytes = try fd.read(at: 0, count: 64)
+        guard bytes.count == 36, Array(bytes[0..<4]) == FormatConstants.checkpointTag,
+            CRC32C.checksum(bytes[0..<32]) == ByteReaderValue.u32(bytes, 32)
+        else {
+            throw HealthLogError(.corrupt, "checkpoint at byte 0: not a valid checkpoint (\(bytes.count) bytes, bad tag or checksum); it records which appends were acknowledged, so a torn tail cannot be told from lost data. If 'healthlog verify' finds nothing else wrong once it is moved away, the log is whole")
+        }
+        var r = ByteReader(bytes, at: 8)
+        let seq = try r.read(UInt64.self), base = try r.read(UInt64.self), end = try r.read(UInt64.self)
         return Checkpoint(seq: seq, segmentBase: base, endOffset: end)
     }
 
-    /// Writes the checkpoint (atomically; not fsynced, since it is only a hint).
-    func write(_ layout: StoreLayout) throws {
-        try DurableFile.replace(layout.checkpoint, with: encoded(), sync: false)
+    /// Replaces the checkpoint atomically. With `sync`, the new file is fsynced before the
+    /// rename; the rename itself is made durable by the caller (see
+    /// ``LogWriter/commit()``), which must know whether a failure came before it.
+    func write(_ layout: StoreLayout, sync: Bool) throws {
+        try DurableFile.replace(layout.checkpoint, with: encoded(), sync: sync, syncDirectory: false)
     }
 }

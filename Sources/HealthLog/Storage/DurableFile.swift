@@ -8,7 +8,9 @@ import Darwin
 /// old one, and the directory fsynced (the checkpoint, `meta`, anchor files).
 enum DurableFile {
     /// Replaces the file at `path` with `bytes` (mode 0600), durably unless `sync` is false.
-    static func replace(_ path: String, with bytes: [UInt8], sync: Bool = true) throws {
+    /// `syncDirectory: false` leaves the directory fsync (which makes the rename durable)
+    /// to the caller.
+    static func replace(_ path: String, with bytes: [UInt8], sync: Bool = true, syncDirectory: Bool = true) throws {
         let temporary = path + ".tmp"
         let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
         do {
@@ -22,7 +24,7 @@ enum DurableFile {
             throw error
         }
         try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
-        if sync { try syncDirectory(containing: path) }
+        if sync, syncDirectory { try Self.syncDirectory(containing: path) }
     }
 
     /// Fsyncs the directory that holds `path`, so a created or renamed entry is durable.

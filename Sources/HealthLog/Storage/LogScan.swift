@@ -52,11 +52,11 @@ struct LogScan {
     /// the rest are walked.
     ///
     /// Then it decides whether the first invalid thing is a torn tail or damage. The
-    /// checkpoint, when there is one, marks where acknowledged appends end: bytes past it
-    /// belong to an append that never returned, so anything wrong there is a torn tail (a
-    /// power cut may keep a later page of it and lose an earlier one); bytes before it were
-    /// synced and acknowledged, so anything wrong there that is not simply missing is
-    /// damage. Without a checkpoint, valid data after the failure makes it damage.
+    /// checkpoint, when there is one, marks where durably acknowledged appends end: bytes
+    /// past it belong to an append that never returned, so anything wrong there is a torn
+    /// tail (a power cut may keep a later page of it and lose an earlier one); bytes before
+    /// it were synced and acknowledged, so anything wrong or missing there is damage.
+    /// Without a checkpoint, valid data after the failure makes it damage.
     mutating func run(checkpoint: Checkpoint?) throws {
         var lazy = usingIndexes ? max(0, segments.count - 1) : 0
         while true {
@@ -75,12 +75,36 @@ struct LogScan {
             let base = segments[failure.segment].name.baseSeq
             let isPast = base > checkpoint.segmentBase || (base == checkpoint.segmentBase && UInt64(failure.offset) >= checkpoint.endOffset)
             if isPast { return }
-            if !failure.violation.isTruncation {
-                let location = segments[failure.segment].location(failure.offset)
-                throw HealthLogError(.corrupt, "\(location): \(failure.violation.reason); appends up to sequence \(checkpoint.seq) were acknowledged, so this is damage, not a torn tail")
-            }
+            let location = segments[failure.segment].location(failure.offset)
+            throw HealthLogError(.corrupt, "\(location): \(failure.violation.reason); acknowledged up to sequence \(checkpoint.seq), so this is damage, not a torn tail")
         }
         try refuseIfValidDataFollows(failure)
+    }
+
+    /// Refuses a log that holds less than the checkpoint says was acknowledged: a segment
+    /// truncated, deleted or replaced, or a checkpoint that names a position the log does
+    /// not have. Called once the committed end (``committedCount``) is final.
+    func checkAcknowledged(_ checkpoint: Checkpoint?) throws {
+        guard let checkpoint else { return }
+        let head = committedCount > 0 ? batches[committedCount - 1].header.lastSeq : prefix.last?.lastSeq ?? 0
+        let located = segments.firstIndex { $0.name.baseSeq == checkpoint.segmentBase }
+        let at = located.map { segments[$0].location(Int(clamping: checkpoint.endOffset)) }
+            ?? "segments/\(SegmentName(baseSeq: checkpoint.segmentBase, generation: 0).fileName) (missing)"
+        guard head >= checkpoint.seq else {
+            throw HealthLogError(.corrupt, "\(at): acknowledged up to sequence \(checkpoint.seq), log ends at \(head): acknowledged events are missing")
+        }
+        guard let index = located else {
+            throw HealthLogError(.corrupt, "\(at): the checkpoint names a segment the log does not have (acknowledged up to sequence \(checkpoint.seq))")
+        }
+        let matches: Bool
+        if let summary = prefix.indices.contains(index) ? prefix[index] : nil {
+            matches = summary.firstSeq <= checkpoint.seq && checkpoint.seq <= summary.lastSeq && checkpoint.endOffset <= summary.coveredLength
+        } else {
+            matches = batches[0..<committedCount].contains { $0.segment == index && $0.header.lastSeq == checkpoint.seq && UInt64($0.end) == checkpoint.endOffset }
+        }
+        guard matches else {
+            throw HealthLogError(.corrupt, "\(at): the checkpoint (acknowledged up to sequence \(checkpoint.seq)) does not match the end of any batch in the log")
+        }
     }
 
     /// Takes up to `limit` leading segments on their sidecar index's word: each must have a
@@ -114,7 +138,9 @@ struct LogScan {
         var nextSeq = start
         for index in segments.indices.dropFirst(first) {
             let scan = try scanSegment(index, expectedSeq: nextSeq)
-            prologueEnds[index] = SegmentLayout.prologueLength
+            // A failure at byte 0 is a broken prologue: appending after it would write
+            // events into a file no reader can open, so such a segment is cut whole.
+            if scan.failure?.offset != 0 { prologueEnds[index] = SegmentLayout.prologueLength }
             indexedCounts[index] = scan.indexed
             for batch in scan.batches {
                 batches.append(batch)
@@ -162,7 +188,7 @@ struct LogScan {
     /// Checks a segment's prologue; returns what is wrong when it is not valid.
     private func checkPrologue(_ file: SegmentFile, expectedBase: UInt64) throws -> FormatViolation? {
         let bytes = try file.read(at: 0, count: SegmentLayout.prologueLength)
-        guard bytes.count == SegmentLayout.prologueLength else { return FormatViolation("segment header is incomplete", isTruncation: true) }
+        guard bytes.count == SegmentLayout.prologueLength else { return FormatViolation("segment header is incomplete") }
         guard Array(bytes[0..<LZ4Frame.emptyFrame.count]) == LZ4Frame.emptyFrame else {
             return FormatViolation("segment does not start with an empty LZ4 frame")
         }
@@ -227,14 +253,14 @@ struct LogScan {
     /// Reads and checks the batch header at `offset`.
     private func readBatch(_ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?) throws -> Result<BatchRef, FormatViolation> {
         let prefix = try file.read(at: offset, count: 8)
-        guard prefix.count == 8 else { return .failure(FormatViolation("batch header is incomplete", isTruncation: true)) }
+        guard prefix.count == 8 else { return .failure(FormatViolation("batch header is incomplete")) }
         guard ByteReaderValue.u32(prefix, 0) == FormatConstants.batchHeaderMagic else {
             return .failure(FormatViolation("bytes that are not a batch header"))
         }
         let length = Int(ByteReaderValue.u32(prefix, 4))
         guard length <= FormatConstants.maxBatchHeaderLength else { return .failure(FormatViolation("batch header claims \(length) bytes")) }
         let payload = try file.read(at: offset + 8, count: length)
-        guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete", isTruncation: true)) }
+        guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete")) }
         let header: BatchHeader
         do {
             header = try BatchHeader.decode(payload: payload)
@@ -253,7 +279,7 @@ struct LogScan {
             groupOffsets.append(at)
             at += Int(group.frameLength)
         }
-        guard at <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file", isTruncation: true)) }
+        guard at <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file")) }
         return .success(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: header))
     }
 
@@ -302,24 +328,30 @@ struct LogScan {
         }
     }
 
-    /// Where the next append goes (see ``LogSnapshot/appendPoint``).
+    /// Where the next append goes (see ``LogSnapshot/appendPoint``): past the last
+    /// committed batch, else past the first segment's prologue when that prologue is
+    /// sound; `nil` when no segment can take an append (none exists, or the first one's
+    /// prologue is broken, so the next writer removes it and starts a new one).
     func appendPoint() -> (segment: Int, offset: Int)? {
         if committedCount > 0 {
             let last = batches[committedCount - 1]
             return (last.segment, last.end)
         }
-        guard let first = prologueEnds.keys.min() else { return nil }
-        return (first, prologueEnds[first]!)
+        guard let end = prologueEnds[0] else { return nil }
+        return (0, end)
     }
 
     /// The torn tail: every byte past the append point.
     func tornTail() -> TornTail? {
-        let start = appendPoint() ?? (0, 0)
+        let point = appendPoint()
+        let start = point ?? (0, 0)
         var bytes = 0
         for index in start.segment..<segments.count {
             bytes += segments[index].size - (index == start.segment ? start.offset : 0)
         }
-        guard bytes > 0 || (segments.count > start.segment + 1) else { return nil }
+        // An empty first segment holds no bytes of the tail, but is in the way of a new one.
+        let isUnusableFile = point == nil && !segments.isEmpty
+        guard bytes > 0 || segments.count > start.segment + 1 || isUnusableFile else { return nil }
         let reason: String
         if let demotedReason {
             reason = demotedReason

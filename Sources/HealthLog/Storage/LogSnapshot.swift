@@ -4,7 +4,8 @@
 /// Opening reads the batch headers at the end of the log (not the data), checks their
 /// checksums and sequence continuity, and tells a torn tail (an unfinished or unverifiable
 /// last append, which is ignored) from damage (a bad batch with valid data after it, which
-/// is an error naming the file and byte offset). Sealed segments before that are taken on
+/// is an error naming the file and byte offset; so is a log that holds less than the
+/// checkpoint says was acknowledged). Sealed segments before that are taken on
 /// their sidecar index's word and their batch tables loaded only when a query reaches them,
 /// so opening costs the same for ten million events as for one million. Readers never
 /// write; any number of them can run while a writer appends.
@@ -24,6 +25,8 @@ final class LogSnapshot {
     private let scan: LogScan
     /// The highest committed sequence number (0 when empty).
     let headSeq: UInt64
+    /// The checkpoint the log was checked against (`nil` when the store has none).
+    let checkpoint: Checkpoint?
     /// The ignored tail, if any.
     let tornTail: TornTail?
     /// Where the next append starts: the segment index and offset just past the last
@@ -46,9 +49,10 @@ final class LogSnapshot {
         meta = try StoreMeta.read(layout)
         decoder = try LZ4FrameDecoder()
         var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes)
-        let checkpoint = Checkpoint.read(layout)
+        checkpoint = try Checkpoint.read(layout)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
+        try scan.checkAcknowledged(checkpoint)
         segments = scan.segments
         tail = Array(scan.batches[0..<scan.committedCount])
         prefix = scan.prefix

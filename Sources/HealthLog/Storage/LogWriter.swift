@@ -42,6 +42,13 @@ final class LogWriter {
     private var written: [(name: SegmentName, batch: BatchRef)] = []
     private var metaCreated = false
     private var isPoisoned = false
+    /// Set while the new checkpoint may already be visible but is not yet known durable: a
+    /// failure then leaves the append's (synced) data in place instead of rolling it back.
+    private var isInDoubt = false
+    /// Segments holding committed events past the checkpoint (written by `--no-sync`
+    /// appends, or by an append that died before its checkpoint), to sync at the next
+    /// synced commit.
+    private var unsyncedSegments: [SegmentName] = []
     /// How often each fault point was reached, and the segment bytes written (fault hooks).
     private var faultHits: [FaultPlan.Point: Int] = [:]
     private var bytesWrittenInAll = 0
@@ -88,6 +95,10 @@ final class LogWriter {
         let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq
+        if snapshot.headSeq > (snapshot.checkpoint?.seq ?? 0) {
+            let since = snapshot.checkpoint?.segmentBase ?? 0
+            unsyncedSegments = snapshot.segments.map(\.name).filter { $0.baseSeq >= since }
+        }
         if let torn = snapshot.tornTail {
             try cut(torn, snapshot: snapshot)
             recoveredTail = torn
@@ -211,10 +222,14 @@ final class LogWriter {
         }
     }
 
-    /// Makes the open append durable: `fdatasync` of every file written, `fsync` of the
-    /// directories that gained entries, then the checkpoint and the segments' indexes. A
-    /// failed sync is not retried (Linux may have dropped the dirty pages and would report
-    /// success the second time): it poisons the writer, and the caller rolls the append back.
+    /// Makes the open append durable: `fdatasync` of every file written (and of segments
+    /// that earlier `--no-sync` appends left unsynced), `fsync` of the directories that
+    /// gained entries, then the checkpoint (fsynced, renamed, directory fsynced), then the
+    /// segments' indexes. Every durability step that fails fails the append and poisons the
+    /// writer (a failed sync is not retried: Linux may have dropped the dirty pages and
+    /// would report success the second time). Up to the checkpoint's rename the caller
+    /// rolls the append back; once the new checkpoint is visible the append's data stays,
+    /// since truncating it would leave a checkpoint naming events that are gone.
     func commit() throws {
         do {
             if options.sync {
@@ -222,17 +237,21 @@ final class LogWriter {
                     throw HealthLogError(.syncFailed, "cannot fdatasync \(fd.path): \(describeErrno(EIO))", errno: EIO)
                 }
                 for fd in dirty { try fd.syncData() }
+                try syncEarlierUnsyncedSegments()
                 if !createdSegments.isEmpty { try DurableFile.syncDirectory(layout.segments) }
                 if metaCreated || createdDirectory { try DurableFile.syncDirectory(layout.directory) }
+            }
+            reach(.synced)
+            if options.sync, let segment {
+                try Checkpoint(seq: headSeq, segmentBase: segment.name.baseSeq, endOffset: UInt64(segment.offset)).write(layout, sync: true)
+                isInDoubt = true
+                try DurableFile.syncDirectory(layout.directory)
+                isInDoubt = false
+                reach(.checkpointWritten)
             }
         } catch {
             isPoisoned = true
             throw error
-        }
-        reach(.synced)
-        if let segment {
-            try? Checkpoint(seq: headSeq, segmentBase: segment.name.baseSeq, endOffset: UInt64(segment.offset)).write(layout)
-            reach(.checkpointWritten)
         }
         writeIndexes()
         closeSealedSegments()
@@ -242,9 +261,22 @@ final class LogWriter {
         batchesWritten = 0
     }
 
+    /// Fsyncs the segments that `--no-sync` appends wrote after the checkpoint and this
+    /// writer did not write itself, once: a synced append's checkpoint vouches for every
+    /// event before it, so those must be on stable storage too.
+    private func syncEarlierUnsyncedSegments() throws {
+        for name in unsyncedSegments where name != segment?.name && !createdSegments.contains(name) {
+            let fd = try FileDescriptor.open(layout.segment(baseSeq: name.baseSeq, generation: name.generation), flags: O_RDONLY)
+            defer { fd.close() }
+            try fd.syncData()
+        }
+        unsyncedSegments = []
+    }
+
     /// Undoes the open append: truncates back to where it started and removes the segment
     /// files (and, for a store this writer created, every file) it added.
     func rollback() {
+        guard !isInDoubt else { return }
         if let start = appendStart {
             let path = layout.segment(baseSeq: start.name.baseSeq, generation: start.name.generation)
             if let fd = try? FileDescriptor.open(path, flags: O_RDWR) {

@@ -1,91 +1,82 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 import Foundation
-@testable import HealthLog
-import HealthLogTestSupport
 
-/// Byte-level surgery on a store's files, for the corruption tests: read and write whole
+/// Byte-level surgery on a store's files, for the corruption and fault tests: read and write whole
 /// files, flip a byte, cut bytes off the end, append bytes, patch bytes and refresh a
 /// CRC-32C. Writes happen in place (same inode, same mode), the way damage happens.
-enum ByteSurgery {
+public enum ByteSurgery {
     /// A failed system call in a test helper.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed.
+        public var description: String
     }
 
     /// The whole content of the file at `path`.
-    static func read(_ path: String) throws -> [UInt8] {
+    public static func read(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
         return [UInt8](data)
     }
 
     /// Replaces the content of the file at `path` with `bytes`, in place (creating it 0600 if needed).
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    public static func write(_ bytes: [UInt8], to path: String) throws {
         try withFile(path, O_WRONLY | O_CREAT | O_TRUNC) { fd in try writeAll(fd, bytes, at: 0) }
     }
 
     /// The file's size in bytes.
-    static func size(_ path: String) throws -> Int {
+    public static func size(_ path: String) throws -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Failure(description: "cannot stat \(path): errno \(errno)") }
         return Int(info.st_size)
     }
 
     /// The permission bits of `path` (file or directory).
-    static func mode(_ path: String) throws -> mode_t {
+    public static func mode(_ path: String) throws -> mode_t {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Failure(description: "cannot stat \(path): errno \(errno)") }
         return info.st_mode & 0o7777
     }
 
     /// XORs the byte at `offset` with `mask` (all bits by default).
-    static func flip(_ path: String, at offset: Int, mask: UInt8 = 0xFF) throws {
+    public static func flip(_ path: String, at offset: Int, mask: UInt8 = 0xFF) throws {
         var bytes = try read(path)
         bytes[offset] ^= mask
         try patch(path, at: offset, with: [bytes[offset]])
     }
 
     /// Overwrites bytes at `offset` with `bytes`.
-    static func patch(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
+    public static func patch(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
         try withFile(path, O_WRONLY) { fd in try writeAll(fd, bytes, at: offset) }
     }
 
     /// Cuts the file to `length` bytes.
-    static func truncate(_ path: String, to length: Int) throws {
+    public static func truncate(_ path: String, to length: Int) throws {
         try withFile(path, O_WRONLY) { fd in
             guard ftruncate(fd, off_t(length)) == 0 else { throw Failure(description: "cannot truncate \(path): errno \(errno)") }
         }
     }
 
     /// Deletes the file.
-    static func remove(_ path: String) throws {
+    public static func remove(_ path: String) throws {
         guard unlink(path) == 0 else { throw Failure(description: "cannot remove \(path): errno \(errno)") }
     }
 
     /// Cuts the last `count` bytes off the file.
-    static func cut(_ path: String, bytes count: Int) throws {
+    public static func cut(_ path: String, bytes count: Int) throws {
         try truncate(path, to: try size(path) - count)
     }
 
     /// Appends `bytes` at the end of the file.
-    static func append(_ bytes: [UInt8], to path: String) throws {
+    public static func append(_ bytes: [UInt8], to path: String) throws {
         let end = try size(path)
         try withFile(path, O_WRONLY) { fd in try writeAll(fd, bytes, at: end) }
     }
 
-    /// Recomputes the CRC-32C of `range` and stores it little-endian at `offset`: the
-    /// "fix the checksum" step that turns a bit flip into a well-formed but different value.
-    static func rechecksum(_ path: String, range: Range<Int>, storedAt offset: Int) throws {
-        let bytes = try read(path)
-        let crc = CRC32C.checksum(bytes[range])
-        try patch(path, at: offset, with: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
-    }
-
     /// Every regular file under `directory` (relative path → content), to restore later.
-    static func image(of directory: String) throws -> [String: [UInt8]] {
+    public static func image(of directory: String) throws -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return files }
         while let relative = walker.nextObject() as? String {
@@ -99,7 +90,7 @@ enum ByteSurgery {
     }
 
     /// Puts `directory` back to `image`: removes files the image lacks, rewrites the others.
-    static func restore(_ image: [String: [UInt8]], to directory: String) throws {
+    public static func restore(_ image: [String: [UInt8]], to directory: String) throws {
         let current = try self.image(of: directory)
         for relative in current.keys where image[relative] == nil {
             try FileManager.default.removeItem(atPath: directory + "/" + relative)

@@ -171,7 +171,9 @@ enum GoldenTexts {
           --anchor-file <file>      Read the anchor from this file when --from is absent
                                     and the file exists; write the new anchor to it
                                     atomically once the output is flushed (with
-                                    --follow, after each batch).
+                                    --follow, after each batch). It records what was
+                                    written to stdout, not what a reader at the other
+                                    end of a pipe has consumed.
           --format <format>         ndjson (the default: the stored lines, valid append
                                     input) or csv (a header row, then one row per event;
                                     metadata and totals as JSON text).

@@ -13,7 +13,7 @@ enum ReplayCommand {
             .init(name: "--limit", value: "n", help: "At most n samples plus deleted objects (0: no limit)."),
             .init(name: "--raw", help: "Every event as recorded, instead of HealthKit's view (where a sample deleted later comes back only as its deleted object)."),
             .init(name: "--follow", help: "After the events so far, keep delivering each new matching event as any process appends it, until SIGINT or SIGTERM; then print next-anchor and exit 0. Takes no --limit."),
-            .init(name: "--anchor-file", value: "file", help: "Read the anchor from this file when --from is absent and the file exists; write the new anchor to it atomically once the output is flushed (with --follow, after each batch)."),
+            .init(name: "--anchor-file", value: "file", help: "Read the anchor from this file when --from is absent and the file exists; write the new anchor to it atomically once the output is flushed (with --follow, after each batch). It records what was written to stdout, not what a reader at the other end of a pipe has consumed."),
             LineOutput.option,
         ],
         discussion: "Events go to stdout as NDJSON with their seq, in sequence order; then 'next-anchor: TOKEN' goes to stderr. Predicate options combine with AND; a repeated --type, --source, --device, --uuid or --category means any of them. Predicates apply to deleted objects through the fields they carry (type, dates, source, device, UUID, sync metadata). An anchor that is malformed, from another store or past the head exits 3.")

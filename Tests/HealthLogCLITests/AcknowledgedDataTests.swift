@@ -183,6 +183,34 @@ struct AcknowledgedDataTests {
         #expect(try HealthLogBinary.run(["--store", store, "replay"]).status == 1)
     }
 
+    @Test("A --no-sync append leaves the checkpoint alone, so a power cut that loses its bytes is a torn tail; the next synced append vouches for it")
+    func noSyncAppendsAndTheCheckpoint() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        let layout = StoreLayout(directory: store)
+        try #require(try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...10)).status == 0)
+        let synced = try #require(try Checkpoint.read(layout))
+        try #require(try HealthLogBinary.run(["--store", store, "append", "--no-sync"], stdin: Events.lines(11...20)).status == 0)
+        #expect(try Checkpoint.read(layout) == synced, "a --no-sync append moved the checkpoint")
+        let image = try ByteSurgery.image(of: store)
+
+        // The power cut: the unsynced append's last page never reached the disk.
+        let segment = try #require(try Self.segmentPaths(store).last)
+        try ByteSurgery.truncate(segment, to: try ByteSurgery.size(segment) - 100)
+        let lost = try HealthLogBinary.run(["--store", store, "replay"])
+        #expect(lost.status == 0 && Events.seqs(lost.stdout) == Array(1...10), "\(lost.stderr)")
+        let cut = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(30...30))
+        #expect(cut.status == 0 && cut.stderr.hasPrefix("healthlog: cut a torn tail of "), "\(cut.stderr)")
+        #expect(Events.seqs(try HealthLogBinary.run(["--store", store, "replay"]).stdout) == Array(1...11))
+
+        // Without the power cut, the next synced append fsyncs it and its checkpoint covers both.
+        try ByteSurgery.restore(image, to: store)
+        try #require(try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(21...22)).status == 0)
+        #expect(try Checkpoint.read(layout)?.seq == 22)
+        #expect(Events.seqs(try HealthLogBinary.run(["--store", store, "replay"]).stdout) == Array(1...22))
+    }
+
     /// The segment files of `store`, in sequence order.
     static func segmentPaths(_ store: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: store + "/segments").filter { $0.hasSuffix(".log.lz4") }.sorted()

@@ -94,9 +94,8 @@ extension UUIDRun {
         let blocks = (count + blockEntries - 1) / blockEntries
         let path = directory + "/" + fileName(from: older.fromSeq, to: newer.toSeq)
         let temporary = path + ".tmp"
-        let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        let fd = try FileDescriptor.createExclusive(temporary)
         do {
-            try fd.setMode(0o600)
             var table = ByteWriter()
             var body = ByteWriter()
             var offset = headerLength + blocks * 20

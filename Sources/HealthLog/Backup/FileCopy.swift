@@ -12,7 +12,7 @@ enum FileCopy {
     static func copy(_ source: String, length: Int, to destination: String) throws -> Int {
         let input = try FileDescriptor.open(source, flags: O_RDONLY)
         defer { input.close() }
-        let temporary = destination + ".tmp"
+        let temporary = destination + DurableFile.temporarySuffix
         let output = try FileDescriptor.createExclusive(temporary)
         do {
             var buffer: [UInt8] = []

@@ -93,7 +93,7 @@ extension UUIDRun {
         try walkMerged(older, newer) { _ in count += 1 }
         let blocks = (count + blockEntries - 1) / blockEntries
         let path = directory + "/" + fileName(from: older.fromSeq, to: newer.toSeq)
-        let temporary = path + ".tmp"
+        let temporary = path + DurableFile.temporarySuffix
         let fd = try FileDescriptor.createExclusive(temporary)
         do {
             var table = ByteWriter()

@@ -10,9 +10,13 @@ import Darwin
 /// replaces a symbolic link at `path` rather than following it, so nothing outside the
 /// directory is written.
 enum DurableFile {
+    /// The suffix of every temporary name in a store: a file being written is `<name>.tmp`
+    /// until it is renamed to `<name>` (what a killed writer leaves, ``Debris`` removes).
+    static let temporarySuffix = ".tmp"
+
     /// Replaces the file at `path` with `bytes` (mode 0600), durably unless `sync` is false.
     static func replace(_ path: String, with bytes: [UInt8], sync: Bool = true) throws {
-        let temporary = path + ".tmp"
+        let temporary = path + temporarySuffix
         let fd = try FileDescriptor.createExclusive(temporary)
         do {
             try fd.write(bytes, at: 0)

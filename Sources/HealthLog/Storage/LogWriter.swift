@@ -78,6 +78,7 @@ final class LogWriter {
     }
 
     private func openExisting() throws {
+        try Debris.remove(layout)
         let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq

@@ -45,9 +45,13 @@ public struct HealthLogError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let locked = Code("locked", .store)
         /// The store was written by a newer format version than this build reads.
         public static let unsupportedVersion = Code("unsupportedVersion", .store)
+        /// A store file or directory that healthlog refuses to use: a symbolic link, not a
+        /// regular file (or directory), another user's, or a store directory that group or
+        /// others may access. The message names the path and says how to fix it.
+        public static let unsafeFile = Code("unsafeFile", .store)
 
         private static let known: [String: Category] = Dictionary(
-            uniqueKeysWithValues: [badInput, badUsage, anchorRefused, corrupt, io, syncFailed, noStore, locked, unsupportedVersion]
+            uniqueKeysWithValues: [badInput, badUsage, anchorRefused, corrupt, io, syncFailed, noStore, locked, unsupportedVersion, unsafeFile]
                 .map { ($0.rawValue, $0.category) })
     }
 

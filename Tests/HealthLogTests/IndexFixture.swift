@@ -89,10 +89,11 @@ struct IndexFixture: Sendable {
         (20, "belonged to a deleted sample"), (211, "is already in the store"),
     ]
 
-    /// Creates the store directory `path` holding `image`.
+    /// Creates the store directory `path` (mode 0700, as a store must be) holding `image`.
     static func restore(_ image: [String: [UInt8]], into path: String) throws -> HealthStore {
         try FileManager.default.createDirectory(atPath: path + "/segments", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: path + "/uuids", withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
         try ByteSurgery.restore(image, to: path)
         return HealthStore(directory: path, options: options)
     }

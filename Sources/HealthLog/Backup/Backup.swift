@@ -70,13 +70,13 @@ struct Backup {
                 guard existing.storeID == meta.storeID else {
                     throw HealthLogError(.badUsage, "\(destination.directory) holds another store; back up into an empty directory or an earlier backup of this store")
                 }
-            } else if !(try DirectoryListing.names(in: destination.directory)).isEmpty {
+            } else if !(try DirectoryListing.names(in: destination.directory, isNamedByUser: true)).isEmpty {
                 throw HealthLogError(.badUsage, "\(destination.directory) is not empty and holds no store; back up into an empty directory or an earlier backup of this store")
+            } else {
+                try OwnedDirectory.check(destination.directory, isPrivate: true, isNamedByUser: true)
             }
         }
-        if mkdir(destination.segments, 0o700) != 0, errno != EEXIST {
-            throw HealthLogError(.io, "cannot create \(destination.segments): \(describeErrno(errno))", errno: errno)
-        }
+        try OwnedDirectory.prepare(destination.segments)
         try DurableFile.replace(destination.meta, with: Array(meta.text.utf8))
     }
 

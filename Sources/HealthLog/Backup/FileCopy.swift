@@ -12,10 +12,9 @@ enum FileCopy {
     static func copy(_ source: String, length: Int, to destination: String) throws -> Int {
         let input = try FileDescriptor.open(source, flags: O_RDONLY)
         defer { input.close() }
-        let temporary = destination + ".tmp"
-        let output = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        let temporary = destination + DurableFile.temporarySuffix
+        let output = try FileDescriptor.createExclusive(temporary)
         do {
-            try output.setMode(0o600)
             var buffer: [UInt8] = []
             var done = 0
             while done < length {

@@ -113,10 +113,7 @@ struct SyncTable: Equatable {
 
     /// Writes the sidecar (temporary file and rename; not synced).
     func write(_ layout: StoreLayout) throws {
-        if mkdir(layout.directory + "/uuids", 0o700) != 0, errno != EEXIST {
-            let err = errno
-            throw HealthLogError(.io, "cannot create \(layout.directory)/uuids: \(describeErrno(err))", errno: err)
-        }
+        try OwnedDirectory.prepare(layout.directory + "/uuids")
         try DurableFile.replace(Self.path(layout), with: encoded(), sync: false)
     }
 

@@ -93,10 +93,9 @@ extension UUIDRun {
         try walkMerged(older, newer) { _ in count += 1 }
         let blocks = (count + blockEntries - 1) / blockEntries
         let path = directory + "/" + fileName(from: older.fromSeq, to: newer.toSeq)
-        let temporary = path + ".tmp"
-        let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        let temporary = path + DurableFile.temporarySuffix
+        let fd = try FileDescriptor.createExclusive(temporary)
         do {
-            try fd.setMode(0o600)
             var table = ByteWriter()
             var body = ByteWriter()
             var offset = headerLength + blocks * 20

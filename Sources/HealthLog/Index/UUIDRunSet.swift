@@ -127,10 +127,7 @@ final class UUIDRunSet {
     /// Adds a run of `entries` (sorted, folded) for `from...to`, then merges size tiers:
     /// while the run before the newest is at most four times its size, the two are merged.
     func add(_ entries: [UUIDRun.Entry], from: UInt64, to: UInt64, written: (FaultPlan.Point) -> Void = { _ in }) throws {
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            let err = errno
-            throw HealthLogError(.io, "cannot create \(directory): \(describeErrno(err))", errno: err)
-        }
+        try OwnedDirectory.prepare(directory)
         let path = try UUIDRun.write(entries, from: from, to: to, directory: directory)
         guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
         runs.append(run)

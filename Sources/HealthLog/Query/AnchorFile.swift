@@ -13,7 +13,7 @@ public enum AnchorFile {
     public static func read(_ path: String) throws -> QueryAnchor? {
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(path, flags: O_RDONLY)
+            fd = try FileDescriptor.openNamedByUser(path, flags: O_RDONLY)
         } catch let error as HealthLogError where error.errno == ENOENT {
             return nil
         }

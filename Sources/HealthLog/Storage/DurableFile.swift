@@ -5,16 +5,22 @@ import Darwin
 #endif
 
 /// Small files replaced atomically: written to `<path>.tmp`, fsynced, renamed over the
-/// old one, and the directory fsynced (the checkpoint, `meta`, anchor files).
+/// old one, and the directory fsynced (the checkpoint, `meta`, anchor files). The temporary
+/// is always created afresh (``FileDescriptor/createExclusive(_:)``), and `rename(2)`
+/// replaces a symbolic link at `path` rather than following it, so nothing outside the
+/// directory is written.
 enum DurableFile {
+    /// The suffix of every temporary name in a store: a file being written is `<name>.tmp`
+    /// until it is renamed to `<name>` (what a killed writer leaves, ``Debris`` removes).
+    static let temporarySuffix = ".tmp"
+
     /// Replaces the file at `path` with `bytes` (mode 0600), durably unless `sync` is false.
     /// `syncDirectory: false` leaves the directory fsync (which makes the rename durable)
     /// to the caller.
     static func replace(_ path: String, with bytes: [UInt8], sync: Bool = true, syncDirectory: Bool = true) throws {
-        let temporary = path + ".tmp"
-        let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        let temporary = path + temporarySuffix
+        let fd = try FileDescriptor.createExclusive(temporary)
         do {
-            try fd.setMode(0o600)
             try fd.write(bytes, at: 0)
             if sync { try fd.sync() }
             fd.close()
@@ -33,9 +39,10 @@ enum DurableFile {
         try syncDirectory(directory.isEmpty ? "/" : directory)
     }
 
-    /// Fsyncs a directory.
+    /// Fsyncs a directory. It is opened as named, links followed: an fsync changes nothing,
+    /// and an anchor file's directory is the user's choice, not a store's.
     static func syncDirectory(_ directory: String) throws {
-        let fd = try FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY)
+        let fd = try FileDescriptor.openNamedByUser(directory, flags: O_RDONLY | O_DIRECTORY)
         defer { fd.close() }
         try fd.sync()
     }

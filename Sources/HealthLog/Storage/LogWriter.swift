@@ -60,14 +60,7 @@ final class LogWriter {
         var created = false
         var acquired: WriterLock
         repeat {
-            created = false
-            if mkdir(layout.directory, 0o700) == 0 {
-                created = true
-                chmod(layout.directory, 0o700)
-            } else if errno != EEXIST {
-                let err = errno
-                throw HealthLogError(.io, "cannot create store directory \(layout.directory): \(describeErrno(err))", errno: err)
-            }
+            created = try OwnedDirectory.prepare(layout.directory, isPrivate: true, isNamedByUser: true)
             acquired = try WriterLock.acquire(layout, timeout: options.lockTimeout)
             // The writer we waited for may have created the store and rolled it back, removing
             // `lock` and the directory: a lock on that unlinked file excludes no one. Start over.
@@ -92,6 +85,7 @@ final class LogWriter {
     }
 
     private func openExisting() throws {
+        try Debris.remove(layout)
         let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq
@@ -171,10 +165,7 @@ final class LogWriter {
     private func ensureStore() throws {
         guard meta == nil else { return }
         let newMeta = StoreMeta(storeID: StoreID.random(), version: FormatConstants.version)
-        if mkdir(layout.segments, 0o700) != 0, errno != EEXIST {
-            let err = errno
-            throw HealthLogError(.io, "cannot create \(layout.segments): \(describeErrno(err))", errno: err)
-        }
+        try OwnedDirectory.prepare(layout.segments)
         try DurableFile.replace(layout.meta, with: Array(newMeta.text.utf8), sync: options.sync)
         meta = newMeta
         metaCreated = true
@@ -183,10 +174,7 @@ final class LogWriter {
     /// Seals the current segment (if any) and starts a new one at `baseSeq`.
     private func startSegment(baseSeq: UInt64) throws {
         guard let meta else { return }
-        if mkdir(layout.segments, 0o700) != 0, errno != EEXIST {
-            let err = errno
-            throw HealthLogError(.io, "cannot create \(layout.segments): \(describeErrno(err))", errno: err)
-        }
+        try OwnedDirectory.prepare(layout.segments)
         let name = SegmentName(baseSeq: baseSeq, generation: 0)
         let fd = try FileDescriptor.open(layout.segment(baseSeq: baseSeq), flags: O_RDWR | O_CREAT | O_EXCL)
         createdSegments.append(name)

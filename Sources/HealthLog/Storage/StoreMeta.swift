@@ -22,7 +22,11 @@ struct StoreMeta: Sendable, Equatable {
         "\(FormatConstants.metaHeader)\nformat \(version)\nid \(storeID.text)\n"
     }
 
-    /// Reads and checks the `meta` file of `layout`.
+    /// Reads and checks the `meta` file of `layout`, and that the store directory is this
+    /// user's and private (mode 0700), as every reader and writer of a store requires.
+    ///
+    /// - Throws: ``HealthLogError/Code/noStore`` when there is no `meta`;
+    ///   ``HealthLogError/Code/unsafeFile`` when `meta` or the directory may not be used.
     static func read(_ layout: StoreLayout) throws -> StoreMeta {
         let fd: FileDescriptor
         do {
@@ -34,6 +38,7 @@ struct StoreMeta: Sendable, Equatable {
             throw error
         }
         defer { fd.close() }
+        try OwnedDirectory.check(layout.directory, isPrivate: true, isNamedByUser: true)
         let bytes = try fd.read(at: 0, count: 4096)
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.count >= 3, lines[0] == FormatConstants.metaHeader, lines[1].hasPrefix("format "),

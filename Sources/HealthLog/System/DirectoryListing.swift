@@ -4,14 +4,22 @@ import Glibc
 import Darwin
 #endif
 
-/// The names in a directory (`opendir(3)`/`readdir(3)`), without `.` and `..`.
+/// The names in a store directory (`fdopendir(3)`/`readdir(3)`), without `.` and `..`.
 enum DirectoryListing {
-    /// The entry names of `directory`; an empty list when it does not exist, and an error
-    /// for any other failure to open it.
-    static func names(in directory: String) throws -> [String] {
-        guard let dir = opendir(directory) else {
+    /// The entry names of `directory`, opened as ``FileDescriptor/open(_:flags:mode:)``
+    /// opens it (never through a symbolic link, only this user's); an empty list when it
+    /// does not exist, and an error for any other failure to open it. `isNamedByUser` (the
+    /// store directory itself) follows a symbolic link at `directory`.
+    static func names(in directory: String, isNamedByUser: Bool = false) throws -> [String] {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.openDirectory(directory, isNamedByUser: isNamedByUser)
+        } catch let error as HealthLogError where error.errno == ENOENT {
+            return []
+        }
+        guard let dir = fdopendir(fd.rawValue) else {
             let err = errno
-            if err == ENOENT { return [] }
+            fd.close()
             throw HealthLogError(.io, "cannot list \(directory): \(describeErrno(err))", errno: err)
         }
         defer { closedir(dir) }

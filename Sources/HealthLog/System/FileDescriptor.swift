@@ -15,9 +15,29 @@ struct FileDescriptor: Sendable {
     /// The path it was opened with, for error messages.
     let path: String
 
-    /// Opens `path` with `open(2)`; files it creates get `mode` (0600 by default).
+    /// Opens a store file with `open(2)` and `O_NOFOLLOW`, then checks with `fstat(2)` that
+    /// it is a regular file (a directory when `flags` holds `O_DIRECTORY`) owned by this
+    /// process's user; files it creates get `mode` (0600 by default). A symbolic link at
+    /// `path` is never followed, so nothing outside the store is opened through one.
+    ///
+    /// - Throws: ``HealthLogError/Code/unsafeFile`` naming `path` when it is a symbolic link,
+    ///   another kind of file or another user's; ``HealthLogError/Code/io`` with the `errno`
+    ///   (`ENOENT` among them) for any other failure.
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> FileDescriptor {
-        let fd = try retryingOnInterrupt("cannot open", path: path) { systemOpen(path, flags | O_CLOEXEC, mode) }
+        let fd = try openRefusingLinks(path, flags: flags | O_NOFOLLOW, mode: mode)
+        do {
+            try fd.requireOwned(flags & O_DIRECTORY != 0 ? .directory : .regularFile)
+        } catch {
+            fd.close()
+            throw error
+        }
+        return fd
+    }
+
+    /// Opens a file the user named outside any store (an anchor file) with `open(2)`,
+    /// following symbolic links as every other tool does.
+    static func openNamedByUser(_ path: String, flags: Int32) throws -> FileDescriptor {
+        let fd = try retryingOnInterrupt("cannot open", path: path) { systemOpen(path, flags | O_CLOEXEC, 0o600) }
         return FileDescriptor(rawValue: fd, path: path)
     }
 

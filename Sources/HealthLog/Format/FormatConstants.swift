@@ -4,6 +4,17 @@ enum FormatConstants {
     /// The format version this build writes and the newest it reads.
     static let version: UInt16 = 1
 
+    /// The layout version of segment indexes (`segments/*.idx`) this build writes and reads.
+    /// Indexes are derived data with versions of their own: a file of any other version is
+    /// ignored and rebuilt, never reported as damage. Version 1 (earlier builds) kept the
+    /// CRC-32C of the last batch's whole header payload, which is the same for every batch;
+    /// version 2 keeps the CRC-32C of that payload without its own trailing CRC-32C.
+    static let segmentIndexVersion: UInt16 = 2
+    /// The layout version of UUID-index runs (`uuids/*.run`) this build writes and reads.
+    static let uuidRunVersion: UInt16 = 1
+    /// The layout version of the sync-identifier table (`uuids/sync`) this build writes and reads.
+    static let syncTableVersion: UInt16 = 1
+
     /// LZ4 frame magic number (a data frame).
     static let lz4FrameMagic: UInt32 = 0x184D_2204
     /// Skippable-frame magic of the segment header.

@@ -6,8 +6,9 @@ import Darwin
 
 /// `verify`'s checks of the derived files against the log: every segment's sidecar index,
 /// every UUID-index run and the sync-identifier table. An index that is merely behind the
-/// log (a crash before it was rewritten) is a note; one that is damaged or disagrees with
-/// the log is a problem, reported with its file and byte offset.
+/// log (a crash before it was rewritten) or of another index version (``IndexVersion``) is
+/// a note; one that is damaged or disagrees with the log is a problem, reported with its
+/// file and byte offset.
 struct IndexChecker {
     let layout: StoreLayout
     /// The log, walked without trusting any index.
@@ -23,6 +24,11 @@ struct IndexChecker {
             guard FileDescriptor.exists(path) else {
                 if expected.entries.isEmpty { continue }
                 report.notes.append("\(display) is missing; the next write rebuilds it")
+                continue
+            }
+            let version = IndexVersion(path: path, tag: SegmentIndex.tag, current: FormatConstants.segmentIndexVersion)
+            if case .other(let found) = version {
+                report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.segmentIndexVersion))
                 continue
             }
             guard let found = SegmentIndex.read(layout, file.name) else {
@@ -57,6 +63,11 @@ struct IndexChecker {
         var usable: [ClosedRange<UInt64>] = []
         for name in names.sorted() {
             let display = "uuids/" + name
+            let version = IndexVersion(path: directory + "/" + name, tag: UUIDRun.tag, current: FormatConstants.uuidRunVersion)
+            if case .other(let found) = version {
+                report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.uuidRunVersion))
+                continue
+            }
             guard let run = UUIDRun(path: directory + "/" + name), run.fromSeq...run.toSeq == UUIDRun.range(ofFileName: name) else {
                 report.problems.append("\(display) at byte 0: damaged header or block table; run 'healthlog reindex'")
                 continue
@@ -99,6 +110,10 @@ struct IndexChecker {
     func checkSyncTable(_ report: inout VerifyReport) throws {
         let path = SyncTable.path(layout)
         guard FileDescriptor.exists(path) else { return }
+        if case .other(let version) = IndexVersion(path: path, tag: SyncTable.tag, current: FormatConstants.syncTableVersion) {
+            report.notes.append(IndexVersion.note("uuids/sync", version: version, current: FormatConstants.syncTableVersion))
+            return
+        }
         guard let found = SyncTable.read(layout) else {
             report.problems.append("uuids/sync at byte 0: damaged; run 'healthlog reindex'")
             return

@@ -13,10 +13,12 @@ import Darwin
 /// byte-identical in the segment. Otherwise it is ignored (the headers are walked) and
 /// the next writer rebuilds it.
 ///
-/// Layout (little-endian): a 76-byte header — `HLIX`, u16 version, u16 0, u64 base seq,
-/// u32 generation, u32 batch count, u64 covered length (the segment bytes it describes),
-/// u64 first seq, u64 last seq, u64 offset of the last batch, u32 CRC-32C of the last
-/// batch's header payload without its own trailing CRC (see ``lastBatchCheck(_:)``), u32 flags (bit 0: the last batch ends an append), u32 body
+/// Layout (little-endian): a 76-byte header — `HLIX`, u16 index version
+/// (``FormatConstants/segmentIndexVersion``; a file of any other is ignored, see
+/// ``IndexVersion``), u16 0, u64 base seq, u32 generation, u32 batch count, u64 covered
+/// length (the segment bytes it describes), u64 first seq, u64 last seq, u64 offset of the
+/// last batch, u32 CRC-32C of the last batch's header payload without its own trailing CRC
+/// (see ``lastBatchCheck(_:)``), u32 flags (bit 0: the last batch ends an append), u32 body
 /// length, u32 body CRC-32C, u32 header CRC-32C — then per batch u64 offset, u32 payload
 /// length, and the batch header's payload exactly as in the segment.
 ///
@@ -111,7 +113,7 @@ struct SegmentIndex: Equatable {
         }
         var w = ByteWriter()
         w.append(bytes: Self.tag)
-        w.append(FormatConstants.version)
+        w.append(FormatConstants.segmentIndexVersion)
         w.append(UInt16(0))
         w.append(name.baseSeq)
         w.append(name.generation)
@@ -174,7 +176,7 @@ struct SegmentIndex: Equatable {
             CRC32C.checksum(bytes[0..<headerLength - 4]) == ByteReaderValue.u32(bytes, headerLength - 4)
         else { return nil }
         var r = ByteReader(bytes, at: 4)
-        guard let version = try? r.read(UInt16.self), version <= FormatConstants.version, (try? r.read(UInt16.self)) != nil,
+        guard let version = try? r.read(UInt16.self), version == FormatConstants.segmentIndexVersion, (try? r.read(UInt16.self)) != nil,
             let base = try? r.read(UInt64.self), let generation = try? r.read(UInt32.self),
             let count = try? r.read(UInt32.self), let covered = try? r.read(UInt64.self),
             let first = try? r.read(UInt64.self), let last = try? r.read(UInt64.self), let lastOffset = try? r.read(UInt64.self),

@@ -10,10 +10,11 @@ import Darwin
 /// Derived data: a missing or damaged file is rebuilt from the log, and a file that covers
 /// less than the log is brought up to date by reading only the events after it.
 ///
-/// Layout (little-endian): `HLSY`, u16 version, u16 0, u64 covered seq, u32 entry count,
-/// u32 body CRC-32C, u32 header CRC-32C; then per entry: u16 identifier length, the
-/// identifier's JSON token, UUID (16 bytes), i64 version, u16 token length, the version's
-/// JSON token.
+/// Layout (little-endian): `HLSY`, u16 index version (``FormatConstants/syncTableVersion``;
+/// a file of any other is ignored, see ``IndexVersion``), u16 0, u64 covered seq, u32
+/// entry count, u32 body CRC-32C, u32 header CRC-32C; then per entry: u16 identifier
+/// length, the identifier's JSON token, UUID (16 bytes), i64 version, u16 token length,
+/// the version's JSON token.
 struct SyncTable: Equatable {
     /// One live sample's sync data.
     struct Entry: Equatable {
@@ -102,7 +103,7 @@ struct SyncTable: Equatable {
         }
         var w = ByteWriter()
         w.append(bytes: Self.tag)
-        w.append(FormatConstants.version)
+        w.append(FormatConstants.syncTableVersion)
         w.append(UInt16(0))
         w.append(coveredSeq)
         w.append(UInt32(entries.count))
@@ -122,7 +123,7 @@ struct SyncTable: Equatable {
         guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
         defer { fd.close() }
         guard let size = try? fd.size(), size >= 28, size <= 1 << 30, let bytes = try? fd.read(at: 0, count: size), bytes.count == size,
-            Array(bytes[0..<4]) == tag, CRC32C.checksum(bytes[0..<24]) == ByteReaderValue.u32(bytes, 24),
+            IndexVersion(bytes, tag: tag, current: FormatConstants.syncTableVersion) == .current, CRC32C.checksum(bytes[0..<24]) == ByteReaderValue.u32(bytes, 24),
             CRC32C.checksum(bytes[28...]) == ByteReaderValue.u32(bytes, 20)
         else { return nil }
         var r = ByteReader(bytes, at: 8)

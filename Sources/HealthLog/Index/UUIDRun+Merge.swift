@@ -126,7 +126,7 @@ extension UUIDRun {
             try flushBlock()
             var header = ByteWriter()
             header.append(bytes: tag)
-            header.append(FormatConstants.version)
+            header.append(FormatConstants.uuidRunVersion)
             header.append(UInt16(0))
             header.append(older.fromSeq)
             header.append(newer.toSeq)

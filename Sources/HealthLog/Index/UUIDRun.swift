@@ -8,11 +8,12 @@ import Darwin
 /// the events `fromSeq...toSeq` add or delete, the sequence number of its add and of its
 /// delete (0 when that event is not in the run), sorted by UUID.
 ///
-/// Layout (little-endian): a 48-byte header — `HLUR`, u16 version, u16 0, u64 from seq,
-/// u64 to seq, u64 entry count, u32 block count, u32 block-table CRC-32C, u32 header
-/// CRC-32C, u32 0 — then a block table (per block of 2,048 entries: the block's first
-/// UUID, 16 bytes, and the CRC-32C of its entries), then the entries, 32 bytes each:
-/// UUID high u64, UUID low u64, add seq u64, delete seq u64.
+/// Layout (little-endian): a 48-byte header — `HLUR`, u16 index version
+/// (``FormatConstants/uuidRunVersion``; a file of any other is ignored, see
+/// ``IndexVersion``), u16 0, u64 from seq, u64 to seq, u64 entry count, u32 block count,
+/// u32 block-table CRC-32C, u32 header CRC-32C, u32 0 — then a block table (per block of
+/// 2,048 entries: the block's first UUID, 16 bytes, and the CRC-32C of its entries), then
+/// the entries, 32 bytes each: UUID high u64, UUID low u64, add seq u64, delete seq u64.
 ///
 /// A lookup binary-searches the block table (held in memory), then one block of the
 /// memory-mapped entries, whose CRC-32C is checked the first time it is touched; a block
@@ -77,7 +78,7 @@ final class UUIDRun {
             CRC32C.checksum(header[0..<40]) == ByteReaderValue.u32(header, 40)
         else { return nil }
         var r = ByteReader(header, at: 4)
-        guard let version = try? r.read(UInt16.self), version <= FormatConstants.version, (try? r.read(UInt16.self)) != nil,
+        guard let version = try? r.read(UInt16.self), version == FormatConstants.uuidRunVersion, (try? r.read(UInt16.self)) != nil,
             let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
             let blocks = try? r.read(UInt32.self), let tableCRC = try? r.read(UInt32.self),
             from >= 1, from <= to, to < FormatConstants.maxSequence,
@@ -201,7 +202,7 @@ final class UUIDRun {
         }
         var header = ByteWriter()
         header.append(bytes: tag)
-        header.append(FormatConstants.version)
+        header.append(FormatConstants.uuidRunVersion)
         header.append(UInt16(0))
         header.append(from)
         header.append(to)

@@ -41,33 +41,57 @@ public struct LineReader {
     }
 
     /// Calls `body` with each line (without `\n` or a trailing `\r`) and its number.
+    ///
+    /// A line is measured without its terminator (`\n` or `\r\n`); one longer than
+    /// ``maxLineLength`` throws a `badInput` error naming its number, wherever
+    /// it falls relative to the chunks the reader reads, and nothing after it is read.
     mutating func forEachLine(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+        var scanned = start
         while true {
             let newline = buffer.withUnsafeBytes { raw -> Int? in
-                guard start < raw.count, let found = memchr(raw.baseAddress! + start, 10, raw.count - start) else { return nil }
+                guard scanned < raw.count, let found = memchr(raw.baseAddress! + scanned, 10, raw.count - scanned) else { return nil }
                 return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
             }
             if let newline {
-                lineNumber += 1
-                let end = newline > start && buffer[newline - 1] == 13 ? newline - 1 : newline
-                try buffer.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]), lineNumber) }
+                try deliver(start..<newline, body)
                 start = newline + 1
+                scanned = start
                 continue
             }
             if isAtEnd {
                 if start < buffer.count {
-                    lineNumber += 1
-                    let end = buffer.last == 13 ? buffer.count - 1 : buffer.count
-                    let from = start
+                    let line = start..<buffer.count
                     start = buffer.count
-                    try buffer.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[from..<end]), lineNumber) }
+                    try deliver(line, body)
                 }
                 return
             }
+            // No newline yet: more than one byte past the limit is too long even if the line
+            // ends in `\r\n`, so it is refused before another chunk is buffered.
+            guard buffer.count - start <= LineReader.maxLineLength + 1 else { throw tooLong(lineNumber + 1) }
+            let unread = buffer.count - start
             try refill()
+            scanned = start + unread
         }
     }
 
+    /// Numbers the line at `range` of the buffer (its `\n` excluded), drops a trailing `\r`,
+    /// checks its length and calls `body` with it.
+    private mutating func deliver(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+        lineNumber += 1
+        let end = range.upperBound > range.lowerBound && buffer[range.upperBound - 1] == 13 ? range.upperBound - 1 : range.upperBound
+        guard end - range.lowerBound <= LineReader.maxLineLength else { throw tooLong(lineNumber) }
+        let number = lineNumber
+        try buffer.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[range.lowerBound..<end]), number) }
+    }
+
+    /// The error for line `number`, longer than ``maxLineLength``.
+    private func tooLong(_ number: Int) -> HealthLogError {
+        HealthLogError(.badInput, "\(name.map { "\($0): " } ?? "")line \(number): longer than \(LineReader.maxLineLength) bytes")
+    }
+
+    /// Moves the unread part of the buffer to its front and appends the next chunk read from
+    /// the descriptor (up to 4 MiB; a pipe gives less); marks the end when a read returns none.
     private mutating func refill() throws {
         guard case .descriptor(let fd) = source else {
             isAtEnd = true
@@ -76,9 +100,6 @@ public struct LineReader {
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
-        }
-        guard buffer.count <= LineReader.maxLineLength else {
-            throw HealthLogError(.badInput, "\(name.map { "\($0): " } ?? "")line \(lineNumber + 1): longer than \(LineReader.maxLineLength) bytes")
         }
         // Read into uninitialized memory: zero-filling the chunk first with the generic
         // `append(contentsOf: repeatElement(0, count:))` costs ~0.7 s per call in a debug build.

@@ -11,7 +11,7 @@ enum MetadataParser {
         guard s.peek() == 0x7B else { throw FieldError(field: "metadata", reason: "must be an object") }
         let start = s.position
         s.position += 1
-        var keys: [Range<Int>] = []
+        var keys = Set<JSONKeyToken>()
         if s.peek() == 0x7D {
             s.position += 1
             event.metadata = start..<s.position
@@ -21,10 +21,9 @@ enum MetadataParser {
             guard s.peek() == 0x22 else { throw FieldError(field: "metadata", reason: "keys must be strings") }
             let key = try s.string().range
             let keyBytes = s.bytes[key]
-            for earlier in keys where s.bytes[earlier].elementsEqual(keyBytes) {
+            guard keys.insert(JSONKeyToken(bytes: UnsafeRawBufferPointer(rebasing: keyBytes))).inserted else {
                 throw FieldError(field: "metadata", reason: "key \(String(decoding: UnsafeRawBufferPointer(rebasing: keyBytes), as: UTF8.self)) appears twice")
             }
-            keys.append(key)
             try s.expect(0x3A, "':' after a metadata key")
             let value: Range<Int>
             var number: (range: Range<Int>, isInteger: Bool)?

@@ -18,6 +18,8 @@ struct IndexVersionCLITests {
         defer { dir.remove() }
         let store = dir.file("store")
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: store)
+        // A checkout leaves directories 0755; a store must be private.
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: store)
         let verify = try HealthLogBinary.run(["--store", store, "verify"])
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdout.contains("note: segments/00000000000000000001.0000.idx is index version 1, an older layout"), "\(verify.stdout)")

@@ -8,8 +8,11 @@ enum HealthLogBinary {
     /// The executable's path.
     static var path: String { program.path }
 
-    /// Runs `healthlog ARGUMENTS` with `stdin` as standard input and extra environment.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> BuiltProgram.Result {
-        try program.run(arguments, stdin: stdin, environment: environment)
+    /// Runs `healthlog ARGUMENTS` with `stdin` as standard input and extra environment;
+    /// with `openFileLimit`, under that limit on open files (`ulimit -n`).
+    static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], openFileLimit: Int? = nil
+    ) throws -> BuiltProgram.Result {
+        try program.run(arguments, stdin: stdin, environment: environment, openFileLimit: openFileLimit)
     }
 }

@@ -39,11 +39,17 @@ public struct BuiltProgram: Sendable {
         return root.appendingPathComponent(".build/debug/\(name)").path
     }
 
-    /// A process for `arguments`, with `HEALTHLOG_STORE` unset and `environment` added.
-    public func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+    /// A process for `arguments`, with `HEALTHLOG_STORE` unset and `environment` added;
+    /// with `openFileLimit`, started under that `RLIMIT_NOFILE` (see ``limitingOpenFiles(to:_:)``).
+    public func process(_ arguments: [String], environment: [String: String] = [:], openFileLimit: Int? = nil) -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = Self.limitingOpenFiles(to: openFileLimit, [path] + arguments)
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["HEALTHLOG_STORE"] = nil
         for (key, value) in environment { env[key] = value }
@@ -51,9 +57,17 @@ public struct BuiltProgram: Sendable {
         return process
     }
 
-    /// Runs the program with `arguments` to the end, `stdin` as standard input.
-    public func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Result {
-        let process = process(arguments, environment: environment)
+    /// The arguments of `/bin/sh` that set the soft and hard limit on open files
+    /// (`ulimit -n`, `RLIMIT_NOFILE`) to `limit` and then `exec` `command` (a program path
+    /// and its arguments), so the program runs under the limit as its own process.
+    public static func limitingOpenFiles(to limit: Int, _ command: [String]) -> [String] {
+        ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\""] + command
+    }
+
+    /// Runs the program with `arguments` to the end, `stdin` as standard input; with
+    /// `openFileLimit`, under that limit on open files.
+    public func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], openFileLimit: Int? = nil) throws -> Result {
+        let process = process(arguments, environment: environment, openFileLimit: openFileLimit)
         // Standard input comes from a file, not a pipe: a command that exits before reading
         // it (a usage error, say) must not kill the test process with SIGPIPE.
         let inputPath = NSTemporaryDirectory() + "healthlog-stdin-" + UUID().uuidString

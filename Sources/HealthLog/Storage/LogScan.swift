@@ -29,8 +29,9 @@ struct LogScan {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
+        let descriptors = SegmentDescriptors(layout)
         for name in try layout.listSegments() {
-            guard let file = try SegmentFile(layout, name) else { continue }
+            guard let file = try SegmentFile(layout, name, descriptors: descriptors) else { continue }
             segments.append(file)
         }
     }

@@ -14,7 +14,8 @@ final class LogSnapshot {
     let layout: StoreLayout
     /// The store's identity and format.
     let meta: StoreMeta
-    /// The segments, in sequence order.
+    /// The segments, in sequence order: names and sizes, their descriptors opened only
+    /// while their bytes are read (at most ``SegmentDescriptors/defaultCapacity`` at once).
     let segments: [SegmentFile]
     /// The committed batches of the walked segments at the end of the log.
     private let tail: [BatchRef]

@@ -32,7 +32,9 @@ final class LogWriter {
     private var appendStart: (name: SegmentName, offset: Int)?
     /// Segment files created by the open append.
     private var createdSegments: [SegmentName] = []
-    /// Descriptors written by the open append, to sync at commit.
+    /// Descriptors written by the open append, to sync at commit: only the current
+    /// segment's, since a segment sealed during the append is synced and closed then (see
+    /// ``startSegment(baseSeq:)``), so an append across any number of segments holds one.
     private var dirty: [FileDescriptor] = []
     private var batchesWritten = 0
     /// The committed batches of one segment (the last one when the writer opened), for its
@@ -171,17 +173,29 @@ final class LogWriter {
         metaCreated = true
     }
 
-    /// Seals the current segment (if any) and starts a new one at `baseSeq`.
+    /// Seals the current segment (if any) and starts a new one at `baseSeq`. The sealed
+    /// segment is synced first when this append wrote to it (with ``StoreOptions/sync``),
+    /// then closed: its bytes are final, and holding its descriptor until ``commit()``
+    /// would cost one per segment the append crosses.
     private func startSegment(baseSeq: UInt64) throws {
         guard let meta else { return }
         try OwnedDirectory.prepare(layout.segments)
+        if options.sync, let previous = segment, dirty.contains(where: { $0.rawValue == previous.fd.rawValue }) {
+            try syncSegment(previous.fd)
+        }
         let name = SegmentName(baseSeq: baseSeq, generation: 0)
         let fd = try FileDescriptor.open(layout.segment(baseSeq: baseSeq), flags: O_RDWR | O_CREAT | O_EXCL)
         createdSegments.append(name)
-        try fd.setMode(0o600)
-        let header = SegmentHeader(storeID: meta.storeID, baseSeq: baseSeq, generation: 0, createdMillis: Clock.nowMillis())
-        try writeSegmentBytes(LZ4Frame.emptyFrame + header.encoded(), fd, at: 0)
-        if let previous = segment, previous.fd.rawValue != fd.rawValue, !dirty.contains(where: { $0.rawValue == previous.fd.rawValue }) {
+        do {
+            try fd.setMode(0o600)
+            let header = SegmentHeader(storeID: meta.storeID, baseSeq: baseSeq, generation: 0, createdMillis: Clock.nowMillis())
+            try writeSegmentBytes(LZ4Frame.emptyFrame + header.encoded(), fd, at: 0)
+        } catch {
+            fd.close()
+            throw error
+        }
+        if let previous = segment, previous.fd.rawValue != fd.rawValue {
+            dirty.removeAll { $0.rawValue == previous.fd.rawValue }
             previous.fd.close()
         }
         segment = (name, fd, SegmentLayout.prologueLength)
@@ -221,10 +235,7 @@ final class LogWriter {
     func commit() throws {
         do {
             if options.sync {
-                if options.faults.failSync, let fd = dirty.first {
-                    throw HealthLogError(.syncFailed, "cannot fdatasync \(fd.path): \(describeErrno(EIO))", errno: EIO)
-                }
-                for fd in dirty { try fd.syncData() }
+                for fd in dirty { try syncSegment(fd) }
                 try syncEarlierUnsyncedSegments()
                 if !createdSegments.isEmpty { try DurableFile.syncDirectory(layout.segments) }
                 if metaCreated || createdDirectory { try DurableFile.syncDirectory(layout.directory) }
@@ -259,6 +270,20 @@ final class LogWriter {
             try fd.syncData()
         }
         unsyncedSegments = []
+    }
+
+    /// `fdatasync` of segment `fd`, or the failure ``FaultPlan/failSync`` asks for. A failed
+    /// sync is not retried and poisons the writer (see ``commit()``).
+    private func syncSegment(_ fd: FileDescriptor) throws {
+        do {
+            if options.faults.failSync {
+                throw HealthLogError(.syncFailed, "cannot fdatasync \(fd.path): \(describeErrno(EIO))", errno: EIO)
+            }
+            try fd.syncData()
+        } catch {
+            isPoisoned = true
+            throw error
+        }
     }
 
     /// Undoes the open append: truncates back to where it started and removes the segment

@@ -4,51 +4,78 @@ import Glibc
 import Darwin
 #endif
 
-/// One open segment file, read-only, with the size it had when opened: a reader never
-/// looks past that size, so a concurrent writer's later bytes are invisible to it.
-final class SegmentFile: Sendable {
+/// One segment of a snapshot, known by name and by the size it had when the snapshot
+/// listed it: a reader never looks past that size, so a concurrent writer's later bytes
+/// are invisible to it. Its descriptor is opened only when bytes are read, and held in the
+/// snapshot's bounded ``SegmentDescriptors``.
+///
+/// Why a size taken by `stat(2)` of the path, and a descriptor opened later by the same
+/// path, still describe one consistent file. Between the two, a writer can only do this
+/// to a segment path:
+/// - append: the bytes land past the recorded size and are never read;
+/// - cut a torn tail on open, or roll back a failed append: truncate the segment holding
+///   the append point down to it and remove every later segment. Bytes below the
+///   committed point never change (there is no compaction yet; when there is, it writes
+///   a new generation under a new name);
+/// - after a removal, start a segment of the same name (names are base sequence numbers).
+///
+/// So the file found at open time is checked to be the one stat'ed (same device and
+/// inode; a file system may reuse a freed inode number, so this is a guard, not the
+/// proof: a new segment under the old name holds a later writer's batches, which
+/// continue the sequence from the cut and are checked like any others). A truncated segment is the same file: reads past its new end come back short,
+/// exactly as they would through a descriptor held since the stat, and those bytes lay
+/// past the committed point, so the scan sees a truncation, which is a torn tail. A
+/// removed segment, or a new file under its name, is *vanished* and reads as empty: it
+/// held only bytes past the committed point (a cut never removes a committed batch), so
+/// the scan again sees a truncation, the decision a snapshot listing the directory after
+/// the cut would make. What differs from holding every descriptor from the start is only
+/// that such uncommitted bytes may read as missing rather than as they were; they are
+/// never delivered. A committed batch that cannot be read in full is an error naming the
+/// file and offset, as before.
+struct SegmentFile {
     /// The file's name.
     let name: SegmentName
     /// The path relative to the store directory, for messages (`segments/…`).
     let displayPath: String
-    /// The descriptor.
-    let fd: FileDescriptor
-    /// The size when opened.
-    let size: Int
+    /// The file's identity and size when the snapshot listed it.
+    let status: FileStatus
+    /// Where its descriptor is opened and held.
+    private let descriptors: SegmentDescriptors
 
-    /// Opens the segment `name` of `layout`; `nil` if it vanished (a writer removed a torn leftover).
-    init?(_ layout: StoreLayout, _ name: SegmentName) throws {
-        let path = layout.segment(baseSeq: name.baseSeq, generation: name.generation)
-        do {
-            fd = try FileDescriptor.open(path, flags: O_RDONLY)
-        } catch let error as HealthLogError {
-            if error.errno == ENOENT { return nil }
-            throw error
-        }
+    /// The size when the snapshot listed it.
+    var size: Int { status.size }
+
+    /// The segment `name` of `layout` as it is now (its size from `stat(2)`), read through
+    /// `descriptors`; `nil` if it vanished (a writer removed a torn leftover).
+    init?(_ layout: StoreLayout, _ name: SegmentName, descriptors: SegmentDescriptors) throws {
+        guard let status = try FileStatus.of(path: layout.segment(baseSeq: name.baseSeq, generation: name.generation)) else { return nil }
         self.name = name
         self.displayPath = "segments/" + name.fileName
-        self.size = try fd.size()
+        self.status = status
+        self.descriptors = descriptors
     }
 
-    deinit {
-        fd.close()
-    }
-
-    /// Reads `count` bytes at `offset`, never past the size seen at open.
+    /// Reads `count` bytes at `offset`, never past the recorded size; fewer when the file
+    /// is now shorter, none when it vanished.
     func read(at offset: Int, count: Int) throws -> [UInt8] {
         let available = max(0, min(count, size - offset))
+        guard available > 0, let fd = try descriptors.descriptor(for: name, expected: status) else { return [] }
         return try fd.read(at: offset, count: available)
     }
 
-    /// Reads bytes into `buffer` (resized to `count`) at `offset`; throws if the file is shorter.
+    /// Reads bytes into `buffer` (resized to `count`) at `offset`; throws if the file is
+    /// shorter, or vanished after the snapshot opened.
     func read(into buffer: inout [UInt8], at offset: Int, count: Int) throws {
         if buffer.count != count {
             buffer.removeAll(keepingCapacity: true)
             buffer.append(contentsOf: repeatElement(0, count: count))
         }
-        let got = offset + count <= size ? try fd.read(into: &buffer, at: offset) : 0
-        guard got == count else {
-            throw HealthLogError(.corrupt, "\(displayPath) at byte \(offset): file ends inside a frame")
+        guard offset + count <= size else { throw HealthLogError(.corrupt, "\(location(offset)): file ends inside a frame") }
+        guard let fd = try descriptors.descriptor(for: name, expected: status) else {
+            throw HealthLogError(.corrupt, "\(location(offset)): the segment was removed after this reader opened the log")
+        }
+        guard try fd.read(into: &buffer, at: offset) == count else {
+            throw HealthLogError(.corrupt, "\(location(offset)): file ends inside a frame")
         }
     }
 

@@ -28,7 +28,4 @@ extension Sample {
     public var device: String? { fields.device }
     /// The sample's metadata.
     public var metadata: [String: MetadataValue] { fields.metadata }
-
-    /// The event line that adds the sample (SPEC §1), without a newline.
-    public var description: String { SampleEncoder.addLine(self) }
 }

@@ -337,19 +337,3 @@ final class LogWriter {
         for fd in dirty where fd.rawValue != segment?.fd.rawValue { fd.close() }
     }
 }
-
-/// Sizes derived from the segment layout.
-enum SegmentLayout {
-    /// The empty LZ4 frame plus the segment header frame.
-    static var prologueLength: Int { LZ4Frame.emptyFrame.count + SegmentHeader.encodedLength }
-}
-
-/// The wall clock, in the units the format stores.
-enum Clock {
-    /// Milliseconds since 1970.
-    static func nowMillis() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-    }
-}

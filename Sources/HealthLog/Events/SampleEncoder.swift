@@ -32,3 +32,8 @@ enum SampleEncoder {
         }
     }
 }
+
+extension Sample {
+    /// The event line that adds the sample (SPEC §1), without a newline.
+    public var description: String { SampleEncoder.addLine(self) }
+}

@@ -11,7 +11,7 @@ extension HealthStore {
     ///   for damage.
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
         var accumulator = StatisticsAccumulator(query)
-        var scan = StoredLineScan()
+        var scan = StoredLineView.SummaryReader()
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
         _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
             guard !line.isDelete else { return }

@@ -10,7 +10,7 @@ public enum EventCSV {
     /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
     public static func row(_ line: UnsafeRawBufferPointer) throws -> String {
         let body = UnsafeRawBufferPointer(rebasing: line[0..<(line.last == 10 ? line.count - 1 : line.count)])
-        let seq = leadingSeq(body)
+        let seq = StoredLinePrefix.sequenceNumber(body)?.seq ?? 0
         let r = try EventRecord(line: body, seq: seq, location: "event \(seq)")
         var cells: [String] = [
             String(seq), r.isDelete ? "delete" : "add", r.uuid.description, r.type.identifier, r.start.description, r.end.description,
@@ -32,17 +32,6 @@ public enum EventCSV {
     public static func cell(_ cell: String) -> String {
         guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
         return "\"" + cell.replacingAll("\"", with: "\"\"") + "\""
-    }
-
-    /// The sequence number at the start of a stored line (`{"seq":N,`).
-    private static func leadingSeq(_ line: UnsafeRawBufferPointer) -> UInt64 {
-        var seq: UInt64 = 0
-        var at = 7
-        while at < line.count, line[at] >= 48, line[at] <= 57 {
-            seq = seq &* 10 &+ UInt64(line[at] - 48)
-            at += 1
-        }
-        return seq
     }
 }
 

@@ -23,9 +23,9 @@ enum LineEncoder {
 
     /// Appends the stored line of an add (with its trailing newline).
     static func appendAdd(_ e: ParsedEvent, uuid: SampleUUID, seq: UInt64, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"seq":"#.utf8)
+        out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.seq))
         appendDecimal(seq, to: &out)
-        out.append(contentsOf: #","op":"add","uuid":""#.utf8)
+        out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.add))
         uuid.render(into: &out)
         out.append(contentsOf: #"","type":""#.utf8)
         if let type = e.type { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[type])) }
@@ -60,9 +60,9 @@ enum LineEncoder {
     static func appendDelete(
         uuid: SampleUUID, seq: UInt64, stub: SampleStub, sync: SyncStub?, names: Interner, to out: inout [UInt8]
     ) {
-        out.append(contentsOf: #"{"seq":"#.utf8)
+        out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.seq))
         appendDecimal(seq, to: &out)
-        out.append(contentsOf: #","op":"delete","uuid":""#.utf8)
+        out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.delete))
         uuid.render(into: &out)
         out.append(contentsOf: #"","type":""#.utf8)
         out.append(contentsOf: names[stub.type])

@@ -6,9 +6,9 @@ import Darwin
 
 /// Decompresses chosen groups of a batch and lists their lines in sequence order.
 ///
-/// Stored lines start with `{"seq":N,"op":"add","uuid":"…"` (or `"delete"`), so the
-/// sequence number, the operation and the UUID are read at fixed places without parsing
-/// the line as JSON.
+/// Stored lines start with ``StoredLinePrefix`` (`{"seq":N,"op":"add","uuid":"…"`), so
+/// the sequence number and the UUID are read at fixed places without parsing the line as
+/// JSON; the operation comes from the group's kind.
 struct BatchLines {
     /// One line: where it is in the storage.
     struct Line {
@@ -81,30 +81,20 @@ struct BatchLines {
 
     /// The UUID of a stored line in `storage`, read at its fixed place.
     static func uuid(of line: Line, in storage: UnsafeRawBufferPointer) -> SampleUUID? {
-        var at = line.start + 7
-        while at < line.end, storage[at] != 44 { at += 1 }
-        at += line.isDelete ? 23 : 20
-        guard at + 36 <= line.end else { return nil }
-        return SampleUUID(utf8: UnsafeRawBufferPointer(rebasing: storage[at..<at + 36]))
+        StoredLinePrefix.uuid(UnsafeRawBufferPointer(rebasing: storage[line.start..<line.end]), isDelete: line.isDelete)
     }
 
     /// Splits a decompressed group (at `base` in the storage) into lines, reading each
     /// line's sequence number and checking that they rise; returns what is wrong, or `nil`.
     private static func split(_ raw: UnsafeRawBufferPointer, base: Int, isDelete: Bool, into lines: inout [Line]) -> String? {
-        let prefix: [UInt8] = Array(#"{"seq":"#.utf8)
         var start = 0
         var previous: UInt64 = 0
         let n = raw.count
         while start < n {
-            guard start + 8 < n, raw[start] == prefix[0], raw[start + 1] == prefix[1], raw[start + 6] == prefix[6] else {
+            guard let (seq, digitsEnd) = StoredLinePrefix.sequenceNumber(UnsafeRawBufferPointer(rebasing: raw[start..<min(n, start + 32)])) else {
                 return "line at byte \(start) of the frame does not start with {\"seq\":"
             }
-            var at = start + 7
-            var seq: UInt64 = 0
-            while at < n, raw[at] >= 48, raw[at] <= 57, seq < UInt64.max / 10 {
-                seq = seq * 10 + UInt64(raw[at] - 48)
-                at += 1
-            }
+            var at = start + digitsEnd
             guard seq > previous else { return "sequence numbers in the frame do not rise at byte \(start)" }
             previous = seq
             guard let found = memchr(raw.baseAddress! + at, 10, n - at) else { return "last line of the frame has no newline" }

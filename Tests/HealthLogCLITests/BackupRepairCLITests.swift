@@ -3,8 +3,9 @@ import HealthLogTestSupport
 import Testing
 
 /// `healthlog backup` of a store a killed writer left with a torn tail across a new
-/// segment.
-@Suite("backup of torn tails")
+/// segment, and into destinations it must refuse (the store, a directory inside it, a
+/// regular file) without writing anything anywhere.
+@Suite("backup of torn tails and refused destinations")
 struct BackupRepairCLITests {
     /// Every path under `directory` with the content of each regular file (`nil` for a directory).
     private static func tree(_ directory: String) throws -> [String: Data?] {
@@ -45,5 +46,22 @@ struct BackupRepairCLITests {
         let next = try HealthLogBinary.run(["--store", dir.file("backup"), "append"], stdin: Events.lines(100...102), environment: CrashTests.sizes)
         #expect(next.status == 0 && !next.stderr.contains("torn tail"), "\(next.stderr)")
         #expect(Events.seqs(try CrashTests.rawReplay(dir.file("backup"))) == Array(1...8))
+    }
+
+    @Test(
+        "A backup into the store, a directory inside it, a new path inside it or a regular file exits 2 and writes nothing anywhere",
+        arguments: ["store", "store/segments", "store/new", "store/segments/../new", "file"])
+    func refusedDestination(_ destination: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try CrashTests.seed(dir.file("store"), with: Events.lines(1...5))
+        try #require(FileManager.default.createFile(atPath: dir.file("file"), contents: Data("mine".utf8)))
+        let before = try Self.tree(dir.path)
+
+        let result = try HealthLogBinary.run(["--store", dir.file("store"), "backup", dir.file(destination)])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: \(dir.file(destination)) is "), "\(result.stderr)")
+        #expect(try Self.tree(dir.path) == before)
     }
 }

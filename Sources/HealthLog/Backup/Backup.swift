@@ -15,7 +15,8 @@ import Darwin
 /// hold only a torn tail and are not copied. Sealed segments' indexes go along; the UUID
 /// index does not (it is derived, and a writer on the copy rebuilds it). The copy's
 /// checkpoint marks its head, files are 0600 and directories 0700, every file is fsynced
-/// before its rename, and the directories after.
+/// before its rename, and the directories after. The destination must not be the store or
+/// lie inside it (``BackupTarget``).
 struct Backup {
     /// The store backed up.
     let source: StoreLayout
@@ -27,6 +28,7 @@ struct Backup {
     /// Takes the backup and verifies it; returns what it wrote, kept and removed.
     func run() throws -> BackupReport {
         let snapshot = try LogSnapshot(source)
+        try BackupTarget.check(destination.directory, store: source.directory)
         try prepareDestination(snapshot.meta)
         var report = BackupReport(headSeq: snapshot.headSeq)
         let copied = snapshot.appendPoint.map { Array(snapshot.segments[...$0.segment]) } ?? []

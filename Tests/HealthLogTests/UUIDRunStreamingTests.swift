@@ -31,12 +31,25 @@ struct UUIDRunStreamingTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let events = Self.events(1_000, seed: UInt64(chunk))
-        let builder = try UUIDRunBuilder(from: 1, to: 1_000, directory: dir.file("runs"), chunkEvents: chunk)
+        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
         for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
-        let run = try builder.finish()
+        let run = try builder.finish(through: 1_000)
         #expect((run.fromSeq, run.toSeq) == (1, 1_000))
         #expect(try run.allEntries() == UUIDRunSet.combine(events))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")) == [UUIDRun.fileName(from: 1, to: 1_000)])
+    }
+
+    @Test("A run built in a scratch directory and finished into another holds the same entries, alone in that directory", arguments: [1, 10, 999, 1_000, 5_000])
+    func builderFinishesIntoTarget(_ chunk: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let events = Self.events(1_000, seed: 7)
+        let builder = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: chunk)
+        for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+        let run = try builder.finish(through: 1_000, into: dir.path)
+        #expect(run.path == dir.file(UUIDRun.fileName(from: 1, to: 1_000)))
+        #expect(try run.allEntries() == UUIDRunSet.combine(events))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [UUIDRun.fileName(from: 1, to: 1_000)])
     }
 
     @Test("reindex in chunks of three events writes the same derived files as the reference reindex")

@@ -29,8 +29,7 @@ struct Reindexer {
             try SegmentIndex(name: file.name, batches: snapshot.batches(inSegment: index)).write(layout)
             report.segmentIndexes += 1
         }
-        let uuids = snapshot.headSeq > 0
-            ? try UUIDRunBuilder(from: 1, to: snapshot.headSeq, directory: layout.directory + "/uuids", chunkEvents: chunkEvents) : nil
+        let uuids = UUIDRunBuilder(from: 1, directory: layout.directory + "/uuids", chunkEvents: chunkEvents)
         var sync = SyncTable()
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
@@ -42,12 +41,12 @@ struct Reindexer {
                     guard let uuid = BatchLines.uuid(of: line, in: raw), sync.apply(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])) else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
                     }
-                    try uuids?.add(uuid, seq: line.seq, isDelete: line.isDelete)
+                    try uuids.add(uuid, seq: line.seq, isDelete: line.isDelete)
                 }
             }
         }
         progress?(batches.count, batches.count)
-        report.uuids = try uuids?.finish().count ?? 0
+        report.uuids = snapshot.headSeq > 0 ? try uuids.finish(through: snapshot.headSeq).count : 0
         sync.coveredSeq = snapshot.headSeq
         try sync.write(layout)
         report.events = snapshot.headSeq

@@ -9,9 +9,9 @@ import Darwin
 /// Opened before the walk of the log: it reads every run file's header and block table in
 /// `uuids/`. The walk then gives it every committed event in sequence order (``add(_:seq:isDelete:)``),
 /// and for each run that opened a ``UUIDRunBuilder`` builds the run the log implies for
-/// the same range, in a scratch directory outside the store (read-only commands never
+/// the same range, in scratch directories outside the store (read-only commands never
 /// write into it). ``finish(_:)`` compares each stored run with the built one entry by
-/// entry, a block of each at a time, and ``discard()`` removes the scratch files.
+/// entry, a block of each at a time, and ``discard()`` removes the built runs.
 final class UUIDRunCheck {
     /// One stored run and the run the log implies for its range.
     private struct Checked {
@@ -24,7 +24,6 @@ final class UUIDRunCheck {
     private var checked: [Checked] = []
     private var usable: [ClosedRange<UInt64>] = []
     private var found: (problems: [String], notes: [String]) = ([], [])
-    private var scratch: String?
 
     /// Opens the runs of `layout` for a log whose head is `headSeq`; built runs hold at most
     /// `chunkEvents` events in memory at a time.
@@ -41,7 +40,7 @@ final class UUIDRunCheck {
                 found.notes.append("\(display) reaches past the log's head; the next write removes it")
                 continue
             }
-            let builder = try UUIDRunBuilder(from: run.fromSeq, to: run.toSeq, directory: try scratchDirectory(), chunkEvents: chunkEvents)
+            let builder = UUIDRunBuilder(from: run.fromSeq, directory: nil, chunkEvents: chunkEvents)
             checked.append(Checked(display: display, run: run, builder: builder))
         }
     }
@@ -60,7 +59,7 @@ final class UUIDRunCheck {
         report.problems += found.problems
         report.notes += found.notes
         for entry in checked {
-            let expected = try entry.builder.finish()
+            let expected = try entry.builder.finish(through: entry.run.toSeq)
             do {
                 if let k = try Self.firstDifference(entry.run, expected) {
                     report.problems.append("\(entry.display) at byte \(entry.run.entryOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
@@ -83,10 +82,9 @@ final class UUIDRunCheck {
         }
     }
 
-    /// Removes the scratch directory and the runs built in it.
+    /// Removes the runs built for the comparison and their scratch directories.
     func discard() {
         for entry in checked { entry.builder.discard() }
-        if let scratch { rmdir(scratch) }
     }
 
     /// The index of the first entry where `stored` and `expected` differ (one ending first
@@ -105,19 +103,5 @@ final class UUIDRunCheck {
             k += 1
         }
         return nil
-    }
-
-    /// The scratch directory, created on first use with `mkdtemp(3)` under `$TMPDIR` (else `/tmp`).
-    private func scratchDirectory() throws -> String {
-        if let scratch { return scratch }
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((base + "/healthlog-verify-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            let err = errno
-            throw HealthLogError(.io, "cannot create a scratch directory in \(base): \(describeErrno(err))", errno: err)
-        }
-        let path = String(cString: made)
-        scratch = path
-        return path
     }
 }

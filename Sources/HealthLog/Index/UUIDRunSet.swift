@@ -69,7 +69,7 @@ final class UUIDRunSet {
     private func rebuild(through last: UInt64) throws {
         guard let snapshot, last > coveredSeq else { return }
         let from = coveredSeq + 1
-        let builder = try UUIDRunBuilder(from: from, to: last, directory: directory, chunkEvents: chunkEvents)
+        let builder = UUIDRunBuilder(from: from, directory: directory, chunkEvents: chunkEvents)
         var lines = BatchLines()
         for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
@@ -82,7 +82,7 @@ final class UUIDRunSet {
                 }
             }
         }
-        runs.append(try builder.finish())
+        runs.append(try builder.finish(through: last))
         try mergeTiers { try self.rebuild(through: last) }
     }
 
@@ -125,41 +125,42 @@ final class UUIDRunSet {
     }
 
     /// Removes the first damaged run and every later one; returns whether there was one.
-    private func dropDamaged() -> Bool {
+    /// A sound run in `sparing` leaves the chain with the others but keeps its file.
+    private func dropDamaged(sparing: UUIDRun? = nil) -> Bool {
         guard let bad = runs.firstIndex(where: \.isDamaged) else { return false }
-        for run in runs[bad...] { unlink(run.path) }
+        for run in runs[bad...] where !(run === sparing && !run.isDamaged) { unlink(run.path) }
         runs.removeSubrange(bad...)
         return true
     }
 
-    /// Adds a run of `entries` (sorted, folded) for `from...to`, then merges size tiers.
-    func add(_ entries: [UUIDRun.Entry], from: UInt64, to: UInt64, written: (FaultPlan.Point) -> Void = { _ in }) throws {
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            let err = errno
-            throw HealthLogError(.io, "cannot create \(directory): \(describeErrno(err))", errno: err)
-        }
-        let path = try UUIDRun.write(entries, from: from, to: to, directory: directory)
-        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+    /// Adds `run` (just built in ``directory`` for the events after ``coveredSeq``), then
+    /// merges size tiers. Should a merge meet a damaged run, the runs from it on are
+    /// dropped, what they covered before `run` is rebuilt from the log, and `run` (kept
+    /// on disk) is added again.
+    func adopt(_ run: UUIDRun, written: (FaultPlan.Point) -> Void = { _ in }) throws {
+        precondition(run.fromSeq == coveredSeq + 1, "a run continues the chain")
         runs.append(run)
         written(.uuidRunWritten)
-        try mergeTiers {
-            // What the dropped runs covered before `from` is back; add this run again.
-            try self.rebuild(through: from - 1)
-            guard self.coveredSeq == from - 1 else { throw HealthLogError(.corrupt, "\(self.directory): the UUID index cannot be rebuilt up to \(from - 1)") }
-            try self.add(entries, from: from, to: to, written: written)
+        try mergeTiers(sparing: run) {
+            try self.rebuild(through: run.fromSeq - 1)
+            guard self.coveredSeq == run.fromSeq - 1, !run.isDamaged else {
+                unlink(run.path)
+                throw HealthLogError(.corrupt, "\(self.directory): the UUID index cannot be rebuilt up to \(run.fromSeq - 1)")
+            }
+            try self.adopt(run, written: written)
         }
     }
 
     /// Merges size tiers: while the run before the newest is at most four times its size,
     /// the two are merged (streaming). A run found damaged on disk is dropped with every
-    /// later one (the newest among them), and `redo` then builds again what they covered.
-    private func mergeTiers(redo: () throws -> Void) throws {
+    /// later one (the file of `sparing` is kept), and `redo` then builds again what they covered.
+    private func mergeTiers(sparing: UUIDRun? = nil, redo: () throws -> Void) throws {
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
             let mergedPath: String
             do {
                 mergedPath = try UUIDRun.writeMerged(runs[runs.count - 2], runs[runs.count - 1], directory: directory)
             } catch let error as HealthLogError where error.code == .corrupt {
-                guard dropDamaged() else { throw error }
+                guard dropDamaged(sparing: sparing) else { throw error }
                 return try redo()
             }
             let newer = runs.removeLast()

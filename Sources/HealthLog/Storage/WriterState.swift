@@ -1,24 +1,29 @@
 /// The writer's view of the samples an append touches: UUIDs ever used, which are live,
 /// what a delete must copy, and the live sample of each sync identifier.
 ///
-/// Samples of the append in progress live in memory, so later lines of the same input can
-/// delete them. Older samples are found through the store's UUID index (``UUIDRunSet``)
-/// and, for a delete, their stored add line; sync identifiers through the ``SyncTable``.
-/// Both are opened only when an append first needs them, so appending fresh samples never
-/// reads the log. ``persist(through:)`` adds the append to both indexes after it commits.
+/// Samples of the append in progress are kept so later lines of the same input can delete
+/// them: a hash of their UUIDs in memory, their stubs in a ``StubSpill`` (a buffer, older
+/// ones in a scratch file), and their adds and deletes in a ``UUIDRunBuilder`` that spills
+/// sorted chunks, so memory grows by the hash's slots per sample, not by stubs and events.
+/// Older samples are found through the store's UUID index (``UUIDRunSet``) and, for a
+/// delete, their stored add line; sync identifiers through the ``SyncTable``. Both are
+/// opened only when an append first needs them, so appending fresh samples never reads
+/// the log. ``persist(from:to:reach:)`` adds the append to both indexes after it commits.
 struct WriterState {
     /// Interned type identifiers and source and device tokens.
     var names = Interner()
     private let layout: StoreLayout
     private let snapshot: LogSnapshot?
     private var index = UUIDIndex()
-    private var stubs: [SampleStub] = []
+    private let stubs = StubSpill()
     private var syncByUUID: [SampleUUID: SyncStub] = [:]
     private var runs: UUIDRunSet?
     private var syncTable: SyncTable?
     private var stored: StoredEvents?
-    /// Adds and deletes of the append in progress, for the UUID index.
-    private var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+    /// Adds and deletes of the append in progress, for the UUID index (made at its first event).
+    private var appended: UUIDRunBuilder?
+    /// Samples with a sync identifier this append deleted before the sync table was loaded.
+    private var deletedSynced: [SampleUUID] = []
 
     /// A state over the committed log of `snapshot` (`nil` for a store not created yet).
     init(_ layout: StoreLayout, snapshot: LogSnapshot?) {
@@ -28,7 +33,7 @@ struct WriterState {
 
     /// What is known of `uuid`: a sample of this append, or one found in the store.
     mutating func stub(_ uuid: SampleUUID) throws -> SampleStub? {
-        if let at = index[uuid] { return stubs[at] }
+        if let at = index[uuid] { return try stubs.stub(at) }
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
         if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
         guard let found = try runs!.lookup(uuid) else { return nil }
@@ -48,8 +53,7 @@ struct WriterState {
             if let sync = syncFor(event, line: raw) { syncByUUID[uuid] = sync }
             return stub
         }
-        index.set(uuid, stubs.count)
-        stubs.append(stub)
+        index.set(uuid, try stubs.append(stub))
         return stub
     }
 
@@ -71,21 +75,21 @@ struct WriterState {
     mutating func liveSample(syncIdentifier identifier: [UInt8]) throws -> SampleUUID? {
         if syncTable == nil {
             var table = try SyncTable.load(layout, snapshot: snapshot)
-            for event in events where event.isDelete {
-                if let sync = syncByUUID[event.uuid], table.entries[sync.identifier]?.uuid == event.uuid {
+            for uuid in deletedSynced {
+                if let sync = syncByUUID[uuid], table.entries[sync.identifier]?.uuid == uuid {
                     table.entries[sync.identifier] = nil
                 }
             }
+            deletedSynced = []
             syncTable = table
         }
         return syncTable!.entries[identifier]?.uuid
     }
 
     /// Records a sample added by this append.
-    mutating func recordAdd(_ uuid: SampleUUID, _ stub: SampleStub, sync: SyncStub?) {
-        index.set(uuid, stubs.count)
-        stubs.append(stub)
-        events.append((uuid, stub.seq, false))
+    mutating func recordAdd(_ uuid: SampleUUID, _ stub: SampleStub, sync: SyncStub?) throws {
+        index.set(uuid, try stubs.append(stub))
+        try record(uuid, seq: stub.seq, isDelete: false)
         if let sync {
             syncByUUID[uuid] = sync
             syncTable?.entries[sync.identifier] = SyncTable.Entry(uuid: uuid, sync: sync)
@@ -93,21 +97,47 @@ struct WriterState {
     }
 
     /// Records that this append deleted `uuid` at `seq` (its stub was looked up before).
-    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64) {
+    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64) throws {
         guard let at = index[uuid] else { return }
-        stubs[at].isLive = false
-        events.append((uuid, seq, true))
-        if let sync = syncByUUID[uuid], syncTable?.entries[sync.identifier]?.uuid == uuid {
-            syncTable?.entries[sync.identifier] = nil
+        try stubs.markDeleted(at)
+        try record(uuid, seq: seq, isDelete: true)
+        if let sync = syncByUUID[uuid] {
+            if syncTable == nil {
+                deletedSynced.append(uuid)
+            } else if syncTable?.entries[sync.identifier]?.uuid == uuid {
+                syncTable?.entries[sync.identifier] = nil
+            }
         }
+    }
+
+    /// Gives event `seq` of this append to the UUID-index builder.
+    private mutating func record(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
+        if appended == nil { appended = UUIDRunBuilder(from: seq, directory: nil) }
+        try appended!.add(uuid, seq: seq, isDelete: isDelete)
+    }
+
+    /// Removes what the append in progress spilled (after a rollback).
+    mutating func discard() {
+        appended?.discard()
+        appended = nil
     }
 
     /// After the append committed events `from...to`: adds them to the UUID index and,
     /// when this append read it, rewrites the sync table.
     mutating func persist(from: UInt64, to: UInt64, reach: (FaultPlan.Point) -> Void) throws {
         guard to >= from else { return }
-        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
-        if runs!.coveredSeq == from - 1 { try runs!.add(UUIDRunSet.combine(events), from: from, to: to, written: reach) }
+        if let builder = appended {
+            appended = nil
+            let run: UUIDRun?
+            do {
+                if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
+                run = runs!.coveredSeq == from - 1 ? try builder.finish(through: to, into: runs!.directory) : nil
+            } catch {
+                builder.discard()
+                throw error
+            }
+            if let run { try runs!.adopt(run, written: reach) } else { builder.discard() }
+        }
         if var table = syncTable, table.coveredSeq == from - 1 {
             table.coveredSeq = to
             try table.write(layout)

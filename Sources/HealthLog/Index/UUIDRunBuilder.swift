@@ -44,6 +44,13 @@ final class UUIDRunBuilder {
         pendingFrom = from
     }
 
+    /// How many events are held in memory (0 right after a partial run was written).
+    var pendingCount: Int { pending.count }
+
+    /// The partial runs written so far, oldest first: together they hold every event added
+    /// and not in memory.
+    var partialRuns: [UUIDRun] { partials }
+
     /// Adds the event `seq` (after every event added before) that adds or deletes `uuid`.
     func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
         pending.append((uuid, seq, isDelete))

@@ -30,7 +30,7 @@ final class AppendSession {
     init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false) throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
         writer = try LogWriter(layout, options: options)
-        state = WriterState(layout, snapshot: writer.snapshot)
+        state = WriterState(layout, snapshot: writer.snapshot, chunkEvents: options.appendChunkEvents)
         startHead = writer.headSeq
         nextSeq = startHead + 1
         summary.recoveredTail = writer.recoveredTail

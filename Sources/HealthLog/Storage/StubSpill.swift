@@ -8,7 +8,7 @@ import Darwin
 /// in memory, older ones in fixed 48-byte records of a scratch file (created under
 /// `$TMPDIR`, else `/tmp`, with `mkstemp(3)` and unlinked at once, so nothing outlives the
 /// process), read back with `pread(2)` when a later line of the same append deletes an
-/// older sample or reuses its UUID. An append of any size holds a buffer, not a stub per
+/// older sample or reuses its UUID. Stubs never change once appended. An append of any size holds a buffer, not a stub per
 /// sample.
 ///
 /// Record layout (little-endian): seq u64, type u32, source u32, device u32, then start
@@ -16,7 +16,6 @@ import Darwin
 /// u8, then is-live u8 and 3 bytes of padding.
 final class StubSpill {
     private static let recordLength = 48
-    private static let isLiveOffset = 44
     private let bufferRecords: Int
     private var recent: [SampleStub] = []
     /// How many records are in the file (the ordinal of `recent[0]`).
@@ -51,15 +50,6 @@ final class StubSpill {
         return Self.decode(bytes)
     }
 
-    /// Marks the sample at `ordinal` deleted.
-    func markDeleted(_ ordinal: Int) throws {
-        if ordinal >= flushed {
-            recent[ordinal - flushed].isLive = false
-        } else {
-            try file!.write([0], at: ordinal * Self.recordLength + Self.isLiveOffset)
-        }
-    }
-
     /// Writes the buffered stubs to the file (made on first use) and empties the buffer.
     private func flush() throws {
         if file == nil { file = try Self.makeFile() }
@@ -92,7 +82,7 @@ final class StubSpill {
             }
             return SampleStub(
                 seq: load(0, UInt64.self), type: load(8, UInt32.self), source: load(12, UInt32.self), device: load(16, UInt32.self),
-                start: time(20), end: time(32), isLive: raw[isLiveOffset] != 0)
+                start: time(20), end: time(32), isLive: raw[44] != 0)
         }
     }
 

@@ -3,7 +3,9 @@
 /// of all its 128 bits (so sequential UUIDs spread too), so a test touches one cache line;
 /// about 1% of absent UUIDs test positive.
 struct UUIDBloom {
+    /// The bits, eight words (one 64-byte block) per block.
     private var words: [UInt64]
+    /// The number of blocks minus one (a power of two minus one).
     private let blockMask: Int
 
     /// How many UUIDs it is sized for.

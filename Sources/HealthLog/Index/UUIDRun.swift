@@ -47,10 +47,13 @@ final class UUIDRun {
     let firstUUIDs: [SampleUUID]
     /// The CRC-32C of each block's entries.
     let blockCRCs: [UInt32]
+    /// The run file, open for lookups.
     private let file: FileDescriptor
+    /// Where the entries start.
     private let entriesOffset: Int
     /// Per block, once its checksum was checked: the first UUID of each page of it.
     private var pageFirsts: [[SampleUUID]?]
+    /// The entries a lookup read last.
     private var buffer: [UInt8] = []
     /// Entries per page read by a lookup in a checked block.
     static let pageEntries = 128
@@ -124,6 +127,7 @@ final class UUIDRun {
         return (from, to, Int(count), firsts, crcs, entriesOffset)
     }
 
+    /// Closes the run file.
     deinit { file.close() }
 
     /// The entry of `uuid`, or `nil`; throws ``HealthLogError/Code/corrupt`` when the block

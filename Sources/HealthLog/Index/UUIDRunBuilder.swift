@@ -22,10 +22,15 @@ final class UUIDRunBuilder {
     /// about 12 MB while being sorted and folded.
     static let defaultChunkEvents = 1 << 17
 
+    /// The first sequence number of the run.
     private let from: UInt64
+    /// Events held before a partial run is written.
     private let chunkEvents: Int
+    /// Where partial runs go (`nil` until a scratch directory is made).
     private var directory: String?
+    /// Whether ``directory`` is a scratch directory this builder made (and removes).
     private let isScratch: Bool
+    /// The events not written out yet, in sequence order.
     private var pending: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
     /// The first sequence number of the events in ``pending``.
     private var pendingFrom: UInt64

@@ -15,14 +15,21 @@ import Darwin
 final class UUIDRunCheck {
     /// One stored run and the run the log implies for its range.
     private struct Checked {
+        /// The run's store-relative name, for messages.
         var display: String
+        /// The stored run.
         var run: UUIDRun
+        /// The run the log implies for the same range, in the making.
         var builder: UUIDRunBuilder
     }
 
+    /// The store's `uuids/` directory.
     private let directory: String
+    /// The runs that opened and lie within the log.
     private var checked: [Checked] = []
+    /// The ranges of the runs that agree with the log.
     private var usable: [ClosedRange<UInt64>] = []
+    /// What opening the runs found, reported by ``finish(headSeq:_:)``.
     private var found: (problems: [String], notes: [String]) = ([], [])
 
     /// Opens the runs of `layout` for a log whose head is `headSeq`; built runs hold at most

@@ -5,7 +5,9 @@
 /// events and about 10 bits per UUID written out, so an append of millions of samples
 /// holds a few megabytes of bookkeeping instead of a hash slot per sample.
 final class AppendedUUIDs {
+    /// The append's UUID-index run in the making.
     private let builder: UUIDRunBuilder
+    /// Events the builder holds before it writes them out.
     private let chunkEvents: Int
     /// UUIDs of the events the builder holds, and what those events say of each.
     private var recent: UUIDIndex
@@ -13,6 +15,7 @@ final class AppendedUUIDs {
     private var recentFound: [UUIDRunSet.Found] = []
     /// The UUIDs in the builder's partial runs.
     private var bloom: UUIDBloom
+    /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
     private var written = 0
 
     /// The events from `from` on; partial runs go to a scratch directory.

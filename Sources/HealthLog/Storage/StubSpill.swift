@@ -15,11 +15,15 @@ import Darwin
 /// and end each as microseconds i64, UTC offset minutes i16, is-Zulu u8, fraction digits
 /// u8, then is-live u8 and 3 bytes of padding.
 final class StubSpill {
+    /// Bytes per record.
     private static let recordLength = 48
+    /// Stubs held in memory before they are written to the file.
     private let bufferRecords: Int
+    /// The newest stubs, not in the file yet.
     private var recent: [SampleStub] = []
     /// How many records are in the file (the ordinal of `recent[0]`).
     private var flushed = 0
+    /// The scratch file, made on the first flush.
     private var file: FileDescriptor?
 
     /// An empty spill holding up to `bufferRecords` stubs in memory.
@@ -28,6 +32,7 @@ final class StubSpill {
         self.bufferRecords = bufferRecords
     }
 
+    /// Closes the scratch file (which is gone once closed).
     deinit { file?.close() }
 
     /// How many stubs it holds.
@@ -61,6 +66,7 @@ final class StubSpill {
         recent.removeAll(keepingCapacity: true)
     }
 
+    /// Appends the record of `stub` to `out`.
     private static func encode(_ stub: SampleStub, into out: inout ByteWriter) {
         out.append(stub.seq)
         out.append(stub.type)
@@ -74,6 +80,7 @@ final class StubSpill {
         out.append(bytes: [stub.isLive ? 1 : 0, 0, 0, 0])
     }
 
+    /// The stub a record holds.
     private static func decode(_ bytes: [UInt8]) -> SampleStub {
         bytes.withUnsafeBytes { raw in
             func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self)) }

@@ -34,7 +34,7 @@ final class UUIDRunCheck {
 
     /// Opens the runs of `layout` for a log whose head is `headSeq`; built runs hold at most
     /// `chunkEvents` events in memory at a time.
-    init(layout: StoreLayout, headSeq: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
+    init(layout: StoreLayout, headSeq: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
         directory = layout.directory + "/uuids"
         let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDRun.range(ofFileName: $0) != nil } ?? []
         for name in names.sorted() {

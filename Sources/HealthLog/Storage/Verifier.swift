@@ -30,7 +30,7 @@ struct Verifier {
         report.batches = batches.count
         report.events = snapshot.headSeq
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = try UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq, chunkEvents: chunkEvents)
+        let uuidCheck = UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq, chunkEvents: chunkEvents)
         defer { uuidCheck.discard() }
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []

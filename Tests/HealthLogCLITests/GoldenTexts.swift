@@ -326,8 +326,8 @@ enum GoldenTexts {
         USAGE: healthlog [--store <dir>] backup <dest>
 
         ARGUMENTS:
-          <dest>                    The backup directory: new, empty, or an earlier
-                                    backup of this store.
+          <dest>                    The backup directory, outside the store: new, empty,
+                                    or an earlier backup of this store.
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -335,8 +335,9 @@ enum GoldenTexts {
           -h, --help                Show help information.
 
         Runs while writers keep writing: the copy holds every append committed when it
-        began. Sealed segments already in the backup are kept, the growing last one is
-        copied up to its last committed batch, and the copy (itself a store: --store
+        began. Files already in the backup are kept when byte-identical to the store's
+        and replaced otherwise, the segment holding the last committed batch is copied
+        up to it (a torn tail is never copied), and the copy (itself a store: --store
         DEST reads it) is verified before the command succeeds. Files are 0600,
         directories 0700. Prints the backup's head anchor on stdout; progress goes to
         stderr when it is a terminal.

@@ -30,7 +30,7 @@ final class AppendSession {
     init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false) throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
         writer = try LogWriter(layout, options: options)
-        state = WriterState(layout, snapshot: writer.snapshot)
+        state = WriterState(layout, snapshot: writer.snapshot, chunkEvents: options.appendChunkEvents)
         startHead = writer.headSeq
         nextSeq = startHead + 1
         summary.recoveredTail = writer.recoveredTail
@@ -45,6 +45,7 @@ final class AppendSession {
             }
             return try finish()
         } catch {
+            state.discard()
             writer.rollback()
             throw error
         }
@@ -111,7 +112,7 @@ final class AppendSession {
         builder.add(kind: FormatConstants.groupKindAdd, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
             LineEncoder.appendAdd(event, uuid: uuid, seq: seq, line: line, to: &$0)
         }
-        state.recordAdd(uuid, stub, sync: sync)
+        try state.recordAdd(uuid, stub, sync: sync)
         summary.lastAdded = uuid
         for member in event.objects ?? [] { members.append(("\(label)line \(number)", member)) }
     }
@@ -123,7 +124,7 @@ final class AppendSession {
         builder.add(kind: FormatConstants.groupKindDelete, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
             LineEncoder.appendDelete(uuid: uuid, seq: seq, stub: stub, sync: sync, names: names, to: &$0)
         }
-        state.recordDelete(uuid, seq: seq)
+        try state.recordDelete(uuid, seq: seq)
     }
 
     /// The next sequence number, after writing the current batch if it is full.

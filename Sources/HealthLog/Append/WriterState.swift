@@ -1,34 +1,60 @@
 /// The writer's view of the samples an append touches: UUIDs ever used, which are live,
 /// what a delete must copy, and the live sample of each sync identifier.
 ///
-/// Samples of the append in progress live in memory, so later lines of the same input can
-/// delete them. Older samples are found through the store's UUID index (``UUIDRunSet``)
-/// and, for a delete, their stored add line; sync identifiers through the ``SyncTable``.
-/// Both are opened only when an append first needs them, so appending fresh samples never
-/// reads the log. ``persist(through:)`` adds the append to both indexes after it commits.
+/// Samples of the append in progress are kept so later lines of the same input can delete
+/// them: their adds and deletes in ``AppendedUUIDs`` (which spills sorted chunks and keeps
+/// a Bloom filter in memory) and their stubs in a ``StubSpill`` by sequence number (a
+/// buffer, older ones in a scratch file), so memory holds about 10 bits per sample, not a
+/// hash slot, a stub and an event.
+/// Older samples are found through the store's UUID index (``UUIDRunSet``) and, for a
+/// delete, their stored add line; sync identifiers through the ``SyncTable``. Both are
+/// opened only when an append first needs them, so appending fresh samples never reads
+/// the log. ``persist(from:to:reach:)`` adds the append to both indexes after it commits.
 struct WriterState {
     /// Interned type identifiers and source and device tokens.
     var names = Interner()
     private let layout: StoreLayout
     private let snapshot: LogSnapshot?
-    private var index = UUIDIndex()
-    private var stubs: [SampleStub] = []
+    /// The stub of each event of this append, by `seq - appendFrom` (a placeholder for a delete).
+    private let stubs = StubSpill()
     private var syncByUUID: [SampleUUID: SyncStub] = [:]
     private var runs: UUIDRunSet?
     private var syncTable: SyncTable?
     private var stored: StoredEvents?
-    /// Adds and deletes of the append in progress, for the UUID index.
-    private var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+    /// Adds and deletes of the append in progress, for the UUID index (made at its first event).
+    private var appended: AppendedUUIDs?
+    /// The sequence number of this append's first event.
+    private var appendFrom: UInt64 = 0
+    /// Samples with a sync identifier this append deleted before the sync table was loaded.
+    private var deletedSynced: [SampleUUID] = []
 
-    /// A state over the committed log of `snapshot` (`nil` for a store not created yet).
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?) {
+    /// Events held in memory by ``appended`` before it writes them out.
+    private let chunkEvents: Int
+
+    /// A state over the committed log of `snapshot` (`nil` for a store not created yet),
+    /// holding `chunkEvents` of the append's events in memory at a time.
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
         self.layout = layout
         self.snapshot = snapshot
+        self.chunkEvents = chunkEvents
     }
 
-    /// What is known of `uuid`: a sample of this append, or one found in the store.
+    /// What is known of `uuid`: a sample of this append, or one found in the store (not live
+    /// when this append deleted it).
     mutating func stub(_ uuid: SampleUUID) throws -> SampleStub? {
-        if let at = index[uuid] { return stubs[at] }
+        let mine = try appended?.lookup(uuid)
+        if let mine, mine.addSeq != 0 {
+            var stub = try stubs.stub(Int(mine.addSeq - appendFrom))
+            stub.isLive = mine.deleteSeq == 0
+            return stub
+        }
+        guard var stub = try storedStub(uuid) else { return nil }
+        if mine != nil { stub.isLive = false }
+        return stub
+    }
+
+    /// The stub of the store's sample `uuid`, from the UUID index and its stored add line.
+    private mutating func storedStub(_ uuid: SampleUUID) throws -> SampleStub? {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
         if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
         guard let found = try runs!.lookup(uuid) else { return nil }
@@ -48,15 +74,13 @@ struct WriterState {
             if let sync = syncFor(event, line: raw) { syncByUUID[uuid] = sync }
             return stub
         }
-        index.set(uuid, stubs.count)
-        stubs.append(stub)
         return stub
     }
 
     /// Whether `uuid` was ever used: by this append, or by any add or delete in the store.
     /// Unlike ``stub(_:)`` it reads only the UUID index, never the log.
     mutating func wasUsed(_ uuid: SampleUUID) throws -> Bool {
-        if index[uuid] != nil { return true }
+        if try appended?.lookup(uuid) != nil { return true }
         guard let snapshot, snapshot.headSeq > 0 else { return false }
         if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
         return try runs!.lookup(uuid) != nil
@@ -71,21 +95,20 @@ struct WriterState {
     mutating func liveSample(syncIdentifier identifier: [UInt8]) throws -> SampleUUID? {
         if syncTable == nil {
             var table = try SyncTable.load(layout, snapshot: snapshot)
-            for event in events where event.isDelete {
-                if let sync = syncByUUID[event.uuid], table.entries[sync.identifier]?.uuid == event.uuid {
+            for uuid in deletedSynced {
+                if let sync = syncByUUID[uuid], table.entries[sync.identifier]?.uuid == uuid {
                     table.entries[sync.identifier] = nil
                 }
             }
+            deletedSynced = []
             syncTable = table
         }
         return syncTable!.entries[identifier]?.uuid
     }
 
     /// Records a sample added by this append.
-    mutating func recordAdd(_ uuid: SampleUUID, _ stub: SampleStub, sync: SyncStub?) {
-        index.set(uuid, stubs.count)
-        stubs.append(stub)
-        events.append((uuid, stub.seq, false))
+    mutating func recordAdd(_ uuid: SampleUUID, _ stub: SampleStub, sync: SyncStub?) throws {
+        try record(uuid, stub, isDelete: false)
         if let sync {
             syncByUUID[uuid] = sync
             syncTable?.entries[sync.identifier] = SyncTable.Entry(uuid: uuid, sync: sync)
@@ -93,21 +116,53 @@ struct WriterState {
     }
 
     /// Records that this append deleted `uuid` at `seq` (its stub was looked up before).
-    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64) {
-        guard let at = index[uuid] else { return }
-        stubs[at].isLive = false
-        events.append((uuid, seq, true))
-        if let sync = syncByUUID[uuid], syncTable?.entries[sync.identifier]?.uuid == uuid {
-            syncTable?.entries[sync.identifier] = nil
+    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64) throws {
+        let placeholder = SampleStub(
+            seq: seq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
+        try record(uuid, placeholder, isDelete: true)
+        if let sync = syncByUUID[uuid] {
+            if syncTable == nil {
+                deletedSynced.append(uuid)
+            } else if syncTable?.entries[sync.identifier]?.uuid == uuid {
+                syncTable?.entries[sync.identifier] = nil
+            }
         }
+    }
+
+    /// Records event `stub.seq` of this append: its stub, and its UUID for lookups and the
+    /// UUID index.
+    private mutating func record(_ uuid: SampleUUID, _ stub: SampleStub, isDelete: Bool) throws {
+        if appended == nil {
+            appended = AppendedUUIDs(from: stub.seq, chunkEvents: chunkEvents)
+            appendFrom = stub.seq
+        }
+        precondition(stub.seq == appendFrom + UInt64(stubs.count), "events are recorded in sequence order, each once")
+        _ = try stubs.append(stub)
+        try appended!.add(uuid, seq: stub.seq, isDelete: isDelete)
+    }
+
+    /// Removes what the append in progress spilled (after a rollback).
+    mutating func discard() {
+        appended?.discard()
+        appended = nil
     }
 
     /// After the append committed events `from...to`: adds them to the UUID index and,
     /// when this append read it, rewrites the sync table.
     mutating func persist(from: UInt64, to: UInt64, reach: (FaultPlan.Point) -> Void) throws {
         guard to >= from else { return }
-        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
-        if runs!.coveredSeq == from - 1 { try runs!.add(UUIDRunSet.combine(events), from: from, to: to, written: reach) }
+        if let builder = appended {
+            appended = nil
+            let run: UUIDRun?
+            do {
+                if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
+                run = runs!.coveredSeq == from - 1 ? try builder.finish(through: to, into: runs!.directory) : nil
+            } catch {
+                builder.discard()
+                throw error
+            }
+            if let run { try runs!.adopt(run, written: reach) } else { builder.discard() }
+        }
         if var table = syncTable, table.coveredSeq == from - 1 {
             table.coveredSeq = to
             try table.write(layout)

@@ -6,23 +6,37 @@ import Darwin
 
 extension UUIDRun {
     /// Reads a run's entries in UUID order one block at a time with `pread(2)`, checking
-    /// each block's CRC-32C, so a merge holds two blocks of input, not two runs.
-    private struct BlockCursor {
+    /// each block's CRC-32C, so a merge or a comparison holds two blocks of input, not two
+    /// runs. The owner calls ``close()``.
+    struct BlockCursor {
+        /// The run read.
         let run: UUIDRun
-        let fd: FileDescriptor
+        private let fd: FileDescriptor
         private var nextBlock = 0
         private var entries: [Entry] = []
         private var index = 0
 
+        /// Opens `run` and reads its first block; throws ``HealthLogError/Code/corrupt``
+        /// when that block fails its checksum.
         init(_ run: UUIDRun) throws {
             self.run = run
             fd = try FileDescriptor.open(run.path, flags: O_RDONLY)
-            try load()
+            do {
+                try load()
+            } catch {
+                fd.close()
+                throw error
+            }
         }
 
         /// The entry at the cursor, or `nil` past the last.
         var current: Entry? { index < entries.count ? entries[index] : nil }
 
+        /// Closes the file.
+        func close() { fd.close() }
+
+        /// Moves to the next entry, reading the next block when this one is done; throws
+        /// ``HealthLogError/Code/corrupt`` when that block fails its checksum.
         mutating func advance() throws {
             index += 1
             if index == entries.count { try load() }
@@ -52,11 +66,9 @@ extension UUIDRun {
     /// both folded into one entry (the later add and delete win), as ``UUIDRunSet/merge(_:_:)``.
     private static func walkMerged(_ older: UUIDRun, _ newer: UUIDRun, _ body: (Entry) throws -> Void) throws {
         var a = try BlockCursor(older)
+        defer { a.close() }
         var b = try BlockCursor(newer)
-        defer {
-            a.fd.close()
-            b.fd.close()
-        }
+        defer { b.close() }
         while true {
             switch (a.current, b.current) {
             case (nil, nil):

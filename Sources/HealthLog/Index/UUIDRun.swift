@@ -15,9 +15,13 @@ import Darwin
 /// 2,048 entries: the block's first UUID, 16 bytes, and the CRC-32C of its entries), then
 /// the entries, 32 bytes each: UUID high u64, UUID low u64, add seq u64, delete seq u64.
 ///
-/// A lookup binary-searches the block table (held in memory), then one block of the
-/// memory-mapped entries, whose CRC-32C is checked the first time it is touched; a block
-/// that fails it marks the run damaged, and the writer rebuilds the run from the log.
+/// A lookup binary-searches the block table (held in memory), then one page of the block's
+/// entries read with `pread(2)`: the first time a block is touched it is read whole, its
+/// CRC-32C checked and the first UUID of each of its pages (128 entries) kept, so later
+/// lookups in it read 4 KB. Memory holds those few bytes per page, never the entries, so
+/// a writer's RSS does not grow with the store's UUID index however many UUIDs it looks
+/// up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
+/// run from the log.
 final class UUIDRun {
     /// One entry.
     struct Entry: Equatable {
@@ -44,9 +48,16 @@ final class UUIDRun {
     let firstUUIDs: [SampleUUID]
     /// The CRC-32C of each block's entries.
     let blockCRCs: [UInt32]
-    private let mapping: UnsafeRawBufferPointer?
+    /// The run file, open for lookups.
+    private let file: FileDescriptor
+    /// Where the entries start.
     private let entriesOffset: Int
-    private var verified: [Bool]
+    /// Per block, once its checksum was checked: the first UUID of each page of it.
+    private var pageFirsts: [[SampleUUID]?]
+    /// The entries a lookup read last.
+    private var buffer: [UInt8] = []
+    /// Entries per page read by a lookup in a checked block.
+    static let pageEntries = 128
     /// Set when a block failed its checksum.
     var isDamaged = false
 
@@ -72,7 +83,23 @@ final class UUIDRun {
     /// Opens and checks the run at `path` (header and block table); `nil` if unusable.
     init?(path: String) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
-        defer { fd.close() }
+        guard let run = Self.check(fd) else {
+            fd.close()
+            return nil
+        }
+        self.path = path
+        file = fd
+        fromSeq = run.from
+        toSeq = run.to
+        count = run.count
+        firstUUIDs = run.firsts
+        blockCRCs = run.crcs
+        entriesOffset = run.entriesOffset
+        pageFirsts = [[SampleUUID]?](repeating: nil, count: run.crcs.count)
+    }
+
+    /// Reads and checks the header and block table of the run open at `fd`.
+    private static func check(_ fd: FileDescriptor) -> (from: UInt64, to: UInt64, count: Int, firsts: [SampleUUID], crcs: [UInt32], entriesOffset: Int)? {
         guard let size = try? fd.size(), size >= Self.headerLength, let header = try? fd.read(at: 0, count: Self.headerLength),
             header.count == Self.headerLength, Array(header[0..<4]) == Self.tag,
             CRC32C.checksum(header[0..<40]) == ByteReaderValue.u32(header, 40)
@@ -98,81 +125,77 @@ final class UUIDRun {
             firsts.append(SampleUUID(high: high, low: low))
             crcs.append(crc)
         }
-        var mapped: UnsafeRawBufferPointer?
-        if size > 0 {
-            let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd.rawValue, 0)
-            guard let address, address != MAP_FAILED else { return nil }
-            mapped = UnsafeRawBufferPointer(start: address, count: size)
-        }
-        self.path = path
-        fromSeq = from
-        toSeq = to
-        self.count = Int(count)
-        firstUUIDs = firsts
-        blockCRCs = crcs
-        mapping = mapped
-        self.entriesOffset = entriesOffset
-        verified = [Bool](repeating: false, count: Int(blocks))
+        return (from, to, Int(count), firsts, crcs, entriesOffset)
     }
 
-    deinit {
-        if let mapping { munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count) }
-    }
+    /// Closes the run file.
+    deinit { file.close() }
 
     /// The entry of `uuid`, or `nil`; throws ``HealthLogError/Code/corrupt`` when the block
     /// holding it fails its checksum.
     func lookup(_ uuid: SampleUUID) throws -> Entry? {
-        guard count > 0, let mapping else { return nil }
-        var low = 0
-        var high = firstUUIDs.count
-        while low < high {
-            let mid = (low + high) / 2
-            if firstUUIDs[mid] <= uuid { low = mid + 1 } else { high = mid }
-        }
-        let block = low - 1
+        guard count > 0 else { return nil }
+        let block = Self.lastIndex(atMost: uuid, in: firstUUIDs)
         guard block >= 0 else { return nil }
         let start = block * Self.blockEntries
         let end = min(count, start + Self.blockEntries)
-        let bytes = UnsafeRawBufferPointer(rebasing: mapping[entriesOffset + start * Self.entryLength..<entriesOffset + end * Self.entryLength])
-        if !verified[block] {
-            guard CRC32C.checksum(bytes) == blockCRCs[block] else {
+        guard let pages = pageFirsts[block] else {
+            try read(start..<end)
+            guard buffer.withUnsafeBytes({ CRC32C.checksum($0) }) == blockCRCs[block] else {
                 isDamaged = true
                 throw HealthLogError(.corrupt, "\(path): block \(block) fails its checksum")
             }
-            verified[block] = true
+            pageFirsts[block] = buffer.withUnsafeBytes { raw in
+                stride(from: 0, to: end - start, by: Self.pageEntries).map { Self.entry(raw, $0).uuid }
+            }
+            return search(uuid, entries: end - start)
         }
-        var lo = 0
-        var hi = end - start
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let entry = Self.entry(bytes, mid)
-            if entry.uuid == uuid { return entry }
-            if entry.uuid < uuid { lo = mid + 1 } else { hi = mid }
-        }
-        return nil
+        let page = Self.lastIndex(atMost: uuid, in: pages)
+        let pageStart = start + page * Self.pageEntries
+        try read(pageStart..<min(end, pageStart + Self.pageEntries))
+        return search(uuid, entries: buffer.count / Self.entryLength)
     }
 
-    /// Every entry, in UUID order (for merging); throws when a block fails its checksum.
-    func allEntries() throws -> [Entry] {
-        guard count > 0, let mapping else { return [] }
-        var out: [Entry] = []
-        out.reserveCapacity(count)
-        for block in 0..<blockCRCs.count {
-            let start = block * Self.blockEntries
-            let end = min(count, start + Self.blockEntries)
-            let bytes = UnsafeRawBufferPointer(rebasing: mapping[entriesOffset + start * Self.entryLength..<entriesOffset + end * Self.entryLength])
-            guard CRC32C.checksum(bytes) == blockCRCs[block] else {
-                isDamaged = true
-                throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(start)): block \(block) fails its checksum")
-            }
-            for k in 0..<(end - start) { out.append(Self.entry(bytes, k)) }
+    /// Reads entries `range` into ``buffer``.
+    private func read(_ range: Range<Int>) throws {
+        let length = range.count * Self.entryLength
+        if buffer.count != length { buffer = [UInt8](repeating: 0, count: length) }
+        guard try file.read(into: &buffer, at: entryOffset(range.lowerBound)) == length else {
+            isDamaged = true
+            throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(range.lowerBound)): entries end early")
         }
-        return out
+    }
+
+    /// Binary-searches the first `entries` entries in ``buffer`` for `uuid`.
+    private func search(_ uuid: SampleUUID, entries: Int) -> Entry? {
+        buffer.withUnsafeBytes { bytes in
+            var lo = 0
+            var hi = entries
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let entry = Self.entry(bytes, mid)
+                if entry.uuid == uuid { return entry }
+                if entry.uuid < uuid { lo = mid + 1 } else { hi = mid }
+            }
+            return nil
+        }
+    }
+
+    /// The index of the last of `sorted` at most `uuid`, or -1.
+    private static func lastIndex(atMost uuid: SampleUUID, in sorted: [SampleUUID]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] <= uuid { low = mid + 1 } else { high = mid }
+        }
+        return low - 1
     }
 
     /// The byte offset of entry `k` in the file.
     func entryOffset(_ k: Int) -> Int { entriesOffset + k * Self.entryLength }
 
+    /// Entry `k` of `bytes`, entries laid out from byte 0.
     static func entry(_ bytes: UnsafeRawBufferPointer, _ k: Int) -> Entry {
         let at = k * entryLength
         func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + offset, as: UInt64.self)) }

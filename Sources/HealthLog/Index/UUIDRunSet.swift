@@ -19,17 +19,23 @@ final class UUIDRunSet {
         var deleteSeq: UInt64
     }
 
+    /// The `uuids/` directory.
     let directory: String
     private let snapshot: LogSnapshot?
+    /// The chain, oldest first.
     private(set) var runs: [UUIDRun] = []
+    /// Events per partial run when a run is rebuilt from the log (see ``UUIDRunBuilder``).
+    private let chunkEvents: Int
 
     /// The last sequence number the runs cover.
     var coveredSeq: UInt64 { runs.last?.toSeq ?? 0 }
 
-    /// Opens the runs of `layout` and brings them up to `snapshot`'s head.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?) throws {
+    /// Opens the runs of `layout` and brings them up to `snapshot`'s head, rebuilding what
+    /// they miss `chunkEvents` events at a time.
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
         directory = layout.directory + "/uuids"
         self.snapshot = snapshot
+        self.chunkEvents = chunkEvents
         try openChain()
         try catchUp()
     }
@@ -58,11 +64,12 @@ final class UUIDRunSet {
         try rebuild(through: snapshot?.headSeq ?? 0)
     }
 
-    /// Builds a run for the events after ``coveredSeq`` up to `last`, from the log.
+    /// Builds a run for the events after ``coveredSeq`` up to `last`, from the log, in
+    /// bounded memory (``UUIDRunBuilder``), then merges size tiers.
     private func rebuild(through last: UInt64) throws {
         guard let snapshot, last > coveredSeq else { return }
         let from = coveredSeq + 1
-        var entries: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+        let builder = UUIDRunBuilder(from: from, directory: directory, chunkEvents: chunkEvents)
         var lines = BatchLines()
         for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
@@ -71,11 +78,12 @@ final class UUIDRunSet {
                     guard let uuid = BatchLines.uuid(of: line, in: raw) else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(line.seq) has no readable uuid")
                     }
-                    entries.append((uuid, line.seq, line.isDelete))
+                    try builder.add(uuid, seq: line.seq, isDelete: line.isDelete)
                 }
             }
         }
-        try add(Self.combine(entries), from: from, to: last)
+        runs.append(try builder.finish(through: last))
+        try mergeTiers { try self.rebuild(through: last) }
     }
 
     /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one entry.
@@ -117,32 +125,43 @@ final class UUIDRunSet {
     }
 
     /// Removes the first damaged run and every later one; returns whether there was one.
-    private func dropDamaged() -> Bool {
+    /// A sound run in `sparing` leaves the chain with the others but keeps its file.
+    private func dropDamaged(sparing: UUIDRun? = nil) -> Bool {
         guard let bad = runs.firstIndex(where: \.isDamaged) else { return false }
-        for run in runs[bad...] { unlink(run.path) }
+        for run in runs[bad...] where !(run === sparing && !run.isDamaged) { unlink(run.path) }
         runs.removeSubrange(bad...)
         return true
     }
 
-    /// Adds a run of `entries` (sorted, folded) for `from...to`, then merges size tiers:
-    /// while the run before the newest is at most four times its size, the two are merged.
-    func add(_ entries: [UUIDRun.Entry], from: UInt64, to: UInt64, written: (FaultPlan.Point) -> Void = { _ in }) throws {
-        try OwnedDirectory.prepare(directory)
-        let path = try UUIDRun.write(entries, from: from, to: to, directory: directory)
-        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+    /// Adds `run` (just built in ``directory`` for the events after ``coveredSeq``), then
+    /// merges size tiers. Should a merge meet a damaged run, the runs from it on are
+    /// dropped, what they covered before `run` is rebuilt from the log, and `run` (kept
+    /// on disk) is added again.
+    func adopt(_ run: UUIDRun, written: (FaultPlan.Point) -> Void = { _ in }) throws {
+        precondition(run.fromSeq == coveredSeq + 1, "a run continues the chain")
         runs.append(run)
         written(.uuidRunWritten)
+        try mergeTiers(sparing: run) {
+            try self.rebuild(through: run.fromSeq - 1)
+            guard self.coveredSeq == run.fromSeq - 1, !run.isDamaged else {
+                unlink(run.path)
+                throw HealthLogError(.corrupt, "\(self.directory): the UUID index cannot be rebuilt up to \(run.fromSeq - 1)")
+            }
+            try self.adopt(run, written: written)
+        }
+    }
+
+    /// Merges size tiers: while the run before the newest is at most four times its size,
+    /// the two are merged (streaming). A run found damaged on disk is dropped with every
+    /// later one (the file of `sparing` is kept), and `redo` then builds again what they covered.
+    private func mergeTiers(sparing: UUIDRun? = nil, redo: () throws -> Void) throws {
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
             let mergedPath: String
             do {
                 mergedPath = try UUIDRun.writeMerged(runs[runs.count - 2], runs[runs.count - 1], directory: directory)
             } catch let error as HealthLogError where error.code == .corrupt {
-                // A run damaged on disk: drop it and every later one (this new run among them),
-                // rebuild from the log what they covered before `from`, then add this run again.
-                guard dropDamaged() else { throw error }
-                try rebuild(through: from - 1)
-                guard coveredSeq == from - 1 else { throw error }
-                return try add(entries, from: from, to: to, written: written)
+                guard dropDamaged(sparing: sparing) else { throw error }
+                return try redo()
             }
             let newer = runs.removeLast()
             let older = runs.removeLast()

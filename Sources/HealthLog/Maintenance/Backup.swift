@@ -8,36 +8,40 @@ import Darwin
 /// exactly the appends committed when it began, is itself a store (`--store DEST` reads
 /// it), and is verified before it is reported done.
 ///
-/// Segments are immutable once sealed, so a sealed segment already in the destination
-/// with the same name and size is kept; the last segment, which grows, is copied up to
-/// the last committed batch. Sealed segments' indexes go along; the UUID index does not
-/// (it is derived, and a writer on the copy rebuilds it). The copy's checkpoint marks its
-/// head, files are 0600 and directories 0700, every file is fsynced before its rename,
-/// and the directories after.
+/// Segments are immutable once sealed, but a copy of one in the destination may have been
+/// damaged since, so a file already there is kept only when it is byte-identical to what
+/// the store holds (``FileCopy/isCopy(_:of:length:)``), and replaced otherwise. The segment
+/// holding the append point is copied up to the last committed batch; segments after it
+/// hold only a torn tail and are not copied. Sealed segments' indexes go along; the UUID
+/// index does not (it is derived, and a writer on the copy rebuilds it). The copy's
+/// checkpoint marks its head, files are 0600 and directories 0700, every file is fsynced
+/// before its rename, and the directories after. The destination must not be the store or
+/// lie inside it (``BackupTarget``).
 struct Backup {
+    /// The store backed up.
     let source: StoreLayout
+    /// The backup directory.
     let destination: StoreLayout
+    /// Called with (segments done, segments).
     let progress: ((Int, Int) -> Void)?
 
+    /// Takes the backup and verifies it; returns what it wrote, kept and removed.
     func run() throws -> BackupReport {
         let snapshot = try LogSnapshot(source)
+        try BackupTarget.check(destination.directory, store: source.directory)
         try prepareDestination(snapshot.meta)
         var report = BackupReport(headSeq: snapshot.headSeq)
-        let keep = Set(snapshot.segments.map(\.name))
-        for (index, file) in snapshot.segments.enumerated() {
-            progress?(index, snapshot.segments.count)
-            let isLast = index == snapshot.segments.count - 1
-            let length = isLast ? (snapshot.appendPoint?.offset ?? file.size) : file.size
+        let copied = snapshot.appendPoint.map { Array(snapshot.segments[...$0.segment]) } ?? []
+        for (index, file) in copied.enumerated() {
+            progress?(index, copied.count)
+            let isGrowing = index == copied.count - 1
+            let length = isGrowing ? (snapshot.appendPoint?.offset ?? file.size) : file.size
+            let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             let target = destination.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-            if Self.size(of: target) == length {
-                report.filesKept += 1
-            } else {
-                let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-                report.bytesWritten += try FileCopy.copy(path, length: length, to: target)
-                report.filesWritten += 1
-            }
-            if !isLast { try copyIndex(file.name, &report) }
+            try copyUnlessSame(path, length: length, to: target, &report)
+            if !isGrowing { try copyIndex(file.name, &report) }
         }
+        let keep = Set(copied.map(\.name))
         for name in try destination.listSegments() where !keep.contains(name) {
             unlink(destination.segment(baseSeq: name.baseSeq, generation: name.generation))
             unlink(SegmentIndex.path(destination, name))
@@ -49,7 +53,7 @@ struct Backup {
         }
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)
-        progress?(snapshot.segments.count, snapshot.segments.count)
+        progress?(copied.count, copied.count)
         let check = try Verifier(layout: destination, progress: nil).run()
         guard check.isSound, check.events == snapshot.headSeq else {
             throw HealthLogError(
@@ -80,12 +84,22 @@ struct Backup {
         try DurableFile.replace(destination.meta, with: Array(meta.text.utf8))
     }
 
-    /// Copies a sealed segment's index unless the destination has it at the same size.
+    /// Copies a sealed segment's index unless the destination holds the same bytes; removes
+    /// the destination's when the store has none (the copy's writer rebuilds it).
     private func copyIndex(_ name: SegmentName, _ report: inout BackupReport) throws {
         let path = SegmentIndex.path(source, name)
         let target = SegmentIndex.path(destination, name)
-        guard let length = Self.size(of: path) else { return }
-        if Self.size(of: target) == length {
+        guard let length = Self.size(of: path) else {
+            unlink(target)
+            return
+        }
+        try copyUnlessSame(path, length: length, to: target, &report)
+    }
+
+    /// Keeps `target` when it is byte-identical to the first `length` bytes of `path`;
+    /// otherwise copies them over it atomically.
+    private func copyUnlessSame(_ path: String, length: Int, to target: String, _ report: inout BackupReport) throws {
+        if try FileCopy.isCopy(target, of: path, length: length) {
             report.filesKept += 1
         } else {
             report.bytesWritten += try FileCopy.copy(path, length: length, to: target)

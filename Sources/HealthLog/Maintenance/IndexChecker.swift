@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// `verify`'s checks of the derived files against the log: every segment's sidecar index,
-/// every UUID-index run and the sync-identifier table. An index that is merely behind the
-/// log (a crash before it was rewritten) or of another index version (``IndexVersion``) is
-/// a note; one that is damaged or disagrees with the log is a problem, reported with its
-/// file and byte offset.
+/// `verify`'s checks of the derived files against the log: every segment's sidecar index
+/// and the sync-identifier table (the UUID index has ``UUIDRunCheck``). An index that is
+/// merely behind the log (a crash before it was rewritten) or of another index version
+/// (``IndexVersion``) is a note; one that is damaged or disagrees with the log is a
+/// problem, reported with its file and byte offset.
 struct IndexChecker {
     let layout: StoreLayout
     /// The log, walked without trusting any index.
@@ -52,57 +52,6 @@ struct IndexChecker {
             if agrees, found.entries.count < expected.entries.count {
                 report.notes.append("\(display) lists \(found.entries.count) of \(expected.entries.count) batches; the next write brings it up to date")
             }
-        }
-    }
-
-    /// Checks each UUID-index run against the adds and deletes of its range in `events`
-    /// (every committed event, in sequence order).
-    func checkUUIDRuns(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)], _ report: inout VerifyReport) {
-        let directory = layout.directory + "/uuids"
-        let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDRun.range(ofFileName: $0) != nil } ?? []
-        var usable: [ClosedRange<UInt64>] = []
-        for name in names.sorted() {
-            let display = "uuids/" + name
-            let version = IndexVersion(path: directory + "/" + name, tag: UUIDRun.tag, current: FormatConstants.uuidRunVersion)
-            if case .other(let found) = version {
-                report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.uuidRunVersion))
-                continue
-            }
-            guard let run = UUIDRun(path: directory + "/" + name), run.fromSeq...run.toSeq == UUIDRun.range(ofFileName: name) else {
-                report.problems.append("\(display) at byte 0: damaged header or block table; run 'healthlog reindex'")
-                continue
-            }
-            guard run.toSeq <= snapshot.headSeq else {
-                report.notes.append("\(display) reaches past the log's head; the next write removes it")
-                continue
-            }
-            let entries: [UUIDRun.Entry]
-            do {
-                entries = try run.allEntries()
-            } catch let error as HealthLogError {
-                report.problems.append(error.message.replacingPrefix(directory + "/", with: "uuids/"))
-                continue
-            } catch {
-                continue
-            }
-            let first = Int(run.fromSeq) - 1
-            let last = Int(run.toSeq)
-            let expected = UUIDRunSet.combine(Array(events[first..<min(last, events.count)]))
-            let firstDifference = (0..<min(entries.count, expected.count)).first { entries[$0] != expected[$0] }
-            if let k = firstDifference ?? (entries.count == expected.count ? nil : min(entries.count, expected.count)) {
-                report.problems.append("\(display) at byte \(run.entryOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
-            }
-            usable.append(run.fromSeq...run.toSeq)
-        }
-        // The chain writers keep (UUIDRunSet.openChain): from 1, the longest run at each
-        // step; a leftover run beside it (a stale copy, a merge's input) is not a gap.
-        var covered: UInt64 = 0
-        for range in usable.sorted(by: { ($0.lowerBound, $1.upperBound) < ($1.lowerBound, $0.upperBound) })
-        where range.lowerBound == covered + 1 {
-            covered = range.upperBound
-        }
-        if covered < snapshot.headSeq {
-            report.notes.append("the UUID index covers events 1...\(covered) of \(snapshot.headSeq); the next write brings it up to date")
         }
     }
 

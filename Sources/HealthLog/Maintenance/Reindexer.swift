@@ -5,13 +5,18 @@ import Darwin
 #endif
 
 /// `reindex`: under the writer lock, removes every derived file and rebuilds it from the
-/// segments in one pass: the segments' sidecar indexes, the UUID index and the
-/// sync-identifier table.
+/// segments in one pass: the segments' sidecar indexes, the UUID index (one run, built in
+/// bounded memory by ``UUIDRunBuilder``) and the sync-identifier table. Memory holds one
+/// batch and one chunk of UUIDs, not the log.
 struct Reindexer {
+    /// The store.
     let layout: StoreLayout
+    /// The writer's options.
     let options: StoreOptions
     /// Called with (batches done, batches) during the pass.
     var progress: ((Int, Int) -> Void)?
+    /// Events per partial UUID run (see ``UUIDRunBuilder``); small in tests.
+    var chunkEvents = UUIDRunBuilder.defaultChunkEvents
 
     /// Rebuilds; returns what was rebuilt.
     func run() throws -> ReindexReport {
@@ -24,8 +29,7 @@ struct Reindexer {
             try SegmentIndex(name: file.name, batches: snapshot.batches(inSegment: index)).write(layout)
             report.segmentIndexes += 1
         }
-        var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
-        events.reserveCapacity(Int(min(snapshot.headSeq, 1 << 20)))
+        let uuids = UUIDRunBuilder(from: 1, directory: layout.directory + "/uuids", chunkEvents: chunkEvents)
         var sync = SyncTable()
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
@@ -37,18 +41,15 @@ struct Reindexer {
                     guard let uuid = BatchLines.uuid(of: line, in: raw), sync.apply(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])) else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
                     }
-                    events.append((uuid, line.seq, line.isDelete))
+                    try uuids.add(uuid, seq: line.seq, isDelete: line.isDelete)
                 }
             }
         }
         progress?(batches.count, batches.count)
-        let runs = try UUIDRunSet(layout, snapshot: nil)
-        let entries = UUIDRunSet.combine(events)
-        if snapshot.headSeq > 0 { try runs.add(entries, from: 1, to: snapshot.headSeq) }
+        report.uuids = snapshot.headSeq > 0 ? try uuids.finish(through: snapshot.headSeq).count : 0
         sync.coveredSeq = snapshot.headSeq
         try sync.write(layout)
         report.events = snapshot.headSeq
-        report.uuids = entries.count
         return report
     }
 

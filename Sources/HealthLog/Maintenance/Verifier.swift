@@ -2,10 +2,17 @@
 /// checksums) and sequence continuity across the whole log, walking the headers rather
 /// than trusting any index, then checks every index against the log (``IndexChecker``).
 /// Reports each problem with its file and byte offset. A torn tail is a note, not a problem.
+///
+/// Memory holds one batch and, per UUID-index run, one chunk of events (``UUIDRunCheck``),
+/// never the whole log: the UUID runs the log implies are built in a scratch directory
+/// outside the store and compared with the stored ones a block at a time.
 struct Verifier {
+    /// The store checked.
     let layout: StoreLayout
     /// Called with (batches checked, batches in all) as the check goes.
     var progress: ((Int, Int) -> Void)?
+    /// Events per partial UUID run built for the comparison; small in tests.
+    var chunkEvents = UUIDRunBuilder.defaultChunkEvents
 
     /// Runs the checks.
     func run() throws -> VerifyReport {
@@ -23,13 +30,16 @@ struct Verifier {
         report.batches = batches.count
         report.events = snapshot.headSeq
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
+        let uuidCheck = UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq, chunkEvents: chunkEvents)
+        defer { uuidCheck.discard() }
         var lines = BatchLines()
-        var events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
-        events.reserveCapacity(Int(min(snapshot.headSeq, 1 << 20)))
+        var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+        var eventCount: UInt64 = 0
         for (done, batch) in batches.enumerated() {
             progress?(done, batches.count)
             let header = batch.header
             var seen = [Bool](repeating: false, count: Int(header.lastSeq - header.firstSeq + 1))
+            batchEvents.removeAll(keepingCapacity: true)
             for g in header.groups.indices {
                 do {
                     try lines.load(snapshot, batch, groups: [g])
@@ -39,24 +49,24 @@ struct Verifier {
                 }
                 lines.withBytes { raw in
                     for line in lines.lines {
-                        events.append((BatchLines.uuid(of: line, in: raw) ?? SampleUUID(high: 0, low: 0), line.seq, line.isDelete))
+                        let at = Int(line.seq &- header.firstSeq)
+                        guard line.seq >= header.firstSeq, at < seen.count, !seen[at] else {
+                            report.problems.append("\(snapshot.segments[batch.segment].location(batch.groupOffsets[g])): event \(line.seq) is outside its batch or repeated")
+                            continue
+                        }
+                        seen[at] = true
+                        batchEvents.append((BatchLines.uuid(of: line, in: raw) ?? SampleUUID(high: 0, low: 0), line.seq, line.isDelete))
                     }
-                }
-                for line in lines.lines {
-                    let at = Int(line.seq &- header.firstSeq)
-                    guard line.seq >= header.firstSeq, at < seen.count, !seen[at] else {
-                        report.problems.append("\(snapshot.segments[batch.segment].location(batch.groupOffsets[g])): event \(line.seq) is outside its batch or repeated")
-                        continue
-                    }
-                    seen[at] = true
                 }
             }
+            batchEvents.sort { $0.seq < $1.seq }
+            for event in batchEvents { try uuidCheck.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+            eventCount += UInt64(batchEvents.count)
         }
-        events.sort { $0.seq < $1.seq }
         let checker = IndexChecker(layout: layout, snapshot: snapshot)
         checker.checkSegmentIndexes(&report)
-        if report.problems.isEmpty, events.count == Int(snapshot.headSeq) {
-            checker.checkUUIDRuns(events, &report)
+        if report.problems.isEmpty, eventCount == snapshot.headSeq {
+            try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
             try checker.checkSyncTable(&report)
         }
         return report

@@ -14,6 +14,9 @@ public struct StoreOptions: Sendable {
     public var lockTimeout: Double = 10
     /// Test hooks: faults to inject (none in real use).
     public var faults = FaultPlan()
+    /// Events an append holds in memory for its UUID bookkeeping before it writes them out
+    /// sorted (see ``UUIDRunBuilder``); internal, so tests can force many chunks.
+    var appendChunkEvents = UUIDRunBuilder.defaultChunkEvents
 
     /// The defaults.
     public init() {}

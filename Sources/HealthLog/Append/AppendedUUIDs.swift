@@ -1,0 +1,90 @@
+/// The adds and deletes of the append in progress, by UUID, in bounded memory: they go to
+/// a ``UUIDRunBuilder`` (which becomes the append's UUID-index run after the commit), and
+/// lookups search the events it still holds (a small hash) and, when a ``UUIDBloom`` over
+/// the UUIDs it wrote out says maybe, its partial runs on disk. Memory holds one chunk of
+/// events and about 10 bits per UUID written out, so an append of millions of samples
+/// holds a few megabytes of bookkeeping instead of a hash slot per sample.
+final class AppendedUUIDs {
+    /// The append's UUID-index run in the making.
+    private let builder: UUIDRunBuilder
+    /// Events the builder holds before it writes them out.
+    private let chunkEvents: Int
+    /// UUIDs of the events the builder holds, and what those events say of each.
+    private var recent: UUIDIndex
+    private var recentUUIDs: [SampleUUID] = []
+    private var recentFound: [UUIDRunSet.Found] = []
+    /// The UUIDs in the builder's partial runs.
+    private var bloom: UUIDBloom
+    /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
+    private var written = 0
+
+    /// The events from `from` on; partial runs go to a scratch directory.
+    init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
+        builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents)
+        self.chunkEvents = chunkEvents
+        recent = UUIDIndex(capacity: chunkEvents)
+        bloom = UUIDBloom(capacity: chunkEvents)
+    }
+
+    /// Adds event `seq` (after every event added before), which adds or deletes `uuid`.
+    func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
+        let at: Int
+        if let known = recent[uuid] {
+            at = known
+        } else {
+            at = recentFound.count
+            recent.set(uuid, at)
+            recentUUIDs.append(uuid)
+            recentFound.append(UUIDRunSet.Found(addSeq: 0, deleteSeq: 0))
+        }
+        if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
+        try builder.add(uuid, seq: seq, isDelete: isDelete)
+        if builder.pendingCount == 0 { try moveRecentToBloom() }
+    }
+
+    /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when
+    /// absent), or `nil` when none names it.
+    func lookup(_ uuid: SampleUUID) throws -> UUIDRunSet.Found? {
+        var found = recent[uuid].map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
+        if bloom.mayContain(uuid) {
+            for run in builder.partialRuns {
+                guard let entry = try run.lookup(uuid) else { continue }
+                found.addSeq = max(found.addSeq, entry.addSeq)
+                found.deleteSeq = max(found.deleteSeq, entry.deleteSeq)
+            }
+        }
+        return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
+    }
+
+    /// The append's run covering `from...to`, written into `directory` (see
+    /// ``UUIDRunBuilder/finish(through:into:)``).
+    func finish(through to: UInt64, into directory: String) throws -> UUIDRun {
+        try builder.finish(through: to, into: directory)
+    }
+
+    /// Removes what was written (after a rollback, or when the run is not wanted).
+    func discard() { builder.discard() }
+
+    /// After the builder wrote out the events it held: their UUIDs go into the filter
+    /// (rebuilt twice as large from the partial runs when it is full) and the hash empties.
+    private func moveRecentToBloom() throws {
+        written += recentUUIDs.count
+        if written > bloom.capacity {
+            var bigger = UUIDBloom(capacity: max(written * 2, bloom.capacity * 2))
+            for run in builder.partialRuns {
+                var cursor = try UUIDRun.BlockCursor(run)
+                defer { cursor.close() }
+                while let entry = cursor.current {
+                    bigger.insert(entry.uuid)
+                    try cursor.advance()
+                }
+            }
+            bloom = bigger
+        } else {
+            for uuid in recentUUIDs { bloom.insert(uuid) }
+        }
+        recent = UUIDIndex(capacity: chunkEvents)
+        recentUUIDs.removeAll(keepingCapacity: true)
+        recentFound.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The writer's ``SampleStub``s by ordinal, in bounded memory: the newest `bufferRecords`
+/// in memory, older ones in fixed 48-byte records of a scratch file (created under
+/// `$TMPDIR`, else `/tmp`, with `mkstemp(3)` and unlinked at once, so nothing outlives the
+/// process), read back with `pread(2)` when a later line of the same append deletes an
+/// older sample or reuses its UUID. Stubs never change once appended. An append of any size holds a buffer, not a stub per
+/// sample.
+///
+/// Record layout (little-endian): seq u64, type u32, source u32, device u32, then start
+/// and end each as microseconds i64, UTC offset minutes i16, is-Zulu u8, fraction digits
+/// u8, then is-live u8 and 3 bytes of padding.
+final class StubSpill {
+    /// Bytes per record.
+    private static let recordLength = 48
+    /// Stubs held in memory before they are written to the file.
+    private let bufferRecords: Int
+    /// The newest stubs, not in the file yet.
+    private var recent: [SampleStub] = []
+    /// How many records are in the file (the ordinal of `recent[0]`).
+    private var flushed = 0
+    /// The scratch file, made on the first flush.
+    private var file: FileDescriptor?
+
+    /// An empty spill holding up to `bufferRecords` stubs in memory.
+    init(bufferRecords: Int = 1 << 14) {
+        precondition(bufferRecords >= 1, "the buffer holds a stub")
+        self.bufferRecords = bufferRecords
+    }
+
+    /// Closes the scratch file (which is gone once closed).
+    deinit { file?.close() }
+
+    /// How many stubs it holds.
+    var count: Int { flushed + recent.count }
+
+    /// Appends `stub`; returns its ordinal.
+    func append(_ stub: SampleStub) throws -> Int {
+        if recent.count == bufferRecords { try flush() }
+        recent.append(stub)
+        return count - 1
+    }
+
+    /// The stub at `ordinal` (below ``count``).
+    func stub(_ ordinal: Int) throws -> SampleStub {
+        if ordinal >= flushed { return recent[ordinal - flushed] }
+        let bytes = try file!.read(at: ordinal * Self.recordLength, count: Self.recordLength)
+        guard bytes.count == Self.recordLength else {
+            throw HealthLogError(.io, "\(file!.path): stub \(ordinal) ends early")
+        }
+        return Self.decode(bytes)
+    }
+
+    /// Writes the buffered stubs to the file (made on first use) and empties the buffer.
+    private func flush() throws {
+        if file == nil { file = try Self.makeFile() }
+        var out = ByteWriter()
+        out.bytes.reserveCapacity(recent.count * Self.recordLength)
+        for stub in recent { Self.encode(stub, into: &out) }
+        try file!.write(out.bytes, at: flushed * Self.recordLength)
+        flushed += recent.count
+        recent.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends the record of `stub` to `out`.
+    private static func encode(_ stub: SampleStub, into out: inout ByteWriter) {
+        out.append(stub.seq)
+        out.append(stub.type)
+        out.append(stub.source)
+        out.append(stub.device)
+        for time in [stub.start, stub.end] {
+            out.append(UInt64(bitPattern: time.microseconds))
+            out.append(UInt16(bitPattern: time.offsetMinutes))
+            out.append(bytes: [time.isZulu ? 1 : 0, time.fractionDigits])
+        }
+        out.append(bytes: [stub.isLive ? 1 : 0, 0, 0, 0])
+    }
+
+    /// The stub a record holds.
+    private static func decode(_ bytes: [UInt8]) -> SampleStub {
+        bytes.withUnsafeBytes { raw in
+            func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self)) }
+            func time(_ at: Int) -> Timestamp {
+                Timestamp(microseconds: load(at, Int64.self), offsetMinutes: load(at + 8, Int16.self), isZulu: raw[at + 10] != 0, fractionDigits: raw[at + 11])
+            }
+            return SampleStub(
+                seq: load(0, UInt64.self), type: load(8, UInt32.self), source: load(12, UInt32.self), device: load(16, UInt32.self),
+                start: time(20), end: time(32), isLive: raw[44] != 0)
+        }
+    }
+
+    /// A new scratch file, already unlinked.
+    private static func makeFile() throws -> FileDescriptor {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array((base + "/healthlog-stubs-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            let err = errno
+            throw HealthLogError(.io, "cannot create a scratch file in \(base): \(describeErrno(err))", errno: err)
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        unlink(path)
+        return FileDescriptor(rawValue: fd, path: path)
+    }
+}

@@ -1,0 +1,57 @@
+/// A blocked Bloom filter of sample UUIDs: a set that answers "maybe" or "certainly not",
+/// in about 10 bits per UUID. Each UUID sets 7 bits of one 64-byte block chosen by a hash
+/// of all its 128 bits (so sequential UUIDs spread too), so a test touches one cache line;
+/// about 1% of absent UUIDs test positive.
+struct UUIDBloom {
+    /// The bits, eight words (one 64-byte block) per block.
+    private var words: [UInt64]
+    /// The number of blocks minus one (a power of two minus one).
+    private let blockMask: Int
+
+    /// How many UUIDs it is sized for.
+    let capacity: Int
+
+    /// An empty filter for `capacity` UUIDs.
+    init(capacity: Int) {
+        var blocks = 1
+        while blocks * 512 < max(capacity, 1) * 10 { blocks <<= 1 }
+        words = [UInt64](repeating: 0, count: blocks * 8)
+        blockMask = blocks - 1
+        self.capacity = capacity
+    }
+
+    /// Adds `uuid`.
+    mutating func insert(_ uuid: SampleUUID) {
+        var hash = Self.mix(uuid)
+        let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
+        words.withUnsafeMutableBufferPointer { words in
+            for _ in 0..<7 {
+                hash = hash &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
+                let bit = Int(truncatingIfNeeded: hash >> 55)
+                words[base + (bit >> 6)] |= 1 << UInt64(bit & 63)
+            }
+        }
+    }
+
+    /// Whether `uuid` may have been added (`false`: it certainly was not).
+    func mayContain(_ uuid: SampleUUID) -> Bool {
+        var hash = Self.mix(uuid)
+        let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
+        return words.withUnsafeBufferPointer { words in
+            for _ in 0..<7 {
+                hash = hash &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
+                let bit = Int(truncatingIfNeeded: hash >> 55)
+                if words[base + (bit >> 6)] & (1 << UInt64(bit & 63)) == 0 { return false }
+            }
+            return true
+        }
+    }
+
+    /// A 64-bit hash of all of the UUID's bits (the finaliser of SplitMix64 over both halves).
+    private static func mix(_ uuid: SampleUUID) -> UInt64 {
+        var z = uuid.high ^ (uuid.low &* 0xBF58_476D_1CE4_E5B9) ^ (uuid.low >> 29)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds the ``UUIDRun`` of the events `from...to` in bounded memory, however many there
+/// are: events are given one at a time in sequence order; every `chunkEvents` of them are
+/// sorted, folded (``UUIDRunSet/combine(_:)``) and written as a partial run of their own
+/// range, and partial runs are merged pairwise as they pile up
+/// (``UUIDRun/writeMerged(_:_:directory:)``, which streams a block at a time), so memory
+/// holds one chunk and a few blocks, and each event is rewritten O(log(events / chunk))
+/// times. ``finish(through:into:)`` merges what is left into the one run covering
+/// `from...to`; fewer events than a chunk are never written before that.
+///
+/// Partial runs go into the given directory, or (when none is given) into a scratch
+/// directory made under `$TMPDIR` (else `/tmp`) on the first spill and removed by
+/// ``finish(through:into:)`` or ``discard()``. Partial runs are valid runs of their
+/// ranges, so one a crash leaves in a store's `uuids/` holds nothing wrong.
+final class UUIDRunBuilder {
+    /// The events held in memory before a partial run is written, by default: 2¹⁷ events,
+    /// about 12 MB while being sorted and folded.
+    static let defaultChunkEvents = 1 << 17
+
+    /// The first sequence number of the run.
+    private let from: UInt64
+    /// Events held before a partial run is written.
+    private let chunkEvents: Int
+    /// Where partial runs go (`nil` until a scratch directory is made).
+    private var directory: String?
+    /// Whether ``directory`` is a scratch directory this builder made (and removes).
+    private let isScratch: Bool
+    /// The events not written out yet, in sequence order.
+    private var pending: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
+    /// The first sequence number of the events in ``pending``.
+    private var pendingFrom: UInt64
+    /// Partial runs of adjacent ranges, oldest first, each larger than the next.
+    private var partials: [UUIDRun] = []
+
+    /// A builder of a run from `from` (at least 1), writing partial runs into `directory`
+    /// (created 0700 if absent; `nil`: a scratch directory), holding at most `chunkEvents`
+    /// events at a time.
+    init(from: UInt64, directory: String?, chunkEvents: Int = defaultChunkEvents) {
+        precondition(from >= 1 && chunkEvents >= 1, "sequence numbers start at 1 and a chunk holds an event")
+        self.from = from
+        self.directory = directory
+        isScratch = directory == nil
+        self.chunkEvents = chunkEvents
+        pendingFrom = from
+    }
+
+    /// How many events are held in memory (0 right after a partial run was written).
+    var pendingCount: Int { pending.count }
+
+    /// The partial runs written so far, oldest first: together they hold every event added
+    /// and not in memory.
+    var partialRuns: [UUIDRun] { partials }
+
+    /// Adds the event `seq` (after every event added before) that adds or deletes `uuid`.
+    func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
+        pending.append((uuid, seq, isDelete))
+        if pending.count >= chunkEvents { try spill(through: seq) }
+    }
+
+    /// Writes the events still held and merges every partial run into one covering
+    /// `from...to` (`to` at least `from` and every sequence number added), named for that
+    /// range in `target` (default: the builder's directory); returns it.
+    func finish(through to: UInt64, into target: String? = nil) throws -> UUIDRun {
+        precondition(to >= from && to >= pendingFrom - 1, "the run covers every event added")
+        if let target { try OwnedDirectory.prepare(target) }
+        guard !partials.isEmpty else {
+            partials = [try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: from, to: to, directory: target ?? workingDirectory()))]
+            pending = []
+            return partials[0]
+        }
+        if pendingFrom <= to { try spill(through: to) }
+        while partials.count > 2 { try mergeNewest(into: nil) }
+        if partials.count == 2 {
+            try mergeNewest(into: target)
+        } else if let target, target != directory {
+            let path = target + "/" + UUIDRun.fileName(from: partials[0].fromSeq, to: partials[0].toSeq)
+            if rename(partials[0].path, path) != 0 {
+                // Another file system (a scratch directory under $TMPDIR): copy, then remove.
+                let err = errno
+                guard err == EXDEV else { throw HealthLogError(.io, "cannot rename \(partials[0].path): \(describeErrno(err))", errno: err) }
+                try FileCopy.copy(partials[0].path, length: partials[0].entryOffset(partials[0].count), to: path)
+                unlink(partials[0].path)
+            }
+            partials = [try Self.open(path)]
+        }
+        if isScratch, let directory { rmdir(directory) }
+        return partials[0]
+    }
+
+    /// Removes every run this builder wrote, the finished one too (and its scratch directory).
+    func discard() {
+        for run in partials { unlink(run.path) }
+        partials = []
+        pending = []
+        if isScratch, let directory { rmdir(directory) }
+    }
+
+    /// Writes ``pending`` as the partial run `pendingFrom...last`, then merges while the
+    /// run before the newest is at most one and a half times its size (a binary counter,
+    /// with room for the UUIDs a merge folds together).
+    private func spill(through last: UInt64) throws {
+        let output = try workingDirectory()
+        partials.append(try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output)))
+        pending.removeAll(keepingCapacity: true)
+        pendingFrom = last + 1
+        while partials.count >= 2, 2 * partials[partials.count - 2].count <= 3 * max(partials[partials.count - 1].count, 1) {
+            try mergeNewest(into: nil)
+        }
+    }
+
+    /// Replaces the two newest partial runs with their merge, written into `target`
+    /// (default: the builder's directory).
+    private func mergeNewest(into target: String?) throws {
+        let newer = partials.removeLast()
+        let older = partials.removeLast()
+        let merged = try Self.open(UUIDRun.writeMerged(older, newer, directory: target ?? workingDirectory()))
+        unlink(older.path)
+        unlink(newer.path)
+        partials.append(merged)
+    }
+
+    /// The directory partial runs go into, made on first use.
+    private func workingDirectory() throws -> String {
+        if let directory {
+            try OwnedDirectory.prepare(directory)
+            return directory
+        }
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array((base + "/healthlog-uuids-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            let err = errno
+            throw HealthLogError(.io, "cannot create a scratch directory in \(base): \(describeErrno(err))", errno: err)
+        }
+        let path = String(cString: made)
+        directory = path
+        return path
+    }
+
+    /// The run just written at `path`.
+    private static func open(_ path: String) throws -> UUIDRun {
+        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+        return run
+    }
+}

@@ -1,0 +1,41 @@
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// ``UUIDRun/lookup(_:)`` reading pages with `pread(2)`: the first lookup in a block reads
+/// and checks the block, later ones one page of it; both answer as the entries say.
+@Suite("UUID run lookups")
+struct UUIDRunLookupTests {
+    @Test("Every entry of a run of several blocks is found, in a block checked before or not, and absent UUIDs are not")
+    func lookupsAcrossPages() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var random = SeededRandom(state: 11)
+        var entries: [UUIDRun.Entry] = []
+        for n in 1...5_000 {
+            let uuid = SampleUUID(high: random.next(), low: random.next())
+            let deleteSeq: UInt64 = n % 3 == 0 ? UInt64(n + 5_000) : 0
+            entries.append(UUIDRun.Entry(uuid: uuid, addSeq: UInt64(n), deleteSeq: deleteSeq))
+        }
+        entries.sort { $0.uuid < $1.uuid }
+        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path)))
+        for _ in 0..<2 {
+            for entry in entries { #expect(try run.lookup(entry.uuid) == entry) }
+        }
+        for _ in 0..<200 { #expect(try run.lookup(SampleUUID(high: random.next(), low: random.next())) == nil) }
+        #expect(try run.lookup(SampleUUID(high: 0, low: 0)) == nil)
+    }
+
+    @Test("A flipped byte in a block is found by the first lookup in it, which marks the run damaged")
+    func damagedBlock() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let entries = (1...3_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: UInt64(n), low: 0), addSeq: UInt64(n), deleteSeq: 0) }
+        let path = try UUIDRun.write(entries, from: 1, to: 3_000, directory: dir.path)
+        let run = try #require(UUIDRun(path: path))
+        try ByteSurgery.flip(path, at: run.entryOffset(2_500) + 20)
+        #expect(try run.lookup(entries[10].uuid) == entries[10])
+        #expect(throws: HealthLogError.self) { try run.lookup(entries[2_100].uuid) }
+        #expect(run.isDamaged)
+    }
+}

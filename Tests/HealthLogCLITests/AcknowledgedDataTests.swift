@@ -32,7 +32,7 @@ struct AcknowledgedDataTests {
         defer { dir.remove() }
         let store = dir.file("store")
         let killed = try HealthLogBinary.run(
-            ["--store", store, "append"], stdin: Events.lines(1...3), environment: ["HEALTHLOG_TEST_FAULT": "kill:segment-created"])
+            ["--store", store, "append"], stdin: Events.lines(1...3), injecting: "kill:segment-created")
         try #require(killed.wasSignalled)
         let segment = try #require(try Self.segmentPaths(store).first)
         switch state {

@@ -6,10 +6,10 @@ import HealthLog
 import HealthLogTestSupport
 import Testing
 
-/// The real `healthlog` binary killed in the middle of an append, and writers competing
+/// The real `healthlog` commands (in the test-only fault tool) killed in the middle of an append, and writers competing
 /// for one store (SPEC §2 "Atomicity and durability", "Concurrency").
 ///
-/// `HEALTHLOG_TEST_FAULT=kill:POINT:N` makes the process `SIGKILL` itself the Nth time an
+/// `HEALTHLOG_TEST_FAULT=kill:POINT:N` makes the fault tool's process `SIGKILL` itself the Nth time an
 /// append reaches POINT (a batch written, a segment created, an index written). Small
 /// batch and segment sizes make the append span several batches and segments. After the
 /// kill the store must hold exactly the appends that returned, plus all or none of the one
@@ -89,10 +89,9 @@ struct CrashTests {
         let acknowledged = try HealthLogBinary.run(["--store", store, "anchor"]).stdout
         let before = try HealthLogBinary.run(["--store", store, "replay"]).stdout
 
-        var environment = Self.sizes
-        environment["HEALTHLOG_TEST_FAULT"] = point.fault(batches: total)
         // The input (about 10 KB) fits in the pipe buffer, so the kill never meets a half-written stdin.
-        let killed = try HealthLogBinary.run(["--store", store, "append"], stdin: inFlight, environment: environment)
+        let killed = try HealthLogBinary.run(
+            ["--store", store, "append"], stdin: inFlight, environment: Self.sizes, injecting: point.fault(batches: total))
         #expect(killed.wasSignalled && killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
         #expect(killed.stdout.isEmpty, "no anchor for an append that did not return")
         if point.hasRolled { #expect(try Self.segmentCount(store) >= 2, "the append in flight reached a new segment") }

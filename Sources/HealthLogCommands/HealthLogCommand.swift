@@ -1,7 +1,8 @@
-import HealthLog
+package import HealthLog
 
 /// The `healthlog` tool: global options, command dispatch, error reporting and exit codes.
-enum HealthLogCommand {
+/// The shipping executable and the test-only fault tool both call ``main(_:faults:)``.
+package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
     static var commands: [(spec: CommandSpec, run: (ParsedArguments, Context) throws -> Int32)] {
         [
@@ -45,7 +46,10 @@ enum HealthLogCommand {
     }
 
     /// Runs the tool with `arguments` (without the program name); returns the exit code.
-    static func main(_ arguments: [String]) -> Int32 {
+    /// A command that opens the store calls `faults` for the faults to inject: none in the
+    /// shipping tool; the fault tool's closure parses `HEALTHLOG_TEST_FAULT` and throws
+    /// ``HealthLogError/Code/badUsage`` when it is malformed.
+    package static func main(_ arguments: [String], faults: @escaping () throws -> FaultPlan = { FaultPlan() }) -> Int32 {
         let terminal = Terminal()
         var rest: [String] = []
         var storePath = Context.environment("HEALTHLOG_STORE") ?? "./healthlog.store"
@@ -87,7 +91,7 @@ enum HealthLogCommand {
             terminal.flush()
             return ExitCode.success
         }
-        let context = Context(storePath: storePath, terminal: terminal)
+        let context = Context(storePath: storePath, terminal: terminal, faults: faults)
         do {
             let parsed = try ParsedArguments(commandArguments, spec: command.spec)
             let status = try command.run(parsed, context)

@@ -100,18 +100,18 @@ package enum HealthLogCommand {
         } catch let error as HealthLogError {
             terminal.flush()
             if error.code == .badUsage { return usageError(error.message, terminal, command.spec) }
-            terminal.error("Error: \(error.message)")
+            terminal.failure(error.message)
             return ExitCode.of(error)
         } catch {
             terminal.flush()
-            terminal.error("Error: \(error)")
+            terminal.failure("\(error)")
             return ExitCode.storeFailure
         }
     }
 
     /// Prints a usage error the way every command does, and returns exit code 2.
     static func usageError(_ message: String, _ terminal: Terminal, _ spec: CommandSpec?) -> Int32 {
-        terminal.error("Error: \(message)")
+        terminal.failure(message)
         if let spec {
             terminal.error("Usage: healthlog [--store <dir>] \(spec.name)\(spec.usage.isEmpty ? "" : " " + spec.usage)")
             terminal.error("See 'healthlog \(spec.name) --help'.")

@@ -114,7 +114,7 @@ struct CrashTests {
 
         let next = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(100...102), environment: Self.sizes)
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(next.stderr.hasPrefix("healthlog: cut a torn tail of ") != isWhole, "\(next.stderr)")
+        #expect(next.stderr.hasPrefix("healthlog: note: cut a torn tail of ") != isWhole, "\(next.stderr)")
         #expect(next.stderr.hasSuffix("healthlog: added 3, deleted 0, replaced 0, skipped 0\n"))
         let head: UInt64 = isWhole ? 47 : 5
         #expect(Events.seqs(try Self.rawReplay(store)) == Array(1...(head + 3)))
@@ -141,7 +141,7 @@ struct CrashTests {
         #expect(blocked.stdout.isEmpty)
         #expect(
             blocked.stderr
-                == "Error: another healthlog process is writing to \(store); gave up waiting after 0.2 s (set HEALTHLOG_LOCK_TIMEOUT to wait longer)\n")
+                == "healthlog: error: another healthlog process is writing to \(store); gave up waiting after 0.2 s (set HEALTHLOG_LOCK_TIMEOUT to wait longer)\n")
         let reader = try HealthLogBinary.run(["--store", store, "replay"])
         #expect(reader.status == 0 && Events.seqs(reader.stdout) == [1], "readers never take the lock")
 

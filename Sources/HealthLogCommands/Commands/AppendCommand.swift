@@ -40,9 +40,9 @@ enum AppendCommand {
 
     /// Prints what an append did: the anchor on stdout, the summary and any recovery on stderr.
     static func report(_ summary: AppendSummary, _ context: Context) {
-        if let torn = summary.recoveredTail { context.terminal.error("healthlog: cut a \(torn.summary)") }
+        if let torn = summary.recoveredTail { context.terminal.note("cut a \(torn.summary)") }
         context.terminal.print(summary.anchor.token)
         context.terminal.flush()
-        context.terminal.error("healthlog: \(summary.text)")
+        context.terminal.summary(summary.text)
     }
 }

@@ -30,9 +30,10 @@ package enum HealthLogCommand {
         text += "\n\nUSAGE: healthlog [--store <dir>] <command> [<options>]\n\nOPTIONS:\n"
         text += CommandSpec.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
         text += CommandSpec.row("-h, --help", "Show help information.")
+        text += CommandSpec.row("--version", "Show the tool's version and the store format versions it writes.")
         text += "\nCOMMANDS:\n"
         for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
-        text += "\n  See 'healthlog <command> --help' for detailed help.\n\nENVIRONMENT:\n"
+        text += "\n  See 'healthlog help <command>' for detailed help.\n\nENVIRONMENT:\n"
         text += CommandSpec.row("HEALTHLOG_STORE", "The store directory when --store is not given.")
         text += CommandSpec.row("HEALTHLOG_LOCK_TIMEOUT", "Seconds a writer waits for another writer's lock (default 10).")
         text += CommandSpec.row("HEALTHLOG_SEGMENT_BYTES", "Segment size limit in bytes (default 64 MiB).")
@@ -72,6 +73,11 @@ package enum HealthLogCommand {
             } else {
                 rest.append(argument)
             }
+        }
+        if rest.first == "--version" {
+            terminal.print(ToolVersion.line)
+            terminal.flush()
+            return ExitCode.success
         }
         guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
             if rest.count > 1, let command = commands.first(where: { $0.spec.name == rest[1] }) {

@@ -163,7 +163,7 @@ struct GoldenTests {
         Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete", "nope"]), status: 2, stderr: "healthlog: error: argument 1: 'nope' is not a UUID\n" + Self.deleteUsage)
     }
 
-    @Test("delete of a UUID that is not live names the argument, not an input line, and writes nothing: exit 2")
+    @Test("delete of a UUID that is not live names its place in the list, not an input line, and writes nothing: exit 2")
     func deleteNotLive() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -173,7 +173,7 @@ struct GoldenTests {
         let missing = "11111111-1111-4111-8111-111111111111"
         Self.expect(
             try HealthLogBinary.run(["--store", store, "delete", Events.uuid(1), missing]), status: 2,
-            stderr: "healthlog: error: argument 2: field 'uuid': no sample in the store has UUID \(missing)\n")
+            stderr: "healthlog: error: UUID 2: field 'uuid': no sample in the store has UUID \(missing)\n")
         #expect(try Self.files(store) == before)
     }
 

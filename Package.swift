@@ -33,11 +33,15 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "HealthLog", dependencies: ["CLZ4", "CLibXML2", "CArchive"]),
-        .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLog"]),
+        .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
+        .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
+        // The test-only twin of `healthlog` that injects the faults HEALTHLOG_TEST_FAULT names;
+        // built by `swift build` and run by the CLI tests, but not a product.
+        .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthLogTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI", "HealthLogTestSupport"]),
+        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI", "HealthLogFaultTool", "HealthLogTestSupport"]),
         .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

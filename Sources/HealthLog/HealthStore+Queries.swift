@@ -9,23 +9,40 @@ extension HealthStore {
     ///                                             fields: SampleFields(start: .now()))])
     /// ```
     ///
-    /// - Throws: ``HealthLogError/Code/badInput`` naming the sample (as `line N`, its
+    /// - Throws: ``HealthLogError/Code/badInput`` naming the sample (as `sample N`, its
     ///   position from 1) and field, for instance for a UUID already used in the store.
     @discardableResult
     public func save(_ samples: [any Sample]) throws -> QueryAnchor {
+        try append(samples).anchor
+    }
+
+    /// ``save(_:)`` with the whole summary: what the command-line tool's `add` reports
+    /// (the UUID added, or a sync-identifier replacement or skip, and any torn tail cut).
+    package func append(_ samples: [any Sample]) throws -> AppendSummary {
         let text = samples.map { SampleEncoder.addLine($0) + "\n" }.joined()
-        return try append(ndjson: Array(text.utf8)).anchor
+        return try append(ndjson: Array(text.utf8), item: "sample")
     }
 
     /// Deletes the live samples with `uuids` in one all-or-nothing append; each becomes a
     /// deleted object for anchored queries. Returns the new head anchor.
     ///
-    /// - Throws: ``HealthLogError/Code/badInput`` for an empty list or a UUID that is not live.
+    /// - Throws: ``HealthLogError/Code/badInput`` for an empty list, or naming a UUID that
+    ///   is not live (as `UUID N`, its position from 1).
     @discardableResult
     public func delete(_ uuids: [SampleUUID]) throws -> QueryAnchor {
+        try append(deleting: uuids).anchor
+    }
+
+    /// ``delete(_:)-([SampleUUID])`` with the whole summary, for the command-line tool.
+    package func append(deleting uuids: [SampleUUID]) throws -> AppendSummary {
         guard !uuids.isEmpty else { throw HealthLogError(.badInput, "nothing to delete: the list of samples is empty") }
         let text = uuids.map { SampleEncoder.deleteLine($0) + "\n" }.joined()
-        return try append(ndjson: Array(text.utf8)).anchor
+        return try append(ndjson: Array(text.utf8), item: "UUID")
+    }
+
+    /// Appends lines built from values, naming a bad one `ITEM N` in the error.
+    private func append(ndjson: [UInt8], item: String) throws -> AppendSummary {
+        try AppendSession(layout, options: options, item: item).run([LineReader(bytes: ndjson)])
     }
 
     /// Deletes `samples` (by UUID); see ``delete(_:)-([SampleUUID])``.

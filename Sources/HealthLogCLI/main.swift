@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HealthLog
+import HealthLogCommands
 
-let status = HealthLogCommand.main(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+// The shipping `healthlog`: parse, run, exit. It injects no faults and reads no test hook.
+exit(HealthLogCommand.main(Array(CommandLine.arguments.dropFirst())))

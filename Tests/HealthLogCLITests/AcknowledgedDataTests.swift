@@ -32,7 +32,7 @@ struct AcknowledgedDataTests {
         defer { dir.remove() }
         let store = dir.file("store")
         let killed = try HealthLogBinary.run(
-            ["--store", store, "append"], stdin: Events.lines(1...3), environment: ["HEALTHLOG_TEST_FAULT": "kill:segment-created"])
+            ["--store", store, "append"], stdin: Events.lines(1...3), injecting: "kill:segment-created")
         try #require(killed.wasSignalled)
         let segment = try #require(try Self.segmentPaths(store).first)
         switch state {
@@ -45,13 +45,13 @@ struct AcknowledgedDataTests {
         #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty.stderr)")
         let appended = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...4))
         #expect(appended.status == 0, "\(appended.stderr)")
-        #expect(appended.stderr.hasPrefix("healthlog: cut a torn tail of "), "\(appended.stderr)")
+        #expect(appended.stderr.hasPrefix("healthlog: note: cut a torn tail of "), "\(appended.stderr)")
         let replayed = try HealthLogBinary.run(["--store", store, "replay"])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(Events.seqs(replayed.stdout) == [1, 2, 3, 4])
         #expect(replayed.stdout.contains(Events.uuid(4)))
         let verify = try HealthLogBinary.run(["--store", store, "verify"])
-        #expect(verify.status == 0 && verify.stdout.hasSuffix("ok: 4 events in 1 batches, 1 segments\n"), "\(verify.stdout)")
+        #expect(verify.status == 0 && verify.stdout.hasSuffix("ok: 4 events in 1 batch, 1 segment\n"), "\(verify.stdout)")
     }
 
     /// Ways acknowledged events go missing under a checkpoint that vouches for them.
@@ -124,7 +124,7 @@ struct AcknowledgedDataTests {
         try ByteSurgery.remove(last)
         let result = try HealthLogBinary.run(["--store", store, "replay"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: segments/\(name) (missing): acknowledged up to sequence 80, log ends at "), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("healthlog: error: segments/\(name) (missing): acknowledged up to sequence 80, log ends at "), "\(result.stderr)")
         #expect(result.stderr.contains(": acknowledged events are missing"), "\(result.stderr)")
     }
 
@@ -201,7 +201,7 @@ struct AcknowledgedDataTests {
         let lost = try HealthLogBinary.run(["--store", store, "replay"])
         #expect(lost.status == 0 && Events.seqs(lost.stdout) == Array(1...10), "\(lost.stderr)")
         let cut = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(30...30))
-        #expect(cut.status == 0 && cut.stderr.hasPrefix("healthlog: cut a torn tail of "), "\(cut.stderr)")
+        #expect(cut.status == 0 && cut.stderr.hasPrefix("healthlog: note: cut a torn tail of "), "\(cut.stderr)")
         #expect(Events.seqs(try HealthLogBinary.run(["--store", store, "replay"]).stdout) == Array(1...11))
 
         // Without the power cut, the next synced append fsyncs it and its checkpoint covers both.

@@ -56,7 +56,7 @@ struct AggregateCLITests {
         let result = try HealthLogBinary.run(["--store", path, "aggregate"] + arguments)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: "))
+        #expect(result.stderr.hasPrefix("healthlog: error: "))
     }
 
     @Test("plot writes a private SVG chart with one point per interval; without -o it is bad usage")

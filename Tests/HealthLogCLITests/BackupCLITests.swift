@@ -15,7 +15,7 @@ struct BackupCLITests {
         let result = try HealthLogBinary.run(["--store", store, "backup", dir.file("backup")])
         #expect(result.status == 0)
         #expect(result.stdout == appended.stdout)
-        #expect(result.stderr.hasPrefix("healthlog: backed up 1 events: "))
+        #expect(result.stderr.hasPrefix("healthlog: backed up 1 event: "))
         #expect(try HealthLogBinary.run(["--store", dir.file("backup"), "replay", "--from", "0"]).stdout.contains("HKQuantityTypeIdentifierStepCount"))
         #expect(try HealthLogBinary.run(["--store", store, "backup", dir.path]).status == 2)
         #expect(try HealthLogBinary.run(["--store", dir.file("none"), "backup", dir.file("backup2")]).status == 1)

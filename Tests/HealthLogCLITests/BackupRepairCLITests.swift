@@ -28,9 +28,7 @@ struct BackupRepairCLITests {
         let store = dir.file("store")
         try CrashTests.seed(store, with: Events.lines(1...5))
         let segmentsBefore = try CrashTests.segmentCount(store)
-        var environment = CrashTests.sizes
-        environment["HEALTHLOG_TEST_FAULT"] = fault
-        let killed = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(6...45), environment: environment)
+        let killed = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(6...45), environment: CrashTests.sizes, injecting: fault)
         try #require(killed.wasSignalled, "status \(killed.status): \(killed.stderr)")
         try #require(try CrashTests.segmentCount(store) > segmentsBefore, "the killed append created a segment")
         let storeFiles = try Self.tree(store)
@@ -61,7 +59,7 @@ struct BackupRepairCLITests {
         let result = try HealthLogBinary.run(["--store", dir.file("store"), "backup", dir.file(destination)])
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: \(dir.file(destination)) is "), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("healthlog: error: \(dir.file(destination)) is "), "\(result.stderr)")
         #expect(try Self.tree(dir.path) == before)
     }
 }

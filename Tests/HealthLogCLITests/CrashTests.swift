@@ -6,10 +6,10 @@ import HealthLog
 import HealthLogTestSupport
 import Testing
 
-/// The real `healthlog` binary killed in the middle of an append, and writers competing
+/// The real `healthlog` commands (in the test-only fault tool) killed in the middle of an append, and writers competing
 /// for one store (SPEC §2 "Atomicity and durability", "Concurrency").
 ///
-/// `HEALTHLOG_TEST_FAULT=kill:POINT:N` makes the process `SIGKILL` itself the Nth time an
+/// `HEALTHLOG_TEST_FAULT=kill:POINT:N` makes the fault tool's process `SIGKILL` itself the Nth time an
 /// append reaches POINT (a batch written, a segment created, an index written). Small
 /// batch and segment sizes make the append span several batches and segments. After the
 /// kill the store must hold exactly the appends that returned, plus all or none of the one
@@ -89,10 +89,9 @@ struct CrashTests {
         let acknowledged = try HealthLogBinary.run(["--store", store, "anchor"]).stdout
         let before = try HealthLogBinary.run(["--store", store, "replay"]).stdout
 
-        var environment = Self.sizes
-        environment["HEALTHLOG_TEST_FAULT"] = point.fault(batches: total)
         // The input (about 10 KB) fits in the pipe buffer, so the kill never meets a half-written stdin.
-        let killed = try HealthLogBinary.run(["--store", store, "append"], stdin: inFlight, environment: environment)
+        let killed = try HealthLogBinary.run(
+            ["--store", store, "append"], stdin: inFlight, environment: Self.sizes, injecting: point.fault(batches: total))
         #expect(killed.wasSignalled && killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
         #expect(killed.stdout.isEmpty, "no anchor for an append that did not return")
         if point.hasRolled { #expect(try Self.segmentCount(store) >= 2, "the append in flight reached a new segment") }
@@ -115,7 +114,7 @@ struct CrashTests {
 
         let next = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(100...102), environment: Self.sizes)
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(next.stderr.hasPrefix("healthlog: cut a torn tail of ") != isWhole, "\(next.stderr)")
+        #expect(next.stderr.hasPrefix("healthlog: note: cut a torn tail of ") != isWhole, "\(next.stderr)")
         #expect(next.stderr.hasSuffix("healthlog: added 3, deleted 0, replaced 0, skipped 0\n"))
         let head: UInt64 = isWhole ? 47 : 5
         #expect(Events.seqs(try Self.rawReplay(store)) == Array(1...(head + 3)))
@@ -142,7 +141,7 @@ struct CrashTests {
         #expect(blocked.stdout.isEmpty)
         #expect(
             blocked.stderr
-                == "Error: another healthlog process is writing to \(store); gave up waiting after 0.2 s (set HEALTHLOG_LOCK_TIMEOUT to wait longer)\n")
+                == "healthlog: error: another healthlog process is writing to \(store); gave up waiting after 0.2 s (set HEALTHLOG_LOCK_TIMEOUT to wait longer)\n")
         let reader = try HealthLogBinary.run(["--store", store, "replay"])
         #expect(reader.status == 0 && Events.seqs(reader.stdout) == [1], "readers never take the lock")
 

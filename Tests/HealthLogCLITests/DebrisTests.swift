@@ -66,10 +66,9 @@ struct DebrisTests {
         var next = 4
         for round in 0..<3 {
             for point in ["synced", "checkpoint-written", "segment-index-written", "uuid-run-written"] {
-                var environment = CrashTests.sizes
-                environment["HEALTHLOG_TEST_FAULT"] = "kill:\(point)"
                 let lines = Events.lines(next...(next + 29))
-                let killed = try HealthLogBinary.run(["--store", store, "append"], stdin: lines, environment: environment)
+                let killed = try HealthLogBinary.run(
+                    ["--store", store, "append"], stdin: lines, environment: CrashTests.sizes, injecting: "kill:\(point)")
                 #expect(killed.wasSignalled && killed.status == SIGKILL, "round \(round), \(point): \(killed.stderr)")
                 next += 30
             }

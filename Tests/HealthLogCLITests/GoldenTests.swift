@@ -66,26 +66,26 @@ struct GoldenTests {
     func unknownTopLevelOption() throws {
         Self.expect(
             try HealthLogBinary.run(["--bogus"]), status: 2,
-            stderr: "Error: unknown option '--bogus'\nUsage: healthlog [--store <dir>] <command> [<options>]\nSee 'healthlog --help'.\n")
+            stderr: "healthlog: error: unknown option '--bogus'\nUsage: healthlog [--store <dir>] <command> [<options>]\nSee 'healthlog --help'.\n")
     }
 
     @Test("An unknown command is bad usage: exit 2 with the top-level usage")
     func unknownCommand() throws {
         Self.expect(
             try HealthLogBinary.run(["frobnicate"]), status: 2,
-            stderr: "Error: unknown command 'frobnicate'\nUsage: healthlog [--store <dir>] <command> [<options>]\nSee 'healthlog --help'.\n")
+            stderr: "healthlog: error: unknown command 'frobnicate'\nUsage: healthlog [--store <dir>] <command> [<options>]\nSee 'healthlog --help'.\n")
     }
 
     @Test("An unknown option is bad usage: exit 2 with the command's usage")
     func unknownOption() throws {
-        Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "replay", "--bogus"]), status: 2, stderr: "Error: unknown option '--bogus'\n" + Self.replayUsage)
+        Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "replay", "--bogus"]), status: 2, stderr: "healthlog: error: unknown option '--bogus'\n" + Self.replayUsage)
     }
 
     @Test("A --limit that is not a whole number, 0 or more, is bad usage: exit 2", arguments: ["-1", "abc", "1.5", ""])
     func badLimit(_ value: String) throws {
         Self.expect(
             try HealthLogBinary.run(["--store", "/nonexistent", "replay", "--limit", value]), status: 2,
-            stderr: "Error: --limit must be a whole number, 0 or more, not '\(value)'\n" + Self.replayUsage)
+            stderr: "healthlog: error: --limit must be a whole number, 0 or more, not '\(value)'\n" + Self.replayUsage)
     }
 
     @Test("A malformed anchor, or a token with a broken checksum, is refused with exit 3")
@@ -94,10 +94,10 @@ struct GoldenTests {
         defer { dir.remove() }
         let store = dir.file("store")
         try CrashTests.seed(store, with: Events.lines(1...2))
-        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", "zzz!"]), status: 3, stderr: "Error: anchor 'zzz!' \(Self.malformed)\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", "zzz!"]), status: 3, stderr: "healthlog: error: anchor 'zzz!' \(Self.malformed)\n")
         var token = Array(try Self.head(store))
         token[5] = token[5] == "A" ? "B" : "A"
-        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", String(token)]), status: 3, stderr: "Error: anchor '\(String(token))' \(Self.malformed)\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", String(token)]), status: 3, stderr: "healthlog: error: anchor '\(String(token))' \(Self.malformed)\n")
     }
 
     @Test("An anchor past the store's head, as a number or as a token, is refused with exit 3, never clamped")
@@ -106,14 +106,14 @@ struct GoldenTests {
         defer { dir.remove() }
         let store = dir.file("store")
         try CrashTests.seed(store, with: Events.lines(1...2))
-        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", "99"]), status: 3, stderr: "Error: anchor 99 is past the store's head, sequence 2\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--from", "99"]), status: 3, stderr: "healthlog: error: anchor 99 is past the store's head, sequence 2\n")
         // A copy of the store (same identity) that went on: its anchor is ahead of the original.
         try FileManager.default.copyItem(atPath: store, toPath: dir.file("copy"))
         try CrashTests.seed(dir.file("copy"), with: Events.lines(3...3))
         let ahead = try Self.head(dir.file("copy"))
         Self.expect(
             try HealthLogBinary.run(["--store", store, "replay", "--from", ahead]), status: 3,
-            stderr: "Error: anchor \(ahead) (sequence 3) is past the store's head, sequence 2\n")
+            stderr: "healthlog: error: anchor \(ahead) (sequence 3) is past the store's head, sequence 2\n")
     }
 
     @Test("An anchor from another store is refused with exit 3")
@@ -125,7 +125,7 @@ struct GoldenTests {
         let foreign = try Self.head(dir.file("other"))
         Self.expect(
             try HealthLogBinary.run(["--store", dir.file("one"), "replay", "--from", foreign]), status: 3,
-            stderr: "Error: anchor \(foreign) belongs to another store\n")
+            stderr: "healthlog: error: anchor \(foreign) belongs to another store\n")
     }
 
     @Test("Reading commands on a missing store exit 1 and create nothing", arguments: ["replay", "anchor", "verify"])
@@ -133,7 +133,7 @@ struct GoldenTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.file("missing")
-        Self.expect(try HealthLogBinary.run(["--store", store, command]), status: 1, stderr: "Error: no healthlog store at \(store)\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, command]), status: 1, stderr: "healthlog: error: no healthlog store at \(store)\n")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
@@ -148,22 +148,22 @@ struct GoldenTests {
         let wrongType = #"{"type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T08:00:00Z","value":"72","unit":"count/min"}"#
         Self.expect(
             try HealthLogBinary.run(["--store", store, "append"], stdin: good + wrongType + "\n"), status: 2,
-            stderr: "Error: line 2: field 'value': must be a number for a quantity type\n")
+            stderr: "healthlog: error: line 2: field 'value': must be a number for a quantity type\n")
         let file = dir.file("typo.ndjson")
         try (#"{"type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T08:00:00Z","valu":72,"unit":"count/min"}"# + "\n")
             .write(toFile: file, atomically: false, encoding: .utf8)
-        Self.expect(try HealthLogBinary.run(["--store", store, "append", file]), status: 2, stderr: "Error: \(file): line 1: field 'valu': unknown field\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, "append", file]), status: 2, stderr: "healthlog: error: \(file): line 1: field 'valu': unknown field\n")
         #expect(try Self.head(store) == head)
         #expect(Events.seqs(try CrashTests.rawReplay(store)) == [1])
     }
 
     @Test("delete without UUIDs, or with something that is not one, is bad usage: exit 2 with the usage")
     func deleteUsage() throws {
-        Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete"]), status: 2, stderr: "Error: an empty delete list: give at least one UUID\n" + Self.deleteUsage)
-        Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete", "nope"]), status: 2, stderr: "Error: argument 1: 'nope' is not a UUID\n" + Self.deleteUsage)
+        Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete"]), status: 2, stderr: "healthlog: error: an empty delete list: give at least one UUID\n" + Self.deleteUsage)
+        Self.expect(try HealthLogBinary.run(["--store", "/nonexistent", "delete", "nope"]), status: 2, stderr: "healthlog: error: argument 1: 'nope' is not a UUID\n" + Self.deleteUsage)
     }
 
-    @Test("delete of a UUID that is not live names the argument, not an input line, and writes nothing: exit 2")
+    @Test("delete of a UUID that is not live names its place in the list, not an input line, and writes nothing: exit 2")
     func deleteNotLive() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -173,7 +173,7 @@ struct GoldenTests {
         let missing = "11111111-1111-4111-8111-111111111111"
         Self.expect(
             try HealthLogBinary.run(["--store", store, "delete", Events.uuid(1), missing]), status: 2,
-            stderr: "Error: argument 2: field 'uuid': no sample in the store has UUID \(missing)\n")
+            stderr: "healthlog: error: UUID 2: field 'uuid': no sample in the store has UUID \(missing)\n")
         #expect(try Self.files(store) == before)
     }
 
@@ -240,7 +240,7 @@ struct GoldenTests {
         #expect(fromZero.status == 0 && Events.seqs(fromZero.stdout) == [1, 2, 3, 4])
 
         try "garbage\n".write(toFile: file, atomically: false, encoding: .utf8)
-        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--anchor-file", file]), status: 3, stderr: "Error: \(file): anchor 'garbage' \(Self.malformed)\n")
+        Self.expect(try HealthLogBinary.run(["--store", store, "replay", "--anchor-file", file]), status: 3, stderr: "healthlog: error: \(file): anchor 'garbage' \(Self.malformed)\n")
     }
 
     /// How the store is spoiled for ``damagedStore(_:)``.
@@ -280,7 +280,7 @@ struct GoldenTests {
                 #expect(result.stdout.hasPrefix("problem: " + error) && result.stderr.isEmpty, "\(result.stdout)")
             } else {
                 #expect(result.stdout.isEmpty)
-                #expect(result.stderr.hasPrefix("Error: " + error) && result.stderr.hasSuffix("\n"), "\(command): \(result.stderr)")
+                #expect(result.stderr.hasPrefix("healthlog: error: " + error) && result.stderr.hasSuffix("\n"), "\(command): \(result.stderr)")
                 #expect(damage == .newerFormatInMeta || result.stderr.contains("damage, not a torn tail"), "\(command): \(result.stderr)")
             }
         }

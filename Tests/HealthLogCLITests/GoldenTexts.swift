@@ -14,6 +14,8 @@ enum GoldenTexts {
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
           -h, --help                Show help information.
+          --version                 Show the tool's version and the store format
+                                    versions it writes.
 
         COMMANDS:
           append                    Append NDJSON events from files or standard input,
@@ -39,7 +41,7 @@ enum GoldenTexts {
           import                    Import an Apple Health export (export.zip or
                                     export.xml), idempotently.
 
-          See 'healthlog <command> --help' for detailed help.
+          See 'healthlog help <command>' for detailed help.
 
         ENVIRONMENT:
           HEALTHLOG_STORE           The store directory when --store is not given.
@@ -83,15 +85,19 @@ enum GoldenTexts {
     static let add = """
         OVERVIEW: Append one sample.
 
-        USAGE: healthlog [--store <dir>] add --type <type> --value <value> [--unit <unit>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...] [--no-sync]
+        USAGE: healthlog [--store <dir>] add --type <type> [--value <value>] [--unit <unit>] [--activity <name>] [--duration <seconds>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...] [--no-sync]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
-          --type <type>             The sample type, in full or short (HeartRate).
+          --type <type>             The sample type, in full or short (HeartRate,
+                                    SleepAnalysis, Workout).
           --value <value>           A number; for a category type, an integer or the
                                     constant's name.
           --unit <unit>             The unit of a quantity (count/min, kg, mg/dL, …).
+          --activity <name>         A workout's activity type
+                                    (HKWorkoutActivityTypeRunning).
+          --duration <seconds>      A workout's duration in seconds.
           --start <date>            ISO 8601 instant or YYYY-MM-DD (default: now).
           --end <date>              ISO 8601 instant or YYYY-MM-DD (default: the start).
           --source <name>           The source (app or device) name.
@@ -102,6 +108,8 @@ enum GoldenTexts {
           --no-sync                 Do not wait for fdatasync before reporting success.
           -h, --help                Show help information.
 
+        A quantity takes --value and --unit, a category --value, a workout --activity
+        (and --duration). Numbers are stored in their shortest form (72.50 as 72.5).
         Prints the sample's UUID, then the new anchor, on stdout.
         """
 

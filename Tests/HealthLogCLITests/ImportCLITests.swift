@@ -45,7 +45,7 @@ struct ImportCLITests {
         let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", Self.fixture("legacy-ios8-malformed.xml")])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: "))
+        #expect(result.stderr.hasPrefix("healthlog: error: "))
         #expect(result.stderr.contains("legacy-ios8-malformed.xml: line 5, column 198: malformed XML"))
         #expect(!FileManager.default.fileExists(atPath: dir.file("store")))
     }
@@ -59,6 +59,6 @@ struct ImportCLITests {
         #expect(missing.stderr.contains("cannot open"))
         let none = try HealthLogBinary.run(["--store", dir.file("store"), "import"])
         #expect(none.status == 2)
-        #expect(none.stderr.hasPrefix("Error: missing the export file\nUsage: healthlog [--store <dir>] import [--mirror] [--no-sync] <file>\n"))
+        #expect(none.stderr.hasPrefix("healthlog: error: missing the export file\nUsage: healthlog [--store <dir>] import [--mirror] [--no-sync] <file>\n"))
     }
 }

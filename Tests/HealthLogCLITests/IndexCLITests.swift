@@ -7,7 +7,7 @@ import HealthLogTestSupport
 import Testing
 
 /// `reindex`, `stats` and the index checks of `verify` through the real binary (SPEC §2
-/// "The indexer", §4 exit codes), and a writer killed while it writes the derived files
+/// "The indexer", §4 exit codes), and a writer (the fault tool) killed while it writes the derived files
 /// (`HEALTHLOG_TEST_FAULT=kill:segment-index-written:N`, `kill:uuid-run-written`,
 /// `kill:checkpoint-written`): the append it was committing survives whole, `verify` passes,
 /// and the next normal append leaves indexes that `verify` finds silent and that a
@@ -50,7 +50,7 @@ struct IndexCLITests {
         try handle.close()
         let result = try HealthLogBinary.run(["--store", store, "reindex"])
         #expect(result.status == 0 && result.stdout.hasPrefix("reindexed 32 events: "))
-        #expect(result.stderr == "healthlog: cut a torn tail of 9 bytes at \(last) at byte \(size) (bytes that are not a batch header)\n")
+        #expect(result.stderr == "healthlog: note: cut a torn tail of 9 bytes at \(last) at byte \(size) (bytes that are not a batch header)\n")
         GoldenTests.expect(try HealthLogBinary.run(["--store", store, "verify"]), status: 0, stdout: try Self.ok(store))
     }
 
@@ -59,7 +59,7 @@ struct IndexCLITests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.file("missing")
-        GoldenTests.expect(try HealthLogBinary.run(["--store", store, command]), status: 1, stderr: "Error: no healthlog store at \(store)\n")
+        GoldenTests.expect(try HealthLogBinary.run(["--store", store, command]), status: 1, stderr: "healthlog: error: no healthlog store at \(store)\n")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
@@ -67,8 +67,8 @@ struct IndexCLITests {
     func unexpectedArgument(_ command: String) throws {
         let result = try HealthLogBinary.run(["--store", "/nonexistent", command, "extra"])
         #expect(result.status == 2 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: unexpected argument 'extra'\nUsage: healthlog [--store <dir>] \(command)"))
-        #expect(result.stderr == "Error: unexpected argument 'extra'\nUsage: healthlog [--store <dir>] \(command)\nSee 'healthlog \(command) --help'.\n")
+        #expect(result.stderr.hasPrefix("healthlog: error: unexpected argument 'extra'\nUsage: healthlog [--store <dir>] \(command)"))
+        #expect(result.stderr == "healthlog: error: unexpected argument 'extra'\nUsage: healthlog [--store <dir>] \(command)\nSee 'healthlog \(command) --help'.\n")
     }
 
     @Test("stats prints per-type live, deleted, first and last, then events, segments, bytes on disk and the compression ratio")
@@ -165,9 +165,8 @@ struct IndexCLITests {
         try CrashTests.seed(store, with: Events.lines(1...20))
         try CrashTests.seed(store, with: Events.lines(21...40))
         let before = try Self.segments(store)
-        var environment = CrashTests.sizes
-        environment["HEALTHLOG_TEST_FAULT"] = fault
-        let killed = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(41...70, deleting: [3, 25]), environment: environment)
+        let killed = try HealthLogBinary.run(
+            ["--store", store, "append"], stdin: Events.lines(41...70, deleting: [3, 25]), environment: CrashTests.sizes, injecting: fault)
         #expect(killed.wasSignalled && killed.status == SIGKILL, "\(fault): status \(killed.status): \(killed.stderr)")
         #expect(killed.stdout.isEmpty)
         // The kill came after the data was synced: the append is there, whole.
@@ -204,23 +203,21 @@ struct IndexCLITests {
         defer { dir.remove() }
         let store = try Self.seeded(dir)
         let before = try GoldenTests.files(store).filter { !$0.key.hasPrefix("uuids/") && !$0.key.hasSuffix(".idx") }
-        var environment = CrashTests.sizes
-        environment["HEALTHLOG_TEST_FAULT"] = fault
-        let result = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(41...60), environment: environment)
+        let result = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(41...60), environment: CrashTests.sizes, injecting: fault)
         #expect(result.status == 1 && result.stdout.isEmpty && !result.wasSignalled)
-        #expect(result.stderr.hasPrefix("Error: cannot ") && result.stderr.hasSuffix(": \(reason)\n"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("healthlog: error: cannot ") && result.stderr.hasSuffix(": \(reason)\n"), "\(result.stderr)")
         #expect(try GoldenTests.files(store).filter { !$0.key.hasPrefix("uuids/") && !$0.key.hasSuffix(".idx") } == before)
         #expect(Events.seqs(try CrashTests.rawReplay(store)) == Array(1...32))
     }
 
-    @Test("A malformed HEALTHLOG_TEST_FAULT is bad usage: exit 2, nothing written")
+    @Test("The fault tool refuses a malformed HEALTHLOG_TEST_FAULT as bad usage: exit 2, nothing written")
     func malformedFault() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.file("store")
-        let result = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...1), environment: ["HEALTHLOG_TEST_FAULT": "kill:nowhere"])
+        let result = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...1), injecting: "kill:nowhere")
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("Error: HEALTHLOG_TEST_FAULT must be kill:POINT[:N], enospc-after:BYTES or fail-fsync, not 'kill:nowhere'\n"))
+        #expect(result.stderr.hasPrefix("healthlog: error: HEALTHLOG_TEST_FAULT must be kill:POINT[:N], enospc-after:BYTES or fail-fsync, not 'kill:nowhere'\n"))
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
@@ -239,9 +236,13 @@ struct IndexCLITests {
         try FileManager.default.contentsOfDirectory(atPath: store + "/segments").filter { $0.hasSuffix(".log.lz4") }.sorted().map { "segments/" + $0 }
     }
 
-    /// The `ok:` line `verify` prints for the store as it is (counts from the library).
+    /// The `ok:` line `verify` prints for the store as it is (counts from the library, each
+    /// noun in the number it takes).
     static func ok(_ store: String) throws -> String {
         let report = try HealthStore(directory: store).verify()
-        return "ok: \(report.events) events in \(report.batches) batches, \(report.segments) segments\n"
+        let events = "\(report.events) event\(report.events == 1 ? "" : "s")"
+        let batches = "\(report.batches) batch\(report.batches == 1 ? "" : "es")"
+        let segments = "\(report.segments) segment\(report.segments == 1 ? "" : "s")"
+        return "ok: \(events) in \(batches), \(segments)\n"
     }
 }

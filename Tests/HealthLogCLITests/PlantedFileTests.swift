@@ -65,7 +65,7 @@ struct PlantedFileTests {
         for (result, isRefused) in [(reader, plant.refusesReaders), (writer, plant.refusesWriters)] {
             if isRefused {
                 #expect(result.status == 1, "\(result.stderr)")
-                #expect(result.stderr == "Error: \(planted) is a symbolic link: healthlog never follows symbolic links in a store; remove it\n")
+                #expect(result.stderr == "healthlog: error: \(planted) is a symbolic link: healthlog never follows symbolic links in a store; remove it\n")
             } else {
                 #expect(result.status == 0, "\(result.stderr)")
             }
@@ -90,7 +90,7 @@ struct PlantedFileTests {
         try #require(chmod(store, mode) == 0)
         let image = try FileTreeImage(store)
 
-        let message = "Error: \(store) has invalid permissions (mode 0\(String(mode, radix: 8))): group or others may access it; a store directory must be private: chmod 700 \(store)\n"
+        let message = "healthlog: error: \(store) has invalid permissions (mode 0\(String(mode, radix: 8))): group or others may access it; a store directory must be private: chmod 700 \(store)\n"
         for arguments in [["replay"], ["anchor"], ["stats"], ["verify"], ["append"], ["reindex"]] {
             let result = try HealthLogBinary.run(["--store", store] + arguments, stdin: Events.lines(4...4))
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
@@ -134,7 +134,7 @@ struct PlantedFileTests {
         for arguments in [["replay"], ["append"]] {
             let result = try HealthLogBinary.run(["--store", store] + arguments, stdin: Events.lines(4...4))
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("Error: \(store) belongs to user 1, not to this user (0)"), "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("healthlog: error: \(store) belongs to user 1, not to this user (0)"), "\(result.stderr)")
         }
     }
 

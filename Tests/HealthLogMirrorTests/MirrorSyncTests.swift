@@ -104,7 +104,7 @@ struct MirrorSyncTests {
         defer { dir.remove() }
         let run = try MirrorBinary.run(arguments.map { $0.hasSuffix(".db") || $0.hasSuffix("nowhere") ? dir.file($0) : $0 }, outputIn: dir)
         #expect(run.status == status)
-        #expect(run.stderr.contains("Error: ") && run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.contains("healthlog-mirror: error: ") && run.stderr.contains(message), "\(run.stderr)")
     }
 
     @Test("--help prints the overview, usage and options on stdout and exits 0")

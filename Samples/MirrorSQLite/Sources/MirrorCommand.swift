@@ -20,7 +20,7 @@ enum MirrorCommand {
             try await run(options, crashHook: try CrashHook(environment: environment["HEALTHLOG_MIRROR_TEST_CRASH"]))
             return 0
         } catch let error as HealthLogError {
-            Console.report("Error: \(error.message)")
+            Console.report("healthlog-mirror: error: \(error.message)")
             switch error.code.category {
             case .input:
                 Console.report("Usage: \(MirrorOptions.usage)")
@@ -30,7 +30,7 @@ enum MirrorCommand {
             case .store: return 1
             }
         } catch {
-            Console.report("Error: \(error)")
+            Console.report("healthlog-mirror: error: \(error)")
             return 1
         }
     }

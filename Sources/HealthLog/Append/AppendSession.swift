@@ -25,10 +25,15 @@ final class AppendSession {
     private let appendedMillis = Clock.nowMillis()
     /// Whether an add whose UUID was ever used is skipped (import) rather than refused.
     private let skipsUsedUUIDs: Bool
+    /// What messages call an input's Nth line: `line`, or `sample` and `UUID` for the
+    /// lines ``HealthStore/save(_:)`` and ``HealthStore/delete(_:)-([SampleUUID])`` build.
+    private let item: String
 
-    /// Opens the store's writer (taking its lock and cutting any torn tail).
-    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false) throws {
+    /// Opens the store's writer (taking its lock and cutting any torn tail); messages name
+    /// a bad line as `ITEM N`.
+    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line") throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
+        self.item = item
         writer = try LogWriter(layout, options: options)
         state = WriterState(layout, snapshot: writer.snapshot, chunkEvents: options.appendChunkEvents)
         startHead = writer.headSeq
@@ -57,10 +62,10 @@ final class AppendSession {
         do {
             event = try EventLineParser.parse(line)
         } catch let error as FieldError {
-            throw HealthLogError(.badInput, "\(label)line \(number): " + (error.field.map { "field '\($0)': " } ?? "") + error.reason)
+            throw HealthLogError(.badInput, "\(label)\(item) \(number): " + (error.field.map { "field '\($0)': " } ?? "") + error.reason)
         }
         func bad(_ field: String, _ reason: String) -> HealthLogError {
-            HealthLogError(.badInput, "\(label)line \(number): field '\(field)': \(reason)")
+            HealthLogError(.badInput, "\(label)\(item) \(number): field '\(field)': \(reason)")
         }
         if event.isDelete {
             let uuid = event.uuid!
@@ -114,7 +119,7 @@ final class AppendSession {
         }
         try state.recordAdd(uuid, stub, sync: sync)
         summary.lastAdded = uuid
-        for member in event.objects ?? [] { members.append(("\(label)line \(number)", member)) }
+        for member in event.objects ?? [] { members.append(("\(label)\(item) \(number)", member)) }
     }
 
     private func emitDelete(_ uuid: SampleUUID, _ stub: SampleStub) throws {

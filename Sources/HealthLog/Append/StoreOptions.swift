@@ -12,8 +12,8 @@ public struct StoreOptions: Sendable {
     public var batchBytes = FormatConstants.defaultBatchBytes
     /// How long a writer waits for another process's writer lock, in seconds.
     public var lockTimeout: Double = 10
-    /// Test hooks: faults to inject (none in real use).
-    public var faults = FaultPlan()
+    /// Test hooks: faults to inject (none in real use; `package`, so not product API).
+    package var faults = FaultPlan()
     /// Events an append holds in memory for its UUID bookkeeping before it writes them out
     /// sorted (see ``UUIDRunBuilder``); internal, so tests can force many chunks.
     var appendChunkEvents = UUIDRunBuilder.defaultChunkEvents

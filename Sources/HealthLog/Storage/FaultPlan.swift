@@ -1,9 +1,10 @@
 /// Test hooks that make a store handle fail on purpose at chosen points, so fault-injection
 /// tests can kill the real process mid-append, fill the disk, or fail an fsync. Empty (no
-/// fault) in real use. The command-line tool reads it from `HEALTHLOG_TEST_FAULT`.
-public struct FaultPlan: Sendable, Equatable {
+/// fault) in real use. Not product API: `package` access, so only this package's tests and
+/// the test-only `HealthLogFaultTool` (which reads it from `HEALTHLOG_TEST_FAULT`) set it.
+package struct FaultPlan: Sendable, Equatable {
     /// The points in a write where a kill can be injected, in the order an append passes them.
-    public enum Point: String, Sendable, CaseIterable {
+    package enum Point: String, Sendable, CaseIterable {
         /// A new segment file was created and its header written.
         case segmentCreated = "segment-created"
         /// One batch was written (not yet committed).
@@ -19,18 +20,18 @@ public struct FaultPlan: Sendable, Equatable {
     }
 
     /// Kill the process with `SIGKILL` the `occurrence`-th time (1-based) it reaches `point`.
-    public var kill: (point: Point, occurrence: Int)?
+    package var kill: (point: Point, occurrence: Int)?
     /// Let segment writes store only this many bytes in all, then fail with `ENOSPC`
     /// (a short write, then a full disk).
-    public var failWritesAfterBytes: Int?
+    package var failWritesAfterBytes: Int?
     /// Fail every `fdatasync`/`fsync` of segment data with `EIO`.
-    public var failSync = false
+    package var failSync = false
 
     /// No faults.
-    public init() {}
+    package init() {}
 
     /// Parses `kill:POINT[:N]`, `enospc-after:BYTES` or `fail-fsync`; `nil` if malformed.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: ":").map(String.init)
         switch parts.first {
         case "kill":
@@ -50,7 +51,7 @@ public struct FaultPlan: Sendable, Equatable {
     }
 
     /// Equal when the same faults are planned.
-    public static func == (a: FaultPlan, b: FaultPlan) -> Bool {
+    package static func == (a: FaultPlan, b: FaultPlan) -> Bool {
         a.kill?.point == b.kill?.point && a.kill?.occurrence == b.kill?.occurrence
             && a.failWritesAfterBytes == b.failWritesAfterBytes && a.failSync == b.failSync
     }

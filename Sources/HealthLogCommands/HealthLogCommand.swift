@@ -1,7 +1,8 @@
-import HealthLog
+package import HealthLog
 
 /// The `healthlog` tool: global options, command dispatch, error reporting and exit codes.
-enum HealthLogCommand {
+/// The shipping executable and the test-only fault tool both call ``main(_:faults:)``.
+package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
     static var commands: [(spec: CommandSpec, run: (ParsedArguments, Context) throws -> Int32)] {
         [
@@ -29,9 +30,10 @@ enum HealthLogCommand {
         text += "\n\nUSAGE: healthlog [--store <dir>] <command> [<options>]\n\nOPTIONS:\n"
         text += CommandSpec.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
         text += CommandSpec.row("-h, --help", "Show help information.")
+        text += CommandSpec.row("--version", "Show the tool's version and the store format versions it writes.")
         text += "\nCOMMANDS:\n"
         for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
-        text += "\n  See 'healthlog <command> --help' for detailed help.\n\nENVIRONMENT:\n"
+        text += "\n  See 'healthlog help <command>' for detailed help.\n\nENVIRONMENT:\n"
         text += CommandSpec.row("HEALTHLOG_STORE", "The store directory when --store is not given.")
         text += CommandSpec.row("HEALTHLOG_LOCK_TIMEOUT", "Seconds a writer waits for another writer's lock (default 10).")
         text += CommandSpec.row("HEALTHLOG_SEGMENT_BYTES", "Segment size limit in bytes (default 64 MiB).")
@@ -45,7 +47,10 @@ enum HealthLogCommand {
     }
 
     /// Runs the tool with `arguments` (without the program name); returns the exit code.
-    static func main(_ arguments: [String]) -> Int32 {
+    /// A command that opens the store calls `faults` for the faults to inject: none in the
+    /// shipping tool; the fault tool's closure parses `HEALTHLOG_TEST_FAULT` and throws
+    /// ``HealthLogError/Code/badUsage`` when it is malformed.
+    package static func main(_ arguments: [String], faults: @escaping () throws -> FaultPlan = { FaultPlan() }) -> Int32 {
         let terminal = Terminal()
         var rest: [String] = []
         var storePath = Context.environment("HEALTHLOG_STORE") ?? "./healthlog.store"
@@ -69,6 +74,11 @@ enum HealthLogCommand {
                 rest.append(argument)
             }
         }
+        if rest.first == "--version" {
+            terminal.print(ToolVersion.line)
+            terminal.flush()
+            return ExitCode.success
+        }
         guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
             if rest.count > 1, let command = commands.first(where: { $0.spec.name == rest[1] }) {
                 terminal.print(command.spec.help.dropLast().description)
@@ -87,7 +97,7 @@ enum HealthLogCommand {
             terminal.flush()
             return ExitCode.success
         }
-        let context = Context(storePath: storePath, terminal: terminal)
+        let context = Context(storePath: storePath, terminal: terminal, faults: faults)
         do {
             let parsed = try ParsedArguments(commandArguments, spec: command.spec)
             let status = try command.run(parsed, context)
@@ -96,18 +106,18 @@ enum HealthLogCommand {
         } catch let error as HealthLogError {
             terminal.flush()
             if error.code == .badUsage { return usageError(error.message, terminal, command.spec) }
-            terminal.error("Error: \(error.message)")
+            terminal.failure(error.message)
             return ExitCode.of(error)
         } catch {
             terminal.flush()
-            terminal.error("Error: \(error)")
+            terminal.failure("\(error)")
             return ExitCode.storeFailure
         }
     }
 
     /// Prints a usage error the way every command does, and returns exit code 2.
     static func usageError(_ message: String, _ terminal: Terminal, _ spec: CommandSpec?) -> Int32 {
-        terminal.error("Error: \(message)")
+        terminal.failure(message)
         if let spec {
             terminal.error("Usage: healthlog [--store <dir>] \(spec.name)\(spec.usage.isEmpty ? "" : " " + spec.usage)")
             terminal.error("See 'healthlog \(spec.name) --help'.")

@@ -16,7 +16,7 @@ enum BackupCommand {
         progress.finish()
         context.terminal.print(try HealthStore(directory: arguments.positionals[0]).headAnchor().token)
         context.terminal.flush()
-        context.terminal.error("healthlog: backed up \(report.headSeq) events: \(report.filesWritten) files written (\(report.bytesWritten) bytes), \(report.filesKept) unchanged, \(report.filesRemoved) removed; verified")
+        context.terminal.summary("backed up \(String(counting: report.headSeq, "event")): \(String(counting: report.filesWritten, "file")) written (\(String(counting: report.bytesWritten, "byte"))), \(report.filesKept) unchanged, \(report.filesRemoved) removed; verified")
         return ExitCode.success
     }
 }

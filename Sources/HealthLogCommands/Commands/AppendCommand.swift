@@ -31,6 +31,10 @@ enum AppendCommand {
                 throw HealthLogError(.badUsage, "cannot open '\(path)': \(reason)")
             }
             opened.append(fd)
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                throw HealthLogError(.badUsage, "cannot open '\(path)': \(String(cString: strerror(EISDIR)))")
+            }
             readers.append(LineReader(fileDescriptor: fd, name: path))
         }
         let summary = try store.append(readers)
@@ -38,11 +42,17 @@ enum AppendCommand {
         return ExitCode.success
     }
 
-    /// Prints what an append did: the anchor on stdout, the summary and any recovery on stderr.
+    /// Prints what an append did: the anchor on stdout, the summary and any recovery on
+    /// stderr; for an input without events, a note that nothing was written instead of the
+    /// summary.
     static func report(_ summary: AppendSummary, _ context: Context) {
-        if let torn = summary.recoveredTail { context.terminal.error("healthlog: cut a \(torn.summary)") }
+        if let torn = summary.recoveredTail { context.terminal.note("cut a \(torn.summary)") }
         context.terminal.print(summary.anchor.token)
         context.terminal.flush()
-        context.terminal.error("healthlog: \(summary.text)")
+        if summary.added + summary.deleted + summary.replaced + summary.skipped == 0 {
+            context.terminal.note("the input holds no events; nothing was written")
+        } else {
+            context.terminal.summary(summary.text)
+        }
     }
 }

@@ -31,11 +31,11 @@ enum ImportCommand {
     /// Prints the report on stderr and the anchor on stdout.
     private static func print(_ report: ImportReport, _ context: Context) {
         let terminal = context.terminal
-        if let torn = report.summary.recoveredTail { terminal.error("healthlog: cut a \(torn.summary)") }
-        var head = "healthlog: read \(report.document)"
+        if let torn = report.summary.recoveredTail { terminal.note("cut a \(torn.summary)") }
+        var head = "read \(report.document)"
         if let locale = report.locale { head += ", locale \(locale)" }
         if let date = report.exportDate { head += ", exported \(date)" }
-        terminal.error(head)
+        terminal.summary(head)
         terminal.error("elements:")
         for (name, count) in report.elementCounts.sorted(by: { $0.key < $1.key }) {
             let note = name == "Record" && report.correlationMembers > 0 ? " (\(report.correlationMembers) in correlations)" : ""
@@ -55,6 +55,6 @@ enum ImportCommand {
         let s = report.summary
         terminal.print(s.anchor.token)
         terminal.flush()
-        terminal.error("healthlog: added \(s.added), already present \(s.alreadyPresent), deleted \(s.deleted), replaced \(s.replaced), skipped \(s.skipped)")
+        terminal.summary("added \(s.added), already present \(s.alreadyPresent), deleted \(s.deleted), replaced \(s.replaced), skipped \(s.skipped)")
     }
 }

@@ -21,7 +21,7 @@ enum StatsCommand {
         }
         t.print("")
         t.print("events             \(stats.events)")
-        t.print("segments           \(stats.segments) (\(stats.batches) batches)")
+        t.print("segments           \(stats.segments) (\(String(counting: stats.batches, "batch")))")
         t.print("bytes on disk      \(stats.bytesOnDisk)")
         t.print("NDJSON bytes       \(stats.rawBytes)")
         let ratio = (stats.compressionRatio * 100).rounded() / 100

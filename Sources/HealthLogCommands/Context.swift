@@ -5,11 +5,12 @@ import Darwin
 #endif
 import HealthLog
 
-/// What every command gets: the store path, the store options from the environment, and
-/// the terminal.
+/// What every command gets: the store path, the store options from the environment, the
+/// faults to inject (none but in the test-only fault tool), and the terminal.
 struct Context {
     let storePath: String
     let terminal: Terminal
+    let faults: () throws -> FaultPlan
 
     /// A store handle; `sync: false` for `--no-sync`.
     func store(sync: Bool = true) throws -> HealthStore {
@@ -23,12 +24,7 @@ struct Context {
             }
             options.lockTimeout = seconds
         }
-        if let text = Context.environment("HEALTHLOG_TEST_FAULT") {
-            guard let plan = FaultPlan(parsing: text) else {
-                throw HealthLogError(.badUsage, "HEALTHLOG_TEST_FAULT must be kill:POINT[:N], enospc-after:BYTES or fail-fsync, not '\(text)'")
-            }
-            options.faults = plan
-        }
+        options.faults = try faults()
         return HealthStore(directory: storePath, options: options)
     }
 

@@ -11,8 +11,8 @@ enum ReindexCommand {
         let progress = ProgressLine("reindex", context.terminal)
         let report = try context.store().reindex(progress: progress.update)
         progress.finish()
-        if let torn = report.recoveredTail { context.terminal.error("healthlog: cut a \(torn.summary)") }
-        context.terminal.print("reindexed \(report.events) events: \(report.segmentIndexes) segment indexes, \(report.uuids) UUIDs")
+        if let torn = report.recoveredTail { context.terminal.note("cut a \(torn.summary)") }
+        context.terminal.print("reindexed \(String(counting: report.events, "event")): \(String(counting: report.segmentIndexes, "segment index")), \(String(counting: report.uuids, "UUID"))")
         return ExitCode.success
     }
 }

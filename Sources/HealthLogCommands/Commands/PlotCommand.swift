@@ -33,7 +33,7 @@ enum PlotCommand {
         let unit = units.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         let chart = StatisticsChart(rows: rows.filter { $0.unit == unit }, figure: figure, title: type.identifier)
         try chart.write(to: output)
-        context.terminal.error("plot: \(chart.rows.count) \(interval.rawValue)s of \(type.identifier) written to \(output)")
+        context.terminal.summary("plot: \(String(counting: chart.rows.count, interval.rawValue)) of \(type.identifier) written to \(output)")
         return ExitCode.success
     }
 }

@@ -14,9 +14,9 @@ enum VerifyCommand {
         for problem in report.problems { context.terminal.print("problem: \(problem)") }
         for note in report.notes { context.terminal.print("note: \(note)") }
         if report.isSound {
-            context.terminal.print("ok: \(report.events) events in \(report.batches) batches, \(report.segments) segments")
+            context.terminal.print("ok: \(String(counting: report.events, "event")) in \(String(counting: report.batches, "batch")), \(String(counting: report.segments, "segment"))")
         } else {
-            context.terminal.print("damaged: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); see above")
+            context.terminal.print("damaged: \(String(counting: report.problems.count, "problem")); see above")
         }
         return report.isSound ? ExitCode.success : ExitCode.storeFailure
     }

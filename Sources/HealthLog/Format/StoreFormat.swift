@@ -1,0 +1,13 @@
+/// The versions of the on-disk format this build of the library writes, and the newest it
+/// reads: the store format (segments, batches, checkpoint) and the layouts of the derived
+/// index files, which have versions of their own (a file of another version is rebuilt).
+public enum StoreFormat {
+    /// The store format version.
+    public static var version: Int { Int(FormatConstants.version) }
+    /// The layout version of segment indexes (`segments/*.idx`).
+    public static var segmentIndexVersion: Int { Int(FormatConstants.segmentIndexVersion) }
+    /// The layout version of UUID-index runs (`uuids/*.run`).
+    public static var uuidRunVersion: Int { Int(FormatConstants.uuidRunVersion) }
+    /// The layout version of the sync-identifier table (`uuids/sync`).
+    public static var syncTableVersion: Int { Int(FormatConstants.syncTableVersion) }
+}

@@ -5,7 +5,11 @@ let package = Package(
     name: "healthlog",
     products: [
         .library(name: "HealthLog", targets: ["HealthLog"]),
+        // Apple Health import: links libxml2 and libarchive, which the core never loads.
+        .library(name: "HealthLogImport", targets: ["HealthLogImport"]),
         .executable(name: "healthlog", targets: ["HealthLogCLI"]),
+        // The worker `healthlog import` runs, so no other command loads the import's libraries.
+        .executable(name: "healthlog-import", targets: ["HealthLogImportWorker"]),
         // Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in
         // sync by anchors (SPEC §5), built by `swift build`.
         .executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]),
@@ -32,16 +36,21 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CLZ4", "CLibXML2", "CArchive"]),
+        .target(name: "HealthLog", dependencies: ["CLZ4"]),
+        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CLibXML2", "CArchive"]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
+        .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLog", "HealthLogImport"]),
         // The test-only twin of `healthlog` that injects the faults HEALTHLOG_TEST_FAULT names;
         // built by `swift build` and run by the CLI tests, but not a product.
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthLogTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "HealthLogCLITests", dependencies: ["HealthLog", "HealthLogCLI", "HealthLogFaultTool", "HealthLogTestSupport"]),
+        .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "HealthLogCLITests",
+            dependencies: ["HealthLog", "HealthLogCLI", "HealthLogImportWorker", "HealthLogFaultTool", "HealthLogTestSupport"]),
         .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,10 +6,10 @@ import Testing
 /// report on stderr, idempotence, and exit 2 with line and column for malformed XML.
 @Suite("import command")
 struct ImportCLITests {
-    /// A fixture of the library tests (`Tests/HealthLogTests/Fixtures/AppleHealth`).
+    /// A fixture of the library tests (`Tests/HealthLogImportTests/Fixtures/AppleHealth`).
     static func fixture(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("HealthLogTests/Fixtures/AppleHealth/\(name)").path
+            .appendingPathComponent("HealthLogImportTests/Fixtures/AppleHealth/\(name)").path
     }
 
     @Test("import prints the anchor on stdout and counts per element and per type on stderr; again, it adds nothing")

@@ -10,7 +10,8 @@ public struct AppendSummary: Sendable, Equatable {
     /// higher sync version.
     public var skipped = 0
     /// Adds of an import skipped because their UUID was already used: the record is in
-    /// the store, or was and was deleted (``HealthStore/importExport(at:options:progress:)``).
+    /// the store, or was and was deleted (`HealthStore.importExport(at:options:progress:)` in
+    /// `HealthLogImport`).
     public var alreadyPresent = 0
     /// The head anchor after the append (unchanged when nothing was written).
     public var anchor = QueryAnchor.beginning
@@ -18,6 +19,10 @@ public struct AppendSummary: Sendable, Equatable {
     public var lastAdded: SampleUUID?
     /// A torn tail that this append's writer found and cut before writing, if any.
     public var recoveredTail: TornTail?
+
+    /// Nothing done yet: every count 0, the anchor at the beginning (for a caller that
+    /// adds up several appends, as an import does).
+    package init() {}
 
     /// The one-line summary the CLI prints on stderr.
     public var text: String {

@@ -10,7 +10,7 @@ extension JSONText {
     /// Whether `text` is exactly a finite number in JSON's grammar (RFC 8259 §6), as the
     /// event parser reads it: no sign but `-`, no leading zeros, digits on both sides of
     /// a `.`, no blanks.
-    static func isNumber(_ text: String) -> Bool {
+    package static func isNumber(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= 48 && first <= 57) else { return false }

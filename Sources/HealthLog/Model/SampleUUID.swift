@@ -69,7 +69,7 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     /// Appends the 36 upper-case characters to `out`.
-    func render(into out: inout [UInt8]) {
+    package func render(into out: inout [UInt8]) {
         let digits: StaticString = "0123456789ABCDEF"
         digits.withUTF8Buffer { hex in
             for i in 0..<32 {

@@ -17,44 +17,9 @@ enum ImportCommand {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw HealthLogError(.badUsage, arguments.positionals.isEmpty ? "missing the export file" : "expected one export file")
         }
-        var options = ImportOptions()
-        options.mirror = arguments.has("--mirror")
+        let store = try context.store(sync: !arguments.has("--no-sync"))
         let progress = ProgressLine("import", context.terminal, unit: "MB")
-        let report = try context.store(sync: !arguments.has("--no-sync")).importExport(at: path, options: options) { step in
-            progress.update(stage: step.phase.rawValue, step.bytesDone >> 20, max(1, step.bytesTotal >> 20))
-        }
-        progress.finish()
-        print(report, context)
+        try ImportWorker(store: store, mirror: arguments.has("--mirror"), path: path).run(context.terminal, progress)
         return ExitCode.success
-    }
-
-    /// Prints the report on stderr and the anchor on stdout.
-    private static func print(_ report: ImportReport, _ context: Context) {
-        let terminal = context.terminal
-        if let torn = report.summary.recoveredTail { terminal.note("cut a \(torn.summary)") }
-        var head = "read \(report.document)"
-        if let locale = report.locale { head += ", locale \(locale)" }
-        if let date = report.exportDate { head += ", exported \(date)" }
-        terminal.summary(head)
-        terminal.error("elements:")
-        for (name, count) in report.elementCounts.sorted(by: { $0.key < $1.key }) {
-            let note = name == "Record" && report.correlationMembers > 0 ? " (\(report.correlationMembers) in correlations)" : ""
-            terminal.error("  \(name) \(count)\(note)")
-        }
-        terminal.error("samples by type:")
-        for (type, count) in report.typeCounts.sorted(by: { $0.key < $1.key }) { terminal.error("  \(type) \(count)") }
-        if report.correlationMembersAlsoTopLevel > 0 {
-            terminal.error("  (\(report.correlationMembersAlsoTopLevel) correlation members also at top level, counted once)")
-        }
-        if report.unmappedCount > 0 {
-            let byElement = report.unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            terminal.error("not mapped: \(report.unmappedCount) (\(byElement))")
-            for item in report.unmapped { terminal.error("  \(item)") }
-            if report.unmappedCount > report.unmapped.count { terminal.error("  … and \(report.unmappedCount - report.unmapped.count) more") }
-        }
-        let s = report.summary
-        terminal.print(s.anchor.token)
-        terminal.flush()
-        terminal.summary("added \(s.added), already present \(s.alreadyPresent), deleted \(s.deleted), replaced \(s.replaced), skipped \(s.skipped)")
     }
 }

@@ -8,10 +8,10 @@ import Testing
 @Suite("Layers")
 struct LayerTests {
     /// The floors, bottom first; the files at the top of `Sources/HealthLog` are the
-    /// `HealthStore` facade. `Import` is leaving the core for a target of its own.
+    /// `HealthStore` facade.
     static let floors = [
         "System", "Model", "Format", "Samples", "Events", "Storage", "Index", "Append", "Query", "Analysis", "Maintenance",
-        facade, "Import",
+        facade,
     ]
     /// The name of the top floor: the files directly in `Sources/HealthLog`.
     static let facade = "(facade)"

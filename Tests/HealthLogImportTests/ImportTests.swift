@@ -2,6 +2,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 @testable import HealthLog
+@testable import HealthLogImport
 
 /// `HealthStore.importExport(at:)` on the public sample exports (SPEC §6, issue #5):
 /// faithful per-type counts, idempotence, exports that contain earlier ones, refusal of

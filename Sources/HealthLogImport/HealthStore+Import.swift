@@ -1,3 +1,5 @@
+public import HealthLog
+
 extension HealthStore {
     /// Imports an Apple Health export (`export.zip`, or the `export.xml` inside it):
     /// every `Record`, `Correlation`, `Workout`, `ActivitySummary` and `Me` characteristic
@@ -62,7 +64,10 @@ extension HealthStore {
         try writer.flush()
         if options.mirror {
             exportUUIDs.sort()
-            let gone = try MirrorScan(StoreLayout(directory: directory)).importedSamples(notIn: exportUUIDs)
+            var gone: [SampleUUID] = []
+            try forEachLiveSample(withMetadataKey: SampleDraft.markerKey) { uuid in
+                if !Self.contains(uuid, sorted: exportUUIDs) { gone.append(uuid) }
+            }
             exportUUIDs = []
             for uuid in gone {
                 try writer.add(Array("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}\n".utf8))
@@ -74,6 +79,17 @@ extension HealthStore {
         report.appends = writer.appends
         if report.appends == 0, exists { report.summary.anchor = try headAnchor() }
         return report
+    }
+
+    /// Whether `uuid` is in `sorted`, by binary search.
+    private static func contains(_ uuid: SampleUUID, sorted: [SampleUUID]) -> Bool {
+        var lo = 0
+        var hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < uuid { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < sorted.count && sorted[lo] == uuid
     }
 
     /// One pass over the export: scans the document and maps each top-level element.

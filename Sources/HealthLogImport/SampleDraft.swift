@@ -1,3 +1,5 @@
+import HealthLog
+
 /// A sample being built from an export element: the fields of its SPEC §1 event line as
 /// JSON texts, rendered once to derive its UUID from its content and once as the line the
 /// import appends.

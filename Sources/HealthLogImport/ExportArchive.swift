@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CArchive
+import HealthLog
 
 /// The export document inside an `export.zip`, read with libarchive as a stream.
 ///

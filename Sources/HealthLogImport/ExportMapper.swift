@@ -1,3 +1,5 @@
+import HealthLog
+
 /// Maps the top-level elements of an export to SPEC §1 event lines, validated by the
 /// store's own event parser, and lists what it cannot map. Pure: the same element always
 /// maps to the same lines, so the import's checking pass and writing pass agree.
@@ -66,10 +68,10 @@ struct ExportMapper {
         var line = draft.render(uuid: uuid, marker: marker)
         let problem: String? = line.withUnsafeBytes { bytes in
             do {
-                _ = try EventLineParser.parse(bytes)
+                try HealthStore.validate(line: bytes)
                 return nil
-            } catch let error as FieldError {
-                return (error.field.map { "field '\($0)': " } ?? "") + error.reason
+            } catch let error as HealthLogError {
+                return error.message
             } catch {
                 return "\(error)"
             }

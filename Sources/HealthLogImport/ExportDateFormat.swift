@@ -1,3 +1,5 @@
+import HealthLog
+
 /// The date formats of Apple Health exports, turned into SPEC §1's ISO 8601 instants with
 /// the offset kept.
 enum ExportDateFormat {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HealthLog
+@testable import HealthLogImport
 
 /// The SHA-256 behind the import's content-derived UUIDs, against FIPS 180-4's examples.
 @Suite("SHA-256")

@@ -1,10 +1,10 @@
 import Foundation
 
-/// The Apple Health export fixtures in `Tests/HealthLogTests/Fixtures/AppleHealth` (see
+/// The Apple Health export fixtures in `Tests/HealthLogImportTests/Fixtures/AppleHealth` (see
 /// the PROVENANCE.md beside them), and what healthkit-to-sqlite 1.0.1 counted in each.
 enum ExportFixtures {
     /// The fixtures' directory.
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/AppleHealth").path
 
     /// The path of fixture `name`.

@@ -1,3 +1,5 @@
+import HealthLog
+
 /// Reads an export document as a stream and hands over each top-level element (the
 /// children of `HealthData`) complete with its descendants, counting every element by name
 /// on the way.

@@ -1,3 +1,5 @@
+import HealthLog
+
 import CLibXML2
 
 /// A pull parser over an ``ExportByteSource``: libxml2's streaming reader

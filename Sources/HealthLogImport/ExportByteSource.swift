@@ -1,3 +1,5 @@
+import HealthLog
+
 /// A stream of the bytes of an export's XML document, read front to back once: a plain
 /// file (``ExportFile``) or the document inside a zip (``ExportArchive``).
 protocol ExportByteSource: AnyObject {

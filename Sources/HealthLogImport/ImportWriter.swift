@@ -1,3 +1,5 @@
+import HealthLog
+
 /// The writing pass of an import: gathers event lines and appends them in appends of a
 /// bounded number of events, in the importing mode where an add whose UUID was ever used
 /// is skipped and counted as already present.
@@ -31,10 +33,9 @@ struct ImportWriter {
     /// Appends what is gathered, all-or-nothing.
     mutating func flush() throws {
         guard pendingEvents > 0 else { return }
-        let session = try AppendSession(StoreLayout(directory: store.directory), options: store.options, skipsUsedUUIDs: true)
         let done: AppendSummary
         do {
-            done = try session.run([LineReader(bytes: pending, name: nil)])
+            done = try store.appendImporting(ndjson: pending)
         } catch let error as HealthLogError where appends > 0 {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"

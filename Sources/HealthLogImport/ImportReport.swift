@@ -1,3 +1,5 @@
+public import HealthLog
+
 /// What an import read, mapped and wrote.
 public struct ImportReport: Sendable {
     /// The document read: the file, or the zip and its entry.

@@ -1,0 +1,65 @@
+/// The door between the core and the `HealthLogImport` target: the three things an import
+/// needs from a store, and nothing of its storage. `package` access, so library users never
+/// see it and the import never reaches past it.
+extension HealthStore {
+    /// Appends NDJSON event lines as one all-or-nothing append, in the importing mode: an
+    /// add whose UUID was ever used (live, deleted, or earlier in the same input) is skipped
+    /// and counted as ``AppendSummary/alreadyPresent`` instead of refused, so the same
+    /// content can be imported again. Otherwise the same as ``append(ndjson:)``: durable
+    /// when it returns (unless ``StoreOptions/sync`` is off), the store byte-identical on
+    /// any error.
+    ///
+    /// - Parameter ndjson: event lines, each ending with a newline.
+    /// - Returns: what the append did, and the new head anchor.
+    /// - Throws: ``HealthLogError/Code/badInput`` for a line that is not a valid event
+    ///   (naming the line and field), ``HealthLogError/Code/locked`` when another writer
+    ///   holds the lock past the timeout, or a store code for I/O failure or damage.
+    package func appendImporting(ndjson: [UInt8]) throws -> AppendSummary {
+        let session = try AppendSession(layout, options: options, skipsUsedUUIDs: true)
+        return try session.run([LineReader(bytes: ndjson, name: nil)])
+    }
+
+    /// Checks one event line (no newline) the way an append does, without a store: the
+    /// JSON, the fields and their kinds. What needs the store (UUIDs used before,
+    /// correlation members) is not checked.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` whose message is the reason, prefixed by
+    ///   `field 'NAME': ` when one field is at fault.
+    package static func validate(line: UnsafeRawBufferPointer) throws {
+        do {
+            _ = try EventLineParser.parse(line)
+        } catch let error as FieldError {
+            throw HealthLogError(.badInput, (error.field.map { "field '\($0)': " } ?? "") + error.reason)
+        }
+    }
+
+    /// Calls `body` with the UUID of every live sample whose metadata holds `key`, in
+    /// sequence order: HealthKit's view of the whole log, read by the replayer (the delete
+    /// groups first, then the add groups), with deleted objects left out. Memory grows
+    /// with the deletes in the log, not with the samples. No store: no call.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` for damage, naming file and offset;
+    ///   whatever `body` throws.
+    package func forEachLiveSample(withMetadataKey key: String, _ body: (SampleUUID) throws -> Void) throws {
+        guard layout.exists else { return }
+        let pattern = Array("\"\(key)\":".utf8)
+        let snapshot = try LogSnapshot(layout)
+        _ = try Replayer(snapshot: snapshot, request: ReplayRequest(anchor: .beginning)).run { line in
+            guard !line.isDelete, Self.contains(pattern, in: line.body) else { return }
+            let place = BatchLines.Line(seq: line.seq, start: 0, end: line.bytes.count, isDelete: false)
+            if let uuid = BatchLines.uuid(of: place, in: line.bytes) { try body(uuid) }
+        }
+    }
+
+    /// Whether `pattern` occurs in `text`: a stored line's metadata key, found without
+    /// decoding the line (a key in a nested JSON text is escaped, so it never matches).
+    private static func contains(_ pattern: [UInt8], in text: UnsafeRawBufferPointer) -> Bool {
+        guard let first = pattern.first, text.count >= pattern.count else { return false }
+        var at = 0
+        while at + pattern.count <= text.count {
+            if text[at] == first, pattern.indices.allSatisfy({ text[at + $0] == pattern[$0] }) { return true }
+            at += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthLog
+
+/// Runs `healthlog-import`, the executable beside this one that links the import's
+/// libraries (libxml2, libarchive), so that no other command pays for loading them, and
+/// prints what it reports exactly as an import in this process would.
+///
+/// The worker gets the store and its options as arguments, and answers on a pipe with one
+/// message a line (the worker's `WorkerMessage`): `progress STAGE DONE TOTAL`,
+/// `stderr TEXT`, `stdout TEXT` or `failure CODE ERRNO MESSAGE`, fields separated by tabs,
+/// with `\`, tab and newline escaped. A failure is thrown here as the same
+/// ``HealthLogError``, so messages and exit codes are those of the import itself.
+struct ImportWorker {
+    /// The store to import into, with the options the environment gave.
+    let store: HealthStore
+    /// `--mirror`.
+    let mirror: Bool
+    /// The export file.
+    let path: String
+
+    /// Runs the worker to its end, printing its report and progress.
+    ///
+    /// - Throws: the import's ``HealthLogError``; ``HealthLogError/Code/io`` when the worker
+    ///   cannot be started or ends without saying why.
+    func run(_ terminal: Terminal, _ progress: ProgressLine) throws {
+        let executable = try Self.workerPath()
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw Self.failure("cannot create a pipe for healthlog-import", errno) }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        let argv = [executable] + arguments
+        var cArgv = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArgv { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, &cArgv, environ)
+        _ = close(writeEnd)
+        guard spawned == 0 else {
+            _ = close(readEnd)
+            throw Self.failure("cannot run \(executable)", spawned)
+        }
+        var failure: HealthLogError?
+        var reporting = false
+        try Self.readLines(readEnd) { fields in
+            switch (fields.first, fields.count) {
+            case ("progress", 4):
+                progress.update(stage: fields[1], Int(fields[2]) ?? 0, Int(fields[3]) ?? 1)
+            case ("stderr", 2), ("stdout", 2):
+                if !reporting { progress.finish() }
+                reporting = true
+                if fields[0] == "stderr" {
+                    terminal.error(fields[1])
+                } else {
+                    terminal.print(fields[1])
+                    terminal.flush()
+                }
+            case ("failure", 4):
+                failure = HealthLogError(HealthLogError.Code(rawValue: fields[1]), fields[3], errno: Int32(fields[2]))
+            default:
+                break
+            }
+        }
+        _ = close(readEnd)
+        let status = try Self.wait(pid)
+        if let failure { throw failure }
+        // `waitpid`'s status word (the C macros do not reach Swift): the low 7 bits are the
+        // signal that ended the worker, 0 when it exited. A worker killed by a signal (a
+        // fault plan's kill) ends this process with the same signal.
+        let signalNumber = status & 0x7F
+        if signalNumber != 0, signalNumber != 0x7F {
+            signal(signalNumber, SIG_DFL)
+            kill(getpid(), signalNumber)
+        }
+        guard signalNumber == 0, (status >> 8) & 0xFF == 0 else {
+            throw HealthLogError(.io, "\(executable) ended with status \(status) without a report")
+        }
+    }
+
+    /// The worker's arguments: the store, the options, the export.
+    private var arguments: [String] {
+        let options = store.options
+        var out = ["--store", store.directory]
+        if mirror { out.append("--mirror") }
+        if !options.sync { out.append("--no-sync") }
+        out += ["--segment-bytes", String(options.segmentBytes), "--batch-bytes", String(options.batchBytes)]
+        out += ["--lock-timeout", String(options.lockTimeout)]
+        if let kill = options.faults.kill { out += ["--fault", "kill:\(kill.point.rawValue):\(kill.occurrence)"] }
+        if let bytes = options.faults.failWritesAfterBytes { out += ["--fault", "enospc-after:\(bytes)"] }
+        if options.faults.failSync { out += ["--fault", "fail-fsync"] }
+        return out + ["--", path]
+    }
+
+    /// `healthlog-import` in the directory of the running executable (`/proc/self/exe`).
+    private static func workerPath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let me = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let directory = me.lastIndex(of: "/").map { String(me[..<$0]) } ?? "."
+        return directory + "/healthlog-import"
+    }
+
+    /// Calls `body` with the unescaped fields of each line read from `fd` until its end.
+    private static func readLines(_ fd: Int32, _ body: ([String]) throws -> Void) throws {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw failure("cannot read from healthlog-import", errno) }
+            if n == 0 { return }
+            pending += chunk[0..<n]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                try body(line.split(separator: "\t", omittingEmptySubsequences: false).map(unescaped))
+            }
+        }
+    }
+
+    /// A field with `\\`, `\t` and `\n` turned back into what they stand for.
+    private static func unescaped(_ field: Substring) -> String {
+        var out = ""
+        var escaping = false
+        for character in field {
+            if escaping {
+                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Waits for the worker with `waitpid(2)`; returns its status.
+    private static func wait(_ pid: pid_t) throws -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw failure("cannot wait for healthlog-import", errno) }
+        }
+        return status
+    }
+
+    /// An I/O error with the system's reason.
+    private static func failure(_ what: String, _ code: Int32) -> HealthLogError {
+        HealthLogError(.io, "\(what): \(strerror(code).map { String(cString: $0) } ?? "errno \(code)")", errno: code)
+    }
+}

@@ -1,0 +1,36 @@
+import HealthLog
+import HealthLogImport
+
+extension ImportReport {
+    /// What `healthlog import` prints of the report, in order: the torn tail cut, the
+    /// document, the counts per element and per type and what could not be mapped on
+    /// standard error, then the anchor on standard output, then the summary on standard
+    /// error.
+    var messages: [WorkerMessage] {
+        var out: [WorkerMessage] = []
+        if let torn = summary.recoveredTail { out.append(.stderr("healthlog: cut a \(torn.summary)")) }
+        var head = "healthlog: read \(document)"
+        if let locale { head += ", locale \(locale)" }
+        if let exportDate { head += ", exported \(exportDate)" }
+        out.append(.stderr(head))
+        out.append(.stderr("elements:"))
+        for (name, count) in elementCounts.sorted(by: { $0.key < $1.key }) {
+            let note = name == "Record" && correlationMembers > 0 ? " (\(correlationMembers) in correlations)" : ""
+            out.append(.stderr("  \(name) \(count)\(note)"))
+        }
+        out.append(.stderr("samples by type:"))
+        for (type, count) in typeCounts.sorted(by: { $0.key < $1.key }) { out.append(.stderr("  \(type) \(count)")) }
+        if correlationMembersAlsoTopLevel > 0 {
+            out.append(.stderr("  (\(correlationMembersAlsoTopLevel) correlation members also at top level, counted once)"))
+        }
+        if unmappedCount > 0 {
+            let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            out.append(.stderr("not mapped: \(unmappedCount) (\(byElement))"))
+            for item in unmapped { out.append(.stderr("  \(item)")) }
+            if unmappedCount > unmapped.count { out.append(.stderr("  … and \(unmappedCount - unmapped.count) more")) }
+        }
+        out.append(.stdout(summary.anchor.token))
+        out.append(.stderr("healthlog: added \(summary.added), already present \(summary.alreadyPresent), deleted \(summary.deleted), replaced \(summary.replaced), skipped \(summary.skipped)"))
+        return out
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+
+/// `healthlog import` runs in `healthlog-import`, the only executable that links the
+/// import's libraries (issue #11): the other commands must not load libxml2 or libarchive,
+/// and the import must behave as if it ran in `healthlog` itself.
+@Suite("import worker")
+struct ImportWorkerTests {
+    /// The shared libraries `path` names as `NEEDED` in its dynamic section (`readelf -d`).
+    static func neededLibraries(_ path: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["readelf", "-d", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "readelf -d \(path) failed")
+        return text.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    @Test("healthlog needs neither libxml2 nor libarchive; healthlog-import needs both")
+    func linkage() throws {
+        let core = try Self.neededLibraries(HealthLogBinary.path)
+        #expect(core.contains { $0.hasPrefix("liblz4") }, "\(core)")
+        #expect(!core.contains { $0.hasPrefix("libxml2") || $0.hasPrefix("libarchive") }, "\(core)")
+        let worker = try Self.neededLibraries(BuiltProgram("healthlog-import").path)
+        #expect(worker.contains { $0.hasPrefix("libxml2") }, "\(worker)")
+        #expect(worker.contains { $0.hasPrefix("libarchive") }, "\(worker)")
+    }
+
+    @Test("The store options reach the worker, and a worker killed by a fault kills healthlog with the same signal")
+    func faultReachesWorker() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        let killed = try HealthLogBinary.run(
+            ["--store", store, "import", ImportCLITests.fixture("freddiefujiwara-ahcd.xml")], injecting: "kill:segment-created")
+        #expect(killed.wasSignalled && killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let again = try HealthLogBinary.run(["--store", store, "import", ImportCLITests.fixture("freddiefujiwara-ahcd.xml")])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.hasSuffix("healthlog: added 16, already present 0, deleted 0, replaced 0, skipped 0\n"), "\(again.stderr)")
+    }
+
+    @Test("A store failure in the worker is reported by healthlog with its message and exit 1")
+    func storeFailure() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        try Data().write(to: URL(fileURLWithPath: store))
+        let result = try HealthLogBinary.run(["--store", store, "import", ImportCLITests.fixture("freddiefujiwara-ahcd.xml")])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("healthlog: error: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}

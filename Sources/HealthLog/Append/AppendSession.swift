@@ -68,7 +68,7 @@ final class AppendSession {
             HealthLogError(.badInput, "\(label)\(item) \(number): field '\(field)': \(reason)")
         }
         if event.isDelete {
-            let uuid = event.uuid!
+            guard let uuid = event.uuid else { throw bad("uuid", "a delete names the sample it deletes") }
             guard let stub = try state.stub(uuid) else { throw bad("uuid", "no sample in the store has UUID \(uuid)") }
             guard stub.isLive else { throw bad("uuid", "sample \(uuid) is already deleted") }
             if let type = event.type, !state.names[stub.type].elementsEqual(line[type]) {

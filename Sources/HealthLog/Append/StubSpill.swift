@@ -48,20 +48,22 @@ final class StubSpill {
     /// The stub at `ordinal` (below ``count``).
     func stub(_ ordinal: Int) throws -> SampleStub {
         if ordinal >= flushed { return recent[ordinal - flushed] }
-        let bytes = try file!.read(at: ordinal * Self.recordLength, count: Self.recordLength)
+        guard let file else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
+        let bytes = try file.read(at: ordinal * Self.recordLength, count: Self.recordLength)
         guard bytes.count == Self.recordLength else {
-            throw HealthLogError(.io, "\(file!.path): stub \(ordinal) ends early")
+            throw HealthLogError(.io, "\(file.path): stub \(ordinal) ends early")
         }
         return Self.decode(bytes)
     }
 
     /// Writes the buffered stubs to the file (made on first use) and empties the buffer.
     private func flush() throws {
-        if file == nil { file = try Self.makeFile() }
+        let target = try file ?? Self.makeFile()
+        file = target
         var out = ByteWriter()
         out.bytes.reserveCapacity(recent.count * Self.recordLength)
         for stub in recent { Self.encode(stub, into: &out) }
-        try file!.write(out.bytes, at: flushed * Self.recordLength)
+        try target.write(out.bytes, at: flushed * Self.recordLength)
         flushed += recent.count
         recent.removeAll(keepingCapacity: true)
     }

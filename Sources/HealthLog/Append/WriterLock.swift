@@ -11,6 +11,20 @@ struct WriterLock {
     /// The locked descriptor; closing it releases the lock.
     let fd: FileDescriptor
 
+    /// Creates the store directory (0700) unless it exists, then takes its lock, waiting up
+    /// to `timeout` seconds. Returns the lock and whether this call created the directory.
+    ///
+    /// The writer waited for may have created the store and rolled it back, removing `lock`
+    /// and the directory: a lock on that unlinked file excludes no one, so this starts over.
+    static func acquireCreatingStore(_ layout: StoreLayout, timeout: Double) throws -> (lock: WriterLock, createdDirectory: Bool) {
+        while true {
+            let created = try OwnedDirectory.prepare(layout.directory, isPrivate: true, isNamedByUser: true)
+            let acquired = try acquire(layout, timeout: timeout)
+            if acquired.isLinked(at: layout.lock) { return (acquired, created) }
+            acquired.release()
+        }
+    }
+
     /// Takes the lock of `layout`, waiting up to `timeout` seconds.
     static func acquire(_ layout: StoreLayout, timeout: Double) throws -> WriterLock {
         let fd = try FileDescriptor.open(layout.lock, flags: O_RDWR | O_CREAT)

@@ -56,8 +56,7 @@ struct WriterState {
     /// The stub of the store's sample `uuid`, from the UUID index and its stored add line.
     private mutating func storedStub(_ uuid: SampleUUID) throws -> SampleStub? {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
-        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
-        guard let found = try runs!.lookup(uuid) else { return nil }
+        guard let found = try uuidRuns().lookup(uuid) else { return nil }
         if stored == nil { stored = StoredEvents(snapshot) }
         guard found.addSeq != 0, let line = try stored!.addLine(seq: found.addSeq) else {
             throw HealthLogError(.corrupt, "the UUID index names event \(found.addSeq) for \(uuid), but the log has no such add: run 'healthlog reindex'")
@@ -82,8 +81,15 @@ struct WriterState {
     mutating func wasUsed(_ uuid: SampleUUID) throws -> Bool {
         if try appended?.lookup(uuid) != nil { return true }
         guard let snapshot, snapshot.headSeq > 0 else { return false }
-        if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
-        return try runs!.lookup(uuid) != nil
+        return try uuidRuns().lookup(uuid) != nil
+    }
+
+    /// The store's UUID index, opened on first use.
+    private mutating func uuidRuns() throws -> UUIDRunSet {
+        if let runs { return runs }
+        let opened = try UUIDRunSet(layout, snapshot: snapshot)
+        runs = opened
+        return opened
     }
 
     /// The sync data of a sample looked up before.
@@ -93,17 +99,16 @@ struct WriterState {
     /// loaded on first use, as of the committed log, and then corrected for the samples
     /// this append already deleted.
     mutating func liveSample(syncIdentifier identifier: [UInt8]) throws -> SampleUUID? {
-        if syncTable == nil {
-            var table = try SyncTable.load(layout, snapshot: snapshot)
-            for uuid in deletedSynced {
-                if let sync = syncByUUID[uuid], table.entries[sync.identifier]?.uuid == uuid {
-                    table.entries[sync.identifier] = nil
-                }
+        if let syncTable { return syncTable.entries[identifier]?.uuid }
+        var table = try SyncTable.load(layout, snapshot: snapshot)
+        for uuid in deletedSynced {
+            if let sync = syncByUUID[uuid], table.entries[sync.identifier]?.uuid == uuid {
+                table.entries[sync.identifier] = nil
             }
-            deletedSynced = []
-            syncTable = table
         }
-        return syncTable!.entries[identifier]?.uuid
+        deletedSynced = []
+        syncTable = table
+        return table.entries[identifier]?.uuid
     }
 
     /// Records a sample added by this append.
@@ -155,13 +160,13 @@ struct WriterState {
             appended = nil
             let run: UUIDRun?
             do {
-                if runs == nil { runs = try UUIDRunSet(layout, snapshot: snapshot) }
-                run = runs!.coveredSeq == from - 1 ? try builder.finish(through: to, into: runs!.directory) : nil
+                let runs = try uuidRuns()
+                run = runs.coveredSeq == from - 1 ? try builder.finish(through: to, into: runs.directory) : nil
             } catch {
                 builder.discard()
                 throw error
             }
-            if let run { try runs!.adopt(run, written: reach) } else { builder.discard() }
+            if let run { try uuidRuns().adopt(run, written: reach) } else { builder.discard() }
         }
         if var table = syncTable, table.coveredSeq == from - 1 {
             table.coveredSeq = to

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes batches at the end of the log: holds the segment being appended to, rolls to a
+/// new one at the size limit, and remembers what the open append wrote, so that
+/// ``LogWriter`` can sync it at commit or undo it byte for byte.
+///
+/// A segment the append fills is synced (unless `--no-sync`) and closed when the next one
+/// starts: its bytes are final, and an append across any number of segments holds one
+/// descriptor.
+final class SegmentAppender {
+    private let layout: StoreLayout
+    private let options: StoreOptions
+    private let faults: FaultCounter
+    private let storeID: StoreID
+    /// The segment being appended to, open read-write, and the offset of the next batch.
+    private(set) var current: (name: SegmentName, fd: FileDescriptor, offset: Int)?
+    /// Where the open append started: segment and offset, to undo back to.
+    private var appendStart: (name: SegmentName, offset: Int)?
+    /// Segment files created by the open append.
+    private(set) var created: [SegmentName] = []
+    /// Whether the open append wrote to ``current`` since its last sync.
+    private var currentIsDirty = false
+
+    /// An appender for the store `storeID`, continuing at `resume` (the append point of the
+    /// committed log) or, without one, starting a segment at the first write.
+    init(_ layout: StoreLayout, options: StoreOptions, faults: FaultCounter, storeID: StoreID, resume: (name: SegmentName, offset: Int)?) throws {
+        self.layout = layout
+        self.options = options
+        self.faults = faults
+        self.storeID = storeID
+        if let resume {
+            let fd = try FileDescriptor.open(layout.segment(baseSeq: resume.name.baseSeq, generation: resume.name.generation), flags: O_RDWR)
+            current = (resume.name, fd, resume.offset)
+        }
+    }
+
+    deinit {
+        current?.fd.close()
+    }
+
+    /// Writes one encoded batch (`bytes`, whose header is `header`), first rolling to a new
+    /// segment when the current one would pass the size limit. Returns the segment and
+    /// where the batch's frames lie.
+    func write(_ bytes: [UInt8], header: BatchHeader) throws -> (name: SegmentName, batch: BatchRef) {
+        var segment = try segmentFor(byteCount: bytes.count, firstSeq: header.firstSeq)
+        if appendStart == nil { appendStart = (segment.name, segment.offset) }
+        try faults.write(bytes, to: segment.fd, at: segment.offset)
+        currentIsDirty = true
+        var groupOffsets: [Int] = []
+        var at = segment.offset + 8 + Int(ByteReaderValue.u32(bytes, 4))
+        for group in header.groups {
+            groupOffsets.append(at)
+            at += Int(group.frameLength)
+        }
+        let batch = BatchRef(segment: -1, offset: segment.offset, groupOffsets: groupOffsets, end: at, header: header)
+        segment.offset += bytes.count
+        current = segment
+        return (segment.name, batch)
+    }
+
+    /// `fdatasync` of the current segment if the open append wrote to it.
+    func syncCurrent() throws {
+        guard currentIsDirty, let segment = current else { return }
+        try faults.syncData(segment.fd)
+        currentIsDirty = false
+    }
+
+    /// Forgets the open append once it is committed: its bytes stay.
+    func finishAppend() {
+        appendStart = nil
+        created = []
+        currentIsDirty = false
+    }
+
+    /// Undoes the open append: truncates back to where it started and removes the segment
+    /// files it created. The appender holds no segment afterwards.
+    func undoAppend() {
+        if let start = appendStart {
+            let path = layout.segment(baseSeq: start.name.baseSeq, generation: start.name.generation)
+            if let fd = try? FileDescriptor.open(path, flags: O_RDWR) {
+                try? fd.truncate(to: start.offset)
+                fd.close()
+            }
+        }
+        let startedInCreated = appendStart.map { $0.offset == SegmentLayout.prologueLength } ?? true
+        for name in created where name != appendStart?.name || startedInCreated {
+            unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
+        }
+        current?.fd.close()
+        current = nil
+        finishAppend()
+    }
+
+    /// The segment the next batch of `byteCount` bytes goes into, rolling when the current
+    /// one holds a batch already and would pass the limit.
+    private func segmentFor(byteCount: Int, firstSeq: UInt64) throws -> (name: SegmentName, fd: FileDescriptor, offset: Int) {
+        if let segment = current, segment.offset == SegmentLayout.prologueLength || segment.offset + byteCount <= options.segmentBytes {
+            return segment
+        }
+        return try roll(baseSeq: firstSeq)
+    }
+
+    /// Seals the current segment (synced first when this append wrote to it and syncs are
+    /// on, then closed) and starts a new one at `baseSeq`, created 0600 with `O_EXCL`.
+    private func roll(baseSeq: UInt64) throws -> (name: SegmentName, fd: FileDescriptor, offset: Int) {
+        try OwnedDirectory.prepare(layout.segments)
+        if options.sync { try syncCurrent() }
+        let name = SegmentName(baseSeq: baseSeq, generation: 0)
+        let fd = try FileDescriptor.open(layout.segment(baseSeq: baseSeq), flags: O_RDWR | O_CREAT | O_EXCL)
+        created.append(name)
+        do {
+            try fd.setMode(0o600)
+            let header = SegmentHeader(storeID: storeID, baseSeq: baseSeq, generation: 0, createdMillis: Clock.nowMillis())
+            try faults.write(LZ4Frame.emptyFrame + header.encoded(), to: fd, at: 0)
+        } catch {
+            fd.close()
+            throw error
+        }
+        current?.fd.close()
+        let segment = (name: name, fd: fd, offset: SegmentLayout.prologueLength)
+        current = segment
+        currentIsDirty = true
+        faults.reach(.segmentCreated)
+        return segment
+    }
+}

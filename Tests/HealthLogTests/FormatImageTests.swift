@@ -1,0 +1,42 @@
+import Foundation
+@testable import HealthLog
+import HealthLogTestSupport
+import Testing
+
+/// The on-disk format, byte for byte (issue #11 item 7): the worked example of the format
+/// document, written by an earlier build, against what this build writes for the same input.
+@Suite("Format image")
+struct FormatImageTests {
+    /// The fixture folder.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/FormatImage").path
+
+    /// Byte ranges of the segment that differ between any two stores by nature.
+    static let variable: [(name: String, range: Range<Int>)] = [
+        ("store id", 0x1b..<0x2b), ("created", 0x37..<0x3f), ("segment header CRC", 0x3f..<0x43),
+        ("store tag", 0x53..<0x5b), ("appended", 0x6b..<0x73), ("batch header CRC", 0x125..<0x129),
+    ]
+
+    @Test("The worked example's segment and checkpoint are what commit 3c72bac wrote, but for the store id, times and their checksums")
+    func sameBytesAsBefore() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        let input = try ByteSurgery.read(Self.fixtures + "/worked-example.ndjson")
+        _ = try store.append(ndjson: input)
+
+        let expected = try ByteSurgery.read(Self.fixtures + "/worked-example.log.lz4")
+        let written = try ByteSurgery.read(dir.file("store/segments/00000000000000000001.0000.log.lz4"))
+        try #require(written.count == expected.count, "segment of \(written.count) bytes, the fixture \(expected.count)")
+        var masked = expected
+        for field in Self.variable { masked.replaceSubrange(field.range, with: written[field.range]) }
+        let firstDifference = masked.indices.first { masked[$0] != written[$0] }
+        #expect(firstDifference == nil, "first differing byte at 0x\(String(firstDifference ?? 0, radix: 16))")
+        #expect(written[0x53..<0x5b].elementsEqual(written[0x1b..<0x23]), "the batch carries the store's tag")
+        #expect(CRC32C.checksum(written[0x13..<0x3f]) == ByteReaderValue.u32(written, 0x3f))
+        #expect(CRC32C.checksum(written[0x4b..<0x125]) == ByteReaderValue.u32(written, 0x125))
+
+        let checkpoint = try ByteSurgery.read(dir.file("store/checkpoint"))
+        #expect(checkpoint == (try ByteSurgery.read(Self.fixtures + "/worked-example.checkpoint")))
+        #expect(try CorruptionFixture.replay(store, raw: true).count == 2)
+    }
+}

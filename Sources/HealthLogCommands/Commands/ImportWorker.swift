@@ -45,7 +45,8 @@ struct ImportWorker {
         _ = close(writeEnd)
         guard spawned == 0 else {
             _ = close(readEnd)
-            throw Self.failure("cannot run \(executable)", spawned)
+            let hint = spawned == ENOENT ? " (it is built beside healthlog by 'swift build --product healthlog-import')" : ""
+            throw Self.failure("cannot run \(executable)\(hint)", spawned)
         }
         var failure: HealthLogError?
         var reporting = false

@@ -66,10 +66,11 @@ final class AppendedUUIDs {
     func discard() { builder.discard() }
 
     /// After the builder wrote out the events it held: their UUIDs go into the filter
-    /// (rebuilt twice as large from the partial runs when it is full) and the hash empties.
+    /// (rebuilt twice as large from the partial runs when it is full, up to its maximum
+    /// size) and the hash empties.
     private func moveRecentToBloom() throws {
         written += recentUUIDs.count
-        if written > bloom.capacity {
+        if written > bloom.capacity, !bloom.isAtMaximum {
             var bigger = UUIDBloom(capacity: max(written * 2, bloom.capacity * 2))
             for run in builder.partialRuns {
                 var cursor = try UUIDRun.BlockCursor(run)

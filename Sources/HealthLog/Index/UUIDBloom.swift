@@ -1,20 +1,27 @@
 /// A blocked Bloom filter of sample UUIDs: a set that answers "maybe" or "certainly not",
 /// in about 10 bits per UUID. Each UUID sets 7 bits of one 64-byte block chosen by a hash
 /// of all its 128 bits (so sequential UUIDs spread too), so a test touches one cache line;
-/// about 1% of absent UUIDs test positive.
+/// about 1% of absent UUIDs test positive. Its size is capped at ``maximumBytes``: past
+/// the UUIDs that fit there, more absent UUIDs test positive (each costs a lookup on disk),
+/// but memory stays bounded whatever the append's size.
 struct UUIDBloom {
+    /// The most bytes a filter takes (sized for about 6.7 million UUIDs at 1%).
+    static let maximumBytes = 8 << 20
     /// The bits, eight words (one 64-byte block) per block.
     private var words: [UInt64]
     /// The number of blocks minus one (a power of two minus one).
     private let blockMask: Int
 
-    /// How many UUIDs it is sized for.
+    /// How many UUIDs it was asked to hold.
     let capacity: Int
+
+    /// Whether it has reached ``maximumBytes`` and will not be made larger.
+    var isAtMaximum: Bool { words.count * 8 >= Self.maximumBytes }
 
     /// An empty filter for `capacity` UUIDs.
     init(capacity: Int) {
         var blocks = 1
-        while blocks * 512 < max(capacity, 1) * 10 { blocks <<= 1 }
+        while blocks * 512 < max(capacity, 1) * 10, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
         words = [UInt64](repeating: 0, count: blocks * 8)
         blockMask = blocks - 1
         self.capacity = capacity

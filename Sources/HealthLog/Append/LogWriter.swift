@@ -32,8 +32,12 @@ final class LogWriter {
     /// The committed batches of one segment (the last one when the writer opened), for its
     /// sidecar index.
     private var segmentCommitted: (name: SegmentName, batches: [BatchRef])?
-    /// Batches written by the open append, with their segments.
+    /// Batches the open append wrote into the current segment. Those of a segment it
+    /// sealed are not kept: that segment's index is staged at once (``staged``), so the
+    /// append's memory does not grow with its size.
     private var written: [(name: SegmentName, batch: BatchRef)] = []
+    /// Segments the open append sealed, whose indexes wait under their temporary names.
+    private var staged: [SegmentName] = []
     private var metaCreated = false
     private var isPoisoned = false
     /// Set while the new checkpoint may already be visible but is not yet known durable: a
@@ -93,12 +97,15 @@ final class LogWriter {
     func write(_ bytes: [UInt8], header: BatchHeader) throws {
         guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this append's writer refuses further writes") }
         let appender = try ensureStore()
+        let entry: (name: SegmentName, batch: BatchRef)
         do {
-            written.append(try appender.write(bytes, header: header))
+            entry = try appender.write(bytes, header: header)
         } catch let error as HealthLogError where error.code == .syncFailed {
             isPoisoned = true
             throw error
         }
+        if let sealed = written.last?.name, sealed != entry.name { stageIndex(of: sealed) }
+        written.append(entry)
         headSeq = header.lastSeq
         faults.reach(.batchWritten)
     }
@@ -181,6 +188,8 @@ final class LogWriter {
         guard !isInDoubt else { return }
         appender?.undoAppend()
         written = []
+        for name in staged { unlink(SegmentIndex.stagedPath(layout, name)) }
+        staged = []
         if metaCreated {
             unlink(layout.meta)
             rmdir(layout.segments)
@@ -193,17 +202,28 @@ final class LogWriter {
         }
     }
 
-    /// Rewrites the sidecar index of every segment the committed append wrote to.
+    /// Stages the index of `sealed`, a segment the open append has just left, and forgets
+    /// its batches. Indexes are derived: one that cannot be written is rebuilt later.
+    private func stageIndex(of sealed: SegmentName) {
+        let batches = committedBatches(of: sealed) + written.map(\.batch)
+        written = []
+        guard (try? SegmentIndex(name: sealed, batches: batches).writeStaged(layout)) != nil else { return }
+        staged.append(sealed)
+    }
+
+    /// Puts in place the index of every segment the committed append wrote to: the staged
+    /// ones of the segments it sealed, then the current segment's.
     private func writeIndexes() {
-        var names: [SegmentName] = []
-        for entry in written where names.last != entry.name { names.append(entry.name) }
-        for name in names {
-            let mine = written.lazy.filter { $0.name == name }.map(\.batch)
-            try? SegmentIndex(name: name, batches: committedBatches(of: name) + mine).write(layout)
+        for name in staged {
+            try? SegmentIndex.publishStaged(layout, name)
             faults.reach(.segmentIndexWritten)
         }
-        if let current = appender?.current?.name {
-            segmentCommitted = (current, committedBatches(of: current) + written.filter { $0.name == current }.map(\.batch))
+        staged = []
+        if let current = written.last?.name {
+            let batches = committedBatches(of: current) + written.map(\.batch)
+            try? SegmentIndex(name: current, batches: batches).write(layout)
+            faults.reach(.segmentIndexWritten)
+            segmentCommitted = (current, batches)
         }
         written = []
     }

@@ -150,6 +150,26 @@ struct SegmentIndex: Equatable {
         try DurableFile.replace(Self.path(layout, name), with: encoded(), sync: false)
     }
 
+    /// Writes the index under its temporary name (`NAME.idx.tmp`), for a segment sealed by
+    /// an append still open: ``publishStaged(_:_:)`` puts it in place once the append
+    /// commits, and a rollback (or ``Debris``, after a crash) removes it.
+    func writeStaged(_ layout: StoreLayout) throws {
+        let fd = try FileDescriptor.createExclusive(Self.stagedPath(layout, name))
+        defer { fd.close() }
+        try fd.write(encoded(), at: 0)
+    }
+
+    /// Renames the staged index of `name` into place.
+    static func publishStaged(_ layout: StoreLayout, _ name: SegmentName) throws {
+        let staged = stagedPath(layout, name)
+        try retryingOnInterrupt("cannot rename", path: staged) { rename(staged, path(layout, name)) }
+    }
+
+    /// The temporary name of the index of `name`.
+    static func stagedPath(_ layout: StoreLayout, _ name: SegmentName) -> String {
+        path(layout, name) + DurableFile.temporarySuffix
+    }
+
     /// Reads the sidecar of `name`; `nil` when missing or when its checksums or shape are wrong.
     static func read(_ layout: StoreLayout, _ name: SegmentName) -> SegmentIndex? {
         guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }

@@ -8,7 +8,7 @@ import Testing
 /// (rule 6), predicate options and their usage errors (rule 9), paging with an anchor
 /// file (rule 4), and `replay --follow` (rule 10) against appends by other processes,
 /// stopped by SIGINT and SIGTERM. The library side is in
-/// `HealthLogTests/Conformance*Tests.swift`.
+/// `HealthLogTests/Query/Conformance*Tests.swift`.
 @Suite("Conformance: SPEC §3 on the command line")
 struct ConformanceCLITests {
     /// A heart-rate line (SPEC §1) with `extra` members appended.

@@ -33,7 +33,7 @@ struct ConformanceChecklistTests {
     static func run(_ query: (@escaping AnchoredObjectQuery.ResultsHandler) -> AnchoredObjectQuery, on store: HealthStore) async throws -> HandlerLog.Call {
         let log = HandlerLog()
         try store.execute(query { _, s, d, a, e in log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e)) })
-        #expect(await eventually { !log.all.isEmpty })
+        #expect(await log.wait { !$0.isEmpty })
         return try #require(log.all.first)
     }
 
@@ -335,7 +335,7 @@ struct ConformanceChecklistTests {
             #expect(log.all.isEmpty)
             query.updateHandler = nil
             try fixture.store.execute(query)
-            #expect(await eventually { !log.all.isEmpty })
+            #expect(await log.wait { !$0.isEmpty })
             #expect(log.all.count == 1 && log.all.first?.samples?.count == 1)
         }
     }
@@ -366,7 +366,7 @@ struct ConformanceChecklistTests {
         }
         query.updateHandler = { _, s, d, a, e in log.record(.init(isResultsHandler: false, samples: s, deleted: d, anchor: a, error: e)) }
         try store.execute(query)
-        #expect(await eventually { log.all.count == 1 }, "the initial results")
+        #expect(await log.wait { $0.count == 1 }, "the initial results")
         let later = (0..<25).map { quantitySample(Double($0), start: shifted(base, seconds: Double($0))) }
         let writer = BackgroundJob {
             for (i, sample) in later.enumerated() {
@@ -374,10 +374,10 @@ struct ConformanceChecklistTests {
                 if i == 10 { try store.delete([initial.uuid]) }
             }
         }
-        #expect(await eventually { writer.isDone })
+        #expect(await writer.finished())
         #expect(writer.error == nil)
         let expectedKeys = later.map { "+\($0.uuid)" } + ["-\(initial.uuid)"]
-        #expect(await eventually { log.keys.count >= expectedKeys.count + 1 })
+        #expect(await log.wait { HandlerLog.keys($0).count >= expectedKeys.count + 1 })
         store.stop(query)
         let calls = log.all
         #expect(calls.allSatisfy { $0.error == nil })
@@ -409,10 +409,10 @@ struct ConformanceChecklistTests {
             }
             query.updateHandler = { _, s, d, a, e in log.record(.init(isResultsHandler: false, samples: s, deleted: d, anchor: a, error: e)) }
             try store.execute(query)
-            #expect(await eventually { writer.isDone })
+            #expect(await writer.finished())
             let expected = try replayLines(store, ReplayRequest(anchor: anchor)).lines.map { "+\($0.uuid)" }
             #expect(expected.count == 15 - round + 40)
-            #expect(await eventually { log.keys.count >= expected.count })
+            #expect(await log.wait { HandlerLog.keys($0).count >= expected.count })
             store.stop(query)
             #expect(log.keys == expected, "round \(round): exactly the events after A, in order")
             let anchors = log.all.compactMap(\.anchor?.seq)
@@ -502,7 +502,7 @@ struct ConformanceChecklistTests {
         }
         live.updateHandler = { _, s, d, a, e in log.record(.init(isResultsHandler: false, samples: s, deleted: d, anchor: a, error: e)) }
         try store.execute(live)
-        #expect(await eventually { !log.all.isEmpty })
+        #expect(await log.wait { !$0.isEmpty })
         #expect(log.all.first?.isResultsHandler == true && (log.all.first?.error as? HealthLogError)?.code == .noStore)
         #expect(!store.exists, "a query creates nothing")
     }

@@ -237,7 +237,7 @@ struct ConformanceSpecRulesTests {
         try other.save([quantitySample(70, start: instant("2024-03-01T08:00:00Z")), quantitySample(71, start: instant("2024-03-01T08:00:00Z"))])
         let head = try store.headAnchor()
         let foreign = try other.headAnchor()
-        let foreignZero = QueryAnchor(seq: 0, storeTag: try #require(foreign.storeTag))
+        let foreignZero = QueryAnchor(seq: 0, storeTag: foreign.storeTag)
         let ahead = QueryAnchor(seq: head.seq + 1, storeTag: head.storeTag)
 
         for anchor in [foreign, foreignZero, try QueryAnchor(token: foreign.token)] {
@@ -261,7 +261,7 @@ struct ConformanceSpecRulesTests {
             log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e))
         }
         try store.execute(query)
-        #expect(await eventually { !log.all.isEmpty })
+        #expect(await log.wait { !$0.isEmpty })
         let call = try #require(log.all.first)
         #expect(call.samples == nil && call.deleted == nil && call.anchor == nil)
         #expect((call.error as? HealthLogError)?.code == .anchorRefused)
@@ -295,13 +295,13 @@ struct ConformanceSpecRulesTests {
             }
         }
         try store.execute(query)
-        #expect(await eventually { writer.isDone })
+        #expect(await writer.finished())
         #expect(writer.error == nil)
         // Everything after the anchor, in HealthKit's view as of now, except that a sample
         // delivered live and deleted later comes back twice (sample, then deleted object).
         let rawAfter = try replayLines(store, ReplayRequest(anchor: anchor, types: [hrType.identifier], raw: true)).lines
         let head = try #require(rawAfter.last).seq
-        #expect(await eventually { log.all.last?.anchor?.seq == head })
+        #expect(await log.wait { $0.last?.anchor?.seq == head })
         store.stop(query)
 
         let calls = log.all
@@ -395,7 +395,7 @@ struct ConformanceSpecRulesTests {
             log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e))
         }
         try store.execute(once)
-        #expect(await eventually { !log.all.isEmpty })
+        #expect(await log.wait { !$0.isEmpty })
         #expect(log.all.first?.samples?.count == 1)
     }
 
@@ -408,21 +408,21 @@ struct ConformanceSpecRulesTests {
         try store.save([quantitySample(1, start: base), quantitySample(2, start: base)])
         let stop = try StopSignal()
         let seen = HandlerLog()
-        let returned = Locked<QueryAnchor?>(nil)
+        let returned = WatchedValue<QueryAnchor?>(nil)
         let follower = BackgroundJob {
             let last = try store.follow(ReplayRequest(anchor: QueryAnchor(fromValue: 1), types: [hrType.identifier]), until: stop, deliver: { _ in }) { outcome in
                 seen.record(.init(isResultsHandler: false, samples: nil, deleted: nil, anchor: outcome.newAnchor, error: nil))
             }
-            returned.set(last)
+            returned.update { $0 = last }
         }
-        #expect(await eventually { seen.all.count == 1 }, "the catch-up batch")
+        #expect(await seen.wait { $0.count == 1 }, "the catch-up batch")
         #expect(seen.all.first?.anchor?.seq == 2)
         try store.save([quantitySample(1, type: stepType, unit: "count", start: base)])  // not matching: no batch
         try store.save([quantitySample(3, start: base)])
-        #expect(await eventually { seen.all.count == 2 })
+        #expect(await seen.wait { $0.count == 2 })
         #expect(seen.all.last?.anchor?.seq == 4, "the step count was skipped, the heart rate delivered")
         stop.stop()
-        #expect(await eventually { follower.isDone })
+        #expect(await follower.finished())
         #expect(follower.error == nil)
         #expect(returned.value?.seq == 4)
         #expect(seen.all.map { $0.anchor!.seq } == [2, 4])

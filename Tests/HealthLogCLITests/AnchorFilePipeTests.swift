@@ -29,7 +29,7 @@ struct AnchorFilePipeTests {
         pipeline.standardError = FileHandle.nullDevice
         try pipeline.run()
         defer { kill(-pipeline.processIdentifier, SIGKILL) }
-        let wroteAnchor = await ConformanceCLITests.eventually {
+        let wroteAnchor = await eventually {
             (try? String(contentsOfFile: anchorFile, encoding: .utf8)).map { !$0.isEmpty } ?? false
         }
         try #require(wroteAnchor, "the follower never wrote its anchor file")

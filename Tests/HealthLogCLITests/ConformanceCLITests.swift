@@ -8,7 +8,7 @@ import Testing
 /// (rule 6), predicate options and their usage errors (rule 9), paging with an anchor
 /// file (rule 4), and `replay --follow` (rule 10) against appends by other processes,
 /// stopped by SIGINT and SIGTERM. The library side is in
-/// `HealthLogTests/Conformance*Tests.swift`.
+/// `HealthLogTests/Query/Conformance*Tests.swift`.
 @Suite("Conformance: SPEC §3 on the command line")
 struct ConformanceCLITests {
     /// A heart-rate line (SPEC §1) with `extra` members appended.
@@ -42,30 +42,10 @@ struct ConformanceCLITests {
         stderr.split(separator: "\n").last { $0.hasPrefix("next-anchor: ") }.map { String($0.dropFirst("next-anchor: ".count)) }
     }
 
-    /// Complete lines written so far to the file at `path`.
-    static func completeLines(_ path: String) -> [String] {
-        let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-        guard let lastNewline = text.lastIndex(of: "\n") else { return [] }
-        return text[..<lastNewline].split(separator: "\n").map(String.init)
-    }
-
-    static func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return try condition()
-    }
-
     /// Sends `signal` to `tool` and collects its result; one that has not exited 20 s later
     /// is an issue, and is killed rather than left to hang the run.
-    static func stop(_ tool: LaunchedTool, with signal: Int32) async -> BuiltProgram.Result {
-        kill(tool.process.processIdentifier, signal)
-        if !(await eventually { !tool.process.isRunning }) {
-            Issue.record("the follower did not exit within 20 s of signal \(signal)")
-            kill(tool.process.processIdentifier, SIGKILL)
-        }
+    static func stop(_ tool: LaunchedProgram, with signal: Int32) async -> BuiltProgram.Result {
+        if !(await tool.stop(with: signal)) { Issue.record("the follower did not exit within 20 s of signal \(signal)") }
         return tool.finish()
     }
 
@@ -206,16 +186,16 @@ struct ConformanceCLITests {
         try Self.append(store, (1...5).map { Self.heartRate(Self.uuid($0), 60 + $0) }.joined())
         let anchorFile = dir.file("anchor")
         try Data("2\n".utf8).write(to: URL(fileURLWithPath: anchorFile))
-        let follower = try LaunchedTool(["--store", store, "replay", "--follow", "--anchor-file", anchorFile], outputIn: dir)
-        func seqs() throws -> [UInt64] { try Self.parse(Self.completeLines(follower.stdoutPath).joined(separator: "\n")).map(\.seq) }
+        let follower = try HealthLogBinary.launch(["--store", store, "replay", "--follow", "--anchor-file", anchorFile], outputIn: dir)
+        func seqs() throws -> [UInt64] { try Self.parse(follower.completeOutputLines.joined(separator: "\n")).map(\.seq) }
         func saved() -> UInt64? { (try? AnchorFile.read(anchorFile))?.seq }
 
-        #expect(try await Self.eventually { try seqs() == [3, 4, 5] && saved() == 5 }, "the catch-up and its anchor")
+        #expect(try await eventually { try seqs() == [3, 4, 5] && saved() == 5 }, "the catch-up and its anchor")
         try Self.append(store, (6...7).map { Self.heartRate(Self.uuid($0), 60 + $0) }.joined())
-        #expect(try await Self.eventually { try seqs() == [3, 4, 5, 6, 7] && saved() == 7 }, "a live batch and its anchor")
+        #expect(try await eventually { try seqs() == [3, 4, 5, 6, 7] && saved() == 7 }, "a live batch and its anchor")
         try Self.append(store, #"{"op":"delete","uuid":"\#(Self.uuid(4))"}"# + "\n")
-        #expect(try await Self.eventually { try seqs() == [3, 4, 5, 6, 7, 8] && saved() == 8 }, "a deletion")
-        #expect(try Self.parse(Self.completeLines(follower.stdoutPath).joined(separator: "\n")).last?.isDelete == true)
+        #expect(try await eventually { try seqs() == [3, 4, 5, 6, 7, 8] && saved() == 8 }, "a deletion")
+        #expect(try Self.parse(follower.completeOutputLines.joined(separator: "\n")).last?.isDelete == true)
 
         let result = await Self.stop(follower, with: SIGINT)
         #expect(!result.wasSignalled && result.status == 0, "\(result.stderr)")
@@ -245,13 +225,13 @@ struct ConformanceCLITests {
             writerState.done.withLock { $0 = true }
         }
         writer.start()
-        let follower = try LaunchedTool(["--store", store, "replay", "--follow", "--raw", "--type", "HeartRate", "--from", "4"], outputIn: dir)
-        #expect(await Self.eventually { writerState.done.withLock { $0 } })
+        let follower = try HealthLogBinary.launch(["--store", store, "replay", "--follow", "--raw", "--type", "HeartRate", "--from", "4"], outputIn: dir)
+        #expect(await eventually { writerState.done.withLock { $0 } })
         #expect(writerState.failures.withLock { $0 }.isEmpty)
         let expected = try Self.tool(store, ["replay", "--raw", "--type", "HeartRate", "--from", "4"])
         let expectedLines = expected.stdout.split(separator: "\n").map(String.init)
         #expect(expectedLines.count == 6 + 12 + 3)
-        #expect(await Self.eventually { Self.completeLines(follower.stdoutPath).count >= expectedLines.count })
+        #expect(await eventually { follower.completeOutputLines.count >= expectedLines.count })
 
         let result = await Self.stop(follower, with: SIGTERM)
         #expect(!result.wasSignalled && result.status == 0, "\(result.stderr)")

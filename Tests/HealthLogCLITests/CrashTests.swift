@@ -166,9 +166,9 @@ struct CrashTests {
 
         var environment = Self.sizes
         environment["HEALTHLOG_LOCK_TIMEOUT"] = "120"
-        let writerA = try LaunchedTool(["--store", store, "append", fileA], environment: environment, outputIn: dir)
-        let writerB = try LaunchedTool(["--store", store, "append", fileB], environment: environment, outputIn: dir)
-        let reader = try LaunchedTool(["--store", store, "replay", "--raw"], outputIn: dir)
+        let writerA = try HealthLogBinary.launch(["--store", store, "append", fileA], environment: environment, outputIn: dir)
+        let writerB = try HealthLogBinary.launch(["--store", store, "append", fileB], environment: environment, outputIn: dir)
+        let reader = try HealthLogBinary.launch(["--store", store, "replay", "--raw"], outputIn: dir)
         let (a, b, read) = (writerA.finish(), writerB.finish(), reader.finish())
 
         #expect(a.status == 0, "\(a.stderr)")

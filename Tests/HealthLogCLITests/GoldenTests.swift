@@ -223,7 +223,7 @@ struct GoldenTests {
         let head = try Self.head(store)
 
         // Under umask 000, so only the tool itself can make the file private.
-        let first = try LaunchedTool(["--store", store, "replay", "--anchor-file", file], umask: "000", outputIn: dir).finish()
+        let first = try HealthLogBinary.launch(["--store", store, "replay", "--anchor-file", file], umask: "000", outputIn: dir).finish()
         #expect(first.status == 0 && Events.seqs(first.stdout) == [1, 2, 3])
         #expect(try String(contentsOfFile: file, encoding: .utf8) == head + "\n")
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)

@@ -26,4 +26,12 @@ enum HealthLogBinary {
         environment["HEALTHLOG_TEST_FAULT"] = fault
         return try faultTool.run(arguments, stdin: stdin, environment: environment)
     }
+
+    /// Starts `healthlog ARGUMENTS` without waiting for it, its output in files in `dir`;
+    /// with `umask` (e.g. `"000"`), under that file-creation mask.
+    static func launch(
+        _ arguments: [String], environment: [String: String] = [:], umask: String? = nil, outputIn dir: TemporaryDirectory
+    ) throws -> LaunchedProgram {
+        try program.launch(arguments, environment: environment, umask: umask, outputIn: dir)
+    }
 }

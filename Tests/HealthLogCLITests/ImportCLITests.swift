@@ -6,24 +6,18 @@ import Testing
 /// report on stderr, idempotence, and exit 2 with line and column for malformed XML.
 @Suite("import command")
 struct ImportCLITests {
-    /// A fixture of the library tests (`Tests/HealthLogImportTests/Fixtures/AppleHealth`).
-    static func fixture(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("HealthLogImportTests/Fixtures/AppleHealth/\(name)").path
-    }
-
     @Test("import prints the anchor on stdout and counts per element and per type on stderr; again, it adds nothing")
     func reportAndIdempotence() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.file("store")
-        let first = try HealthLogBinary.run(["--store", store, "import", Self.fixture("freddiefujiwara-ahcd.xml")])
+        let first = try HealthLogBinary.run(["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
         #expect(first.status == 0)
         #expect(first.stdout.split(separator: "\n").count == 1)
         #expect(first.stderr.contains("\n  Record 11 (2 in correlations)\n"))
         #expect(first.stderr.contains("\n  HKQuantityTypeIdentifierBloodPressureSystolic 7\n"))
         #expect(first.stderr.hasSuffix("healthlog: added 16, already present 0, deleted 0, replaced 0, skipped 0\n"))
-        let second = try HealthLogBinary.run(["--store", store, "import", Self.fixture("freddiefujiwara-ahcd.xml")])
+        let second = try HealthLogBinary.run(["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
         #expect(second.status == 0)
         #expect(second.stdout == first.stdout)
         #expect(second.stderr.hasSuffix("healthlog: added 0, already present 16, deleted 0, replaced 0, skipped 0\n"))
@@ -33,7 +27,7 @@ struct ImportCLITests {
     func unmappedListed() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", Self.fixture("healthkit-to-sqlite.xml")])
+        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", PackageFiles.appleHealthExport("healthkit-to-sqlite.xml")])
         #expect(result.status == 0)
         #expect(result.stderr.contains("not mapped: 1 (Workout 1)\n  line 14: Workout: 2 route Location points"))
     }
@@ -42,7 +36,7 @@ struct ImportCLITests {
     func malformed() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", Self.fixture("legacy-ios8-malformed.xml")])
+        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", PackageFiles.appleHealthExport("legacy-ios8-malformed.xml")])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("healthlog: error: "))

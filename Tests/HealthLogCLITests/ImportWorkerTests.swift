@@ -9,16 +9,9 @@ import Testing
 struct ImportWorkerTests {
     /// The shared libraries `path` names as `NEEDED` in its dynamic section (`readelf -d`).
     static func neededLibraries(_ path: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["readelf", "-d", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "readelf -d \(path) failed")
-        return text.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+        let result = try ChildProcess.run(ChildProcess.make("/usr/bin/env", ["readelf", "-d", path]))
+        #expect(result.status == 0, "readelf -d \(path) failed: \(result.stderr)")
+        return result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
             guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
             return String(line[line.index(after: open)..<close])
         }
@@ -40,9 +33,9 @@ struct ImportWorkerTests {
         defer { dir.remove() }
         let store = dir.file("store")
         let killed = try HealthLogBinary.run(
-            ["--store", store, "import", ImportCLITests.fixture("freddiefujiwara-ahcd.xml")], injecting: "kill:segment-created")
+            ["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")], injecting: "kill:segment-created")
         #expect(killed.wasSignalled && killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
-        let again = try HealthLogBinary.run(["--store", store, "import", ImportCLITests.fixture("freddiefujiwara-ahcd.xml")])
+        let again = try HealthLogBinary.run(["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.hasSuffix("healthlog: added 16, already present 0, deleted 0, replaced 0, skipped 0\n"), "\(again.stderr)")
     }
@@ -53,7 +46,7 @@ struct ImportWorkerTests {
         defer { dir.remove() }
         let store = dir.file("store")
         try Data().write(to: URL(fileURLWithPath: store))
-        let result = try HealthLogBinary.run(["--store", store, "import", ImportCLITests.fixture("freddiefujiwara-ahcd.xml")])
+        let result = try HealthLogBinary.run(["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("healthlog: error: "), "\(result.stderr)")
         #expect(result.stdout.isEmpty)

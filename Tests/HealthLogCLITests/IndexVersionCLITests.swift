@@ -9,8 +9,7 @@ import Testing
 @Suite("Index versions (CLI)")
 struct IndexVersionCLITests {
     /// The fixture store's directory.
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("HealthLogTests/Fixtures/IndexVersion1/store").path
+    static let fixture = PackageFiles.indexVersion1Store
 
     @Test("verify, replay and append of a store with index version 1 segment indexes exit 0")
     func oldIndexesAreNotDamage() throws {

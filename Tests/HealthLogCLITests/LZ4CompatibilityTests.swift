@@ -13,16 +13,8 @@ struct LZ4CompatibilityTests {
 
     /// Runs `lz4` with `arguments`; returns its exit status and standard output.
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(lz4))
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.run(ChildProcess.make(try #require(lz4), arguments))
+        return (result.status, result.stdout)
     }
 
     @Test("lz4 -t accepts every segment and lz4 -dc prints the events replay --raw prints", .enabled(if: lz4 != nil))

@@ -35,14 +35,8 @@ struct ManySegmentsCLITests {
 
     @Test("The limit on open files is really in force in the child", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/limits")))
     func limitIsInForce() throws {
-        let limits = Process()
-        limits.executableURL = URL(fileURLWithPath: "/bin/sh")
-        limits.arguments = BuiltProgram.limitingOpenFiles(to: Self.openFileLimit, ["/bin/cat", "/proc/self/limits"])
-        let output = Pipe()
-        limits.standardOutput = output
-        try limits.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        limits.waitUntilExit()
+        let limits = ChildProcess.make("/bin/sh", BuiltProgram.limitingOpenFiles(to: Self.openFileLimit, ["/bin/cat", "/proc/self/limits"]))
+        let text = try ChildProcess.run(limits).stdout
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["\(Self.openFileLimit)", "\(Self.openFileLimit)"], "\(line)")
     }

@@ -119,7 +119,7 @@ struct PlantedFileTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.file("store")
-        let result = try LaunchedTool(["--store", store, "add", "--type", "HeartRate", "--value", "70", "--unit", "count/min"], umask: "000", outputIn: dir).finish()
+        let result = try HealthLogBinary.launch(["--store", store, "add", "--type", "HeartRate", "--value", "70", "--unit", "count/min"], umask: "000", outputIn: dir).finish()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileTreeImage.mode(of: store) == 0o700)
     }

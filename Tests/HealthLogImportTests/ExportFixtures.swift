@@ -1,15 +1,9 @@
 import Foundation
+import HealthLogTestSupport
 
-/// The Apple Health export fixtures in `Tests/HealthLogImportTests/Fixtures/AppleHealth` (see
-/// the PROVENANCE.md beside them), and what healthkit-to-sqlite 1.0.1 counted in each.
+/// The Apple Health export fixtures (``PackageFiles/appleHealthExport(_:)``, see the
+/// PROVENANCE.md beside them), and what healthkit-to-sqlite 1.0.1 counted in each.
 enum ExportFixtures {
-    /// The fixtures' directory.
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/AppleHealth").path
-
-    /// The path of fixture `name`.
-    static func path(_ name: String) -> String { directory + "/" + name }
-
     /// Each public sample export, with its key in `expected_healthkit-to-sqlite-1.0.1_rowcounts.json`.
     static let samples: [(file: String, expectedKey: String)] = [
         ("aleksi-applehealth.xml", "aleksi-applehealth_testdata.xml"),
@@ -23,7 +17,7 @@ enum ExportFixtures {
 
     /// healthkit-to-sqlite's row counts per table for the fixture with key `key`.
     static func expectedRows(_ key: String) throws -> [String: Int] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path("expected_healthkit-to-sqlite-1.0.1_rowcounts.json")))
+        let data = try Data(contentsOf: URL(fileURLWithPath: PackageFiles.appleHealthExport("expected_healthkit-to-sqlite-1.0.1_rowcounts.json")))
         let all = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         return all[key] as? [String: Int] ?? [:]
     }

@@ -29,7 +29,7 @@ struct ImportTests {
     func faithfulCounts(_ file: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (report, _) = try Self.importFresh(ExportFixtures.path(file), dir)
+        let (report, _) = try Self.importFresh(PackageFiles.appleHealthExport(file), dir)
         let key = try #require(ExportFixtures.samples.first(where: { $0.file == file })?.expectedKey)
         let expected = try ExportFixtures.expectedRows(key)
         #expect(!expected.isEmpty)
@@ -67,7 +67,7 @@ struct ImportTests {
     func correlationMembers() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (report, store) = try Self.importFresh(ExportFixtures.path("freddiefujiwara-ahcd.xml"), dir)
+        let (report, store) = try Self.importFresh(PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml"), dir)
         #expect(report.correlationMembers == 2)
         #expect(report.typeCounts["HKCorrelationTypeIdentifierBloodPressure"] == 1)
         let lines = try Self.lines(store)
@@ -81,7 +81,7 @@ struct ImportTests {
     func memberAlsoTopLevel() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let text = try String(contentsOfFile: ExportFixtures.path("freddiefujiwara-ahcd.xml"), encoding: .utf8)
+        let text = try String(contentsOfFile: PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml"), encoding: .utf8)
         let member = #" <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="ShinzoAdvisor" sourceVersion="126" unit="mmHg" creationDate="2020-08-02 19:12:44 +0900" startDate="2020-08-02 19:12:21 +0900" endDate="2020-08-02 19:12:21 +0900" value="74"/>"#
         let path = dir.file("with-top-level-member.xml")
         try text.replacingOccurrences(of: "</HealthData>", with: member + "\n</HealthData>").write(toFile: path, atomically: true, encoding: .utf8)
@@ -95,8 +95,8 @@ struct ImportTests {
     func idempotent(_ file: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (first, store) = try Self.importFresh(ExportFixtures.path(file), dir)
-        let second = try store.importExport(at: ExportFixtures.path(file))
+        let (first, store) = try Self.importFresh(PackageFiles.appleHealthExport(file), dir)
+        let second = try store.importExport(at: PackageFiles.appleHealthExport(file))
         #expect(first.summary.added > 0)
         #expect(second.summary.added == 0)
         #expect(second.summary.alreadyPresent == first.summary.added)
@@ -107,11 +107,11 @@ struct ImportTests {
     func laterExport() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let full = try String(contentsOfFile: ExportFixtures.path("tdda-applehealthdata.xml"), encoding: .utf8)
+        let full = try String(contentsOfFile: PackageFiles.appleHealthExport("tdda-applehealthdata.xml"), encoding: .utf8)
         let earlier = dir.file("earlier.xml")
         try ExportFixtures.dropping(lines: "DistanceWalkingRunning", from: full).write(toFile: earlier, atomically: true, encoding: .utf8)
         let (first, store) = try Self.importFresh(earlier, dir)
-        let later = try store.importExport(at: ExportFixtures.path("tdda-applehealthdata.xml"))
+        let later = try store.importExport(at: PackageFiles.appleHealthExport("tdda-applehealthdata.xml"))
         #expect(later.summary.added == 5)
         #expect(later.summary.alreadyPresent == first.summary.added)
     }
@@ -120,13 +120,13 @@ struct ImportTests {
     func stableAcrossExports() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let original = try String(contentsOfFile: ExportFixtures.path("alxdrcirilo-apple-health-parser.xml"), encoding: .utf8)
+        let original = try String(contentsOfFile: PackageFiles.appleHealthExport("alxdrcirilo-apple-health-parser.xml"), encoding: .utf8)
         let moved = original.replacingOccurrences(of: "0x3012772a0", with: "0x2834f10c0")
             .replacingOccurrences(of: "2024-01-01 01:01:36 +0200", with: "2023-12-31 23:01:36 +0000")
         #expect(moved != original)
         let path = dir.file("re-exported.xml")
         try moved.write(toFile: path, atomically: true, encoding: .utf8)
-        let (first, store) = try Self.importFresh(ExportFixtures.path("alxdrcirilo-apple-health-parser.xml"), dir)
+        let (first, store) = try Self.importFresh(PackageFiles.appleHealthExport("alxdrcirilo-apple-health-parser.xml"), dir)
         let again = try store.importExport(at: path)
         #expect(again.summary.added == 0)
         #expect(again.summary.alreadyPresent == first.summary.added)
@@ -139,7 +139,7 @@ struct ImportTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = HealthStore(directory: dir.file("store"))
-        let error = try #require(throws: HealthLogError.self) { try store.importExport(at: ExportFixtures.path("legacy-ios8-malformed.xml")) }
+        let error = try #require(throws: HealthLogError.self) { try store.importExport(at: PackageFiles.appleHealthExport("legacy-ios8-malformed.xml")) }
         #expect(error.code == .badInput)
         #expect(error.message.contains("line 5, column 198: malformed XML"))
         #expect(error.message.hasSuffix("(an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"))
@@ -150,10 +150,10 @@ struct ImportTests {
     func malformedExistingStore() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (_, store) = try Self.importFresh(ExportFixtures.path("aleksi-applehealth.xml"), dir)
+        let (_, store) = try Self.importFresh(PackageFiles.appleHealthExport("aleksi-applehealth.xml"), dir)
         let before = try Self.lines(store).count
         let head = try store.headAnchor()
-        let text = try String(contentsOfFile: ExportFixtures.path("tdda-applehealthdata.xml"), encoding: .utf8)
+        let text = try String(contentsOfFile: PackageFiles.appleHealthExport("tdda-applehealthdata.xml"), encoding: .utf8)
         let path = dir.file("broken.xml")
         try text.replacingOccurrences(of: "</HealthData>", with: "<Record type=\"x\" </HealthData>").write(toFile: path, atomically: true, encoding: .utf8)
         var options = ImportOptions()
@@ -167,7 +167,7 @@ struct ImportTests {
     func legacyExport() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (report, store) = try Self.importFresh(ExportFixtures.path("legacy-ios8.xml"), dir)
+        let (report, store) = try Self.importFresh(PackageFiles.appleHealthExport("legacy-ios8.xml"), dir)
         #expect(report.unmappedCount == 0)
         #expect(report.exportDate == "2015-11-07T17:19:24+01:00")
         let lines = try Self.lines(store)
@@ -186,7 +186,7 @@ struct ImportTests {
     func zipByContent() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (report, store) = try Self.importFresh(ExportFixtures.path("healthkit-to-sqlite-localised.zip"), dir)
+        let (report, store) = try Self.importFresh(PackageFiles.appleHealthExport("healthkit-to-sqlite-localised.zip"), dir)
         #expect(report.document.hasSuffix("apple_health_export/导出.xml"))
         #expect(report.locale == "en_US")
         let workout = try #require(Self.lines(store).first { $0["type"] as? String == "HKWorkoutTypeIdentifier" })
@@ -198,7 +198,7 @@ struct ImportTests {
     func faithfulValues() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (_, store) = try Self.importFresh(ExportFixtures.path("healthkit-to-sqlite.xml"), dir)
+        let (_, store) = try Self.importFresh(PackageFiles.appleHealthExport("healthkit-to-sqlite.xml"), dir)
         let lines = try Self.lines(store)
         let heartRate = try #require(lines.first { $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate" })
         #expect(heartRate["source"] as? String == "Apple\u{A0}Watch")
@@ -213,11 +213,11 @@ struct ImportTests {
     func mirror() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (first, store) = try Self.importFresh(ExportFixtures.path("tdda-applehealthdata.xml"), dir)
+        let (first, store) = try Self.importFresh(PackageFiles.appleHealthExport("tdda-applehealthdata.xml"), dir)
         let mine = try store.append(ndjson: Array(#"{"type":"HKQuantityTypeIdentifierStepCount","start":"2014-09-13T10:00:00Z","value":5,"unit":"count"}"#.utf8))
         let own = try #require(mine.lastAdded)
         let anchor = try store.headAnchor()
-        let full = try String(contentsOfFile: ExportFixtures.path("tdda-applehealthdata.xml"), encoding: .utf8)
+        let full = try String(contentsOfFile: PackageFiles.appleHealthExport("tdda-applehealthdata.xml"), encoding: .utf8)
         let smaller = dir.file("smaller.xml")
         try ExportFixtures.dropping(lines: "DistanceWalkingRunning", from: full).write(toFile: smaller, atomically: true, encoding: .utf8)
         var options = ImportOptions()
@@ -244,11 +244,11 @@ struct ImportTests {
     func deletedStaysDeleted() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let (first, store) = try Self.importFresh(ExportFixtures.path("aleksi-applehealth.xml"), dir)
+        let (first, store) = try Self.importFresh(PackageFiles.appleHealthExport("aleksi-applehealth.xml"), dir)
         let line = try #require(Self.lines(store).first { $0["type"] as? String == "HKQuantityTypeIdentifierBodyMass" })
         let uuid = try #require(line["uuid"] as? String)
         _ = try store.append(ndjson: Array("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}".utf8))
-        let again = try store.importExport(at: ExportFixtures.path("aleksi-applehealth.xml"))
+        let again = try store.importExport(at: PackageFiles.appleHealthExport("aleksi-applehealth.xml"))
         #expect(again.summary.added == 0)
         #expect(again.summary.alreadyPresent == first.summary.added)
     }

@@ -31,25 +31,20 @@ public struct BuiltProgram: Sendable {
 
     /// The executable's path: the debug build's, else the release build's.
     public var path: String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for configuration in ["debug", "release"] {
-            let candidate = root.appendingPathComponent(".build/\(configuration)/\(name)").path
+            let candidate = PackageFiles.path(".build/\(configuration)/\(name)")
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        return root.appendingPathComponent(".build/debug/\(name)").path
+        return PackageFiles.path(".build/debug/\(name)")
     }
 
     /// A process for `arguments`, with `HEALTHLOG_STORE` unset and `environment` added;
-    /// with `openFileLimit`, started under that `RLIMIT_NOFILE` (see ``limitingOpenFiles(to:_:)``).
-    public func process(_ arguments: [String], environment: [String: String] = [:], openFileLimit: Int? = nil) -> Process {
-        let process = Process()
-        if let openFileLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = Self.limitingOpenFiles(to: openFileLimit, [path] + arguments)
-        } else {
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-        }
+    /// with `openFileLimit`, started under that `RLIMIT_NOFILE` (see ``limitingOpenFiles(to:_:)``);
+    /// with `umask` (e.g. `"000"`), under that file-creation mask. Either goes through `/bin/sh`.
+    public func process(_ arguments: [String], environment: [String: String] = [:], openFileLimit: Int? = nil, umask: String? = nil) -> Process {
+        let setup = (openFileLimit.map { ["ulimit -n \($0)"] } ?? []) + (umask.map { ["umask \($0)"] } ?? [])
+        let process = setup.isEmpty
+            ? ChildProcess.make(path, arguments) : ChildProcess.make("/bin/sh", Self.settingUp(setup, [path] + arguments))
         var env = ProcessInfo.processInfo.environment
         env["HEALTHLOG_STORE"] = nil
         for (key, value) in environment { env[key] = value }
@@ -61,31 +56,25 @@ public struct BuiltProgram: Sendable {
     /// (`ulimit -n`, `RLIMIT_NOFILE`) to `limit` and then `exec` `command` (a program path
     /// and its arguments), so the program runs under the limit as its own process.
     public static func limitingOpenFiles(to limit: Int, _ command: [String]) -> [String] {
-        ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\""] + command
+        settingUp(["ulimit -n \(limit)"], command)
+    }
+
+    /// The arguments of `/bin/sh` that run the shell commands `steps`, then `exec` `command`.
+    private static func settingUp(_ steps: [String], _ command: [String]) -> [String] {
+        ["-c", (steps + ["exec \"$0\" \"$@\""]).joined(separator: " && ")] + command
     }
 
     /// Runs the program with `arguments` to the end, `stdin` as standard input; with
     /// `openFileLimit`, under that limit on open files.
     public func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], openFileLimit: Int? = nil) throws -> Result {
-        let process = process(arguments, environment: environment, openFileLimit: openFileLimit)
-        // Standard input comes from a file, not a pipe: a command that exits before reading
-        // it (a usage error, say) must not kill the test process with SIGPIPE.
-        let inputPath = NSTemporaryDirectory() + "healthlog-stdin-" + UUID().uuidString
-        try Data(stdin.utf8).write(to: URL(fileURLWithPath: inputPath))
-        defer { try? FileManager.default.removeItem(atPath: inputPath) }
-        guard let input = FileHandle(forReadingAtPath: inputPath) else { throw CocoaError(.fileReadUnknown) }
-        defer { try? input.close() }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
+        try ChildProcess.run(process(arguments, environment: environment, openFileLimit: openFileLimit), stdin: stdin)
+    }
+
+    /// Starts the program with `arguments` without waiting for it, its output in files in
+    /// `dir`; with `umask`, under that file-creation mask.
+    public func launch(
+        _ arguments: [String], environment: [String: String] = [:], umask: String? = nil, outputIn dir: TemporaryDirectory
+    ) throws -> LaunchedProgram {
+        try LaunchedProgram(process(arguments, environment: environment, umask: umask), outputIn: dir)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthLogTestSupport
 import Testing
 
 /// The core library's floors, enforced (issue #11 item 2): each folder of
@@ -17,8 +18,7 @@ struct LayerTests {
     static let facade = "(facade)"
 
     /// The core library's sources.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/HealthLog").path
+    static let root = PackageFiles.path("Sources/HealthLog")
 
     @Test("Every folder of the core is a known floor")
     func everyFolderIsAFloor() throws {

@@ -10,8 +10,7 @@ import Testing
 @Suite("Index versions")
 struct IndexVersionTests {
     /// The fixture store's directory.
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/IndexVersion1/store").path
+    static let fixture = PackageFiles.indexVersion1Store
     /// The fixture's segment indexes, relative to the store.
     static let segmentIndexes = [1, 5, 9].map { "segments/\(String(format: "%020d", $0)).0000.idx" }
 

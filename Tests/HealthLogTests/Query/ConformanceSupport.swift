@@ -116,62 +116,65 @@ func expectHealthLogError<T>(
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds` (generous: CI machines are slow);
-/// returns whether it became true.
-func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return try condition()
-}
-
-/// What a long-running query's handlers received, from any thread.
+/// What a long-running query's handlers received, from any thread; a test waits for
+/// deliveries with ``wait(until:)``, woken by each call rather than polling.
 final class HandlerLog: Sendable {
-    struct Call {
+    /// One call of a results or update handler.
+    struct Call: Sendable {
+        /// Whether the results handler made it (else the update handler).
         var isResultsHandler: Bool
+        /// The samples it delivered.
         var samples: [any Sample]?
+        /// The deleted objects it delivered.
         var deleted: [DeletedObject]?
+        /// The anchor it delivered.
         var anchor: QueryAnchor?
+        /// The error it delivered.
         var error: (any Error)?
     }
 
-    private let calls = Mutex<[Call]>([])
+    /// The calls so far, in the order they were made.
+    private let calls = WatchedValue<[Call]>([])
 
-    func record(_ call: Call) { calls.withLock { $0.append(call) } }
-    var all: [Call] { calls.withLock { $0 } }
+    /// Records a call, waking the waits it satisfies.
+    func record(_ call: Call) { calls.update { $0.append(call) } }
+    /// The calls so far.
+    var all: [Call] { calls.value }
 
     /// The items delivered so far, as "+UUID"/"-UUID" in delivery order, samples before
     /// deleted objects within each call.
-    var keys: [String] {
-        all.flatMap { call in (call.samples ?? []).map { "+\($0.uuid)" } + (call.deleted ?? []).map { "-\($0.uuid)" } }
+    var keys: [String] { Self.keys(all) }
+
+    /// The items `calls` delivered, in the shape of ``keys``.
+    static func keys(_ calls: [Call]) -> [String] {
+        calls.flatMap { call in (call.samples ?? []).map { "+\($0.uuid)" } + (call.deleted ?? []).map { "-\($0.uuid)" } }
+    }
+
+    /// Waits (up to 20 s) until `condition` holds of the calls so far; returns whether it did.
+    func wait(until condition: @escaping @Sendable ([Call]) -> Bool) async -> Bool {
+        await calls.wait(until: condition)
     }
 }
 
 /// Runs `body` on a new thread (not the cooperative pool, which a blocking appender would
-/// starve on a 2-core machine); `done` becomes true when it returns.
+/// starve on a 2-core machine); ``finished()`` waits for it to return.
 final class BackgroundJob: Sendable {
-    private let finished = Mutex(false)
+    /// Whether `body` has returned.
+    private let done = WatchedValue(false)
+    /// What `body` threw, described.
     private let failure = Mutex<String?>(nil)
 
+    /// Starts `body` on a new thread.
     init(_ body: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in
             do { try body() } catch { failure.withLock { $0 = "\(error)" } }
-            finished.withLock { $0 = true }
+            done.update { $0 = true }
         }
         thread.start()
     }
 
-    var isDone: Bool { finished.withLock { $0 } }
+    /// Waits (up to 20 s) for `body` to return; returns whether it did.
+    func finished() async -> Bool { await done.wait { $0 } }
+    /// What `body` threw, if it threw.
     var error: String? { failure.withLock { $0 } }
-}
-
-/// A value shared between threads.
-final class Locked<T: Sendable>: Sendable {
-    private let storage: Mutex<T>
-    init(_ value: T) { storage = Mutex(value) }
-    var value: T { storage.withLock { $0 } }
-    func set(_ value: T) { storage.withLock { $0 = value } }
-    func update(_ body: (inout T) -> Void) { storage.withLock { body(&$0) } }
 }

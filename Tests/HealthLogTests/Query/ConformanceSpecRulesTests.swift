@@ -33,7 +33,7 @@ struct ConformanceSpecRulesTests {
         return saved
     }
 
-    @Test("Rule 1: results come in ascending sequence order, samples and deleted objects interleaved in one stream and each array of the library's result in that order")
+    @Test("Rule 1 (Checklist 8): results come in ascending sequence order, samples and deleted objects interleaved in one stream and each array of the library's result in that order, the commit order")
     func rule1AscendingOrder() throws {
         let fixture = try ConformanceStore()
         defer { fixture.remove() }
@@ -60,9 +60,33 @@ struct ConformanceSpecRulesTests {
         // Interleaving: deleted objects sit between samples, not after them.
         let all = try replayLines(store, ReplayRequest()).lines
         #expect(all.indices.dropLast().contains { all[$0].isDelete && !all[$0 + 1].isDelete })
+
+        // Commit order, not date order: interleaved types in single appends (stored grouped
+        // by type within each batch), dates running backwards, deletions out of UUID order.
+        let backwards = try ConformanceStore(batchBytes: 400)
+        defer { backwards.remove() }
+        let base = instant("2024-03-01T08:00:00Z")
+        var samples: [any Sample] = []
+        for round in 0..<4 {
+            let batch: [any Sample] = (0..<6).map { k in
+                let t = shifted(base, seconds: Double(-(round * 6 + k) * 60))
+                return k % 2 == 0 ? quantitySample(Double(k), start: t) as any Sample : categorySample(.integer(k % 3), start: t)
+            }
+            try backwards.store.save(batch)
+            samples += batch
+        }
+        let deletions = [samples[20].uuid, samples[1].uuid, samples[14].uuid, samples[7].uuid]
+        try backwards.store.delete(Array(deletions[0..<2]))
+        try backwards.store.delete(Array(deletions[2...]))
+        let rawResult = try backwards.store.result(ReplayRequest(raw: true))
+        #expect(rawResult.addedSamples.map(\.uuid) == samples.map(\.uuid))
+        #expect(rawResult.deletedObjects.map(\.uuid) == deletions)
+        let view = try backwards.store.result(ReplayRequest())
+        #expect(view.addedSamples.map(\.uuid) == samples.map(\.uuid).filter { !deletions.contains($0) })
+        #expect(view.deletedObjects.map(\.uuid) == deletions)
     }
 
-    @Test("Rule 2: HealthKit's view by default (a sample added and deleted after the anchor comes back only as a deleted object); raw returns every event as recorded")
+    @Test("Rule 2 (Checklist 9): HealthKit's view by default (a sample added and deleted after the anchor comes back only as a deleted object, also through a predicate); raw returns every event as recorded")
     func rule2HealthKitViewAndRaw() async throws {
         let fixture = try ConformanceStore()
         defer { fixture.remove() }
@@ -71,7 +95,7 @@ struct ConformanceSpecRulesTests {
         let a = quantitySample(70, start: t), b = quantitySample(71, start: t)
         try store.save([a, b])
         let anchor = try store.headAnchor()
-        let c = quantitySample(72, start: t), d = quantitySample(73, start: t)
+        let c = quantitySample(72, start: t), d = quantitySample(73, start: t, source: "Watch")
         try store.save([c, d])
         try store.delete([b.uuid, d.uuid])
 
@@ -90,6 +114,10 @@ struct ConformanceSpecRulesTests {
         #expect(itemKeys(rawResult) == ["+\(c.uuid)", "+\(d.uuid)", "-\(b.uuid)", "-\(d.uuid)"])
         descriptor.returnsEveryEvent = false
         #expect(itemKeys(try await descriptor.result(for: store)) == itemKeys(view))
+        // Through a predicate that picks d by its source: still only its deleted object.
+        let watch = try await AnchoredObjectQueryDescriptor(types: [hrType], predicate: .sources(["Watch"]), anchor: anchor).result(for: store)
+        #expect(!watch.addedSamples.contains { $0.uuid == d.uuid })
+        #expect(watch.deletedObjects.map(\.uuid) == [d.uuid])
 
         // From just before d's add: d comes back only as its deleted object.
         #expect(itemKeys(try store.result(ReplayRequest(anchor: QueryAnchor(fromValue: 3)))) == ["-\(b.uuid)", "-\(d.uuid)"])
@@ -97,7 +125,7 @@ struct ConformanceSpecRulesTests {
         #expect(try store.result(ReplayRequest(anchor: .beginning, raw: true)).addedSamples.map(\.uuid) == [a.uuid, b.uuid, c.uuid, d.uuid])
     }
 
-    @Test("Rule 3: a deleted object carries UUID, type, start, end, source, device and only the sync identifier and version; predicates apply through those fields and let it through value, category and other-metadata predicates of its kind")
+    @Test("Rule 3 (Checklist 11): a deleted object carries UUID, type, start, end, source, device and only the sync identifier and version, and those only when the sample had them; predicates apply through those fields and let it through value, category and other-metadata predicates of its kind")
     func rule3DeletedObjectFields() throws {
         let fixture = try ConformanceStore()
         defer { fixture.remove() }
@@ -147,6 +175,12 @@ struct ConformanceSpecRulesTests {
         // And the samples themselves, from before the deletes, still obey those predicates.
         let live = try store.result(ReplayRequest(anchor: .beginning, predicate: .quantity(.greaterThan, 1000), raw: true))
         #expect(live.addedSamples.isEmpty && live.deletedObjects.map(\.uuid) == [synced.uuid])
+        // A sample with metadata but no sync identifier leaves no metadata on its deleted object.
+        let unsynced = quantitySample(71, start: start, metadata: ["HKMetadataKeyWasUserEntered": true, "note": "x"])
+        try store.save([unsynced])
+        let beforeDelete = try store.headAnchor()
+        try store.delete([unsynced.uuid])
+        #expect(try store.result(ReplayRequest(anchor: beforeDelete)).deletedObjects.map(\.metadata) == [[:]])
     }
 
     @Test("Rule 4: the limit counts samples and deleted objects together; the new anchor is the last delivered item's sequence number, or the input position when nothing is delivered; paging returns every item exactly once, in order")
@@ -203,7 +237,7 @@ struct ConformanceSpecRulesTests {
         #expect(same.newAnchor == head && same.newAnchor.token == head.token)
     }
 
-    @Test("Rule 5: re-running a query with the same anchor and no new writes returns the same result")
+    @Test("Rule 5 (Checklist 7): re-running a query with the same anchor and no new writes returns the same result")
     func rule5Repeatable() async throws {
         let fixture = try ConformanceStore()
         defer { fixture.remove() }
@@ -222,12 +256,19 @@ struct ConformanceSpecRulesTests {
             #expect(first.outcome == second.outcome)
             #expect(itemKeys(try store.result(request)) == itemKeys(first.lines))
         }
-        let descriptor = AnchoredObjectQueryDescriptor(types: [sleepType], anchor: QueryAnchor(fromValue: 4), limit: 4)
-        let a = try await descriptor.result(for: store), b = try await descriptor.result(for: store)
-        #expect(itemKeys(a) == itemKeys(b) && a.newAnchor == b.newAnchor && !itemKeys(a).isEmpty)
+        for descriptor in [
+            AnchoredObjectQueryDescriptor(types: [sleepType], anchor: QueryAnchor(fromValue: 4), limit: 4),
+            AnchoredObjectQueryDescriptor(anchor: QueryAnchor(fromValue: 5)),
+            AnchoredObjectQueryDescriptor(types: [stepType], predicate: .quantity(.greaterThanOrEqual, 30), anchor: nil, limit: 2),
+        ] {
+            let a = try await descriptor.result(for: store), b = try await descriptor.result(for: store)
+            #expect(itemKeys(a) == itemKeys(b) && a.newAnchor == b.newAnchor && !itemKeys(a).isEmpty)
+            #expect(a.addedSamples.map(\.description) == b.addedSamples.map(\.description))
+            #expect(a.deletedObjects == b.deletedObjects)
+        }
     }
 
-    @Test("Rule 6: an anchor from another store, malformed, or ahead of the head is refused (anchorRefused), never read as the beginning nor clamped")
+    @Test("Rule 6 (Checklist 19, a deliberate deviation from HealthKit): an anchor from another store, malformed, or ahead of the head is refused (anchorRefused), never read as the beginning (nil) nor clamped to the head")
     func rule6RefusedAnchors() async throws {
         let fixture = try ConformanceStore()
         defer { fixture.remove() }
@@ -237,7 +278,7 @@ struct ConformanceSpecRulesTests {
         try other.save([quantitySample(70, start: instant("2024-03-01T08:00:00Z")), quantitySample(71, start: instant("2024-03-01T08:00:00Z"))])
         let head = try store.headAnchor()
         let foreign = try other.headAnchor()
-        let foreignZero = QueryAnchor(seq: 0, storeTag: try #require(foreign.storeTag))
+        let foreignZero = QueryAnchor(seq: 0, storeTag: foreign.storeTag)
         let ahead = QueryAnchor(seq: head.seq + 1, storeTag: head.storeTag)
 
         for anchor in [foreign, foreignZero, try QueryAnchor(token: foreign.token)] {
@@ -254,17 +295,20 @@ struct ConformanceSpecRulesTests {
         for token in ["", "garbage!", "-1", "1.5", "0x10", String(flipped), String(head.token.dropLast(2)), head.token + "AA", "99999999999999999999999"] {
             expectHealthLogError(.anchorRefused) { try QueryAnchor(token: token) }
         }
-        // The async and handler forms refuse too.
-        await #expect(throws: HealthLogError.self) { try await AnchoredObjectQueryDescriptor(anchor: foreign).result(for: store) }
-        let log = HandlerLog()
-        let query = AnchoredObjectQuery(type: nil, predicate: nil, anchor: ahead, limit: 0) { _, s, d, a, e in
-            log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e))
+        // The async and handler forms refuse too, with or without a limit.
+        for anchor in [foreign, ahead] {
+            await #expect(throws: HealthLogError.self) { try await AnchoredObjectQueryDescriptor(anchor: anchor).result(for: store) }
+            await #expect(throws: HealthLogError.self) { try await AnchoredObjectQueryDescriptor(anchor: anchor, limit: 5).result(for: store) }
+            let log = HandlerLog()
+            let query = AnchoredObjectQuery(type: nil, predicate: nil, anchor: anchor, limit: 0) { _, s, d, a, e in
+                log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e))
+            }
+            try store.execute(query)
+            #expect(await log.wait { !$0.isEmpty })
+            let call = try #require(log.all.first)
+            #expect(call.samples == nil && call.deleted == nil && call.anchor == nil, "no results: neither everything (nil) nor the head (clamped)")
+            #expect((call.error as? HealthLogError)?.code == .anchorRefused)
         }
-        try store.execute(query)
-        #expect(await eventually { !log.all.isEmpty })
-        let call = try #require(log.all.first)
-        #expect(call.samples == nil && call.deleted == nil && call.anchor == nil)
-        #expect((call.error as? HealthLogError)?.code == .anchorRefused)
         // And the store's own anchors are fine.
         #expect(try store.result(ReplayRequest(anchor: head)).newAnchor == head)
     }
@@ -295,13 +339,13 @@ struct ConformanceSpecRulesTests {
             }
         }
         try store.execute(query)
-        #expect(await eventually { writer.isDone })
+        #expect(await writer.finished())
         #expect(writer.error == nil)
         // Everything after the anchor, in HealthKit's view as of now, except that a sample
         // delivered live and deleted later comes back twice (sample, then deleted object).
         let rawAfter = try replayLines(store, ReplayRequest(anchor: anchor, types: [hrType.identifier], raw: true)).lines
         let head = try #require(rawAfter.last).seq
-        #expect(await eventually { log.all.last?.anchor?.seq == head })
+        #expect(await log.wait { $0.last?.anchor?.seq == head })
         store.stop(query)
 
         let calls = log.all
@@ -370,15 +414,27 @@ struct ConformanceSpecRulesTests {
         #expect(anchors.last == (try store.headAnchor()).seq)
     }
 
-    @Test("Rule 10: a limit together with an update handler (or a long-running sequence or follow) is rejected, as in HealthKit")
+    @Test("Rule 10 (Checklist 14): a limit together with an update handler (or a long-running sequence or follow) is rejected at execute, as in HealthKit; without the handler the same query runs")
     func rule10LimitRejected() async throws {
         let fixture = try ConformanceStore()
         defer { fixture.remove() }
         let store = fixture.store
         try store.save([quantitySample(70, start: instant("2024-03-01T08:00:00Z"))])
-        let query = AnchoredObjectQuery(type: hrType, predicate: nil, anchor: nil, limit: 5) { _, _, _, _, _ in }
-        query.updateHandler = { _, _, _, _, _ in }
-        expectHealthLogError(.badUsage) { try store.execute(query) }
+        for limit in [1, 5, 100] {
+            let log = HandlerLog()
+            let query = AnchoredObjectQuery(type: hrType, predicate: nil, anchor: nil, limit: limit) { _, s, d, a, e in
+                log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e))
+            }
+            query.updateHandler = { _, _, _, _, _ in Issue.record("a rejected query delivered updates") }
+            let error = expectHealthLogError(.badUsage) { try store.execute(query) }
+            #expect(error?.message.contains("limit") == true)
+            // Rejected at configuration: the same query without the handler is still executable.
+            #expect(log.all.isEmpty)
+            query.updateHandler = nil
+            try store.execute(query)
+            #expect(await log.wait { !$0.isEmpty })
+            #expect(log.all.count == 1 && log.all.first?.samples?.count == 1)
+        }
 
         let stream = AnchoredObjectQueryDescriptor(types: [hrType], limit: 5).results(for: store)
         do {
@@ -389,14 +445,6 @@ struct ConformanceSpecRulesTests {
         }
         let stop = try StopSignal()
         expectHealthLogError(.badUsage) { try store.follow(ReplayRequest(limit: 1), until: stop, deliver: { _ in }, afterBatch: { _ in }) }
-        // Without an update handler, the same limit is fine.
-        let log = HandlerLog()
-        let once = AnchoredObjectQuery(type: hrType, predicate: nil, anchor: nil, limit: 5) { _, s, d, a, e in
-            log.record(.init(isResultsHandler: true, samples: s, deleted: d, anchor: a, error: e))
-        }
-        try store.execute(once)
-        #expect(await eventually { !log.all.isEmpty })
-        #expect(log.all.first?.samples?.count == 1)
     }
 
     @Test("Rule 10: follow returns once stopped, with the anchor of the last item delivered, after calling afterBatch for the catch-up and each live batch")
@@ -408,21 +456,21 @@ struct ConformanceSpecRulesTests {
         try store.save([quantitySample(1, start: base), quantitySample(2, start: base)])
         let stop = try StopSignal()
         let seen = HandlerLog()
-        let returned = Locked<QueryAnchor?>(nil)
+        let returned = WatchedValue<QueryAnchor?>(nil)
         let follower = BackgroundJob {
             let last = try store.follow(ReplayRequest(anchor: QueryAnchor(fromValue: 1), types: [hrType.identifier]), until: stop, deliver: { _ in }) { outcome in
                 seen.record(.init(isResultsHandler: false, samples: nil, deleted: nil, anchor: outcome.newAnchor, error: nil))
             }
-            returned.set(last)
+            returned.update { $0 = last }
         }
-        #expect(await eventually { seen.all.count == 1 }, "the catch-up batch")
+        #expect(await seen.wait { $0.count == 1 }, "the catch-up batch")
         #expect(seen.all.first?.anchor?.seq == 2)
         try store.save([quantitySample(1, type: stepType, unit: "count", start: base)])  // not matching: no batch
         try store.save([quantitySample(3, start: base)])
-        #expect(await eventually { seen.all.count == 2 })
+        #expect(await seen.wait { $0.count == 2 })
         #expect(seen.all.last?.anchor?.seq == 4, "the step count was skipped, the heart rate delivered")
         stop.stop()
-        #expect(await eventually { follower.isDone })
+        #expect(await follower.finished())
         #expect(follower.error == nil)
         #expect(returned.value?.seq == 4)
         #expect(seen.all.map { $0.anchor!.seq } == [2, 4])

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import Foundation
+
+/// Child processes for tests: any program run to the end with its output collected
+/// (``run(_:stdin:)``), or started and left running (``LaunchedProgram``).
+public enum ChildProcess {
+    /// A process for `executable` with `arguments` and this process's environment, not yet started.
+    public static func make(_ executable: String, _ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        return process
+    }
+
+    /// Runs `process` (configured, not yet started) to the end with `stdin` as standard
+    /// input, and returns what it printed and how it ended.
+    public static func run(_ process: Process, stdin: String = "") throws -> BuiltProgram.Result {
+        // Standard input comes from a file, not a pipe: a command that exits before reading
+        // it (a usage error, say) must not kill the test process with SIGPIPE.
+        let inputPath = NSTemporaryDirectory() + "healthlog-stdin-" + UUID().uuidString
+        try Data(stdin.utf8).write(to: URL(fileURLWithPath: inputPath))
+        defer { try? FileManager.default.removeItem(atPath: inputPath) }
+        guard let input = FileHandle(forReadingAtPath: inputPath) else { throw CocoaError(.fileReadUnknown) }
+        defer { try? input.close() }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return BuiltProgram.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
+    }
+}
+
+/// A child process started without waiting for it, so tests can run several at once or
+/// signal one. Its output goes to files (never a pipe that could fill up), its standard
+/// input is empty, and ``finish()`` waits and collects the result.
+public struct LaunchedProgram {
+    /// The running process.
+    public let process: Process
+    /// The file its standard output goes to.
+    public let stdoutPath: String
+    /// The file its standard error goes to.
+    public let stderrPath: String
+    /// Becomes `true` when the process has exited (set by its termination handler).
+    private let exited = WatchedValue(false)
+
+    /// Starts `process` (configured, not yet started), its output in new files in `dir`.
+    public init(_ process: Process, outputIn dir: TemporaryDirectory) throws {
+        let id = UUID().uuidString
+        stdoutPath = dir.file("stdout-\(id)")
+        stderrPath = dir.file("stderr-\(id)")
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: stdoutPath), let err = FileHandle(forWritingAtPath: stderrPath) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        self.process = process
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        let exited = exited
+        process.terminationHandler = { _ in exited.update { $0 = true } }
+        try process.run()
+    }
+
+    /// The complete lines written so far to standard output (a line still being written
+    /// is left out).
+    public var completeOutputLines: [String] {
+        let text = String(decoding: FileManager.default.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
+        guard let lastNewline = text.lastIndex(of: "\n") else { return [] }
+        return text[..<lastNewline].split(separator: "\n").map(String.init)
+    }
+
+    /// Waits for the process and returns what it printed and how it ended.
+    public func finish() -> BuiltProgram.Result {
+        process.waitUntilExit()
+        let out = FileManager.default.contents(atPath: stdoutPath) ?? Data()
+        let err = FileManager.default.contents(atPath: stderrPath) ?? Data()
+        return BuiltProgram.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Sends `signal` and waits for the process to exit, for up to `seconds`; returns
+    /// whether it exited in time. One that did not is killed (SIGKILL), so it cannot hang
+    /// the run.
+    public func stop(with signal: Int32, within seconds: Double = 20) async -> Bool {
+        kill(process.processIdentifier, signal)
+        if await exited.wait(within: seconds, until: { $0 }) { return true }
+        kill(process.processIdentifier, SIGKILL)
+        return false
+    }
+}

@@ -1,4 +1,3 @@
-import Foundation
 @testable import HealthLog
 import HealthLogTestSupport
 import Testing
@@ -8,7 +7,7 @@ import Testing
 @Suite("Format image")
 struct FormatImageTests {
     /// The fixture folder.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/FormatImage").path
+    static let fixtures = PackageFiles.path("Tests/HealthLogTests/Fixtures/FormatImage")
 
     /// Byte ranges of the segment that differ between any two stores by nature.
     static let variable: [(name: String, range: Range<Int>)] = [

@@ -16,6 +16,7 @@ final class SHA256Digest {
         self.context = context
     }
 
+    /// Frees the context.
     deinit { EVP_MD_CTX_free(context) }
 
     /// Adds `bytes` to the digest.

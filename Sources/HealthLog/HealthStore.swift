@@ -94,6 +94,23 @@ public final class HealthStore: Sendable {
         try Backup(source: layout, destination: StoreLayout(directory: destination), progress: progress).run()
     }
 
+    /// Replaces this store's directory with the backup at `backup` (one `backup(to:)`
+    /// wrote), as a new timeline of the backed-up store (SPEC §3 rule 7): the directory
+    /// must be missing or empty, or hold a store and `force` be set. Every file is checked
+    /// against the backup's manifest and the copy verified before anything at the
+    /// directory changes; the new store is swapped in atomically, so a crash leaves the old
+    /// store or the new one. Anchors up to the backup's head keep working, anchors into the
+    /// history it discards are refused, and new events get sequence numbers above every
+    /// number issued before.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` when the directory holds something else
+    ///   (or a store without `force`); ``HealthLogError/Code/corrupt`` (or
+    ///   ``HealthLogError/Code/unsafeFile``) when the backup is damaged, incomplete or
+    ///   tampered with, leaving the directory as it was.
+    public func restore(from backup: String, force: Bool = false) throws -> RestoreReport {
+        try Restore(backup: backup, target: directory, force: force, options: options).run()
+    }
+
     /// Checks every checksum and the sequence continuity of the whole log, and that every
     /// index agrees with it. Read-only. `progress` is called with (batches done, batches).
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws -> VerifyReport {

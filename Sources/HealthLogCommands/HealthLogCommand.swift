@@ -14,6 +14,7 @@ package enum HealthLogCommand {
         (AggregateCommand.spec, AggregateCommand.run),
         (PlotCommand.spec, PlotCommand.run),
         (BackupCommand.spec, BackupCommand.run),
+        (RestoreCommand.spec, RestoreCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),

@@ -32,6 +32,8 @@ enum GoldenTexts {
                                     chart.
           backup                    Copy the store into a directory, consistently,
                                     incrementally and verified.
+          restore                   Restore a backup into the store directory, verified
+                                    and atomically, as a new timeline.
           anchor                    Print the anchor of the last committed event.
           stats                     Show per-type counts and dates, and the store's
                                     size.
@@ -346,9 +348,37 @@ enum GoldenTexts {
         began. Files already in the backup are kept when byte-identical to the store's
         and replaced otherwise, the segment holding the last committed batch is copied
         up to it (a torn tail is never copied), and the copy (itself a store: --store
-        DEST reads it) is verified before the command succeeds. Files are 0600,
+        DEST reads it) is verified before the command succeeds. Last, a manifest naming
+        every file with its size and SHA-256, the store, its timeline and head (itself
+        checksummed) is written, which 'healthlog restore' checks. Files are 0600,
         directories 0700. Prints the backup's head anchor on stdout; progress goes to
         stderr when it is a terminal.
+        """
+
+    /// `healthlog restore --help`.
+    static let restore = """
+        OVERVIEW: Restore a backup into the store directory, verified and atomically, as a new timeline.
+
+        USAGE: healthlog [--store <dir>] restore [--force] <src>
+
+        ARGUMENTS:
+          <src>                     A directory 'healthlog backup' wrote.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --force                   Replace the store at the store directory; without it
+                                    the directory must be missing or empty.
+          -h, --help                Show help information.
+
+        Every file of the backup is checked against its manifest (size and SHA-256) and
+        the copy verified before the store directory is touched: a damaged, incomplete
+        or tampered backup is refused with exit 1 and the directory is left as it was.
+        The new store is built beside the directory and swapped in with one rename, so a
+        crash leaves the old store or the new one. The restore starts a new timeline:
+        anchors up to the backup's head keep working, anchors into the history it
+        discards are refused with exit 3, and new events get sequence numbers above
+        every number issued before. Prints the restored store's head anchor on stdout.
         """
 
     /// `healthlog anchor --help`.

@@ -37,7 +37,7 @@ final class AppendSession {
         writer = try LogWriter(layout, options: options)
         state = WriterState(layout, snapshot: writer.snapshot, chunkEvents: options.appendChunkEvents)
         startHead = writer.headSeq
-        nextSeq = startHead + 1
+        nextSeq = writer.snapshot?.timelines.nextSeq(head: startHead) ?? startHead + 1
         summary.recoveredTail = writer.recoveredTail
     }
 

@@ -138,7 +138,8 @@ struct WriterState {
     /// UUID index.
     private mutating func record(_ uuid: SampleUUID, _ stub: SampleStub, isDelete: Bool) throws {
         if appended == nil {
-            appended = AppendedUUIDs(from: stub.seq, chunkEvents: chunkEvents)
+            // The run starts just past the head: after a restore it spans the discarded numbers.
+            appended = AppendedUUIDs(from: (snapshot?.headSeq ?? 0) + 1, chunkEvents: chunkEvents)
             appendFrom = stub.seq
         }
         precondition(stub.seq == appendFrom + UInt64(stubs.count), "events are recorded in sequence order, each once")

@@ -17,6 +17,11 @@ import Darwin
 /// checkpoint marks its head, files are 0600 and directories 0700, every file is fsynced
 /// before its rename, and the directories after. The destination must not be the store or
 /// lie inside it (``BackupTarget``).
+///
+/// The store's `timelines` go along when it has them. Last, once the copy verified, the
+/// ``BackupManifest`` is written (temporary, fsync, rename, directory fsync): every file
+/// with its size and SHA-256, the store, timeline and head. The old manifest is removed
+/// first, so a backup that did not finish has none and no restore takes it.
 struct Backup {
     /// The store backed up.
     let source: StoreLayout
@@ -30,6 +35,8 @@ struct Backup {
         let snapshot = try LogSnapshot(source)
         try BackupTarget.check(destination.directory, store: source.directory)
         try prepareDestination(snapshot.meta)
+        unlink(destination.directory + "/" + Self.manifestName)
+        var paths = ["meta"]
         var report = BackupReport(headSeq: snapshot.headSeq)
         let copied = snapshot.appendPoint.map { Array(snapshot.segments[...$0.segment]) } ?? []
         for (index, file) in copied.enumerated() {
@@ -39,7 +46,8 @@ struct Backup {
             let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             let target = destination.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             try copyUnlessSame(path, length: length, to: target, &report)
-            if !isGrowing { try copyIndex(file.name, &report) }
+            paths.append("segments/" + file.name.fileName)
+            if !isGrowing, try copyIndex(file.name, &report) { paths.append("segments/" + Self.fileName(SegmentIndex.path(destination, file.name))) }
         }
         let keep = Set(copied.map(\.name))
         for name in try destination.listSegments() where !keep.contains(name) {
@@ -50,16 +58,24 @@ struct Backup {
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name
             try Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset)).write(destination, sync: true)
+            paths.append("checkpoint")
+        }
+        if snapshot.timelines.starts.isEmpty {
+            unlink(destination.timelines)
+        } else {
+            try snapshot.timelines.write(destination)
+            paths.append("timelines")
         }
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)
         progress?(copied.count, copied.count)
         let check = try Verifier(layout: destination, progress: nil).run()
-        guard check.isSound, check.events == snapshot.headSeq else {
+        guard check.isSound, check.headSeq == snapshot.headSeq else {
             throw HealthLogError(
                 .corrupt,
-                "the backup in \(destination.directory) failed verification: \(check.problems.first ?? "it holds \(check.events) events, the store \(snapshot.headSeq)")")
+                "the backup in \(destination.directory) failed verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), the store at \(snapshot.headSeq)")")
         }
+        try writeManifest(snapshot, paths: paths)
         return report
     }
 
@@ -84,16 +100,40 @@ struct Backup {
         try DurableFile.replace(destination.meta, with: Array(meta.text.utf8))
     }
 
+    /// The manifest's name in a backup directory.
+    static let manifestName = "manifest"
+
+    /// Writes the manifest of the files at `paths` (relative to the destination), digesting
+    /// each as it now is in the destination.
+    private func writeManifest(_ snapshot: LogSnapshot, paths: [String]) throws {
+        var entries: [BackupManifest.Entry] = []
+        for path in paths {
+            let digest = try FileDigest.of(destination.directory + "/" + path)
+            entries.append(BackupManifest.Entry(path: path, size: digest.size, sha256: digest.sha256))
+        }
+        let manifest = BackupManifest(
+            storeID: snapshot.meta.storeID, timelineID: snapshot.timelines.starts.last?.id ?? snapshot.meta.storeID, headSeq: snapshot.headSeq,
+            createdMillis: Clock.nowMillis(), entries: entries)
+        try DurableFile.replace(destination.directory + "/" + Self.manifestName, with: Array(try manifest.text().utf8))
+    }
+
     /// Copies a sealed segment's index unless the destination holds the same bytes; removes
-    /// the destination's when the store has none (the copy's writer rebuilds it).
-    private func copyIndex(_ name: SegmentName, _ report: inout BackupReport) throws {
+    /// the destination's when the store has none (the copy's writer rebuilds it). Returns
+    /// whether the destination now has it.
+    private func copyIndex(_ name: SegmentName, _ report: inout BackupReport) throws -> Bool {
         let path = SegmentIndex.path(source, name)
         let target = SegmentIndex.path(destination, name)
         guard let length = Self.size(of: path) else {
             unlink(target)
-            return
+            return false
         }
         try copyUnlessSame(path, length: length, to: target, &report)
+        return true
+    }
+
+    /// The last component of `path`.
+    private static func fileName(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
     /// Keeps `target` when it is byte-identical to the first `length` bytes of `path`;

@@ -28,7 +28,8 @@ struct Verifier {
         report.segments = snapshot.segments.count
         let batches = try snapshot.allBatches()
         report.batches = batches.count
-        report.events = snapshot.headSeq
+        report.headSeq = snapshot.headSeq
+        report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
         let uuidCheck = UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq, chunkEvents: chunkEvents)
         defer { uuidCheck.discard() }
@@ -65,7 +66,7 @@ struct Verifier {
         }
         let checker = IndexChecker(layout: layout, snapshot: snapshot)
         checker.checkSegmentIndexes(&report)
-        if report.problems.isEmpty, eventCount == snapshot.headSeq {
+        if report.problems.isEmpty, eventCount == report.events {
             try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
             try checker.checkSyncTable(&report)
         }
@@ -83,8 +84,10 @@ public struct VerifyReport: Sendable, Equatable {
     public var segments = 0
     /// Committed batches checked.
     public var batches = 0
-    /// Committed events (the head sequence number).
+    /// Committed events: the head sequence number, less the numbers restores discarded.
     public var events: UInt64 = 0
+    /// The head sequence number.
+    public var headSeq: UInt64 = 0
 
     /// Whether no damage was found.
     public var isSound: Bool { problems.isEmpty }

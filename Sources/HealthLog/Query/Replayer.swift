@@ -15,6 +15,7 @@ struct Replayer {
     func run(_ deliver: (ReplayedLine) throws -> Void) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
+        try snapshot.timelines.check(request.anchor, storeTag: tag)
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
         try request.predicate.validate()
         let predicate = request.predicate

@@ -23,7 +23,7 @@ public struct StoreStats: Sendable, Equatable {
 
     /// Per type, sorted by identifier.
     public var types: [TypeStats] = []
-    /// Committed events (the head sequence number).
+    /// Committed events: the head sequence number, less the numbers restores discarded.
     public var events: UInt64 = 0
     /// Segment files.
     public var segments = 0
@@ -60,7 +60,7 @@ public struct StoreStats: Sendable, Equatable {
             }
         }
         types = byType.values.sorted { $0.type < $1.type }
-        events = snapshot.headSeq
+        events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         segments = snapshot.segments.count
         batches = all.count
         segmentBytes = snapshot.segments.reduce(0) { $0 + $1.size }

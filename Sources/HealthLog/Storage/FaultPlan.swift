@@ -3,7 +3,8 @@
 /// fault) in real use. Not product API: `package` access, so only this package's tests and
 /// the test-only `HealthLogFaultTool` (which reads it from `HEALTHLOG_TEST_FAULT`) set it.
 package struct FaultPlan: Sendable, Equatable {
-    /// The points in a write where a kill can be injected, in the order an append passes them.
+    /// The points in a write where a kill can be injected, in the order an append (then a
+    /// restore) passes them.
     package enum Point: String, Sendable, CaseIterable {
         /// A new segment file was created and its header written.
         case segmentCreated = "segment-created"
@@ -17,6 +18,14 @@ package struct FaultPlan: Sendable, Equatable {
         case segmentIndexWritten = "segment-index-written"
         /// A UUID-index run was written (before older runs are merged away).
         case uuidRunWritten = "uuid-run-written"
+        /// A restore copied the backup's files beside the target and checked their digests.
+        case restoreCopied = "restore-copied"
+        /// A restore verified the new store beside the target.
+        case restoreVerified = "restore-verified"
+        /// A restore wrote the new store's timelines and fsynced all of it.
+        case restoreSynced = "restore-synced"
+        /// A restore swapped the new store into place (the old one not yet removed).
+        case restoreSwapped = "restore-swapped"
     }
 
     /// Kill the process with `SIGKILL` the `occurrence`-th time (1-based) it reaches `point`.

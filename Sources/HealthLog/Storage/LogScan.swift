@@ -3,12 +3,15 @@
 /// whether that is a torn tail or damage.
 ///
 /// Invariants it checks: segment i+1 starts at the sequence number after segment i's last
-/// batch; every batch starts at the previous batch's `lastSeq + 1`; every batch carries
-/// this store's tag; frames lie inside the file. A batch is committed once a batch with
+/// batch; every batch starts at the previous batch's `lastSeq + 1`, or exactly where a
+/// timeline start recorded in ``Timelines`` says the log jumps from that `lastSeq`; every
+/// batch carries this store's tag; frames lie inside the file. A batch is committed once a batch with
 /// the end-of-append flag at or after it is valid.
 struct LogScan {
     let layout: StoreLayout
     let meta: StoreMeta
+    /// Where restores cut the log: the only gaps in sequence numbers it accepts.
+    let timelines: Timelines
     private(set) var segments: [SegmentFile] = []
     private(set) var batches: [BatchRef] = []
     /// How many leading batches are committed.
@@ -29,6 +32,7 @@ struct LogScan {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
+        timelines = try Timelines.read(layout)
         let descriptors = SegmentDescriptors(layout)
         for name in try layout.listSegments() {
             guard let file = try SegmentFile(layout, name, descriptors: descriptors) else { continue }
@@ -116,7 +120,7 @@ struct LogScan {
         var nextSeq: UInt64 = 1
         for file in segments.prefix(limit) {
             guard try checkPrologue(file, expectedBase: nextSeq) == nil, let summary = SegmentIndex.readSummary(layout, file.name),
-                summary.batchCount > 0, summary.firstSeq == nextSeq, summary.coveredLength == file.size,
+                summary.batchCount > 0, continues(summary.firstSeq, nextSeq), summary.coveredLength == file.size,
                 try lastBatchMatches(file, summary)
             else { break }
             prefix.append(summary)
@@ -204,7 +208,7 @@ struct LogScan {
         guard header.baseSeq == file.name.baseSeq else {
             return FormatViolation("segment header says it starts at \(header.baseSeq), its name says \(file.name.baseSeq)")
         }
-        guard header.baseSeq == expectedBase else { return FormatViolation("segment starts at sequence \(header.baseSeq), expected \(expectedBase)") }
+        guard continues(header.baseSeq, expectedBase) else { return FormatViolation("segment starts at sequence \(header.baseSeq), expected \(expectedBase)") }
         return nil
     }
 
@@ -217,7 +221,7 @@ struct LogScan {
         var seq = expectedSeq
         for entry in sidecar.entries {
             guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false),
-                header.storeTag == meta.storeID.tag, header.firstSeq == seq
+                header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
             var groupOffsets: [Int] = []
             var at = offset + 8 + entry.payload.count
@@ -270,7 +274,7 @@ struct LogScan {
             return .failure(violation)
         }
         guard header.storeTag == meta.storeID.tag else { return .failure(FormatViolation("batch belongs to another store")) }
-        if let expectedSeq, header.firstSeq != expectedSeq {
+        if let expectedSeq, !continues(header.firstSeq, expectedSeq) {
             return .failure(FormatViolation("batch starts at sequence \(header.firstSeq), expected \(expectedSeq)"))
         }
         var groupOffsets: [Int] = []
@@ -282,6 +286,12 @@ struct LogScan {
         }
         guard at <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file")) }
         return .success(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: header))
+    }
+
+    /// Whether something starting at `first` may come where `expected` (the previous
+    /// batch's last + 1) is due: `expected` itself, or a jump a timeline start records.
+    private func continues(_ first: UInt64, _ expected: UInt64) -> Bool {
+        timelines.continues(first, after: expected - 1)
     }
 
     /// Damage, not a torn tail: if any valid batch of this store lies after the failure,

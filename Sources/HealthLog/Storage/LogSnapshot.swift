@@ -24,6 +24,8 @@ final class LogSnapshot {
     private let prefix: [SegmentIndex.Summary]
     private var loadedPrefix: [Int: [BatchRef]] = [:]
     private let scan: LogScan
+    /// Where restores cut the log (empty for a store never restored).
+    var timelines: Timelines { scan.timelines }
     /// The highest committed sequence number (0 when empty).
     let headSeq: UInt64
     /// The checkpoint the log was checked against (`nil` when the store has none).

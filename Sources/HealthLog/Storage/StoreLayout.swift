@@ -10,6 +10,7 @@ import Darwin
 /// meta                      store identity and format version (text)
 /// lock                      the writers' advisory lock
 /// checkpoint                the last acknowledged append (a hint that bounds recovery work)
+/// timelines                 where restores cut the log (only in a store that was restored)
 /// segments/<baseSeq:020>.<generation:0000>.log.lz4
 /// ```
 struct StoreLayout: Sendable {
@@ -22,6 +23,8 @@ struct StoreLayout: Sendable {
     var lock: String { directory + "/lock" }
     /// The checkpoint file.
     var checkpoint: String { directory + "/checkpoint" }
+    /// The timelines file (``Timelines``).
+    var timelines: String { directory + "/timelines" }
     /// The segments directory.
     var segments: String { directory + "/segments" }
 

@@ -6,7 +6,7 @@ enum BackupCommand {
         name: "backup", abstract: "Copy the store into a directory, consistently, incrementally and verified.", usage: "<dest>",
         arguments: [("<dest>", "The backup directory, outside the store: new, empty, or an earlier backup of this store.")],
         options: [],
-        discussion: "Runs while writers keep writing: the copy holds every append committed when it began. Files already in the backup are kept when byte-identical to the store's and replaced otherwise, the segment holding the last committed batch is copied up to it (a torn tail is never copied), and the copy (itself a store: --store DEST reads it) is verified before the command succeeds. Files are 0600, directories 0700. Prints the backup's head anchor on stdout; progress goes to stderr when it is a terminal.")
+        discussion: "Runs while writers keep writing: the copy holds every append committed when it began. Files already in the backup are kept when byte-identical to the store's and replaced otherwise, the segment holding the last committed batch is copied up to it (a torn tail is never copied), and the copy (itself a store: --store DEST reads it) is verified before the command succeeds. Last, a manifest naming every file with its size and SHA-256, the store, its timeline and head (itself checksummed) is written, which 'healthlog restore' checks. Files are 0600, directories 0700. Prints the backup's head anchor on stdout; progress goes to stderr when it is a terminal.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         guard arguments.positionals.count == 1 else { throw HealthLogError(.badUsage, "backup takes one destination directory") }

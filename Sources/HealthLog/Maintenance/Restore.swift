@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Restores a backup into a store directory, atomically: the new store is built beside the
+/// target (`TARGET.restore-XXXXXX`, 0700), every file copied and checked against the
+/// manifest (``BackupSource``), the result verified like `verify` does, its new timeline
+/// recorded (``Timelines``), everything fsynced; only then is it put in place with one
+/// rename (a missing or empty target) or one atomic exchange with the old store (under the
+/// old store's writer lock, so no append is in flight), and the old store removed. A crash
+/// at any instant leaves the old store or the new one at the target; a leftover
+/// `TARGET.restore-*` beside it (half a new store, or the replaced old one) is removed by
+/// the next restore.
+///
+/// The new timeline starts above every sequence number the backup's history or the
+/// replaced store (when it is the same store) ever issued, so no number is reused and
+/// anchors into the discarded history are refused.
+struct Restore {
+    /// The backup directory.
+    let backup: String
+    /// The store directory restored into.
+    let target: String
+    /// Whether an existing store may be replaced.
+    let force: Bool
+    /// The lock timeout and test faults.
+    let options: StoreOptions
+
+    /// The suffix (before a random part) of the new store while it is built beside the target.
+    static let temporaryInfix = ".restore-"
+
+    /// Runs the restore.
+    func run() throws -> RestoreReport {
+        guard let real = BackupTarget.resolved(target) else {
+            throw HealthLogError(.io, "cannot resolve \(target): \(describeErrno(errno))", errno: errno)
+        }
+        let state = try RestoreTarget.check(real, backup: backup, force: force)
+        let source = try BackupSource(backup)
+        let faults = FaultCounter(options.faults)
+        var report = RestoreReport()
+        report.keptSeq = source.manifest.headSeq
+        report.leftoversRemoved = try removeLeftovers(of: real)
+        let temporary = try makeTemporary(beside: real)
+        let built = StoreLayout(directory: temporary)
+        var lock: WriterLock?
+        defer { lock?.release() }
+        do {
+            (report.filesCopied, report.bytesCopied) = try source.copy(into: built)
+            faults.reach(.restoreCopied)
+            try verify(built, source)
+            faults.reach(.restoreVerified)
+            let old = state == .store ? StoreLayout(directory: real) : nil
+            if let old { lock = try WriterLock.acquire(old, timeout: options.lockTimeout) }
+            report.firstSeq = try startTimeline(in: built, source.manifest, replacing: old)
+            try DurableFile.syncDirectory(built.segments)
+            try DurableFile.syncDirectory(temporary)
+            faults.reach(.restoreSynced)
+            if old != nil {
+                try DirectorySwap.exchange(temporary, real)
+            } else {
+                _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, real) }
+            }
+        } catch {
+            try? DirectoryTree.remove(temporary)
+            throw error
+        }
+        faults.reach(.restoreSwapped)
+        try DurableFile.syncDirectory(containing: real)
+        lock?.release()
+        lock = nil
+        if state == .store { try DirectoryTree.remove(temporary) }
+        report.replacedStore = state == .store
+        return report
+    }
+
+    /// Checks the store built at `layout`: the backup's store, sound, holding its head.
+    private func verify(_ layout: StoreLayout, _ source: BackupSource) throws {
+        let meta = try StoreMeta.read(layout)
+        guard meta.storeID == source.manifest.storeID else {
+            throw HealthLogError(.corrupt, "\(backup): its meta names store \(meta.storeID.text), its manifest \(source.manifest.storeID.text); the backup cannot be trusted")
+        }
+        let check = try Verifier(layout: layout, progress: nil).run()
+        guard check.isSound, check.headSeq == source.manifest.headSeq else {
+            throw HealthLogError(
+                .corrupt, "the backup in \(backup) fails verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), its manifest says \(source.manifest.headSeq)")")
+        }
+    }
+
+    /// Records the new timeline in the store built at `layout` and returns its first
+    /// sequence number: above the backup's head and every number its timelines record, and,
+    /// when `old` is the same store, above everything `old` issued. The backup's own starts
+    /// past its head (a backup taken right after a restore) are folded into the new one.
+    private func startTimeline(in layout: StoreLayout, _ manifest: BackupManifest, replacing old: StoreLayout?) throws -> UInt64 {
+        let kept = try Timelines.read(layout)
+        var first = kept.nextSeq(head: manifest.headSeq)
+        if let old, let meta = try? StoreMeta.read(old), meta.storeID == manifest.storeID {
+            first = max(first, Self.nextSeq(of: old))
+        }
+        var timelines = Timelines(starts: kept.starts.filter { $0.firstSeq <= manifest.headSeq })
+        timelines.starts.append(Timelines.Start(id: StoreID.random(), firstSeq: first, keptSeq: manifest.headSeq, createdMillis: Clock.nowMillis()))
+        try timelines.write(layout)
+        return first
+    }
+
+    /// The number the store at `layout` would issue next. A damaged store is judged by what
+    /// survives of it: its checkpoint, its newest segment's name and its timelines.
+    private static func nextSeq(of layout: StoreLayout) -> UInt64 {
+        if let snapshot = try? LogSnapshot(layout) { return snapshot.timelines.nextSeq(head: snapshot.headSeq) }
+        let acknowledged = (try? Checkpoint.read(layout))??.seq ?? 0
+        let newest = (try? layout.listSegments())?.last?.baseSeq ?? 0
+        let timelines = (try? Timelines.read(layout)) ?? Timelines()
+        return timelines.nextSeq(head: max(acknowledged, newest))
+    }
+
+    /// Removes what an interrupted restore left beside `target`; returns their names.
+    private func removeLeftovers(of target: String) throws -> [String] {
+        let (parent, name) = Self.split(target)
+        var removed: [String] = []
+        for entry in try DirectoryListing.names(in: parent, isNamedByUser: true) where entry.hasPrefix(name + Self.temporaryInfix) {
+            try DirectoryTree.remove(parent + "/" + entry)
+            removed.append(parent + "/" + entry)
+        }
+        return removed
+    }
+
+    /// Creates the private directory the new store is built in, beside `target`.
+    private func makeTemporary(beside target: String) throws -> String {
+        var template = Array((target + Self.temporaryInfix + "XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw HealthLogError(.io, "cannot create a directory beside \(target): \(describeErrno(errno))", errno: errno)
+        }
+        return String(cString: made)
+    }
+
+    /// The parent directory and last component of `path`.
+    private static func split(_ path: String) -> (String, String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let parent = String(path[..<slash])
+        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
+    }
+}

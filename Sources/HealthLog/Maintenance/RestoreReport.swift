@@ -1,0 +1,19 @@
+/// What a restore did.
+public struct RestoreReport: Sendable, Equatable {
+    /// The restored backup's head: the last sequence number kept.
+    public var keptSeq: UInt64 = 0
+    /// The sequence number the new timeline's first event gets: above every number the
+    /// backup or the replaced store ever issued.
+    public var firstSeq: UInt64 = 1
+    /// Files copied from the backup.
+    public var filesCopied = 0
+    /// Bytes copied from the backup.
+    public var bytesCopied = 0
+    /// Whether an existing store was replaced (`force`).
+    public var replacedStore = false
+    /// Leftovers of an earlier, interrupted restore beside the target that were removed.
+    public var leftoversRemoved: [String] = []
+
+    /// The sequence numbers this restore discarded (issued before it, gone after it), if any.
+    public var discarded: ClosedRange<UInt64>? { firstSeq > keptSeq + 1 ? (keptSeq + 1)...(firstSeq - 1) : nil }
+}

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `timelines` file: where the store's history was cut by a restore (SPEC §3 rule 7).
+///
+/// A store without the file is one timeline whose sequence numbers run 1, 2, 3, … with no
+/// gap. Each restore records a timeline start: the restored backup ended at ``Start/keptSeq``
+/// (everything after it that the replaced store or the backup's source had issued is
+/// discarded history) and the new timeline's first event gets ``Start/firstSeq``, above
+/// every number issued before. The log then jumps from `keptSeq` to `firstSeq`, and that is
+/// the only kind of gap any continuity check accepts: one a start records, exactly.
+///
+/// Layout (little-endian): `HLTL`, u16 version (1), u16 0, u32 count; per start the
+/// timeline id (16 bytes), u64 first seq, u64 kept seq, i64 created (ms since 1970); then
+/// CRC-32C of everything before. Starts are in order, each `keptSeq < firstSeq`, and each
+/// `firstSeq` at most the next start's `keptSeq`. Written atomically (temporary, fsync,
+/// rename, directory fsync), mode 0600. Not derived: a damaged file is damage.
+struct Timelines: Sendable, Equatable {
+    /// One timeline start.
+    struct Start: Sendable, Equatable {
+        /// The timeline's identity (16 random bytes).
+        var id: StoreID
+        /// The first sequence number of the new timeline.
+        var firstSeq: UInt64
+        /// The last sequence number kept from before (the restored backup's head).
+        var keptSeq: UInt64
+        /// When the restore happened, milliseconds since 1970.
+        var createdMillis: Int64
+
+        /// The discarded sequence numbers, `keptSeq + 1 … firstSeq − 1` (maybe empty).
+        var discarded: ClosedRange<UInt64>? { firstSeq > keptSeq + 1 ? (keptSeq + 1)...(firstSeq - 1) : nil }
+    }
+
+    /// The starts, oldest first; empty for a store that was never restored.
+    var starts: [Start] = []
+
+    /// The file's tag.
+    static let tag: [UInt8] = Array("HLTL".utf8)
+
+    /// Whether a batch or segment starting at `first` may follow one ending at `last`: the
+    /// next number, or the jump a timeline start records from exactly `last`.
+    func continues(_ first: UInt64, after last: UInt64) -> Bool {
+        first == last &+ 1 || starts.contains { $0.keptSeq == last && $0.firstSeq == first }
+    }
+
+    /// The start whose discarded history holds `seq`, if any.
+    func discarding(_ seq: UInt64) -> Start? {
+        starts.first { $0.discarded?.contains(seq) == true }
+    }
+
+    /// How many sequence numbers up to `head` no event holds (the jumps the log has passed).
+    func discardedCount(through head: UInt64) -> UInt64 {
+        starts.reduce(0) { sum, start in
+            guard start.firstSeq <= head, let range = start.discarded else { return sum }
+            return sum + UInt64(range.count)
+        }
+    }
+
+    /// The number the next event gets when the log's head is `head`: past the head, and past
+    /// every number issued before the newest timeline even when it holds no event yet.
+    func nextSeq(head: UInt64) -> UInt64 {
+        max(head, (starts.last?.firstSeq ?? 1) - 1) + 1
+    }
+
+    /// The file's bytes.
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.append(bytes: Self.tag)
+        w.append(UInt16(1))
+        w.append(UInt16(0))
+        w.append(UInt32(starts.count))
+        for start in starts {
+            w.append(bytes: start.id.bytes)
+            w.append(start.firstSeq)
+            w.append(start.keptSeq)
+            w.append(start.createdMillis)
+        }
+        w.appendChecksum()
+        return w.bytes
+    }
+
+    /// Decodes the file's bytes; `nil` when they are not a sound timelines file.
+    static func decode(_ bytes: [UInt8]) -> Timelines? {
+        guard bytes.count >= 16, Array(bytes[0..<4]) == tag, ByteReaderValue.u32(bytes, bytes.count - 4) == CRC32C.checksum(bytes[0..<(bytes.count - 4)]) else { return nil }
+        var r = ByteReader(bytes, at: 4)
+        guard (try? r.read(UInt16.self)) == 1, (try? r.read(UInt16.self)) != nil, let count = try? r.read(UInt32.self),
+            bytes.count == 16 + Int(count) * 40
+        else { return nil }
+        var out = Timelines()
+        for _ in 0..<count {
+            guard let id = try? r.read(count: 16), let first = try? r.read(UInt64.self), let kept = try? r.read(UInt64.self),
+                let created = try? r.read(Int64.self), kept < first, out.starts.last.map({ $0.firstSeq <= kept }) ?? true
+            else { return nil }
+            out.starts.append(Start(id: StoreID(bytes: Array(id)), firstSeq: first, keptSeq: kept, createdMillis: created))
+        }
+        return out
+    }
+
+    /// Reads the timelines of `layout`: none when the file is absent (one timeline).
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when the file exists but does not decode.
+    static func read(_ layout: StoreLayout) throws -> Timelines {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(layout.timelines, flags: O_RDONLY)
+        } catch let error as HealthLogError where error.errno == ENOENT {
+            return Timelines()
+        }
+        defer { fd.close() }
+        let bytes = try fd.read(at: 0, count: try fd.size())
+        guard let timelines = decode(bytes) else {
+            throw HealthLogError(.corrupt, "\(layout.timelines) at byte 0: not a valid timelines file; it records where restores cut the log, so the log's sequence gaps cannot be checked")
+        }
+        return timelines
+    }
+
+    /// Replaces the file of `layout` atomically and durably.
+    func write(_ layout: StoreLayout) throws {
+        try DurableFile.replace(layout.timelines, with: encoded())
+    }
+}

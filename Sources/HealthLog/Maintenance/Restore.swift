@@ -87,15 +87,23 @@ struct Restore {
         }
     }
 
+    /// How many numbers a restore skips when the store the backup came from is not at the
+    /// target (a lost disk): that store may have issued numbers after the backup, and none
+    /// of them may be issued again, so the new timeline starts this far above the backup's.
+    static let unknownHistoryGap: UInt64 = 1 << 32
+
     /// Records the new timeline in the store built at `layout` and returns its first
     /// sequence number: above the backup's head and every number its timelines record, and,
-    /// when `old` is the same store, above everything `old` issued. The backup's own starts
+    /// when `old` is the same store, above everything `old` issued; when it is not (the
+    /// store was lost), ``unknownHistoryGap`` above the backup's. The backup's own starts
     /// past its head (a backup taken right after a restore) are folded into the new one.
     private func startTimeline(in layout: StoreLayout, _ manifest: BackupManifest, replacing old: StoreLayout?) throws -> UInt64 {
         let kept = try Timelines.read(layout)
         var first = kept.nextSeq(head: manifest.headSeq)
         if let old, let meta = try? StoreMeta.read(old), meta.storeID == manifest.storeID {
             first = max(first, Self.nextSeq(of: old))
+        } else {
+            first += Self.unknownHistoryGap
         }
         var timelines = Timelines(starts: kept.starts.filter { $0.firstSeq <= manifest.headSeq })
         timelines.starts.append(Timelines.Start(id: StoreID.random(), firstSeq: first, keptSeq: manifest.headSeq, createdMillis: Clock.nowMillis()))

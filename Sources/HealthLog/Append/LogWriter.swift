@@ -93,7 +93,8 @@ final class LogWriter {
         headSeq = snapshot.headSeq
         if snapshot.headSeq > (snapshot.checkpoint?.seq ?? 0) {
             let since = snapshot.checkpoint?.segmentBase ?? 0
-            unsyncedSegments = snapshot.segments.map(\.name).filter { $0.baseSeq >= since }
+            // Segments that start past the head hold only the torn tail, which is cut below.
+            unsyncedSegments = snapshot.segments.map(\.name).filter { $0.baseSeq >= since && $0.baseSeq <= snapshot.headSeq }
         }
         if let torn = snapshot.tornTail {
             try cut(torn, snapshot: snapshot)

@@ -115,10 +115,13 @@ final class LogWriter {
         }
     }
 
-    /// Cuts the torn tail: truncates the segment where it starts and removes later ones.
+    /// Cuts the torn tail: removes the segments after the one where it starts, last first,
+    /// then truncates that one. Killed at any step, the writer leaves a prefix of the log
+    /// ending in a torn tail; removing the first segment first would leave a log that
+    /// starts past sequence 1 (or jumps a gap), which is damage, not a torn tail.
     private func cut(_ torn: TornTail, snapshot: LogSnapshot) throws {
         let point = snapshot.appendPoint
-        for (index, file) in snapshot.segments.enumerated() {
+        for (index, file) in snapshot.segments.enumerated().reversed() {
             let path = layout.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             if let point, index == point.segment {
                 let fd = try FileDescriptor.open(path, flags: O_RDWR)
@@ -128,6 +131,7 @@ final class LogWriter {
             } else if point == nil || index > point!.segment {
                 try retryingOnInterrupt("cannot remove", path: path) { unlink(path) }
                 unlink(SegmentIndex.path(layout, file.name))
+                reach(.unfinishedSegmentRemoved)
             }
         }
         try DurableFile.syncDirectory(layout.segments)
@@ -287,19 +291,22 @@ final class LogWriter {
         }
     }
 
-    /// Undoes the open append: truncates back to where it started and removes the segment
-    /// files (and, for a store this writer created, every file) it added.
+    /// Undoes the open append: removes the segment files it added, last first, then
+    /// truncates back to where it started (and, for a store this writer created, removes
+    /// every file). The order is ``cut(_:snapshot:)``'s, so a writer killed mid-rollback
+    /// leaves a torn tail, not a gap.
     func rollback() {
         guard !isInDoubt else { return }
+        for name in createdSegments.reversed() where name != appendStart?.name || appendStart?.offset == SegmentLayout.prologueLength {
+            unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
+            reach(.unfinishedSegmentRemoved)
+        }
         if let start = appendStart {
             let path = layout.segment(baseSeq: start.name.baseSeq, generation: start.name.generation)
             if let fd = try? FileDescriptor.open(path, flags: O_RDWR) {
                 try? fd.truncate(to: start.offset)
                 fd.close()
             }
-        }
-        for name in createdSegments where name != appendStart?.name || appendStart?.offset == SegmentLayout.prologueLength {
-            unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
         }
         written = []
         if metaCreated {

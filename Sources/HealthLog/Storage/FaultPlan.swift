@@ -17,6 +17,9 @@ package struct FaultPlan: Sendable, Equatable {
         case segmentIndexWritten = "segment-index-written"
         /// A UUID-index run was written (before older runs are merged away).
         case uuidRunWritten = "uuid-run-written"
+        /// A segment file of an unfinished append was removed: by the next writer cutting a
+        /// torn tail, or by a rollback.
+        case unfinishedSegmentRemoved = "unfinished-segment-removed"
     }
 
     /// Kill the process with `SIGKILL` the `occurrence`-th time (1-based) it reaches `point`.

@@ -76,10 +76,11 @@ final class LogWriter {
         headSeq = snapshot.headSeq
         if snapshot.headSeq > (snapshot.checkpoint?.seq ?? 0) {
             let since = snapshot.checkpoint?.segmentBase ?? 0
-            unsyncedSegments = snapshot.segments.map(\.name).filter { $0.baseSeq >= since }
+            // Segments that start past the head hold only the torn tail, which is cut below.
+            unsyncedSegments = snapshot.segments.map(\.name).filter { $0.baseSeq >= since && $0.baseSeq <= snapshot.headSeq }
         }
         if let torn = snapshot.tornTail {
-            try TailRecovery.cut(snapshot, layout)
+            try TailRecovery.cut(snapshot, layout, faults: faults)
             recoveredTail = torn
         }
         self.snapshot = snapshot
@@ -182,8 +183,10 @@ final class LogWriter {
         if metaCreated || createdDirectory { try DurableFile.syncDirectory(layout.directory) }
     }
 
-    /// Undoes the open append: truncates back to where it started and removes the segment
-    /// files (and, for a store this writer created, every file) it added.
+    /// Undoes the open append: removes the segment files it added, last first, then
+    /// truncates back to where it started (``SegmentAppender/undoAppend()``; the order of
+    /// ``TailRecovery/cut(_:_:faults:)``, so a writer killed mid-rollback leaves a torn
+    /// tail, not a gap), and for a store this writer created removes every file.
     func rollback() {
         guard !isInDoubt else { return }
         appender?.undoAppend()

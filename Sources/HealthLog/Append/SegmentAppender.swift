@@ -76,19 +76,21 @@ final class SegmentAppender {
         currentIsDirty = false
     }
 
-    /// Undoes the open append: truncates back to where it started and removes the segment
-    /// files it created. The appender holds no segment afterwards.
+    /// Undoes the open append: removes the segment files it created, last first, then
+    /// truncates back to where it started, so that killed at any step it leaves a torn
+    /// tail, never a gap. The appender holds no segment afterwards.
     func undoAppend() {
+        let startedInCreated = appendStart.map { $0.offset == SegmentLayout.prologueLength } ?? true
+        for name in created.reversed() where name != appendStart?.name || startedInCreated {
+            unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
+            faults.reach(.unfinishedSegmentRemoved)
+        }
         if let start = appendStart {
             let path = layout.segment(baseSeq: start.name.baseSeq, generation: start.name.generation)
             if let fd = try? FileDescriptor.open(path, flags: O_RDWR) {
                 try? fd.truncate(to: start.offset)
                 fd.close()
             }
-        }
-        let startedInCreated = appendStart.map { $0.offset == SegmentLayout.prologueLength } ?? true
-        for name in created where name != appendStart?.name || startedInCreated {
-            unlink(layout.segment(baseSeq: name.baseSeq, generation: name.generation))
         }
         current?.fd.close()
         current = nil

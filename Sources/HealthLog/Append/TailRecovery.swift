@@ -7,12 +7,15 @@ import Darwin
 /// What a writer does to the log it opens, before it appends: cuts the torn tail the
 /// snapshot found and rewrites the segment indexes the snapshot could not use.
 enum TailRecovery {
-    /// Cuts `snapshot`'s torn tail: truncates the segment holding the append point there
-    /// (and fsyncs it) and removes every later segment with its index. Without an append
-    /// point (no segment can take an append: its prologue is broken) every segment goes.
-    static func cut(_ snapshot: LogSnapshot, _ layout: StoreLayout) throws {
+    /// Cuts `snapshot`'s torn tail: removes every segment after the one holding the append
+    /// point, last first (with their indexes), then truncates that one there and fsyncs it.
+    /// Without an append point (no segment can take an append: its prologue is broken)
+    /// every segment goes. Killed at any step, the writer leaves a prefix of the log ending
+    /// in a torn tail: removing the first segment first would leave a log that starts past
+    /// sequence 1 (or jumps a gap), which is damage, not a torn tail.
+    static func cut(_ snapshot: LogSnapshot, _ layout: StoreLayout, faults: FaultCounter) throws {
         let point = snapshot.appendPoint
-        for (index, file) in snapshot.segments.enumerated() {
+        for (index, file) in snapshot.segments.enumerated().reversed() {
             let path = layout.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             if let point, index < point.segment { continue }
             if let point, index == point.segment {
@@ -23,6 +26,7 @@ enum TailRecovery {
             } else {
                 try retryingOnInterrupt("cannot remove", path: path) { unlink(path) }
                 unlink(SegmentIndex.path(layout, file.name))
+                faults.reach(.unfinishedSegmentRemoved)
             }
         }
         try DurableFile.syncDirectory(layout.segments)

@@ -18,6 +18,9 @@ package struct FaultPlan: Sendable, Equatable {
         case segmentIndexWritten = "segment-index-written"
         /// A UUID-index run was written (before older runs are merged away).
         case uuidRunWritten = "uuid-run-written"
+        /// A segment file of an unfinished append was removed: by the next writer cutting a
+        /// torn tail, or by a rollback.
+        case unfinishedSegmentRemoved = "unfinished-segment-removed"
         /// A restore copied the backup's files beside the target and checked their digests.
         case restoreCopied = "restore-copied"
         /// A restore verified the new store beside the target.

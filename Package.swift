@@ -46,7 +46,10 @@ let package = Package(
         .target(name: "HealthLogImport", dependencies: ["HealthLog", "CLibXML2", "CArchive"]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
-        .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLog", "HealthLogImport"]),
+        .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),
+        .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLogImportWorkerKit"]),
+        // The worker's test-only twin, which takes a fault plan; run by the fault tool's import.
+        .executableTarget(name: "HealthLogImportFaultWorker", dependencies: ["HealthLogImportWorkerKit"], path: "Tests/HealthLogImportFaultWorker"),
         // The test-only twin of `healthlog` that injects the faults HEALTHLOG_TEST_FAULT names;
         // built by `swift build` and run by the CLI tests, but not a product.
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
@@ -56,7 +59,9 @@ let package = Package(
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthLogCLITests",
-            dependencies: ["HealthLog", "HealthLogCLI", "HealthLogImportWorker", "HealthLogFaultTool", "HealthLogTestSupport"]),
+            dependencies: [
+                "HealthLog", "HealthLogCLI", "HealthLogImportWorker", "HealthLogFaultTool", "HealthLogImportFaultWorker", "HealthLogTestSupport",
+            ]),
         .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

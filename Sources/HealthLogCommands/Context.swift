@@ -6,11 +6,13 @@ import Darwin
 import HealthLog
 
 /// What every command gets: the store path, the store options from the environment, the
-/// faults to inject (none but in the test-only fault tool), and the terminal.
+/// faults to inject (none but in the test-only fault tool), the terminal, and the name of
+/// the executable `import` runs.
 struct Context {
     let storePath: String
     let terminal: Terminal
     let faults: () throws -> FaultPlan
+    let importWorker: String
 
     /// A store handle; `sync: false` for `--no-sync`.
     func store(sync: Bool = true) throws -> HealthStore {

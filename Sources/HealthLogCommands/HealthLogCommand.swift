@@ -50,8 +50,11 @@ package enum HealthLogCommand {
     /// Runs the tool with `arguments` (without the program name); returns the exit code.
     /// A command that opens the store calls `faults` for the faults to inject: none in the
     /// shipping tool; the fault tool's closure parses `HEALTHLOG_TEST_FAULT` and throws
-    /// ``HealthLogError/Code/badUsage`` when it is malformed.
-    package static func main(_ arguments: [String], faults: @escaping () throws -> FaultPlan = { FaultPlan() }) -> Int32 {
+    /// ``HealthLogError/Code/badUsage`` when it is malformed. `import` runs the executable
+    /// `importWorker` found beside this one (the fault tool names the worker's test twin).
+    package static func main(
+        _ arguments: [String], faults: @escaping () throws -> FaultPlan = { FaultPlan() }, importWorker: String = "healthlog-import"
+    ) -> Int32 {
         let terminal = Terminal()
         var rest: [String] = []
         var storePath = Context.environment("HEALTHLOG_STORE") ?? "./healthlog.store"
@@ -98,7 +101,7 @@ package enum HealthLogCommand {
             terminal.flush()
             return ExitCode.success
         }
-        let context = Context(storePath: storePath, terminal: terminal, faults: faults)
+        let context = Context(storePath: storePath, terminal: terminal, faults: faults, importWorker: importWorker)
         do {
             let parsed = try ParsedArguments(commandArguments, spec: command.spec)
             let status = try command.run(parsed, context)

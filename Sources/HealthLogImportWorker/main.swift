@@ -1,34 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import HealthLog
-import HealthLogImport
+import HealthLogImportWorkerKit
 
-// `healthlog-import`: the worker `healthlog import` runs, so that only an import loads
-// libxml2 and libarchive. It is started by `healthlog`, never by hand: `healthlog` has
-// already checked the command line and the environment, and passes what they say as
-// ``WorkerRequest`` arguments. Everything the import prints, and its failure, goes back to
-// `healthlog` as ``WorkerMessage``s on standard output.
-
-let channel = WorkerChannel(fd: 1)
-do {
-    let request = try WorkerRequest(Array(CommandLine.arguments.dropFirst()))
-    var lastStep: (phase: ImportProgress.Phase, megabytes: Int)?
-    let store = HealthStore(directory: request.storePath, options: request.storeOptions)
-    let report = try store.importExport(at: request.exportPath, options: request.importOptions) { step in
-        let megabytes = step.bytesDone >> 20
-        guard lastStep?.phase != step.phase || lastStep?.megabytes != megabytes else { return }
-        lastStep = (step.phase, megabytes)
-        channel.send(.progress(stage: step.phase.rawValue, done: megabytes, total: max(1, step.bytesTotal >> 20)))
-    }
-    for message in report.messages { channel.send(message) }
-    exit(0)
-} catch let error as HealthLogError {
-    channel.send(.failure(error))
-    exit(1)
-} catch {
-    channel.send(.failure(HealthLogError(.io, "\(error)")))
-    exit(1)
-}
+// `healthlog-import`, the worker `healthlog import` runs (see `ImportWorkerMain`). It
+// injects no faults: a fault plan among its arguments is refused.
+ImportWorkerMain.run(Array(CommandLine.arguments.dropFirst()), acceptsFaults: false)

@@ -27,6 +27,19 @@ struct ImportWorkerTests {
         #expect(worker.contains { $0.hasPrefix("libarchive") }, "\(worker)")
     }
 
+    @Test("The shipping healthlog-import refuses a fault plan: it writes nothing and kills nothing")
+    func shippingWorkerTakesNoFaults() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        let worker = BuiltProgram("healthlog-import")
+        let result = try worker.run(
+            ["--store", store, "--fault", "kill:batch-written", "--", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
+        #expect(!result.wasSignalled && result.status == 1, "status \(result.status)")
+        #expect(result.stdout.contains("healthlog-import injects no faults"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     @Test("The store options reach the worker, and a worker killed by a fault kills healthlog with the same signal")
     func faultReachesWorker() throws {
         let dir = try TemporaryDirectory()

@@ -19,7 +19,7 @@ enum ImportCommand {
         }
         let store = try context.store(sync: !arguments.has("--no-sync"))
         let progress = ProgressLine("import", context.terminal, unit: "MB")
-        try ImportWorker(store: store, mirror: arguments.has("--mirror"), path: path).run(context.terminal, progress)
+        try ImportWorker(store: store, mirror: arguments.has("--mirror"), path: path, executable: context.importWorker).run(context.terminal, progress)
         return ExitCode.success
     }
 }

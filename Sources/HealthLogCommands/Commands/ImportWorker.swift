@@ -21,13 +21,15 @@ struct ImportWorker {
     let mirror: Bool
     /// The export file.
     let path: String
+    /// The worker's file name, in the directory of the running executable.
+    let executable: String
 
     /// Runs the worker to its end, printing its report and progress.
     ///
     /// - Throws: the import's ``HealthLogError``; ``HealthLogError/Code/io`` when the worker
     ///   cannot be started or ends without saying why.
     func run(_ terminal: Terminal, _ progress: ProgressLine) throws {
-        let executable = try Self.workerPath()
+        let executable = try Self.workerPath(self.executable)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw Self.failure("cannot create a pipe for healthlog-import", errno) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
@@ -99,13 +101,13 @@ struct ImportWorker {
         return out + ["--", path]
     }
 
-    /// `healthlog-import` in the directory of the running executable (`/proc/self/exe`).
-    private static func workerPath() throws -> String {
+    /// The worker `name` in the directory of the running executable (`/proc/self/exe`).
+    private static func workerPath(_ name: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let me = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
         let directory = me.lastIndex(of: "/").map { String(me[..<$0]) } ?? "."
-        return directory + "/healthlog-import"
+        return directory + "/" + name
     }
 
     /// Calls `body` with the unescaped fields of each line read from `fd` until its end.

@@ -15,10 +15,10 @@ struct WorkerRequest {
     /// Mirroring.
     var importOptions = ImportOptions()
 
-    /// Reads the arguments.
+    /// Reads the arguments; `--fault` only when `acceptsFaults` (the test-only twin).
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for arguments `healthlog` never passes.
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], acceptsFaults: Bool) throws {
         var rest = arguments[...]
         func value(_ option: String) throws -> String {
             guard let value = rest.popFirst() else { throw HealthLogError(.badUsage, "healthlog-import: option '\(option)' needs a value") }
@@ -33,6 +33,7 @@ struct WorkerRequest {
             case "--batch-bytes": storeOptions.batchBytes = try Self.number(value(argument), argument)
             case "--lock-timeout": storeOptions.lockTimeout = try Self.number(value(argument), argument)
             case "--fault":
+                guard acceptsFaults else { throw HealthLogError(.badUsage, "healthlog-import injects no faults; '--fault' is for the test-only worker") }
                 let text = try value(argument)
                 guard let plan = FaultPlan(parsing: text) else { throw HealthLogError(.badUsage, "healthlog-import: bad fault plan '\(text)'") }
                 storeOptions.faults.kill = plan.kill ?? storeOptions.faults.kill

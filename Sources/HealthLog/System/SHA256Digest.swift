@@ -1,28 +1,22 @@
-internal import CCrypto
+internal import CSodium
 
-/// SHA-256 from OpenSSL's libcrypto (through EVP), fed in pieces: the digest backup
+/// SHA-256 from libsodium (`crypto_hash_sha256`), fed in pieces: the digest backup
 /// manifests record for every file, so a restore can prove a copy whole.
 final class SHA256Digest {
-    /// The EVP context; freed on deinit.
-    private let context: OpaquePointer
+    /// The hash state.
+    private var state = crypto_hash_sha256_state()
 
     /// A digest of nothing yet.
     init() throws {
-        guard let context = EVP_MD_CTX_new() else { throw HealthLogError(.io, "libcrypto: cannot allocate a digest context") }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            EVP_MD_CTX_free(context)
-            throw HealthLogError(.io, "libcrypto: cannot start a SHA-256 digest")
-        }
-        self.context = context
+        guard sodium_init() >= 0 else { throw HealthLogError(.io, "libsodium: cannot initialise") }
+        guard crypto_hash_sha256_init(&state) == 0 else { throw HealthLogError(.io, "libsodium: cannot start a SHA-256 digest") }
     }
-
-    /// Frees the context.
-    deinit { EVP_MD_CTX_free(context) }
 
     /// Adds `bytes` to the digest.
     func update(_ bytes: UnsafeRawBufferPointer) throws {
-        guard bytes.isEmpty || EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else {
-            throw HealthLogError(.io, "libcrypto: SHA-256 update failed")
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        guard crypto_hash_sha256_update(&state, base, UInt64(bytes.count)) == 0 else {
+            throw HealthLogError(.io, "libsodium: SHA-256 update failed")
         }
     }
 
@@ -33,10 +27,9 @@ final class SHA256Digest {
 
     /// The digest of everything added, as 64 lowercase hex digits.
     func finish() throws -> String {
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &out, &length) == 1, length == 32 else {
-            throw HealthLogError(.io, "libcrypto: SHA-256 finish failed")
+        var out = [UInt8](repeating: 0, count: 32)
+        guard crypto_hash_sha256_final(&state, &out) == 0 else {
+            throw HealthLogError(.io, "libsodium: SHA-256 finish failed")
         }
         return Self.hex(out[0..<32])
     }

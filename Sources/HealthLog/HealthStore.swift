@@ -94,6 +94,21 @@ public final class HealthStore: Sendable {
         try Backup(source: layout, destination: StoreLayout(directory: destination), progress: progress).run()
     }
 
+    /// Keeps the backup at `destination` current until `stop` is signalled (continuous
+    /// backup): one ``backup(to:progress:)`` now, then another each time an append lands,
+    /// woken as ``follow(_:until:deliver:afterBatch:)`` is. Every round is as consistent,
+    /// incremental and verified as a one-off backup, and ends with the manifest written,
+    /// so the destination can be restored after any round. `afterRound` is called with
+    /// each round's report; a round under way when `stop` is signalled is finished first.
+    ///
+    /// - Returns: the last round's report.
+    /// - Throws: as ``backup(to:progress:)``, for the round that failed (the backup then
+    ///   has no manifest until a later backup succeeds).
+    public func backup(to destination: String, until stop: StopSignal, afterRound: (BackupReport) throws -> Void) throws -> BackupReport {
+        let backup = Backup(source: layout, destination: StoreLayout(directory: destination), progress: nil)
+        return try BackupFollower(backup: backup).run(until: stop, afterRound: afterRound)
+    }
+
     /// Replaces this store's directory with the backup at `backup` (one `backup(to:)`
     /// wrote), as a new timeline of the backed-up store (SPEC §3 rule 7): the directory
     /// must be missing or empty, or hold a store and `force` be set. Every file is checked

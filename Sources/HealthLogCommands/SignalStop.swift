@@ -9,8 +9,9 @@ import HealthLog
 /// capture context, so it lives here. Written once, before the handlers are installed.
 nonisolated(unsafe) private var stopDescriptor: Int32 = -1
 
-/// Turns SIGINT and SIGTERM into a ``StopSignal`` for `replay --follow`, so the follow
-/// finishes its batch, flushes, prints `next-anchor:` and exits 0.
+/// Turns SIGINT and SIGTERM into a ``StopSignal`` for `replay --follow` and
+/// `backup --follow`, so the follow finishes its batch (or backup round), flushes, prints
+/// its last line and exits 0.
 enum SignalStop {
     /// A stop signal that SIGINT and SIGTERM trigger from now on.
     static func install() throws -> StopSignal {

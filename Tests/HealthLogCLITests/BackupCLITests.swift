@@ -21,4 +21,35 @@ struct BackupCLITests {
         #expect(try HealthLogBinary.run(["--store", dir.file("none"), "backup", dir.file("backup2")]).status == 1)
         #expect(try HealthLogBinary.run(["--store", store, "backup"]).status == 2)
     }
+
+    /// A step-count line for `append`, numbered by its value.
+    static func steps(_ value: Int) -> String {
+        #"{"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-01T08:00:00Z","value":\#(value),"unit":"count"}"# + "\n"
+    }
+
+    @Test("backup --follow keeps the backup current as another process appends, and on SIGINT exits 0 with a backup equal to the store")
+    func followKeepsTheBackupCurrent() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store"), backup = dir.file("backup")
+        #expect(try HealthLogBinary.run(["--store", store, "append", "--no-sync"], stdin: Self.steps(1)).status == 0)
+        let follower = try HealthLogBinary.launch(["--store", store, "backup", "--follow", backup], outputIn: dir)
+        func backedUp() -> String {
+            (try? HealthLogBinary.run(["--store", backup, "replay", "--raw", "--from", "0"]).stdout) ?? ""
+        }
+        #expect(await eventually { backedUp().contains(#""value":1,"#) })
+        for round in 2...4 {
+            #expect(try HealthLogBinary.run(["--store", store, "append", "--no-sync"], stdin: Self.steps(round)).status == 0)
+            #expect(await eventually { backedUp().contains(#""value":\#(round),"#) }, "round \(round)")
+        }
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        let result = follower.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        let head = try HealthLogBinary.run(["--store", store, "anchor"]).stdout
+        #expect(result.stdout == head)
+        #expect(result.stderr.hasSuffix("healthlog: backed up to seq 4\n"), "\(result.stderr)")
+        #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
+        #expect(backedUp() == (try HealthLogBinary.run(["--store", store, "replay", "--raw", "--from", "0"]).stdout))
+        #expect(try HealthLogBinary.run(["--store", dir.file("restored"), "restore", backup]).status == 0)
+    }
 }

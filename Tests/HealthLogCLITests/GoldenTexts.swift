@@ -333,7 +333,7 @@ enum GoldenTexts {
     static let backup = """
         OVERVIEW: Copy the store into a directory, consistently, incrementally and verified.
 
-        USAGE: healthlog [--store <dir>] backup <dest>
+        USAGE: healthlog [--store <dir>] backup [--follow] <dest>
 
         ARGUMENTS:
           <dest>                    The backup directory, outside the store: new, empty,
@@ -342,6 +342,11 @@ enum GoldenTexts {
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
+          --follow                  Keep the backup current: back up again each time an
+                                    append lands (woken as replay --follow is), printing
+                                    'healthlog: backed up to seq N' on stderr after each
+                                    round, until SIGINT or SIGTERM; then finish the
+                                    round, print the backup's head anchor and exit 0.
           -h, --help                Show help information.
 
         Runs while writers keep writing: the copy holds every append committed when it

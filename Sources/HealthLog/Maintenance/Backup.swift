@@ -36,7 +36,7 @@ struct Backup {
         try BackupTarget.check(destination.directory, store: source.directory)
         try prepareDestination(snapshot.meta)
         unlink(destination.directory + "/" + Self.manifestName)
-        var paths = ["meta"]
+        var entries: [BackupManifest.Entry] = []
         var report = BackupReport(headSeq: snapshot.headSeq)
         let copied = snapshot.appendPoint.map { Array(snapshot.segments[...$0.segment]) } ?? []
         for (index, file) in copied.enumerated() {
@@ -45,9 +45,8 @@ struct Backup {
             let length = isGrowing ? (snapshot.appendPoint?.offset ?? file.size) : file.size
             let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             let target = destination.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-            try copyUnlessSame(path, length: length, to: target, &report)
-            paths.append("segments/" + file.name.fileName)
-            if !isGrowing, try copyIndex(file.name, &report) { paths.append("segments/" + Self.fileName(SegmentIndex.path(destination, file.name))) }
+            entries.append(try copyUnlessSame(path, length: length, to: target, as: "segments/" + file.name.fileName, &report))
+            if !isGrowing, let index = try copyIndex(file.name, &report) { entries.append(index) }
         }
         let keep = Set(copied.map(\.name))
         for name in try destination.listSegments() where !keep.contains(name) {
@@ -58,13 +57,11 @@ struct Backup {
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name
             try Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset)).write(destination, sync: true)
-            paths.append("checkpoint")
         }
         if snapshot.timelines.starts.isEmpty {
             unlink(destination.timelines)
         } else {
             try snapshot.timelines.write(destination)
-            paths.append("timelines")
         }
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)
@@ -75,7 +72,7 @@ struct Backup {
                 .corrupt,
                 "the backup in \(destination.directory) failed verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), the store at \(snapshot.headSeq)")")
         }
-        try writeManifest(snapshot, paths: paths)
+        try writeManifest(snapshot, entries: entries)
         return report
     }
 
@@ -103,13 +100,17 @@ struct Backup {
     /// The manifest's name in a backup directory.
     static let manifestName = "manifest"
 
-    /// Writes the manifest of the files at `paths` (relative to the destination), digesting
-    /// each as it now is in the destination.
-    private func writeManifest(_ snapshot: LogSnapshot, paths: [String]) throws {
-        var entries: [BackupManifest.Entry] = []
-        for path in paths {
+    /// Writes the manifest: `meta`, the segments and indexes in `copied` (digested as they
+    /// were kept or copied), then the checkpoint and the timelines, the small files digested
+    /// as they now are in the destination.
+    private func writeManifest(_ snapshot: LogSnapshot, entries copied: [BackupManifest.Entry]) throws {
+        func entry(_ path: String) throws -> BackupManifest.Entry {
             let digest = try FileDigest.of(destination.directory + "/" + path)
-            entries.append(BackupManifest.Entry(path: path, size: digest.size, sha256: digest.sha256))
+            return BackupManifest.Entry(path: path, size: digest.size, sha256: digest.sha256)
+        }
+        var entries = [try entry("meta")] + copied
+        for path in ["checkpoint", "timelines"] where FileDescriptor.exists(destination.directory + "/" + path) {
+            entries.append(try entry(path))
         }
         let manifest = BackupManifest(
             storeID: snapshot.meta.storeID, timelineID: snapshot.timelines.starts.last?.id ?? snapshot.meta.storeID, headSeq: snapshot.headSeq,
@@ -119,16 +120,15 @@ struct Backup {
 
     /// Copies a sealed segment's index unless the destination holds the same bytes; removes
     /// the destination's when the store has none (the copy's writer rebuilds it). Returns
-    /// whether the destination now has it.
-    private func copyIndex(_ name: SegmentName, _ report: inout BackupReport) throws -> Bool {
+    /// its manifest entry when the destination now has it.
+    private func copyIndex(_ name: SegmentName, _ report: inout BackupReport) throws -> BackupManifest.Entry? {
         let path = SegmentIndex.path(source, name)
         let target = SegmentIndex.path(destination, name)
         guard let length = Self.size(of: path) else {
             unlink(target)
-            return false
+            return nil
         }
-        try copyUnlessSame(path, length: length, to: target, &report)
-        return true
+        return try copyUnlessSame(path, length: length, to: target, as: "segments/" + Self.fileName(target), &report)
     }
 
     /// The last component of `path`.
@@ -137,14 +137,18 @@ struct Backup {
     }
 
     /// Keeps `target` when it is byte-identical to the first `length` bytes of `path`;
-    /// otherwise copies them over it atomically.
-    private func copyUnlessSame(_ path: String, length: Int, to target: String, _ report: inout BackupReport) throws {
-        if try FileCopy.isCopy(target, of: path, length: length) {
+    /// otherwise copies them over it atomically. Returns the manifest entry of `target`
+    /// (named `relative`), digested in the same pass that compared or copied it.
+    private func copyUnlessSame(_ path: String, length: Int, to target: String, as relative: String, _ report: inout BackupReport) throws -> BackupManifest.Entry {
+        let kept = try SHA256Digest()
+        if try FileCopy.isCopy(target, of: path, length: length, digest: kept) {
             report.filesKept += 1
-        } else {
-            report.bytesWritten += try FileCopy.copy(path, length: length, to: target)
-            report.filesWritten += 1
+            return BackupManifest.Entry(path: relative, size: length, sha256: try kept.finish())
         }
+        let copied = try SHA256Digest()
+        report.bytesWritten += try FileCopy.copy(path, length: length, to: target, digest: copied)
+        report.filesWritten += 1
+        return BackupManifest.Entry(path: relative, size: length, sha256: try copied.finish())
     }
 
     /// The size of the file at `path`, or `nil` when there is none.

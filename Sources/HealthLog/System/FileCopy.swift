@@ -10,9 +10,10 @@ enum FileCopy {
     /// The bytes read at a time when copying or comparing.
     static let chunkBytes = 1 << 20
 
-    /// Copies the first `length` bytes of `source` to `destination`; returns `length`.
+    /// Copies the first `length` bytes of `source` to `destination`, feeding them to
+    /// `digest` when given; returns `length`.
     @discardableResult
-    static func copy(_ source: String, length: Int, to destination: String) throws -> Int {
+    static func copy(_ source: String, length: Int, to destination: String, digest: SHA256Digest? = nil) throws -> Int {
         let input = try FileDescriptor.open(source, flags: O_RDONLY)
         defer { input.close() }
         let temporary = destination + DurableFile.temporarySuffix
@@ -26,6 +27,7 @@ enum FileCopy {
                     throw HealthLogError(.io, "\(source): ended at byte \(done) while copying \(length) bytes")
                 }
                 try output.write(buffer, at: done)
+                try digest?.update(buffer)
                 done += buffer.count
             }
             try output.sync()
@@ -41,8 +43,9 @@ enum FileCopy {
 
     /// Whether `destination` is exactly the first `length` bytes of `source`: the same size,
     /// then the same bytes, compared a chunk at a time (`pread(2)` of both). A missing or
-    /// unreadable destination is not a copy.
-    static func isCopy(_ destination: String, of source: String, length: Int) throws -> Bool {
+    /// unreadable destination is not a copy. The destination's bytes go to `digest` as they
+    /// are compared, so a kept file need not be read again to be digested.
+    static func isCopy(_ destination: String, of source: String, length: Int, digest: SHA256Digest? = nil) throws -> Bool {
         guard let output = try? FileDescriptor.open(destination, flags: O_RDONLY) else { return false }
         defer { output.close() }
         guard (try? output.size()) == length else { return false }
@@ -61,6 +64,7 @@ enum FileCopy {
                 throw HealthLogError(.io, "\(source): ended at byte \(done) while comparing \(length) bytes")
             }
             guard (try? output.read(into: &found, at: done)) == count, found == expected else { return false }
+            try digest?.update(found)
             done += count
         }
         return true

@@ -5,7 +5,8 @@ extension HealthStore {
     /// identity, every event under its original sequence number, each lost range recorded
     /// as a timeline gap, so anchors keep working and an anchor inside a lost range is
     /// refused with the advice to resync. This store is only read. The new store is private
-    /// (0700/0600), indexed and verified before it is renamed into place.
+    /// (0700/0600), its segments cut at ``StoreOptions/segmentBytes``, indexed and verified
+    /// before it is renamed into place.
     ///
     /// ```swift
     /// let report = try HealthStore(directory: "damaged.store").recover(to: "salvaged.store")
@@ -18,6 +19,6 @@ extension HealthStore {
     ///   ``HealthLogError/Code/corrupt`` when the store's identity cannot be told (meta and
     ///   every segment header unreadable); ``HealthLogError/Code/io`` when writing fails.
     public func recover(to destination: String) throws -> RecoverReport {
-        try Recover(source: layout, destination: destination).run()
+        try Recover(source: layout, destination: destination, segmentBytes: options.segmentBytes).run()
     }
 }

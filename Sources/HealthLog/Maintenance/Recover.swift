@@ -22,6 +22,8 @@ struct Recover {
     let source: StoreLayout
     /// Where the new store goes.
     let destination: String
+    /// The new store's segment size (``StoreOptions/segmentBytes``).
+    var segmentBytes = FormatConstants.defaultSegmentBytes
 
     /// The suffix (before a random part) of the new store while it is built.
     static let temporaryInfix = ".recover-"
@@ -159,7 +161,7 @@ struct Recover {
         let temporary = String(cString: made)
         let built = StoreLayout(directory: temporary)
         do {
-            try RecoverWriter(layout: built, storeID: storeID).write(plan)
+            try RecoverWriter(layout: built, storeID: storeID, segmentBytes: segmentBytes).write(plan)
             _ = try Reindexer(layout: built, options: StoreOptions()).run()
             let check = try Verifier(layout: built, progress: nil).run()
             guard check.isSound, check.headSeq == headSeq else {

@@ -6,7 +6,7 @@ import Darwin
 
 /// Writes the store `recover` builds: `meta` with the damaged store's identity, the plan's
 /// batches byte for byte in new segments (a new segment at a batch once the current one
-/// holds ``FormatConstants/defaultSegmentBytes``, named for that batch's first number),
+/// holds `segmentBytes`, named for that batch's first number),
 /// the checkpoint at the last batch, the timelines, every file fsynced (0600, directories
 /// 0700) and the directories after.
 struct RecoverWriter {
@@ -14,6 +14,8 @@ struct RecoverWriter {
     let layout: StoreLayout
     /// Its identity.
     let storeID: StoreID
+    /// The size at which a segment is closed and the next one started.
+    let segmentBytes: Int
 
     /// Writes everything `plan` holds.
     func write(_ plan: RecoverPlan) throws {
@@ -22,7 +24,7 @@ struct RecoverWriter {
         var current: (base: UInt64, fd: FileDescriptor, offset: Int)?
         defer { current?.fd.close() }
         for batch in plan.batches {
-            if current == nil || (current!.offset + batch.bytes.count > FormatConstants.defaultSegmentBytes && current!.offset > SegmentLayout.prologueLength) {
+            if current == nil || (current!.offset + batch.bytes.count > segmentBytes && current!.offset > SegmentLayout.prologueLength) {
                 if let open = current {
                     try open.fd.sync()
                     open.fd.close()

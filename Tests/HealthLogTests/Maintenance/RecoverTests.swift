@@ -77,6 +77,8 @@ struct RecoverTests {
         try fixture.expectRecovered(report, lost: [])
         #expect(report.unreadable.isEmpty && report.tornTail == nil && report.isComplete)
         #expect(try fixture.copy.headAnchor() == fixture.store.headAnchor())
+        let segments = try FileManager.default.contentsOfDirectory(atPath: fixture.dir.file("recovered/segments")).filter { $0.hasSuffix(".log.lz4") }
+        #expect(segments.count >= fixture.segments.count - 1, "segments are cut at the handle's segment size: \(segments)")
     }
 
     @Test("A flipped byte inside a frame loses exactly its batch; the store is left as it was and the range is a gap anchors respect")

@@ -22,6 +22,10 @@ import Darwin
 /// ``BackupManifest`` is written (temporary, fsync, rename, directory fsync): every file
 /// with its size and SHA-256, the store, timeline and head. The old manifest is removed
 /// first, so a backup that did not finish has none and no restore takes it.
+///
+/// A continuous backup's rounds (``run(remembering:)``) carry a ``BackupMemory`` from one
+/// round to the next, so a round after an append reads, digests and verifies only the
+/// bytes the append added.
 struct Backup {
     /// The store backed up.
     let source: StoreLayout

@@ -6,6 +6,7 @@ import Darwin
 
 /// Salvage without a backup (`recover`): copies every readable event of a damaged store
 /// into a new store and reports the acknowledged sequence numbers it could not read.
+/// Memory holds one segment file and the headers of the sound batches, not the log.
 ///
 /// The damaged store is only read (no lock, no cut, nothing written). Every segment file is
 /// walked batch by batch (``RecoverScan``), whatever its name, header or neighbours say, so
@@ -32,13 +33,15 @@ struct Recover {
     func run() throws -> RecoverReport {
         let target = try checkDestination()
         var report = RecoverReport()
-        let files = try readSegments(&report)
+        let files = try listSegments(&report)
         let storeID = try identity(files, &report)
         guard let decoder = try? LZ4FrameDecoder() else { throw HealthLogError(.io, "cannot create an LZ4 decompression context") }
         var found: [RecoverScan.SoundBatch] = []
         var issued: UInt64 = 0
-        for file in files {
-            let scan = RecoverScan(file.bytes, file: "segments/" + file.name.fileName, storeTag: storeID.tag, decoder: decoder)
+        for name in files {
+            let file = read(name, &report)
+            let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
+            let scan = RecoverScan(file.bytes, file: "segments/" + file.name.fileName, path: path, storeTag: storeID.tag, decoder: decoder)
             found += scan.batches
             report.unreadable += scan.unreadable.map {
                 RecoverReport.Unreadable(file: $0.file, offset: $0.offset, length: $0.length, reason: $0.reason, seqs: $0.seqs)
@@ -77,41 +80,46 @@ struct Recover {
         var bytes: [UInt8]
     }
 
-    /// Reads every segment file whole; a file that cannot be read is a note and counts as empty.
-    private func readSegments(_ report: inout RecoverReport) throws -> [SegmentBytes] {
+    /// The segment files, in order; none (and a note) when `segments/` cannot be listed.
+    private func listSegments(_ report: inout RecoverReport) throws -> [SegmentName] {
         guard FileDescriptor.exists(source.meta) || FileDescriptor.exists(source.segments) else {
             throw HealthLogError(.noStore, "no healthlog store at \(source.directory)")
         }
-        let names: [SegmentName]
         do {
-            names = try source.listSegments()
+            return try source.listSegments()
         } catch let error as HealthLogError where error.code != .unsafeFile {
             report.notes.append("segments/ cannot be listed (\(error.message)); no event could be read")
             return []
         }
-        return names.map { name in
-            let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
-            do {
-                let fd = try FileDescriptor.open(path, flags: O_RDONLY)
-                defer { fd.close() }
-                return SegmentBytes(name: name, bytes: try fd.read(at: 0, count: try fd.size()))
-            } catch let error as HealthLogError {
-                report.notes.append("segments/\(name.fileName) cannot be read: \(error.message)")
-                return SegmentBytes(name: name, bytes: [])
-            } catch {
-                report.notes.append("segments/\(name.fileName) cannot be read")
-                return SegmentBytes(name: name, bytes: [])
-            }
+    }
+
+    /// Reads segment `name` whole (one at a time, so memory holds one segment); one that
+    /// cannot be read is a note and counts as empty.
+    private func read(_ name: SegmentName, _ report: inout RecoverReport) -> SegmentBytes {
+        let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
+        do {
+            let fd = try FileDescriptor.open(path, flags: O_RDONLY)
+            defer { fd.close() }
+            return SegmentBytes(name: name, bytes: try fd.read(at: 0, count: try fd.size()))
+        } catch let error as HealthLogError {
+            report.notes.append("segments/\(name.fileName) cannot be read: \(error.message)")
+        } catch {
+            report.notes.append("segments/\(name.fileName) cannot be read")
         }
+        return SegmentBytes(name: name, bytes: [])
     }
 
     /// The store's identity: `meta`'s, else the one most segment headers name.
-    private func identity(_ files: [SegmentBytes], _ report: inout RecoverReport) throws -> StoreID {
+    private func identity(_ files: [SegmentName], _ report: inout RecoverReport) throws -> StoreID {
         var named: [StoreID: Int] = [:]
-        for file in files where RecoverScan.prologueProblem(file.bytes) == nil {
-            if let header = try? SegmentHeader.decode(Array(file.bytes[LZ4Frame.emptyFrame.count..<SegmentLayout.prologueLength])) {
-                named[header.storeID, default: 0] += 1
-            }
+        for name in files {
+            let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
+            guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { continue }
+            defer { fd.close() }
+            guard let bytes = try? fd.read(at: 0, count: SegmentLayout.prologueLength), RecoverScan.prologueProblem(bytes) == nil,
+                let header = try? SegmentHeader.decode(Array(bytes[LZ4Frame.emptyFrame.count...]))
+            else { continue }
+            named[header.storeID, default: 0] += 1
         }
         do {
             let meta = try StoreMeta.read(source)

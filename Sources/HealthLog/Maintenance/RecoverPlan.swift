@@ -71,10 +71,10 @@ struct RecoverPlan {
 
     /// `batch` with its header marked as ending an append (its frames unchanged).
     static func endingAppend(_ batch: RecoverScan.SoundBatch) -> RecoverScan.SoundBatch {
-        var header = batch.header
-        header.flags |= FormatConstants.flagEndOfAppend
-        let frames = batch.bytes[(batch.bytes.count - header.framesLength)...]
-        return RecoverScan.SoundBatch(header: header, bytes: header.encoded() + frames, location: batch.location)
+        var marked = batch
+        marked.header.flags |= FormatConstants.flagEndOfAppend
+        marked.isHeaderRewritten = true
+        return marked
     }
 
     /// The parts of `range` that no start of `timelines` records as discarded.

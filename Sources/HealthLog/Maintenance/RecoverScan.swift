@@ -12,14 +12,20 @@
 /// batches it overlaps. A batch whose header is sound but whose frames are not is skipped
 /// to its end, and its sequence range is known.
 struct RecoverScan {
-    /// A batch that checked out: its header and its bytes (header frame and data frames).
+    /// A batch that checked out: its header and where its bytes (header frame and data
+    /// frames) are, so they are read again only when written, one batch at a time.
     struct SoundBatch {
         /// Its header.
         var header: BatchHeader
-        /// Its bytes, verbatim.
-        var bytes: [UInt8]
-        /// Where it was: the file (`segments/…`) and the offset.
-        var location: String
+        /// The segment file holding it.
+        var path: String
+        /// Where it starts in that file.
+        var offset: Int
+        /// Its length in bytes.
+        var length: Int
+        /// Whether ``header`` differs from the stored one (``RecoverPlan`` marked it as
+        /// ending its append), so its header frame is written encoded anew.
+        var isHeaderRewritten = false
     }
 
     /// A byte range that could not be read.
@@ -43,6 +49,8 @@ struct RecoverScan {
 
     /// The file's name in messages.
     private let file: String
+    /// The file's path.
+    private let path: String
     /// The file's bytes.
     private let bytes: [UInt8]
     /// The store's tag; batches of another store are not this store's events.
@@ -50,10 +58,11 @@ struct RecoverScan {
     /// Decompresses frames to check them.
     private let decoder: LZ4FrameDecoder
 
-    /// Walks `bytes`, the content of segment `file`, keeping the batches of the store with
-    /// tag `storeTag`.
-    init(_ bytes: [UInt8], file: String, storeTag: UInt64, decoder: LZ4FrameDecoder) {
+    /// Walks `bytes`, the content of segment `file` (at `path`), keeping the batches of the
+    /// store with tag `storeTag`.
+    init(_ bytes: [UInt8], file: String, path: String, storeTag: UInt64, decoder: LZ4FrameDecoder) {
         self.file = file
+        self.path = path
         self.bytes = bytes
         self.storeTag = storeTag
         self.decoder = decoder
@@ -77,7 +86,7 @@ struct RecoverScan {
             if let problem = framesProblem(header, at: offset, end: end) {
                 unreadable.append(Unreadable(file: file, offset: offset, length: stop - offset, reason: problem, seqs: header.firstSeq...header.lastSeq))
             } else {
-                batches.append(SoundBatch(header: header, bytes: Array(bytes[offset..<end]), location: "\(file) at byte \(offset)"))
+                batches.append(SoundBatch(header: header, path: path, offset: offset, length: end - offset))
             }
             offset = stop
         }

@@ -22,9 +22,19 @@ struct RecoverWriter {
         try OwnedDirectory.prepare(layout.segments)
         try DurableFile.replace(layout.meta, with: Array(StoreMeta(storeID: storeID, version: FormatConstants.version).text.utf8))
         var current: (base: UInt64, fd: FileDescriptor, offset: Int)?
-        defer { current?.fd.close() }
+        var input: (path: String, fd: FileDescriptor)?
+        defer {
+            current?.fd.close()
+            input?.fd.close()
+        }
         for batch in plan.batches {
-            if current == nil || (current!.offset + batch.bytes.count > segmentBytes && current!.offset > SegmentLayout.prologueLength) {
+            if input?.path != batch.path {
+                input?.fd.close()
+                input = nil
+                input = (batch.path, try FileDescriptor.open(batch.path, flags: O_RDONLY))
+            }
+            let bytes = try Self.bytes(of: batch, from: input!.fd)
+            if current == nil || (current!.offset + bytes.count > segmentBytes && current!.offset > SegmentLayout.prologueLength) {
                 if let open = current {
                     try open.fd.sync()
                     open.fd.close()
@@ -32,8 +42,8 @@ struct RecoverWriter {
                 }
                 current = try start(baseSeq: batch.header.firstSeq)
             }
-            try current!.fd.write(batch.bytes, at: current!.offset)
-            current!.offset += batch.bytes.count
+            try current!.fd.write(bytes, at: current!.offset)
+            current!.offset += bytes.count
         }
         if let open = current {
             try open.fd.sync()
@@ -44,6 +54,18 @@ struct RecoverWriter {
         if !plan.timelines.starts.isEmpty { try plan.timelines.write(layout) }
         try DurableFile.syncDirectory(layout.segments)
         try DurableFile.syncDirectory(layout.directory)
+    }
+
+    /// The bytes of `batch`, read again from the damaged store's file (verbatim, or with
+    /// its header frame encoded anew when the plan changed the header). What is read is
+    /// checked again when the new store is verified.
+    private static func bytes(of batch: RecoverScan.SoundBatch, from fd: FileDescriptor) throws -> [UInt8] {
+        let stored = try fd.read(at: batch.offset, count: batch.length)
+        guard stored.count == batch.length else {
+            throw HealthLogError(.io, "\(fd.path): ended inside the batch at byte \(batch.offset) while recovering it")
+        }
+        guard batch.isHeaderRewritten else { return stored }
+        return batch.header.encoded() + stored[(stored.count - batch.header.framesLength)...]
     }
 
     /// Creates the segment that starts at `baseSeq` and writes its prologue.

@@ -46,8 +46,8 @@ struct Backup {
     /// only its new bytes appended and digested, and when nothing else changed only those
     /// new bytes are verified (each batch header's CRC-32C, the store tag, sequence
     /// continuity, every frame's CRC-32C, ending at the snapshot's head) instead of the
-    /// whole copy. Any other change (a new or replaced file, another timeline) is handled
-    /// and verified as in a one-off backup. `memory` is `nil` after a round that failed.
+    /// whole copy. Any other change (a new, replaced or removed file, another timeline) is
+    /// handled and verified as in a one-off backup. `memory` is `nil` after a round that failed.
     func run(remembering memory: inout BackupMemory?) throws -> BackupReport {
         let snapshot = try LogSnapshot(source)
         try BackupTarget.check(destination.directory, store: source.directory)
@@ -92,6 +92,7 @@ struct Backup {
             unlink(destination.segment(baseSeq: name.baseSeq, generation: name.generation))
             unlink(SegmentIndex.path(destination, name))
             report.filesRemoved += 1
+            isVerifiedByParts = false
         }
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name

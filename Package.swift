@@ -29,6 +29,13 @@ let package = Package(
         ),
         // CRC-32C by the CPU's instruction (SSE4.2, ARMv8 CRC), with a table fallback.
         .target(name: "CCRC32C"),
+        // OpenSSL's libcrypto, for the import's content-derived UUIDs: its SHA-256 uses the
+        // CPU's SHA extensions. Linked by the import worker only, never by `healthlog`.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -46,7 +53,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "HealthLog", dependencies: ["CCRC32C", "CLZ4", "CSodium"]),
-        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CLibXML2", "CArchive"]),
+        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive"]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),

@@ -44,11 +44,13 @@ struct BackupSource {
     }
 
     /// Copies every listed file into the new store at `layout`, checking each one's size and
-    /// SHA-256 against the manifest; returns (files, bytes) copied.
-    func copy(into layout: StoreLayout) throws -> (files: Int, bytes: Int) {
+    /// SHA-256 against the manifest; returns (files, bytes) copied. `progress` is called with
+    /// (files done, files) before each file and once at the end.
+    func copy(into layout: StoreLayout, progress: (Int, Int) -> Void = { _, _ in }) throws -> (files: Int, bytes: Int) {
         try OwnedDirectory.prepare(layout.segments)
         var bytes = 0
-        for entry in manifest.entries {
+        for (done, entry) in manifest.entries.enumerated() {
+            progress(done, manifest.entries.count)
             let source = directory + "/" + entry.path
             let copied: FileDigest.Result
             do {
@@ -64,6 +66,7 @@ struct BackupSource {
             }
             bytes += copied.size
         }
+        progress(manifest.entries.count, manifest.entries.count)
         return (manifest.entries.count, bytes)
     }
 }

@@ -102,6 +102,7 @@ struct Restore {
         }
         let progress = progress
         let check = try Verifier(layout: layout, progress: { done, total in progress?(RestoreProgress(stage: .verifying, done: done, total: total)) }).run()
+        progress?(RestoreProgress(stage: .verifying, done: check.batches, total: check.batches))
         let expected = keptSeq == source.manifest.headSeq ? "its manifest says \(keptSeq)" : "the cut is at \(keptSeq)"
         guard check.isSound, check.headSeq == keptSeq else {
             throw HealthLogError(.corrupt, "the backup in \(backup) fails verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), \(expected)")")

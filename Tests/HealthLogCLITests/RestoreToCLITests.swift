@@ -101,8 +101,10 @@ struct RestoreToCLITests {
         let seeded = try Self.seed(dir)
         _ = try HealthLogBinary.run(["--store", dir.file("store"), "append"], stdin: Events.lines(31...35))
         let restore = ["--store", dir.file("store"), "restore", "--force", "--to", seeded.good, dir.file("backup")]
+        let old = try FileTreeImage(dir.file("store"))
         let killed = try HealthLogBinary.run(restore, injecting: "kill:\(point)")
         try #require(killed.wasSignalled, "status \(killed.status): \(killed.stderr)")
+        if point != "restore-swapped" { #expect(try FileTreeImage(dir.file("store")) == old, "\(point): the old store was touched") }
         let seqs = Events.seqs(try CrashTests.rawReplay(dir.file("store")))
         #expect(seqs == (point == "restore-swapped" ? Array(1...20) : Array(1...35)), "\(point): \(seqs)")
         #expect(try HealthLogBinary.run(["--store", dir.file("store"), "verify"]).status == 0)

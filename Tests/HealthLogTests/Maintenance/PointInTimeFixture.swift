@@ -3,9 +3,9 @@ import HealthLogTestSupport
 @testable import HealthLog
 
 /// A store of five appends of 20 heart rates each (1…20, …, 81…100), each spanning several
-/// batches and the segments rolling inside appends, each made in a later millisecond than
-/// the one before; backed up at head 100, then grown to 150: what the point-in-time restore
-/// tests start from.
+/// batches, most ending inside a segment and some rolling to the next segment midway, each
+/// made in a later millisecond than the one before; backed up at head 100, then grown to
+/// 150: what the point-in-time restore tests start from.
 struct PointInTimeFixture {
     /// The scratch directory.
     let dir: TemporaryDirectory
@@ -21,7 +21,7 @@ struct PointInTimeFixture {
         dir = try TemporaryDirectory()
         var options = RestoreFixture.options
         options.batchBytes = 700
-        options.segmentBytes = 3_000
+        options.segmentBytes = 5_000
         store = HealthStore(directory: dir.file("store"), options: options)
         var times: [Int64] = []
         for append in 0..<5 {
@@ -50,10 +50,18 @@ struct PointInTimeFixture {
 
     /// The backup's batches: how many there are and whether appends span several of them
     /// and cross segment boundaries.
-    func backupShape() throws -> (batches: Int, segments: Int, endsOfAppend: [UInt64]) {
+    func backupShape() throws -> (batches: Int, segments: Int, endsOfAppend: [UInt64], endsInsideSegments: [UInt64], appendsAcrossSegments: Int) {
         let snapshot = try LogSnapshot(StoreLayout(directory: backup))
         let batches = try snapshot.allBatches()
-        return (batches.count, snapshot.segments.count, batches.filter(\.header.isEndOfAppend).map(\.header.lastSeq))
+        let ends = batches.filter(\.header.isEndOfAppend)
+        let inside = ends.filter { $0.end < snapshot.segments[$0.segment].size }.map(\.header.lastSeq)
+        var across = 0
+        var firstSegment = batches.first?.segment ?? 0
+        for (index, batch) in batches.enumerated() where batch.header.isEndOfAppend {
+            if batch.segment != firstSegment { across += 1 }
+            if index + 1 < batches.count { firstSegment = batches[index + 1].segment }
+        }
+        return (batches.count, snapshot.segments.count, ends.map(\.header.lastSeq), inside, across)
     }
 
     /// The store's timelines as (kept, first) pairs.

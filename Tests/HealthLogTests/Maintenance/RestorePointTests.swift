@@ -8,13 +8,14 @@ import Testing
 /// the backup cannot name is refused with nothing written.
 @Suite("Restore to a point in time")
 struct RestorePointTests {
-    @Test("The fixture's appends span several batches and segments, so cuts fall inside segments and between an append's batches")
+    @Test("The fixture's appends span several batches, end inside segments and cross segment boundaries, so cuts truncate a segment and drop later ones")
     func fixtureShape() throws {
         let fixture = try PointInTimeFixture()
         defer { fixture.dir.remove() }
         let shape = try fixture.backupShape()
         #expect(shape.endsOfAppend == [20, 40, 60, 80, 100])
-        #expect(shape.batches >= 20 && shape.segments >= 5, "\(shape)")
+        #expect(shape.batches >= 20 && shape.segments >= 3, "\(shape)")
+        #expect(shape.endsInsideSegments.contains(40) && shape.appendsAcrossSegments >= 2, "\(shape)")
         #expect(fixture.appendedMillis == fixture.appendedMillis.sorted() && Set(fixture.appendedMillis).count == 5)
     }
 
@@ -76,6 +77,27 @@ struct RestorePointTests {
         #expect(try fixture.store.append(ndjson: RestoreFixture.lines(3, from: 500)).anchor.seq == 153)
         #expect(try RestoreFixture.seqs(fixture.store) == [151, 152, 153])
         #expect(try fixture.store.verify().isSound)
+    }
+
+    @Test("A cut at a sealed segment's end keeps that segment whole with its index, drops the later ones, and the next append rolls a new segment")
+    func cutAtSegmentEnd() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var options = RestoreFixture.options
+        options.segmentBytes = 600
+        let store = HealthStore(directory: dir.file("store"), options: options)
+        for append in 0..<4 { _ = try store.append(ndjson: RestoreFixture.lines(5, from: append * 5)) }
+        _ = try store.backup(to: dir.file("backup"))
+        let names = { try FileManager.default.contentsOfDirectory(atPath: dir.file("store/segments")).sorted() }
+        #expect(try names().filter { $0.hasSuffix(".log.lz4") }.count == 4, "one segment per append")
+        let report = try store.restore(from: dir.file("backup"), force: true, to: .anchor(QueryAnchor(fromValue: 10)))
+        #expect(report.keptSeq == 10)
+        #expect(try names() == ["00000000000000000001.0000.idx", "00000000000000000001.0000.log.lz4", "00000000000000000006.0000.idx", "00000000000000000006.0000.log.lz4"])
+        #expect(try store.verify().isSound)
+        #expect(try store.append(ndjson: RestoreFixture.lines(5, from: 100)).anchor.seq == 25)
+        #expect(try names().contains("00000000000000000021.0000.log.lz4"))
+        #expect(try RestoreFixture.seqs(store) == Array(1...10) + Array(21...25))
+        #expect(try store.verify().isSound)
     }
 
     /// A point the backup cannot name.

@@ -43,6 +43,21 @@ struct BackupSource {
         }
     }
 
+    /// The backup's timelines (none when it lists no `timelines` file), read straight from
+    /// the backup and checked against the manifest's size and SHA-256 first, so a
+    /// point-in-time restore can judge its point before anything is copied.
+    func timelines() throws -> Timelines {
+        guard let entry = manifest.entries.first(where: { $0.path == "timelines" }) else { return Timelines() }
+        let path = directory + "/timelines"
+        let fd = try FileDescriptor.open(path, flags: O_RDONLY)
+        defer { fd.close() }
+        let bytes = try fd.read(at: 0, count: min(entry.size, Self.maxManifestBytes) + 1)
+        guard bytes.count == entry.size, try SHA256Digest.hex(of: bytes) == entry.sha256, let timelines = Timelines.decode(bytes) else {
+            throw HealthLogError(.corrupt, "\(path): does not match the manifest's size and SHA-256; the backup is damaged")
+        }
+        return timelines
+    }
+
     /// Copies every listed file into the new store at `layout`, checking each one's size and
     /// SHA-256 against the manifest; returns (files, bytes) copied. `progress` is called with
     /// (files done, files) before each file and once at the end.

@@ -46,7 +46,7 @@ struct Restore {
         }
         let state = try RestoreTarget.check(real, backup: backup, force: force)
         let source = try BackupSource(backup)
-        if let point { try RestoreCut.check(point, against: source.manifest, backup: backup) }
+        if let point { try RestoreCut.check(point, against: source) }
         let faults = FaultCounter(options.faults)
         var report = RestoreReport()
         report.backupHeadSeq = source.manifest.headSeq
@@ -62,7 +62,7 @@ struct Restore {
             }
             faults.reach(.restoreCopied)
             if let point {
-                let cut = try RestoreCut.find(point, in: built, backup: backup)
+                let cut = try RestoreCut.find(point, in: built)
                 try cut.apply(to: built)
                 report.keptSeq = cut.keptSeq
                 faults.reach(.restoreCut)

@@ -23,10 +23,14 @@ struct RestoreCut {
     /// Whether the cut keeps the backup's whole log (nothing to cut).
     let isWholeLog: Bool
 
-    /// Refuses what the manifest alone shows a point cannot name (``HealthLogError/Code/anchorRefused``):
-    /// an anchor of another store or past the backup's head, a date after the backup was
-    /// taken (it cannot know what was committed later). Called before anything is written.
-    static func check(_ point: RestorePoint, against manifest: BackupManifest, backup: String) throws {
+    /// Refuses, with ``HealthLogError/Code/anchorRefused``, a point the backup cannot name:
+    /// an anchor of another store, past the backup's head, or inside history the backup had
+    /// itself discarded (an earlier restore's gap, from its timelines), and a date after the
+    /// backup was taken (it cannot know what was committed later). Called before anything
+    /// is written.
+    static func check(_ point: RestorePoint, against source: BackupSource) throws {
+        let manifest = source.manifest
+        let backup = source.directory
         switch point {
         case .anchor(let anchor):
             if let tag = anchor.storeTag, tag != manifest.storeID.tag {
@@ -35,6 +39,12 @@ struct RestoreCut {
             guard anchor.seq <= manifest.headSeq else {
                 throw HealthLogError(
                     .anchorRefused, "anchor \(anchor.token) (sequence \(anchor.seq)) is past the head of the backup in \(backup), sequence \(manifest.headSeq); nothing was restored")
+            }
+            if let start = try source.timelines().discarding(anchor.seq), let range = start.discarded {
+                let date = Timestamp(microseconds: start.createdMillis * 1000, fractionDigits: 0)
+                throw HealthLogError(
+                    .anchorRefused,
+                    "anchor \(anchor.token) (sequence \(anchor.seq)) names history the backup in \(backup) had itself discarded, in the restore of \(date) (sequence \(range.lowerBound)…\(range.upperBound)); restore to a point at or before \(start.keptSeq) or at or after \(start.firstSeq). Nothing was restored")
             }
         case .date(let date):
             let taken = Timestamp(microseconds: manifest.createdMillis * 1000, fractionDigits: 3)
@@ -46,17 +56,10 @@ struct RestoreCut {
         }
     }
 
-    /// Finds the cut `point` makes in the backup copied (whole, digests checked) at
-    /// `layout`. An anchor inside history the backup itself had discarded (an earlier
-    /// restore's gap) is refused with ``HealthLogError/Code/anchorRefused``.
-    static func find(_ point: RestorePoint, in layout: StoreLayout, backup: String) throws -> RestoreCut {
+    /// Finds the cut `point` (already passed by ``check(_:against:)``) makes in the backup
+    /// copied (whole, digests checked) at `layout`.
+    static func find(_ point: RestorePoint, in layout: StoreLayout) throws -> RestoreCut {
         let snapshot = try LogSnapshot(layout)
-        if case .anchor(let anchor) = point, let start = snapshot.timelines.discarding(anchor.seq), let range = start.discarded {
-            let date = Timestamp(microseconds: start.createdMillis * 1000, fractionDigits: 0)
-            throw HealthLogError(
-                .anchorRefused,
-                "anchor \(anchor.token) (sequence \(anchor.seq)) names history the backup in \(backup) had itself discarded, in the restore of \(date) (sequence \(range.lowerBound)…\(range.upperBound)); restore to a point at or before \(start.keptSeq) or at or after \(start.firstSeq). Nothing was restored")
-        }
         var last: BatchRef?
         scan: for index in snapshot.segments.indices {
             for batch in try snapshot.batches(inSegment: index) {

@@ -63,6 +63,23 @@ struct RestorePointTimelineTests {
         #expect(try fixture.store.verify().isSound)
     }
 
+    @Test("A flipped byte in the backup's timelines is damage (exit 1's category) for a restore with and without --to, and nothing is written")
+    func flippedTimelines() throws {
+        let fixture = try PointInTimeFixture()
+        defer { fixture.dir.remove() }
+        let second = try Self.secondBackup(fixture)
+        let path = second + "/timelines"
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        bytes[20] ^= 1
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let before = try RestoreFixture.tree(fixture.dir.file("store"))
+        for point in [nil, RestorePoint.anchor(QueryAnchor(fromValue: 40)), .anchor(QueryAnchor(fromValue: 120))] {
+            let error = #expect(throws: HealthLogError.self) { try fixture.store.restore(from: second, force: true, to: point) }
+            #expect(error?.code.category == .store, "\(String(describing: point)): \(String(describing: error))")
+        }
+        #expect(try RestoreFixture.tree(fixture.dir.file("store")) == before)
+    }
+
     @Test("An anchor inside the backup's own discarded history (101…150) is refused and writes nothing; into an empty directory the cut timeline starts 2^32 above")
     func anchorIntoBackupsDiscardedHistory() throws {
         let fixture = try PointInTimeFixture()

@@ -5,21 +5,20 @@ enum PlotCommand {
     static let spec = CommandSpec(
         name: "plot",
         abstract: "Draw per-interval statistics of one type as an SVG chart.",
-        usage: "--type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset>] [predicate options]",
+        usage: "--type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]",
         options: [
             .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate)."),
             .init(name: "--output", value: "file", help: "The SVG file to write (mode 0600, replaced atomically).", short: "-o"),
             .init(name: "--interval", value: "interval", help: "hour, day (the default), week or month."),
             .init(name: "--stat", value: "figure", help: "The figure drawn: count, sum, avg (with the min-max range shaded), min, max or duration (hours). Default: avg for quantity types, count for others."),
-            .init(name: "--utc-offset", value: "offset", help: "Whose clock the intervals follow, as +HH:MM or -HH:MM (default: UTC)."),
-        ] + PredicateOptions.options,
+        ] + ClockOptions.options + PredicateOptions.options,
         discussion: "The chart is a standalone SVG file that any browser shows. Intervals and figures are those of 'healthlog aggregate'; when a type was recorded in several units, the most common one is drawn.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
         guard let output = arguments.value("--output") else { throw HealthLogError(.badUsage, "-o FILE is required") }
         let interval = try TypeOptions.interval(arguments, default: .day)
-        let offset = try arguments.value("--utc-offset").map(UTCOffset.parse) ?? 0
+        let clock = try ClockOptions.timeZone(arguments)
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
@@ -28,7 +27,7 @@ enum PlotCommand {
         guard let figure = StatisticsFigure(rawValue: figureName) else {
             throw HealthLogError(.badUsage, "--stat must be one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", ")), not '\(figureName)'")
         }
-        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: [.values, .duration], offsetMinutes: offset))
+        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: [.values, .duration], timeZone: clock))
         let units = Dictionary(rows.map { ($0.unit, $0.count) }, uniquingKeysWith: +)
         let unit = units.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         let chart = StatisticsChart(rows: rows.filter { $0.unit == unit }, figure: figure, title: type.identifier)

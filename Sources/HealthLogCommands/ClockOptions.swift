@@ -21,4 +21,16 @@ enum ClockOptions {
         if let name = arguments.value("--time-zone") { return .named(try TimeZoneRules(named: name)) }
         return arguments.has("--local") ? .recorded : .fixed(offsetMinutes: 0)
     }
+
+    /// How a chart names the clock: `UTC`, `UTC+01:00`, `Europe/Berlin`, `each sample's local time`.
+    static func name(_ clock: StatisticsTimeZone) -> String {
+        switch clock {
+        case .fixed(let minutes):
+            guard minutes != 0 else { return "UTC" }
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "UTC" + (minutes < 0 ? "-" : "+") + two(abs(minutes) / 60) + ":" + two(abs(minutes) % 60)
+        case .named(let rules): return rules.name
+        case .recorded: return "each sample's local time"
+        }
+    }
 }

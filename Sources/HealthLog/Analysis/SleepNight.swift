@@ -1,0 +1,83 @@
+/// One night of sleep by stage (what `plot --type SleepAnalysis` draws): the hours of each
+/// sleep-analysis value recorded in the night.
+///
+/// A night runs from noon to noon on the query's clock and is named by the morning it
+/// ends (`2024-03-02` for the night of 1 to 2 March); a sample counts in the night holding
+/// its start, whole.
+public struct SleepNight: Sendable, Hashable {
+    /// The stages, in the order they are stacked (deepest first), with `inBed` last, drawn
+    /// behind the stack.
+    public enum Stage: String, Sendable, CaseIterable {
+        case deep = "Deep"
+        case core = "Core"
+        case rem = "REM"
+        case asleep = "Asleep"
+        case awake = "Awake"
+        case inBed = "In bed"
+
+        /// The stage of a sleep-analysis value: its constant's name or integer.
+        init?(_ value: CategoryValue) {
+            let code: Int?
+            switch value {
+            case .integer(let n): code = n
+            case .name(let name): code = CategoryConstants.value(of: name)
+            }
+            switch code {
+            case 0: self = .inBed
+            case 1: self = .asleep
+            case 2: self = .awake
+            case 3: self = .core
+            case 4: self = .deep
+            case 5: self = .rem
+            default: return nil
+            }
+        }
+    }
+
+    /// The morning the night ends, `YYYY-MM-DD`.
+    public var label: String
+    /// Noon before and noon after, µs since 1970 UTC.
+    public var start: Timestamp
+    public var end: Timestamp
+    /// Seconds per stage.
+    public var seconds: [Stage: Double]
+    /// How many samples counted.
+    public var count: Int
+}
+
+/// Adds sleep samples up into ``SleepNight``s.
+struct SleepNightAccumulator {
+    private static let halfDay: Int64 = 43_200_000_000
+    let timeZone: StatisticsTimeZone
+    private var nights: [Int64: SleepNight] = [:]
+
+    init(timeZone: StatisticsTimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// Counts one sample of `stage` from `start` to `end` (µs), recorded at `offsetMinutes`
+    /// (which places it with ``StatisticsTimeZone/recorded``).
+    mutating func add(start: Int64, end: Int64, stage: SleepNight.Stage, offsetMinutes: Int16) {
+        let shifted = start - Self.halfDay
+        var day: LocalInterval
+        switch timeZone {
+        case .named(let rules): day = StatisticsInterval.day.interval(of: shifted, in: rules)
+        case .fixed(let minutes): day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: minutes)
+        case .recorded: day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: Int(offsetMinutes))
+        }
+        let key = day.localStart
+        if nights[key] == nil {
+            let morning = StatisticsInterval.day.label(of: key + 2 * Self.halfDay, offsetMinutes: 0)
+            nights[key] = SleepNight(
+                label: morning, start: Timestamp(microseconds: day.start + Self.halfDay, offsetMinutes: Int16(day.startOffset), isZulu: false, fractionDigits: 0),
+                end: Timestamp(microseconds: day.end + Self.halfDay, offsetMinutes: Int16(day.endOffset), isZulu: false, fractionDigits: 0), seconds: [:], count: 0)
+        }
+        nights[key]!.seconds[stage, default: 0] += Double(end - start) / 1_000_000
+        nights[key]!.count += 1
+    }
+
+    /// The nights, in order.
+    func results() -> [SleepNight] {
+        nights.sorted { $0.key < $1.key }.map(\.value)
+    }
+}

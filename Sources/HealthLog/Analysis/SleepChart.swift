@@ -30,10 +30,9 @@ public struct SleepChart {
         let f = ChartFrame.f
         var out = frame.opening(title: title, subtitle: subtitle)
         let present = SleepNight.Stage.allCases.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }
-        var x = ChartFrame.width - ChartFrame.right
-        for stage in present.reversed() {
-            let width = ChartText.width(stage.rawValue, fontSize: 12) + 22
-            x -= width
+        var x = ChartFrame.width - ChartFrame.right - present.reduce(0) { $0 + ChartText.width($1.rawValue, fontSize: 12) + 22 }
+        for stage in present {
+            defer { x += ChartText.width(stage.rawValue, fontSize: 12) + 22 }
             out += ##"<rect class="legend" x="\##(f(x))" y="36" width="12" height="12" fill="\##(Self.colors[stage]!)"/>"##
             out += ##"<text class="legend" x="\##(f(x + 16))" y="46">\##(stage.rawValue)</text>"## + "\n"
         }
@@ -42,7 +41,7 @@ public struct SleepChart {
             let width = Swift.max(x1 - x0 - (x1 - x0 > 3 ? 1 : 0), 0.8)
             func bar(_ from: Double, _ to: Double, _ stage: SleepNight.Stage) {
                 let tip = "\(night.label) \(stage.rawValue): \(Int(((to - from) * 60).rounded())) min"
-                out += ##"<rect class="mark" x="\##(f(x0))" y="\##(f(frame.y(to)))" width="\##(f(width))" height="\##(f(frame.y(from) - frame.y(to)))" fill="\##(Self.colors[stage]!)"><title>\##(ChartText.escaped(tip))</title></rect>"## + "\n"
+                out += ##"<rect class="mark" x="\##(f(Swift.max(frame.left, Swift.min(x0, x1 - width))))" y="\##(f(frame.y(to)))" width="\##(f(width))" height="\##(f(frame.y(from) - frame.y(to)))" fill="\##(Self.colors[stage]!)"><title>\##(ChartText.escaped(tip))</title></rect>"## + "\n"
             }
             if let bed = night.seconds[.inBed], bed > 0 { bar(0, bed / 3600, .inBed) }
             var level = 0.0

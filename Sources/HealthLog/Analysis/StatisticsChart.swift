@@ -64,7 +64,7 @@ public struct StatisticsChart {
                 let width = Swift.max(x1 - x0 - (x1 - x0 > 3 ? 1 : 0), 0.8)
                 let top = Swift.min(frame.y(v), frame.y(0))
                 let height = abs(frame.y(v) - frame.y(0))
-                out += ##"<rect class="mark" x="\##(f(x0))" y="\##(f(top))" width="\##(f(width))" height="\##(f(height))" fill="#3b7dd8">\##(tip(row, v))</rect>"## + "\n"
+                out += ##"<rect class="mark" x="\##(f(Swift.max(frame.left, Swift.min(x0, x1 - width))))" y="\##(f(top))" width="\##(f(width))" height="\##(f(height))" fill="#3b7dd8">\##(tip(row, v))</rect>"## + "\n"
             }
             return out + "</svg>\n"
         }

@@ -17,7 +17,7 @@ extension HealthStore {
     /// ignored) as Hive-style partitions: see ``PartitionedExport``. The store is read one
     /// type at a time, so only that type's frames are decompressed. The export replaces the
     /// person's files of the types it covers (all types, or those `request` names): their
-    /// files in partitions it wrote nothing to are removed.
+    /// files (in either format) that it did not write are removed.
     ///
     /// ```swift
     /// let report = try store.exportPartitioned(ReplayRequest(), as: PartitionedExport(directory: "lake", person: "alice"))
@@ -66,10 +66,12 @@ extension HealthStore {
             let typeDirectory = export.directory + "/" + partition
             guard (try? OwnedDirectory.check(typeDirectory, isPrivate: false)) != nil else { continue }
             for year in try DirectoryListing.names(in: typeDirectory) where year.hasPrefix("year=") {
-                let relative = "\(partition)/\(year)/\(name)"
-                guard !written.contains(relative), FileDescriptor.exists(export.directory + "/" + relative) else { continue }
-                try retryingOnInterrupt("cannot remove", path: relative) { unlink(export.directory + "/" + relative) }
-                report.removed.append(relative)
+                for format in PartitionedExport.Format.allCases {
+                    let relative = "\(partition)/\(year)/\(export.person).\(format.fileExtension)"
+                    guard !written.contains(relative), FileDescriptor.exists(export.directory + "/" + relative) else { continue }
+                    try retryingOnInterrupt("cannot remove", path: relative) { unlink(export.directory + "/" + relative) }
+                    report.removed.append(relative)
+                }
             }
         }
         report.files.sort()

@@ -17,8 +17,8 @@ import Darwin
 /// file holds ``columns``: a `person` column, then ``EventTable``'s columns without `type`
 /// (the partition holds it). Each file is written to `PERSON.csv.tmp`, fsynced and
 /// renamed, so a reader sees a person's old file or the new one; once every file is in
-/// place, this person's files in partitions that now hold none of their samples are
-/// removed. Other people's files are never touched. Directories are created 0700 and
+/// place, this person's files (`.csv` or `.ndjson`) that this export did not write are
+/// removed, within the types it covers. Other people's files are never touched. Directories are created 0700 and
 /// files 0600: the partitions are health data.
 public struct PartitionedExport: Sendable {
     /// The format of the partition files.

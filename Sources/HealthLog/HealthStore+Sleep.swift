@@ -2,7 +2,7 @@
 extension HealthStore {
     /// The nights of `HKCategoryTypeIdentifierSleepAnalysis` samples matching `predicate`,
     /// by stage (see ``SleepNight``), on the clock of `timeZone` (with
-    /// ``StatisticsTimeZone/recorded``, each sample's recorded offset). Values that name no
+    /// ``StatisticsTimeZone/recorded``, each sample's `HKTimeZone` or recorded offset). Values that name no
     /// sleep stage are left out.
     ///
     /// - Throws: ``HealthLogError/Code/noStore`` when there is no store; ``HealthLogError/Code/corrupt``
@@ -14,7 +14,8 @@ extension HealthStore {
             guard !line.isDelete else { return }
             let r = try EventRecord(line: line.bytes, seq: line.seq, location: "\(directory): event \(line.seq)")
             guard let value = r.categoryValue, let stage = SleepNight.Stage(value) else { return }
-            nights.add(start: r.start.microseconds, end: r.end.microseconds, stage: stage, offsetMinutes: r.start.offsetMinutes)
+            nights.add(start: r.start.microseconds, end: r.end.microseconds, stage: stage, offsetMinutes: r.start.offsetMinutes,
+                zone: r.metadata.first { $0.key == StatisticsTimeZone.metadataKey }?.text)
         }
         return nights.results()
     }

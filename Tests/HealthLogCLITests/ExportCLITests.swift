@@ -39,8 +39,8 @@ struct ExportCLITests {
         #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Self.events).status == 0)
         let result = try HealthLogBinary.run(["--store", store, "export", "--type", "HeartRate", "--source", "Watch", "--format", "csv"])
         #expect(result.stdout == """
-            seq,op,uuid,type,start,startOffset,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects
-            1,add,00000000-0000-4000-8000-000000000001,HKQuantityTypeIdentifierHeartRate,2024-03-01T07:00:00.000000Z,+01:00,2024-03-01T07:00:00.000000Z,+01:00,61,count/min,,Watch,,,,,,,
+            seq,op,uuid,type,start,startOffset,localStart,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects
+            1,add,00000000-0000-4000-8000-000000000001,HKQuantityTypeIdentifierHeartRate,2024-03-01T07:00:00.000000Z,+01:00,2024-03-01 08:00:00.000000,2024-03-01T07:00:00.000000Z,+01:00,61,count/min,,Watch,,,,,,,
 
             """)
     }
@@ -52,15 +52,15 @@ struct ExportCLITests {
         let store = dir.file("store")
         #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Self.events).status == 0)
         let csv = try HealthLogBinary.run(["--store", store, "export", "--type", "SleepAnalysis", "--format", "csv"])
-        #expect(csv.stdout.split(separator: "\n").last == "3,add,00000000-0000-4000-8000-000000000003,HKCategoryTypeIdentifierSleepAnalysis,2024-03-01T23:00:00.000000Z,+00:00,2024-03-02T06:00:00.000000Z,+00:00,,,HKCategoryValueSleepAnalysisAsleepCore,,,,,,,,")
+        #expect(csv.stdout.split(separator: "\n").last == "3,add,00000000-0000-4000-8000-000000000003,HKCategoryTypeIdentifierSleepAnalysis,2024-03-01T23:00:00.000000Z,+00:00,2024-03-01 23:00:00.000000,2024-03-02T06:00:00.000000Z,+00:00,,,HKCategoryValueSleepAnalysisAsleepCore,,,,,,,,")
         let rows = try HealthLogBinary.run(["--store", store, "export", "--format", "ndjson-rows"])
         #expect(rows.status == 0)
         let lines = rows.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix(#"{"seq":1,"op":"add","uuid":"00000000-0000-4000-8000-000000000001","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T07:00:00.000000Z","startOffset":"+01:00","end":"2024-03-01T07:00:00.000000Z","endOffset":"+01:00","value":61,"unit":"count/min","category":null,"source":"Watch""#))
+        #expect(lines[0].hasPrefix(#"{"seq":1,"op":"add","uuid":"00000000-0000-4000-8000-000000000001","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T07:00:00.000000Z","startOffset":"+01:00","localStart":"2024-03-01 08:00:00.000000","end":"2024-03-01T07:00:00.000000Z","endOffset":"+01:00","value":61,"unit":"count/min","category":null,"source":"Watch""#))
         #expect(lines[1].contains(#""value":null,"unit":null,"category":"HKCategoryValueSleepAnalysisAsleepCore""#))
         let replayed = try HealthLogBinary.run(["--store", store, "replay", "--raw", "--format", "csv"])
-        #expect(replayed.stdout.contains("\n4,delete,00000000-0000-4000-8000-000000000002,HKQuantityTypeIdentifierHeartRate,2024-03-01T09:00:00.000000Z,+00:00,"))
+        #expect(replayed.stdout.contains("\n4,delete,00000000-0000-4000-8000-000000000002,HKQuantityTypeIdentifierHeartRate,2024-03-01T09:00:00.000000Z,+00:00,2024-03-01 09:00:00.000000,"))
     }
 }
 
@@ -103,7 +103,7 @@ struct PartitionCLITests {
                 for file in try fm.contentsOfDirectory(atPath: lake + "/" + typeDirectory + "/" + year) {
                     let text = try String(contentsOfFile: lake + "/" + typeDirectory + "/" + year + "/" + file, encoding: .utf8)
                     let lines = text.split(separator: "\n")
-                    #expect(lines.first == "person,seq,op,uuid,start,startOffset,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects")
+                    #expect(lines.first == "person,seq,op,uuid,start,startOffset,localStart,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects")
                     let person = String(file.dropLast(4))
                     for line in lines.dropFirst() {
                         #expect(line.hasPrefix(person + ","))

@@ -50,20 +50,27 @@ struct SleepNightAccumulator {
     private static let halfDay: Int64 = 43_200_000_000
     let timeZone: StatisticsTimeZone
     private var nights: [Int64: SleepNight] = [:]
+    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
+    private var zones: [String: TimeZoneRules?] = [:]
 
     init(timeZone: StatisticsTimeZone) {
         self.timeZone = timeZone
     }
 
     /// Counts one sample of `stage` from `start` to `end` (µs), recorded at `offsetMinutes`
-    /// (which places it with ``StatisticsTimeZone/recorded``).
-    mutating func add(start: Int64, end: Int64, stage: SleepNight.Stage, offsetMinutes: Int16) {
+    /// in `zone` (its `HKTimeZone`), which place it with ``StatisticsTimeZone/recorded``.
+    mutating func add(start: Int64, end: Int64, stage: SleepNight.Stage, offsetMinutes: Int16, zone: String?) {
         let shifted = start - Self.halfDay
         var day: LocalInterval
         switch timeZone {
         case .named(let rules): day = StatisticsInterval.day.interval(of: shifted, in: rules)
         case .fixed(let minutes): day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: minutes)
-        case .recorded: day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: Int(offsetMinutes))
+        case .recorded:
+            day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: Int(offsetMinutes))
+            if let zone {
+                if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
+                if let rules = zones[zone] ?? nil { day = StatisticsInterval.day.interval(of: shifted, in: rules) }
+            }
         }
         let key = day.localStart
         if nights[key] == nil {

@@ -3,7 +3,9 @@
 ///
 /// - `start`, `end`: UTC instants in one fixed RFC 3339 form,
 ///   `YYYY-MM-DDTHH:MM:SS.ffffffZ`, with the offset they were recorded with beside them in
-///   `startOffset` and `endOffset` (`+01:00`, `-05:30`, `+00:00`).
+///   `startOffset` and `endOffset` (`+01:00`, `-05:30`, `+00:00`), and `localStart`, the
+///   wall-clock time the start was recorded at (`2024-03-01 08:00:00.000000`, no offset),
+///   whose date is the day the person lived it.
 /// - `value`: a number or nothing, never text: the quantity (and a numeric
 ///   characteristic); a category value goes to `category` (its constant's name, or the
 ///   integer it was recorded as), with the text of other string values.
@@ -12,7 +14,7 @@
 public enum EventTable {
     /// The columns, in order.
     public static let columns = [
-        "seq", "op", "uuid", "type", "start", "startOffset", "end", "endOffset", "value", "unit", "category", "source", "sourceVersion", "device",
+        "seq", "op", "uuid", "type", "start", "startOffset", "localStart", "end", "endOffset", "value", "unit", "category", "source", "sourceVersion", "device",
         "metadata", "activity", "duration", "totals", "objects",
     ]
 
@@ -45,7 +47,7 @@ public enum EventTable {
         }
         return [
             .number(String(seq)), .text(r.isDelete ? "delete" : "add"), .text(r.uuid.description), .text(r.type.identifier),
-            .text(r.start.utcInstant), .text(r.start.offsetText), .text(r.end.utcInstant), .text(r.end.offsetText),
+            .text(r.start.utcInstant), .text(r.start.offsetText), .text(r.start.localWallClock), .text(r.end.utcInstant), .text(r.end.offsetText),
             value, text(r.unit), category, text(r.source), text(r.sourceVersion), text(r.device),
             metadata.isEmpty ? .null : .object("{" + metadata.joined(separator: ",") + "}"), text(r.activity),
             r.duration.map { .number(JSONText.number($0)) } ?? .null,

@@ -8,6 +8,15 @@ extension Timestamp {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The wall-clock time at the recorded offset, `YYYY-MM-DD HH:MM:SS.ffffff` with no
+    /// offset: a naive timestamp, in the form both DuckDB's CSV and JSON readers detect.
+    public var localWallClock: String {
+        var out: [UInt8] = []
+        Timestamp(microseconds: microseconds + Int64(offsetMinutes) * 60_000_000, offsetMinutes: 0, isZulu: true, fractionDigits: 6).render(into: &out)
+        out[10] = 32
+        return String(decoding: out.dropLast(), as: UTF8.self)
+    }
+
     /// The UTC offset the instant was recorded with, as `±HH:MM` (`+00:00` for `Z`).
     public var offsetText: String {
         let total = Int(offsetMinutes)

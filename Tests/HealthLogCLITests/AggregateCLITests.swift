@@ -92,7 +92,7 @@ struct AggregateCLITests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test("--time-zone puts day boundaries at local midnight across a daylight-saving change; --local uses each sample's offset; one clock option at a time")
+    @Test("--time-zone puts day boundaries at local midnight across a daylight-saving change, in aggregate and plot; --local uses each sample's offset; one clock option at a time")
     func timeZones() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -110,6 +110,10 @@ struct AggregateCLITests {
         #expect(fixed.stdout == "day,unit,sum\n2024-03-30,count,1\n2024-03-31,count,6\n")
         let local = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--stat", "sum", "--local", "--format", "ndjson"])
         #expect(local.stdout.split(separator: "\n").map { $0.contains("\"sum\":1") || $0.contains("\"sum\":2") || $0.contains("\"sum\":4") } == [true, true, true])
+        let svg = dir.file("berlin.svg")
+        #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount", "--stat", "sum", "--time-zone", "Europe/Berlin", "-o", svg]).status == 0)
+        let chart = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(chart.contains("<title>2024-03-31: 2</title>") && chart.contains("<title>2024-04-01: 4</title>") && chart.contains("intervals in Europe/Berlin"))
         let both = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--local", "--time-zone", "UTC"])
         #expect(both.status == 2 && both.stderr.contains("exclude each other"))
         let unknown = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--time-zone", "Mars/Base"])

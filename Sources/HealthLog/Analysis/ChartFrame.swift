@@ -3,13 +3,20 @@
 /// inside the plot area (`class="plot-area"`); every mark carries `class="mark"`, every
 /// axis label `class="tick-x"` or `class="tick-y"`, so tests can check the geometry.
 struct ChartFrame {
+    /// The document's width, px.
     static let width = 960.0
+    /// The document's height, px.
     static let height = 480.0
+    /// The plot area's top edge, below the titles, px.
     static let top = 72.0
+    /// The room below the plot area for the time labels, px.
     static let bottom = 52.0
+    /// The room right of the plot area, px.
     static let right = 32.0
 
+    /// The value axis.
     let values: ChartValueAxis
+    /// The time axis.
     let time: ChartTimeAxis
     /// The plot area's left edge, past the widest y tick label.
     let left: Double

@@ -13,25 +13,38 @@
 struct ChartTimeAxis {
     /// One stretch of the axis: instants `[from, to)` (µs) drawn from `x0` to `x1` (px).
     struct Segment {
+        /// The first instant, µs.
         var from: Int64
+        /// The end instant, µs.
         var to: Int64
+        /// Where `from` is drawn, px.
         var x0: Double
+        /// Where `to` is drawn, px.
         var x1: Double
     }
 
     /// A label: its position, lines and width.
     struct Label {
+        /// The centre, px.
         var x: Double
+        /// The lines, the first at the tick.
         var lines: [String]
+        /// The widest line's estimated width, px.
         var width: Double
     }
 
+    /// The narrowest a segment is drawn, px.
     static let minimumSegmentWidth = 56.0
+    /// The room a break takes between two segments, px.
     static let breakWidth = 20.0
+    /// The labels' font size, px.
     static let fontSize = 12.0
+    /// The least room between two labels, px.
     static let labelGap = 10.0
 
+    /// The stretches drawn, left to right.
     let segments: [Segment]
+    /// The labels kept, left to right.
     let labels: [Label]
     /// The offset, in minutes east, the labels are written in.
     let offsetMinutes: Int
@@ -100,12 +113,16 @@ struct ChartTimeAxis {
 
     // MARK: Ticks
 
+    /// The steps ticks may take, finest first.
     private enum Step: CaseIterable {
         case h1, h2, h3, h6, h12, d1, d2, w1, m1, m3, m6, y1, y2, y5, y10, y20, y50
     }
 
+    /// An hour in µs.
     private static let hour: Int64 = 3_600_000_000
+    /// A day in µs.
     private static let day: Int64 = 86_400_000_000
+    /// The months' short English names.
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The labels of one segment at the finest step that fits.
@@ -186,6 +203,7 @@ struct ChartTimeAxis {
         }
     }
 
+    /// `a / b` rounded toward negative infinity.
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q

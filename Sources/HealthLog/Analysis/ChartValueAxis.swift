@@ -1,8 +1,9 @@
 /// The value axis of a chart: round ticks (1, 2 or 5 times a power of ten) printed from
 /// integers, so a tick reads `0.6`, never `0.6000000000000001`.
 struct ChartValueAxis {
-    /// The axis's lowest and highest value (the first and last tick).
+    /// The axis's lowest value (the first tick).
     let low: Double
+    /// The axis's highest value (the last tick).
     let high: Double
     /// The ticks and their text.
     let ticks: [(value: Double, text: String)]

@@ -13,9 +13,12 @@ struct CompensatedSum: Sendable {
     /// beyond it (or for values with no short decimal form) the sum is left as computed.
     static let maximumDecimals = 9
 
+    /// 10^0 through 10^``maximumDecimals``.
     private static let powers: [Double] = (0...maximumDecimals).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
 
+    /// The plain running sum.
     private var sum = 0.0
+    /// The low-order bits the additions lost.
     private var compensation = 0.0
     /// The most fraction digits among the values so far; `nil` once one has no short form.
     private var decimals: Int? = 0

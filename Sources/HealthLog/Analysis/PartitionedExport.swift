@@ -78,9 +78,13 @@ public struct PartitionedExport: Sendable {
 
     /// One partition file being written.
     final class Writer {
+        /// The file's final path.
         let path: String
+        /// The temporary file.
         private let fd: FileDescriptor
+        /// Bytes not yet written.
         private var buffer: [UInt8] = []
+        /// Where the next write goes.
         private var offset = 0
 
         /// Creates `path`'s temporary file afresh.
@@ -95,6 +99,7 @@ public struct PartitionedExport: Sendable {
             if buffer.count >= 1 << 18 { try flush() }
         }
 
+        /// Writes the buffer out.
         private func flush() throws {
             try fd.write(buffer, at: offset)
             offset += buffer.count

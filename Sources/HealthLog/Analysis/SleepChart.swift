@@ -9,6 +9,7 @@ public struct SleepChart {
     /// The line under the title.
     public var subtitle: String
 
+    /// The colour of each stage.
     private static let colors: [SleepNight.Stage: String] = [
         .deep: "#2b3a8f", .core: "#3b7dd8", .rem: "#5ec8e5", .asleep: "#7b9fd6", .awake: "#f19a5a", .inBed: "#d9dde6",
     ]

@@ -8,11 +8,17 @@ public struct SleepNight: Sendable, Hashable {
     /// The stages, in the order they are stacked (deepest first), with `inBed` last, drawn
     /// behind the stack.
     public enum Stage: String, Sendable, CaseIterable {
+        /// Deep sleep.
         case deep = "Deep"
+        /// Core (light) sleep.
         case core = "Core"
+        /// REM sleep.
         case rem = "REM"
+        /// Asleep, stage not recorded.
         case asleep = "Asleep"
+        /// Awake during the night.
         case awake = "Awake"
+        /// In bed.
         case inBed = "In bed"
 
         /// The stage of a sleep-analysis value: its constant's name or integer.
@@ -36,8 +42,9 @@ public struct SleepNight: Sendable, Hashable {
 
     /// The morning the night ends, `YYYY-MM-DD`.
     public var label: String
-    /// Noon before and noon after, µs since 1970 UTC.
+    /// The noon the night starts at.
     public var start: Timestamp
+    /// The noon it ends at.
     public var end: Timestamp
     /// Seconds per stage.
     public var seconds: [Stage: Double]
@@ -47,12 +54,16 @@ public struct SleepNight: Sendable, Hashable {
 
 /// Adds sleep samples up into ``SleepNight``s.
 struct SleepNightAccumulator {
+    /// Twelve hours in µs.
     private static let halfDay: Int64 = 43_200_000_000
+    /// Whose clock the nights follow.
     let timeZone: StatisticsTimeZone
+    /// The nights so far, by the local start of the day the night starts in.
     private var nights: [Int64: SleepNight] = [:]
     /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
     private var zones: [String: TimeZoneRules?] = [:]
 
+    /// No nights yet, on the clock of `timeZone`.
     init(timeZone: StatisticsTimeZone) {
         self.timeZone = timeZone
     }

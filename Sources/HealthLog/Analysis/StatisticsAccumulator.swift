@@ -26,6 +26,7 @@ struct StatisticsAccumulator {
     /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
     private var zones: [String: TimeZoneRules?] = [:]
 
+    /// No samples yet, for `query`.
     init(_ query: StatisticsQuery) {
         self.query = query
     }

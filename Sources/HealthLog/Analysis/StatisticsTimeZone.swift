@@ -24,17 +24,20 @@ struct LocalInterval {
     /// What rows are keyed by: the start instant, or (``StatisticsTimeZone/recorded``) the
     /// local wall-clock start in µs since 1970.
     var key: Int64
-    /// The interval's first instant and the next interval's, µs since 1970 UTC.
+    /// The interval's first instant, µs since 1970 UTC.
     var start: Int64
+    /// The next interval's first instant, µs since 1970 UTC.
     var end: Int64
-    /// The UTC offsets at `start` and `end`, in minutes east.
+    /// The UTC offset at `start`, in minutes east.
     var startOffset: Int
+    /// The UTC offset at `end`, in minutes east.
     var endOffset: Int
     /// The local wall-clock start, µs since 1970, which the label names.
     var localStart: Int64
 }
 
 extension StatisticsInterval {
+    /// Microseconds per second.
     private static let micros: Int64 = 1_000_000
 
     /// The interval holding `instant` (µs since 1970 UTC) on the clock of `zone`.
@@ -60,6 +63,7 @@ extension StatisticsInterval {
         return LocalInterval(key: b.start, start: b.start, end: b.end, startOffset: offsetMinutes, endOffset: offsetMinutes, localStart: local)
     }
 
+    /// `a / b` rounded toward negative infinity.
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q

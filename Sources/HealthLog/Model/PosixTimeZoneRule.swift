@@ -23,8 +23,9 @@ struct PosixTimeZoneRule: Hashable, Sendable {
     let standard: Int
     /// Daylight time's offset, when the zone has one.
     let daylight: Int?
-    /// When daylight time starts and ends.
+    /// When daylight time starts (in standard time's wall clock).
     let start: Change
+    /// When daylight time ends (in daylight time's wall clock).
     let end: Change
 
     /// Parses `text`; `nil` when it is not a TZ rule this type understands.
@@ -79,6 +80,7 @@ struct PosixTimeZoneRule: Hashable, Sendable {
         }
     }
 
+    /// `a / b` rounded toward negative infinity.
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
@@ -86,11 +88,15 @@ struct PosixTimeZoneRule: Hashable, Sendable {
 
     /// Reads the parts of a TZ string.
     private struct Scanner {
+        /// The rule's bytes.
         let b: [UInt8]
+        /// The next byte to read.
         var i = 0
 
+        /// A scanner at the start of `bytes`.
         init(_ bytes: [UInt8]) { b = bytes }
 
+        /// Whether every byte was read.
         var atEnd: Bool { i == b.count }
 
         /// Consumes `byte` if it is next.

@@ -32,9 +32,13 @@ struct TZifFile {
 
     /// One data block: its transitions, their type indexes, the types, and where it ends.
     private struct Block {
+        /// Transition instants.
         var transitions: [Int64]
+        /// Each transition's index into `types`.
         var transitionTypes: [UInt8]
+        /// The local time types: offset east in seconds, and whether it is daylight time.
         var types: [(offset: Int32, isDST: Bool)]
+        /// Where the block ends in the file.
         var end: Int
     }
 

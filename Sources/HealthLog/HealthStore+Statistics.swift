@@ -15,10 +15,11 @@ extension HealthStore {
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
         _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
             guard !line.isDelete else { return }
-            guard let fields = scan.fields(line.bytes) else {
+            guard let fields = scan.fields(line.bytes, timeZone: accumulator.needsZones) else {
                 throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
             }
-            accumulator.add(start: fields.start, end: fields.end, value: fields.value, unit: fields.unit)
+            accumulator.add(
+                start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, offsetMinutes: fields.startOffset, zone: fields.timeZone)
         }
         return accumulator.results()
     }

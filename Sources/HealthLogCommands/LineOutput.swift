@@ -1,12 +1,12 @@
 import HealthLog
 
-/// How `replay` and `export` write stored lines: as they are (NDJSON), or as CSV rows
-/// after a header row.
+/// How `replay` and `export` write stored lines: as they are (NDJSON events), or as rows of
+/// ``EventTable``'s columns in CSV (after a header row) or NDJSON.
 enum LineOutput {
     /// The `--format` option.
     static let option = CommandSpec.Option(
         name: "--format", value: "format",
-        help: "ndjson (the default: the stored lines, valid append input) or csv (a header row, then one row per event; metadata and totals as JSON text).")
+        help: "ndjson (the default: the stored lines, valid append input), csv (a header row, then one row per event in typed columns: UTC start and end with their offsets, a numeric value, category values in a column of their own) or ndjson-rows (the CSV's columns as one JSON object per line).")
 
     /// What writes each delivered line in `format`; CSV starts with its header row.
     static func writer(_ format: String?, _ terminal: Terminal) throws -> (UnsafeRawBufferPointer) throws -> Void {
@@ -15,9 +15,11 @@ enum LineOutput {
             return { line in terminal.write(line) }
         case "csv":
             terminal.print(String(EventCSV.header.dropLast()))
-            return { line in terminal.print(String(try EventCSV.row(line).dropLast())) }
+            return { line in terminal.print(String(EventTable.csvRow(try EventTable.cells(line)).dropLast())) }
+        case "ndjson-rows":
+            return { line in terminal.print(String(EventTable.jsonRow(try EventTable.cells(line), names: EventTable.columns).dropLast())) }
         default:
-            throw HealthLogError(.badUsage, "--format must be ndjson or csv, not '\(format!)'")
+            throw HealthLogError(.badUsage, "--format must be ndjson, csv or ndjson-rows, not '\(format!)'")
         }
     }
 }

@@ -59,7 +59,7 @@ struct AggregateCLITests {
         #expect(result.stderr.hasPrefix("healthlog: error: "))
     }
 
-    @Test("plot writes a private SVG chart with one point per interval; without -o it is bad usage")
+    @Test("plot writes a private SVG chart: bars for a sum, a title with the short name, figure, interval and unit; without -o it is bad usage")
     func plot() throws {
         let (dir, path) = try Self.store()
         defer { dir.remove() }
@@ -68,11 +68,55 @@ struct AggregateCLITests {
         #expect(result.status == 0)
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
-        #expect(text.contains("HKQuantityTypeIdentifierStepCount — sum per interval (count)"))
-        #expect(text.components(separatedBy: "<circle ").count - 1 == 2)
+        #expect(text.contains(">StepCount — total per day (count)</text>"))
+        #expect(text.components(separatedBy: "<rect class=\"mark\"").count - 1 == 2)
         #expect(text.contains("<title>2024-03-01: 150.5</title>") && text.contains("<title>2024-03-04: 7</title>"))
         let mode = try FileManager.default.attributesOfItem(atPath: svg)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount"]).status == 2)
+    }
+
+    @Test("plot refuses an output that is not .svg, and an empty selection, with exit 2 and nothing written", arguments: [
+        (["-o", "chart.png"], "-o must name an .svg file"), (["-o", "chart.svg", "--start", "2030-01-01"], "nothing to plot for HKQuantityTypeIdentifierStepCount: no live samples match"),
+        (["-o", "chart.svg", "--type", "SleepAnalysis"], "nothing to plot for HKCategoryTypeIdentifierSleepAnalysis: no sleep-stage samples match"),
+    ])
+    func plotRefusals(_ arguments: [String], _ message: String) throws {
+        let (dir, path) = try Self.store()
+        defer { dir.remove() }
+        let output = dir.file(arguments[1])
+        var args = ["--store", path, "plot"] + (arguments.contains("--type") ? [] : ["--type", "StepCount"]) + arguments
+        args[args.firstIndex(of: arguments[1])!] = output
+        let result = try HealthLogBinary.run(args)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("--time-zone puts day boundaries at local midnight across a daylight-saving change, in aggregate and plot; --local uses each sample's offset; one clock option at a time")
+    func timeZones() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let events = """
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-30T23:30:00+01:00","value":1,"unit":"count"}
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-31T23:30:00+02:00","value":2,"unit":"count"}
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-04-01T00:30:00+02:00","value":4,"unit":"count"}
+
+            """
+        #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: events).status == 0)
+        let berlin = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--stat", "sum", "--time-zone", "Europe/Berlin"])
+        #expect(berlin.stdout == "day,unit,sum\n2024-03-30,count,1\n2024-03-31,count,2\n2024-04-01,count,4\n")
+        let fixed = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--stat", "sum", "--utc-offset", "+01:00"])
+        #expect(fixed.stdout == "day,unit,sum\n2024-03-30,count,1\n2024-03-31,count,6\n")
+        let local = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--stat", "sum", "--local", "--format", "ndjson"])
+        #expect(local.stdout.split(separator: "\n").map { $0.contains("\"sum\":1") || $0.contains("\"sum\":2") || $0.contains("\"sum\":4") } == [true, true, true])
+        let svg = dir.file("berlin.svg")
+        #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount", "--stat", "sum", "--time-zone", "Europe/Berlin", "-o", svg]).status == 0)
+        let chart = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(chart.contains("<title>2024-03-31: 2</title>") && chart.contains("<title>2024-04-01: 4</title>") && chart.contains("intervals in Europe/Berlin"))
+        let both = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--local", "--time-zone", "UTC"])
+        #expect(both.status == 2 && both.stderr.contains("exclude each other"))
+        let unknown = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--time-zone", "Mars/Base"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown time zone 'Mars/Base'"))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HealthLogTestSupport
 import Testing
 
@@ -38,9 +39,103 @@ struct ExportCLITests {
         #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Self.events).status == 0)
         let result = try HealthLogBinary.run(["--store", store, "export", "--type", "HeartRate", "--source", "Watch", "--format", "csv"])
         #expect(result.stdout == """
-            seq,op,uuid,type,start,end,value,unit,source,sourceVersion,device,metadata,activity,duration,totals,objects
-            1,add,00000000-0000-4000-8000-000000000001,HKQuantityTypeIdentifierHeartRate,2024-03-01T08:00:00+01:00,2024-03-01T08:00:00+01:00,61,count/min,Watch,,,,,,,
+            seq,op,uuid,type,start,startOffset,localStart,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects
+            1,add,00000000-0000-4000-8000-000000000001,HKQuantityTypeIdentifierHeartRate,2024-03-01T07:00:00.000000Z,+01:00,2024-03-01 08:00:00.000000,2024-03-01T07:00:00.000000Z,+01:00,61,count/min,,Watch,,,,,,,
 
             """)
+    }
+
+    @Test("CSV and NDJSON rows: a category's value in its own column, the numeric value column empty, UTC instants beside the recorded offsets")
+    func categoryRows() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Self.events).status == 0)
+        let csv = try HealthLogBinary.run(["--store", store, "export", "--type", "SleepAnalysis", "--format", "csv"])
+        #expect(csv.stdout.split(separator: "\n").last == "3,add,00000000-0000-4000-8000-000000000003,HKCategoryTypeIdentifierSleepAnalysis,2024-03-01T23:00:00.000000Z,+00:00,2024-03-01 23:00:00.000000,2024-03-02T06:00:00.000000Z,+00:00,,,HKCategoryValueSleepAnalysisAsleepCore,,,,,,,,")
+        let rows = try HealthLogBinary.run(["--store", store, "export", "--format", "ndjson-rows"])
+        #expect(rows.status == 0)
+        let lines = rows.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix(#"{"seq":1,"op":"add","uuid":"00000000-0000-4000-8000-000000000001","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T07:00:00.000000Z","startOffset":"+01:00","localStart":"2024-03-01 08:00:00.000000","end":"2024-03-01T07:00:00.000000Z","endOffset":"+01:00","value":61,"unit":"count/min","category":null,"source":"Watch""#))
+        #expect(lines[1].contains(#""value":null,"unit":null,"category":"HKCategoryValueSleepAnalysisAsleepCore""#))
+        let replayed = try HealthLogBinary.run(["--store", store, "replay", "--raw", "--format", "csv"])
+        #expect(replayed.stdout.contains("\n4,delete,00000000-0000-4000-8000-000000000002,HKQuantityTypeIdentifierHeartRate,2024-03-01T09:00:00.000000Z,+00:00,2024-03-01 09:00:00.000000,"))
+    }
+}
+
+/// `healthlog export --partition`: many people's samples in one Hive-style directory.
+@Suite("export --partition")
+struct PartitionCLITests {
+    /// The live count per full type identifier that `stats` prints.
+    private static func statsCounts(_ store: String) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for line in try HealthLogBinary.run(["--store", store, "stats"]).stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count > 1, parts[0].hasPrefix("HK"), let live = Int(parts[1]), live > 0 { counts[String(parts[0])] = live }
+        }
+        return counts
+    }
+
+    @Test("Three stores exported into one directory: rows per person and type equal each store's stats, in type=/year= partitions with a person column")
+    func threePeople() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let lake = dir.file("lake")
+        let samples = PackageFiles.path("Samples")
+        var expected: [String: Int] = [:]
+        for (person, files) in [("alice", ["week-1.ndjson"]), ("bob", ["week-1.ndjson", "week-2.ndjson"]), ("carol", ["edits.ndjson"])] {
+            let store = dir.file(person)
+            #expect(try HealthLogBinary.run(["--store", store, "append"] + files.map { samples + "/" + $0 }).status == 0)
+            let result = try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", person])
+            #expect(result.status == 0, "\(result.stderr)")
+            for (type, count) in try Self.statsCounts(store) {
+                let short = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier"].reduce(type) { $0.hasPrefix($1) ? String($0.dropFirst($1.count)) : $0 }
+                expected["\(person) \(short == "HKWorkoutTypeIdentifier" ? "Workout" : short)"] = count
+            }
+        }
+        var got: [String: Int] = [:]
+        let fm = FileManager.default
+        for typeDirectory in try fm.contentsOfDirectory(atPath: lake) {
+            #expect(typeDirectory.hasPrefix("type="))
+            for year in try fm.contentsOfDirectory(atPath: lake + "/" + typeDirectory) {
+                #expect(year.count == 9 && year.hasPrefix("year="))
+                for file in try fm.contentsOfDirectory(atPath: lake + "/" + typeDirectory + "/" + year) {
+                    let text = try String(contentsOfFile: lake + "/" + typeDirectory + "/" + year + "/" + file, encoding: .utf8)
+                    let lines = text.split(separator: "\n")
+                    #expect(lines.first == "person,seq,op,uuid,start,startOffset,localStart,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects")
+                    let person = String(file.dropLast(4))
+                    for line in lines.dropFirst() {
+                        #expect(line.hasPrefix(person + ","))
+                        #expect(line.split(separator: ",")[4].hasPrefix(year.dropFirst(5)), "year partition from the UTC start")
+                    }
+                    got["\(person) \(typeDirectory.dropFirst(5))", default: 0] += lines.count - 1
+                }
+            }
+        }
+        #expect(got == expected)
+    }
+
+    @Test("Exporting a person again replaces their files and removes the ones no sample needs; other people's files stay")
+    func reExport() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let lake = dir.file("lake")
+        let store = dir.file("store")
+        let other = lake + "/type=HeartRate/year=2024/zoe.csv"
+        #expect(try HealthLogBinary.run(["--store", store, "add", "--type", "HeartRate", "--value", "60", "--unit", "count/min", "--start", "2023-05-01T08:00:00Z"]).status == 0)
+        let uuid = try HealthLogBinary.run(["--store", store, "add", "--type", "HeartRate", "--value", "61", "--unit", "count/min", "--start", "2024-05-01T08:00:00Z"]).stdout.split(separator: "\n")[0]
+        #expect(try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", "ann"]).stdout == "type=HeartRate/year=2023/ann.csv\ntype=HeartRate/year=2024/ann.csv\n")
+        try "person\nzoe\n".write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try HealthLogBinary.run(["--store", store, "delete", String(uuid)]).status == 0)
+        let again = try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", "ann", "--format", "ndjson-rows"])
+        #expect(again.stdout == "type=HeartRate/year=2023/ann.ndjson\n")
+        #expect(again.stderr.contains("removed 2 stale files"))
+        #expect(!FileManager.default.fileExists(atPath: lake + "/type=HeartRate/year=2024/ann.csv"))
+        #expect(FileManager.default.fileExists(atPath: other))
+        let mode = try FileManager.default.attributesOfItem(atPath: lake + "/type=HeartRate/year=2023/ann.ndjson")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", "../x"]).status == 2)
+        #expect(try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--format", "ndjson"]).status == 2)
     }
 }

@@ -39,7 +39,7 @@ struct GoldenTests {
     }
 
     static let replayUsage = """
-        Usage: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]
+        Usage: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv|ndjson-rows]
         See 'healthlog replay --help'.
 
         """

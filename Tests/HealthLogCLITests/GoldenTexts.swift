@@ -140,7 +140,7 @@ enum GoldenTexts {
     static let replay = """
         OVERVIEW: Replay the samples and deleted objects after an anchor (an anchored query).
 
-        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]
+        USAGE: healthlog [--store <dir>] replay [--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv|ndjson-rows]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -187,8 +187,11 @@ enum GoldenTexts {
                                     written to stdout, not what a reader at the other
                                     end of a pipe has consumed.
           --format <format>         ndjson (the default: the stored lines, valid append
-                                    input) or csv (a header row, then one row per event;
-                                    metadata and totals as JSON text).
+                                    input), csv (a header row, then one row per event in
+                                    typed columns: UTC start and end with their offsets,
+                                    a numeric value, category values in a column of
+                                    their own) or ndjson-rows (the CSV's columns as one
+                                    JSON object per line).
           -h, --help                Show help information.
 
         Events go to stdout as NDJSON with their seq, in sequence order; then
@@ -203,7 +206,7 @@ enum GoldenTexts {
     static let export = """
         OVERVIEW: Write the live samples as they stand now (a snapshot, not a log).
 
-        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--format ndjson|csv]
+        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--format ndjson|csv|ndjson-rows] [--partition <dir> [--person <id>]]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -231,21 +234,32 @@ enum GoldenTexts {
                                     or a constant's name (which also matches its
                                     integer). Repeatable.
           --format <format>         ndjson (the default: the stored lines, valid append
-                                    input) or csv (a header row, then one row per event;
-                                    metadata and totals as JSON text).
+                                    input), csv (a header row, then one row per event in
+                                    typed columns: UTC start and end with their offsets,
+                                    a numeric value, category values in a column of
+                                    their own) or ndjson-rows (the CSV's columns as one
+                                    JSON object per line).
+          --partition <dir>         Write Hive-style partitions instead of stdout:
+                                    DIR/type=HeartRate/year=2024/PERSON.csv (or .ndjson
+                                    with --format ndjson-rows), with a person column;
+                                    prints the files written.
+          --person <id>             The person column and file name of --partition
+                                    (default: the store's identity, a UUID).
           -h, --help                Show help information.
 
         Every sample still live, in the order it was added, with its seq; deleted
         samples and delete events are left out. NDJSON output is valid append input (a
-        copy of the live data without its history); CSV has a header row, for DuckDB,
-        pandas or a spreadsheet.
+        copy of the live data without its history); CSV and ndjson-rows hold typed
+        columns for DuckDB, pandas or a spreadsheet. Many people's --partition exports
+        into one directory read as one table: a person's files are replaced whole, other
+        people's are never touched.
         """
 
     /// `healthlog aggregate --help`.
     static let aggregate = """
         OVERVIEW: Per-interval statistics of one type's live samples (a statistics collection query).
 
-        USAGE: healthlog [--store <dir>] aggregate --type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset>] [predicate options] [--format csv|ndjson]
+        USAGE: healthlog [--store <dir>] aggregate --type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -255,8 +269,14 @@ enum GoldenTexts {
           --stat <list>             Comma-separated figures, in the order wanted: count,
                                     sum, avg, min, max, duration (seconds the samples
                                     span). Default: count,sum,avg,min,max.
-          --utc-offset <offset>     Whose clock the intervals follow, as +HH:MM or
-                                    -HH:MM (default: UTC).
+          --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
+                                    (default: UTC).
+          --time-zone <name>        Intervals follow the local calendar of an IANA time
+                                    zone (Europe/Berlin), daylight saving included: a
+                                    day is 23 or 25 hours across a change.
+          --local                   Each sample counts in its own local day: the zone
+                                    its HKTimeZone metadata names, else the offset its
+                                    start was recorded with.
           --start <date>            Only samples in the range that starts here (an ISO
                                     8601 instant, or a date meaning its midnight UTC);
                                     by default a sample matches when it overlaps [start,
@@ -290,20 +310,29 @@ enum GoldenTexts {
     static let plot = """
         OVERVIEW: Draw per-interval statistics of one type as an SVG chart.
 
-        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset>] [predicate options]
+        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
           --type <type>             The type, in full or short (HeartRate).
-          -o, --output <file>       The SVG file to write (mode 0600, replaced
-                                    atomically).
+          -o, --output <file>       The SVG file to write (its name must end in .svg;
+                                    mode 0600, replaced atomically).
           --interval <interval>     hour, day (the default), week or month.
-          --stat <figure>           The figure drawn: count, sum, avg (with the min-max
-                                    range shaded), min, max or duration (hours).
-                                    Default: avg for quantity types, count for others.
-          --utc-offset <offset>     Whose clock the intervals follow, as +HH:MM or
-                                    -HH:MM (default: UTC).
+          --stat <figure>           The figure drawn: count, sum or duration as bars;
+                                    avg (with the min-max range shaded), min or max as
+                                    lines. Default: avg for quantity types, hours per
+                                    night by stage for SleepAnalysis, count for others.
+                                    duration is drawn in hours, minutes or seconds,
+                                    whichever fits (aggregate prints seconds).
+          --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
+                                    (default: UTC).
+          --time-zone <name>        Intervals follow the local calendar of an IANA time
+                                    zone (Europe/Berlin), daylight saving included: a
+                                    day is 23 or 25 hours across a change.
+          --local                   Each sample counts in its own local day: the zone
+                                    its HKTimeZone metadata names, else the offset its
+                                    start was recorded with.
           --start <date>            Only samples in the range that starts here (an ISO
                                     8601 instant, or a date meaning its midnight UTC);
                                     by default a sample matches when it overlaps [start,
@@ -328,7 +357,9 @@ enum GoldenTexts {
 
         The chart is a standalone SVG file that any browser shows. Intervals and figures
         are those of 'healthlog aggregate'; when a type was recorded in several units,
-        the most common one is drawn.
+        the most common one is drawn. The time axis is broken around a long stretch
+        without data, so one far-off record does not squash the rest. A selection with
+        nothing to draw writes nothing and exits 2.
         """
 
     /// `healthlog backup --help`.

@@ -1,83 +1,105 @@
-/// Draws per-interval statistics as a standalone SVG chart (what `healthlog plot` writes):
-/// one figure per interval as a line with points, the minimum–maximum range shaded when
-/// the figure is the average, labelled axes and a title. Any browser shows it.
+/// Draws per-interval statistics as a standalone SVG chart (what `healthlog plot` writes).
+///
+/// Sums, counts and durations are bars; averages, minima and maxima are lines with a
+/// point per interval, the average with its minimum–maximum range shaded. A line never
+/// crosses an interval without data: it stops, and a lone interval is a point. The time
+/// axis is labelled at round calendar steps and broken around long empty stretches (see
+/// the README's Charts section); the value axis has round ticks in the display unit (durations in
+/// hours, minutes or seconds, whichever fits). Any browser shows it.
 public struct StatisticsChart {
-    /// The rows to draw (one unit; the first row's unit is used for the axis).
+    /// The rows to draw, in one unit, ascending.
     public var rows: [Statistics]
-    /// The figure drawn; the average comes with the minimum–maximum range shaded.
+    /// The figure drawn.
     public var figure: StatisticsFigure
-    /// The title, e.g. the type identifier.
+    /// The title: the short type name, the figure, the interval and the unit.
     public var title: String
+    /// The line under the title: how many samples, from when to when, on whose clock.
+    public var subtitle: String
 
-    private let width = 960.0
-    private let height = 480.0
-    private let left = 72.0
-    private let right = 56.0
-    private let top = 48.0
-    private let bottom = 56.0
-
-    /// A chart of `figure` over `rows`.
-    public init(rows: [Statistics], figure: StatisticsFigure, title: String) {
+    /// A chart of `figure` over `rows` of `type` at `interval`; `clock` names whose clock
+    /// the intervals follow (`UTC`, `Europe/Berlin`).
+    public init(rows: [Statistics], figure: StatisticsFigure, type: SampleType, interval: StatisticsInterval, clock: String = "UTC") {
         self.rows = rows
         self.figure = figure
-        self.title = title
+        let unit = Self.displayUnit(figure, rows)
+        let noun = [StatisticsFigure.count: "samples", .sum: "total", .avg: "average (shaded: min–max)", .min: "minimum", .max: "maximum", .duration: "time covered"][figure]!
+        title = "\(TypeNames.shortForm(type.identifier)) — \(noun) per \(interval.rawValue)" + (unit.name.isEmpty ? "" : " (\(unit.name))")
+        let samples = rows.reduce(0) { $0 + $1.count }
+        subtitle = "\(samples) sample\(samples == 1 ? "" : "s"), \(rows.first?.label ?? "") to \(rows.last?.label ?? ""), intervals in \(clock)"
     }
 
-    /// The figure of a row as drawn (durations in hours), if it has one.
-    func value(_ row: Statistics) -> Double? {
-        figure.value(of: row).map { figure == .duration ? $0 / 3600 : $0 }
+    /// The unit drawn and the factor from the figure's values to it.
+    static func displayUnit(_ figure: StatisticsFigure, _ rows: [Statistics]) -> (name: String, divisor: Double) {
+        switch figure {
+        case .count: return ("samples", 1)
+        case .duration:
+            let most = rows.compactMap(\.duration).max() ?? 0
+            return most >= 7200 ? ("hours", 3600) : most >= 120 ? ("minutes", 60) : ("seconds", 1)
+        default: return (rows.first?.unit ?? "", 1)
+        }
     }
+
+    /// Whether the figure is drawn as bars (it adds up over the interval).
+    var isBars: Bool { figure == .count || figure == .sum || figure == .duration }
 
     /// The SVG document.
     public var svg: String {
-        let points = rows.compactMap { row in value(row).map { (row, $0) } }
-        var low = points.map(\.1).min() ?? 0
-        var high = points.map(\.1).max() ?? 1
+        let unit = Self.displayUnit(figure, rows)
+        let points = rows.compactMap { row in figure.value(of: row).map { (row: row, value: $0 / unit.divisor) } }
+        var low = points.map(\.value).min() ?? 0
+        var high = points.map(\.value).max() ?? 1
         if figure == .avg {
-            low = Swift.min(low, points.compactMap { $0.0.minimum }.min() ?? low)
-            high = Swift.max(high, points.compactMap { $0.0.maximum }.max() ?? high)
+            low = Swift.min(low, points.compactMap { $0.row.minimum }.min() ?? low)
+            high = Swift.max(high, points.compactMap { $0.row.maximum }.max() ?? high)
         }
-        if figure == .count || figure == .sum || figure == .duration { low = Swift.min(low, 0) }
-        if high == low { high = low + 1 }
-        let ticks = Self.ticks(low, high)
-        low = Swift.min(low, ticks.first ?? low)
-        high = Swift.max(high, ticks.last ?? high)
-        let plotWidth = width - left - right
-        let plotHeight = height - top - bottom
-        let first = rows.first?.start.microseconds ?? 0
-        let span = Double(Swift.max((rows.last?.end.microseconds ?? 1) - first, 1))
-        func x(_ row: Statistics) -> Double {
-            left + plotWidth * (Double(row.start.microseconds - first) + Double(row.end.microseconds - row.start.microseconds) / 2) / span
+        if isBars { low = Swift.min(low, 0) }
+        let axis = ChartValueAxis(covering: low, high, integral: figure == .count)
+        let frame = ChartFrame(values: axis, intervals: points.map { ($0.row.start.microseconds, $0.row.end.microseconds) }, offsetMinutes: Int(rows.first?.start.offsetMinutes ?? 0))
+        let f = ChartFrame.f
+        var out = frame.opening(title: title, subtitle: subtitle)
+        func tip(_ row: Statistics, _ v: Double) -> String { "<title>\(ChartText.escaped(row.label)): \(JSONText.number(v))</title>" }
+        if isBars {
+            for (row, v) in points {
+                guard let x0 = frame.time.x(row.start.microseconds), let x1 = frame.time.x(row.end.microseconds) else { continue }
+                let width = Swift.max(x1 - x0 - (x1 - x0 > 3 ? 1 : 0), 0.8)
+                let top = Swift.min(frame.y(v), frame.y(0))
+                let height = abs(frame.y(v) - frame.y(0))
+                out += ##"<rect class="mark" x="\##(f(Swift.max(frame.left, Swift.min(x0, x1 - width))))" y="\##(f(top))" width="\##(f(width))" height="\##(f(height))" fill="#3b7dd8">\##(tip(row, v))</rect>"## + "\n"
+            }
+            return out + "</svg>\n"
         }
-        func y(_ v: Double) -> Double { top + plotHeight * (1 - (v - low) / (high - low)) }
-        func f(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
-
-        let unit = figure == .count ? "samples" : figure == .duration ? "hours" : (rows.first?.unit ?? "")
-        var out = ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" font-family="sans-serif" font-size="12">"## + "\n"
-        out += ##"<rect width="100%" height="100%" fill="white"/>"## + "\n"
-        out += ##"<text x="\##(f(left))" y="28" font-size="16">\##(Self.escaped(title)) — \##(figure.rawValue) per interval (\##(Self.escaped(unit)))</text>"## + "\n"
-        for tick in ticks {
-            out += ##"<line x1="\##(f(left))" x2="\##(f(width - right))" y1="\##(f(y(tick)))" y2="\##(f(y(tick)))" stroke="#ddd"/>"##
-            out += ##"<text x="\##(f(left - 6))" y="\##(f(y(tick) + 4))" text-anchor="end">\##(JSONText.number(tick))</text>"## + "\n"
-        }
-        let labelEvery = Swift.max(1, rows.count / 8)
-        for (k, row) in rows.enumerated() where k % labelEvery == 0 {
-            out += ##"<text x="\##(f(x(row)))" y="\##(f(height - bottom + 18))" text-anchor="middle">\##(Self.escaped(row.label))</text>"## + "\n"
-        }
-        out += ##"<line x1="\##(f(left))" x2="\##(f(width - right))" y1="\##(f(height - bottom))" y2="\##(f(height - bottom))" stroke="#444"/>"## + "\n"
-        if figure == .avg {
-            let band = points.compactMap { row, _ in row.minimum.flatMap { lo in row.maximum.map { (x(row), y(lo), y($0)) } } }
-            if !band.isEmpty {
-                let upper = band.map { "\(f($0.0)),\(f($0.2))" }
-                let lower = band.reversed().map { "\(f($0.0)),\(f($0.1))" }
-                out += ##"<polygon points="\##((upper + lower).joined(separator: " "))" fill="#4a90d9" fill-opacity="0.2" stroke="none"/>"## + "\n"
+        var runs: [[(row: Statistics, value: Double)]] = []
+        for point in points {
+            if let previous = runs.last?.last, previous.row.end == point.row.start {
+                runs[runs.count - 1].append(point)
+            } else {
+                runs.append([point])
             }
         }
-        let line = points.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " ")
-        out += ##"<polyline points="\##(line)" fill="none" stroke="#1f5fa8" stroke-width="1.5"/>"## + "\n"
-        if points.count <= 400 {
-            for (row, v) in points {
-                out += ##"<circle cx="\##(f(x(row)))" cy="\##(f(y(v)))" r="2.5" fill="#1f5fa8"><title>\##(Self.escaped(row.label)): \##(JSONText.number(v))</title></circle>"## + "\n"
+        func center(_ row: Statistics) -> Double {
+            let a = frame.time.x(row.start.microseconds) ?? frame.left
+            let b = frame.time.x(row.end.microseconds) ?? a
+            return (a + b) / 2
+        }
+        for run in runs {
+            if figure == .avg {
+                let band = run.compactMap { p in p.row.minimum.flatMap { lo in p.row.maximum.map { (center(p.row), frame.y(lo), frame.y($0)) } } }
+                if band.count > 1 {
+                    let upper = band.map { "\(f($0.0)),\(f($0.2))" }
+                    let lower = band.reversed().map { "\(f($0.0)),\(f($0.1))" }
+                    out += ##"<polygon class="mark" points="\##((upper + lower).joined(separator: " "))" fill="#3b7dd8" fill-opacity="0.18" stroke="none"/>"## + "\n"
+                } else if let one = band.first {
+                    out += ##"<line class="mark" x1="\##(f(one.0))" x2="\##(f(one.0))" y1="\##(f(one.1))" y2="\##(f(one.2))" stroke="#3b7dd8" stroke-opacity="0.35" stroke-width="3"/>"## + "\n"
+                }
+            }
+            if run.count > 1 {
+                let line = run.map { "\(f(center($0.row))),\(f(frame.y($0.value)))" }.joined(separator: " ")
+                out += ##"<polyline class="mark" points="\##(line)" fill="none" stroke="#1f5fa8" stroke-width="1.5"/>"## + "\n"
+            }
+            if run.count == 1 || points.count <= 400 {
+                for (row, v) in run {
+                    out += ##"<circle class="mark" cx="\##(f(center(row)))" cy="\##(f(frame.y(v)))" r="2.5" fill="#1f5fa8">\##(tip(row, v))</circle>"## + "\n"
+                }
             }
         }
         return out + "</svg>\n"
@@ -87,39 +109,5 @@ public struct StatisticsChart {
     /// health data).
     public func write(to path: String) throws {
         try DurableFile.replace(path, with: Array(svg.utf8))
-    }
-
-    /// About five round tick values covering `[low, high]`.
-    static func ticks(_ low: Double, _ high: Double) -> [Double] {
-        let raw = (high - low) / 5
-        var step = 1.0
-        while step > raw { step /= 10 }
-        while step * 10 <= raw { step *= 10 }
-        for factor in [1.0, 2, 5, 10] where step * factor >= raw {
-            step *= factor
-            break
-        }
-        var tick = (low / step).rounded(.down) * step
-        var out: [Double] = []
-        while tick <= high + step / 2, out.count < 20 {
-            out.append(tick)
-            tick += step
-        }
-        return out
-    }
-
-    /// `text` with XML's special characters escaped.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -17,18 +17,25 @@ public struct StatisticsQuery: Sendable, Hashable {
     public var interval: StatisticsInterval
     /// Which figures to compute.
     public var options: StatisticsOptions
-    /// The UTC offset, in minutes east, whose clock the intervals follow (0: UTC).
-    public var offsetMinutes: Int
+    /// Whose clock the intervals follow (UTC by default).
+    public var timeZone: StatisticsTimeZone
+
+    /// The fixed UTC offset, in minutes east, the intervals follow (0 unless ``timeZone`` is
+    /// ``StatisticsTimeZone/fixed(offsetMinutes:)``); setting it sets a fixed offset.
+    public var offsetMinutes: Int {
+        get { if case .fixed(let minutes) = timeZone { minutes } else { 0 } }
+        set { timeZone = .fixed(offsetMinutes: newValue) }
+    }
 
     /// A query.
     public init(
         type: SampleType, predicate: QueryPredicate = .all, interval: StatisticsInterval, options: StatisticsOptions = .values,
-        offsetMinutes: Int = 0
+        offsetMinutes: Int = 0, timeZone: StatisticsTimeZone? = nil
     ) {
         self.type = type
         self.predicate = predicate
         self.interval = interval
         self.options = options
-        self.offsetMinutes = offsetMinutes
+        self.timeZone = timeZone ?? .fixed(offsetMinutes: offsetMinutes)
     }
 }

@@ -1,31 +1,15 @@
-/// Renders stored event lines as CSV (RFC 4180, with a header row) for `replay --format csv`,
-/// a shape DuckDB, pandas and spreadsheets read directly. `metadata` and `totals` are JSON
-/// text in one cell; `objects` lists member UUIDs separated by spaces.
+/// Renders stored event lines as CSV (RFC 4180, with a header row) for `export` and
+/// `replay --format csv`, in ``EventTable``'s columns: a shape DuckDB, pandas and
+/// spreadsheets read directly.
 public enum EventCSV {
     /// The header row, newline included.
-    public static let header = "seq,op,uuid,type,start,end,value,unit,source,sourceVersion,device,metadata,activity,duration,totals,objects\n"
+    public static let header = EventTable.columns.joined(separator: ",") + "\n"
 
-    /// The row for a stored line (newline included, as replay delivers it), newline included.
+    /// The row for a stored line (with or without its newline), newline included.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
     public static func row(_ line: UnsafeRawBufferPointer) throws -> String {
-        let body = UnsafeRawBufferPointer(rebasing: line[0..<(line.last == 10 ? line.count - 1 : line.count)])
-        let seq = StoredLinePrefix.sequenceNumber(body)?.seq ?? 0
-        let r = try EventRecord(line: body, seq: seq, location: "event \(seq)")
-        var cells: [String] = [
-            String(seq), r.isDelete ? "delete" : "add", r.uuid.description, r.type.identifier, r.start.description, r.end.description,
-            r.text ?? r.numberText ?? "", r.unit ?? "", r.source ?? "", r.sourceVersion ?? "", r.device ?? "",
-        ]
-        let metadata = r.metadata.map { "\(JSONText.string($0.key)):\($0.value.json)" }
-        cells.append(metadata.isEmpty ? "" : "{" + metadata.joined(separator: ",") + "}")
-        cells.append(r.activity ?? "")
-        cells.append(r.duration.map(JSONText.number) ?? "")
-        let totals = r.totals.sorted { $0.key < $1.key }.map { name, q in
-            "\(JSONText.string(name)):{\"value\":\(JSONText.number(q.value)),\"unit\":\(JSONText.string(q.unit))}"
-        }
-        cells.append(totals.isEmpty ? "" : "{" + totals.joined(separator: ",") + "}")
-        cells.append(r.objects.map(\.description).joined(separator: " "))
-        return cells.map(cell).joined(separator: ",") + "\n"
+        EventTable.csvRow(try EventTable.cells(line))
     }
 
     /// A CSV cell: `text` itself, or quoted when it holds a comma, quote or line break.

@@ -16,16 +16,23 @@ extension StoredLineView {
             var end: Int64
             var value: Double?
             var unit: String
+            /// The UTC offset the start was recorded with, minutes east.
+            var startOffset: Int16 = 0
+            /// The `HKTimeZone` metadata, when asked for and present.
+            var timeZone: String?
         }
 
         private var lastUnitBytes: [UInt8] = []
         private var lastUnit = ""
 
-        /// The fields of a stored add line, or `nil` when it is not shaped as stored lines are.
-        mutating func fields(_ line: UnsafeRawBufferPointer) -> Fields? {
-            guard let s = Self.find(#","start":""#, in: line, from: 0), let start = Self.instant(line, s - 1),
+        /// The fields of a stored add line, or `nil` when it is not shaped as stored lines are;
+        /// with `timeZone`, also its `HKTimeZone` metadata (a string value only: metadata values
+        /// are never objects, so the first `"HKTimeZone":"` after the unit is that key).
+        mutating func fields(_ line: UnsafeRawBufferPointer, timeZone: Bool = false) -> Fields? {
+            guard let s = Self.find(#","start":""#, in: line, from: 0), let startTime = Self.timestamp(line, s - 1),
                 let e = Self.find(#","end":""#, in: line, from: s), let end = Self.instant(line, e - 1)
             else { return nil }
+            let start = startTime.microseconds
             var value: Double?
             var after = e
             if let v = Self.find(#","value":"#, in: line, from: e), v < line.count, line[v] != 34 {
@@ -56,15 +63,26 @@ extension StoredLineView {
                 }
                 unit = lastUnit
             }
-            return Fields(start: start, end: end, value: value, unit: unit)
+            var fields = Fields(start: start, end: end, value: value, unit: unit, startOffset: startTime.offsetMinutes)
+            if timeZone, let z = Self.find(#""HKTimeZone":""#, in: line, from: after) {
+                var close = z
+                while close < line.count, line[close] != 34, line[close] != 92 { close += 1 }
+                if close < line.count, line[close] == 34 { fields.timeZone = String(decoding: UnsafeRawBufferPointer(rebasing: line[z..<close]), as: UTF8.self) }
+            }
+            return fields
         }
 
         /// The instant in the quoted token that starts at `quote`.
         private static func instant(_ line: UnsafeRawBufferPointer, _ quote: Int) -> Int64? {
+            timestamp(line, quote)?.microseconds
+        }
+
+        /// The timestamp in the quoted token that starts at `quote`.
+        private static func timestamp(_ line: UnsafeRawBufferPointer, _ quote: Int) -> Timestamp? {
             var close = quote + 1
             while close < line.count, line[close] != 34 { close += 1 }
             guard close < line.count else { return nil }
-            return Timestamp(utf8: UnsafeRawBufferPointer(rebasing: line[(quote + 1)..<close]))?.microseconds
+            return Timestamp(utf8: UnsafeRawBufferPointer(rebasing: line[(quote + 1)..<close]))
         }
 
         /// The index just past the first `key` at or after `from`.

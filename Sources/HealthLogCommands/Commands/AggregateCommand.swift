@@ -5,13 +5,12 @@ enum AggregateCommand {
     static let spec = CommandSpec(
         name: "aggregate",
         abstract: "Per-interval statistics of one type's live samples (a statistics collection query).",
-        usage: "--type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset>] [predicate options] [--format csv|ndjson]",
+        usage: "--type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]",
         options: [
             .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate)."),
             .init(name: "--interval", value: "interval", help: "hour, day, week (Monday to Monday) or month."),
             .init(name: "--stat", value: "list", help: "Comma-separated figures, in the order wanted: count, sum, avg, min, max, duration (seconds the samples span). Default: count,sum,avg,min,max."),
-            .init(name: "--utc-offset", value: "offset", help: "Whose clock the intervals follow, as +HH:MM or -HH:MM (default: UTC)."),
-        ] + PredicateOptions.options + [
+        ] + ClockOptions.options + PredicateOptions.options + [
             .init(name: "--format", value: "format", help: "csv (the default: a header row, then one row per interval and unit) or ndjson."),
         ],
         discussion: "A sample counts in the interval that holds its start. Values are in the samples' own unit, with no conversion: a type recorded in two units gets a row per unit. Deleted samples do not count.")
@@ -27,12 +26,12 @@ enum AggregateCommand {
         }
         let format = arguments.value("--format") ?? "csv"
         guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
-        let offset = try arguments.value("--utc-offset").map(UTCOffset.parse) ?? 0
+        let clock = try ClockOptions.timeZone(arguments)
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
         let options = stats.reduce(into: StatisticsOptions()) { $0.formUnion($1.option) }
-        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, offsetMinutes: offset))
+        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, timeZone: clock))
         let terminal = context.terminal
         if format == "csv" {
             terminal.print(([interval.rawValue, "unit"] + stats.map(\.rawValue)).joined(separator: ","))

@@ -5,7 +5,7 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "replay",
         abstract: "Replay the samples and deleted objects after an anchor (an anchored query).",
-        usage: "[--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv]",
+        usage: "[--from <anchor>] [--type <type> ...] [predicate options] [--limit <n>] [--raw] [--follow] [--anchor-file <file>] [--format ndjson|csv|ndjson-rows]",
         options: [
             .init(name: "--from", value: "anchor", help: "Replay after this anchor: a token printed by healthlog, 0 (the beginning, the default) or a sequence number."),
             .init(name: "--type", value: "type", help: "Only this type, in full (HKQuantityTypeIdentifierHeartRate) or short (HeartRate).", repeatable: true),

@@ -116,7 +116,7 @@ struct LibraryAPITests {
     func csvRows() throws {
         let line = #"{"seq":7,"op":"add","uuid":"0D4A1F9C-5E3B-4C61-9B57-2A1E4F8C7D10","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T08:00:00+01:00","end":"2024-03-01T08:00:00+01:00","value":72,"unit":"count/min","source":"Simon's, \"Watch\"","metadata":{"k":"a\nb","n":1.50}}"# + "\n"
         let row = try Array(line.utf8).withUnsafeBytes { try EventCSV.row($0) }
-        #expect(row == "7,add,0D4A1F9C-5E3B-4C61-9B57-2A1E4F8C7D10,HKQuantityTypeIdentifierHeartRate,2024-03-01T08:00:00+01:00,2024-03-01T08:00:00+01:00,72,count/min,\"Simon's, \"\"Watch\"\"\",,,\"{\"\"k\"\":\"\"a\\nb\"\",\"\"n\"\":1.5}\",,,,\n")
+        #expect(row == "7,add,0D4A1F9C-5E3B-4C61-9B57-2A1E4F8C7D10,HKQuantityTypeIdentifierHeartRate,2024-03-01T07:00:00.000000Z,+01:00,2024-03-01 08:00:00.000000,2024-03-01T07:00:00.000000Z,+01:00,72,count/min,,\"Simon's, \"\"Watch\"\"\",,,\"{\"\"k\"\":\"\"a\\nb\"\",\"\"n\"\":1.5}\",,,,\n")
     }
 
     @Test("JSON string escapes decode, surrogate pairs included")

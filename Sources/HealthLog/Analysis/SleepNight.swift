@@ -1,0 +1,101 @@
+/// One night of sleep by stage (what `plot --type SleepAnalysis` draws): the hours of each
+/// sleep-analysis value recorded in the night.
+///
+/// A night runs from noon to noon on the query's clock and is named by the morning it
+/// ends (`2024-03-02` for the night of 1 to 2 March); a sample counts in the night holding
+/// its start, whole.
+public struct SleepNight: Sendable, Hashable {
+    /// The stages, in the order they are stacked (deepest first), with `inBed` last, drawn
+    /// behind the stack.
+    public enum Stage: String, Sendable, CaseIterable {
+        /// Deep sleep.
+        case deep = "Deep"
+        /// Core (light) sleep.
+        case core = "Core"
+        /// REM sleep.
+        case rem = "REM"
+        /// Asleep, stage not recorded.
+        case asleep = "Asleep"
+        /// Awake during the night.
+        case awake = "Awake"
+        /// In bed.
+        case inBed = "In bed"
+
+        /// The stage of a sleep-analysis value: its constant's name or integer.
+        init?(_ value: CategoryValue) {
+            let code: Int?
+            switch value {
+            case .integer(let n): code = n
+            case .name(let name): code = CategoryConstants.value(of: name)
+            }
+            switch code {
+            case 0: self = .inBed
+            case 1: self = .asleep
+            case 2: self = .awake
+            case 3: self = .core
+            case 4: self = .deep
+            case 5: self = .rem
+            default: return nil
+            }
+        }
+    }
+
+    /// The morning the night ends, `YYYY-MM-DD`.
+    public var label: String
+    /// The noon the night starts at.
+    public var start: Timestamp
+    /// The noon it ends at.
+    public var end: Timestamp
+    /// Seconds per stage.
+    public var seconds: [Stage: Double]
+    /// How many samples counted.
+    public var count: Int
+}
+
+/// Adds sleep samples up into ``SleepNight``s.
+struct SleepNightAccumulator {
+    /// Twelve hours in µs.
+    private static let halfDay: Int64 = 43_200_000_000
+    /// Whose clock the nights follow.
+    let timeZone: StatisticsTimeZone
+    /// The nights so far, by the local start of the day the night starts in.
+    private var nights: [Int64: SleepNight] = [:]
+    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
+    private var zones: [String: TimeZoneRules?] = [:]
+
+    /// No nights yet, on the clock of `timeZone`.
+    init(timeZone: StatisticsTimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// Counts one sample of `stage` from `start` to `end` (µs), recorded at `offsetMinutes`
+    /// in `zone` (its `HKTimeZone`), which place it with ``StatisticsTimeZone/recorded``.
+    mutating func add(start: Int64, end: Int64, stage: SleepNight.Stage, offsetMinutes: Int16, zone: String?) {
+        let shifted = start - Self.halfDay
+        var day: LocalInterval
+        switch timeZone {
+        case .named(let rules): day = StatisticsInterval.day.interval(of: shifted, in: rules)
+        case .fixed(let minutes): day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: minutes)
+        case .recorded:
+            day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: Int(offsetMinutes))
+            if let zone {
+                if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
+                if let rules = zones[zone] ?? nil { day = StatisticsInterval.day.interval(of: shifted, in: rules) }
+            }
+        }
+        let key = day.localStart
+        if nights[key] == nil {
+            let morning = StatisticsInterval.day.label(of: key + 2 * Self.halfDay, offsetMinutes: 0)
+            nights[key] = SleepNight(
+                label: morning, start: Timestamp(microseconds: day.start + Self.halfDay, offsetMinutes: Int16(day.startOffset), isZulu: false, fractionDigits: 0),
+                end: Timestamp(microseconds: day.end + Self.halfDay, offsetMinutes: Int16(day.endOffset), isZulu: false, fractionDigits: 0), seconds: [:], count: 0)
+        }
+        nights[key]!.seconds[stage, default: 0] += Double(end - start) / 1_000_000
+        nights[key]!.count += 1
+    }
+
+    /// The nights, in order.
+    func results() -> [SleepNight] {
+        nights.sorted { $0.key < $1.key }.map(\.value)
+    }
+}

@@ -1,0 +1,85 @@
+/// The analysis shape of an event (what `export` and `replay --format csv` write): one row
+/// of typed columns that DuckDB, pandas and Spark read without options.
+///
+/// - `start`, `end`: UTC instants in one fixed RFC 3339 form,
+///   `YYYY-MM-DDTHH:MM:SS.ffffffZ`, with the offset they were recorded with beside them in
+///   `startOffset` and `endOffset` (`+01:00`, `-05:30`, `+00:00`), and `localStart`, the
+///   wall-clock time the start was recorded at (`2024-03-01 08:00:00.000000`, no offset),
+///   whose date is the day the person lived it.
+/// - `value`: a number or nothing, never text: the quantity (and a numeric
+///   characteristic); a category value goes to `category` (its constant's name, or the
+///   integer it was recorded as), with the text of other string values.
+/// - `metadata`, `totals`: JSON text in CSV, JSON objects in NDJSON rows; `objects` lists
+///   member UUIDs separated by spaces.
+public enum EventTable {
+    /// The columns, in order.
+    public static let columns = [
+        "seq", "op", "uuid", "type", "start", "startOffset", "localStart", "end", "endOffset", "value", "unit", "category", "source", "sourceVersion", "device",
+        "metadata", "activity", "duration", "totals", "objects",
+    ]
+
+    /// One cell of a row.
+    public enum Cell: Sendable, Equatable {
+        /// No value (an empty CSV cell, JSON `null`).
+        case null
+        /// A number, as JSON text.
+        case number(String)
+        /// Text.
+        case text(String)
+        /// A JSON object, as JSON text (a CSV cell of that text, or the object itself in NDJSON).
+        case object(String)
+    }
+
+    /// The cells of a stored line (with or without its newline), in ``columns`` order.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
+    public static func cells(_ line: UnsafeRawBufferPointer) throws -> [Cell] {
+        let body = UnsafeRawBufferPointer(rebasing: line[0..<(line.last == 10 ? line.count - 1 : line.count)])
+        let seq = StoredLinePrefix.sequenceNumber(body)?.seq ?? 0
+        let r = try EventRecord(line: body, seq: seq, location: "event \(seq)")
+        func text(_ s: String?) -> Cell { s.map(Cell.text) ?? .null }
+        let isCategory = r.type.kind == .category
+        let value: Cell = isCategory ? .null : r.numberText.map(Cell.number) ?? .null
+        let category: Cell = isCategory ? text(r.text ?? r.numberText) : text(r.text)
+        let metadata = r.metadata.map { "\(JSONText.string($0.key)):\($0.value.json)" }
+        let totals = r.totals.sorted { $0.key < $1.key }.map { name, q in
+            "\(JSONText.string(name)):{\"value\":\(JSONText.number(q.value)),\"unit\":\(JSONText.string(q.unit))}"
+        }
+        return [
+            .number(String(seq)), .text(r.isDelete ? "delete" : "add"), .text(r.uuid.description), .text(r.type.identifier),
+            .text(r.start.utcInstant), .text(r.start.offsetText), .text(r.start.localWallClock), .text(r.end.utcInstant), .text(r.end.offsetText),
+            value, text(r.unit), category, text(r.source), text(r.sourceVersion), text(r.device),
+            metadata.isEmpty ? .null : .object("{" + metadata.joined(separator: ",") + "}"), text(r.activity),
+            r.duration.map { .number(JSONText.number($0)) } ?? .null,
+            totals.isEmpty ? .null : .object("{" + totals.joined(separator: ",") + "}"),
+            r.objects.isEmpty ? .null : .text(r.objects.map(\.description).joined(separator: " ")),
+        ]
+    }
+
+    /// `cells` as a CSV row, newline included.
+    public static func csvRow(_ cells: [Cell]) -> String {
+        cells.map { cell in
+            switch cell {
+            case .null: ""
+            case .number(let n): n
+            case .text(let t), .object(let t): EventCSV.cell(t)
+            }
+        }.joined(separator: ",") + "\n"
+    }
+
+    /// `cells` as one JSON object named by `names` (a line of NDJSON rows), newline included;
+    /// empty cells are written as `null`, so every row has every column.
+    public static func jsonRow(_ cells: [Cell], names: [String]) -> String {
+        var out = "{"
+        for (k, cell) in cells.enumerated() {
+            if k > 0 { out += "," }
+            out += JSONText.string(names[k]) + ":"
+            switch cell {
+            case .null: out += "null"
+            case .number(let n), .object(let n): out += n
+            case .text(let t): out += JSONText.string(t)
+            }
+        }
+        return out + "}\n"
+    }
+}

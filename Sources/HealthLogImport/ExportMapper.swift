@@ -45,11 +45,11 @@ struct ExportMapper {
         case "ActivitySummary":
             if let event = mapActivitySummary(element, skip) { events = [event] }
         case "ClinicalRecord":
-            skip(element, "clinical (FHIR) records have no place in SPEC §1")
+            skip(element, "not imported: the event line has no kind for clinical (FHIR) records")
         case "Audiogram":
-            skip(element, "audiograms have no place in SPEC §1")
+            skip(element, "not imported: the event line has no kind for audiograms")
         case "VisionPrescription":
-            skip(element, "vision prescriptions have no place in SPEC §1")
+            skip(element, "not imported: the event line has no kind for vision prescriptions")
         default:
             skip(element, "unknown element")
         }
@@ -220,7 +220,7 @@ struct ExportMapper {
         }
         let points = element.children(named: "WorkoutRoute").reduce(0) { $0 + $1.locationCount }
         if points > 0 {
-            skip(element, "\(points) route Location points: not samples in SPEC §1 (the count is kept in \(SampleDraft.keyPrefix)WorkoutRoute)")
+            skip(element, "the workout is imported, its \(points) route Location points are not (their count is kept in \(SampleDraft.keyPrefix)WorkoutRoute)")
         }
         keepAttributes(element, except: used, in: &draft)
         return finish(draft, element, isMember: false, skip)

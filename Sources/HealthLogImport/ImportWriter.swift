@@ -49,6 +49,7 @@ struct ImportWriter {
         summary.replaced += done.replaced
         summary.skipped += done.skipped
         summary.alreadyPresent += done.alreadyPresent
+        summary.deletedEarlier += done.deletedEarlier
         summary.anchor = done.anchor
         if summary.recoveredTail == nil { summary.recoveredTail = done.recoveredTail }
     }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthLog
 
 import CLibXML2
@@ -32,7 +37,32 @@ final class XMLStreamReader {
         let source: any ExportByteSource
         var readFailure: (any Error)?
         var parseError: (line: Int, column: Int, message: String)?
+        /// Whether the source returned its end.
+        var reachedEnd = false
+        /// Newlines handed to the parser so far.
+        var newlines = 0
+        /// The last bytes handed to the parser, at most ``tailLength``.
+        var tail: [UInt8] = []
+        /// How many of the input's last bytes ``tail`` keeps.
+        static let tailLength = 64
         init(_ source: any ExportByteSource) { self.source = source }
+
+        /// Counts the newlines of bytes handed to the parser, keeps the last ones, and
+        /// notes the source's end.
+        func took(_ bytes: UnsafeMutableRawPointer, _ count: Int) {
+            if count == 0 { reachedEnd = true }
+            let kept = min(count, Self.tailLength)
+            tail.append(contentsOf: UnsafeRawBufferPointer(start: bytes + (count - kept), count: kept))
+            if tail.count > Self.tailLength { tail.removeFirst(tail.count - Self.tailLength) }
+            var at = bytes
+            var left = count
+            while left > 0, let found = memchr(at, 0x0A, left) {
+                newlines += 1
+                let step = found - at + 1
+                at = found + 1
+                left -= step
+            }
+        }
     }
 
     /// Starts a reader over `source` (which the reader does not close).
@@ -42,7 +72,9 @@ final class XMLStreamReader {
             guard let opaque, let buffer else { return -1 }
             let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
             do {
-                return Int32(try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+                let count = try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                context.took(UnsafeMutableRawPointer(buffer), count)
+                return Int32(count)
             } catch {
                 context.readFailure = error
                 return -1
@@ -105,6 +137,29 @@ final class XMLStreamReader {
                 continue
             }
         }
+    }
+
+    /// Whether the whole input was read and it does not end with `</HealthData>` (blanks
+    /// after it allowed): a document cut short.
+    var inputEndsEarly: Bool {
+        let context = context.takeUnretainedValue()
+        guard context.readFailure == nil, context.reachedEnd else { return false }
+        var tail = context.tail[...]
+        while let last = tail.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tail = tail.dropLast() }
+        let end = Array("</HealthData>".utf8)
+        return !(tail.count >= end.count && tail.suffix(end.count).elementsEqual(end))
+    }
+
+    /// The number of the input's last line (one that is not empty), once it was all read.
+    var lastLine: Int {
+        let context = context.takeUnretainedValue()
+        return context.newlines + (context.tail.last == 0x0A || context.tail.isEmpty ? 0 : 1)
+    }
+
+    /// libxml2's message and its line for the error that stopped the reader, if it was a
+    /// parse error.
+    var parseError: (line: Int, message: String)? {
+        context.takeUnretainedValue().parseError.map { ($0.line, $0.message) }
     }
 
     /// The error that stopped the reader.

@@ -30,7 +30,9 @@ extension ImportReport {
             if unmappedCount > unmapped.count { out.append(.stderr("  … and \(unmappedCount - unmapped.count) more")) }
         }
         out.append(.stdout(summary.anchor.token))
-        out.append(.stderr("healthlog: added \(summary.added), already present \(summary.alreadyPresent), deleted \(summary.deleted), replaced \(summary.replaced), skipped \(summary.skipped)"))
+        var counts = "added \(summary.added), already present \(summary.alreadyPresent)"
+        if summary.deletedEarlier > 0 { counts += ", deleted earlier and not restored \(summary.deletedEarlier)" }
+        out.append(.stderr("healthlog: \(counts), deleted \(summary.deleted), replaced \(summary.replaced), skipped \(summary.skipped)"))
         return out
     }
 }

@@ -117,6 +117,13 @@ enum EventLineParser {
         case .metadata: try MetadataParser.parse(&s, into: &event)
         case .totals: event.totals = try TotalsParser.parse(&s)
         case .objects: event.objects = try parseObjects(&s)
+        case .workout:
+            let token = try string()
+            guard let uuid = SampleUUID(utf8: text(token)) else {
+                throw FieldError(field: "workout", reason: "not an RFC 4122 UUID")
+            }
+            event.workout = uuid
+        case .locations: event.locations = try LocationsParser.parse(&s)
         }
     }
 

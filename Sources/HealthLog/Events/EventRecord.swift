@@ -31,6 +31,10 @@ struct EventRecord {
     var duration: Double?
     var totals: [String: Quantity] = [:]
     var objects: [SampleUUID] = []
+    /// A workout route's workout.
+    var workout: SampleUUID?
+    /// A workout route's points.
+    var locations: [RouteLocation] = []
 
     /// Decodes a stored line (without its newline); throws ``HealthLogError/Code/corrupt``
     /// naming `location` when the stored line does not parse.
@@ -57,6 +61,8 @@ struct EventRecord {
         activity = view.string(e.activity)
         duration = e.duration.flatMap(view.double)
         objects = e.objects ?? []
+        workout = e.workout
+        if let range = e.locations { locations = LocationsParser.decode(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = e.metadata { metadata = JSONObjectReader.entries(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = e.totals { totals = JSONObjectReader.totals(UnsafeRawBufferPointer(rebasing: line[range])) }
     }

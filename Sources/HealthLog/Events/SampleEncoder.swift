@@ -28,6 +28,7 @@ enum SampleEncoder {
         case let s as WorkoutSample: s.kindSpecificJSON
         case let s as CorrelationSample: s.kindSpecificJSON
         case let s as OtherSample: s.kindSpecificJSON
+        case let s as WorkoutRouteSample: s.kindSpecificJSON
         default: ""
         }
     }

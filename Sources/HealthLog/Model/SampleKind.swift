@@ -14,6 +14,8 @@ public enum SampleKind: String, Sendable, CaseIterable {
     case activitySummary
     /// `HKCharacteristicTypeIdentifier…`: date of birth, biological sex, blood type, …
     case characteristic
+    /// `HKWorkoutRouteTypeIdentifier`: a series sample of location points, linked to its workout.
+    case workoutRoute
 
     /// The identifier prefixes, longest match first; an `exact` prefix must be the whole name.
     static let prefixes: [(prefix: String, kind: SampleKind, exact: Bool)] = [
@@ -22,6 +24,7 @@ public enum SampleKind: String, Sendable, CaseIterable {
         ("HKCorrelationTypeIdentifier", .correlation, false),
         ("HKCharacteristicTypeIdentifier", .characteristic, false),
         ("HKWorkoutTypeIdentifier", .workout, true),
+        ("HKWorkoutRouteTypeIdentifier", .workoutRoute, true),
         ("HKActivitySummaryTypeIdentifier", .activitySummary, true),
         ("HKDataType", .dataType, false),
     ]

@@ -16,17 +16,30 @@ struct ExportMapper {
         var isCorrelationMember: Bool
     }
 
+    /// A route file a workout names, read after the document: the route's fields (its
+    /// workout's UUID included), waiting for the file's points.
+    struct RouteReference {
+        /// The path as the `FileReference` writes it (`/workout-routes/route_….gpx`).
+        var path: String
+        /// The route sample without its `locations`.
+        var draft: SampleDraft
+        /// The line of the `WorkoutRoute` element.
+        var line: Int
+    }
+
     /// The ISO 8601 text of `ExportDate`, once read.
     private(set) var exportDate: SampleDraft.Instant?
 
-    /// The events of `element` (members before their correlation), and what could not be
-    /// mapped, each with its line.
-    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem]) {
+    /// The events of `element` (members before their correlation, a workout before its
+    /// routes), what could not be mapped, each with its line, and the route files a
+    /// workout names.
+    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference]) {
         var unmapped: [UnmappedItem] = []
         func skip(_ what: ExportElement, _ reason: String) {
             unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
         }
         var events: [Event] = []
+        var routes: [RouteReference] = []
         switch element.name {
         case "ExportDate":
             if let value = element["value"], let date = ExportDateFormat.instant(value) {
@@ -41,7 +54,7 @@ struct ExportMapper {
         case "Correlation":
             events = mapCorrelation(element, skip)
         case "Workout":
-            if let event = mapWorkout(element, skip) { events = [event] }
+            events = mapWorkout(element, skip, &routes)
         case "ActivitySummary":
             if let event = mapActivitySummary(element, skip) { events = [event] }
         case "ClinicalRecord":
@@ -53,7 +66,7 @@ struct ExportMapper {
         default:
             skip(element, "unknown element")
         }
-        return (events, unmapped)
+        return (events, unmapped, routes)
     }
 
     /// The import marker's JSON value: the export's date, or `true` when it has none.
@@ -192,12 +205,12 @@ struct ExportMapper {
     /// Seconds per unit of a workout's `durationUnit`.
     private static let secondsPer: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600]
 
-    private func mapWorkout(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+    private func mapWorkout(_ element: ExportElement, _ skip: (ExportElement, String) -> Void, _ routes: inout [RouteReference]) -> [Event] {
         guard let activity = element["workoutActivityType"] else {
             skip(element, "workout without workoutActivityType")
-            return nil
+            return []
         }
-        guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return nil }
+        guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return [] }
         draft.activity = activity
         var used: Set<String> = ["workoutActivityType"]
         if let text = element["duration"], let minutes = Double(text), minutes.isFinite,
@@ -218,12 +231,49 @@ struct ExportMapper {
             let name = type.hasSuffix("ActiveEnergyBurned") ? "energy" : type.contains("Distance") ? "distance" : nil
             if let name, !draft.totals.contains(where: { $0.name == name }) { draft.totals.append((name, sum, unit)) }
         }
-        let points = element.children(named: "WorkoutRoute").reduce(0) { $0 + $1.locationCount }
-        if points > 0 {
-            skip(element, "the workout is imported, its \(points) route Location points are not (their count is kept in \(SampleDraft.keyPrefix)WorkoutRoute)")
-        }
         keepAttributes(element, except: used, in: &draft)
-        return finish(draft, element, isMember: false, skip)
+        guard let workout = finish(draft, element, isMember: false, skip) else { return [] }
+        return [workout] + mapRoutes(of: element, workout: workout.uuid, skip, &routes)
+    }
+
+    /// A workout's routes: each `WorkoutRoute` with inline `Location` points becomes a route
+    /// sample now; each route file it names (once per workout, though a workout may name a
+    /// file twice) becomes a reference read after the document.
+    private func mapRoutes(
+        of workout: ExportElement, workout uuid: SampleUUID, _ skip: (ExportElement, String) -> Void, _ routes: inout [RouteReference]
+    ) -> [Event] {
+        var events: [Event] = []
+        var named: Set<String> = []
+        for route in workout.children(named: "WorkoutRoute") {
+            guard var draft = draft(route, type: WorkoutRouteSample.type.identifier, skip) else { continue }
+            draft.workout = uuid
+            keepAttributes(route, except: [], in: &draft)
+            let paths = route.children(named: "FileReference").compactMap { $0["path"] }.filter { !$0.isEmpty }
+            if route.locationCount > 0 {
+                if route.routePoints.leftOut > 0 {
+                    skip(route, "\(route.routePoints.leftOut) of its \(route.locationCount) Location points have no date or coordinates and are left out")
+                }
+                var inline = draft
+                inline.locations = route.routePoints.array
+                if let event = finish(inline, route, isMember: false, skip) { events.append(event) }
+            } else if paths.isEmpty {
+                skip(route, "a route with neither Location points nor a FileReference path")
+            }
+            for path in paths where named.insert(path).inserted {
+                routes.append(RouteReference(path: path, draft: draft, line: route.line))
+            }
+        }
+        return events
+    }
+
+    /// The route sample of `reference` with the points read from its file.
+    func routeEvent(_ reference: RouteReference, points: RoutePoints) -> (event: Event?, problem: String?) {
+        var draft = reference.draft
+        draft.locations = points.array
+        var problem: String?
+        let element = ExportElement(name: "WorkoutRoute", attributes: [], line: reference.line)
+        let event = finish(draft, element, isMember: false) { _, reason in problem = problem ?? reason }
+        return (event, problem)
     }
 
     private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {

@@ -44,6 +44,7 @@ struct ExportScanner {
                 elementCounts[name, default: 0] += 1
                 if name == "Location", !stack.isEmpty {
                     stack[stack.count - 1].locationCount += 1
+                    if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: attributes) }
                     if !isEmpty { stack.append(ExportElement(name: name, attributes: [], line: reader.line)) }
                     continue
                 }
@@ -53,6 +54,8 @@ struct ExportScanner {
                 } else {
                     stack.append(element)
                 }
+            case .text:
+                continue
             case .end:
                 guard let element = stack.popLast() else {
                     try drain()
@@ -88,7 +91,7 @@ struct ExportScanner {
         let node: XMLStreamReader.Node?
         do {
             node = try reader.next()
-        } catch let error as HealthLogError where !rootClosed && reader.inputEndsEarly {
+        } catch let error as HealthLogError where !rootClosed && reader.endsBefore("</HealthData>") {
             throw truncated(detail: reader.parseError?.message ?? error.message)
         }
         if node == nil, !rootClosed { throw truncated(detail: nil) }

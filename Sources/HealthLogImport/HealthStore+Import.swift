@@ -34,24 +34,31 @@ extension HealthStore {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
+        func count(_ event: ExportMapper.Event) {
+            report.typeCounts[event.type, default: 0] += 1
+            if event.isCorrelationMember {
+                report.correlationMembers += 1
+                memberTypes[event.uuid] = event.type
+            }
+            if options.mirror { exportUUIDs.append(event.uuid) }
+        }
         let document = try readExport(path, phase: .checking, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
-            for event in events {
-                report.typeCounts[event.type, default: 0] += 1
-                if event.isCorrelationMember {
-                    report.correlationMembers += 1
-                    memberTypes[event.uuid] = event.type
-                }
-                if options.mirror { exportUUIDs.append(event.uuid) }
-            }
+            for event in events { count(event) }
         }
+        let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)
+        var routeElements: [String: Int] = [:]
+        var routeFilesRead = 0
+        report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead, count)
+        report.routeFileElements = routeElements
+        report.routeFilesRead = routeFilesRead
         report.document = document.name
         report.elementCounts = document.elementCounts
         report.locale = document.locale
         report.exportDate = document.exportDate
         var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
         var seenMembers: Set<SampleUUID> = []
-        _ = try readExport(path, phase: .writing, progress: progress) { events, _ in
+        let written = try readExport(path, phase: .writing, progress: progress) { events, _ in
             for event in events {
                 if !event.isCorrelationMember, let type = memberTypes[event.uuid], seenMembers.insert(event.uuid).inserted {
                     report.typeCounts[type, default: 0] -= 1
@@ -59,6 +66,12 @@ extension HealthStore {
                 }
                 try writer.add(event.line)
             }
+            try writer.flushIfFull()
+        }
+        var elements: [String: Int] = [:]
+        var filesRead = 0
+        _ = try routeFiles.read(written.routes, mapper: written.mapper, counts: &elements, filesRead: &filesRead) { event in
+            try writer.add(event.line)
             try writer.flushIfFull()
         }
         try writer.flush()
@@ -97,21 +110,45 @@ extension HealthStore {
     private func readExport(
         _ path: String, phase: ImportProgress.Phase, progress: ((ImportProgress) -> Void)?,
         _ body: ([ExportMapper.Event], [UnmappedItem]) throws -> Void
-    ) throws -> (name: String, elementCounts: [String: Int], locale: String?, exportDate: String?) {
+    ) throws -> ExportDocument {
         let source = try ExportInput.open(path)
         defer { source.close() }
         var scanner = try ExportScanner(source)
         var mapper = ExportMapper()
+        var routes: [ExportMapper.RouteReference] = []
         let total = source.totalBytes
         do {
             try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
                 let mapped = mapper.map(element)
+                routes += mapped.routes
                 try body(mapped.events, mapped.unmapped)
             }
         } catch var error as HealthLogError where error.code == .badInput && error.message.contains("malformed XML") && (try? ExportInput.looksLikeIOS8(path)) == true {
             error.message += " (an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"
             throw error
         }
-        return (source.documentName, scanner.elementCounts, scanner.locale, mapper.exportDate?.iso)
+        return ExportDocument(
+            name: source.documentName, elementCounts: scanner.elementCounts, locale: scanner.locale, exportDate: mapper.exportDate?.iso,
+            isZip: source is ExportArchive, routes: routes, mapper: mapper)
     }
+}
+
+/// What one pass over an export document found: what the document says about itself,
+/// its element counts, the route files its workouts name, and the mapper as it ended
+/// (which knows the export's date, for the routes' import marker).
+struct ExportDocument {
+    /// The document read: the file, or the zip and its entry.
+    var name: String
+    /// Every element by name, at every depth.
+    var elementCounts: [String: Int]
+    /// The export's `locale`.
+    var locale: String?
+    /// The export's `ExportDate` as ISO 8601 text.
+    var exportDate: String?
+    /// Whether the input is a zip.
+    var isZip: Bool
+    /// The route files the workouts name, in document order.
+    var routes: [ExportMapper.RouteReference]
+    /// The mapper after the document.
+    var mapper: ExportMapper
 }

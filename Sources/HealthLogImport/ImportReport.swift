@@ -23,6 +23,13 @@ public struct ImportReport: Sendable {
     public var unmappedCount = 0
     /// Items not mapped, by element name.
     public var unmappedByElement: [String: Int] = [:]
+    /// Route files (GPX) read, each once however many routes name it.
+    public var routeFilesRead = 0
+    /// The elements of the route files read, by name (`trkpt` are their points).
+    public var routeFileElements: [String: Int] = [:]
+    /// Route files named that could not be read (missing, not GPX, malformed, cut short),
+    /// or whose points were partly left out; the rest of the export imported all the same.
+    public var routeProblems: [RouteFileProblem] = []
     /// What the appends did, added up: `added` and `alreadyPresent` (records an earlier
     /// import brought in), `replaced` and `skipped` by sync identifier, and `deleted` by
     /// `--mirror`. `anchor` is the head after the import.

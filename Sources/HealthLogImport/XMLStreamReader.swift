@@ -24,6 +24,8 @@ final class XMLStreamReader {
         case start(name: String, attributes: [(name: String, value: String)], isEmpty: Bool)
         /// An end tag.
         case end(name: String)
+        /// Character data (text or CDATA), only when the reader was asked for it.
+        case text(String)
     }
 
     /// The parser options: see the type's documentation.
@@ -31,6 +33,8 @@ final class XMLStreamReader {
 
     private let reader: OpaquePointer
     private let context: Unmanaged<Context>
+    /// Whether ``next()`` returns character data too.
+    private let readsText: Bool
 
     /// What the C callbacks reach: the byte source, its failure, and the first parse error.
     private final class Context {
@@ -65,8 +69,10 @@ final class XMLStreamReader {
         }
     }
 
-    /// Starts a reader over `source` (which the reader does not close).
-    init(_ source: any ExportByteSource) throws {
+    /// Starts a reader over `source` (which the reader does not close); `readsText` makes
+    /// ``next()`` return character data as well as tags.
+    init(_ source: any ExportByteSource, readsText: Bool = false) throws {
+        self.readsText = readsText
         let context = Unmanaged.passRetained(Context(source))
         let read: xmlInputReadCallback = { opaque, buffer, length in
             guard let opaque, let buffer else { return -1 }
@@ -133,20 +139,22 @@ final class XMLStreamReader {
                 return .start(name: name, attributes: attributes, isEmpty: isEmpty)
             case 15:
                 return .end(name: String(cString: xmlTextReaderConstName(reader)))
+            case 3 where readsText, 4 where readsText:
+                return .text(xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "")
             default:
                 continue
             }
         }
     }
 
-    /// Whether the whole input was read and it does not end with `</HealthData>` (blanks
-    /// after it allowed): a document cut short.
-    var inputEndsEarly: Bool {
+    /// Whether the whole input was read and it does not end with `endTag` (blanks after it
+    /// allowed): a document cut short.
+    func endsBefore(_ endTag: String) -> Bool {
         let context = context.takeUnretainedValue()
         guard context.readFailure == nil, context.reachedEnd else { return false }
         var tail = context.tail[...]
         while let last = tail.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tail = tail.dropLast() }
-        let end = Array("</HealthData>".utf8)
+        let end = Array(endTag.utf8)
         return !(tail.count >= end.count && tail.suffix(end.count).elementsEqual(end))
     }
 

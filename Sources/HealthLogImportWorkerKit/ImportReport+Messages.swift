@@ -3,7 +3,8 @@ import HealthLogImport
 
 extension ImportReport {
     /// What `healthlog import` prints of the report, in order: the torn tail cut, the
-    /// document, the counts per element and per type and what could not be mapped on
+    /// document, the counts per element and per type, the route files read and those that
+    /// could not be, and what could not be mapped on
     /// standard error, then the anchor on standard output, then the summary on standard
     /// error.
     var messages: [WorkerMessage] {
@@ -22,6 +23,12 @@ extension ImportReport {
         for (type, count) in typeCounts.sorted(by: { $0.key < $1.key }) { out.append(.stderr("  \(type) \(count)")) }
         if correlationMembersAlsoTopLevel > 0 {
             out.append(.stderr("  (\(correlationMembersAlsoTopLevel) correlation members also at top level, counted once)"))
+        }
+        if routeFilesRead > 0 || !routeProblems.isEmpty {
+            let elements = routeFileElements.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            out.append(.stderr("route files: \(routeFilesRead) read" + (elements.isEmpty ? "" : " (\(elements))")))
+            if !routeProblems.isEmpty { out.append(.stderr("route files not read, or read in part: \(routeProblems.count)")) }
+            for problem in routeProblems { out.append(.stderr("  \(problem)")) }
         }
         if unmappedCount > 0 {
             let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")

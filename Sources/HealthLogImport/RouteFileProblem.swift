@@ -1,0 +1,21 @@
+/// A route file a workout names that the import could not read: missing from the zip (or
+/// from beside the XML), not GPX, malformed or cut short, or with points left out. The
+/// rest of the export imports all the same.
+public struct RouteFileProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The file as the export names it (`/workout-routes/route_….gpx`).
+    public var file: String
+    /// The line of the `WorkoutRoute` that names it.
+    public var line: Int
+    /// What is wrong.
+    public var reason: String
+
+    /// Creates a problem.
+    public init(file: String, line: Int, reason: String) {
+        self.file = file
+        self.line = line
+        self.reason = reason
+    }
+
+    /// `FILE (named at line N): reason`.
+    public var description: String { "\(file) (named at line \(line)): \(reason)" }
+}

@@ -23,13 +23,35 @@ struct ImportCLITests {
         #expect(second.stderr.hasSuffix("healthlog: added 0, already present 16, deleted 0, replaced 0, skipped 0\n"))
     }
 
-    @Test("What could not be mapped is listed by line")
+    @Test("What could not be mapped is listed by line; a workout whose route was imported is not among it")
     func unmappedListed() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", PackageFiles.appleHealthExport("healthkit-to-sqlite.xml")])
+        let routed = try HealthLogBinary.run(["--store", dir.file("store"), "import", PackageFiles.appleHealthExport("healthkit-to-sqlite.xml")])
+        #expect(routed.status == 0)
+        #expect(!routed.stderr.contains("not mapped"))
+        #expect(routed.stderr.contains("\n  HKWorkoutRouteTypeIdentifier 1\n  HKWorkoutTypeIdentifier 1\n"))
+        let path = dir.file("clinical.xml")
+        try """
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-01 08:00:00 +0100"/>
+             <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Mimi" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 08:00:00 +0100"/>
+            </HealthData>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", path])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("not mapped: 1 (Workout 1)\n  line 14: Workout: the workout is imported, its 2 route Location points are not"))
+        #expect(result.stderr.contains("not mapped: 1 (Audiogram 1)\n  line 3: Audiogram: not imported: the event line has no kind for audiograms\n"))
+        #expect(!result.stderr.contains("SPEC"))
+    }
+
+    @Test("Route files are counted by element, and one the zip lacks is listed by name")
+    func routeFilesCounted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try HealthLogBinary.run(["--store", dir.file("store"), "import", PackageFiles.appleHealthExport("healthkit-to-sqlite-localised.zip")])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\nroute files: 1 read (course 3, ele 3, extensions 3, gpx 1, hAcc 3, metadata 1, name 1, speed 3, time 4, trk 1, trkpt 3, trkseg 1, vAcc 3)\n"))
+        #expect(result.stderr.hasSuffix("healthlog: added 10, already present 0, deleted 0, replaced 0, skipped 0\n"))
     }
 
     @Test("Malformed XML exits 2 naming line and column, and creates no store")

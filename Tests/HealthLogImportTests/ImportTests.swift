@@ -43,13 +43,11 @@ struct ImportTests {
                 #expect(report.typeCounts["HKActivitySummaryTypeIdentifier"] == rows)
                 accounted.insert("HKActivitySummaryTypeIdentifier")
             case "workout_points":
-                // Rule: route points are not samples. Inline Location points are counted in
-                // the workout's metadata; a GPX route is kept as its file reference.
-                if report.elementCounts["Location"] != nil {
-                    #expect(report.elementCounts["Location"] == rows)
-                } else {
-                    #expect(report.elementCounts["FileReference"] == 1)
-                }
+                // Route points are in route samples: inline Location points, or the GPX
+                // file's trkpt (these fixtures' workouts have one route each).
+                #expect((report.elementCounts["Location"] ?? report.routeFileElements["trkpt"]) == rows)
+                #expect(report.typeCounts["HKWorkoutRouteTypeIdentifier"] == 1)
+                accounted.insert("HKWorkoutRouteTypeIdentifier")
             default:
                 let name = String(table.dropFirst())
                 let type = ["HKQuantityTypeIdentifier" + name, "HKCategoryTypeIdentifier" + name].first { report.typeCounts[$0] != nil }

@@ -35,6 +35,8 @@ struct EventRecord {
     var workout: SampleUUID?
     /// A workout route's points.
     var locations: [RouteLocation] = []
+    /// An electrocardiogram's voltages.
+    var voltages: [Double] = []
 
     /// Decodes a stored line (without its newline); throws ``HealthLogError/Code/corrupt``
     /// naming `location` when the stored line does not parse.
@@ -63,6 +65,11 @@ struct EventRecord {
         objects = e.objects ?? []
         workout = e.workout
         if let range = e.locations { locations = LocationsParser.decode(UnsafeRawBufferPointer(rebasing: line[range])) }
+        if let range = e.voltages {
+            voltages = line[range.lowerBound + 1..<range.upperBound - 1].split(separator: 0x2C).compactMap {
+                Double(String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace })
+            }
+        }
         if let range = e.metadata { metadata = JSONObjectReader.entries(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = e.totals { totals = JSONObjectReader.totals(UnsafeRawBufferPointer(rebasing: line[range])) }
     }

@@ -15,7 +15,7 @@ enum EventRules {
         }
         if event.isDelete {
             guard event.uuid != nil else { throw FieldError(field: "uuid", reason: "is required on a delete") }
-            try forbid([.value, .unit, .sourceVersion, .activity, .duration, .totals, .objects, .workout, .locations], "is not allowed on a delete")
+            try forbid([.value, .unit, .sourceVersion, .activity, .duration, .totals, .objects, .workout, .locations, .voltages], "is not allowed on a delete")
             return
         }
         guard let kind = event.kind else { throw FieldError(field: "type", reason: "is required on an add") }

@@ -59,6 +59,7 @@ enum LineEncoder {
             out.append(34)
         }
         appendField(#","locations":"#, e.locations, from: line, to: &out)
+        appendField(#","voltages":"#, e.voltages, from: line, to: &out)
         out.append(contentsOf: "}\n".utf8)
     }
 

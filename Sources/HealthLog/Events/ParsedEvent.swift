@@ -47,6 +47,8 @@ struct ParsedEvent {
     var workout: SampleUUID?
     /// A workout route's `locations` array token.
     var locations: Range<Int>?
+    /// An electrocardiogram's `voltages` array token.
+    var voltages: Range<Int>?
 }
 
 /// A problem with one field of an input line (the caller adds the line number).

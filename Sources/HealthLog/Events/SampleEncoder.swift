@@ -29,6 +29,7 @@ enum SampleEncoder {
         case let s as CorrelationSample: s.kindSpecificJSON
         case let s as OtherSample: s.kindSpecificJSON
         case let s as WorkoutRouteSample: s.kindSpecificJSON
+        case let s as ElectrocardiogramSample: s.kindSpecificJSON
         default: ""
         }
     }

@@ -270,8 +270,14 @@ struct ExportMapper {
     func routeEvent(_ reference: RouteReference, points: RoutePoints) -> (event: Event?, problem: String?) {
         var draft = reference.draft
         draft.locations = points.array
+        return event(draft, line: reference.line)
+    }
+
+    /// The event of a sample read from a file beside the document (a route's points, an
+    /// electrocardiogram), validated like any other, with the import marker; or why not.
+    func event(_ draft: SampleDraft, line: Int = 0) -> (event: Event?, problem: String?) {
         var problem: String?
-        let element = ExportElement(name: "WorkoutRoute", attributes: [], line: reference.line)
+        let element = ExportElement(name: draft.type, attributes: [], line: line)
         let event = finish(draft, element, isMember: false) { _, reason in problem = problem ?? reason }
         return (event, problem)
     }

@@ -2,10 +2,12 @@ public import HealthLog
 
 extension HealthStore {
     /// Imports an Apple Health export (`export.zip`, or the `export.xml` inside it):
-    /// every `Record`, `Correlation`, `Workout`, `ActivitySummary` and `Me` characteristic
-    /// becomes an add event whose UUID is derived from the record's content, so importing
-    /// the same export again, or a later export that holds an earlier one, adds only what
-    /// is new.
+    /// every `Record`, `Correlation`, `Workout`, `ActivitySummary` and `Me` characteristic,
+    /// every workout route (GPX files the workouts name, older exports' `Location`
+    /// elements) and every electrocardiogram CSV becomes an add event whose UUID is derived
+    /// from the record's content, so importing the same export again, or a later export
+    /// that holds an earlier one, adds only what is new. Route and electrocardiogram files
+    /// that cannot be read are listed in the report and do not stop the import.
     ///
     /// Two passes over the file. The first reads the whole document, checks that it is
     /// well-formed XML and maps every element, and writes nothing: a malformed document
@@ -52,6 +54,10 @@ extension HealthStore {
         report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead, count)
         report.routeFileElements = routeElements
         report.routeFilesRead = routeFilesRead
+        let ecgs = try ECGFiles.read(input: path, isZip: document.isZip, mapper: document.mapper, count)
+        report.electrocardiogramFilesRead = ecgs.filesRead
+        report.electrocardiogramVoltages = ecgs.voltages
+        report.electrocardiogramProblems = ecgs.problems
         report.document = document.name
         report.elementCounts = document.elementCounts
         report.locale = document.locale
@@ -71,6 +77,10 @@ extension HealthStore {
         var elements: [String: Int] = [:]
         var filesRead = 0
         _ = try routeFiles.read(written.routes, mapper: written.mapper, counts: &elements, filesRead: &filesRead) { event in
+            try writer.add(event.line)
+            try writer.flushIfFull()
+        }
+        _ = try ECGFiles.read(input: path, isZip: written.isZip, mapper: written.mapper) { event in
             try writer.add(event.line)
             try writer.flushIfFull()
         }

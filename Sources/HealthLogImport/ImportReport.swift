@@ -30,6 +30,12 @@ public struct ImportReport: Sendable {
     /// Route files named that could not be read (missing, not GPX, malformed, cut short),
     /// or whose points were partly left out; the rest of the export imported all the same.
     public var routeProblems: [RouteFileProblem] = []
+    /// Electrocardiogram CSVs read, each one sample.
+    public var electrocardiogramFilesRead = 0
+    /// The voltages they held, in all.
+    public var electrocardiogramVoltages = 0
+    /// Electrocardiogram CSVs that could not be read; the rest imported all the same.
+    public var electrocardiogramProblems: [ExportFileProblem] = []
     /// What the appends did, added up: `added` and `alreadyPresent` (records an earlier
     /// import brought in), `replaced` and `skipped` by sync identifier, and `deleted` by
     /// `--mirror`. `anchor` is the head after the import.

@@ -34,6 +34,8 @@ struct SampleDraft {
     var workout: SampleUUID?
     /// A workout route's `locations`, as a JSON array.
     var locations: [UInt8]?
+    /// An electrocardiogram's `voltages`, as a JSON array.
+    var voltages: [UInt8]?
     /// Metadata values as JSON texts, by key.
     private(set) var metadata: [String: String] = [:]
     /// Dates kept in metadata (`HealthLogImport.creationDate`), hashed as instants.
@@ -171,6 +173,10 @@ struct SampleDraft {
         if let locations {
             raw(",\"locations\":")
             out += locations
+        }
+        if let voltages {
+            raw(",\"voltages\":")
+            out += voltages
         }
         raw("}")
         return out

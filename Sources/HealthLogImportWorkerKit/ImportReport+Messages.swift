@@ -30,6 +30,11 @@ extension ImportReport {
             if !routeProblems.isEmpty { out.append(.stderr("route files not read, or read in part: \(routeProblems.count)")) }
             for problem in routeProblems { out.append(.stderr("  \(problem)")) }
         }
+        if electrocardiogramFilesRead > 0 || !electrocardiogramProblems.isEmpty {
+            out.append(.stderr("electrocardiograms: \(electrocardiogramFilesRead) read (\(electrocardiogramVoltages) voltages)"))
+            if !electrocardiogramProblems.isEmpty { out.append(.stderr("electrocardiograms not read: \(electrocardiogramProblems.count)")) }
+            for problem in electrocardiogramProblems { out.append(.stderr("  \(problem)")) }
+        }
         if unmappedCount > 0 {
             let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             out.append(.stderr("not mapped: \(unmappedCount) (\(byElement))"))

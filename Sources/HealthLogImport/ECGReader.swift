@@ -25,7 +25,7 @@ enum ECGReader {
         var lineNumber = 0
         try forEachLine(source) { line in
             lineNumber += 1
-            let text = line.trimmingBlanks
+            let text = line.withoutBlanks
             if text.isEmpty { return }
             if inHeader, let pair = headerPair(text), Double(decimal(text) ?? "x") == nil {
                 header.append(pair)
@@ -75,13 +75,13 @@ enum ECGReader {
     /// A header line `key,value` (the value unquoted, `""` inside quotes read as `"`).
     static func headerPair(_ text: String) -> (key: String, value: String)? {
         guard let comma = text.firstIndex(of: ",") else { return nil }
-        let key = String(text[..<comma]).trimmingBlanks
-        var value = String(text[text.index(after: comma)...]).trimmingBlanks
-        if value.count >= 2, value.first == "\"", value.last == "\"" {
-            value = String(value.dropFirst().dropLast()).replacingAll("\"\"", with: "\"")
+        let name = String(text[..<comma]).withoutBlanks
+        var content = String(text[text.index(after: comma)...]).withoutBlanks
+        if content.count >= 2, content.first == "\"", content.last == "\"" {
+            content = String(content.dropFirst().dropLast()).replacingAll("\"\"", with: "\"")
         }
-        guard !key.isEmpty, key.first?.isNumber == false, key.first != "-" else { return nil }
-        return (key, value)
+        guard !name.isEmpty, name.first?.isNumber == false, name.first != "-" else { return nil }
+        return (key: name, value: content)
     }
 
     /// A number written with either decimal separator, as Swift reads it: `-265,868` and
@@ -128,7 +128,7 @@ enum ECGReader {
 
 extension String {
     /// The string without leading and trailing blanks (spaces, tabs, a byte order mark).
-    fileprivate var trimmingBlanks: String {
+    fileprivate var withoutBlanks: String {
         let blanks: Set<Character> = [" ", "\t", "\u{FEFF}", "\r"]
         guard let first = firstIndex(where: { !blanks.contains($0) }), let last = lastIndex(where: { !blanks.contains($0) }) else { return "" }
         return String(self[first...last])

@@ -60,7 +60,7 @@ enum GPXReader {
                     if element == "trkpt" {
                         finishPoint()
                     } else if point != nil, pointFields.contains(element) {
-                        point?.fields[element] = text.trimmingBlanks
+                        point?.fields[element] = text.withoutBlanks
                     }
                     text = ""
                     if depth == 0 {
@@ -85,7 +85,7 @@ enum GPXReader {
 
 extension String {
     /// The string without leading and trailing blanks (spaces, tabs, newlines).
-    fileprivate var trimmingBlanks: String {
+    fileprivate var withoutBlanks: String {
         let blanks: Set<Character> = [" ", "\t", "\n", "\r"]
         guard let first = firstIndex(where: { !blanks.contains($0) }), let last = lastIndex(where: { !blanks.contains($0) }) else { return "" }
         return String(self[first...last])

@@ -27,19 +27,33 @@ struct ExportMapper {
         var line: Int
     }
 
+    /// A clinical record, waiting for its FHIR resource file (`resourceFilePath`).
+    struct ClinicalReference {
+        /// The path as the element writes it (`/clinical-records/….json`).
+        var path: String
+        /// The record's sample without the resource.
+        var draft: SampleDraft
+        /// The line of the `ClinicalRecord` element.
+        var line: Int
+    }
+
+    /// The metadata key of a clinical record's FHIR resource, the file's text as it is.
+    static let fhirResourceKey = SampleDraft.keyPrefix + "fhirResource"
+
     /// The ISO 8601 text of `ExportDate`, once read.
     private(set) var exportDate: SampleDraft.Instant?
 
     /// The events of `element` (members before their correlation, a workout before its
     /// routes), what could not be mapped, each with its line, and the route files a
     /// workout names.
-    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference]) {
+    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference]) {
         var unmapped: [UnmappedItem] = []
         func skip(_ what: ExportElement, _ reason: String) {
             unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
         }
         var events: [Event] = []
         var routes: [RouteReference] = []
+        var clinical: [ClinicalReference] = []
         switch element.name {
         case "ExportDate":
             if let value = element["value"], let date = ExportDateFormat.instant(value) {
@@ -58,15 +72,15 @@ struct ExportMapper {
         case "ActivitySummary":
             if let event = mapActivitySummary(element, skip) { events = [event] }
         case "ClinicalRecord":
-            skip(element, "not imported: the event line has no kind for clinical (FHIR) records")
+            if let reference = mapClinicalRecord(element, skip) { clinical.append(reference) }
         case "Audiogram":
-            skip(element, "not imported: the event line has no kind for audiograms")
+            if let event = mapAudiogram(element, skip) { events = [event] }
         case "VisionPrescription":
-            skip(element, "not imported: the event line has no kind for vision prescriptions")
+            if let event = mapVisionPrescription(element, skip) { events = [event] }
         default:
             skip(element, "unknown element")
         }
-        return (events, unmapped, routes)
+        return (events, unmapped, routes, clinical)
     }
 
     /// The import marker's JSON value: the export's date, or `true` when it has none.
@@ -264,6 +278,52 @@ struct ExportMapper {
             }
         }
         return events
+    }
+
+    /// A `ClinicalRecord` (`HKClinicalTypeIdentifier…`, dated by `receivedDate`, every other
+    /// attribute in metadata), waiting for its FHIR resource.
+    private func mapClinicalRecord(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> ClinicalReference? {
+        guard let type = element["type"], SampleKind(typeIdentifier: type) != nil else {
+            skip(element, "type '\(element["type"] ?? "")' is not a HealthKit type identifier")
+            return nil
+        }
+        var dated = element
+        if dated["startDate"] == nil, let received = element["receivedDate"] { dated.attributes.append(("startDate", received)) }
+        guard var draft = draft(dated, type: type, skip) else { return nil }
+        keepAttributes(element, except: ["receivedDate"], in: &draft)
+        return ClinicalReference(path: element["resourceFilePath"] ?? "", draft: draft, line: element.line)
+    }
+
+    /// The clinical record of `reference`, with its FHIR resource's text when it was read.
+    func clinicalEvent(_ reference: ClinicalReference, resource: String?) -> (event: Event?, problem: String?) {
+        var draft = reference.draft
+        if let resource { draft.addMetadata(Self.fhirResourceKey, json: JSONText.string(resource)) }
+        return event(draft, line: reference.line)
+    }
+
+    /// An `Audiogram` (`HKDataTypeIdentifierAudiogram`), its `SensitivityPoint`s kept in
+    /// metadata like any child.
+    private func mapAudiogram(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+        let type = element["type"].flatMap { SampleKind(typeIdentifier: $0) != nil ? $0 : nil } ?? "HKDataTypeIdentifierAudiogram"
+        guard var draft = draft(element, type: type, skip) else { return nil }
+        keepAttributes(element, except: [], in: &draft)
+        return finish(draft, element, isMember: false, skip)
+    }
+
+    /// A `VisionPrescription` (`HKVisionPrescriptionTypeIdentifier`, dated by `dateIssued`),
+    /// its `type` (glasses, contacts), other attributes and children kept in metadata.
+    private func mapVisionPrescription(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+        guard let issued = element["dateIssued"], let date = ExportDateFormat.instant(issued) ?? ExportDateFormat.day(issued) else {
+            skip(element, "dateIssued '\(element["dateIssued"] ?? "")' is missing or not a date")
+            return nil
+        }
+        var dated = element
+        dated.attributes.removeAll { $0.name == "startDate" || $0.name == "endDate" }
+        dated.attributes.append(("startDate", ExportDateFormat.instant(issued) != nil ? issued : date.iso.prefix(10) + " 00:00:00 +0000"))
+        guard var draft = self.draft(dated, type: "HKVisionPrescriptionTypeIdentifier", skip) else { return nil }
+        if let kind = element["type"] { draft.addMetadata(SampleDraft.keyPrefix + "type", json: JSONText.string(kind)) }
+        keepAttributes(element, except: ["dateIssued"], in: &draft)
+        return finish(draft, element, isMember: false, skip)
     }
 
     /// The route sample of `reference` with the points read from its file.

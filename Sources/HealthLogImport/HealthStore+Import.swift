@@ -58,6 +58,9 @@ extension HealthStore {
         report.electrocardiogramFilesRead = ecgs.filesRead
         report.electrocardiogramVoltages = ecgs.voltages
         report.electrocardiogramProblems = ecgs.problems
+        let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper, count)
+        report.clinicalResourcesRead = clinical.resourcesRead
+        report.clinicalProblems = clinical.problems
         report.document = document.name
         report.elementCounts = document.elementCounts
         report.locale = document.locale
@@ -81,6 +84,10 @@ extension HealthStore {
             try writer.flushIfFull()
         }
         _ = try ECGFiles.read(input: path, isZip: written.isZip, mapper: written.mapper) { event in
+            try writer.add(event.line)
+            try writer.flushIfFull()
+        }
+        _ = try ClinicalFiles.read(written.clinical, input: path, isZip: written.isZip, mapper: written.mapper) { event in
             try writer.add(event.line)
             try writer.flushIfFull()
         }
@@ -126,11 +133,13 @@ extension HealthStore {
         var scanner = try ExportScanner(source)
         var mapper = ExportMapper()
         var routes: [ExportMapper.RouteReference] = []
+        var clinical: [ExportMapper.ClinicalReference] = []
         let total = source.totalBytes
         do {
             try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
                 let mapped = mapper.map(element)
                 routes += mapped.routes
+                clinical += mapped.clinical
                 try body(mapped.events, mapped.unmapped)
             }
         } catch var error as HealthLogError where error.code == .badInput && error.message.contains("malformed XML") && (try? ExportInput.looksLikeIOS8(path)) == true {
@@ -139,7 +148,7 @@ extension HealthStore {
         }
         return ExportDocument(
             name: source.documentName, elementCounts: scanner.elementCounts, locale: scanner.locale, exportDate: mapper.exportDate?.iso,
-            isZip: source is ExportArchive, routes: routes, mapper: mapper)
+            isZip: source is ExportArchive, routes: routes, clinical: clinical, mapper: mapper)
     }
 }
 
@@ -159,6 +168,8 @@ struct ExportDocument {
     var isZip: Bool
     /// The route files the workouts name, in document order.
     var routes: [ExportMapper.RouteReference]
+    /// The clinical records, waiting for their FHIR resources, in document order.
+    var clinical: [ExportMapper.ClinicalReference]
     /// The mapper after the document.
     var mapper: ExportMapper
 }

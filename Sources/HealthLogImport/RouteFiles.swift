@@ -1,10 +1,10 @@
 import HealthLog
 
-/// The route files an export's workouts name, found and read after the document: in a zip
-/// by the `FileReference` path (or, when the folder differs, by a file name no other entry
-/// has), beside an unzipped `export.xml` by the same path. Each file found is read once,
-/// as a stream, and gives one route sample per workout route that names it.
-struct RouteFiles {
+/// The files an export's document names (route GPX files, clinical records' FHIR
+/// resources), found and read after the document: in a zip by the path the document gives
+/// (or, when the folder differs, by a file name no other entry has), beside an unzipped
+/// `export.xml` by the same path. Each file found is read once, as a stream.
+struct ReferencedFiles {
     /// Where the file of a reference is.
     enum Place: Hashable {
         /// An entry of the zip.
@@ -22,14 +22,14 @@ struct RouteFiles {
     /// Why a reference's file was not found, by reference index.
     private(set) var missing: [Int: String] = [:]
 
-    /// Finds the files of `references` in the zip at `input` (listing its entries once) or
+    /// Finds the files `paths` name in the zip at `input` (listing its entries once) or
     /// beside the XML document at `input`.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` for a zip whose entries cannot be listed.
-    init(input: String, isZip: Bool, references: [ExportMapper.RouteReference]) throws {
+    init(input: String, isZip: Bool, paths: [String]) throws {
         self.input = input
         self.isZip = isZip
-        guard !references.isEmpty else { return }
+        guard !paths.isEmpty else { return }
         var names: [String] = []
         if isZip {
             let entries = try ArchiveEntries(input)
@@ -37,8 +37,8 @@ struct RouteFiles {
             while let name = try entries.next() { names.append(name) }
         }
         let folder = input.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        for (index, reference) in references.enumerated() {
-            let relative = String(reference.path.drop(while: { $0 == "/" }))
+        for (index, named) in paths.enumerated() {
+            let relative = String(named.drop(while: { $0 == "/" }))
             let parts = relative.split(separator: "/")
             guard !parts.isEmpty, !parts.contains(".."), !parts.contains(".") else {
                 places.append(nil)
@@ -67,45 +67,17 @@ struct RouteFiles {
         }
     }
 
-    /// Reads each file found once and calls `body` with the route sample of every reference
-    /// that names it; counts the files' elements by name into `counts`. Returns what could
-    /// not be read, by reference, in reference order for missing files and file order
-    /// after.
+    /// Calls `deliver` once for each file found, with the indexes of the paths that name
+    /// it and the file's bytes: in the zip's order, or in the paths' order beside the XML.
     ///
-    /// - Throws: an error reading the zip's entries (not its files' content), or whatever
-    ///   `body` throws.
-    func read(
-        _ references: [ExportMapper.RouteReference], mapper: ExportMapper, counts: inout [String: Int], filesRead: inout Int,
-        _ body: (ExportMapper.Event) throws -> Void
-    ) throws -> [RouteFileProblem] {
-        var problems = missing.sorted { $0.key < $1.key }.map { RouteFileProblem(file: references[$0.key].path, line: references[$0.key].line, reason: $0.value) }
+    /// - Throws: an error reading the zip's entries, or whatever `deliver` throws.
+    func forEachFile(_ deliver: (_ indexes: [Int], _ source: any ExportByteSource) throws -> Void) throws {
         var wanted: [Place: [Int]] = [:]
         for (index, place) in places.enumerated() {
             if let place { wanted[place, default: []].append(index) }
         }
-        func deliver(_ indexes: [Int], _ source: any ExportByteSource) throws {
-            let points: RoutePoints
-            do {
-                points = try GPXReader.points(source, counts: &counts)
-            } catch let error as HealthLogError where error.code == .badInput {
-                for index in indexes { problems.append(RouteFileProblem(file: references[index].path, line: references[index].line, reason: error.message)) }
-                return
-            }
-            filesRead += 1
-            for index in indexes {
-                let reference = references[index]
-                if points.leftOut > 0 {
-                    problems.append(RouteFileProblem(file: reference.path, line: reference.line, reason: "\(points.leftOut) points without a time or coordinates left out"))
-                }
-                let mapped = mapper.routeEvent(reference, points: points)
-                if let event = mapped.event {
-                    try body(event)
-                } else {
-                    problems.append(RouteFileProblem(file: reference.path, line: reference.line, reason: mapped.problem ?? "not a valid route"))
-                }
-            }
-        }
-        if isZip, !wanted.isEmpty {
+        guard !wanted.isEmpty else { return }
+        if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
             while let name = try entries.next() {
@@ -118,6 +90,55 @@ struct RouteFiles {
                 let file = try ExportFile(path)
                 defer { file.close() }
                 try deliver(indexes, file)
+            }
+        }
+    }
+}
+
+/// The route files of an export's workouts: each file read once as GPX, giving one route
+/// sample per workout route that names it.
+struct RouteFiles {
+    /// Where the files are.
+    let files: ReferencedFiles
+
+    /// Finds the files of `references`.
+    init(input: String, isZip: Bool, references: [ExportMapper.RouteReference]) throws {
+        files = try ReferencedFiles(input: input, isZip: isZip, paths: references.map(\.path))
+    }
+
+    /// Reads each file found once and calls `body` with the route sample of every reference
+    /// that names it; counts the files' elements by name into `counts`. Returns what could
+    /// not be read, by reference, missing files first.
+    ///
+    /// - Throws: an error reading the zip's entries (not its files' content), or whatever
+    ///   `body` throws.
+    func read(
+        _ references: [ExportMapper.RouteReference], mapper: ExportMapper, counts: inout [String: Int], filesRead: inout Int,
+        _ body: (ExportMapper.Event) throws -> Void
+    ) throws -> [ReferencedFileProblem] {
+        var problems = files.missing.sorted { $0.key < $1.key }.map {
+            ReferencedFileProblem(file: references[$0.key].path, line: references[$0.key].line, reason: $0.value)
+        }
+        try files.forEachFile { indexes, source in
+            let points: RoutePoints
+            do {
+                points = try GPXReader.points(source, counts: &counts)
+            } catch let error as HealthLogError where error.code == .badInput {
+                for index in indexes { problems.append(ReferencedFileProblem(file: references[index].path, line: references[index].line, reason: error.message)) }
+                return
+            }
+            filesRead += 1
+            for index in indexes {
+                let reference = references[index]
+                if points.leftOut > 0 {
+                    problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: "\(points.leftOut) points without a time or coordinates left out"))
+                }
+                let mapped = mapper.routeEvent(reference, points: points)
+                if let event = mapped.event {
+                    try body(event)
+                } else {
+                    problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: mapped.problem ?? "not a valid route"))
+                }
             }
         }
         return problems

@@ -35,6 +35,11 @@ extension ImportReport {
             if !electrocardiogramProblems.isEmpty { out.append(.stderr("electrocardiograms not read: \(electrocardiogramProblems.count)")) }
             for problem in electrocardiogramProblems { out.append(.stderr("  \(problem)")) }
         }
+        if clinicalResourcesRead > 0 || !clinicalProblems.isEmpty {
+            out.append(.stderr("clinical records' FHIR resources: \(clinicalResourcesRead) read"))
+            if !clinicalProblems.isEmpty { out.append(.stderr("clinical records imported without their resource: \(clinicalProblems.count)")) }
+            for problem in clinicalProblems { out.append(.stderr("  \(problem)")) }
+        }
         if unmappedCount > 0 {
             let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             out.append(.stderr("not mapped: \(unmappedCount) (\(byElement))"))

@@ -8,7 +8,9 @@ public enum SampleKind: String, Sendable, CaseIterable {
     case workout
     /// `HKCorrelationTypeIdentifier…`: a group of samples added in the same append.
     case correlation
-    /// `HKDataType…`: other data Apple's export carries (goals and the like).
+    /// `HKDataType…`: other data Apple's export carries (goals, audiograms,
+    /// electrocardiograms and the like); also `HKClinicalTypeIdentifier…` (clinical
+    /// records) and `HKVisionPrescriptionTypeIdentifier`.
     case dataType
     /// `HKActivitySummaryTypeIdentifier`: one day's activity rings.
     case activitySummary
@@ -27,6 +29,8 @@ public enum SampleKind: String, Sendable, CaseIterable {
         ("HKWorkoutRouteTypeIdentifier", .workoutRoute, true),
         ("HKActivitySummaryTypeIdentifier", .activitySummary, true),
         ("HKDataType", .dataType, false),
+        ("HKClinicalTypeIdentifier", .dataType, false),
+        ("HKVisionPrescriptionTypeIdentifier", .dataType, true),
     ]
 
     /// The kind of a full type identifier, or `nil` when it has no HealthKit prefix or holds

@@ -1,10 +1,11 @@
-/// A route file a workout names that the import could not read: missing from the zip (or
-/// from beside the XML), not GPX, malformed or cut short, or with points left out. The
-/// rest of the export imports all the same.
-public struct RouteFileProblem: Sendable, Equatable, CustomStringConvertible {
+/// A file the export's document names that the import could not read: a workout's route
+/// file missing from the zip (or from beside the XML), not GPX, malformed or cut short, or
+/// with points left out; a clinical record's FHIR resource missing or too large. The rest
+/// of the export imports all the same.
+public struct ReferencedFileProblem: Sendable, Equatable, CustomStringConvertible {
     /// The file as the export names it (`/workout-routes/route_….gpx`).
     public var file: String
-    /// The line of the `WorkoutRoute` that names it.
+    /// The line of the element that names it (`WorkoutRoute`, `ClinicalRecord`).
     public var line: Int
     /// What is wrong.
     public var reason: String

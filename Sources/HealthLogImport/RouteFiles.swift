@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthLog
 
 /// The files an export's document names (route GPX files, clinical records' FHIR
@@ -57,7 +62,8 @@ struct ReferencedFiles {
                 }
             } else {
                 let path = (folder.isEmpty ? "" : folder + "/") + relative
-                if (try? ExportFile(path)) != nil {
+                var info = stat()
+                if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
                     places.append(.file(path))
                 } else {
                     places.append(nil)

@@ -34,7 +34,7 @@ final class ExportArchive: ExportByteSource {
         self.archive = archive
         guard archive_read_support_format_zip(archive) == ARCHIVE_OK,
             archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK
-        else { throw failure("cannot open the zip") }
+        else { throw failure("not a readable zip") }
         // libarchive converts entry names to the locale's character set, and fails on a
         // name such as `导出.xml` in the C locale: read the headers under C.UTF-8, set for
         // this thread only (`uselocale`), so the process's locale is left alone.
@@ -54,7 +54,7 @@ final class ExportArchive: ExportByteSource {
         while true {
             let status = archive_read_next_header(archive, &entry)
             if status == ARCHIVE_EOF { break }
-            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else { throw failure("cannot read the zip's next entry") }
+            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else { throw failure("a damaged zip: cannot read its next entry") }
             let name = (archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry)).map { String(cString: $0) } ?? ""
             guard archive_entry_filetype(entry) == healthlog_archive_regular_file, !Self.isJunk(name) else { continue }
             head = try readHead()
@@ -78,7 +78,7 @@ final class ExportArchive: ExportByteSource {
         var filled = 0
         while filled < bytes.count {
             let n = bytes.withUnsafeMutableBytes { raw in archive_read_data(archive, raw.baseAddress! + filled, raw.count - filled) }
-            guard n >= 0 else { throw failure("cannot decompress an entry") }
+            guard n >= 0 else { throw failure("a damaged zip: cannot decompress an entry") }
             if n == 0 { break }
             filled += n
         }

@@ -21,14 +21,22 @@ enum ExportInput {
     /// The byte source of the export document at `path`.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when the file cannot be opened,
-    ///   ``HealthLogError/Code/badInput`` when a zip holds no Apple Health export document.
+    ///   ``HealthLogError/Code/badInput`` when a zip holds no Apple Health export document,
+    ///   or a plain file is empty, not XML, or XML of another root (``ExportHead``).
     static func open(_ path: String) throws -> any ExportByteSource {
         let file = try ExportFile(path)
-        var head = [UInt8](repeating: 0, count: 4)
+        var head = [UInt8](repeating: 0, count: ExportArchive.headLength)
         let count = try head.withUnsafeMutableBytes { try file.peek(into: $0) }
-        if count == 4, head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] {
+        head.removeLast(head.count - count)
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             file.close()
             return try ExportArchive(path)
+        }
+        do {
+            try ExportHead.check(head, isWhole: count < ExportArchive.headLength, path: path)
+        } catch {
+            file.close()
+            throw error
         }
         return file
     }

@@ -7,10 +7,13 @@ struct ExportElement {
     /// The attributes, in document order.
     var attributes: [(name: String, value: String)]
     /// The child elements, in document order (route `Location` points are counted in
-    /// ``locationCount`` instead: a route can hold tens of thousands).
+    /// ``locationCount`` and kept in ``routePoints`` instead: a route can hold tens of
+    /// thousands).
     var children: [ExportElement] = []
-    /// How many `Location` children were read and dropped.
+    /// How many `Location` children were read.
     var locationCount = 0
+    /// A `WorkoutRoute`'s `Location` children, as route points.
+    var routePoints = RoutePoints()
     /// The line of the start tag.
     var line: Int
 

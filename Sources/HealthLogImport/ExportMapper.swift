@@ -16,17 +16,44 @@ struct ExportMapper {
         var isCorrelationMember: Bool
     }
 
+    /// A route file a workout names, read after the document: the route's fields (its
+    /// workout's UUID included), waiting for the file's points.
+    struct RouteReference {
+        /// The path as the `FileReference` writes it (`/workout-routes/route_….gpx`).
+        var path: String
+        /// The route sample without its `locations`.
+        var draft: SampleDraft
+        /// The line of the `WorkoutRoute` element.
+        var line: Int
+    }
+
+    /// A clinical record, waiting for its FHIR resource file (`resourceFilePath`).
+    struct ClinicalReference {
+        /// The path as the element writes it (`/clinical-records/….json`).
+        var path: String
+        /// The record's sample without the resource.
+        var draft: SampleDraft
+        /// The line of the `ClinicalRecord` element.
+        var line: Int
+    }
+
+    /// The metadata key of a clinical record's FHIR resource, the file's text as it is.
+    static let fhirResourceKey = SampleDraft.keyPrefix + "fhirResource"
+
     /// The ISO 8601 text of `ExportDate`, once read.
     private(set) var exportDate: SampleDraft.Instant?
 
-    /// The events of `element` (members before their correlation), and what could not be
-    /// mapped, each with its line.
-    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem]) {
+    /// The events of `element` (members before their correlation, a workout before its
+    /// routes), what could not be mapped, each with its line, and the route files a
+    /// workout names.
+    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference]) {
         var unmapped: [UnmappedItem] = []
         func skip(_ what: ExportElement, _ reason: String) {
             unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
         }
         var events: [Event] = []
+        var routes: [RouteReference] = []
+        var clinical: [ClinicalReference] = []
         switch element.name {
         case "ExportDate":
             if let value = element["value"], let date = ExportDateFormat.instant(value) {
@@ -41,19 +68,19 @@ struct ExportMapper {
         case "Correlation":
             events = mapCorrelation(element, skip)
         case "Workout":
-            if let event = mapWorkout(element, skip) { events = [event] }
+            events = mapWorkout(element, skip, &routes)
         case "ActivitySummary":
             if let event = mapActivitySummary(element, skip) { events = [event] }
         case "ClinicalRecord":
-            skip(element, "clinical (FHIR) records have no place in SPEC §1")
+            if let reference = mapClinicalRecord(element, skip) { clinical.append(reference) }
         case "Audiogram":
-            skip(element, "audiograms have no place in SPEC §1")
+            if let event = mapAudiogram(element, skip) { events = [event] }
         case "VisionPrescription":
-            skip(element, "vision prescriptions have no place in SPEC §1")
+            if let event = mapVisionPrescription(element, skip) { events = [event] }
         default:
             skip(element, "unknown element")
         }
-        return (events, unmapped)
+        return (events, unmapped, routes, clinical)
     }
 
     /// The import marker's JSON value: the export's date, or `true` when it has none.
@@ -192,12 +219,12 @@ struct ExportMapper {
     /// Seconds per unit of a workout's `durationUnit`.
     private static let secondsPer: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600]
 
-    private func mapWorkout(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+    private func mapWorkout(_ element: ExportElement, _ skip: (ExportElement, String) -> Void, _ routes: inout [RouteReference]) -> [Event] {
         guard let activity = element["workoutActivityType"] else {
             skip(element, "workout without workoutActivityType")
-            return nil
+            return []
         }
-        guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return nil }
+        guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return [] }
         draft.activity = activity
         var used: Set<String> = ["workoutActivityType"]
         if let text = element["duration"], let minutes = Double(text), minutes.isFinite,
@@ -218,12 +245,101 @@ struct ExportMapper {
             let name = type.hasSuffix("ActiveEnergyBurned") ? "energy" : type.contains("Distance") ? "distance" : nil
             if let name, !draft.totals.contains(where: { $0.name == name }) { draft.totals.append((name, sum, unit)) }
         }
-        let points = element.children(named: "WorkoutRoute").reduce(0) { $0 + $1.locationCount }
-        if points > 0 {
-            skip(element, "\(points) route Location points: not samples in SPEC §1 (the count is kept in \(SampleDraft.keyPrefix)WorkoutRoute)")
-        }
         keepAttributes(element, except: used, in: &draft)
+        guard let workout = finish(draft, element, isMember: false, skip) else { return [] }
+        return [workout] + mapRoutes(of: element, workout: workout.uuid, skip, &routes)
+    }
+
+    /// A workout's routes: each `WorkoutRoute` with inline `Location` points becomes a route
+    /// sample now; each route file it names (once per workout, though a workout may name a
+    /// file twice) becomes a reference read after the document.
+    private func mapRoutes(
+        of workout: ExportElement, workout uuid: SampleUUID, _ skip: (ExportElement, String) -> Void, _ routes: inout [RouteReference]
+    ) -> [Event] {
+        var events: [Event] = []
+        var named: Set<String> = []
+        for route in workout.children(named: "WorkoutRoute") {
+            guard var draft = draft(route, type: WorkoutRouteSample.type.identifier, skip) else { continue }
+            draft.workout = uuid
+            keepAttributes(route, except: [], in: &draft)
+            let paths = route.children(named: "FileReference").compactMap { $0["path"] }.filter { !$0.isEmpty }
+            if route.locationCount > 0 {
+                if route.routePoints.leftOut > 0 {
+                    skip(route, "\(route.routePoints.leftOut) of its \(route.locationCount) Location points have no date or coordinates and are left out")
+                }
+                var inline = draft
+                inline.locations = route.routePoints.array
+                if let event = finish(inline, route, isMember: false, skip) { events.append(event) }
+            } else if paths.isEmpty {
+                skip(route, "a route with neither Location points nor a FileReference path")
+            }
+            for path in paths where named.insert(path).inserted {
+                routes.append(RouteReference(path: path, draft: draft, line: route.line))
+            }
+        }
+        return events
+    }
+
+    /// A `ClinicalRecord` (`HKClinicalTypeIdentifier…`, dated by `receivedDate`, every other
+    /// attribute in metadata), waiting for its FHIR resource.
+    private func mapClinicalRecord(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> ClinicalReference? {
+        guard let type = element["type"], SampleKind(typeIdentifier: type) != nil else {
+            skip(element, "type '\(element["type"] ?? "")' is not a HealthKit type identifier")
+            return nil
+        }
+        var dated = element
+        if dated["startDate"] == nil, let received = element["receivedDate"] { dated.attributes.append(("startDate", received)) }
+        guard var draft = draft(dated, type: type, skip) else { return nil }
+        keepAttributes(element, except: ["receivedDate"], in: &draft)
+        return ClinicalReference(path: element["resourceFilePath"] ?? "", draft: draft, line: element.line)
+    }
+
+    /// The clinical record of `reference`, with its FHIR resource's text when it was read.
+    func clinicalEvent(_ reference: ClinicalReference, resource: String?) -> (event: Event?, problem: String?) {
+        var draft = reference.draft
+        if let resource { draft.addMetadata(Self.fhirResourceKey, json: JSONText.string(resource)) }
+        return event(draft, line: reference.line)
+    }
+
+    /// An `Audiogram` (`HKDataTypeIdentifierAudiogram`), its `SensitivityPoint`s kept in
+    /// metadata like any child.
+    private func mapAudiogram(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+        let type = element["type"].flatMap { SampleKind(typeIdentifier: $0) != nil ? $0 : nil } ?? "HKDataTypeIdentifierAudiogram"
+        guard var draft = draft(element, type: type, skip) else { return nil }
+        keepAttributes(element, except: [], in: &draft)
         return finish(draft, element, isMember: false, skip)
+    }
+
+    /// A `VisionPrescription` (`HKVisionPrescriptionTypeIdentifier`, dated by `dateIssued`),
+    /// its `type` (glasses, contacts), other attributes and children kept in metadata.
+    private func mapVisionPrescription(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {
+        guard let issued = element["dateIssued"], let date = ExportDateFormat.instant(issued) ?? ExportDateFormat.day(issued) else {
+            skip(element, "dateIssued '\(element["dateIssued"] ?? "")' is missing or not a date")
+            return nil
+        }
+        var dated = element
+        dated.attributes.removeAll { $0.name == "startDate" || $0.name == "endDate" }
+        dated.attributes.append(("startDate", ExportDateFormat.instant(issued) != nil ? issued : date.iso.prefix(10) + " 00:00:00 +0000"))
+        guard var draft = self.draft(dated, type: "HKVisionPrescriptionTypeIdentifier", skip) else { return nil }
+        if let kind = element["type"] { draft.addMetadata(SampleDraft.keyPrefix + "type", json: JSONText.string(kind)) }
+        keepAttributes(element, except: ["dateIssued"], in: &draft)
+        return finish(draft, element, isMember: false, skip)
+    }
+
+    /// The route sample of `reference` with the points read from its file.
+    func routeEvent(_ reference: RouteReference, points: RoutePoints) -> (event: Event?, problem: String?) {
+        var draft = reference.draft
+        draft.locations = points.array
+        return event(draft, line: reference.line)
+    }
+
+    /// The event of a sample read from a file beside the document (a route's points, an
+    /// electrocardiogram), validated like any other, with the import marker; or why not.
+    func event(_ draft: SampleDraft, line: Int = 0) -> (event: Event?, problem: String?) {
+        var problem: String?
+        let element = ExportElement(name: draft.type, attributes: [], line: line)
+        let event = finish(draft, element, isMember: false) { _, reason in problem = problem ?? reason }
+        return (event, problem)
     }
 
     private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {

@@ -9,6 +9,8 @@ struct ExportScanner {
     /// The `locale` attribute of `HealthData`.
     private(set) var locale: String?
     private let reader: XMLStreamReader
+    /// Whether the root's end tag was read.
+    private var rootClosed = false
     private let source: any ExportByteSource
 
     /// A scanner over `source`.
@@ -23,11 +25,11 @@ struct ExportScanner {
     /// - Throws: ``HealthLogError/Code/badInput`` for XML that is not well-formed (with line
     ///   and column) or a document whose root is not `HealthData`; whatever `body` throws.
     mutating func scan(progress: (Int) -> Void, _ body: (ExportElement) throws -> Void) throws {
-        guard case .start(let rootName, let rootAttributes, let rootIsEmpty)? = try reader.next() else {
-            throw HealthLogError(.badInput, "\(source.documentName): no root element")
+        guard case .start(let rootName, let rootAttributes, let rootIsEmpty)? = try next() else {
+            throw HealthLogError(.badInput, "\(source.documentName): the XML holds no element: not an Apple Health export")
         }
         guard rootName == "HealthData" else {
-            throw HealthLogError(.badInput, "\(source.documentName): line \(reader.line): the root element is \(rootName), not HealthData: not an Apple Health export")
+            throw ExportHead.wrongRoot(rootName, line: reader.line, path: source.documentName)
         }
         elementCounts["HealthData", default: 0] += 1
         locale = rootAttributes.first(where: { $0.name == "locale" })?.value
@@ -36,12 +38,13 @@ struct ExportScanner {
             return
         }
         var stack: [ExportElement] = []
-        while let node = try reader.next() {
+        while let node = try next() {
             switch node {
             case .start(let name, let attributes, let isEmpty):
                 elementCounts[name, default: 0] += 1
                 if name == "Location", !stack.isEmpty {
                     stack[stack.count - 1].locationCount += 1
+                    if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: attributes) }
                     if !isEmpty { stack.append(ExportElement(name: name, attributes: [], line: reader.line)) }
                     continue
                 }
@@ -51,6 +54,8 @@ struct ExportScanner {
                 } else {
                     stack.append(element)
                 }
+            case .text:
+                continue
             case .end:
                 guard let element = stack.popLast() else {
                     try drain()
@@ -75,7 +80,28 @@ struct ExportScanner {
     }
 
     /// Reads past the root's end, so trailing garbage is still reported as malformed.
-    private func drain() throws {
-        while try reader.next() != nil {}
+    private mutating func drain() throws {
+        rootClosed = true
+        while try next() != nil {}
+    }
+
+    /// The reader's next node. When the input ends before the root element does (a
+    /// truncated export), the error says so, with libxml2's message as detail.
+    private func next() throws -> XMLStreamReader.Node? {
+        let node: XMLStreamReader.Node?
+        do {
+            node = try reader.next()
+        } catch let error as HealthLogError where !rootClosed && reader.endsBefore("</HealthData>") {
+            throw truncated(detail: reader.parseError?.message ?? error.message)
+        }
+        if node == nil, !rootClosed { throw truncated(detail: nil) }
+        return node
+    }
+
+    /// The error for a document that ends before `</HealthData>`.
+    private func truncated(detail: String?) -> HealthLogError {
+        var message = "\(source.documentName): the export ends before </HealthData>, at line \(reader.lastLine): the file is cut short"
+        if let detail { message += " (libxml2: \(detail))" }
+        return HealthLogError(.badInput, message)
     }
 }

@@ -2,10 +2,12 @@ public import HealthLog
 
 extension HealthStore {
     /// Imports an Apple Health export (`export.zip`, or the `export.xml` inside it):
-    /// every `Record`, `Correlation`, `Workout`, `ActivitySummary` and `Me` characteristic
-    /// becomes an add event whose UUID is derived from the record's content, so importing
-    /// the same export again, or a later export that holds an earlier one, adds only what
-    /// is new.
+    /// every `Record`, `Correlation`, `Workout`, `ActivitySummary` and `Me` characteristic,
+    /// every workout route (GPX files the workouts name, older exports' `Location`
+    /// elements) and every electrocardiogram CSV becomes an add event whose UUID is derived
+    /// from the record's content, so importing the same export again, or a later export
+    /// that holds an earlier one, adds only what is new. Route and electrocardiogram files
+    /// that cannot be read are listed in the report and do not stop the import.
     ///
     /// Two passes over the file. The first reads the whole document, checks that it is
     /// well-formed XML and maps every element, and writes nothing: a malformed document
@@ -34,24 +36,38 @@ extension HealthStore {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
+        func count(_ event: ExportMapper.Event) {
+            report.typeCounts[event.type, default: 0] += 1
+            if event.isCorrelationMember {
+                report.correlationMembers += 1
+                memberTypes[event.uuid] = event.type
+            }
+            if options.mirror { exportUUIDs.append(event.uuid) }
+        }
         let document = try readExport(path, phase: .checking, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
-            for event in events {
-                report.typeCounts[event.type, default: 0] += 1
-                if event.isCorrelationMember {
-                    report.correlationMembers += 1
-                    memberTypes[event.uuid] = event.type
-                }
-                if options.mirror { exportUUIDs.append(event.uuid) }
-            }
+            for event in events { count(event) }
         }
+        let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)
+        var routeElements: [String: Int] = [:]
+        var routeFilesRead = 0
+        report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead, count)
+        report.routeFileElements = routeElements
+        report.routeFilesRead = routeFilesRead
+        let ecgs = try ECGFiles.read(input: path, isZip: document.isZip, mapper: document.mapper, count)
+        report.electrocardiogramFilesRead = ecgs.filesRead
+        report.electrocardiogramVoltages = ecgs.voltages
+        report.electrocardiogramProblems = ecgs.problems
+        let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper, count)
+        report.clinicalResourcesRead = clinical.resourcesRead
+        report.clinicalProblems = clinical.problems
         report.document = document.name
         report.elementCounts = document.elementCounts
         report.locale = document.locale
         report.exportDate = document.exportDate
         var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
         var seenMembers: Set<SampleUUID> = []
-        _ = try readExport(path, phase: .writing, progress: progress) { events, _ in
+        let written = try readExport(path, phase: .writing, progress: progress) { events, _ in
             for event in events {
                 if !event.isCorrelationMember, let type = memberTypes[event.uuid], seenMembers.insert(event.uuid).inserted {
                     report.typeCounts[type, default: 0] -= 1
@@ -59,6 +75,20 @@ extension HealthStore {
                 }
                 try writer.add(event.line)
             }
+            try writer.flushIfFull()
+        }
+        var elements: [String: Int] = [:]
+        var filesRead = 0
+        _ = try routeFiles.read(written.routes, mapper: written.mapper, counts: &elements, filesRead: &filesRead) { event in
+            try writer.add(event.line)
+            try writer.flushIfFull()
+        }
+        _ = try ECGFiles.read(input: path, isZip: written.isZip, mapper: written.mapper) { event in
+            try writer.add(event.line)
+            try writer.flushIfFull()
+        }
+        _ = try ClinicalFiles.read(written.clinical, input: path, isZip: written.isZip, mapper: written.mapper) { event in
+            try writer.add(event.line)
             try writer.flushIfFull()
         }
         try writer.flush()
@@ -97,21 +127,49 @@ extension HealthStore {
     private func readExport(
         _ path: String, phase: ImportProgress.Phase, progress: ((ImportProgress) -> Void)?,
         _ body: ([ExportMapper.Event], [UnmappedItem]) throws -> Void
-    ) throws -> (name: String, elementCounts: [String: Int], locale: String?, exportDate: String?) {
+    ) throws -> ExportDocument {
         let source = try ExportInput.open(path)
         defer { source.close() }
         var scanner = try ExportScanner(source)
         var mapper = ExportMapper()
+        var routes: [ExportMapper.RouteReference] = []
+        var clinical: [ExportMapper.ClinicalReference] = []
         let total = source.totalBytes
         do {
             try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
                 let mapped = mapper.map(element)
+                routes += mapped.routes
+                clinical += mapped.clinical
                 try body(mapped.events, mapped.unmapped)
             }
         } catch var error as HealthLogError where error.code == .badInput && error.message.contains("malformed XML") && (try? ExportInput.looksLikeIOS8(path)) == true {
             error.message += " (an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"
             throw error
         }
-        return (source.documentName, scanner.elementCounts, scanner.locale, mapper.exportDate?.iso)
+        return ExportDocument(
+            name: source.documentName, elementCounts: scanner.elementCounts, locale: scanner.locale, exportDate: mapper.exportDate?.iso,
+            isZip: source is ExportArchive, routes: routes, clinical: clinical, mapper: mapper)
     }
+}
+
+/// What one pass over an export document found: what the document says about itself,
+/// its element counts, the route files its workouts name, and the mapper as it ended
+/// (which knows the export's date, for the routes' import marker).
+struct ExportDocument {
+    /// The document read: the file, or the zip and its entry.
+    var name: String
+    /// Every element by name, at every depth.
+    var elementCounts: [String: Int]
+    /// The export's `locale`.
+    var locale: String?
+    /// The export's `ExportDate` as ISO 8601 text.
+    var exportDate: String?
+    /// Whether the input is a zip.
+    var isZip: Bool
+    /// The route files the workouts name, in document order.
+    var routes: [ExportMapper.RouteReference]
+    /// The clinical records, waiting for their FHIR resources, in document order.
+    var clinical: [ExportMapper.ClinicalReference]
+    /// The mapper after the document.
+    var mapper: ExportMapper
 }

@@ -23,6 +23,23 @@ public struct ImportReport: Sendable {
     public var unmappedCount = 0
     /// Items not mapped, by element name.
     public var unmappedByElement: [String: Int] = [:]
+    /// Route files (GPX) read, each once however many routes name it.
+    public var routeFilesRead = 0
+    /// The elements of the route files read, by name (`trkpt` are their points).
+    public var routeFileElements: [String: Int] = [:]
+    /// Route files named that could not be read (missing, not GPX, malformed, cut short),
+    /// or whose points were partly left out; the rest of the export imported all the same.
+    public var routeProblems: [ReferencedFileProblem] = []
+    /// Electrocardiogram CSVs read, each one sample.
+    public var electrocardiogramFilesRead = 0
+    /// The voltages they held, in all.
+    public var electrocardiogramVoltages = 0
+    /// Electrocardiogram CSVs that could not be read; the rest imported all the same.
+    public var electrocardiogramProblems: [ExportFileProblem] = []
+    /// Clinical records' FHIR resource files read (each kept whole in its record).
+    public var clinicalResourcesRead = 0
+    /// Clinical records whose resource file could not be read (imported without it).
+    public var clinicalProblems: [ReferencedFileProblem] = []
     /// What the appends did, added up: `added` and `alreadyPresent` (records an earlier
     /// import brought in), `replaced` and `skipped` by sync identifier, and `deleted` by
     /// `--mirror`. `anchor` is the head after the import.

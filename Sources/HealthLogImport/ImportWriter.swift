@@ -24,10 +24,15 @@ struct ImportWriter {
         pendingEvents += 1
     }
 
-    /// Appends what is gathered when it reaches the append size. Called only between
-    /// top-level elements, so a correlation and its members share an append.
+    /// The bytes gathered at most before an append, whatever the count: route lines can
+    /// be megabytes each.
+    static let maxPendingBytes = 32 << 20
+
+    /// Appends what is gathered when it reaches the append size (in events or bytes).
+    /// Called only between top-level elements, so a correlation and its members share an
+    /// append.
     mutating func flushIfFull() throws {
-        if pendingEvents >= eventsPerAppend { try flush() }
+        if pendingEvents >= eventsPerAppend || pending.count >= Self.maxPendingBytes { try flush() }
     }
 
     /// Appends what is gathered, all-or-nothing.
@@ -49,6 +54,7 @@ struct ImportWriter {
         summary.replaced += done.replaced
         summary.skipped += done.skipped
         summary.alreadyPresent += done.alreadyPresent
+        summary.deletedEarlier += done.deletedEarlier
         summary.anchor = done.anchor
         if summary.recoveredTail == nil { summary.recoveredTail = done.recoveredTail }
     }

@@ -30,6 +30,12 @@ struct SampleDraft {
     /// `totals`: name, JSON number text, unit.
     var totals: [(name: String, value: String, unit: String)] = []
     var objects: [SampleUUID] = []
+    /// A workout route's workout.
+    var workout: SampleUUID?
+    /// A workout route's `locations`, as a JSON array.
+    var locations: [UInt8]?
+    /// An electrocardiogram's `voltages`, as a JSON array.
+    var voltages: [UInt8]?
     /// Metadata values as JSON texts, by key.
     private(set) var metadata: [String: String] = [:]
     /// Dates kept in metadata (`HealthLogImport.creationDate`), hashed as instants.
@@ -158,6 +164,19 @@ struct SampleDraft {
                 raw("\"")
             }
             raw("]")
+        }
+        if let workout {
+            raw(",\"workout\":\"")
+            workout.render(into: &out)
+            raw("\"")
+        }
+        if let locations {
+            raw(",\"locations\":")
+            out += locations
+        }
+        if let voltages {
+            raw(",\"voltages\":")
+            out += voltages
         }
         raw("}")
         return out

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthLog
 
 import CLibXML2
@@ -19,6 +24,8 @@ final class XMLStreamReader {
         case start(name: String, attributes: [(name: String, value: String)], isEmpty: Bool)
         /// An end tag.
         case end(name: String)
+        /// Character data (text or CDATA), only when the reader was asked for it.
+        case text(String)
     }
 
     /// The parser options: see the type's documentation.
@@ -26,23 +33,54 @@ final class XMLStreamReader {
 
     private let reader: OpaquePointer
     private let context: Unmanaged<Context>
+    /// Whether ``next()`` returns character data too.
+    private let readsText: Bool
 
     /// What the C callbacks reach: the byte source, its failure, and the first parse error.
     private final class Context {
         let source: any ExportByteSource
         var readFailure: (any Error)?
         var parseError: (line: Int, column: Int, message: String)?
+        /// Whether the source returned its end.
+        var reachedEnd = false
+        /// Newlines handed to the parser so far.
+        var newlines = 0
+        /// The last bytes handed to the parser, at most ``tailLength``.
+        var tail: [UInt8] = []
+        /// How many of the input's last bytes ``tail`` keeps.
+        static let tailLength = 64
         init(_ source: any ExportByteSource) { self.source = source }
+
+        /// Counts the newlines of bytes handed to the parser, keeps the last ones, and
+        /// notes the source's end.
+        func took(_ bytes: UnsafeMutableRawPointer, _ count: Int) {
+            if count == 0 { reachedEnd = true }
+            let kept = min(count, Self.tailLength)
+            tail.append(contentsOf: UnsafeRawBufferPointer(start: bytes + (count - kept), count: kept))
+            if tail.count > Self.tailLength { tail.removeFirst(tail.count - Self.tailLength) }
+            var at = bytes
+            var left = count
+            while left > 0, let found = memchr(at, 0x0A, left) {
+                newlines += 1
+                let step = found - at + 1
+                at = found + 1
+                left -= step
+            }
+        }
     }
 
-    /// Starts a reader over `source` (which the reader does not close).
-    init(_ source: any ExportByteSource) throws {
+    /// Starts a reader over `source` (which the reader does not close); `readsText` makes
+    /// ``next()`` return character data as well as tags.
+    init(_ source: any ExportByteSource, readsText: Bool = false) throws {
+        self.readsText = readsText
         let context = Unmanaged.passRetained(Context(source))
         let read: xmlInputReadCallback = { opaque, buffer, length in
             guard let opaque, let buffer else { return -1 }
             let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
             do {
-                return Int32(try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+                let count = try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                context.took(UnsafeMutableRawPointer(buffer), count)
+                return Int32(count)
             } catch {
                 context.readFailure = error
                 return -1
@@ -101,10 +139,35 @@ final class XMLStreamReader {
                 return .start(name: name, attributes: attributes, isEmpty: isEmpty)
             case 15:
                 return .end(name: String(cString: xmlTextReaderConstName(reader)))
+            case 3 where readsText, 4 where readsText:
+                return .text(xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "")
             default:
                 continue
             }
         }
+    }
+
+    /// Whether the whole input was read and it does not end with `endTag` (blanks after it
+    /// allowed): a document cut short.
+    func endsBefore(_ endTag: String) -> Bool {
+        let context = context.takeUnretainedValue()
+        guard context.readFailure == nil, context.reachedEnd else { return false }
+        var tail = context.tail[...]
+        while let last = tail.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tail = tail.dropLast() }
+        let end = Array(endTag.utf8)
+        return !(tail.count >= end.count && tail.suffix(end.count).elementsEqual(end))
+    }
+
+    /// The number of the input's last line (one that is not empty), once it was all read.
+    var lastLine: Int {
+        let context = context.takeUnretainedValue()
+        return context.newlines + (context.tail.last == 0x0A || context.tail.isEmpty ? 0 : 1)
+    }
+
+    /// libxml2's message and its line for the error that stopped the reader, if it was a
+    /// parse error.
+    var parseError: (line: Int, message: String)? {
+        context.takeUnretainedValue().parseError.map { ($0.line, $0.message) }
     }
 
     /// The error that stopped the reader.

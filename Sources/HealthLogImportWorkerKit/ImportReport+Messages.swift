@@ -3,7 +3,8 @@ import HealthLogImport
 
 extension ImportReport {
     /// What `healthlog import` prints of the report, in order: the torn tail cut, the
-    /// document, the counts per element and per type and what could not be mapped on
+    /// document, the counts per element and per type, the route files read and those that
+    /// could not be, and what could not be mapped on
     /// standard error, then the anchor on standard output, then the summary on standard
     /// error.
     var messages: [WorkerMessage] {
@@ -23,6 +24,22 @@ extension ImportReport {
         if correlationMembersAlsoTopLevel > 0 {
             out.append(.stderr("  (\(correlationMembersAlsoTopLevel) correlation members also at top level, counted once)"))
         }
+        if routeFilesRead > 0 || !routeProblems.isEmpty {
+            let elements = routeFileElements.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            out.append(.stderr("route files: \(routeFilesRead) read" + (elements.isEmpty ? "" : " (\(elements))")))
+            if !routeProblems.isEmpty { out.append(.stderr("route files not read, or read in part: \(routeProblems.count)")) }
+            for problem in routeProblems { out.append(.stderr("  \(problem)")) }
+        }
+        if electrocardiogramFilesRead > 0 || !electrocardiogramProblems.isEmpty {
+            out.append(.stderr("electrocardiograms: \(electrocardiogramFilesRead) read (\(electrocardiogramVoltages) voltages)"))
+            if !electrocardiogramProblems.isEmpty { out.append(.stderr("electrocardiograms not read: \(electrocardiogramProblems.count)")) }
+            for problem in electrocardiogramProblems { out.append(.stderr("  \(problem)")) }
+        }
+        if clinicalResourcesRead > 0 || !clinicalProblems.isEmpty {
+            out.append(.stderr("clinical records' FHIR resources: \(clinicalResourcesRead) read"))
+            if !clinicalProblems.isEmpty { out.append(.stderr("clinical records imported without their resource: \(clinicalProblems.count)")) }
+            for problem in clinicalProblems { out.append(.stderr("  \(problem)")) }
+        }
         if unmappedCount > 0 {
             let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             out.append(.stderr("not mapped: \(unmappedCount) (\(byElement))"))
@@ -30,7 +47,9 @@ extension ImportReport {
             if unmappedCount > unmapped.count { out.append(.stderr("  … and \(unmappedCount - unmapped.count) more")) }
         }
         out.append(.stdout(summary.anchor.token))
-        out.append(.stderr("healthlog: added \(summary.added), already present \(summary.alreadyPresent), deleted \(summary.deleted), replaced \(summary.replaced), skipped \(summary.skipped)"))
+        var counts = "added \(summary.added), already present \(summary.alreadyPresent)"
+        if summary.deletedEarlier > 0 { counts += ", deleted earlier and not restored \(summary.deletedEarlier)" }
+        out.append(.stderr("healthlog: \(counts), deleted \(summary.deleted), replaced \(summary.replaced), skipped \(summary.skipped)"))
         return out
     }
 }

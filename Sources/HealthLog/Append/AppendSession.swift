@@ -81,8 +81,12 @@ final class AppendSession {
         let uuid: SampleUUID
         if let given = event.uuid {
             uuid = given
-            if skipsUsedUUIDs, try state.wasUsed(uuid) || skippedUUIDs.contains(uuid) {
+            if skipsUsedUUIDs, skippedUUIDs.contains(uuid) {
                 summary.alreadyPresent += 1
+                return
+            }
+            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid) {
+                if deleted { summary.deletedEarlier += 1 } else { summary.alreadyPresent += 1 }
                 return
             }
             if let stub = try state.stub(uuid) {

@@ -9,10 +9,12 @@ public struct AppendSummary: Sendable, Equatable {
     /// Adds skipped because a live sample with the same sync identifier has an equal or
     /// higher sync version.
     public var skipped = 0
-    /// Adds of an import skipped because their UUID was already used: the record is in
-    /// the store, or was and was deleted (`HealthStore.importExport(at:options:progress:)` in
-    /// `HealthLogImport`).
+    /// Adds of an import skipped because the record is in the store, live
+    /// (`HealthStore.importExport(at:options:progress:)` in `HealthLogImport`).
     public var alreadyPresent = 0
+    /// Adds of an import skipped because the record was in the store and was deleted: a
+    /// UUID is used once, so the sample stays deleted.
+    public var deletedEarlier = 0
     /// The head anchor after the append (unchanged when nothing was written).
     public var anchor = QueryAnchor.beginning
     /// The UUID of the last sample added (the `add` command prints it).

@@ -79,9 +79,15 @@ struct WriterState {
     /// Whether `uuid` was ever used: by this append, or by any add or delete in the store.
     /// Unlike ``stub(_:)`` it reads only the UUID index, never the log.
     mutating func wasUsed(_ uuid: SampleUUID) throws -> Bool {
-        if try appended?.lookup(uuid) != nil { return true }
-        guard let snapshot, snapshot.headSeq > 0 else { return false }
-        return try uuidRuns().lookup(uuid) != nil
+        try isDeleted(uuid) != nil
+    }
+
+    /// Whether the sample `uuid` is deleted (by this append or in the store), `false` when
+    /// it is live, `nil` when the UUID was never used. Reads only the UUID index.
+    mutating func isDeleted(_ uuid: SampleUUID) throws -> Bool? {
+        if let mine = try appended?.lookup(uuid) { return mine.deleteSeq != 0 }
+        guard let snapshot, snapshot.headSeq > 0 else { return nil }
+        return try uuidRuns().lookup(uuid).map { $0.deleteSeq != 0 }
     }
 
     /// The store's UUID index, opened on first use.

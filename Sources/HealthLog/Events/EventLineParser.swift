@@ -45,7 +45,29 @@ enum EventLineParser {
             throw FieldError(field: nil, reason: "malformed JSON")
         }
         try EventRules.check(&event, seen: seen)
+        if event.voltages != nil, let type = event.type, !UnsafeRawBufferPointer(rebasing: line[type]).elementsEqual(ElectrocardiogramSample.type.identifier.utf8) {
+            throw FieldError(field: "voltages", reason: "is only for electrocardiograms (\(ElectrocardiogramSample.type.identifier))")
+        }
         return event
+    }
+
+    /// Parses `voltages`: an array of numbers; returns the token's range.
+    private static func parseVoltages(_ s: inout JSONScanner) throws -> Range<Int> {
+        guard s.peek() == 0x5B else { throw FieldError(field: "voltages", reason: "must be an array of numbers") }
+        let start = s.position
+        s.position += 1
+        if s.peek() == 0x5D {
+            s.position += 1
+            return start..<s.position
+        }
+        while true {
+            guard let c = s.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw FieldError(field: "voltages", reason: "must be an array of numbers") }
+            _ = try s.number()
+            guard let next = s.peek() else { throw s.error("expected ',' or ']'") }
+            s.position += 1
+            if next == 0x5D { return start..<s.position }
+            guard next == 0x2C else { throw s.error("expected ',' or ']'") }
+        }
     }
 
     /// Parses the value of one field into `event`.
@@ -117,6 +139,14 @@ enum EventLineParser {
         case .metadata: try MetadataParser.parse(&s, into: &event)
         case .totals: event.totals = try TotalsParser.parse(&s)
         case .objects: event.objects = try parseObjects(&s)
+        case .workout:
+            let token = try string()
+            guard let uuid = SampleUUID(utf8: text(token)) else {
+                throw FieldError(field: "workout", reason: "not an RFC 4122 UUID")
+            }
+            event.workout = uuid
+        case .locations: event.locations = try LocationsParser.parse(&s)
+        case .voltages: event.voltages = try parseVoltages(&s)
         }
     }
 

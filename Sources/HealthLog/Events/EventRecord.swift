@@ -31,6 +31,12 @@ struct EventRecord {
     var duration: Double?
     var totals: [String: Quantity] = [:]
     var objects: [SampleUUID] = []
+    /// A workout route's workout.
+    var workout: SampleUUID?
+    /// A workout route's points.
+    var locations: [RouteLocation] = []
+    /// An electrocardiogram's voltages.
+    var voltages: [Double] = []
 
     /// Decodes a stored line (without its newline); throws ``HealthLogError/Code/corrupt``
     /// naming `location` when the stored line does not parse.
@@ -57,6 +63,13 @@ struct EventRecord {
         activity = view.string(e.activity)
         duration = e.duration.flatMap(view.double)
         objects = e.objects ?? []
+        workout = e.workout
+        if let range = e.locations { locations = LocationsParser.decode(UnsafeRawBufferPointer(rebasing: line[range])) }
+        if let range = e.voltages {
+            voltages = line[range.lowerBound + 1..<range.upperBound - 1].split(separator: 0x2C).compactMap {
+                Double(String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace })
+            }
+        }
         if let range = e.metadata { metadata = JSONObjectReader.entries(UnsafeRawBufferPointer(rebasing: line[range])) }
         if let range = e.totals { totals = JSONObjectReader.totals(UnsafeRawBufferPointer(rebasing: line[range])) }
     }

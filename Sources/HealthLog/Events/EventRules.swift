@@ -15,7 +15,7 @@ enum EventRules {
         }
         if event.isDelete {
             guard event.uuid != nil else { throw FieldError(field: "uuid", reason: "is required on a delete") }
-            try forbid([.value, .unit, .sourceVersion, .activity, .duration, .totals, .objects], "is not allowed on a delete")
+            try forbid([.value, .unit, .sourceVersion, .activity, .duration, .totals, .objects, .workout, .locations, .voltages], "is not allowed on a delete")
             return
         }
         guard let kind = event.kind else { throw FieldError(field: "type", reason: "is required on an add") }
@@ -26,6 +26,7 @@ enum EventRules {
         }
         if kind != .workout { try forbid([.activity, .duration, .totals], "is only for workouts") }
         if kind != .correlation { try forbid([.objects], "is only for correlations") }
+        if kind != .workoutRoute { try forbid([.workout, .locations], "is only for workout routes") }
         switch kind {
         case .quantity:
             guard case .number = event.value else {
@@ -50,6 +51,9 @@ enum EventRules {
             try forbid([.value, .unit], "is not used by correlations")
         case .characteristic:
             guard event.value != nil else { throw FieldError(field: "value", reason: "is required for a characteristic") }
+        case .workoutRoute:
+            guard event.locations != nil else { throw FieldError(field: "locations", reason: "is required for a workout route") }
+            try forbid([.value, .unit], "is not used by workout routes (use locations)")
         case .activitySummary, .dataType:
             break
         }

@@ -1,7 +1,7 @@
 /// The top-level fields of an event line (SPEC §1). The raw value is the field's bit in
 /// the parser's "seen" mask.
 enum Field: Int, CaseIterable {
-    case op, uuid, type, start, end, value, unit, source, sourceVersion, device, metadata, activity, duration, totals, objects, seq
+    case op, uuid, type, start, end, value, unit, source, sourceVersion, device, metadata, activity, duration, totals, objects, workout, locations, voltages, seq
 
     /// The field's name as it appears in JSON.
     var name: String { String(describing: self) }

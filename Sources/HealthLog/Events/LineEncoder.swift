@@ -53,6 +53,13 @@ enum LineEncoder {
             }
             out.append(93)
         }
+        if let workout = e.workout {
+            out.append(contentsOf: #","workout":""#.utf8)
+            workout.render(into: &out)
+            out.append(34)
+        }
+        appendField(#","locations":"#, e.locations, from: line, to: &out)
+        appendField(#","voltages":"#, e.voltages, from: line, to: &out)
         out.append(contentsOf: "}\n".utf8)
     }
 

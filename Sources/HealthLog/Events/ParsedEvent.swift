@@ -43,6 +43,12 @@ struct ParsedEvent {
     var totals: Range<Int>?
     /// The `objects` member UUIDs.
     var objects: [SampleUUID]?
+    /// A workout route's `workout`: the UUID of the workout it belongs to.
+    var workout: SampleUUID?
+    /// A workout route's `locations` array token.
+    var locations: Range<Int>?
+    /// An electrocardiogram's `voltages` array token.
+    var voltages: Range<Int>?
 }
 
 /// A problem with one field of an input line (the caller adds the line number).

@@ -15,6 +15,10 @@ enum SampleDecoder {
             return WorkoutSample(activity: r.activity ?? "", duration: r.duration, totals: r.totals, fields: fields)
         case .correlation:
             return CorrelationSample(type: r.type, objects: r.objects, fields: fields)
+        case .workoutRoute:
+            return WorkoutRouteSample(workout: r.workout, locations: r.locations, fields: fields)
+        case .dataType where r.type == ElectrocardiogramSample.type:
+            return ElectrocardiogramSample(classification: r.text, voltageUnit: r.unit, voltages: r.voltages, fields: fields)
         case .activitySummary, .characteristic, .dataType:
             let value: MetadataValue? = r.text.map { .string($0) } ?? r.number.map { .number($0) }
             return OtherSample(type: r.type, value: value, unit: r.unit, fields: fields)

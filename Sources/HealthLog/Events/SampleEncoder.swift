@@ -28,6 +28,8 @@ enum SampleEncoder {
         case let s as WorkoutSample: s.kindSpecificJSON
         case let s as CorrelationSample: s.kindSpecificJSON
         case let s as OtherSample: s.kindSpecificJSON
+        case let s as WorkoutRouteSample: s.kindSpecificJSON
+        case let s as ElectrocardiogramSample: s.kindSpecificJSON
         default: ""
         }
     }

@@ -8,12 +8,16 @@ public enum SampleKind: String, Sendable, CaseIterable {
     case workout
     /// `HKCorrelationTypeIdentifier…`: a group of samples added in the same append.
     case correlation
-    /// `HKDataType…`: other data Apple's export carries (goals and the like).
+    /// `HKDataType…`: other data Apple's export carries (goals, audiograms,
+    /// electrocardiograms and the like); also `HKClinicalTypeIdentifier…` (clinical
+    /// records) and `HKVisionPrescriptionTypeIdentifier`.
     case dataType
     /// `HKActivitySummaryTypeIdentifier`: one day's activity rings.
     case activitySummary
     /// `HKCharacteristicTypeIdentifier…`: date of birth, biological sex, blood type, …
     case characteristic
+    /// `HKWorkoutRouteTypeIdentifier`: a series sample of location points, linked to its workout.
+    case workoutRoute
 
     /// The identifier prefixes, longest match first; an `exact` prefix must be the whole name.
     static let prefixes: [(prefix: String, kind: SampleKind, exact: Bool)] = [
@@ -22,8 +26,11 @@ public enum SampleKind: String, Sendable, CaseIterable {
         ("HKCorrelationTypeIdentifier", .correlation, false),
         ("HKCharacteristicTypeIdentifier", .characteristic, false),
         ("HKWorkoutTypeIdentifier", .workout, true),
+        ("HKWorkoutRouteTypeIdentifier", .workoutRoute, true),
         ("HKActivitySummaryTypeIdentifier", .activitySummary, true),
         ("HKDataType", .dataType, false),
+        ("HKClinicalTypeIdentifier", .dataType, false),
+        ("HKVisionPrescriptionTypeIdentifier", .dataType, true),
     ]
 
     /// The kind of a full type identifier, or `nil` when it has no HealthKit prefix or holds

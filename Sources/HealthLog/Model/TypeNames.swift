@@ -42,7 +42,7 @@ public enum TypeNames {
             + ["DateOfBirth", "BiologicalSex", "BloodType", "FitzpatrickSkinType", "WheelchairUse", "ActivityMoveMode"].map {
                 "HKCharacteristicTypeIdentifier" + $0
             }
-            + ["HKWorkoutTypeIdentifier", "HKActivitySummaryTypeIdentifier", "HKDataTypeSleepDurationGoal"])
+            + ["HKWorkoutTypeIdentifier", "HKWorkoutRouteTypeIdentifier", "HKActivitySummaryTypeIdentifier", "HKDataTypeSleepDurationGoal"])
 
     private static let quantity = [
         "ActiveEnergyBurned", "AppleExerciseTime", "AppleMoveTime", "AppleStandTime", "AppleSleepingWristTemperature",

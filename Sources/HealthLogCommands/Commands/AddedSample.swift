@@ -39,6 +39,8 @@ struct AddedSample {
             return WorkoutSample(activity: try required("--activity", activity, type), duration: try seconds(), fields: fields)
         case .correlation:
             throw HealthLogError(.badUsage, "add cannot build a correlation (\(type)): append it with its members as NDJSON")
+        case .workoutRoute:
+            throw HealthLogError(.badUsage, "add cannot build a workout route (\(type)): append it with its locations as NDJSON")
         case .dataType, .activitySummary, .characteristic:
             try refuse(["--activity": activity, "--duration": duration], type)
             return OtherSample(type: type, value: value.map { MetadataValue(commandLine: $0) }, unit: unit, fields: fields)

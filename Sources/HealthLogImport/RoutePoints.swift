@@ -1,0 +1,58 @@
+import HealthLog
+
+/// The points of one workout route as the event line's `locations` array, rendered as they
+/// are read (from a GPX file's `trkpt`s or an older export's `Location` elements), so a
+/// route costs its line's bytes and no more.
+struct RoutePoints {
+    /// The JSON array so far, without its closing `]`.
+    private(set) var json: [UInt8] = [0x5B]
+    /// Points kept.
+    private(set) var count = 0
+    /// Points left out: no time, or coordinates that are not numbers.
+    private(set) var leftOut = 0
+    /// The first and last points' times.
+    private(set) var first: SampleDraft.Instant?
+    private(set) var last: SampleDraft.Instant?
+
+    /// Adds a point; the numbers are texts as the file writes them. A point without a time
+    /// or with coordinates that are not numbers is counted in ``leftOut``; an optional
+    /// number that is not one is dropped.
+    mutating func add(
+        time: SampleDraft.Instant?, latitude: String?, longitude: String?, altitude: String?, speed: String?, course: String?,
+        horizontalAccuracy: String?, verticalAccuracy: String?
+    ) {
+        guard let time, let lat = latitude.flatMap(ExportMapper.number), let lon = longitude.flatMap(ExportMapper.number),
+            let latValue = Double(lat), abs(latValue) <= 90, let lonValue = Double(lon), abs(lonValue) <= 180
+        else {
+            leftOut += 1
+            return
+        }
+        if count > 0 { json.append(0x2C) }
+        json += Array(#"{"time":"#.utf8)
+        JSONBytes.appendString(time.iso, to: &json)
+        json += Array(#","lat":"#.utf8) + Array(lat.utf8) + Array(#","lon":"#.utf8) + Array(lon.utf8)
+        for (key, text) in [("alt", altitude), ("speed", speed), ("course", course), ("hAcc", horizontalAccuracy), ("vAcc", verticalAccuracy)] {
+            guard let number = text.flatMap(ExportMapper.number) else { continue }
+            json += Array(",\"\(key)\":".utf8) + Array(number.utf8)
+        }
+        json.append(0x7D)
+        count += 1
+        if first == nil { first = time }
+        last = time
+    }
+
+    /// The whole array, closed.
+    var array: [UInt8] { json + [0x5D] }
+}
+
+extension RoutePoints {
+    /// Adds an older export's `<Location date=… latitude=… longitude=… altitude=…
+    /// horizontalAccuracy=… verticalAccuracy=… course=… speed=…/>`.
+    mutating func add(location attributes: [(name: String, value: String)]) {
+        func value(_ name: String) -> String? { attributes.first(where: { $0.name == name })?.value }
+        add(
+            time: value("date").flatMap(ExportDateFormat.instant), latitude: value("latitude"), longitude: value("longitude"),
+            altitude: value("altitude"), speed: value("speed"), course: value("course"), horizontalAccuracy: value("horizontalAccuracy"),
+            verticalAccuracy: value("verticalAccuracy"))
+    }
+}

@@ -60,6 +60,15 @@ struct Verifier {
                     }
                 }
             }
+            for event in header.dropped {
+                let at = Int(event.seq - header.firstSeq)
+                guard !seen[at] else {
+                    report.problems.append("\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) is both stored and listed as dropped by compaction")
+                    continue
+                }
+                seen[at] = true
+                batchEvents.append((event.uuid, event.seq, event.isDelete))
+            }
             batchEvents.sort { $0.seq < $1.seq }
             for event in batchEvents { try uuidCheck.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
             eventCount += UInt64(batchEvents.count)

@@ -1,0 +1,149 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// `compact` and SPEC §3 rule 8 through the library: what is dropped, which anchors
+/// expire, UUIDs never reused, and a reader whose snapshot began before the compaction.
+@Suite("Compaction")
+struct CompactionTests {
+    /// Small segments and batches, so the log spans many segments and only some hold a delete.
+    static var options: StoreOptions {
+        var options = StoreOptions()
+        options.segmentBytes = 4_000
+        options.batchBytes = 1_500
+        return options
+    }
+
+    /// The UUID of sample `n`.
+    static func uuid(_ n: Int) -> String {
+        let digits = String(n)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+    }
+
+    /// Adds of samples `range` (heart rates and steps), then deletes of `deleting`.
+    static func lines(_ range: ClosedRange<Int>, deleting: [Int] = []) -> [UInt8] {
+        var text = ""
+        for n in range {
+            let type = n % 2 == 0 ? "HKQuantityTypeIdentifierHeartRate\",\"unit\":\"count/min" : "HKQuantityTypeIdentifierStepCount\",\"unit\":\"count"
+            text += #"{"uuid":"\#(uuid(n))","type":"\#(type)","start":"2024-03-01T08:00:00Z","value":\#(n)}"# + "\n"
+        }
+        for n in deleting { text += #"{"op":"delete","uuid":"\#(uuid(n))"}"# + "\n" }
+        return Array(text.utf8)
+    }
+
+    /// Every line `replay --raw` delivers from `anchor`, through `snapshot` when given.
+    static func raw(_ store: HealthStore, from anchor: QueryAnchor = .beginning) throws -> [String] {
+        var out: [String] = []
+        _ = try store.replay(ReplayRequest(anchor: anchor, raw: true)) { out.append(String(decoding: $0, as: UTF8.self)) }
+        return out
+    }
+
+    @Test("Compaction drops deleted samples with their deletes, keeps every other line byte for byte, and leaves the head, the next number and lz4-readable segments")
+    func dropsDeletedHistory() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        _ = try store.append(ndjson: Self.lines(1...200))
+        let horizon = try store.append(ndjson: Self.lines(201...210, deleting: [3, 50, 205])).anchor
+        _ = try store.append(ndjson: Self.lines(211...220, deleting: [100]))
+        let before = try Self.raw(store)
+        let report = try store.compact(horizon: .anchor(horizon))
+        #expect(report.generation == 1 && report.horizonSeq == horizon.seq)
+        #expect(report.deletesDropped == 3 && report.eventsDropped == 6)
+        #expect(report.segmentsRewritten >= 2 && report.segmentsRewritten < report.segments)
+        #expect(report.bytesAfter < report.bytesBefore)
+        let gone = [3, 50, 205].map { Self.uuid($0) }
+        #expect(try Self.raw(store) == before.filter { line in !gone.contains { line.contains($0) } })
+        #expect(try store.headAnchor().seq == 224)
+        let check = try store.verify()
+        #expect(check.isSound, "\(check.problems)")
+        #expect(try store.stats().events == 224 - 6)
+        let next = try store.append(ndjson: Self.lines(300...300))
+        #expect(next.anchor.seq == 225)
+        let again = try store.compact(horizon: .anchor(horizon))
+        #expect(again.generation == 0 && again.eventsDropped == 0, "nothing new below the same horizon")
+    }
+
+    @Test("Rule 8: an anchor from before the compaction below its horizon is expired with the advice to resync from 0; at or above it, from after it, or 0, it works")
+    func anchorsExpire() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        _ = try store.append(ndjson: Self.lines(1...100))
+        let old = try store.append(ndjson: Self.lines(101...110, deleting: [7])).anchor
+        let oldLow = QueryAnchor(seq: 40, storeTag: old.storeTag)
+        _ = try store.compact(horizon: .anchor(old))
+        let expired = #expect(throws: HealthLogError.self) { try Self.raw(store, from: oldLow) }
+        #expect(expired?.code == .anchorRefused)
+        #expect(expired?.message.contains("expired: compaction of") == true)
+        #expect(expired?.message.contains("dropped deleted history up to sequence 111; resync from 0") == true)
+        #expect(throws: HealthLogError.self) { try Self.raw(store, from: QueryAnchor(fromValue: 40)) }
+        #expect(try Self.raw(store, from: old).isEmpty, "an old anchor at the horizon lost nothing")
+        var page: [UInt64] = []
+        let resync = try store.replay(ReplayRequest(anchor: .beginning, limit: 5, raw: true)) { _ in page.append(0) }
+        #expect(resync.newAnchor.seq == 5 && resync.newAnchor.generation == 1)
+        let token = try QueryAnchor(token: resync.newAnchor.token)
+        #expect(token == resync.newAnchor, "a version-2 token round-trips")
+        #expect(try Self.raw(store, from: token).count == 110 + 1 - 2 - 5, "a resync below the horizon stays valid")
+        let after = try store.headAnchor()
+        _ = try store.append(ndjson: Self.lines(120...121))
+        #expect(try Self.raw(store, from: after).count == 2)
+    }
+
+    @Test("A compacted UUID is refused when added again, also after every index is rebuilt from the log")
+    func compactedUUIDsStayUsed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        let horizon = try store.append(ndjson: Self.lines(1...50, deleting: [9])).anchor
+        _ = try store.compact(horizon: .anchor(horizon))
+        for round in 0..<2 {
+            let reused = #expect(throws: HealthLogError.self) { try store.append(ndjson: Self.lines(9...9)) }
+            #expect(reused?.code == .badInput && reused?.message.contains("a UUID is used once") == true, "round \(round): \(reused?.message ?? "")")
+            let deleted = #expect(throws: HealthLogError.self) { try store.append(ndjson: Array(#"{"op":"delete","uuid":"\#(Self.uuid(9))"}"#.utf8)) }
+            #expect(deleted?.code == .badInput, "round \(round)")
+            _ = try store.reindex()
+        }
+        #expect(try store.verify().isSound)
+    }
+
+    @Test("A reader whose snapshot began before the compaction reads the old log exactly after it committed; the superseded files go once no snapshot is open")
+    func readerDuringCompaction() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        _ = try store.append(ndjson: Self.lines(1...300))
+        let horizon = try store.append(ndjson: Self.lines(301...302, deleting: Array(stride(from: 1, through: 300, by: 10)))).anchor
+        let old = try Self.raw(store)
+        let layout = StoreLayout(directory: dir.file("store"))
+        var reader: LogSnapshot? = try LogSnapshot(layout)
+        let report = try store.compact(horizon: .anchor(horizon))
+        #expect(report.filesWaitingForReaders == report.segmentsRewritten && report.segmentsRewritten > 0)
+        var seen: [String] = []
+        _ = try Replayer(snapshot: reader!, request: ReplayRequest(anchor: .beginning, raw: true)).run { seen.append(String(decoding: $0.bytes, as: UTF8.self)) }
+        #expect(seen == old, "the old snapshot reads the old log")
+        let new = try Self.raw(store)
+        #expect(new.count == old.count - 60)
+        reader = nil
+        _ = try store.append(ndjson: Self.lines(400...400))
+        let names = try FileManager.default.contentsOfDirectory(atPath: layout.segments).filter { $0.hasSuffix(".log.lz4") }
+        let bases = names.map { $0.prefix(20) }
+        #expect(Set(bases).count == bases.count, "one generation per segment is left: \(names.sorted())")
+        #expect(try Self.raw(store).dropLast() == new)
+    }
+
+    @Test("A horizon date takes the deletes appended before it; a date before every append drops nothing and commits nothing")
+    func dateHorizon() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        _ = try store.append(ndjson: Self.lines(1...20, deleting: [2, 4]))
+        let none = try store.compact(horizon: .date(Timestamp(commandLine: "2001-01-01")!))
+        #expect(none.generation == 0 && none.horizonSeq == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("store/compactions")))
+        let all = try store.compact(horizon: .date(Timestamp(commandLine: "2100-01-01")!))
+        #expect(all.generation == 1 && all.deletesDropped == 2 && all.horizonSeq == 22)
+        #expect(try Self.raw(store).count == 18)
+    }
+}

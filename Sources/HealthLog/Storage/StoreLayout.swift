@@ -12,7 +12,6 @@ import Darwin
 /// checkpoint                the last acknowledged append (a hint that bounds recovery work)
 /// timelines                 where restores cut the log (only in a store that was restored)
 /// compactions               what compact dropped, and its commit point (only in a compacted store)
-/// readers                   the readers' shared flock(2) lock (only in a compacted store)
 /// segments/<baseSeq:020>.<generation:0000>.log.lz4
 /// ```
 struct StoreLayout: Sendable {
@@ -29,8 +28,6 @@ struct StoreLayout: Sendable {
     var timelines: String { directory + "/timelines" }
     /// The compactions file (``Compactions``).
     var compactions: String { directory + "/compactions" }
-    /// The readers' lock file (``ReaderLock``).
-    var readers: String { directory + "/readers" }
     /// The segments directory.
     var segments: String { directory + "/segments" }
 

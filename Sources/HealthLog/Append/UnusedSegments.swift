@@ -9,7 +9,8 @@ import Darwin
 /// those a committed compaction superseded, which a reader whose snapshot began before
 /// the commit may still open.
 ///
-/// Writer-only. The first kind is removed whenever a writer opens; the second only while
+/// Writer-only. The first kind is removed whenever a writer opens (when the file it would
+/// have replaced is still there); the second only while
 /// the writer holds the readers' lock exclusively (``ReaderLock/tryExclusive(_:)``), that
 /// is when no snapshot is open anywhere; otherwise they wait for a later writer.
 enum UnusedSegments {
@@ -35,7 +36,11 @@ enum UnusedSegments {
         let compactions = try Compactions.read(layout)
         let unused = compactions.unused(names)
         guard !unused.isEmpty else { return Removal() }
-        let unfinished = unused.filter { $0.generation > compactions.generation }
+        // A file of an uncommitted generation is removed only while the file it would
+        // have replaced is still there: without one, the `compactions` file that commits
+        // it is what is missing, and removing it would lose events (readers report the gap).
+        let inUseBases = Set(compactions.current(names).map(\.baseSeq))
+        let unfinished = unused.filter { $0.generation > compactions.generation && inUseBases.contains($0.baseSeq) }
         let superseded = unused.filter { $0.generation <= compactions.generation }
         var removal = Removal()
         try unlinkAll(unfinished, layout, faults: faults, &removal)

@@ -133,6 +133,24 @@ struct CompactionTests {
         #expect(try Self.raw(store).dropLast() == new)
     }
 
+    @Test("A compacted store whose compactions file is lost is damage for readers and writers, and no writer removes the compacted segments")
+    func lostCompactionsFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        _ = try store.append(ndjson: Self.lines(1...100))
+        let horizon = try store.append(ndjson: Self.lines(101...101, deleting: [1, 99])).anchor
+        _ = try store.compact(horizon: .anchor(horizon))
+        let segments = dir.file("store/segments")
+        let before = try FileManager.default.contentsOfDirectory(atPath: segments).sorted()
+        try FileManager.default.removeItem(atPath: dir.file("store/compactions"))
+        let read = #expect(throws: HealthLogError.self) { try Self.raw(store) }
+        #expect(read?.code == .corrupt, "\(read?.message ?? "")")
+        let write = #expect(throws: HealthLogError.self) { try store.append(ndjson: Self.lines(200...200)) }
+        #expect(write?.code == .corrupt, "\(write?.message ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: segments).sorted() == before)
+    }
+
     @Test("A horizon date takes the deletes appended before it; a date before every append drops nothing and commits nothing")
     func dateHorizon() throws {
         let dir = try TemporaryDirectory()

@@ -88,6 +88,43 @@ struct CompactCLITests {
         #expect(try HealthLogBinary.run(["--store", store, "verify"]).status == 0)
     }
 
+    /// util-linux `script`, which runs a command under a pseudo-terminal, if installed.
+    static let script = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("Progress goes to stderr when it is a terminal (run under script(1)), and not otherwise", .enabled(if: script != nil))
+    func progressOnTerminal() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        _ = try Self.seed(store)
+        let command = [HealthLogBinary.path, "--store", store, "compact", "--horizon", "2100-01-01"].map { "'\($0)'" }.joined(separator: " ")
+        let shown = try ChildProcess.run(ChildProcess.make(try #require(Self.script), ["-qec", command, "/dev/null"]))
+        #expect(shown.status == 0, "\(shown.stdout)")
+        #expect(shown.stdout.contains("compact: 100% (") && shown.stdout.contains(" segments)"), "\(shown.stdout)")
+        _ = try Self.seed(dir.file("plain"))
+        let plain = try HealthLogBinary.run(["--store", dir.file("plain"), "compact", "--horizon", "2100-01-01"])
+        #expect(plain.status == 0 && !plain.stderr.contains("compact: "), "\(plain.stderr)")
+    }
+
+    @Test("Every compacted segment stays an LZ4 stream that lz4 -t accepts and lz4 -dc decodes into the lines replay --raw prints", .enabled(if: LZ4CompatibilityTests.lz4 != nil))
+    func compactedSegmentsReadWithLZ4() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        _ = try Self.seed(store)
+        #expect(try HealthLogBinary.run(["--store", store, "compact", "--horizon", "2100-01-01"]).status == 0)
+        var decoded: [Substring] = []
+        let files = try Self.segmentFiles(store)
+        #expect(files.contains { !$0.contains(".0000.") }, "some segment was rewritten: \(files)")
+        for file in files {
+            let path = store + "/segments/" + file
+            #expect(try LZ4CompatibilityTests.run(["-t", path]).status == 0, "lz4 -t \(file)")
+            decoded += try LZ4CompatibilityTests.run(["-dc", path]).stdout.split(separator: "\n")
+        }
+        let raw = try CrashTests.rawReplay(store).split(separator: "\n")
+        #expect(decoded.sorted() == raw.sorted())
+    }
+
     @Test("Readers replaying while a compaction runs each print the old log or the new one exactly, never an error or a mix")
     func concurrentReaders() throws {
         let dir = try TemporaryDirectory()

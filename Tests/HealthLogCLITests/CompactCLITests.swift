@@ -30,7 +30,7 @@ struct CompactCLITests {
         try FileManager.default.contentsOfDirectory(atPath: store + "/segments").filter { $0.hasSuffix(".log.lz4") }.sorted()
     }
 
-    @Test("compact prints what it dropped and reclaimed; an old anchor below the horizon exits 3 with the advice to resync from 0; a resync from 0 pages on; a compacted UUID is refused")
+    @Test("Rule 8 (CLI): compact prints what it dropped and reclaimed; an old anchor below the horizon exits 3 with the advice to resync from 0; a resync from 0 pages on; a compacted UUID is refused")
     func exitCodesAndAnchors() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -6,7 +6,7 @@ extension HealthStore {
     /// advice to resync from 0); anchors issued after it stay valid, and a compacted UUID is
     /// still refused if added again. Crash-safe (a crash at any instant leaves the old log
     /// or the new one) and safe against readers running meanwhile (they see one or the
-    /// other). `progress` is called with (segments done, segments to rewrite).
+    /// other). `progress` is called with (batches done, batches of the segments to rewrite).
     ///
     /// ```swift
     /// let report = try store.compact(horizon: .date(Timestamp(commandLine: "2024-01-01")!))

@@ -100,7 +100,7 @@ struct CompactCLITests {
         let command = [HealthLogBinary.path, "--store", store, "compact", "--horizon", "2100-01-01"].map { "'\($0)'" }.joined(separator: " ")
         let shown = try ChildProcess.run(ChildProcess.make(try #require(Self.script), ["-qec", command, "/dev/null"]))
         #expect(shown.status == 0, "\(shown.stdout)")
-        #expect(shown.stdout.contains("compact: 100% (") && shown.stdout.contains(" segments)"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("compact: 100% (") && shown.stdout.contains(" batches)"), "\(shown.stdout)")
         _ = try Self.seed(dir.file("plain"))
         let plain = try HealthLogBinary.run(["--store", dir.file("plain"), "compact", "--horizon", "2100-01-01"])
         #expect(plain.status == 0 && !plain.stderr.contains("compact: "), "\(plain.stderr)")

@@ -29,7 +29,7 @@ struct Compactor {
     let options: StoreOptions
     /// Where to stop.
     let horizon: CompactionHorizon
-    /// Called with (segments done, segments to rewrite).
+    /// Called with (batches done, batches of the segments to rewrite).
     var progress: ((Int, Int) -> Void)?
 
     /// Compacts; returns what it did.
@@ -69,10 +69,14 @@ struct Compactor {
         let segmentsToRewrite = plan.segments
         var checkpointMove: (before: Checkpoint, newOffset: UInt64)?
         var newBytes: [Int: Int] = [:]
-        for (done, index) in segmentsToRewrite.enumerated() {
-            progress?(done, segmentsToRewrite.count)
+        let total = try segmentsToRewrite.reduce(0) { $0 + (try snapshot.batches(inSegment: $1).count) }
+        var done = 0
+        for index in segmentsToRewrite {
             let rewriter = SegmentRewriter(layout: layout, snapshot: snapshot, generation: generation, faults: faults)
-            let rewritten = try rewriter.rewrite(segment: index, dropping: plan.dropped)
+            let rewritten = try rewriter.rewrite(segment: index, dropping: plan.dropped) {
+                progress?(done, total)
+                done += 1
+            }
             newBytes[index] = rewritten.size
             if let checkpoint = snapshot.checkpoint, checkpoint.segmentBase == snapshot.segments[index].name.baseSeq,
                 let moved = rewritten.endOffsets[Int(clamping: checkpoint.endOffset)]
@@ -81,7 +85,7 @@ struct Compactor {
             }
             faults.reach(.compactSegmentWritten)
         }
-        progress?(segmentsToRewrite.count, segmentsToRewrite.count)
+        progress?(total, total)
         try DurableFile.syncDirectory(layout.segments)
         faults.reach(.compactSynced)
         var next = compactions

@@ -27,8 +27,9 @@ struct SegmentRewriter {
 
     /// Rewrites segment `index` of the snapshot without the events of `dropped`, fdatasyncs
     /// it and writes its index; returns the new size and batch ends. A leftover file of
-    /// the same name (an unfinished compaction's) is replaced.
-    func rewrite(segment index: Int, dropping dropped: [UInt64: BatchHeader.Dropped]) throws -> Rewritten {
+    /// the same name (an unfinished compaction's) is replaced. `batchStarted` is called
+    /// before each batch.
+    func rewrite(segment index: Int, dropping dropped: [UInt64: BatchHeader.Dropped], batchStarted: () -> Void) throws -> Rewritten {
         let old = snapshot.segments[index]
         let name = SegmentName(baseSeq: old.name.baseSeq, generation: generation)
         let path = layout.segment(baseSeq: name.baseSeq, generation: name.generation)
@@ -48,6 +49,7 @@ struct SegmentRewriter {
         var buffer: [UInt8] = []
         var lines = BatchLines()
         for batch in try snapshot.batches(inSegment: index) {
+            batchStarted()
             let (newHeader, frames) = try rewrite(batch, dropping: dropped, buffer: &buffer, lines: &lines)
             let encoded = newHeader.encoded()
             var groupOffsets: [Int] = []

@@ -19,7 +19,7 @@ enum CompactCommand {
         } else {
             horizon = .anchor(try QueryAnchor(token: text))
         }
-        let progress = ProgressLine("compact", context.terminal, unit: "segments")
+        let progress = ProgressLine("compact", context.terminal)
         let report = try context.store().compact(horizon: horizon, progress: progress.update)
         progress.finish()
         if let torn = report.recoveredTail { context.terminal.note("cut a \(torn.summary)") }

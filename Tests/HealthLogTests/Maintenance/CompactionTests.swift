@@ -58,7 +58,7 @@ struct CompactionTests {
         #expect(try store.headAnchor().seq == 224)
         let check = try store.verify()
         #expect(check.isSound, "\(check.problems)")
-        #expect(try store.stats().events == 224 - 6)
+        #expect(try store.stats().events == 224 - 6 && check.events == 224 - 6)
         let next = try store.append(ndjson: Self.lines(300...300))
         #expect(next.anchor.seq == 225)
         let again = try store.compact(horizon: .anchor(horizon))
@@ -203,6 +203,26 @@ struct CompactionTests {
         let write = #expect(throws: HealthLogError.self) { try store.append(ndjson: Self.lines(200...200)) }
         #expect(write?.code == .corrupt, "\(write?.message ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: segments).sorted() == before)
+    }
+
+    @Test("A backup of a compacted store lists the compactions record; the store restored from it expires the same anchors and still refuses compacted UUIDs")
+    func backupCarriesCompactions() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        let horizon = try store.append(ndjson: Self.lines(1...60, deleting: [5, 30])).anchor
+        _ = try store.compact(horizon: .anchor(horizon))
+        _ = try store.backup(to: dir.file("backup"))
+        let manifest = String(decoding: try #require(FileManager.default.contents(atPath: dir.file("backup/manifest"))), as: UTF8.self)
+        #expect(manifest.contains("\nfile compactions "), "\(manifest)")
+        let restored = HealthStore(directory: dir.file("restored"), options: Self.options)
+        _ = try restored.restore(from: dir.file("backup"))
+        #expect(try Self.raw(restored) == Self.raw(store))
+        let expired = #expect(throws: HealthLogError.self) { try Self.raw(restored, from: QueryAnchor(seq: 10, storeTag: horizon.storeTag)) }
+        #expect(expired?.code == .anchorRefused && expired?.message.contains("expired") == true, "\(expired?.message ?? "")")
+        let reused = #expect(throws: HealthLogError.self) { try restored.append(ndjson: Self.lines(30...30)) }
+        #expect(reused?.code == .badInput)
+        #expect(try restored.verify().isSound)
     }
 
     @Test("A horizon date takes the deletes appended before it; a date before every append drops nothing and commits nothing")

@@ -27,6 +27,15 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // CRC-32C by the CPU's instruction (SSE4.2, ARMv8 CRC), with a table fallback.
+        .target(name: "CCRC32C"),
+        // OpenSSL's libcrypto, for the import's content-derived UUIDs: its SHA-256 uses the
+        // CPU's SHA extensions. Linked by the import worker only, never by `healthlog`.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -43,8 +52,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CLZ4", "CSodium"]),
-        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CLibXML2", "CArchive"]),
+        .target(name: "HealthLog", dependencies: ["CCRC32C", "CLZ4", "CSodium"]),
+        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive"]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),
@@ -56,7 +65,7 @@ let package = Package(
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CCRC32C", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthLogCLITests",
@@ -68,7 +77,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CCRC32C" {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("InternalImportsByDefault"),

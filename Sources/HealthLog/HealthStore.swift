@@ -118,12 +118,26 @@ public final class HealthStore: Sendable {
     /// history it discards are refused, and new events get sequence numbers above every
     /// number issued before.
     ///
+    /// With `point` (point-in-time recovery) only the appends that ended at or before it
+    /// come back (``RestorePoint``): never part of an append, and what the backup holds
+    /// after it becomes discarded history too. `progress` is called as the backup's files
+    /// are copied and the new store's batches verified.
+    ///
+    /// ```swift
+    /// // Undo yesterday afternoon's bad import:
+    /// try store.restore(from: "/mnt/backup/me", force: true, to: .date(Timestamp(iso8601: "2026-11-30T12:00:00Z")!))
+    /// ```
+    ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when the directory holds something else
     ///   (or a store without `force`); ``HealthLogError/Code/corrupt`` (or
     ///   ``HealthLogError/Code/unsafeFile``) when the backup is damaged, incomplete or
-    ///   tampered with, leaving the directory as it was.
-    public func restore(from backup: String, force: Bool = false) throws -> RestoreReport {
-        try Restore(backup: backup, target: directory, force: force, options: options).run()
+    ///   tampered with; ``HealthLogError/Code/anchorRefused`` when `point` is an anchor of
+    ///   another store, past the backup's head or inside history the backup had itself
+    ///   discarded, or a date after the backup was taken. Each leaves the directory as it was.
+    public func restore(
+        from backup: String, force: Bool = false, to point: RestorePoint? = nil, progress: ((RestoreProgress) -> Void)? = nil
+    ) throws -> RestoreReport {
+        try Restore(backup: backup, target: directory, force: force, point: point, progress: progress, options: options).run()
     }
 
     /// Checks every checksum and the sequence continuity of the whole log, and that every

@@ -36,8 +36,10 @@ final class ProgressLine {
         terminal.errorInPlace("\(label)\(stage.map { " (\($0))" } ?? ""): \(percent)% (\(done)/\(total) \(unit))")
     }
 
-    /// Ends the line.
+    /// Ends the line, once: a second call, without an update between, prints nothing.
     func finish() {
         if isShown, lastPercent >= 0 { terminal.error("") }
+        lastPercent = -1
+        lastStage = nil
     }
 }

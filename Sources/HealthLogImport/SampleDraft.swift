@@ -65,7 +65,7 @@ struct SampleDraft {
     /// canonical rendering (dates as instants, so a re-export in another time zone keeps
     /// it; no import marker), with RFC 9562's version 8 and variant bits set.
     var contentUUID: SampleUUID {
-        var hash = SHA256()
+        let hash = SHA256()
         hash.update(Self.hashDomain)
         hash.update(render(uuid: nil, marker: nil))
         let digest = hash.finalize()

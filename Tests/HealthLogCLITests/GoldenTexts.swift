@@ -366,7 +366,7 @@ enum GoldenTexts {
     static let restore = """
         OVERVIEW: Restore a backup into the store directory, verified and atomically, as a new timeline.
 
-        USAGE: healthlog [--store <dir>] restore [--force] <src>
+        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] <src>
 
         ARGUMENTS:
           <src>                     A directory 'healthlog backup' wrote.
@@ -376,6 +376,15 @@ enum GoldenTexts {
                                     ./healthlog.store).
           --force                   Replace the store at the store directory; without it
                                     the directory must be missing or empty.
+          --to <anchor|date>        Point-in-time recovery: bring back only the appends
+                                    that ended at or before the anchor's position (a
+                                    token, 0 or a sequence number), or were committed at
+                                    or before the date (2026-11-30 or an ISO 8601
+                                    instant), never part of an append. What the backup
+                                    holds after it is discarded history. An anchor of
+                                    another store, past the backup's head or inside
+                                    history the backup had discarded, and a date after
+                                    the backup was taken, are refused with exit 3.
           -h, --help                Show help information.
 
         Every file of the backup is checked against its manifest (size and SHA-256) and
@@ -383,9 +392,10 @@ enum GoldenTexts {
         or tampered backup is refused with exit 1 and the directory is left as it was.
         The new store is built beside the directory and swapped in with one rename, so a
         crash leaves the old store or the new one. The restore starts a new timeline:
-        anchors up to the backup's head keep working, anchors into the history it
+        anchors up to the last event kept keep working, anchors into the history it
         discards are refused with exit 3, and new events get sequence numbers above
-        every number issued before. Prints the restored store's head anchor on stdout.
+        every number issued before. Prints the restored store's head anchor on stdout;
+        progress goes to stderr when it is a terminal.
         """
 
     /// `healthlog anchor --help`.

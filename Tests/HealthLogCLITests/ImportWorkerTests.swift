@@ -17,14 +17,15 @@ struct ImportWorkerTests {
         }
     }
 
-    @Test("healthlog needs neither libxml2 nor libarchive; healthlog-import needs both")
+    @Test("healthlog needs neither libxml2, libarchive nor libcrypto; healthlog-import needs all three")
     func linkage() throws {
         let core = try Self.neededLibraries(HealthLogBinary.path)
         #expect(core.contains { $0.hasPrefix("liblz4") }, "\(core)")
-        #expect(!core.contains { $0.hasPrefix("libxml2") || $0.hasPrefix("libarchive") }, "\(core)")
+        #expect(!core.contains { $0.hasPrefix("libxml2") || $0.hasPrefix("libarchive") || $0.hasPrefix("libcrypto") }, "\(core)")
         let worker = try Self.neededLibraries(BuiltProgram("healthlog-import").path)
         #expect(worker.contains { $0.hasPrefix("libxml2") }, "\(worker)")
         #expect(worker.contains { $0.hasPrefix("libarchive") }, "\(worker)")
+        #expect(worker.contains { $0.hasPrefix("libcrypto") }, "\(worker)")
     }
 
     @Test("The shipping healthlog-import refuses a fault plan: it writes nothing and kills nothing")

@@ -10,14 +10,14 @@ struct SHA256Tests {
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
     ])
     func vectors(_ input: String, _ expected: String) {
-        var hash = SHA256()
+        let hash = SHA256()
         hash.update(Array(input.utf8))
         #expect(hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() == expected)
     }
 
     @Test("A million 'a's, fed in uneven pieces, digest as one")
     func longInput() {
-        var hash = SHA256()
+        let hash = SHA256()
         var left = 1_000_000
         var piece = 1
         while left > 0 {

@@ -43,12 +43,29 @@ struct BackupSource {
         }
     }
 
+    /// The backup's timelines (none when it lists no `timelines` file), read straight from
+    /// the backup and checked against the manifest's size and SHA-256 first, so a
+    /// point-in-time restore can judge its point before anything is copied.
+    func timelines() throws -> Timelines {
+        guard let entry = manifest.entries.first(where: { $0.path == "timelines" }) else { return Timelines() }
+        let path = directory + "/timelines"
+        let fd = try FileDescriptor.open(path, flags: O_RDONLY)
+        defer { fd.close() }
+        let bytes = try fd.read(at: 0, count: min(entry.size, Self.maxManifestBytes) + 1)
+        guard bytes.count == entry.size, try SHA256Digest.hex(of: bytes) == entry.sha256, let timelines = Timelines.decode(bytes) else {
+            throw HealthLogError(.corrupt, "\(path): does not match the manifest's size and SHA-256; the backup is damaged")
+        }
+        return timelines
+    }
+
     /// Copies every listed file into the new store at `layout`, checking each one's size and
-    /// SHA-256 against the manifest; returns (files, bytes) copied.
-    func copy(into layout: StoreLayout) throws -> (files: Int, bytes: Int) {
+    /// SHA-256 against the manifest; returns (files, bytes) copied. `progress` is called with
+    /// (files done, files) before each file and once at the end.
+    func copy(into layout: StoreLayout, progress: (Int, Int) -> Void = { _, _ in }) throws -> (files: Int, bytes: Int) {
         try OwnedDirectory.prepare(layout.segments)
         var bytes = 0
-        for entry in manifest.entries {
+        for (done, entry) in manifest.entries.enumerated() {
+            progress(done, manifest.entries.count)
             let source = directory + "/" + entry.path
             let copied: FileDigest.Result
             do {
@@ -64,6 +81,7 @@ struct BackupSource {
             }
             bytes += copied.size
         }
+        progress(manifest.entries.count, manifest.entries.count)
         return (manifest.entries.count, bytes)
     }
 }

@@ -14,6 +14,11 @@ import Darwin
 /// `TARGET.restore-*` beside it (half a new store, or the replaced old one) is removed by
 /// the next restore.
 ///
+/// With a ``RestorePoint`` (point-in-time recovery), the copy is cut at the end of the last
+/// append the point keeps (``RestoreCut``) before it is verified: what the backup holds
+/// after the cut becomes discarded history like what the replaced store held after the
+/// backup.
+///
 /// The new timeline starts above every sequence number the backup's history or the
 /// replaced store (when it is the same store) ever issued, so no number is reused and
 /// anchors into the discarded history are refused.
@@ -24,6 +29,10 @@ struct Restore {
     let target: String
     /// Whether an existing store may be replaced.
     let force: Bool
+    /// Where to cut the backup's log (`nil`: keep all of it).
+    var point: RestorePoint?
+    /// Called as files are copied and batches verified.
+    var progress: ((RestoreProgress) -> Void)?
     /// The lock timeout and test faults.
     let options: StoreOptions
 
@@ -37,8 +46,10 @@ struct Restore {
         }
         let state = try RestoreTarget.check(real, backup: backup, force: force)
         let source = try BackupSource(backup)
+        if let point { try RestoreCut.check(point, against: source) }
         let faults = FaultCounter(options.faults)
         var report = RestoreReport()
+        report.backupHeadSeq = source.manifest.headSeq
         report.keptSeq = source.manifest.headSeq
         report.leftoversRemoved = try removeLeftovers(of: real)
         let temporary = try makeTemporary(beside: real)
@@ -46,13 +57,21 @@ struct Restore {
         var lock: WriterLock?
         defer { lock?.release() }
         do {
-            (report.filesCopied, report.bytesCopied) = try source.copy(into: built)
+            (report.filesCopied, report.bytesCopied) = try source.copy(into: built) { done, total in
+                progress?(RestoreProgress(stage: .copying, done: done, total: total))
+            }
             faults.reach(.restoreCopied)
-            try verify(built, source)
+            if let point {
+                let cut = try RestoreCut.find(point, in: built)
+                try cut.apply(to: built)
+                report.keptSeq = cut.keptSeq
+                faults.reach(.restoreCut)
+            }
+            try verify(built, source, keptSeq: report.keptSeq)
             faults.reach(.restoreVerified)
             let old = state == .store ? StoreLayout(directory: real) : nil
             if let old { lock = try WriterLock.acquire(old, timeout: options.lockTimeout) }
-            report.firstSeq = try startTimeline(in: built, source.manifest, replacing: old)
+            report.firstSeq = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
             try DurableFile.syncDirectory(built.segments)
             try DurableFile.syncDirectory(temporary)
             faults.reach(.restoreSynced)
@@ -74,16 +93,19 @@ struct Restore {
         return report
     }
 
-    /// Checks the store built at `layout`: the backup's store, sound, holding its head.
-    private func verify(_ layout: StoreLayout, _ source: BackupSource) throws {
+    /// Checks the store built at `layout`: the backup's store, sound, ending at `keptSeq`
+    /// (the backup's head, or the cut of a point-in-time restore).
+    private func verify(_ layout: StoreLayout, _ source: BackupSource, keptSeq: UInt64) throws {
         let meta = try StoreMeta.read(layout)
         guard meta.storeID == source.manifest.storeID else {
             throw HealthLogError(.corrupt, "\(backup): its meta names store \(meta.storeID.text), its manifest \(source.manifest.storeID.text); the backup cannot be trusted")
         }
-        let check = try Verifier(layout: layout, progress: nil).run()
-        guard check.isSound, check.headSeq == source.manifest.headSeq else {
-            throw HealthLogError(
-                .corrupt, "the backup in \(backup) fails verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), its manifest says \(source.manifest.headSeq)")")
+        let progress = progress
+        let check = try Verifier(layout: layout, progress: { done, total in progress?(RestoreProgress(stage: .verifying, done: done, total: total)) }).run()
+        progress?(RestoreProgress(stage: .verifying, done: check.batches, total: check.batches))
+        let expected = keptSeq == source.manifest.headSeq ? "its manifest says \(keptSeq)" : "the cut is at \(keptSeq)"
+        guard check.isSound, check.headSeq == keptSeq else {
+            throw HealthLogError(.corrupt, "the backup in \(backup) fails verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), \(expected)")")
         }
     }
 
@@ -92,12 +114,14 @@ struct Restore {
     /// of them may be issued again, so the new timeline starts this far above the backup's.
     static let unknownHistoryGap: UInt64 = 1 << 32
 
-    /// Records the new timeline in the store built at `layout` and returns its first
-    /// sequence number: above the backup's head and every number its timelines record, and,
-    /// when `old` is the same store, above everything `old` issued; when it is not (the
-    /// store was lost), ``unknownHistoryGap`` above the backup's. The backup's own starts
-    /// past its head (a backup taken right after a restore) are folded into the new one.
-    private func startTimeline(in layout: StoreLayout, _ manifest: BackupManifest, replacing old: StoreLayout?) throws -> UInt64 {
+    /// Records the new timeline, kept from `keptSeq`, in the store built at `layout` and
+    /// returns its first sequence number: above the backup's head and every number its
+    /// timelines record, and, when `old` is the same store, above everything `old` issued;
+    /// when it is not (the store was lost), ``unknownHistoryGap`` above the backup's. The
+    /// backup's own starts past `keptSeq` (a backup taken right after a restore, or a
+    /// point-in-time cut before an earlier restore's timeline began) are folded into the
+    /// new one: their numbers all lie in its discarded range.
+    private func startTimeline(in layout: StoreLayout, _ manifest: BackupManifest, keptSeq: UInt64, replacing old: StoreLayout?) throws -> UInt64 {
         let kept = try Timelines.read(layout)
         var first = kept.nextSeq(head: manifest.headSeq)
         if let old, let meta = try? StoreMeta.read(old), meta.storeID == manifest.storeID {
@@ -105,8 +129,8 @@ struct Restore {
         } else {
             first += Self.unknownHistoryGap
         }
-        var timelines = Timelines(starts: kept.starts.filter { $0.firstSeq <= manifest.headSeq })
-        timelines.starts.append(Timelines.Start(id: StoreID.random(), firstSeq: first, keptSeq: manifest.headSeq, createdMillis: Clock.nowMillis()))
+        var timelines = Timelines(starts: kept.starts.filter { $0.firstSeq <= keptSeq })
+        timelines.starts.append(Timelines.Start(id: StoreID.random(), firstSeq: first, keptSeq: keptSeq, createdMillis: Clock.nowMillis()))
         try timelines.write(layout)
         return first
     }

@@ -1,7 +1,10 @@
 /// What a restore did.
 public struct RestoreReport: Sendable, Equatable {
-    /// The restored backup's head: the last sequence number kept.
+    /// The last sequence number kept: the backup's head, or where a point-in-time restore
+    /// cut its log.
     public var keptSeq: UInt64 = 0
+    /// The backup's head (above ``keptSeq`` when a point-in-time restore cut the log).
+    public var backupHeadSeq: UInt64 = 0
     /// The sequence number the new timeline's first event gets: above every number the
     /// backup or the replaced store ever issued.
     public var firstSeq: UInt64 = 1

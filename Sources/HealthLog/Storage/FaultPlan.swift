@@ -23,6 +23,9 @@ package struct FaultPlan: Sendable, Equatable {
         case unfinishedSegmentRemoved = "unfinished-segment-removed"
         /// A restore copied the backup's files beside the target and checked their digests.
         case restoreCopied = "restore-copied"
+        /// A point-in-time restore cut the copy's log (segments removed, the last one
+        /// truncated, the checkpoint rewritten).
+        case restoreCut = "restore-cut"
         /// A restore verified the new store beside the target.
         case restoreVerified = "restore-verified"
         /// A restore wrote the new store's timelines and fsynced all of it.

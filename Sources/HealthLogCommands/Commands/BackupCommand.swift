@@ -14,7 +14,7 @@ enum BackupCommand {
         guard arguments.positionals.count == 1 else { throw HealthLogError(.badUsage, "backup takes one destination directory") }
         let store = try context.store()
         if arguments.has("--follow") { return try follow(store, into: arguments.positionals[0], context) }
-        let progress = ProgressLine("backup", context.terminal)
+        let progress = ProgressLine("backup", context.terminal, unit: "segments")
         let report = try store.backup(to: arguments.positionals[0], progress: progress.update)
         progress.finish()
         context.terminal.print(try HealthStore(directory: arguments.positionals[0]).headAnchor().token)

@@ -10,6 +10,7 @@ struct RestoreTamperTests {
     enum Tamper: String, CaseIterable, CustomTestStringConvertible {
         case flipMeta, flipCheckpoint, flipSegment, flipIndex, flipManifest, truncateSegment, deleteSegment, deleteManifest
         case unlistedSegment, dotDotEntry, absoluteEntry, symlinkedSegment
+        case truncateManifest, symlinkedManifest, symlinkedSegmentsDirectory, flipLastSegment
         var testDescription: String { rawValue }
     }
 
@@ -50,6 +51,16 @@ struct RestoreTamperTests {
             try FileManager.default.copyItem(atPath: backup + "/" + segment, toPath: backup + "/segments/00000000000000999999.0000.log.lz4")
         case .dotDotEntry: try addEntry("file ../x 1 \(digest)", backup)
         case .absoluteEntry: try addEntry("file /etc/passwd 1 \(digest)", backup)
+        case .truncateManifest: try FileHandle(forWritingAtPath: backup + "/manifest")!.truncate(atOffset: 200)
+        case .symlinkedManifest:
+            try FileManager.default.moveItem(atPath: backup + "/manifest", toPath: backup + "/../manifest-elsewhere")
+            try FileManager.default.createSymbolicLink(atPath: backup + "/manifest", withDestinationPath: backup + "/../manifest-elsewhere")
+        case .symlinkedSegmentsDirectory:
+            try FileManager.default.moveItem(atPath: backup + "/segments", toPath: backup + "/../segments-elsewhere")
+            try FileManager.default.createSymbolicLink(atPath: backup + "/segments", withDestinationPath: backup + "/../segments-elsewhere")
+        case .flipLastSegment:
+            let last = try FileManager.default.contentsOfDirectory(atPath: backup + "/segments").filter { $0.hasSuffix(".log.lz4") }.sorted().last!
+            try flip(backup + "/segments/" + last, at: 200)
         case .symlinkedSegment:
             try FileManager.default.moveItem(atPath: backup + "/" + segment, toPath: backup + "/elsewhere")
             try FileManager.default.createSymbolicLink(atPath: backup + "/" + segment, withDestinationPath: backup + "/elsewhere")
@@ -66,6 +77,9 @@ struct RestoreTamperTests {
             let error = #expect(throws: HealthLogError.self) { try HealthStore(directory: fixture.dir.file(target)).restore(from: fixture.backup, force: force) }
             #expect(error?.code.category == .store, "\(tamper): \(String(describing: error))")
         }
+        // A point-in-time restore checks the whole backup too, also what it will discard.
+        let cut = #expect(throws: HealthLogError.self) { try fixture.store.restore(from: fixture.backup, force: true, to: .anchor(QueryAnchor(fromValue: 1))) }
+        #expect(cut?.code.category == .store, "\(tamper) with --to: \(String(describing: cut))")
         #expect(try RestoreFixture.tree(fixture.dir.file("store")) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: fixture.dir.path)
         #expect(!left.contains("missing") && !left.contains { $0.contains(".restore-") }, "\(left)")

@@ -15,6 +15,7 @@ package enum HealthLogCommand {
         (PlotCommand.spec, PlotCommand.run),
         (BackupCommand.spec, BackupCommand.run),
         (RestoreCommand.spec, RestoreCommand.run),
+        (RecoverCommand.spec, RecoverCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),

@@ -52,4 +52,21 @@ struct BackupCLITests {
         #expect(backedUp() == (try HealthLogBinary.run(["--store", store, "replay", "--raw", "--from", "0"]).stdout))
         #expect(try HealthLogBinary.run(["--store", dir.file("restored"), "restore", backup]).status == 0)
     }
+
+    @Test("A backup --follow round that fails ends the follow by itself with exit 1 and the error, and the backup has no manifest")
+    func failedRoundEndsTheFollow() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store"), backup = dir.file("backup")
+        #expect(try HealthLogBinary.run(["--store", store, "append", "--no-sync"], stdin: Self.steps(1)).status == 0)
+        let follower = try HealthLogBinary.launch(["--store", store, "backup", "--follow", backup], outputIn: dir)
+        #expect(await eventually { FileManager.default.fileExists(atPath: backup + "/manifest") })
+        try FileManager.default.removeItem(atPath: backup + "/segments")
+        try ByteSurgery.write([0], to: backup + "/segments")
+        #expect(try HealthLogBinary.run(["--store", store, "append", "--no-sync"], stdin: Self.steps(2)).status == 0)
+        #expect(await follower.stop(with: 0), "signal 0 only waits: the follow must end by itself")
+        let result = follower.finish()
+        #expect(result.status == 1 && result.stderr.contains("healthlog: error: "), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: backup + "/manifest"))
+    }
 }

@@ -10,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, anchor, stats, verify, reindex, compact, importExport = "import"
+        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, stats, verify, reindex, compact, importExport = "import"
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -28,6 +28,7 @@ struct GoldenTests {
             case .plot: GoldenTexts.plot
             case .backup: GoldenTexts.backup
             case .restore: GoldenTexts.restore
+            case .recover: GoldenTexts.recover
             case .anchor: GoldenTexts.anchor
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify

@@ -34,6 +34,8 @@ enum GoldenTexts {
                                     incrementally and verified.
           restore                   Restore a backup into the store directory, verified
                                     and atomically, as a new timeline.
+          recover                   Copy every readable event of a damaged store into a
+                                    new store and list what could not be read.
           anchor                    Print the anchor of the last committed event.
           stats                     Show per-type counts and dates, and the store's
                                     size.
@@ -396,6 +398,35 @@ enum GoldenTexts {
         discards are refused with exit 3, and new events get sequence numbers above
         every number issued before. Prints the restored store's head anchor on stdout;
         progress goes to stderr when it is a terminal.
+        """
+
+    /// `healthlog recover --help`.
+    static let recover = """
+        OVERVIEW: Copy every readable event of a damaged store into a new store and list what could not be read.
+
+        USAGE: healthlog [--store <dir>] recover <dest>
+
+        ARGUMENTS:
+          <dest>                    Where the new store goes: a path that does not
+                                    exist, or an empty directory.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        Like sqlite3's .recover. Reads the store (it is never modified) batch by batch
+        across every segment file, skipping whatever fails its checksum or does not
+        decode and picking up at the next sound batch, and writes every readable event
+        into a new store at <dest> under its original sequence number, with the same
+        store identity (from meta, or from the segment headers when meta is damaged).
+        Each lost range is recorded as a timeline gap, so anchors keep working and an
+        anchor inside a lost range is refused with exit 3. The new store is indexed and
+        verified before it is put in place. Prints 'lost FIRST-LAST' for each range of
+        acknowledged sequence numbers that could not be read and 'unreadable FILE bytes
+        START-END: REASON' for each damaged byte range on stdout. Exits 0 when every
+        acknowledged event was recovered, 1 when some were lost (the new store then
+        holds all the rest), 2 when <dest> is not empty.
         """
 
     /// `healthlog anchor --help`.

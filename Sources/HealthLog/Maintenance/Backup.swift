@@ -22,6 +22,10 @@ import Darwin
 /// ``BackupManifest`` is written (temporary, fsync, rename, directory fsync): every file
 /// with its size and SHA-256, the store, timeline and head. The old manifest is removed
 /// first, so a backup that did not finish has none and no restore takes it.
+///
+/// A continuous backup's rounds (``run(remembering:)``) carry a ``BackupMemory`` from one
+/// round to the next, so a round after an append reads, digests and verifies only the
+/// bytes the append added.
 struct Backup {
     /// The store backed up.
     let source: StoreLayout
@@ -32,12 +36,30 @@ struct Backup {
 
     /// Takes the backup and verifies it; returns what it wrote, kept and removed.
     func run() throws -> BackupReport {
+        var memory: BackupMemory?
+        return try run(remembering: &memory)
+    }
+
+    /// Takes the backup as ``run()`` does, using and then replacing `memory`, what the
+    /// previous round of a continuous backup left (``BackupMemory``): remembered files that
+    /// are unchanged on both sides are kept without being read, the growing segment gets
+    /// only its new bytes appended and digested, and when nothing else changed only those
+    /// new bytes are verified (each batch header's CRC-32C, the store tag, sequence
+    /// continuity, every frame's CRC-32C, ending at the snapshot's head) instead of the
+    /// whole copy. Any other change (a new, replaced or removed file, another timeline) is
+    /// handled and verified as in a one-off backup. `memory` is `nil` after a round that failed.
+    func run(remembering memory: inout BackupMemory?) throws -> BackupReport {
         let snapshot = try LogSnapshot(source)
         try BackupTarget.check(destination.directory, store: source.directory)
-        try prepareDestination(snapshot.meta)
+        let known = memory.flatMap { $0.storeID == snapshot.meta.storeID && $0.timelines == snapshot.timelines ? $0 : nil }
+        memory = nil
+        var next = BackupMemory(storeID: snapshot.meta.storeID, timelines: snapshot.timelines, headSeq: snapshot.headSeq)
+        if known == nil || !Self.isUnchanged("meta", known, at: destination.meta) { try prepareDestination(snapshot.meta) }
         unlink(destination.directory + "/" + Self.manifestName)
         var entries: [BackupManifest.Entry] = []
         var report = BackupReport(headSeq: snapshot.headSeq)
+        var isVerifiedByParts = known != nil
+        var appended: [(path: String, from: Int, to: Int)] = []
         let copied = snapshot.appendPoint.map { Array(snapshot.segments[...$0.segment]) } ?? []
         for (index, file) in copied.enumerated() {
             progress?(index, copied.count)
@@ -45,23 +67,43 @@ struct Backup {
             let length = isGrowing ? (snapshot.appendPoint?.offset ?? file.size) : file.size
             let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             let target = destination.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-            entries.append(try copyUnlessSame(path, length: length, to: target, as: "segments/" + file.name.fileName, &report))
-            if !isGrowing, let index = try copyIndex(file.name, &report) { entries.append(index) }
+            let relative = "segments/" + file.name.fileName
+            if let known, let extended = try extend(known, relative, from: path, length: length, to: target, file.status, &next) {
+                entries.append(extended.entry)
+                if extended.from < length { appended.append((target, extended.from, length)) }
+                report.filesKept += extended.from == length ? 1 : 0
+                report.filesWritten += extended.from == length ? 0 : 1
+                report.bytesWritten += length - extended.from
+            } else if let known, let kept = Self.unchanged(known, relative, length: length, source: file.status, target: target) {
+                entries.append(kept.entry)
+                next.files[relative] = kept
+                report.filesKept += 1
+            } else {
+                isVerifiedByParts = false
+                let (entry, digest) = try copyUnlessSame(path, length: length, to: target, as: relative, &report)
+                entries.append(entry)
+                try remember(entry, source: file.status, target: target, in: &next)
+                if isGrowing { next.growing = (relative, digest) }
+            }
+            if !isGrowing, let index = try copyIndex(file.name, known, &next, &report, verifiedByParts: &isVerifiedByParts) { entries.append(index) }
         }
         let keep = Set(copied.map(\.name))
         for name in try destination.listSegments() where !keep.contains(name) {
             unlink(destination.segment(baseSeq: name.baseSeq, generation: name.generation))
             unlink(SegmentIndex.path(destination, name))
             report.filesRemoved += 1
+            isVerifiedByParts = false
         }
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name
             try Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset)).write(destination, sync: true)
         }
-        if snapshot.timelines.starts.isEmpty {
-            unlink(destination.timelines)
-        } else {
-            try snapshot.timelines.write(destination)
+        if known == nil || !Self.isUnchanged("timelines", known, at: destination.timelines) {
+            if snapshot.timelines.starts.isEmpty {
+                unlink(destination.timelines)
+            } else {
+                try snapshot.timelines.write(destination)
+            }
         }
         if snapshot.compactions.entries.isEmpty {
             unlink(destination.compactions)
@@ -71,13 +113,20 @@ struct Backup {
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)
         progress?(copied.count, copied.count)
-        let check = try Verifier(layout: destination, progress: nil).run()
-        guard check.isSound, check.headSeq == snapshot.headSeq else {
-            throw HealthLogError(
-                .corrupt,
-                "the backup in \(destination.directory) failed verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), the store at \(snapshot.headSeq)")")
+        if let known, isVerifiedByParts {
+            try BackupTailCheck(destination: destination, timelines: snapshot.timelines, storeTag: snapshot.meta.storeID.tag)
+                .check(appended, after: known.headSeq, head: snapshot.headSeq)
+        } else {
+            let check = try Verifier(layout: destination, progress: nil).run()
+            guard check.isSound, check.headSeq == snapshot.headSeq else {
+                throw HealthLogError(
+                    .corrupt,
+                    "the backup in \(destination.directory) failed verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), the store at \(snapshot.headSeq)")")
+            }
         }
         try writeManifest(snapshot, entries: entries)
+        next.smallFiles = ["meta": FileStamp.of(destination.meta), "timelines": FileStamp.of(destination.timelines)]
+        memory = next
         return report
     }
 
@@ -123,17 +172,69 @@ struct Backup {
         try DurableFile.replace(destination.directory + "/" + Self.manifestName, with: Array(try manifest.text().utf8))
     }
 
-    /// Copies a sealed segment's index unless the destination holds the same bytes; removes
-    /// the destination's when the store has none (the copy's writer rebuilds it). Returns
-    /// its manifest entry when the destination now has it.
-    private func copyIndex(_ name: SegmentName, _ report: inout BackupReport) throws -> BackupManifest.Entry? {
+    /// Copies a sealed segment's index unless the destination holds the same bytes (or
+    /// `known` remembers it unchanged on both sides); removes the destination's when the
+    /// store has none (the copy's writer rebuilds it). Returns its manifest entry when the
+    /// destination now has it; clears `verifiedByParts` when it wrote one.
+    private func copyIndex(
+        _ name: SegmentName, _ known: BackupMemory?, _ next: inout BackupMemory, _ report: inout BackupReport, verifiedByParts: inout Bool
+    ) throws -> BackupManifest.Entry? {
         let path = SegmentIndex.path(source, name)
         let target = SegmentIndex.path(destination, name)
-        guard let length = Self.size(of: path) else {
+        guard let status = try FileStatus.of(path: path) else {
             unlink(target)
             return nil
         }
-        return try copyUnlessSame(path, length: length, to: target, as: "segments/" + Self.fileName(target), &report)
+        let relative = "segments/" + Self.fileName(target)
+        if let known, let kept = Self.unchanged(known, relative, length: status.size, source: status, target: target) {
+            next.files[relative] = kept
+            report.filesKept += 1
+            return kept.entry
+        }
+        verifiedByParts = false
+        let (entry, _) = try copyUnlessSame(path, length: status.size, to: target, as: relative, &report)
+        try remember(entry, source: status, target: target, in: &next)
+        return entry
+    }
+
+    /// Whether the destination's small file `name` (at `path`) is as `known`'s round left it.
+    private static func isUnchanged(_ name: String, _ known: BackupMemory?, at path: String) -> Bool {
+        guard let recorded = known?.smallFiles[name] else { return false }
+        return recorded == FileStamp.of(path)
+    }
+
+    /// `known`'s memory of the file at `relative`, when it may stand for the file without
+    /// reading it: the same length of the same store file, the destination file untouched.
+    private static func unchanged(_ known: BackupMemory, _ relative: String, length: Int, source: FileStatus, target: String) -> BackupMemory.File? {
+        guard let file = known.files[relative], file.entry.size == length, file.source.isSameFile(as: source),
+            known.growing?.path != relative, FileStamp.of(target) == file.stamp
+        else { return nil }
+        return file
+    }
+
+    /// Records in `next` that the destination file `target` now holds `entry`, copied from `source`.
+    private func remember(_ entry: BackupManifest.Entry, source: FileStatus, target: String, in next: inout BackupMemory) throws {
+        guard let stamp = FileStamp.of(target) else { throw HealthLogError(.io, "cannot stat \(target)") }
+        next.files[entry.path] = BackupMemory.File(entry: entry, source: source, stamp: stamp)
+    }
+
+    /// Appends to the destination's copy of the segment that was growing in `known`'s round
+    /// the bytes the store's file has gained since, up to `length`, digesting only them;
+    /// `nil` when that memory does not apply (another segment, another file on either
+    /// side, the copy touched since, or a shorter length). Returns the manifest entry and
+    /// where the new bytes start.
+    private func extend(
+        _ known: BackupMemory, _ relative: String, from path: String, length: Int, to target: String, _ status: FileStatus, _ next: inout BackupMemory
+    ) throws -> (entry: BackupManifest.Entry, from: Int)? {
+        guard let growing = known.growing, growing.path == relative, let file = known.files[relative], file.source.isSameFile(as: status),
+            file.entry.size <= length, FileStamp.of(target) == file.stamp
+        else { return nil }
+        let start = file.entry.size
+        if start < length { try FileCopy.append(path, range: start..<length, to: target, digest: growing.digest) }
+        let entry = BackupManifest.Entry(path: relative, size: length, sha256: try growing.digest.copy().finish())
+        try remember(entry, source: status, target: target, in: &next)
+        next.growing = (relative, growing.digest)
+        return (entry, start)
     }
 
     /// The last component of `path`.
@@ -143,22 +244,19 @@ struct Backup {
 
     /// Keeps `target` when it is byte-identical to the first `length` bytes of `path`;
     /// otherwise copies them over it atomically. Returns the manifest entry of `target`
-    /// (named `relative`), digested in the same pass that compared or copied it.
-    private func copyUnlessSame(_ path: String, length: Int, to target: String, as relative: String, _ report: inout BackupReport) throws -> BackupManifest.Entry {
+    /// (named `relative`), digested in the same pass that compared or copied it, and that
+    /// digest still open (a continuous backup goes on with it as the file grows).
+    private func copyUnlessSame(
+        _ path: String, length: Int, to target: String, as relative: String, _ report: inout BackupReport
+    ) throws -> (entry: BackupManifest.Entry, digest: SHA256Digest) {
         let kept = try SHA256Digest()
         if try FileCopy.isCopy(target, of: path, length: length, digest: kept) {
             report.filesKept += 1
-            return BackupManifest.Entry(path: relative, size: length, sha256: try kept.finish())
+            return (BackupManifest.Entry(path: relative, size: length, sha256: try kept.copy().finish()), kept)
         }
         let copied = try SHA256Digest()
         report.bytesWritten += try FileCopy.copy(path, length: length, to: target, digest: copied)
         report.filesWritten += 1
-        return BackupManifest.Entry(path: relative, size: length, sha256: try copied.finish())
-    }
-
-    /// The size of the file at `path`, or `nil` when there is none.
-    private static func size(of path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+        return (BackupManifest.Entry(path: relative, size: length, sha256: try copied.copy().finish()), copied)
     }
 }

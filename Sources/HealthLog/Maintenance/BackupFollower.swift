@@ -4,8 +4,11 @@
 /// The watcher is set up before the first round, so an append committed while a round
 /// runs wakes the next wait and is in the next round. A wake-up that finds the store's
 /// head and timeline unchanged (the watcher's safety interval, a file that is not an
-/// append) runs no round. Each round is a whole, verified, incremental backup with its
-/// manifest written last, so the destination is restorable after every round; a round
+/// append) runs no round. Each round is a verified, incremental backup with its manifest
+/// written last, so the destination is restorable after every round; it remembers what
+/// the previous round left (``BackupMemory``), so a round that only extends the growing
+/// segment copies, digests and verifies only the new bytes. A round that fails ends the
+/// follow with its error (the destination then has no manifest until a later backup). A round
 /// that was started when `stop` is signalled is finished first. The position a round is
 /// compared against is read before the round, so an append that lands between that look
 /// and the round's snapshot costs at most one extra round, never a missed one.
@@ -18,14 +21,15 @@ struct BackupFollower {
     func run(until stop: StopSignal, afterRound: (BackupReport) throws -> Void) throws -> BackupReport {
         let watcher = LogWatcher(backup.source)
         var backedUp = try Self.position(backup.source)
-        var report = try backup.run()
+        var memory: BackupMemory?
+        var report = try backup.run(remembering: &memory)
         try afterRound(report)
         while !stop.isStopped {
             watcher.wait(stop: stop)
             guard !stop.isStopped else { break }
             let position = try Self.position(backup.source)
             guard position != backedUp else { continue }
-            report = try backup.run()
+            report = try backup.run(remembering: &memory)
             backedUp = position
             try afterRound(report)
         }

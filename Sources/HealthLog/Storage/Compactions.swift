@@ -79,6 +79,12 @@ struct Compactions: Sendable, Equatable {
         return checkpoint
     }
 
+    /// The record for a copy of the log with its own checkpoint (`recover` writes one):
+    /// the same compactions, so the same anchors expire, without the checkpoint moves.
+    var carried: Compactions {
+        Compactions(entries: entries.map { Entry(horizonSeq: $0.horizonSeq, createdMillis: $0.createdMillis, droppedEvents: $0.droppedEvents) })
+    }
+
     /// The file's bytes.
     func encoded() -> [UInt8] {
         var w = ByteWriter()

@@ -12,6 +12,17 @@ final class SHA256Digest {
         guard crypto_hash_sha256_init(&state) == 0 else { throw HealthLogError(.io, "libsodium: cannot start a SHA-256 digest") }
     }
 
+    /// A digest of nothing yet that starts from `state`.
+    private init(state: crypto_hash_sha256_state) {
+        self.state = state
+    }
+
+    /// A second digest of everything added so far, to be finished while this one goes on
+    /// (a continuous backup digests a growing file once, a round's new bytes at a time).
+    func copy() -> SHA256Digest {
+        SHA256Digest(state: state)
+    }
+
     /// Adds `bytes` to the digest.
     func update(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }

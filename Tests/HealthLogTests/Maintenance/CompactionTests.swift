@@ -211,8 +211,11 @@ struct CompactionTests {
         defer { dir.remove() }
         let store = HealthStore(directory: dir.file("store"), options: Self.options)
         let horizon = try store.append(ndjson: Self.lines(1...60, deleting: [5, 30])).anchor
+        _ = try store.backup(to: dir.file("backup"))
         _ = try store.compact(horizon: .anchor(horizon))
         _ = try store.backup(to: dir.file("backup"))
+        let copied = try FileManager.default.contentsOfDirectory(atPath: dir.file("backup/segments")).filter { $0.hasSuffix(".log.lz4") }.map { $0.prefix(20) }
+        #expect(Set(copied).count == copied.count, "the second backup replaced the superseded segments")
         let manifest = String(decoding: try #require(FileManager.default.contents(atPath: dir.file("backup/manifest"))), as: UTF8.self)
         #expect(manifest.contains("\nfile compactions "), "\(manifest)")
         let restored = HealthStore(directory: dir.file("restored"), options: Self.options)
@@ -223,6 +226,26 @@ struct CompactionTests {
         let reused = #expect(throws: HealthLogError.self) { try restored.append(ndjson: Self.lines(30...30)) }
         #expect(reused?.code == .badInput)
         #expect(try restored.verify().isSound)
+    }
+
+    @Test("recover of a compacted store reads the committed generation, not the superseded files a reader keeps, and carries the compactions record")
+    func recoverCompactedStore() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: Self.options)
+        _ = try store.append(ndjson: Self.lines(1...120))
+        let horizon = try store.append(ndjson: Self.lines(121...121, deleting: [3, 60, 110])).anchor
+        let reader = try LogSnapshot(StoreLayout(directory: dir.file("store")))
+        let report = try store.compact(horizon: .anchor(horizon))
+        #expect(report.filesWaitingForReaders > 0)
+        let recovered = try store.recover(to: dir.file("recovered"))
+        withExtendedLifetime(reader) {}
+        #expect(recovered.lost.isEmpty && recovered.duplicates == 0, "\(recovered)")
+        let copy = HealthStore(directory: dir.file("recovered"), options: Self.options)
+        #expect(try Self.raw(copy) == Self.raw(store))
+        #expect(throws: HealthLogError.self) { try Self.raw(copy, from: QueryAnchor(seq: 10, storeTag: horizon.storeTag)) }
+        #expect(throws: HealthLogError.self) { try copy.append(ndjson: Self.lines(60...60)) }
+        #expect(try copy.verify().isSound)
     }
 
     @Test("A horizon date takes the deletes appended before it; a date before every append drops nothing and commits nothing")

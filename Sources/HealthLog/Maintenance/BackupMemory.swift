@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one round of a continuous backup left in the destination, kept in memory for the
+/// next round (``Backup/run(remembering:)``), so that round reads, compares, digests and
+/// verifies only what changed since.
+///
+/// Why a remembered file may be trusted without reading it again: its manifest entry was
+/// digested from the bytes the round compared or copied and then verified; the store's
+/// file is the same inode (a sealed segment and the committed prefix of the growing one
+/// never change in place, see ``SegmentFile``); and the destination file's ``FileStamp``
+/// (inode, size, modification and change times) is the one the round left, so nothing has
+/// written to it since. Anything that does not match is handled as a one-off backup
+/// handles it. The memory of a round that failed is dropped.
+struct BackupMemory {
+    /// A file of the destination as the round left it.
+    struct File {
+        /// Its manifest entry.
+        var entry: BackupManifest.Entry
+        /// The store's file it copies.
+        var source: FileStatus
+        /// The destination file.
+        var stamp: FileStamp
+    }
+
+    /// The store backed up.
+    var storeID: StoreID
+    /// The store's timelines at the round.
+    var timelines: Timelines
+    /// The round's head.
+    var headSeq: UInt64
+    /// The segments and indexes, by path relative to the destination.
+    var files: [String: File] = [:]
+    /// The growing segment's path and the running SHA-256 of its bytes so far, so the next
+    /// round digests only what it appends.
+    var growing: (path: String, digest: SHA256Digest)?
+    /// The destination's `meta` and `timelines` as the round left them (`nil`: absent).
+    var smallFiles: [String: FileStamp?] = [:]
+}
+
+/// What `stat(2)` says of a destination file that changes whenever anything writes to it:
+/// which file, its size, and its modification and status-change times in nanoseconds.
+struct FileStamp: Equatable {
+    /// `st_dev`.
+    let device: UInt64
+    /// `st_ino`.
+    let inode: UInt64
+    /// `st_size`.
+    let size: Int
+    /// `st_mtim` in nanoseconds.
+    let modified: Int64
+    /// `st_ctim` in nanoseconds.
+    let changed: Int64
+
+    /// The stamp of the file at `path` (not following a final symbolic link); `nil` when
+    /// there is none or it cannot be stat'ed.
+    static func of(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+    }
+}

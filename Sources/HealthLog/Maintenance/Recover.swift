@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Salvage without a backup (`recover`): copies every readable event of a damaged store
+/// into a new store and reports the acknowledged sequence numbers it could not read.
+/// Memory holds one segment file and the headers of the sound batches, not the log.
+///
+/// The damaged store is only read (no lock, no cut, nothing written). Every segment file is
+/// walked batch by batch (``RecoverScan``), whatever its name, header or neighbours say, so
+/// a flipped byte, a zeroed region, a truncated or deleted segment or a garbage header
+/// costs only the batches it touches. The store's identity comes from `meta`, or, when that
+/// is unreadable, from the segment headers (the one most of them name). The new store is
+/// the same store: same identity, every event under its original sequence number, each
+/// lost range recorded as a timeline gap (``RecoverPlan``), so clients' anchors keep
+/// working and an anchor inside a lost range is refused with the advice to resync. It is
+/// built beside the destination (`DEST.recover-XXXXXX`, 0700), indexed, verified, and put
+/// in place with one rename; the destination must be missing or an empty directory.
+struct Recover {
+    /// The damaged store.
+    let source: StoreLayout
+    /// Where the new store goes.
+    let destination: String
+    /// The new store's segment size (``StoreOptions/segmentBytes``).
+    var segmentBytes = FormatConstants.defaultSegmentBytes
+
+    /// The suffix (before a random part) of the new store while it is built.
+    static let temporaryInfix = ".recover-"
+
+    /// Runs the salvage.
+    func run() throws -> RecoverReport {
+        let target = try checkDestination()
+        var report = RecoverReport()
+        let files = try listSegments(&report)
+        let storeID = try identity(files, &report)
+        guard let decoder = try? LZ4FrameDecoder() else { throw HealthLogError(.io, "cannot create an LZ4 decompression context") }
+        var found: [RecoverScan.SoundBatch] = []
+        var issued: UInt64 = 0
+        for name in files {
+            let file = read(name, &report)
+            let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
+            let scan = RecoverScan(file.bytes, file: "segments/" + file.name.fileName, path: path, storeTag: storeID.tag, decoder: decoder)
+            found += scan.batches
+            report.unreadable += scan.unreadable.map {
+                RecoverReport.Unreadable(file: $0.file, offset: $0.offset, length: $0.length, reason: $0.reason, seqs: $0.seqs)
+            }
+            issued = max(issued, file.name.baseSeq, scan.batches.last?.header.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
+        }
+        let acknowledged = checkpoint(&report)
+        let timelines = sourceTimelines(&report)
+        let plan = RecoverPlan(
+            found, acknowledged: acknowledged, issued: max(issued, acknowledged ?? 0), source: timelines, timelineID: StoreID.random(), now: Clock.nowMillis())
+        report.lost = plan.lost
+        report.tornTail = plan.torn
+        report.duplicates = plan.duplicates
+        report.headSeq = plan.batches.last?.header.lastSeq ?? 0
+        report.events = plan.batches.reduce(0) { $0 + $1.header.lastSeq - $1.header.firstSeq + 1 }
+        try build(plan, storeID: storeID, at: target, headSeq: report.headSeq)
+        return report
+    }
+
+    /// Refuses a destination that exists and is not an empty directory, or that is the
+    /// store or lies inside it (``HealthLogError/Code/badUsage``); returns its real path.
+    private func checkDestination() throws -> String {
+        try BackupTarget.check(destination, store: source.directory)
+        guard let real = BackupTarget.resolved(destination) else {
+            throw HealthLogError(.io, "cannot resolve \(destination): \(describeErrno(errno))", errno: errno)
+        }
+        if FileDescriptor.exists(real), !(try DirectoryListing.names(in: real, isNamedByUser: true)).isEmpty {
+            throw HealthLogError(.badUsage, "\(destination) is not empty; recover into a new or empty directory")
+        }
+        return real
+    }
+
+    /// One segment file's name and bytes.
+    private struct SegmentBytes {
+        var name: SegmentName
+        var bytes: [UInt8]
+    }
+
+    /// The segment files, in order; none (and a note) when `segments/` cannot be listed.
+    private func listSegments(_ report: inout RecoverReport) throws -> [SegmentName] {
+        guard FileDescriptor.exists(source.meta) || FileDescriptor.exists(source.segments) else {
+            throw HealthLogError(.noStore, "no healthlog store at \(source.directory)")
+        }
+        do {
+            let names = try source.listSegments()
+            // A compacted store: the generations its compactions file committed, not the
+            // files they superseded (without a readable file, every one, deduplicated later).
+            guard let compactions = try? Compactions.read(source), compactions.generation > 0 else { return names }
+            return compactions.current(names)
+        } catch let error as HealthLogError where error.code != .unsafeFile {
+            report.notes.append("segments/ cannot be listed (\(error.message)); no event could be read")
+            return []
+        }
+    }
+
+    /// Reads segment `name` whole (one at a time, so memory holds one segment); one that
+    /// cannot be read is a note and counts as empty.
+    private func read(_ name: SegmentName, _ report: inout RecoverReport) -> SegmentBytes {
+        let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
+        do {
+            let fd = try FileDescriptor.open(path, flags: O_RDONLY)
+            defer { fd.close() }
+            return SegmentBytes(name: name, bytes: try fd.read(at: 0, count: try fd.size()))
+        } catch let error as HealthLogError {
+            report.notes.append("segments/\(name.fileName) cannot be read: \(error.message)")
+        } catch {
+            report.notes.append("segments/\(name.fileName) cannot be read")
+        }
+        return SegmentBytes(name: name, bytes: [])
+    }
+
+    /// The store's identity: `meta`'s, else the one most segment headers name.
+    private func identity(_ files: [SegmentName], _ report: inout RecoverReport) throws -> StoreID {
+        var named: [StoreID: Int] = [:]
+        for name in files {
+            let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
+            guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { continue }
+            defer { fd.close() }
+            guard let bytes = try? fd.read(at: 0, count: SegmentLayout.prologueLength), RecoverScan.prologueProblem(bytes) == nil,
+                let header = try? SegmentHeader.decode(Array(bytes[LZ4Frame.emptyFrame.count...]))
+            else { continue }
+            named[header.storeID, default: 0] += 1
+        }
+        do {
+            let meta = try StoreMeta.read(source)
+            if let other = named.keys.first(where: { $0 != meta.storeID }) {
+                report.notes.append("a segment header names store \(other.text); meta's identity \(meta.storeID.text) is kept and that segment's batches are not this store's")
+            }
+            return meta.storeID
+        } catch let error as HealthLogError where error.code == .corrupt || error.code == .noStore {
+            guard let best = named.max(by: { ($0.value, $0.key.text) < ($1.value, $1.key.text) })?.key else {
+                throw HealthLogError(.corrupt, "\(source.directory): meta is unreadable (\(error.message)) and no segment header is sound, so the store's identity is unknown")
+            }
+            report.notes.append("meta is unreadable (\(error.message)); the store's identity \(best.text) comes from \(named[best] ?? 0) segment header(s)")
+            return best
+        }
+    }
+
+    /// The checkpoint's sequence number, when it can be read.
+    private func checkpoint(_ report: inout RecoverReport) -> UInt64? {
+        do {
+            return try Checkpoint.read(source)?.seq
+        } catch let error as HealthLogError {
+            report.notes.append("checkpoint is unreadable (\(error.message.prefix(60))…); appends that did not finish cannot be told from lost ones, so readable batches after the last finished append are left out")
+            return nil
+        } catch {
+            return nil
+        }
+    }
+
+    /// The damaged store's timelines, or none when the file is unreadable (its gaps then
+    /// count as lost).
+    private func sourceTimelines(_ report: inout RecoverReport) -> Timelines {
+        do {
+            return try Timelines.read(source)
+        } catch {
+            report.notes.append("timelines is unreadable; gaps a restore made are reported as lost")
+            return Timelines()
+        }
+    }
+
+    /// Writes the plan into a new directory beside `target`, indexes and verifies it, and
+    /// renames it into place.
+    private func build(_ plan: RecoverPlan, storeID: StoreID, at target: String, headSeq: UInt64) throws {
+        var template = Array((target + Self.temporaryInfix + "XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw HealthLogError(.io, "cannot create a directory beside \(target): \(describeErrno(errno))", errno: errno)
+        }
+        let temporary = String(cString: made)
+        let built = StoreLayout(directory: temporary)
+        do {
+            try RecoverWriter(layout: built, storeID: storeID, segmentBytes: segmentBytes).write(plan)
+            if let compactions = try? Compactions.read(source), compactions.generation > 0 { try compactions.carried.write(built) }
+            _ = try Reindexer(layout: built, options: StoreOptions()).run()
+            let check = try Verifier(layout: built, progress: nil).run()
+            guard check.isSound, check.headSeq == headSeq else {
+                throw HealthLogError(.corrupt, "the recovered store failed verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), not \(headSeq)")")
+            }
+            try DurableFile.syncDirectory(temporary)
+            _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, target) }
+        } catch {
+            try? DirectoryTree.remove(temporary)
+            throw error
+        }
+        try DurableFile.syncDirectory(containing: target)
+    }
+}

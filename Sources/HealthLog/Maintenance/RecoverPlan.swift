@@ -1,0 +1,94 @@
+/// What `recover` puts in the new store, decided from the sound batches the scan found:
+/// which batches, in what order, which acknowledged sequence numbers are lost, and the
+/// timeline starts that record each lost range as an accepted gap.
+///
+/// Rules. Batches are taken in sequence order; one whose numbers another batch already
+/// holds is dropped (a duplicate). Sound batches after the last one that ends an append
+/// belong to an append that never finished: they are kept when the checkpoint says they
+/// were acknowledged (the last kept one is then marked as ending its append, since the
+/// batch that did is lost), and left out as a torn tail otherwise, as any writer would cut
+/// them. Every number from 1 to the acknowledged head that no kept batch holds, and that
+/// no timeline start of the damaged store already records as discarded, is lost. Each hole
+/// between kept batches becomes a timeline start (``Timelines/Start``) from the last number
+/// before it to the first after it, so the new store's continuity checks accept exactly
+/// these gaps; a lost tail becomes a start past every number the damaged store may have
+/// issued, so no number is ever issued twice.
+struct RecoverPlan {
+    /// The batches of the new store, in sequence order.
+    private(set) var batches: [RecoverScan.SoundBatch] = []
+    /// The new store's timelines.
+    private(set) var timelines = Timelines()
+    /// The acknowledged sequence numbers no sound batch holds.
+    private(set) var lost: [ClosedRange<UInt64>] = []
+    /// The numbers of sound batches left out as a torn tail.
+    private(set) var torn: ClosedRange<UInt64>?
+    /// Batches left out because a batch before them holds their numbers.
+    private(set) var duplicates = 0
+
+    /// Decides the plan. `acknowledged` is the checkpoint's sequence number, when it could be
+    /// read; `issued` the highest number anything in the damaged store names; `source` its
+    /// timelines; `timelineID` the identity of the starts this recovery records.
+    init(_ found: [RecoverScan.SoundBatch], acknowledged: UInt64?, issued: UInt64, source: Timelines, timelineID: StoreID, now: Int64) {
+        var ordered: [RecoverScan.SoundBatch] = []
+        for batch in found.enumerated().sorted(by: { ($0.element.header.firstSeq, $0.offset) < ($1.element.header.firstSeq, $1.offset) }).map(\.element) {
+            if let last = ordered.last, batch.header.firstSeq <= last.header.lastSeq {
+                duplicates += 1
+            } else {
+                ordered.append(batch)
+            }
+        }
+        let committed = (ordered.lastIndex { $0.header.isEndOfAppend }).map { $0 + 1 } ?? 0
+        var kept = Array(ordered[..<committed])
+        for batch in ordered[committed...] {
+            guard let acknowledged, batch.header.lastSeq <= acknowledged, torn == nil else {
+                torn = (torn?.lowerBound ?? batch.header.firstSeq)...batch.header.lastSeq
+                continue
+            }
+            kept.append(batch)
+        }
+        if let last = kept.last, !last.header.isEndOfAppend { kept[kept.count - 1] = Self.endingAppend(last) }
+        batches = kept
+        let head = kept.last?.header.lastSeq ?? 0
+        let top = max(head, acknowledged ?? 0)
+        var expected: UInt64 = 1
+        for batch in kept {
+            let first = batch.header.firstSeq
+            if first != expected {
+                lost += Self.subtract(source, from: expected...(first - 1))
+                let recorded = source.starts.first { $0.keptSeq == expected - 1 && $0.firstSeq == first }
+                timelines.starts.append(recorded ?? Timelines.Start(id: timelineID, firstSeq: first, keptSeq: expected - 1, createdMillis: now))
+            }
+            expected = batch.header.lastSeq + 1
+        }
+        if top > head {
+            lost += Self.subtract(source, from: (head + 1)...top)
+            let first = max(issued, top, source.nextSeq(head: head) - 1) + 1
+            timelines.starts.append(Timelines.Start(id: timelineID, firstSeq: first, keptSeq: head, createdMillis: now))
+        } else if let pending = source.starts.last, pending.keptSeq == head, pending.firstSeq > head + 1 {
+            timelines.starts.append(pending)
+        }
+    }
+
+    /// `batch` with its header marked as ending an append (its frames unchanged).
+    static func endingAppend(_ batch: RecoverScan.SoundBatch) -> RecoverScan.SoundBatch {
+        var marked = batch
+        marked.header.flags |= FormatConstants.flagEndOfAppend
+        marked.isHeaderRewritten = true
+        return marked
+    }
+
+    /// The parts of `range` that no start of `timelines` records as discarded.
+    static func subtract(_ timelines: Timelines, from range: ClosedRange<UInt64>) -> [ClosedRange<UInt64>] {
+        var pieces = [range]
+        for discarded in timelines.starts.compactMap(\.discarded) {
+            pieces = pieces.flatMap { piece -> [ClosedRange<UInt64>] in
+                guard piece.overlaps(discarded) else { return [piece] }
+                var rest: [ClosedRange<UInt64>] = []
+                if piece.lowerBound < discarded.lowerBound { rest.append(piece.lowerBound...(discarded.lowerBound - 1)) }
+                if piece.upperBound > discarded.upperBound { rest.append((discarded.upperBound + 1)...piece.upperBound) }
+                return rest
+            }
+        }
+        return pieces
+    }
+}

@@ -61,7 +61,7 @@ public final class HealthStore: Sendable {
     /// The anchor of the last committed event.
     public func headAnchor() throws -> QueryAnchor {
         let snapshot = try LogSnapshot(layout)
-        return QueryAnchor(seq: snapshot.headSeq, storeTag: snapshot.meta.storeID.tag)
+        return QueryAnchor(seq: snapshot.headSeq, storeTag: snapshot.meta.storeID.tag, generation: snapshot.compactions.generation)
     }
 
     /// The full type identifiers present in the store's log.

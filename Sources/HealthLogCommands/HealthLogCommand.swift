@@ -20,6 +20,7 @@ package enum HealthLogCommand {
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),
         (ReindexCommand.spec, ReindexCommand.run),
+        (CompactCommand.spec, CompactCommand.run),
         (ImportCommand.spec, ImportCommand.run),
         ]
     }

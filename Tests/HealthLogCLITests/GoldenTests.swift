@@ -10,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, stats, verify, reindex, importExport = "import"
+        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, stats, verify, reindex, compact, importExport = "import"
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -33,6 +33,7 @@ struct GoldenTests {
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify
             case .reindex: GoldenTexts.reindex
+            case .compact: GoldenTexts.compact
             case .importExport: GoldenTexts.importExport
             }
         }

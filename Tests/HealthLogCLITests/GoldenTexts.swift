@@ -42,6 +42,8 @@ enum GoldenTexts {
           verify                    Check every checksum, the sequence continuity and
                                     the indexes.
           reindex                   Rebuild the indexes from the segments.
+          compact                   Drop samples deleted before a horizon, with their
+                                    deletes; older anchors below it expire.
           import                    Import an Apple Health export (export.zip or
                                     export.xml), idempotently.
 
@@ -504,6 +506,31 @@ enum GoldenTexts {
         problem with its file and byte offset and exits 1 if there is any; a torn tail
         (an unfinished last append, which the next writer cuts) and an index that is
         only behind are notes. Progress goes to stderr when it is a terminal.
+        """
+
+    /// `healthlog compact --help`.
+    static let compact = """
+        OVERVIEW: Drop samples deleted before a horizon, with their deletes; older anchors below it expire.
+
+        USAGE: healthlog [--store <dir>] compact --horizon <date|anchor>
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --horizon <date|anchor>   Drop deletes appended before this date (an ISO 8601
+                                    instant, or YYYY-MM-DD for its midnight UTC), or at
+                                    or before this anchor (a token, or a sequence
+                                    number), with the samples they deleted.
+          -h, --help                Show help information.
+
+        Rewrites only the segments holding such events, as new files beside the old
+        ones, and commits them with one atomic rename under the writer lock: a crash at
+        any instant leaves the old log or the new one, and readers running meanwhile see
+        one or the other. Afterwards an anchor issued before the compaction that points
+        below the horizon is refused with exit 3 and the advice to resync from 0;
+        anchors issued after it stay valid. Sequence numbers and compacted UUIDs are
+        never reused. Prints what was dropped and the bytes reclaimed on stderr;
+        progress goes to stderr when it is a terminal.
         """
 
     /// `healthlog reindex --help`.

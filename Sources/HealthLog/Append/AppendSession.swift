@@ -166,7 +166,7 @@ final class AppendSession {
             try? state.persist(from: startHead + 1, to: writer.headSeq, reach: writer.reach)
         }
         if let meta = writer.meta {
-            summary.anchor = QueryAnchor(seq: writer.headSeq, storeTag: meta.storeID.tag)
+            summary.anchor = QueryAnchor(seq: writer.headSeq, storeTag: meta.storeID.tag, generation: writer.snapshot?.compactions.generation ?? 0)
         }
         return summary
     }

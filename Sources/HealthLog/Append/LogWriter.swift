@@ -71,6 +71,7 @@ final class LogWriter {
 
     private func openExisting() throws {
         try Debris.remove(layout)
+        _ = try UnusedSegments.remove(layout, faults: faults)
         let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq

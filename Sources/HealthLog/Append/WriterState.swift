@@ -58,6 +58,10 @@ struct WriterState {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
         guard let found = try uuidRuns().lookup(uuid) else { return nil }
         if stored == nil { stored = StoredEvents(snapshot) }
+        if found.deleteSeq != 0, found.addSeq != 0, try snapshot.wasDropped(found.addSeq) {
+            // A compacted sample: gone from the log, but its UUID stays used.
+            return SampleStub(seq: found.addSeq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
+        }
         guard found.addSeq != 0, let line = try stored!.addLine(seq: found.addSeq) else {
             throw HealthLogError(.corrupt, "the UUID index names event \(found.addSeq) for \(uuid), but the log has no such add: run 'healthlog reindex'")
         }

@@ -3,9 +3,25 @@
 ///
 /// A group holds the events of one type and one kind (adds or deletes) of the batch, in
 /// sequence order, so a query for a rare type reads only that type's small frame and skips
-/// the rest without decompressing it. The union of a batch's groups is exactly the events
-/// `firstSeq...lastSeq`.
+/// the rest without decompressing it. The union of a batch's groups and its ``dropped``
+/// events is exactly the events `firstSeq...lastSeq`.
+///
+/// A batch that `compact` rewrote is written in batch header version 2: after the groups it
+/// lists the events compaction dropped (a deleted sample's add and its delete), each as its
+/// sequence number, kind and UUID, so the sequence range stays whole, every continuity
+/// check is unchanged, and a compacted UUID is still known (and refused) when the UUID
+/// index is rebuilt from the log.
 struct BatchHeader: Equatable, Sendable {
+    /// One event compaction dropped: what the UUID index needs to keep refusing its UUID.
+    struct Dropped: Equatable, Sendable {
+        /// The dropped event's sequence number.
+        var seq: UInt64
+        /// Whether it was the delete (else the add).
+        var isDelete: Bool
+        /// The sample's UUID.
+        var uuid: SampleUUID
+    }
+
     /// One group's entry: which events its frame holds and where the frame is.
     struct Group: Equatable, Sendable {
         /// ``FormatConstants/groupKindAdd`` or ``FormatConstants/groupKindDelete``.
@@ -46,6 +62,12 @@ struct BatchHeader: Equatable, Sendable {
     var appendedMillis: Int64
     /// The groups, in the order their frames follow the header.
     var groups: [Group]
+    /// The events `compact` dropped from this batch, in sequence order (empty unless the
+    /// batch was compacted; then the header is written in version 2).
+    var dropped: [Dropped] = []
+
+    /// The bit of a dropped event's stored sequence number that marks a delete.
+    private static let droppedDeleteBit: UInt64 = 1 << 63
 
     /// Whether this batch completes an append.
     var isEndOfAppend: Bool { flags & FormatConstants.flagEndOfAppend != 0 }
@@ -57,7 +79,7 @@ struct BatchHeader: Equatable, Sendable {
     func encoded() -> [UInt8] {
         var payload = ByteWriter()
         payload.append(bytes: FormatConstants.batchTag)
-        payload.append(FormatConstants.version)
+        payload.append(dropped.isEmpty ? FormatConstants.version : FormatConstants.compactedBatchVersion)
         payload.append(flags)
         payload.append(storeTag)
         payload.append(firstSeq)
@@ -80,6 +102,14 @@ struct BatchHeader: Equatable, Sendable {
             payload.append(group.frameLength)
             payload.append(group.rawLength)
             payload.append(group.frameCRC)
+        }
+        if !dropped.isEmpty {
+            payload.append(UInt32(dropped.count))
+            for event in dropped {
+                payload.append(event.seq | (event.isDelete ? Self.droppedDeleteBit : 0))
+                payload.append(event.uuid.high)
+                payload.append(event.uuid.low)
+            }
         }
         payload.appendChecksum()
         var frame = ByteWriter()
@@ -104,9 +134,9 @@ struct BatchHeader: Equatable, Sendable {
                 throw FormatViolation("batch header tag is not HLBA")
             }
             let version = try reader.read(UInt16.self)
-            guard version <= FormatConstants.version else {
+            guard version <= FormatConstants.compactedBatchVersion else {
                 throw FormatViolation(
-                    "batch was written by format version \(version); this healthlog reads up to \(FormatConstants.version)",
+                    "batch was written by format version \(version); this healthlog reads up to \(FormatConstants.compactedBatchVersion)",
                     isNewerVersion: true)
             }
             let flags = try reader.read(UInt16.self)
@@ -148,12 +178,29 @@ struct BatchHeader: Equatable, Sendable {
                 events += UInt64(group.count)
                 groups.append(group)
             }
+            var dropped: [Dropped] = []
+            if version == FormatConstants.compactedBatchVersion {
+                let count = try reader.read(UInt32.self)
+                guard UInt64(count) <= last - first + 1, Int(count) * 24 <= reader.remaining else {
+                    throw FormatViolation("batch header lists \(count) dropped events for sequence range \(first)...\(last)")
+                }
+                dropped.reserveCapacity(Int(count))
+                for _ in 0..<count {
+                    let word = try reader.read(UInt64.self)
+                    let event = Dropped(seq: word & ~Self.droppedDeleteBit, isDelete: word & Self.droppedDeleteBit != 0, uuid: SampleUUID(high: try reader.read(), low: try reader.read()))
+                    guard event.seq >= first, event.seq <= last, event.seq > dropped.last?.seq ?? 0 else {
+                        throw FormatViolation("batch header lists dropped event \(event.seq) outside \(first)...\(last) or out of order")
+                    }
+                    dropped.append(event)
+                }
+                events += UInt64(count)
+            }
             guard reader.remaining == 4 else { throw FormatViolation("batch header has trailing bytes") }
             guard total == UInt64(framesLength) else { throw FormatViolation("batch header frame lengths disagree") }
             guard events == last - first + 1 else {
                 throw FormatViolation("batch header counts \(events) events for sequence range \(first)...\(last)")
             }
-            return BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: groups)
+            return BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: groups, dropped: dropped)
         } catch is ByteReader.Truncated {
             throw FormatViolation("batch header is truncated")
         } catch let violation as FormatViolation {

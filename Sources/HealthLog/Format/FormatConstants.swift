@@ -47,6 +47,10 @@ enum FormatConstants {
     /// The largest number of type groups in one batch.
     static let maxGroupCount = 4096
 
+    /// The batch header version of a batch `compact` rewrote: version 1 plus the list of
+    /// dropped events (``BatchHeader/dropped``). Other batches keep version 1.
+    static let compactedBatchVersion: UInt16 = 2
+
     /// Batch flag: this batch ends an append (an append is visible once its last batch is).
     static let flagEndOfAppend: UInt16 = 1 << 0
     /// Batch flag: the batch holds delete events.

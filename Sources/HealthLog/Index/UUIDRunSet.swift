@@ -74,11 +74,11 @@ final class UUIDRunSet {
         for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
-                for line in lines.lines where line.seq >= from && line.seq <= last {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw) else {
-                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(line.seq) has no readable uuid")
+                for event in lines.uuidEvents(batch.header, in: raw) where event.seq >= from && event.seq <= last {
+                    guard let uuid = event.uuid else {
+                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) has no readable uuid")
                     }
-                    try builder.add(uuid, seq: line.seq, isDelete: line.isDelete)
+                    try builder.add(uuid, seq: event.seq, isDelete: event.isDelete)
                 }
             }
         }

@@ -18,7 +18,7 @@ import Darwin
 /// before its rename, and the directories after. The destination must not be the store or
 /// lie inside it (``BackupTarget``).
 ///
-/// The store's `timelines` go along when it has them. Last, once the copy verified, the
+/// The store's `timelines` and `compactions` go along when it has them. Last, once the copy verified, the
 /// ``BackupManifest`` is written (temporary, fsync, rename, directory fsync): every file
 /// with its size and SHA-256, the store, timeline and head. The old manifest is removed
 /// first, so a backup that did not finish has none and no restore takes it.
@@ -105,6 +105,11 @@ struct Backup {
                 try snapshot.timelines.write(destination)
             }
         }
+        if snapshot.compactions.entries.isEmpty {
+            unlink(destination.compactions)
+        } else {
+            try snapshot.compactions.write(destination)
+        }
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)
         progress?(copied.count, copied.count)
@@ -150,7 +155,7 @@ struct Backup {
     static let manifestName = "manifest"
 
     /// Writes the manifest: `meta`, the segments and indexes in `copied` (digested as they
-    /// were kept or copied), then the checkpoint and the timelines, the small files digested
+    /// were kept or copied), then the checkpoint, the timelines and the compactions, the small files digested
     /// as they now are in the destination.
     private func writeManifest(_ snapshot: LogSnapshot, entries copied: [BackupManifest.Entry]) throws {
         func entry(_ path: String) throws -> BackupManifest.Entry {
@@ -158,7 +163,7 @@ struct Backup {
             return BackupManifest.Entry(path: path, size: digest.size, sha256: digest.sha256)
         }
         var entries = [try entry("meta")] + copied
-        for path in ["checkpoint", "timelines"] where FileDescriptor.exists(destination.directory + "/" + path) {
+        for path in ["checkpoint", "timelines", "compactions"] where FileDescriptor.exists(destination.directory + "/" + path) {
             entries.append(try entry(path))
         }
         let manifest = BackupManifest(

@@ -13,7 +13,7 @@
 /// sha256 <digest of every byte above this line>
 /// ```
 ///
-/// A path is one of `meta`, `checkpoint`, `timelines`, `segments/<segment name>` and
+/// A path is one of `meta`, `checkpoint`, `timelines`, `compactions`, `segments/<segment name>` and
 /// `segments/<segment name>.idx`; anything else (`../x`, an absolute path, another
 /// directory) makes the manifest invalid.
 struct BackupManifest: Equatable {
@@ -50,7 +50,7 @@ struct BackupManifest: Equatable {
 
     /// Whether `path` names a file a backup may hold.
     static func isBackupPath(_ path: String) -> Bool {
-        if ["meta", "checkpoint", "timelines"].contains(path) { return true }
+        if ["meta", "checkpoint", "timelines", "compactions"].contains(path) { return true }
         guard path.hasPrefix("segments/") else { return false }
         let name = String(path.dropFirst("segments/".count))
         if SegmentName(fileName: name) != nil { return true }

@@ -86,7 +86,11 @@ struct Recover {
             throw HealthLogError(.noStore, "no healthlog store at \(source.directory)")
         }
         do {
-            return try source.listSegments()
+            let names = try source.listSegments()
+            // A compacted store: the generations its compactions file committed, not the
+            // files they superseded (without a readable file, every one, deduplicated later).
+            guard let compactions = try? Compactions.read(source), compactions.generation > 0 else { return names }
+            return compactions.current(names)
         } catch let error as HealthLogError where error.code != .unsafeFile {
             report.notes.append("segments/ cannot be listed (\(error.message)); no event could be read")
             return []
@@ -170,6 +174,7 @@ struct Recover {
         let built = StoreLayout(directory: temporary)
         do {
             try RecoverWriter(layout: built, storeID: storeID, segmentBytes: segmentBytes).write(plan)
+            if let compactions = try? Compactions.read(source), compactions.generation > 0 { try compactions.carried.write(built) }
             _ = try Reindexer(layout: built, options: StoreOptions()).run()
             let check = try Verifier(layout: built, progress: nil).run()
             guard check.isSound, check.headSeq == headSeq else {

@@ -151,6 +151,8 @@ struct RecoverScan {
     private func framesProblem(_ header: BatchHeader, at offset: Int, end: Int) -> String? {
         guard end <= bytes.count else { return "batch frames end past the end of the file" }
         var seen = [Bool](repeating: false, count: Int(header.lastSeq - header.firstSeq + 1))
+        // Events `compact` dropped are accounted for by the header's list (BatchHeader.dropped).
+        for event in header.dropped { seen[Int(event.seq - header.firstSeq)] = true }
         var at = end - header.framesLength
         var raw: [UInt8] = []
         for group in header.groups {

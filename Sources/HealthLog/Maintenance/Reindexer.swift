@@ -37,11 +37,11 @@ struct Reindexer {
             progress?(done, batches.count)
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
-                for line in lines.lines {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw), sync.apply(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])) else {
-                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
+                for event in lines.uuidEvents(batch.header, in: raw) {
+                    guard let uuid = event.uuid, event.line.map({ sync.apply(UnsafeRawBufferPointer(rebasing: raw[$0.start..<$0.end - 1])) }) ?? true else {
+                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(event.seq) is unreadable")
                     }
-                    try uuids.add(uuid, seq: line.seq, isDelete: line.isDelete)
+                    try uuids.add(uuid, seq: event.seq, isDelete: event.isDelete)
                 }
             }
         }

@@ -36,6 +36,7 @@ struct Verifier {
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var eventCount: UInt64 = 0
+        var droppedCount: UInt64 = 0
         for (done, batch) in batches.enumerated() {
             progress?(done, batches.count)
             let header = batch.header
@@ -60,13 +61,25 @@ struct Verifier {
                     }
                 }
             }
+            for event in header.dropped {
+                let at = Int(event.seq - header.firstSeq)
+                guard !seen[at] else {
+                    report.problems.append("\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) is both stored and listed as dropped by compaction")
+                    continue
+                }
+                seen[at] = true
+                batchEvents.append((event.uuid, event.seq, event.isDelete))
+                droppedCount += 1
+            }
             batchEvents.sort { $0.seq < $1.seq }
             for event in batchEvents { try uuidCheck.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
             eventCount += UInt64(batchEvents.count)
         }
         let checker = IndexChecker(layout: layout, snapshot: snapshot)
         checker.checkSegmentIndexes(&report)
-        if report.problems.isEmpty, eventCount == report.events {
+        let sequenced = report.events
+        report.events -= min(droppedCount, report.events)
+        if report.problems.isEmpty, eventCount == sequenced {
             try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
             try checker.checkSyncTable(&report)
         }
@@ -84,7 +97,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var segments = 0
     /// Committed batches checked.
     public var batches = 0
-    /// Committed events: the head sequence number, less the numbers restores discarded.
+    /// Committed events: the head sequence number, less the numbers restores discarded and
+    /// the events compaction dropped.
     public var events: UInt64 = 0
     /// The head sequence number.
     public var headSeq: UInt64 = 0

@@ -16,6 +16,8 @@ struct Replayer {
         let tag = snapshot.meta.storeID.tag
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try snapshot.timelines.check(request.anchor, storeTag: tag)
+        try snapshot.compactions.check(request.anchor, storeTag: tag)
+        let generation = snapshot.compactions.generation
         try request.anchor.validate(storeTag: tag, head: snapshot.headSeq)
         try request.predicate.validate()
         let predicate = request.predicate
@@ -52,10 +54,10 @@ struct Replayer {
                 return false
             }
             if isFull {
-                return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: last, groupsRead: groupsRead)
+                return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: last, groupsRead: groupsRead)
             }
         }
-        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
+        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).

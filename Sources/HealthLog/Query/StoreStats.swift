@@ -23,7 +23,8 @@ public struct StoreStats: Sendable, Equatable {
 
     /// Per type, sorted by identifier.
     public var types: [TypeStats] = []
-    /// Committed events: the head sequence number, less the numbers restores discarded.
+    /// Committed events: the head sequence number, less the numbers restores discarded and
+    /// the events compaction dropped.
     public var events: UInt64 = 0
     /// Segment files.
     public var segments = 0
@@ -43,7 +44,9 @@ public struct StoreStats: Sendable, Equatable {
     init(_ snapshot: LogSnapshot) throws {
         var byType: [String: TypeStats] = [:]
         let all = try snapshot.allBatches()
+        var dropped: UInt64 = 0
         for batch in all {
+            dropped += UInt64(batch.header.dropped.count)
             for group in batch.header.groups {
                 var stats = byType[group.type] ?? TypeStats(
                     type: group.type, live: 0, deleted: 0, first: Timestamp(microseconds: .max), last: Timestamp(microseconds: .min))
@@ -60,7 +63,7 @@ public struct StoreStats: Sendable, Equatable {
             }
         }
         types = byType.values.sorted { $0.type < $1.type }
-        events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
+        events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq) - dropped
         segments = snapshot.segments.count
         batches = all.count
         segmentBytes = snapshot.segments.reduce(0) { $0 + $1.size }

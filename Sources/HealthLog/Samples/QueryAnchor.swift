@@ -2,7 +2,9 @@
 /// `HKQueryAnchor` for healthlog.
 ///
 /// Its ``token`` is opaque, printable and URL-safe: base64url of a version byte, the
-/// store's tag, the sequence number and a CRC-32C, so an anchor from another store or a
+/// store's tag, the sequence number, in version 2 the store's compaction generation when
+/// the anchor was issued (so an anchor from before a compaction is told from one issued
+/// after it), and a CRC-32C, so an anchor from another store or a
 /// mistyped one is refused rather than silently read as "from the beginning". `0` (the
 /// ``beginning``) and a bare decimal sequence number are accepted too, as
 /// `HKQueryAnchor(fromValue:)` is; those carry no store and fit any store.
@@ -17,13 +19,17 @@ public struct QueryAnchor: Hashable, Sendable, Codable, Comparable, CustomString
     public let seq: UInt64
     /// The tag of the store that issued the anchor, or `nil` for `0` and bare numbers.
     let storeTag: UInt64?
+    /// How many compactions the store had committed when it issued the anchor (0 for bare
+    /// numbers, version-1 tokens and stores never compacted).
+    let generation: UInt32
 
     /// The position before the first event.
     public static let beginning = QueryAnchor(seq: 0, storeTag: nil)
 
-    init(seq: UInt64, storeTag: UInt64?) {
+    init(seq: UInt64, storeTag: UInt64?, generation: UInt32 = 0) {
         self.seq = seq
         self.storeTag = storeTag
+        self.generation = generation
     }
 
     /// An anchor at a bare sequence number (like `HKQueryAnchor(fromValue:)`).
@@ -38,24 +44,26 @@ public struct QueryAnchor: Hashable, Sendable, Codable, Comparable, CustomString
             self.init(seq: seq, storeTag: nil)
             return
         }
-        guard let bytes = Base64URL.decode(token), bytes.count == 21, bytes[0] == 1,
-            CRC32C.checksum(bytes[0..<17]) == ByteReaderValue.u32(bytes, 17)
+        guard let bytes = Base64URL.decode(token), (bytes.count == 21 && bytes[0] == 1) || (bytes.count == 25 && bytes[0] == 2),
+            CRC32C.checksum(bytes[0..<(bytes.count - 4)]) == ByteReaderValue.u32(bytes, bytes.count - 4)
         else {
             throw HealthLogError(.anchorRefused, "anchor '\(token.prefix(80))' is malformed: expected a token printed by healthlog, 0, or a sequence number")
         }
         var reader = ByteReader(bytes, at: 1)
         let tag = try reader.read(UInt64.self)
         let seq = try reader.read(UInt64.self)
-        self.init(seq: seq, storeTag: tag)
+        let generation = bytes[0] == 2 ? try reader.read(UInt32.self) : 0
+        self.init(seq: seq, storeTag: tag, generation: generation)
     }
 
     /// The printable token.
     public var token: String {
         guard let storeTag else { return String(seq) }
         var w = ByteWriter()
-        w.append(UInt8(1))
+        w.append(UInt8(generation == 0 ? 1 : 2))
         w.append(storeTag)
         w.append(seq)
+        if generation != 0 { w.append(generation) }
         w.appendChecksum()
         return Base64URL.encode(w.bytes)
     }

@@ -50,13 +50,14 @@ struct BatchLines {
     }
 
     /// Puts the lines in sequence order: by direct placement when every group of the batch
-    /// was loaded (its sequence numbers are then exactly first...last), else by sorting.
+    /// was loaded and compaction dropped none (its sequence numbers are then exactly
+    /// first...last), else by sorting.
     /// Returns what is wrong when two groups hold the same sequence number (the header's
     /// counts then add up while some number of the range is missing).
     private mutating func order(_ header: BatchHeader, allGroups: Bool) -> String? {
         swap(&lines, &unordered)
         guard !lines.isEmpty else { return nil }
-        if !allGroups {
+        if !allGroups || !header.dropped.isEmpty {
             lines.sort { $0.seq < $1.seq }
             for k in lines.indices.dropFirst() where lines[k].seq == lines[k - 1].seq {
                 return "event \(lines[k].seq) is in two groups"

@@ -32,6 +32,17 @@ package struct FaultPlan: Sendable, Equatable {
         case restoreSynced = "restore-synced"
         /// A restore swapped the new store into place (the old one not yet removed).
         case restoreSwapped = "restore-swapped"
+        /// A compaction wrote and fdatasynced one rewritten segment (a new generation, not
+        /// yet committed) and its index.
+        case compactSegmentWritten = "compact-segment-written"
+        /// A compaction fsynced the segments directory: every rewritten segment is durable.
+        case compactSynced = "compact-synced"
+        /// A compaction replaced the `compactions` file: it is committed.
+        case compactCommitted = "compact-committed"
+        /// A compaction rewrote the checkpoint at its new offset.
+        case compactCheckpointWritten = "compact-checkpoint-written"
+        /// A segment file (or its index) no longer in use was removed.
+        case unusedSegmentRemoved = "unused-segment-removed"
     }
 
     /// Kill the process with `SIGKILL` the `occurrence`-th time (1-based) it reaches `point`.

@@ -12,6 +12,8 @@ struct LogScan {
     let meta: StoreMeta
     /// Where restores cut the log: the only gaps in sequence numbers it accepts.
     let timelines: Timelines
+    /// What `compact` committed: which generation of each segment is in use.
+    let compactions: Compactions
     private(set) var segments: [SegmentFile] = []
     private(set) var batches: [BatchRef] = []
     /// How many leading batches are committed.
@@ -33,8 +35,9 @@ struct LogScan {
         self.meta = meta
         self.usingIndexes = usingIndexes
         timelines = try Timelines.read(layout)
+        compactions = try Compactions.read(layout)
         let descriptors = SegmentDescriptors(layout)
-        for name in try layout.listSegments() {
+        for name in compactions.current(try layout.listSegments()) {
             guard let file = try SegmentFile(layout, name, descriptors: descriptors) else { continue }
             segments.append(file)
         }

@@ -26,6 +26,10 @@ final class LogSnapshot {
     private let scan: LogScan
     /// Where restores cut the log (empty for a store never restored).
     var timelines: Timelines { scan.timelines }
+    /// What `compact` committed (empty for a store never compacted).
+    var compactions: Compactions { scan.compactions }
+    /// The shared lock that keeps superseded segment files this snapshot may open in place.
+    private let readerLock: ReaderLock?
     /// The highest committed sequence number (0 when empty).
     let headSeq: UInt64
     /// The checkpoint the log was checked against (`nil` when the store has none).
@@ -50,9 +54,10 @@ final class LogSnapshot {
     init(_ layout: StoreLayout, usingIndexes: Bool = true) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
+        readerLock = try ReaderLock.shared(layout)
         decoder = try LZ4FrameDecoder()
         var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes)
-        checkpoint = try Checkpoint.read(layout)
+        checkpoint = scan.compactions.translate(try Checkpoint.read(layout))
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
         try scan.checkAcknowledged(checkpoint)

@@ -15,8 +15,8 @@ import Darwin
 /// - append: the bytes land past the recorded size and are never read;
 /// - cut a torn tail on open, or roll back a failed append: truncate the segment holding
 ///   the append point down to it and remove every later segment. Bytes below the
-///   committed point never change (there is no compaction yet; when there is, it writes
-///   a new generation under a new name);
+///   committed point never change (`compact` writes a new generation under a new name,
+///   and the old file stays until no snapshot holds the readers' lock, see ``ReaderLock``);
 /// - after a removal, start a segment of the same name (names are base sequence numbers).
 ///
 /// So the file found at open time is checked to be the one stat'ed (same device and

@@ -11,6 +11,7 @@ import Darwin
 /// lock                      the writers' advisory lock
 /// checkpoint                the last acknowledged append (a hint that bounds recovery work)
 /// timelines                 where restores cut the log (only in a store that was restored)
+/// compactions               what compact dropped, and its commit point (only in a compacted store)
 /// segments/<baseSeq:020>.<generation:0000>.log.lz4
 /// ```
 struct StoreLayout: Sendable {
@@ -25,6 +26,8 @@ struct StoreLayout: Sendable {
     var checkpoint: String { directory + "/checkpoint" }
     /// The timelines file (``Timelines``).
     var timelines: String { directory + "/timelines" }
+    /// The compactions file (``Compactions``).
+    var compactions: String { directory + "/compactions" }
     /// The segments directory.
     var segments: String { directory + "/segments" }
 

@@ -31,7 +31,7 @@ struct Follower {
                 anchor = outcome.newAnchor
                 try afterBatch(outcome)
             }
-            pass.anchor = QueryAnchor(seq: outcome.scannedThrough, storeTag: outcome.newAnchor.storeTag)
+            pass.anchor = QueryAnchor(seq: outcome.scannedThrough, storeTag: outcome.newAnchor.storeTag, generation: outcome.newAnchor.generation)
             watcher.wait(stop: stop)
         }
         return anchor

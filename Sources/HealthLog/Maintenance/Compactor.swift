@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `compact`: drops the samples deleted at or before a horizon together with their deletes
+/// (SPEC §3 rule 8), under the writer lock, crash-safe and safe against concurrent readers.
+///
+/// 1. Finds the deletes at or before the horizon and, through the UUID index, the add of
+///    each deleted sample: those events are dropped.
+/// 2. Rewrites each segment holding one as a file of the next generation
+///    (`<base>.<g+1>.log.lz4`, `O_EXCL`, 0600), batch by batch: a batch without dropped
+///    events is copied byte for byte; in the others, each group holding a dropped event is
+///    recompressed without it (a group left empty goes), and the header lists the dropped
+///    events (``BatchHeader/dropped``), so the batch keeps its sequence range and flags.
+///    Each file is fdatasynced, its index written; then `segments/` is fsynced.
+/// 3. Commits by replacing `compactions` (``Compactions``) with one more entry. Until then
+///    readers and writers ignore the new files; from then on they use them.
+/// 4. Rewrites the checkpoint when its segment was rewritten (the entry already tells
+///    readers where it now points), releases the lock and removes the superseded files
+///    unless a reader still holds a snapshot (``UnusedSegments``).
+///
+/// Sequence numbers are never reused and the head stays where it was.
+struct Compactor {
+    /// The store.
+    let layout: StoreLayout
+    /// The writer's options (lock timeout, test faults).
+    let options: StoreOptions
+    /// Where to stop.
+    let horizon: CompactionHorizon
+    /// Called with (batches done, batches of the segments to rewrite).
+    var progress: ((Int, Int) -> Void)?
+
+    /// Compacts; returns what it did.
+    ///
+    /// - Throws: ``HealthLogError/Code/noStore`` without a store,
+    ///   ``HealthLogError/Code/anchorRefused`` for an anchor horizon of another store or past
+    ///   the head, and the writer's and the file system's errors. A failure before the commit
+    ///   leaves the log as it was (the next writer removes the uncommitted files).
+    func run() throws -> CompactReport {
+        guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
+        let faults = FaultCounter(options.faults)
+        var report = try compactHoldingLock(faults)
+        let lock = try WriterLock.acquire(layout, timeout: options.lockTimeout)
+        defer { lock.release() }
+        let removal = try UnusedSegments.remove(layout, faults: faults)
+        report.filesWaitingForReaders = removal.waiting
+        return report
+    }
+
+    /// Steps 1 to 4 up to the checkpoint, holding the writer lock.
+    private func compactHoldingLock(_ faults: FaultCounter) throws -> CompactReport {
+        let writer = try LogWriter(layout, options: options)
+        var report = CompactReport(recoveredTail: writer.recoveredTail)
+        guard let snapshot = writer.snapshot else { return report }
+        report.segments = snapshot.appendPoint.map { $0.segment + 1 } ?? 0
+        report.bytesBefore = try segmentBytes(snapshot)
+        report.bytesAfter = report.bytesBefore
+        let horizonSeq = try resolve(snapshot)
+        report.horizonSeq = horizonSeq
+        let compactions = snapshot.compactions
+        guard horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) else { return report }
+        let plan = try CompactionPlan(snapshot, horizonSeq: horizonSeq)
+        guard !plan.dropped.isEmpty else { return report }
+        report.deletesDropped = plan.deleteCount
+        report.eventsDropped = plan.dropped.count
+        let generation = compactions.generation + 1
+        let segmentsToRewrite = plan.segments
+        var checkpointMove: (before: Checkpoint, newOffset: UInt64)?
+        var newBytes: [Int: Int] = [:]
+        let total = try segmentsToRewrite.reduce(0) { $0 + (try snapshot.batches(inSegment: $1).count) }
+        var done = 0
+        for index in segmentsToRewrite {
+            let rewriter = SegmentRewriter(layout: layout, snapshot: snapshot, generation: generation, faults: faults)
+            let rewritten = try rewriter.rewrite(segment: index, dropping: plan.dropped) {
+                progress?(done, total)
+                done += 1
+            }
+            newBytes[index] = rewritten.size
+            if let checkpoint = snapshot.checkpoint, checkpoint.segmentBase == snapshot.segments[index].name.baseSeq,
+                let moved = rewritten.endOffsets[Int(clamping: checkpoint.endOffset)]
+            {
+                checkpointMove = (checkpoint, UInt64(moved))
+            }
+            faults.reach(.compactSegmentWritten)
+        }
+        progress?(total, total)
+        try DurableFile.syncDirectory(layout.segments)
+        faults.reach(.compactSynced)
+        var next = compactions
+        next.entries.append(
+            Compactions.Entry(
+                horizonSeq: horizonSeq, createdMillis: Clock.nowMillis(), droppedEvents: UInt64(plan.dropped.count),
+                checkpointBefore: checkpointMove?.before, checkpointNewOffset: checkpointMove?.newOffset ?? 0))
+        try next.write(layout)
+        faults.reach(.compactCommitted)
+        if let checkpointMove {
+            var moved = checkpointMove.before
+            moved.endOffset = checkpointMove.newOffset
+            try moved.write(layout, sync: true)
+            try DurableFile.syncDirectory(layout.directory)
+            faults.reach(.compactCheckpointWritten)
+        }
+        report.generation = generation
+        report.segmentsRewritten = segmentsToRewrite.count
+        report.bytesAfter = report.bytesBefore - segmentsToRewrite.reduce(0) { $0 + snapshotSize(snapshot, $1) - (newBytes[$1] ?? 0) }
+        return report
+    }
+
+    /// The horizon as a sequence number of `snapshot`'s log.
+    private func resolve(_ snapshot: LogSnapshot) throws -> UInt64 {
+        switch horizon {
+        case .anchor(let anchor):
+            try anchor.validate(storeTag: snapshot.meta.storeID.tag, head: snapshot.headSeq)
+            return anchor.seq
+        case .date(let date):
+            let millis = date.microseconds / 1000
+            var seq: UInt64 = 0
+            for batch in try snapshot.allBatches() {
+                guard batch.header.appendedMillis < millis else { break }
+                seq = batch.header.lastSeq
+            }
+            return seq
+        }
+    }
+
+    /// The committed bytes of the snapshot's segments.
+    private func segmentBytes(_ snapshot: LogSnapshot) throws -> Int {
+        guard let point = snapshot.appendPoint else { return 0 }
+        return (0...point.segment).reduce(0) { $0 + snapshotSize(snapshot, $1) }
+    }
+
+    /// The committed length of segment `index` (up to the append point for the last one).
+    private func snapshotSize(_ snapshot: LogSnapshot, _ index: Int) -> Int {
+        if let point = snapshot.appendPoint, point.segment == index { return point.offset }
+        return snapshot.segments[index].size
+    }
+}

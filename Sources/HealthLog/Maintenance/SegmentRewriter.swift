@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes one segment again without the events a compaction drops, as a new file of the
+/// compaction's generation beside the old one (see ``Compactor``). The old file is only
+/// read.
+struct SegmentRewriter {
+    /// The store.
+    let layout: StoreLayout
+    /// The writer's snapshot the segment is read from.
+    let snapshot: LogSnapshot
+    /// The generation of the new file.
+    let generation: UInt32
+    /// The test faults (segment writes go through it).
+    let faults: FaultCounter
+
+    /// What a rewrite produced.
+    struct Rewritten {
+        /// The new file's size.
+        var size: Int
+        /// Each batch's end offset in the old file, mapped to its end in the new one.
+        var endOffsets: [Int: Int]
+    }
+
+    /// Rewrites segment `index` of the snapshot without the events of `dropped`, fdatasyncs
+    /// it and writes its index; returns the new size and batch ends. A leftover file of
+    /// the same name (an unfinished compaction's) is replaced. `batchStarted` is called
+    /// before each batch.
+    func rewrite(segment index: Int, dropping dropped: [UInt64: BatchHeader.Dropped], batchStarted: () -> Void) throws -> Rewritten {
+        let old = snapshot.segments[index]
+        let name = SegmentName(baseSeq: old.name.baseSeq, generation: generation)
+        let path = layout.segment(baseSeq: name.baseSeq, generation: name.generation)
+        unlink(path)
+        unlink(SegmentIndex.path(layout, name))
+        let fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL)
+        defer { fd.close() }
+        try fd.setMode(0o600)
+        let header = SegmentHeader(storeID: snapshot.meta.storeID, baseSeq: name.baseSeq, generation: generation, createdMillis: Clock.nowMillis())
+        var offset = 0
+        for bytes in [LZ4Frame.emptyFrame, header.encoded()] {
+            try faults.write(bytes, to: fd, at: offset)
+            offset += bytes.count
+        }
+        var refs: [BatchRef] = []
+        var endOffsets: [Int: Int] = [:]
+        var buffer: [UInt8] = []
+        var lines = BatchLines()
+        for batch in try snapshot.batches(inSegment: index) {
+            batchStarted()
+            let (newHeader, frames) = try rewrite(batch, dropping: dropped, buffer: &buffer, lines: &lines)
+            let encoded = newHeader.encoded()
+            var groupOffsets: [Int] = []
+            var at = offset + encoded.count
+            try faults.write(encoded, to: fd, at: offset)
+            for frame in frames {
+                groupOffsets.append(at)
+                try faults.write(frame, to: fd, at: at)
+                at += frame.count
+            }
+            refs.append(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: newHeader))
+            endOffsets[batch.end] = at
+            offset = at
+        }
+        try faults.syncData(fd)
+        try SegmentIndex(name: name, batches: refs).write(layout)
+        return Rewritten(size: offset, endOffsets: endOffsets)
+    }
+
+    /// The header and frames of `batch` without the dropped events: unchanged when it holds
+    /// none; otherwise each group holding one recompressed without it (or left out when
+    /// nothing of it remains), and the dropped events added to the header's list.
+    private func rewrite(_ batch: BatchRef, dropping dropped: [UInt64: BatchHeader.Dropped], buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
+        let file = snapshot.segments[batch.segment]
+        var header = batch.header
+        let mine = (header.firstSeq...header.lastSeq).compactMap { dropped[$0] }
+        var frames: [[UInt8]] = []
+        var groups: [BatchHeader.Group] = []
+        for (g, group) in header.groups.enumerated() {
+            let touches = !mine.isEmpty && mine.contains { $0.isDelete == group.isDelete && $0.seq >= group.firstSeq && $0.seq <= group.lastSeq }
+            if !touches {
+                try file.read(into: &buffer, at: batch.groupOffsets[g], count: Int(group.frameLength))
+                frames.append(buffer)
+                groups.append(group)
+                continue
+            }
+            try lines.load(snapshot, batch, groups: [g])
+            var kept: [UInt8] = []
+            var first: UInt64 = 0
+            var last: UInt64 = 0
+            var count: UInt32 = 0
+            lines.withBytes { raw in
+                for line in lines.lines where dropped[line.seq] == nil {
+                    kept.append(contentsOf: raw[line.start..<line.end])
+                    if count == 0 { first = line.seq }
+                    last = line.seq
+                    count += 1
+                }
+            }
+            guard count > 0 else { continue }
+            let frame = try LZ4Frame.compress(kept)
+            var entry = group
+            entry.count = count
+            entry.firstSeq = first
+            entry.lastSeq = last
+            entry.frameLength = UInt32(frame.count)
+            entry.rawLength = UInt32(kept.count)
+            entry.frameCRC = CRC32C.checksum(frame[...])
+            frames.append(frame)
+            groups.append(entry)
+        }
+        guard !mine.isEmpty else { return (header, frames) }
+        header.groups = groups
+        header.dropped = (header.dropped + mine).sorted { $0.seq < $1.seq }
+        if groups.contains(where: \.isDelete) {
+            header.flags |= FormatConstants.flagHasDeletes
+        } else {
+            header.flags &= ~FormatConstants.flagHasDeletes
+        }
+        return (header, frames)
+    }
+}

@@ -1,0 +1,37 @@
+import HealthLog
+
+/// `healthlog compact`: drop deleted history up to a horizon.
+enum CompactCommand {
+    static let spec = CommandSpec(
+        name: "compact", abstract: "Drop samples deleted before a horizon, with their deletes; older anchors below it expire.",
+        usage: "--horizon <date|anchor>",
+        options: [
+            .init(name: "--horizon", value: "date|anchor", help: "Drop deletes appended before this date (an ISO 8601 instant, or YYYY-MM-DD for its midnight UTC), or at or before this anchor (a token, or a sequence number), with the samples they deleted.")
+        ],
+        discussion: "Rewrites only the segments holding such events, as new files beside the old ones, and commits them with one atomic rename under the writer lock: a crash at any instant leaves the old log or the new one, and readers running meanwhile see one or the other. Afterwards an anchor issued before the compaction that points below the horizon is refused with exit 3 and the advice to resync from 0; anchors issued after it stay valid. Sequence numbers and compacted UUIDs are never reused. Prints what was dropped and the bytes reclaimed on stderr; progress goes to stderr when it is a terminal.")
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
+        try arguments.expectNoPositionals()
+        guard let text = arguments.value("--horizon") else { throw HealthLogError(.badUsage, "compact needs --horizon DATE or --horizon ANCHOR") }
+        let horizon: CompactionHorizon
+        if let date = Timestamp(commandLine: text) {
+            horizon = .date(date)
+        } else {
+            horizon = .anchor(try QueryAnchor(token: text))
+        }
+        let progress = ProgressLine("compact", context.terminal)
+        let report = try context.store().compact(horizon: horizon, progress: progress.update)
+        progress.finish()
+        if let torn = report.recoveredTail { context.terminal.note("cut a \(torn.summary)") }
+        if report.generation == 0 {
+            context.terminal.summary("nothing to compact: no delete at or before sequence \(report.horizonSeq) is left")
+            return ExitCode.success
+        }
+        context.terminal.summary(
+            "compacted up to sequence \(report.horizonSeq): dropped \(String(counting: report.deletesDropped, "delete")) and their samples (\(String(counting: report.eventsDropped, "event"))), rewrote \(report.segmentsRewritten) of \(String(counting: report.segments, "segment")); \(report.bytesBefore) → \(report.bytesAfter) bytes, reclaimed \(String(counting: report.bytesReclaimed, "byte"))")
+        if report.filesWaitingForReaders > 0 {
+            context.terminal.note("\(String(counting: report.filesWaitingForReaders, "superseded segment")) stay until no reader has them open; the next writer removes them")
+        }
+        return ExitCode.success
+    }
+}

@@ -56,7 +56,7 @@ struct Recover {
         report.tornTail = plan.torn
         report.duplicates = plan.duplicates
         report.headSeq = plan.batches.last?.header.lastSeq ?? 0
-        report.events = plan.batches.reduce(0) { $0 + $1.header.lastSeq - $1.header.firstSeq + 1 }
+        report.events = plan.batches.reduce(0) { $0 + $1.header.lastSeq - $1.header.firstSeq + 1 - UInt64($1.header.dropped.count) }
         try build(plan, storeID: storeID, at: target, headSeq: report.headSeq)
         return report
     }

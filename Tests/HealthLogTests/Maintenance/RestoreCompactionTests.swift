@@ -4,7 +4,8 @@ import Testing
 @testable import HealthLog
 
 /// SPEC §3 rules 7 and 8 together: a restore must not let the generation an anchor issued
-/// before it carries count as having seen compactions it never saw,.
+/// before it carries count as having seen compactions it never saw, and a compacted UUID
+/// stays used in a store cut below the horizon.
 @Suite("Restore of a compacted store")
 struct RestoreCompactionTests {
     /// The HealthKit-view lines after `anchor`.
@@ -37,6 +38,25 @@ struct RestoreCompactionTests {
         let after = try store.headAnchor()
         #expect(after.generation > client.generation)
         #expect(try Self.view(store, from: after).isEmpty)
+        #expect(try store.verify().isSound)
+    }
+
+    @Test("A backup compacted after its history deleted a sample, restored to a cut between that sample's add and its delete, still refuses the UUID")
+    func compactedUUIDBelowCut() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: CompactionTests.options)
+        _ = try store.append(ndjson: CompactionTests.lines(1...5))
+        let cut = try store.append(ndjson: CompactionTests.lines(6...10)).anchor
+        let horizon = try store.append(ndjson: CompactionTests.lines(11...11, deleting: [3])).anchor
+        _ = try store.compact(horizon: .anchor(horizon))
+        _ = try store.backup(to: dir.file("backup"))
+        _ = try store.restore(from: dir.file("backup"), force: true, to: .anchor(cut))
+        #expect(try CompactionTests.raw(store).count == 9, "the cut keeps 1…10 without the compacted sample 3")
+        let added = #expect(throws: HealthLogError.self) { try store.append(ndjson: CompactionTests.lines(3...3)) }
+        #expect(added?.code == .badInput && added?.message.contains("a UUID is used once") == true, "\(added?.message ?? "")")
+        let deleted = #expect(throws: HealthLogError.self) { try store.append(ndjson: Array(#"{"op":"delete","uuid":"\#(CompactionTests.uuid(3))"}"#.utf8)) }
+        #expect(deleted?.code == .badInput, "\(deleted?.message ?? "")")
         #expect(try store.verify().isSound)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import HealthLog
 
 /// SPEC §3 rules 7 and 8 together: a restore must not let the generation an anchor issued
-/// before it carries count as having seen compactions it never saw, and a compacted UUID
+/// before it carries (in any history) count as having seen compactions it never saw, and a compacted UUID
 /// stays used in a store cut below the horizon.
 @Suite("Restore of a compacted store")
 struct RestoreCompactionTests {
@@ -38,6 +38,31 @@ struct RestoreCompactionTests {
         let after = try store.headAnchor()
         #expect(after.generation > client.generation)
         #expect(try Self.view(store, from: after).isEmpty)
+        #expect(try store.verify().isSound)
+    }
+
+    @Test("An anchor issued in another history at the generation a compacted backup reaches expires below its horizon when that backup is restored")
+    func otherHistoryAnchorExpires() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"), options: CompactionTests.options)
+        _ = try store.append(ndjson: CompactionTests.lines(1...10))
+        _ = try store.backup(to: dir.file("before"))
+        let horizon = try store.append(ndjson: CompactionTests.lines(11...11, deleting: [1])).anchor
+        _ = try store.compact(horizon: .anchor(horizon))
+        _ = try store.backup(to: dir.file("after"))
+        _ = try store.restore(from: dir.file("before"), force: true)
+        // In the history restored from before the compaction, sample 1 is live: a client
+        // syncing from 0 gets it, and an anchor of generation 1.
+        let client = try store.replay(ReplayRequest(anchor: .beginning, limit: 3)) { _ in }.newAnchor
+        #expect(client.seq == 3 && client.generation == 1)
+        _ = try store.restore(from: dir.file("after"), force: true)
+        let expired = #expect(throws: HealthLogError.self, "the client would never learn sample 1 is deleted") { try Self.view(store, from: client) }
+        #expect(expired?.code == .anchorRefused && expired?.message.contains("expired") == true, "\(expired?.message ?? "")")
+        let head = try store.headAnchor()
+        #expect(head.generation == 2)
+        #expect(try Self.view(store, from: head).isEmpty)
+        #expect(try Self.view(store, from: .beginning).count == 10, "samples 2…11")
         #expect(try store.verify().isSound)
     }
 

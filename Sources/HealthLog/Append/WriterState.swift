@@ -58,11 +58,15 @@ struct WriterState {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
         guard let found = try uuidRuns().lookup(uuid) else { return nil }
         if stored == nil { stored = StoredEvents(snapshot) }
+        let compacted = SampleStub(seq: found.addSeq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
         if found.deleteSeq != 0, found.addSeq != 0, try snapshot.wasDropped(found.addSeq) {
             // A compacted sample: gone from the log, but its UUID stays used.
-            return SampleStub(seq: found.addSeq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
+            return compacted
         }
         guard found.addSeq != 0, let line = try stored!.addLine(seq: found.addSeq) else {
+            // A compacted sample whose delete a point-in-time restore cut off (the cut lies
+            // between its add and its delete, below the horizon): its UUID stays used too.
+            if found.addSeq != 0, try snapshot.wasDropped(found.addSeq) { return compacted }
             throw HealthLogError(.corrupt, "the UUID index names event \(found.addSeq) for \(uuid), but the log has no such add: run 'healthlog reindex'")
         }
         let stub: SampleStub = try line.withUnsafeBytes { raw in

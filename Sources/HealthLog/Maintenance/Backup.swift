@@ -85,7 +85,14 @@ struct Backup {
                 try remember(entry, source: file.status, target: target, in: &next)
                 if isGrowing { next.growing = (relative, digest) }
             }
-            if !isGrowing, let index = try copyIndex(file.name, known, &next, &report, verifiedByParts: &isVerifiedByParts) { entries.append(index) }
+            if isGrowing {
+                // The copy ends at the append point, so no index covers it; one an earlier
+                // backup left under this name (the segment was sealed then, in a history a
+                // restore has since replaced) would not match it.
+                unlink(SegmentIndex.path(destination, file.name))
+            } else if let index = try copyIndex(file.name, known, &next, &report, verifiedByParts: &isVerifiedByParts) {
+                entries.append(index)
+            }
         }
         let keep = Set(copied.map(\.name))
         for name in try destination.listSegments() where !keep.contains(name) {
@@ -97,6 +104,10 @@ struct Backup {
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name
             try Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset)).write(destination, sync: true)
+        } else {
+            // An empty log (a point-in-time restore that kept nothing): a checkpoint an
+            // earlier backup left would name events the copy does not hold.
+            unlink(destination.checkpoint)
         }
         if known == nil || !Self.isUnchanged("timelines", known, at: destination.timelines) {
             if snapshot.timelines.starts.isEmpty {

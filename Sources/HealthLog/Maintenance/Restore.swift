@@ -126,13 +126,26 @@ struct Restore {
         var first = kept.nextSeq(head: manifest.headSeq)
         if let old, let meta = try? StoreMeta.read(old), meta.storeID == manifest.storeID {
             first = max(first, Self.nextSeq(of: old))
+            try Self.carryGenerations(into: layout, replacing: (try? Compactions.read(old)) ?? Compactions())
         } else {
             first += Self.unknownHistoryGap
+            try Self.carryGenerations(into: layout, replacing: Compactions())
         }
         var timelines = Timelines(starts: kept.starts.filter { $0.firstSeq <= keptSeq })
         timelines.starts.append(Timelines.Start(id: StoreID.random(), firstSeq: first, keptSeq: keptSeq, createdMillis: Clock.nowMillis()))
         try timelines.write(layout)
         return first
+    }
+
+    /// Writes the compactions record of the store built at `layout` so that no later
+    /// compaction reuses a generation an anchor issued before the restore carries, and no
+    /// such anchor counts as having seen the backup's compactions
+    /// (``Compactions/restored(replacing:now:)``); `replaced` is the replaced store's record
+    /// (empty when it is unknown: a lost disk, another store, a damaged record).
+    private static func carryGenerations(into layout: StoreLayout, replacing replaced: Compactions) throws {
+        let backup = try Compactions.read(layout)
+        let restored = backup.restored(replacing: replaced, now: Clock.nowMillis())
+        if restored != backup { try restored.write(layout) }
     }
 
     /// The number the store at `layout` would issue next. A damaged store is judged by what

@@ -7,10 +7,13 @@ extension HealthStore {
     /// let daily = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day))
     /// ```
     ///
-    /// - Throws: ``HealthLogError/Code/noStore`` when there is no store; ``HealthLogError/Code/corrupt``
-    ///   for damage.
+    /// - Throws: ``HealthLogError/Code/badUsage`` for options the type's aggregation style
+    ///   does not take, a unit that does not fit it, or samples whose units do not convert
+    ///   to the query's (never mixed); ``HealthLogError/Code/noStore`` when there is no
+    ///   store; ``HealthLogError/Code/corrupt`` for damage.
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
-        var accumulator = StatisticsAccumulator(query)
+        try query.validate()
+        var accumulator = try StatisticsAccumulator(query)
         var scan = StoredLineView.SummaryReader()
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
         _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
@@ -18,7 +21,7 @@ extension HealthStore {
             guard let fields = scan.fields(line.bytes) else {
                 throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
             }
-            accumulator.add(start: fields.start, end: fields.end, value: fields.value, unit: fields.unit)
+            try accumulator.add(start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, source: fields.source)
         }
         return accumulator.results()
     }

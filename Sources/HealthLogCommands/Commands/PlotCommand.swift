@@ -10,7 +10,7 @@ enum PlotCommand {
             .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate)."),
             .init(name: "--output", value: "file", help: "The SVG file to write (mode 0600, replaced atomically).", short: "-o"),
             .init(name: "--interval", value: "interval", help: "hour, day (the default), week or month."),
-            .init(name: "--stat", value: "figure", help: "The figure drawn: count, sum, avg (with the min-max range shaded), min, max or duration (hours). Default: avg for quantity types, count for others."),
+            .init(name: "--stat", value: "figure", help: "The figure drawn: count, sum, avg (with the min-max range shaded), min, max or duration (hours). Default: sum for cumulative quantity types, avg for discrete ones, count for others."),
             .init(name: "--utc-offset", value: "offset", help: "Whose clock the intervals follow, as +HH:MM or -HH:MM (default: UTC)."),
         ] + PredicateOptions.options,
         discussion: "The chart is a standalone SVG file that any browser shows. Intervals and figures are those of 'healthlog aggregate'; when a type was recorded in several units, the most common one is drawn.")
@@ -23,12 +23,11 @@ enum PlotCommand {
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
-        let defaultFigure: StatisticsFigure = type.kind == .quantity ? .avg : .count
-        let figureName = arguments.value("--stat") ?? defaultFigure.rawValue
+        let figureName = arguments.value("--stat")?.lowercased() ?? StatisticsFigure.defaultFigure(for: type).rawValue
         guard let figure = StatisticsFigure(rawValue: figureName) else {
             throw HealthLogError(.badUsage, "--stat must be one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", ")), not '\(figureName)'")
         }
-        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: [.values, .duration], offsetMinutes: offset))
+        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: figure.option.union(figure == .avg ? [.minimum, .maximum] : []), offsetMinutes: offset))
         let units = Dictionary(rows.map { ($0.unit, $0.count) }, uniquingKeysWith: +)
         let unit = units.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         let chart = StatisticsChart(rows: rows.filter { $0.unit == unit }, figure: figure, title: type.identifier)

@@ -49,7 +49,9 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     /// A function converting values from this unit to a compatible `other` (the caller has
     /// checked ``isCompatible(with:)``), computed once for many values.
     func converter(to other: HealthUnit) -> @Sendable (Double) -> Double {
-        if factor == other.factor, decimalExponent == other.decimalExponent, offset == other.offset { return { $0 } }
+        if self == other { return { $0 } }
+        if text == "degC", other.text == "degF" { return { $0 * 9 / 5 + 32 } }
+        if text == "degF", other.text == "degC" { return { ($0 - 32) * 5 / 9 } }
         let ratio = factor / other.factor
         let exponent = decimalExponent - other.decimalExponent
         let power = Self.powerOfTen(abs(exponent))
@@ -59,8 +61,8 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
             if exponent >= 0 { return { value in value * ratio * power } }
             return { value in value * ratio / power }
         }
-        let fromSize = factor * (decimalExponent >= 0 ? Self.powerOfTen(decimalExponent) : 1 / Self.powerOfTen(-decimalExponent))
-        let toSize = other.factor * (other.decimalExponent >= 0 ? Self.powerOfTen(other.decimalExponent) : 1 / Self.powerOfTen(-other.decimalExponent))
+        let fromSize = size
+        let toSize = other.size
         return { value in (value * fromSize + from - to) / toSize }
     }
 
@@ -74,16 +76,19 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible {
     /// The unit string as given.
     public var description: String { text }
 
-    /// Units are equal when they are the same size of the same dimension (`kcal` and `Cal`).
-    public static func == (a: HealthUnit, b: HealthUnit) -> Bool {
-        a.dimension == b.dimension && a.factor == b.factor && a.decimalExponent == b.decimalExponent && a.offset == b.offset
+    /// The size of one unit in base units.
+    private var size: Double {
+        factor * (decimalExponent >= 0 ? Self.powerOfTen(decimalExponent) : 1 / Self.powerOfTen(-decimalExponent))
     }
 
-    /// Hashes what ``==`` compares.
+    /// Units are equal when they are the same size of the same dimension, to 12
+    /// significant digits (`kcal` and `Cal`).
+    public static func == (a: HealthUnit, b: HealthUnit) -> Bool {
+        a.dimension == b.dimension && a.offset == b.offset && abs(a.size - b.size) <= 1e-12 * max(abs(a.size), abs(b.size))
+    }
+
+    /// Hashes the dimension (equal units have equal dimensions).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(dimension)
-        hasher.combine(factor)
-        hasher.combine(decimalExponent)
-        hasher.combine(offset)
     }
 }

@@ -46,13 +46,17 @@ public struct QueryPredicate: Hashable, Sendable {
         QueryPredicate(conditions: [.metadataEquals(key, value)])
     }
 
-    /// Quantity samples whose value, in their own unit, satisfies `value OP number`.
-    public static func quantity(_ op: ComparisonOperator, _ number: Double) -> QueryPredicate {
-        QueryPredicate(conditions: [.quantity(op, number)])
+    /// Quantity samples whose value satisfies `value OP number`: in `unit`, converted from
+    /// the sample's (a sample whose unit does not convert to it never matches); without a
+    /// unit, in the sample's own unit.
+    public static func quantity(_ op: ComparisonOperator, _ number: Double, unit: HealthUnit? = nil) -> QueryPredicate {
+        QueryPredicate(conditions: [.quantity(op, number, unit)])
     }
 
-    /// Category samples with any of `values`; a name also matches its integer where
-    /// healthlog knows the constant (``CategoryConstants``).
+    /// Category samples with any of `values`, each read for the sample's type: an integer,
+    /// a constant's full name, or the part after the type's prefix, in any case
+    /// (``CategoryValues``), so `3`, `AsleepCore` and
+    /// `HKCategoryValueSleepAnalysisAsleepCore` match the same sleep samples.
     public static func categoryValues(_ values: [CategoryValue]) -> QueryPredicate {
         QueryPredicate(conditions: [.categories(values)])
     }

@@ -46,7 +46,7 @@ public enum WhereExpression {
         let unitText = String(String.UnicodeScalarView(chars[unitStart..<i]))
         skipBlanks()
         guard i == chars.count else { throw fail(i, "unexpected text") }
-        guard let unit = try? HealthUnit(unitText) else { throw fail(unitStart, "unexpected text (not a HealthKit unit)") }
+        guard let unit = try? HealthUnit(unitText) else { throw fail(unitStart, "unexpected text") }
         return .quantity(op, number, unit: unit)
     }
 }

@@ -3,7 +3,8 @@ import HealthLogImport
 
 extension ImportReport {
     /// What `healthlog import` prints of the report, in order: the torn tail cut, the
-    /// document, the counts per element and per type and what could not be mapped on
+    /// document, the counts per element and per type, a note per type healthlog does not
+    /// know (``HealthKitTypes``) and what could not be mapped on
     /// standard error, then the anchor on standard output, then the summary on standard
     /// error.
     var messages: [WorkerMessage] {
@@ -22,6 +23,9 @@ extension ImportReport {
         for (type, count) in typeCounts.sorted(by: { $0.key < $1.key }) { out.append(.stderr("  \(type) \(count)")) }
         if correlationMembersAlsoTopLevel > 0 {
             out.append(.stderr("  (\(correlationMembersAlsoTopLevel) correlation members also at top level, counted once)"))
+        }
+        for type in typeCounts.keys.sorted() where !HealthKitTypes.isKnown(type) {
+            out.append(.stderr("healthlog: note: type \(type) is not one healthlog knows (a newer HealthKit type?): imported as given, without checks of its units or values"))
         }
         if unmappedCount > 0 {
             let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")

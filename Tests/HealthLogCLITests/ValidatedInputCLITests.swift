@@ -117,3 +117,35 @@ struct ValidatedInputCLITests {
         #expect(sum.stderr.contains("is a discrete type"))
     }
 }
+
+/// Import under the same rules, except that what Apple's export names is a type, never a typo.
+@Suite("Validated import")
+struct ValidatedImportCLITests {
+    @Test("An export's unknown types import with a note, near misses included; its known values are checked and stored in one form")
+    func importRules() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let export = dir.file("export.xml")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-02 10:00:00 +0100"/>
+             <Record type="HKQuantityTypeIdentifierAppleSleepingBreathingDisturbance" sourceName="Watch" unit="count" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 08:00:00 +0100" value="2"/>
+             <Record type="HKQuantityTypeIdentifierWaterSkiDistance" sourceName="Watch" unit="m" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 09:00:00 +0100" value="1200"/>
+             <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Watch" startDate="2024-03-01 00:00:00 +0100" endDate="2024-03-01 07:00:00 +0100" value="1"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 09:00:00 +0100" value="-3"/>
+            </HealthData>
+
+            """
+        try xml.write(toFile: export, atomically: true, encoding: .utf8)
+        let store = dir.file("store")
+        let result = try HealthLogBinary.run(["--store", store, "import", export])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("note: type HKQuantityTypeIdentifierAppleSleepingBreathingDisturbance is not one healthlog knows"), "a near miss of AppleSleepingBreathingDisturbances: \(result.stderr)")
+        #expect(result.stderr.contains("note: type HKQuantityTypeIdentifierWaterSkiDistance is not one healthlog knows"))
+        #expect(result.stderr.contains("must not be negative"), "a negative step count is not mapped, with the reason: \(result.stderr)")
+        #expect(result.stderr.contains("healthlog: added 3,"))
+        let sleep = try HealthLogBinary.run(["--store", store, "export", "--type", "SleepAnalysis"]).stdout
+        #expect(sleep.contains(#""value":"HKCategoryValueSleepAnalysisAsleepUnspecified""#))
+    }
+}

@@ -209,7 +209,7 @@ enum GoldenTexts {
     static let export = """
         OVERVIEW: Write the live samples as they stand now (a snapshot, not a log).
 
-        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--format ndjson|csv]
+        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--unit <unit>] [--format ndjson|csv]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -239,6 +239,9 @@ enum GoldenTexts {
                                     or a constant's name in full or after the type's
                                     prefix (AsleepCore), in any case; every spelling of
                                     a value matches the others. Repeatable.
+          --unit <unit>             Write every quantity sample in this unit (lb, kcal,
+                                    …), converted; a sample whose unit does not convert
+                                    is an error (exit 2).
           --format <format>         ndjson (the default: the stored lines, valid append
                                     input) or csv (a header row, then one row per event;
                                     metadata and totals as JSON text).

@@ -100,6 +100,26 @@ struct ValidatedInputCLITests {
         #expect(bad.status == 2)
     }
 
+    @Test("export --unit writes every quantity sample in that unit, and refuses one whose unit does not convert")
+    func exportUnits() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        #expect(try Self.add(path, ["--type", "BodyMass", "--value", "80", "--unit", "kg"]).status == 0)
+        #expect(try Self.add(path, ["--type", "BodyMass", "--value", "176", "--unit", "lb"]).status == 0)
+        #expect(try Self.add(path, ["--type", "SleepAnalysis", "--value", "InBed"]).status == 0)
+        let lines = try HealthLogBinary.run(["--store", path, "export", "--unit", "lb"]).stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].contains(#""value":176.36980974790205,"unit":"lb""#), "\(lines[0])")
+        #expect(lines[1].contains(#""value":176,"unit":"lb""#))
+        #expect(lines[2].contains(#""value":"HKCategoryValueSleepAnalysisInBed""#))
+        let csv = try HealthLogBinary.run(["--store", path, "export", "--unit", "kg", "--format", "CSV", "--type", "BodyMass"]).stdout
+        #expect(csv.contains(",kg,") && !csv.contains(",lb,"), "\(csv)")
+        let wrong = try HealthLogBinary.run(["--store", path, "export", "--unit", "km"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("does not convert to 'km'"), "\(wrong.stderr)")
+    }
+
     @Test("aggregate --unit converts, and refuses a unit of another dimension with the reason")
     func aggregateUnits() throws {
         let dir = try TemporaryDirectory()

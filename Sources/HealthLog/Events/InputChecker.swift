@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What an input line must satisfy beyond SPEC §1's shape, checked against HealthKit's
 /// table (``HealthKitTypes``) on input only — stored lines are never re-checked, so a store
 /// written before these rules keeps reading:
@@ -28,6 +34,8 @@ struct InputChecker {
         var identifier: String
         var note: String?
         var quantity: QuantityTypeInfo?
+        /// Whether the line spells the type otherwise than ``identifier``.
+        var rewrites = false
     }
 
     /// Whether the checks are an import's (near misses accepted, units of unknown types
@@ -35,6 +43,11 @@ struct InputChecker {
     let importing: Bool
     private var types: [[UInt8]: TypeVerdict] = [:]
     private var units: [[UInt8]: Result<HealthUnit, HealthLogError>] = [:]
+    /// The last type looked up, which the next line most often repeats: compared in
+    /// place, without building a key.
+    private var lastType: (bytes: [UInt8], verdict: TypeVerdict)?
+    /// The unit token last found to fit ``lastType``.
+    private var lastFit: [UInt8]?
 
     /// A checker for hand input (`importing` false) or an import.
     init(importing: Bool) {
@@ -46,14 +59,24 @@ struct InputChecker {
     /// - Throws: ``FieldError`` naming the field at fault.
     mutating func check(_ event: ParsedEvent, line: UnsafeRawBufferPointer) throws -> Outcome {
         guard let typeRange = event.type, let kind = event.kind else { return Outcome() }
-        let verdict = try typeVerdict(event, Array(UnsafeRawBufferPointer(rebasing: line[typeRange])))
+        let typeBytes = UnsafeRawBufferPointer(rebasing: line[typeRange])
+        let verdict: TypeVerdict
+        let sameType = lastType.map { Self.same($0.bytes, typeBytes) } ?? false
+        if sameType, let last = lastType {
+            verdict = last.verdict
+        } else {
+            let bytes = Array(typeBytes)
+            verdict = try typeVerdict(event, bytes)
+            lastType = (bytes, verdict)
+            lastFit = nil
+        }
         var replacements: [(Range<Int>, [UInt8])] = []
-        if verdict.identifier.utf8.count != typeRange.count || !verdict.identifier.utf8.elementsEqual(line[typeRange]) {
+        if verdict.rewrites {
             replacements.append((typeRange, Array(verdict.identifier.utf8)))
         }
         if !event.isDelete {
             switch kind {
-            case .quantity: try checkQuantity(event, line: line, verdict)
+            case .quantity: try checkQuantity(event, line: line, verdict, sameType: sameType)
             case .category:
                 if let replacement = try categoryValue(event, line: line, verdict.identifier) { replacements.append(replacement) }
             default: break
@@ -75,17 +98,30 @@ struct InputChecker {
             verdict.note = "type \(written) is not one healthlog knows (a newer HealthKit type?): stored as given, without checks of its units or values"
         }
         verdict.quantity = QuantityTypeInfo.of(verdict.identifier)
+        verdict.rewrites = !verdict.identifier.utf8.elementsEqual(bytes)
         types[bytes] = verdict
         return verdict
     }
 
-    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ verdict: TypeVerdict) throws {
+    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ verdict: TypeVerdict, sameType: Bool) throws {
         guard let unitRange = event.unit else { return }
         let info = verdict.quantity
         if info == nil, importing { return }
-        let bytes = Array(UnsafeRawBufferPointer(rebasing: line[unitRange]))
+        let unitBytes = UnsafeRawBufferPointer(rebasing: line[unitRange])
+        if !(sameType && lastFit.map { Self.same($0, unitBytes) } == true) {
+            try checkUnit(unitBytes, line: line, unitRange: unitRange, verdict)
+            lastFit = Array(unitBytes)
+        }
+        guard let info, info.style.isCumulative, case .number(let range, _) = event.value, line[range.lowerBound] == 45 else { return }
+        if let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)), value < 0 {
+            throw FieldError(field: "value", reason: "must not be negative: \(TypeNames.shortForm(verdict.identifier)) is a cumulative type")
+        }
+    }
+
+    /// Checks that the unit token `unitBytes` is a HealthKit unit that fits the type.
+    private mutating func checkUnit(_ unitBytes: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer, unitRange: Range<Int>, _ verdict: TypeVerdict) throws {
         let parsed: Result<HealthUnit, HealthLogError>
-        if let known = units[bytes] {
+        if let known = units[Array(unitBytes)] {
             parsed = known
         } else {
             let text = JSONStringDecoder.decode(UnsafeRawBufferPointer(rebasing: line[unitRange]))
@@ -94,25 +130,18 @@ struct InputChecker {
             } catch let error as HealthLogError {
                 parsed = .failure(error)
             }
-            units[bytes] = parsed
+            units[Array(unitBytes)] = parsed
         }
+        let info = verdict.quantity
         let short = TypeNames.shortForm(verdict.identifier)
         switch parsed {
         case .failure(let error):
             let expected = info.map { ": \(short) takes \($0.unit) or a unit that converts to it" } ?? ""
             throw FieldError(field: "unit", reason: error.message + expected)
         case .success(let unit):
-            guard let info else { return }
-            guard unit.isCompatible(with: info.unit) else {
-                throw FieldError(
-                    field: "unit",
-                    reason: "'\(unit)' measures \(unit.dimension), but \(short) takes \(info.unit) (\(info.unit.dimension)) or a unit that converts to it")
-            }
-            if info.style.isCumulative, case .number(let range, _) = event.value,
-                let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)), value < 0
-            {
-                throw FieldError(field: "value", reason: "must not be negative: \(short) is a cumulative type")
-            }
+            guard let info, !unit.isCompatible(with: info.unit) else { return }
+            throw FieldError(
+                field: "unit", reason: "'\(unit)' measures \(unit.dimension), but \(short) takes \(info.unit) (\(info.unit.dimension)) or a unit that converts to it")
         }
     }
 
@@ -138,6 +167,13 @@ struct InputChecker {
         guard let name else { return nil }
         let token = Array(JSONText.string(name).utf8)
         return token.elementsEqual(line[range]) ? nil : (range, token)
+    }
+
+    /// Whether `a` holds the bytes of `b`.
+    private static func same(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let base = b.baseAddress, !a.isEmpty else { return true }
+        return a.withUnsafeBytes { memcmp($0.baseAddress!, base, a.count) == 0 }
     }
 
     /// `line` with each range replaced by its bytes (ranges in increasing order, disjoint).

@@ -108,7 +108,9 @@ struct StatisticsAccumulator {
         return converter(value)
     }
 
-    /// The statistics, by interval, then source.
+    /// The statistics, by interval, then source: the intervals that meet the predicate's
+    /// date range (a sample that overlaps the range's start adds nothing to the interval
+    /// before it, as HealthKit enumerates statistics from the range's start).
     func results() -> [Statistics] {
         let o = query.options
         var sums: [Key: CompensatedSum] = [:]
@@ -139,7 +141,10 @@ struct StatisticsAccumulator {
                     covered: { start, micros in durations[Key(start: start, source: source), default: 0] += micros })
             }
         }
-        let keys = Set(figures.keys).union(sums.keys).union(durations.keys)
+        let range = query.predicate.dateRange
+        let keys = Set(figures.keys).union(sums.keys).union(durations.keys).filter { key in
+            (range.end.map { key.start < $0 } ?? true) && (range.start.map { bounds(key.start).end > $0 } ?? true)
+        }
         let zone = Int16(query.offsetMinutes)
         return keys.sorted { ($0.start, $0.source < 0 ? "" : sources[$0.source]) < ($1.start, $1.source < 0 ? "" : sources[$1.source]) }.map { key in
             let f = figures[key] ?? Figures()

@@ -96,6 +96,9 @@ struct SourceMergeTests {
             samples + [Self.sample(100, start: "2024-03-02T00:00:00Z", "2024-03-02T00:15:00Z", source: Self.watch)],
             StatisticsQuery(type: Self.steps, interval: .day, options: .sum))
         #expect(Self.sums(merged) == ["2024-03-01": 300, "2024-03-02": 250])
+        // From the 2nd on, the 1st's share is not reported.
+        let range = QueryPredicate.samples(withStart: Self.at("2024-03-02T00:00:00Z"), end: nil)
+        #expect(Self.sums(try Self.rows(samples, StatisticsQuery(type: Self.steps, predicate: range, interval: .day, options: .sum))) == ["2024-03-02": 300])
     }
 
     @Test("A sample without duration counts whole unless a better source covers its instant")

@@ -66,6 +66,17 @@ public struct QueryPredicate: Hashable, Sendable {
         QueryPredicate(conditions: predicates.flatMap(\.conditions))
     }
 
+    /// The date range the predicate's date conditions allow, in µs (`nil` bounds open):
+    /// what statistics clip their intervals to.
+    var dateRange: (start: Int64?, end: Int64?) {
+        var range: (start: Int64?, end: Int64?) = (nil, nil)
+        for case .dates(let start, let end, _) in conditions {
+            if let start { range.start = max(range.start ?? start, start) }
+            if let end { range.end = min(range.end ?? end, end) }
+        }
+        return range
+    }
+
     /// Whether the predicate is ``all``.
     var isAll: Bool { conditions.isEmpty }
 

@@ -19,9 +19,9 @@ struct CumulativeMerge {
     let bounds: (Int64) -> (start: Int64, end: Int64)
 
     /// Runs the merge over `pieces` (`ranks` distinct ranks), calling `kept` with each
-    /// interval start, the rank of the source kept and the value kept there, and `covered`
-    /// with each interval start and the µs of it that some sample covers.
-    func run(_ pieces: [Piece], ranks: Int, kept: (Int64, Int, Double) -> Void, covered: (Int64, Int64) -> Void) {
+    /// interval start and a value kept there, and `covered` with each interval start and
+    /// the µs of it that some sample covers.
+    func run(_ pieces: [Piece], ranks: Int, kept: (Int64, Double) -> Void, covered: (Int64, Int64) -> Void) {
         var edges: [(time: Int64, isStart: Bool, index: Int)] = []
         edges.reserveCapacity(pieces.count * 2)
         var points: [Int] = []
@@ -43,7 +43,7 @@ struct CumulativeMerge {
         while e < edges.count || p < points.count {
             let t = min(e < edges.count ? edges[e].time : .max, p < points.count ? pieces[points[p]].start : .max)
             if activeCount > 0, previous < t, let winner = active.firstIndex(where: { !$0.isEmpty }) {
-                account(previous, t, active[winner].map { pieces[$0] }, rank: winner, kept: kept, covered: covered)
+                account(previous, t, active[winner].map { pieces[$0] }, kept: kept, covered: covered)
             }
             while e < edges.count, edges[e].time == t, !edges[e].isStart {
                 let index = edges[e].index
@@ -67,7 +67,7 @@ struct CumulativeMerge {
                 let coveredBy = active.firstIndex(where: { !$0.isEmpty }) ?? Int.max
                 let best = min(coveredBy, here.map { pieces[$0].rank }.min() ?? .max)
                 let interval = bounds(t).start
-                for index in here where pieces[index].rank == best { kept(interval, best, pieces[index].value) }
+                for index in here where pieces[index].rank == best { kept(interval, pieces[index].value) }
             }
             previous = t
         }
@@ -76,7 +76,7 @@ struct CumulativeMerge {
     /// Counts the stretch `[from, to)`, covered by `samples` of the winning source, split at
     /// interval boundaries.
     private func account(
-        _ from: Int64, _ to: Int64, _ samples: [Piece], rank: Int, kept: (Int64, Int, Double) -> Void, covered: (Int64, Int64) -> Void
+        _ from: Int64, _ to: Int64, _ samples: [Piece], kept: (Int64, Double) -> Void, covered: (Int64, Int64) -> Void
     ) {
         var a = from
         while a < to {
@@ -84,7 +84,7 @@ struct CumulativeMerge {
             let b = min(to, interval.end)
             for sample in samples {
                 let duration = sample.end - sample.start
-                kept(interval.start, rank, b - a == duration ? sample.value : sample.value * Double(b - a) / Double(duration))
+                kept(interval.start, b - a == duration ? sample.value : sample.value * Double(b - a) / Double(duration))
             }
             covered(interval.start, b - a)
             a = b

@@ -137,7 +137,7 @@ struct StatisticsAccumulator {
                 }
                 merge.run(
                     merged, ranks: separate ? 1 : sources.count,
-                    kept: { start, _, value in sums[Key(start: start, source: source), default: CompensatedSum()].add(value) },
+                    kept: { start, value in sums[Key(start: start, source: source), default: CompensatedSum()].add(value) },
                     covered: { start, micros in durations[Key(start: start, source: source), default: 0] += micros })
             }
         }

@@ -16,6 +16,9 @@ public enum HealthKitTypes {
                 "HKDataTypeIdentifierElectrocardiogram", "HKDataTypeIdentifierAudiogram", "HKDataTypeIdentifierVisionPrescription",
             ])
 
+    /// ``known``, sorted (so the nearest of equally near identifiers is always the same).
+    private static let sortedKnown = known.sorted()
+
     /// Known full identifiers by their lower-cased full and short forms (`heartrate`,
     /// `hkquantitytypeidentifierheartrate`); a short form two kinds share lists both.
     private static let byLowercased: [String: [String]] = {
@@ -46,7 +49,7 @@ public enum HealthKitTypes {
         let lower = name.lowercased()
         let isFull = SampleKind(typeIdentifier: name) != nil
         var best: (distance: Int, identifier: String)?
-        for identifier in known.sorted() {
+        for identifier in sortedKnown {
             let candidate = isFull ? identifier.lowercased() : TypeNames.shortForm(identifier).lowercased()
             let distance = EditDistance.between(lower, candidate, limit: 2)
             if distance <= 2, distance < (best?.distance ?? 3) { best = (distance, identifier) }

@@ -28,24 +28,33 @@ struct StatisticsAccumulator {
         case rules(TimeZoneRules)
     }
 
+    /// The query the figures answer.
     let query: StatisticsQuery
     /// The unit the figures are in (`nil` for types without units, or before the first
     /// sample of an unknown quantity type says it).
     private var unit: HealthUnit?
     /// The unit's text, also for an unknown unit all samples share.
     private var unitText: String?
+    /// The conversion to the figures' unit, by the sample unit's text.
     private var converters: [String: @Sendable (Double) -> Double] = [:]
+    /// The sources met so far, by number.
     private var sources: [String] = []
+    /// The number of each source in ``sources``.
     private var sourceIndex: [String: Int] = [:]
+    /// The figures counted as samples come.
     private var figures: [Key: Figures] = [:]
+    /// Every sample's span, value and clock, for the merge (sums and durations only).
     private var pieces: [CumulativeMerge.Piece] = []
     /// The source of each piece.
     private var pieceSources: [Int] = []
+    /// Whether the figures asked for need ``pieces``.
     private let needsPieces: Bool
+    /// Whether sources get rows of their own (``StatisticsOptions/separateBySource``).
     private let separate: Bool
     /// The clocks samples follow: the query's alone, or with ``StatisticsTimeZone/recorded``
     /// one per (offset, zone) the samples were recorded with.
     private var clocks: [Clock] = []
+    /// The index in ``clocks`` of each recorded offset and zone.
     private var clockIndex: [ClockKey: Int] = [:]
     /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
     private var zones: [String: TimeZoneRules?] = [:]

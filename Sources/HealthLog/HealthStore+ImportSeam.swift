@@ -19,15 +19,18 @@ extension HealthStore {
         return try session.run([LineReader(bytes: ndjson, name: nil)])
     }
 
-    /// Checks one event line (no newline) the way an append does, without a store: the
-    /// JSON, the fields and their kinds. What needs the store (UUIDs used before,
+    /// Checks one event line (no newline) the way an importing append does, without a
+    /// store: the JSON, the fields and their kinds, and HealthKit's rules for known types
+    /// (units of the type's dimension, cumulative values not negative, category values of
+    /// the type; ``InputChecker``). What needs the store (UUIDs used before,
     /// correlation members) is not checked.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` whose message is the reason, prefixed by
     ///   `field 'NAME': ` when one field is at fault.
     package static func validate(line: UnsafeRawBufferPointer) throws {
         do {
-            _ = try EventLineParser.parse(line)
+            var checker = InputChecker(importing: true)
+            _ = try checker.check(try EventLineParser.parse(line), line: line)
         } catch let error as FieldError {
             throw HealthLogError(.badInput, (error.field.map { "field '\($0)': " } ?? "") + error.reason)
         }

@@ -7,10 +7,13 @@ extension HealthStore {
     /// let daily = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day))
     /// ```
     ///
-    /// - Throws: ``HealthLogError/Code/noStore`` when there is no store; ``HealthLogError/Code/corrupt``
-    ///   for damage.
+    /// - Throws: ``HealthLogError/Code/badUsage`` for options the type's aggregation style
+    ///   does not take, a unit that does not fit it, or samples whose units do not convert
+    ///   to the query's (never mixed); ``HealthLogError/Code/noStore`` when there is no
+    ///   store; ``HealthLogError/Code/corrupt`` for damage.
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
-        var accumulator = StatisticsAccumulator(query)
+        try query.validate()
+        var accumulator = try StatisticsAccumulator(query)
         var scan = StoredLineView.SummaryReader()
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
         _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
@@ -18,9 +21,54 @@ extension HealthStore {
             guard let fields = scan.fields(line.bytes, timeZone: accumulator.needsZones) else {
                 throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
             }
-            accumulator.add(
-                start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, offsetMinutes: fields.startOffset, zone: fields.timeZone)
+            try accumulator.add(
+                start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, source: fields.source, offsetMinutes: fields.startOffset,
+                zone: fields.timeZone)
         }
         return accumulator.results()
+    }
+}
+
+/// Long-running statistics.
+extension HealthStore {
+    /// Starts `query` on a thread of its own, as HealthKit's `execute(_:)`: its initial
+    /// results handler gets the statistics; its update handler, when set, the statistics
+    /// recomputed after each later append or delete of samples of the type, by any process,
+    /// until ``stop(_:)-(StatisticsCollectionQuery)``. Errors reach the handler that would
+    /// have had the statistics.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` for a query already executed or one
+    ///   ``StatisticsQuery/validate()`` refuses.
+    public func execute(_ query: StatisticsCollectionQuery) throws {
+        try query.query.validate()
+        let (update, stop) = try query.begin()
+        let layout = self.layout
+        BackgroundThread.start {
+            var isFirst = true
+            do {
+                let anchor = self.exists ? try self.headAnchor() : QueryAnchor.beginning
+                query.initialResultsHandler(query, try self.statistics(query.query), nil)
+                isFirst = false
+                guard let update else { return }
+                var changed = false
+                let request = ReplayRequest(anchor: anchor, types: [query.query.type.identifier])
+                _ = try Follower(layout: layout, request: request).run(
+                    until: stop,
+                    deliver: { _ in changed = true },
+                    afterBatch: { _ in
+                        guard changed else { return }
+                        changed = false
+                        update(query, try self.statistics(query.query), nil)
+                    })
+            } catch {
+                (isFirst ? query.initialResultsHandler : update ?? query.initialResultsHandler)(query, nil, error)
+            }
+        }
+    }
+
+    /// Stops a running statistics query, as HealthKit's `stop(_:)`. Stopping a query that
+    /// is not running does nothing.
+    public func stop(_ query: StatisticsCollectionQuery) {
+        query.end()
     }
 }

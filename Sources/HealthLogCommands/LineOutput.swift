@@ -10,7 +10,7 @@ enum LineOutput {
 
     /// What writes each delivered line in `format`; CSV starts with its header row.
     static func writer(_ format: String?, _ terminal: Terminal) throws -> (UnsafeRawBufferPointer) throws -> Void {
-        switch format ?? "ndjson" {
+        switch (format ?? "ndjson").lowercased() {
         case "ndjson":
             return { line in terminal.write(line) }
         case "csv":

@@ -13,8 +13,8 @@ enum PredicateOptions {
         .init(name: "--device", value: "name", help: "Only samples from this device.", repeatable: true),
         .init(name: "--uuid", value: "uuid", help: "Only the sample with this UUID.", repeatable: true),
         .init(name: "--metadata", value: "key[=value]", help: "Only samples whose metadata has this key (with this value, compared as text). All given must hold.", repeatable: true),
-        .init(name: "--where", value: "expr", help: "Only quantity samples whose value (in their own unit) satisfies 'value OP NUMBER', OP one of < <= > >= == !=. All given must hold.", repeatable: true),
-        .init(name: "--category", value: "value", help: "Only category samples with this value: an integer, or a constant's name (which also matches its integer).", repeatable: true),
+        .init(name: "--where", value: "expr", help: "Only quantity samples whose value satisfies 'value OP NUMBER [UNIT]', OP one of < <= > >= == !=: in UNIT (converted; samples in units that do not convert do not match), else in the sample's own unit. All given must hold.", repeatable: true),
+        .init(name: "--category", value: "value", help: "Only category samples with this value: an integer, or a constant's name in full or after the type's prefix (AsleepCore), in any case; every spelling of a value matches the others.", repeatable: true),
     ]
 
     /// The predicate the options given in `arguments` build (``QueryPredicate/all`` when

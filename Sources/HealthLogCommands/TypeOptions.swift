@@ -23,7 +23,7 @@ enum TypeOptions {
             guard let fallback else { throw HealthLogError(.badUsage, "--interval is required") }
             return fallback
         }
-        guard let interval = StatisticsInterval(rawValue: name) else {
+        guard let interval = StatisticsInterval(rawValue: name.lowercased()) else {
             throw HealthLogError(.badUsage, "--interval must be hour, day, week or month, not '\(name)'")
         }
         return interval

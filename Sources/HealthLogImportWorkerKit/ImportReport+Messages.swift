@@ -4,9 +4,9 @@ import HealthLogImport
 extension ImportReport {
     /// What `healthlog import` prints of the report, in order: the torn tail cut, the
     /// document, the counts per element and per type, the route files read and those that
-    /// could not be, and what could not be mapped on
-    /// standard error, then the anchor on standard output, then the summary on standard
-    /// error.
+    /// could not be, a note per type healthlog does not know (``HealthKitTypes``) and what
+    /// could not be mapped on standard error, then the anchor on standard output, then the
+    /// summary on standard error.
     var messages: [WorkerMessage] {
         var out: [WorkerMessage] = []
         if let torn = summary.recoveredTail { out.append(.stderr("healthlog: cut a \(torn.summary)")) }
@@ -39,6 +39,9 @@ extension ImportReport {
             out.append(.stderr("clinical records' FHIR resources: \(clinicalResourcesRead) read"))
             if !clinicalProblems.isEmpty { out.append(.stderr("clinical records imported without their resource: \(clinicalProblems.count)")) }
             for problem in clinicalProblems { out.append(.stderr("  \(problem)")) }
+        }
+        for type in typeCounts.keys.sorted() where !HealthKitTypes.isKnown(type) {
+            out.append(.stderr("healthlog: note: type \(type) is not one healthlog knows (a newer HealthKit type?): imported as given, without checks of its units or values"))
         }
         if unmappedCount > 0 {
             let byElement = unmappedByElement.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -28,7 +28,7 @@ struct AggregateCLITests {
         defer { dir.remove() }
         let all = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day"])
         #expect(all.status == 0)
-        #expect(all.stdout == "day,unit,count,sum,avg,min,max\n2024-03-01,count,2,150.5,75.25,50.5,100\n2024-03-04,count,1,7,7,7,7\n")
+        #expect(all.stdout == "day,unit,count,sum\n2024-03-01,count,2,150.5\n2024-03-04,count,1,7\n", "a cumulative type's figures by default: count and sum")
         let local = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--utc-offset", "+01:00", "--stat", "sum,count", "--source", "Watch"])
         #expect(local.stdout == "day,unit,sum,count\n2024-03-02,count,50.5,1\n")
     }
@@ -118,5 +118,28 @@ struct AggregateCLITests {
         #expect(both.status == 2 && both.stderr.contains("exclude each other"))
         let unknown = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--time-zone", "Mars/Base"])
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown time zone 'Mars/Base'"))
+    }
+
+    @Test("aggregate merges an iPhone and a Watch on Berlin's clock across the spring change; plot draws it, its value axis in --unit; export --unit refuses --partition")
+    func mergedOnLocalClock() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let events = """
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-30T22:00:00Z","end":"2024-03-31T00:00:00Z","value":240,"unit":"count","source":"Simon’s iPhone"}
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-31T21:00:00Z","end":"2024-03-31T23:00:00Z","value":1200,"unit":"count","source":"Simon’s iPhone"}
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-31T21:30:00Z","end":"2024-03-31T22:30:00Z","value":600,"unit":"count","source":"Simon’s Apple Watch"}
+            {"type":"HKQuantityTypeIdentifierBodyMass","start":"2024-03-31T08:00:00+02:00","value":80,"unit":"kg"}
+
+            """
+        #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: events).status == 0)
+        let berlin = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "day", "--time-zone", "Europe/Berlin"])
+        #expect(berlin.stdout == "day,unit,count,sum\n2024-03-30,count,1,120\n2024-03-31,count,2,720\n2024-04-01,count,0,600\n", "hand-computed: see SourceMergeTests")
+        let svg = dir.file("mass.svg")
+        #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "BodyMass", "--unit", "lb", "--time-zone", "Europe/Berlin", "-o", svg]).status == 0)
+        let chart = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(chart.contains("(lb)</text>") && chart.contains("<title>2024-03-31: 176.3698"), "\(chart)")
+        let partition = try HealthLogBinary.run(["--store", path, "export", "--unit", "lb", "--partition", dir.file("lake")])
+        #expect(partition.status == 2 && partition.stderr.contains("--unit does not go with --partition"))
     }
 }

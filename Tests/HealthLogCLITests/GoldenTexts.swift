@@ -97,10 +97,12 @@ enum GoldenTexts {
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
           --type <type>             The sample type, in full or short (HeartRate,
-                                    SleepAnalysis, Workout).
-          --value <value>           A number; for a category type, an integer or the
-                                    constant's name.
-          --unit <unit>             The unit of a quantity (count/min, kg, mg/dL, …).
+                                    SleepAnalysis, Workout), in any case.
+          --value <value>           A number (not negative for a cumulative type); for a
+                                    category type, an integer or the constant's name, in
+                                    full or short (AsleepCore).
+          --unit <unit>             The unit of a quantity, a HealthKit unit of the
+                                    type's dimension (count/min, kg, lb, mg/dL, …).
           --activity <name>         A workout's activity type
                                     (HKWorkoutActivityTypeRunning).
           --duration <seconds>      A workout's duration in seconds.
@@ -115,8 +117,11 @@ enum GoldenTexts {
           -h, --help                Show help information.
 
         A quantity takes --value and --unit, a category --value, a workout --activity
-        (and --duration). Numbers are stored in their shortest form (72.50 as 72.5).
-        Prints the sample's UUID, then the new anchor, on stdout.
+        (and --duration). Types, units and category values are checked against
+        HealthKit's: a near miss of a known type is refused with 'did you mean', a type
+        healthlog does not know but with a HealthKit prefix is accepted with a note.
+        Numbers are stored in their shortest form (72.50 as 72.5). Prints the sample's
+        UUID, then the new anchor, on stdout.
         """
 
     /// `healthlog delete --help`.
@@ -167,12 +172,15 @@ enum GoldenTexts {
           --metadata <key[=value]>  Only samples whose metadata has this key (with this
                                     value, compared as text). All given must hold.
                                     Repeatable.
-          --where <expr>            Only quantity samples whose value (in their own
-                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
-                                    >= == !=. All given must hold. Repeatable.
+          --where <expr>            Only quantity samples whose value satisfies 'value
+                                    OP NUMBER [UNIT]', OP one of < <= > >= == !=: in
+                                    UNIT (converted; samples in units that do not
+                                    convert do not match), else in the sample's own
+                                    unit. All given must hold. Repeatable.
           --category <value>        Only category samples with this value: an integer,
-                                    or a constant's name (which also matches its
-                                    integer). Repeatable.
+                                    or a constant's name in full or after the type's
+                                    prefix (AsleepCore), in any case; every spelling of
+                                    a value matches the others. Repeatable.
           --limit <n>               At most n samples plus deleted objects (0: no
                                     limit).
           --raw                     Every event as recorded, instead of HealthKit's view
@@ -208,7 +216,7 @@ enum GoldenTexts {
     static let export = """
         OVERVIEW: Write the live samples as they stand now (a snapshot, not a log).
 
-        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--format ndjson|csv|ndjson-rows] [--partition <dir> [--person <id>]]
+        USAGE: healthlog [--store <dir>] export [--type <type> ...] [predicate options] [--unit <unit>] [--format ndjson|csv|ndjson-rows] [--partition <dir> [--person <id>]]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -229,12 +237,18 @@ enum GoldenTexts {
           --metadata <key[=value]>  Only samples whose metadata has this key (with this
                                     value, compared as text). All given must hold.
                                     Repeatable.
-          --where <expr>            Only quantity samples whose value (in their own
-                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
-                                    >= == !=. All given must hold. Repeatable.
+          --where <expr>            Only quantity samples whose value satisfies 'value
+                                    OP NUMBER [UNIT]', OP one of < <= > >= == !=: in
+                                    UNIT (converted; samples in units that do not
+                                    convert do not match), else in the sample's own
+                                    unit. All given must hold. Repeatable.
           --category <value>        Only category samples with this value: an integer,
-                                    or a constant's name (which also matches its
-                                    integer). Repeatable.
+                                    or a constant's name in full or after the type's
+                                    prefix (AsleepCore), in any case; every spelling of
+                                    a value matches the others. Repeatable.
+          --unit <unit>             Write every quantity sample in this unit (lb, kcal,
+                                    …), converted; a sample whose unit does not convert
+                                    is an error (exit 2). Not with --partition.
           --format <format>         ndjson (the default: the stored lines, valid append
                                     input), csv (a header row, then one row per event in
                                     typed columns: UTC start and end with their offsets,
@@ -261,16 +275,27 @@ enum GoldenTexts {
     static let aggregate = """
         OVERVIEW: Per-interval statistics of one type's live samples (a statistics collection query).
 
-        USAGE: healthlog [--store <dir>] aggregate --type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]
+        USAGE: healthlog [--store <dir>] aggregate --type <type> --interval hour|day|week|month [--stat <list>] [--unit <unit>] [--source-priority <list>] [--separate-by-source] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
-          --type <type>             The type, in full or short (HeartRate).
+          --type <type>             The type, in full or short (HeartRate), in any case.
           --interval <interval>     hour, day, week (Monday to Monday) or month.
           --stat <list>             Comma-separated figures, in the order wanted: count,
-                                    sum, avg, min, max, duration (seconds the samples
-                                    span). Default: count,sum,avg,min,max.
+                                    sum (cumulative types), avg, min, max, most-recent
+                                    (discrete types), duration (seconds covered).
+                                    Default: count,sum for cumulative types,
+                                    count,avg,min,max for discrete ones, count,duration
+                                    for other kinds.
+          --unit <unit>             The unit of the figures (lb, kcal,
+                                    mmol<180.15588000005408>/L, …); default: the type's.
+                                    Samples in other units are converted.
+          --source-priority <list>  Comma-separated sources that win when sources
+                                    overlap, highest first; the rest follow Apple Watch,
+                                    then iPhone and iPad, then other sources, by name.
+          --separate-by-source      One row per interval and source, the sources not
+                                    merged (a source column is added).
           --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
                                     (default: UTC).
           --time-zone <name>        Intervals follow the local calendar of an IANA time
@@ -293,26 +318,31 @@ enum GoldenTexts {
           --metadata <key[=value]>  Only samples whose metadata has this key (with this
                                     value, compared as text). All given must hold.
                                     Repeatable.
-          --where <expr>            Only quantity samples whose value (in their own
-                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
-                                    >= == !=. All given must hold. Repeatable.
+          --where <expr>            Only quantity samples whose value satisfies 'value
+                                    OP NUMBER [UNIT]', OP one of < <= > >= == !=: in
+                                    UNIT (converted; samples in units that do not
+                                    convert do not match), else in the sample's own
+                                    unit. All given must hold. Repeatable.
           --category <value>        Only category samples with this value: an integer,
-                                    or a constant's name (which also matches its
-                                    integer). Repeatable.
+                                    or a constant's name in full or after the type's
+                                    prefix (AsleepCore), in any case; every spelling of
+                                    a value matches the others. Repeatable.
           --format <format>         csv (the default: a header row, then one row per
-                                    interval and unit) or ndjson.
+                                    interval) or ndjson.
           -h, --help                Show help information.
 
-        A sample counts in the interval that holds its start. Values are in the samples'
-        own unit, with no conversion: a type recorded in two units gets a row per unit.
-        Deleted samples do not count.
+        As in HealthKit, sources are merged: a cumulative type's sum counts each stretch
+        of time once, from the highest-priority source that covers it, prorating samples
+        by time, also across intervals; a discrete type's figures take every source's
+        samples. A sample counts (count, avg, min, max, most-recent) in the interval
+        that holds its start. Deleted samples do not count.
         """
 
     /// `healthlog plot --help`.
     static let plot = """
         OVERVIEW: Draw per-interval statistics of one type as an SVG chart.
 
-        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]
+        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--unit <unit>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -322,11 +352,15 @@ enum GoldenTexts {
                                     mode 0600, replaced atomically).
           --interval <interval>     hour, day (the default), week or month.
           --stat <figure>           The figure drawn: count, sum or duration as bars;
-                                    avg (with the min-max range shaded), min or max as
-                                    lines. Default: avg for quantity types, hours per
+                                    avg (with the min-max range shaded), min, max or
+                                    most-recent as lines. Default: sum for cumulative
+                                    quantity types, avg for discrete ones, hours per
                                     night by stage for SleepAnalysis, count for others.
                                     duration is drawn in hours, minutes or seconds,
                                     whichever fits (aggregate prints seconds).
+          --unit <unit>             The unit of the figures (lb, kcal,
+                                    mmol<180.15588000005408>/L, …); default: the type's.
+                                    Samples in other units are converted.
           --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
                                     (default: UTC).
           --time-zone <name>        Intervals follow the local calendar of an IANA time
@@ -349,19 +383,23 @@ enum GoldenTexts {
           --metadata <key[=value]>  Only samples whose metadata has this key (with this
                                     value, compared as text). All given must hold.
                                     Repeatable.
-          --where <expr>            Only quantity samples whose value (in their own
-                                    unit) satisfies 'value OP NUMBER', OP one of < <= >
-                                    >= == !=. All given must hold. Repeatable.
+          --where <expr>            Only quantity samples whose value satisfies 'value
+                                    OP NUMBER [UNIT]', OP one of < <= > >= == !=: in
+                                    UNIT (converted; samples in units that do not
+                                    convert do not match), else in the sample's own
+                                    unit. All given must hold. Repeatable.
           --category <value>        Only category samples with this value: an integer,
-                                    or a constant's name (which also matches its
-                                    integer). Repeatable.
+                                    or a constant's name in full or after the type's
+                                    prefix (AsleepCore), in any case; every spelling of
+                                    a value matches the others. Repeatable.
           -h, --help                Show help information.
 
         The chart is a standalone SVG file that any browser shows. Intervals and figures
-        are those of 'healthlog aggregate'; when a type was recorded in several units,
-        the most common one is drawn. The time axis is broken around a long stretch
-        without data, so one far-off record does not squash the rest. A selection with
-        nothing to draw writes nothing and exits 2.
+        are those of 'healthlog aggregate', sources merged as there; the value axis is
+        in --unit when given, else in the type's unit, samples in other units converted
+        to it. The time axis is broken around a long stretch without data, so one
+        far-off record does not squash the rest. A selection with nothing to draw writes
+        nothing and exits 2.
         """
 
     /// `healthlog backup --help`.

@@ -176,7 +176,7 @@ struct ImportTests {
         #expect(heartRate["start"] as? String == "2015-11-02T06:00:00+01:00")
         #expect((heartRate["metadata"] as? [String: Any])?["recordCount"] as? String == "59")
         let sleep = try #require(lines.first { $0["type"] as? String == "HKCategoryTypeIdentifierSleepAnalysis" })
-        #expect(sleep["value"] as? Int == 1)
+        #expect(sleep["value"] as? String == "HKCategoryValueSleepAnalysisAsleepUnspecified", "the integer 1 is stored as its constant's name")
         #expect(sleep["unit"] == nil)
     }
 

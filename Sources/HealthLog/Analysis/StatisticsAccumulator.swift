@@ -1,105 +1,262 @@
-/// Adds samples up into ``Statistics`` per (interval, unit).
+/// Adds samples up into ``Statistics`` per interval (and per source with
+/// ``StatisticsOptions/separateBySource``), in the query's unit and on the query's clock
+/// (``StatisticsTimeZone``): discrete figures as the samples come, in the interval holding
+/// each sample's start; sums and durations at the end, by ``CumulativeMerge``, which needs
+/// every sample's span and value at hand and cuts them at the same intervals' boundaries.
 struct StatisticsAccumulator {
-    private struct Key: Hashable {
-        var start: Int64
-        var unit: String
-    }
-
+    /// The figures of one interval (and source) that are counted as samples come.
     private struct Figures {
-        var key: Key
-        var interval: LocalInterval
         var count = 0
         var values = 0
         var sum = CompensatedSum()
         var minimum = Double.infinity
         var maximum = -Double.infinity
-        var micros: Int64 = 0
+        var mostRecent: (value: Double, end: Int64, start: Int64)?
     }
 
+    /// An interval's key (``LocalInterval/key``) and a source (-1 when sources are merged).
+    private struct Key: Hashable {
+        var start: Int64
+        var source: Int
+    }
+
+    /// The clock a sample's intervals follow with ``StatisticsTimeZone/recorded``: its
+    /// `HKTimeZone` zone when the tz database knows it, else the offset its start was
+    /// recorded with.
+    private enum Clock {
+        case fixed(Int)
+        case rules(TimeZoneRules)
+    }
+
+    /// The query the figures answer.
     let query: StatisticsQuery
-    private var figures: [Figures] = []
-    private var slots: [Key: Int] = [:]
-    /// The slot of the last sample's interval and unit, which the next sample most often
-    /// shares (samples come in time order), saving a hash of the unit; with
-    /// ``StatisticsTimeZone/recorded`` only for a sample of the same offset and zone.
-    private var last: (start: Int64, end: Int64, unit: String, offset: Int16, zone: String?, slot: Int)?
+    /// The unit the figures are in (`nil` for types without units, or before the first
+    /// sample of an unknown quantity type says it).
+    private var unit: HealthUnit?
+    /// The unit's text, also for an unknown unit all samples share.
+    private var unitText: String?
+    /// The conversion to the figures' unit, by the sample unit's text.
+    private var converters: [String: @Sendable (Double) -> Double] = [:]
+    /// The sources met so far, by number.
+    private var sources: [String] = []
+    /// The number of each source in ``sources``.
+    private var sourceIndex: [String: Int] = [:]
+    /// The figures counted as samples come.
+    private var figures: [Key: Figures] = [:]
+    /// Every sample's span, value and clock, for the merge (sums and durations only).
+    private var pieces: [CumulativeMerge.Piece] = []
+    /// The source of each piece.
+    private var pieceSources: [Int] = []
+    /// Whether the figures asked for need ``pieces``.
+    private let needsPieces: Bool
+    /// Whether sources get rows of their own (``StatisticsOptions/separateBySource``).
+    private let separate: Bool
+    /// The clocks samples follow: the query's alone, or with ``StatisticsTimeZone/recorded``
+    /// one per (offset, zone) the samples were recorded with.
+    private var clocks: [Clock] = []
+    /// The index in ``clocks`` of each recorded offset and zone.
+    private var clockIndex: [ClockKey: Int] = [:]
     /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
     private var zones: [String: TimeZoneRules?] = [:]
+    /// The intervals met so far, by key.
+    private var intervals: [Int64: LocalInterval] = [:]
+    /// The last sample's clock and interval, which the next sample most often shares
+    /// (samples come in time order).
+    private var last: (key: ClockKey, clock: Int, interval: LocalInterval)?
 
-    /// No samples yet, for `query`.
-    init(_ query: StatisticsQuery) {
-        self.query = query
+    /// A recorded offset and zone.
+    private struct ClockKey: Hashable {
+        var offset: Int16
+        var zone: String?
     }
 
-    /// Whether ``add(start:end:value:unit:offsetMinutes:zone:)`` needs each sample's
+    /// An accumulator for `query`, which must be valid (``StatisticsQuery/validate()``).
+    init(_ query: StatisticsQuery) throws {
+        self.query = query
+        let info = QuantityTypeInfo.of(query.type.identifier)
+        unit = query.unit ?? info?.unit
+        unitText = unit?.text
+        separate = query.options.contains(.separateBySource)
+        needsPieces = (query.type.kind == .quantity && query.options.contains(.sum)) || query.options.contains(.duration)
+        switch query.timeZone {
+        case .fixed(let minutes): clocks = [.fixed(minutes)]
+        case .named(let rules): clocks = [.rules(rules)]
+        case .recorded: clocks = []
+        }
+    }
+
+    /// Whether ``add(start:end:value:unit:source:offsetMinutes:zone:)`` needs each sample's
     /// `HKTimeZone` metadata.
     var needsZones: Bool { query.timeZone == .recorded }
 
     /// Counts one sample; `offsetMinutes` is the offset its start was recorded with and
     /// `zone` its `HKTimeZone` metadata (both used only by ``StatisticsTimeZone/recorded``).
-    mutating func add(start: Int64, end: Int64, value: Double?, unit: String, offsetMinutes: Int16 = 0, zone: String? = nil) {
-        let slot: Int
-        if let last, start >= last.start, start < last.end, unit == last.unit, !needsZones || (offsetMinutes == last.offset && zone == last.zone) {
-            slot = last.slot
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` for a value whose unit does not convert
+    ///   to the query's.
+    mutating func add(start: Int64, end: Int64, value: Double?, unit sampleUnit: String, source: String, offsetMinutes: Int16 = 0, zone: String? = nil) throws {
+        var value = value
+        if query.type.kind == .quantity, let raw = value { value = try convert(raw, from: sampleUnit) }
+        let sourceID: Int
+        if let known = sourceIndex[source] {
+            sourceID = known
         } else {
-            let interval = self.interval(of: start, offsetMinutes: offsetMinutes, zone: zone)
-            let key = Key(start: interval.key, unit: unit)
-            if let found = slots[key] {
-                slot = found
-            } else {
-                slot = figures.count
-                slots[key] = slot
-                figures.append(Figures(key: key, interval: interval))
-            }
-            last = (interval.start, interval.end, unit, offsetMinutes, zone, slot)
+            sourceID = sources.count
+            sources.append(source)
+            sourceIndex[source] = sourceID
         }
-        figures[slot].count += 1
-        figures[slot].micros += end - start
-        if let value {
-            figures[slot].values += 1
-            figures[slot].sum.add(value)
-            figures[slot].minimum = min(figures[slot].minimum, value)
-            figures[slot].maximum = max(figures[slot].maximum, value)
+        let clockKey = ClockKey(offset: needsZones ? offsetMinutes : 0, zone: needsZones ? zone : nil)
+        let interval: LocalInterval
+        let clock: Int
+        if let last, last.key == clockKey, start >= last.interval.start, start < last.interval.end {
+            interval = last.interval
+            clock = last.clock
+        } else {
+            clock = needsZones ? self.clock(clockKey) : 0
+            interval = self.interval(of: start, clock: clock)
+            if intervals[interval.key] == nil { intervals[interval.key] = interval }
+            last = (clockKey, clock, interval)
         }
-    }
-
-    /// The interval of a sample starting at `start` on the query's clock.
-    private mutating func interval(of start: Int64, offsetMinutes: Int16, zone: String?) -> LocalInterval {
-        switch query.timeZone {
-        case .fixed(let minutes): return query.interval.interval(of: start, offsetMinutes: minutes)
-        case .named(let rules): return query.interval.interval(of: start, in: rules)
-        case .recorded:
-            var local = query.interval.interval(of: start, offsetMinutes: Int(offsetMinutes))
-            if let zone {
-                if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
-                if let rules = zones[zone] ?? nil { local = query.interval.interval(of: start, in: rules) }
-            }
-            local.key = local.localStart
-            return local
+        let key = Key(start: interval.key, source: separate ? sourceID : -1)
+        var f = figures[key] ?? Figures()
+        f.count += 1
+        if let value, query.type.kind == .quantity {
+            f.values += 1
+            f.sum.add(value)
+            f.minimum = min(f.minimum, value)
+            f.maximum = max(f.maximum, value)
+            if f.mostRecent.map({ (end, start) >= ($0.end, $0.start) }) ?? true { f.mostRecent = (value, end, start) }
+        }
+        figures[key] = f
+        if needsPieces {
+            pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, rank: 0, clock: clock))
+            pieceSources.append(sourceID)
         }
     }
 
-    /// The statistics, by interval, then unit.
+    /// The index of the clock of a sample recorded at `key` (``StatisticsTimeZone/recorded``).
+    private mutating func clock(_ key: ClockKey) -> Int {
+        if let known = clockIndex[key] { return known }
+        var clock = Clock.fixed(Int(key.offset))
+        if let zone = key.zone {
+            if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
+            if let rules = zones[zone] ?? nil { clock = .rules(rules) }
+        }
+        clockIndex[key] = clocks.count
+        clocks.append(clock)
+        return clocks.count - 1
+    }
+
+    /// The interval holding `instant` on clock `clock`, keyed by its local start with
+    /// ``StatisticsTimeZone/recorded`` (one row per local calendar interval).
+    private func interval(of instant: Int64, clock: Int) -> LocalInterval {
+        var local: LocalInterval
+        switch clocks[clock] {
+        case .fixed(let minutes): local = query.interval.interval(of: instant, offsetMinutes: minutes)
+        case .rules(let rules): local = query.interval.interval(of: instant, in: rules)
+        }
+        if needsZones { local.key = local.localStart }
+        return local
+    }
+
+    /// `value` in `sampleUnit`, in the query's unit.
+    private mutating func convert(_ value: Double, from sampleUnit: String) throws -> Double {
+        if let converter = converters[sampleUnit] { return converter(value) }
+        let converter: @Sendable (Double) -> Double
+        if unitText == nil || unitText == sampleUnit {
+            converter = { $0 }
+            if unitText == nil {
+                unitText = sampleUnit
+                unit = try? HealthUnit(sampleUnit)
+            }
+        } else {
+            let type = query.type.identifier
+            guard let target = unit else {
+                throw HealthLogError(.badUsage, "samples of \(type) are in '\(unitText ?? "")' and in '\(sampleUnit)', which healthlog cannot convert: it never mixes units")
+            }
+            let parsed: HealthUnit
+            do {
+                parsed = try HealthUnit(sampleUnit)
+            } catch let error as HealthLogError {
+                throw HealthLogError(.badUsage, "samples of \(type) in '\(sampleUnit)' do not convert to '\(target)': \(error.message)")
+            }
+            guard parsed.isCompatible(with: target) else {
+                throw HealthLogError(
+                    .badUsage,
+                    "samples of \(type) in '\(sampleUnit)' (\(parsed.dimension)) do not convert to '\(target)' (\(target.dimension)): healthlog never mixes units")
+            }
+            converter = parsed.converter(to: target)
+        }
+        converters[sampleUnit] = converter
+        return converter(value)
+    }
+
+    /// The statistics, by interval, then source: the intervals that meet the predicate's
+    /// date range (a sample that overlaps the range's start adds nothing to the interval
+    /// before it, as HealthKit enumerates statistics from the range's start).
     func results() -> [Statistics] {
         let o = query.options
+        var sums: [Key: CompensatedSum] = [:]
+        var durations: [Key: Int64] = [:]
+        var intervals = self.intervals
+        if needsPieces {
+            let merge = CumulativeMerge(bounds: { instant, clock in interval(of: instant, clock: clock) })
+            let groups: [[Int]]
+            let rankOf: [Int]
+            if separate {
+                var bySource = Array(repeating: [Int](), count: sources.count)
+                for (index, source) in pieceSources.enumerated() { bySource[source].append(index) }
+                groups = bySource
+                rankOf = Array(repeating: 0, count: sources.count)
+            } else {
+                groups = [Array(pieces.indices)]
+                let order = SourcePriority(query.sourcePriority).ordered(sources)
+                let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+                rankOf = sources.map { position[$0] ?? 0 }
+            }
+            for group in groups where !group.isEmpty {
+                let source = separate ? pieceSources[group[0]] : -1
+                let ranked = group.map { i in
+                    var piece = pieces[i]
+                    piece.rank = rankOf[pieceSources[i]]
+                    return piece
+                }
+                merge.run(
+                    ranked, ranks: separate ? 1 : sources.count,
+                    kept: { interval, value in
+                        if intervals[interval.key] == nil { intervals[interval.key] = interval }
+                        sums[Key(start: interval.key, source: source), default: CompensatedSum()].add(value)
+                    },
+                    covered: { interval, micros in
+                        if intervals[interval.key] == nil { intervals[interval.key] = interval }
+                        durations[Key(start: interval.key, source: source), default: 0] += micros
+                    })
+            }
+        }
+        let range = query.predicate.dateRange
+        let keys = Set(figures.keys).union(sums.keys).union(durations.keys)
         let hourWithOffset: Bool = {
             if case .named = query.timeZone { return query.interval == .hour }
             return false
         }()
-        return figures.sorted { ($0.key.start, $0.key.unit) < ($1.key.start, $1.key.unit) }.map { f in
-            let i = f.interval
+        return keys.sorted { ($0.start, $0.source < 0 ? "" : sources[$0.source]) < ($1.start, $1.source < 0 ? "" : sources[$1.source]) }.compactMap { key in
+            guard let i = intervals[key.start], range.end.map({ i.start < $0 }) ?? true, range.start.map({ i.end > $0 }) ?? true else { return nil }
+            let f = figures[key] ?? Figures()
             let hasValues = f.values > 0
+            let isQuantity = query.type.kind == .quantity
             var label = query.interval.label(of: i.localStart, offsetMinutes: 0)
             if hourWithOffset { label += Timestamp(microseconds: 0, offsetMinutes: Int16(i.startOffset), isZulu: false).offsetText }
             return Statistics(
                 start: Timestamp(microseconds: i.start, offsetMinutes: Int16(i.startOffset), isZulu: i.startOffset == 0, fractionDigits: 0),
                 end: Timestamp(microseconds: i.end, offsetMinutes: Int16(i.endOffset), isZulu: i.endOffset == 0, fractionDigits: 0),
-                label: label, unit: f.key.unit, count: f.count,
-                sum: o.contains(.sum) && hasValues ? f.sum.value : nil,
+                label: label, unit: isQuantity ? unitText ?? "" : "", count: f.count,
+                sum: o.contains(.sum) && isQuantity ? (sums[key]?.value ?? 0) : nil,
                 average: o.contains(.average) && hasValues ? f.sum.value / Double(f.values) : nil,
                 minimum: o.contains(.minimum) && hasValues ? f.minimum : nil,
                 maximum: o.contains(.maximum) && hasValues ? f.maximum : nil,
-                duration: o.contains(.duration) ? Double(f.micros) / 1_000_000 : nil)
+                duration: o.contains(.duration) ? Double(durations[key] ?? 0) / 1_000_000 : nil,
+                mostRecent: o.contains(.mostRecent) ? f.mostRecent?.value : nil,
+                source: key.source < 0 ? nil : sources[key.source])
         }
     }
 }

@@ -11,8 +11,10 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
     case min
     /// The largest value.
     case max
-    /// The seconds the samples span.
+    /// The seconds the samples cover.
     case duration
+    /// The value of the most recent sample.
+    case mostRecent = "most-recent"
 
     /// The option that makes a ``StatisticsQuery`` compute the figure (none for the count,
     /// which is always there).
@@ -24,6 +26,28 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
         case .min: .minimum
         case .max: .maximum
         case .duration: .duration
+        case .mostRecent: .mostRecent
+        }
+    }
+
+    /// The figure a command shows for `type` unless told otherwise: the sum of a
+    /// cumulative type (or one healthlog does not know), the average of a discrete one,
+    /// the count of samples of other kinds.
+    public static func defaultFigure(for type: SampleType) -> StatisticsFigure {
+        guard type.kind == .quantity else { return .count }
+        return QuantityTypeInfo.of(type.identifier)?.style.isCumulative == false ? .avg : .sum
+    }
+
+    /// The figures `aggregate` shows for `type` unless told otherwise: count and sum for a
+    /// cumulative type, count, average, minimum and maximum for a discrete one, count,
+    /// sum, average, minimum and maximum for a quantity type healthlog does not know, and
+    /// count and duration for other kinds.
+    public static func defaultFigures(for type: SampleType) -> [StatisticsFigure] {
+        guard type.kind == .quantity else { return [.count, .duration] }
+        switch QuantityTypeInfo.of(type.identifier)?.style.isCumulative {
+        case true?: return [.count, .sum]
+        case false?: return [.count, .avg, .min, .max]
+        case nil: return [.count, .sum, .avg, .min, .max]
         }
     }
 
@@ -36,6 +60,7 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
         case .min: row.minimum
         case .max: row.maximum
         case .duration: row.duration
+        case .mostRecent: row.mostRecent
         }
     }
 }

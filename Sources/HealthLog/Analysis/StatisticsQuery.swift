@@ -1,8 +1,16 @@
 /// Per-interval statistics of one type's live samples: HealthKit's
 /// `HKStatisticsCollectionQuery` as a value, run by ``HealthStore/statistics(_:)``.
 ///
-/// A sample counts in the interval that holds its start (HealthKit splits a long
-/// cumulative sample across intervals; healthlog does not). Deleted samples do not count.
+/// As in HealthKit, the sources are merged first: a cumulative type's sum counts each
+/// stretch of time once, from the highest-priority source covering it
+/// (``sourcePriority``), and prorates a sample over the intervals it spans
+/// (``CumulativeMerge``); a discrete type's average, minimum, maximum and most recent
+/// value take every source's samples, each in the interval holding its start.
+/// ``StatisticsOptions/separateBySource`` gives one row per source instead. Values are in
+/// ``unit`` (by default the type's, ``QuantityTypeInfo``). Intervals follow ``timeZone``
+/// (a local calendar day is 23 or 25 hours across a daylight-saving change), and the
+/// merge and its proration cut samples at those intervals' boundaries. Deleted samples do
+/// not count.
 ///
 /// ```swift
 /// let daily = try store.statistics(StatisticsQuery(type: .quantity("StepCount"), interval: .day, options: .sum))
@@ -27,15 +35,53 @@ public struct StatisticsQuery: Sendable, Hashable {
         set { timeZone = .fixed(offsetMinutes: newValue) }
     }
 
+    /// The unit of the figures; `nil` for the type's own (or, for a quantity type healthlog
+    /// does not know, the first sample's).
+    public var unit: HealthUnit?
+    /// The sources that win when sources are merged, highest priority first; the others
+    /// follow in ``SourcePriority``'s default order.
+    public var sourcePriority: [String]
+
     /// A query.
     public init(
         type: SampleType, predicate: QueryPredicate = .all, interval: StatisticsInterval, options: StatisticsOptions = .values,
-        offsetMinutes: Int = 0, timeZone: StatisticsTimeZone? = nil
+        offsetMinutes: Int = 0, timeZone: StatisticsTimeZone? = nil, unit: HealthUnit? = nil, sourcePriority: [String] = []
     ) {
         self.type = type
         self.predicate = predicate
         self.interval = interval
         self.options = options
         self.timeZone = timeZone ?? .fixed(offsetMinutes: offsetMinutes)
+        self.unit = unit
+        self.sourcePriority = sourcePriority
+    }
+
+    /// Checks the options against the type's aggregation style and the unit against its
+    /// dimension, as HealthKit does when a query starts.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` with the reason.
+    public func validate() throws {
+        let id = type.identifier
+        let valueOptions: StatisticsOptions = [.sum, .average, .minimum, .maximum, .mostRecent]
+        guard type.kind == .quantity else {
+            if !options.isDisjoint(with: valueOptions) {
+                throw HealthLogError(.badUsage, "\(id) is a \(type.kind.rawValue) type: its statistics are count and duration (sum, avg, min, max and most-recent are for quantity types)")
+            }
+            if unit != nil { throw HealthLogError(.badUsage, "\(id) is a \(type.kind.rawValue) type: it has no unit") }
+            return
+        }
+        guard let info = QuantityTypeInfo.of(id) else { return }
+        if info.style.isCumulative, !options.isDisjoint(with: .discrete) {
+            throw HealthLogError(
+                .badUsage,
+                "\(id) is a cumulative type: it takes sum (and count, duration), not avg, min, max or most-recent; HealthKit refuses discrete options on cumulative types too")
+        }
+        if !info.style.isCumulative, options.contains(.sum) {
+            throw HealthLogError(
+                .badUsage, "\(id) is a discrete type: it takes avg, min, max and most-recent (and count, duration), not sum; HealthKit refuses cumulativeSum on discrete types too")
+        }
+        if let unit, !unit.isCompatible(with: info.unit) {
+            throw HealthLogError(.badUsage, "unit '\(unit)' (\(unit.dimension)) does not fit \(id), whose values are in \(info.unit) (\(info.unit.dimension)) or a unit that converts to it")
+        }
     }
 }

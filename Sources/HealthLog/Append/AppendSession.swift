@@ -28,12 +28,15 @@ final class AppendSession {
     /// What messages call an input's Nth line: `line`, or `sample` and `UUID` for the
     /// lines ``HealthStore/save(_:)`` and ``HealthStore/delete(_:)-([SampleUUID])`` build.
     private let item: String
+    /// The checks of input against HealthKit's table, with what they have looked up.
+    private var checker: InputChecker
 
     /// Opens the store's writer (taking its lock and cutting any torn tail); messages name
     /// a bad line as `ITEM N`.
     init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line") throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
         self.item = item
+        checker = InputChecker(importing: skipsUsedUUIDs)
         writer = try LogWriter(layout, options: options)
         state = WriterState(layout, snapshot: writer.snapshot, chunkEvents: options.appendChunkEvents)
         startHead = writer.headSeq
@@ -58,12 +61,27 @@ final class AppendSession {
 
     private func consume(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
         if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
-        let event: ParsedEvent
+        func parsed(_ bytes: UnsafeRawBufferPointer) throws -> ParsedEvent {
+            do {
+                return try EventLineParser.parse(bytes)
+            } catch let error as FieldError {
+                throw HealthLogError(.badInput, "\(label)\(item) \(number): " + (error.field.map { "field '\($0)': " } ?? "") + error.reason)
+            }
+        }
+        let event = try parsed(line)
+        let outcome: InputChecker.Outcome
         do {
-            event = try EventLineParser.parse(line)
+            outcome = try checker.check(event, line: line)
         } catch let error as FieldError {
             throw HealthLogError(.badInput, "\(label)\(item) \(number): " + (error.field.map { "field '\($0)': " } ?? "") + error.reason)
         }
+        if let note = outcome.note, !summary.notes.contains(note) { summary.notes.append(note) }
+        guard let rewritten = outcome.rewritten else { return try store(event, line, number) }
+        try rewritten.withUnsafeBytes { bytes in try store(try parsed(bytes), bytes, number) }
+    }
+
+    /// Appends one checked event, `line` being its stored form's source.
+    private func store(_ event: ParsedEvent, _ line: UnsafeRawBufferPointer, _ number: Int) throws {
         func bad(_ field: String, _ reason: String) -> HealthLogError {
             HealthLogError(.badInput, "\(label)\(item) \(number): field '\(field)': \(reason)")
         }

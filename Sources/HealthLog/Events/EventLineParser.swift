@@ -97,11 +97,22 @@ enum EventLineParser {
             event.uuid = uuid
         case .type:
             let token = try string()
-            guard let kind = SampleKind(identifierBytes: text(token)) else {
-                throw FieldError(field: "type", reason: "not a HealthKit type identifier (HKQuantityTypeIdentifier…, HKCategoryTypeIdentifier…, HKWorkoutTypeIdentifier, …)")
-            }
             event.type = token.lowerBound + 1..<token.upperBound - 1
+            if let kind = SampleKind(identifierBytes: text(token)) {
+                event.kind = kind
+                return
+            }
+            let name = JSONStringDecoder.decode(UnsafeRawBufferPointer(rebasing: s.bytes[token]))
+            let known = HealthKitTypes.matching(name)
+            guard known.count == 1, let kind = SampleKind(typeIdentifier: known[0]) else {
+                let hint = HealthKitTypes.nearMiss(of: name).map { "; did you mean \(TypeNames.shortForm($0)) (\($0))?" } ?? ""
+                throw FieldError(
+                    field: "type",
+                    reason: known.count > 1 ? "'\(name)' is ambiguous: \(known.joined(separator: ", "))"
+                        : "'\(name)' is not a HealthKit type identifier (HKQuantityTypeIdentifier…, HKCategoryTypeIdentifier…, HKWorkoutTypeIdentifier, …) nor a short name healthlog knows" + hint)
+            }
             event.kind = kind
+            event.resolvedType = known[0]
         case .start, .end:
             let token = try string()
             guard let instant = Timestamp(utf8: text(token)) else {

@@ -17,6 +17,10 @@ struct ParsedEvent {
     var type: Range<Int>?
     /// The kind the type's prefix names.
     var kind: SampleKind?
+    /// The full identifier a short `type` (`HeartRate`, any case) stands for; `nil` when
+    /// the line gives a full identifier. A line with one is rewritten before it is stored
+    /// (``InputChecker``), so stored lines always hold full identifiers.
+    var resolvedType: String?
     /// `start`: the instant and its token.
     var start: Timestamp?
     /// The `start` token, quotes included.

@@ -1,62 +1,8 @@
 /// The integer values of the category constants Apple's exports write by name, so a
 /// predicate for `--category 1` matches `HKCategoryValueSleepAnalysisAsleepUnspecified`.
-/// Names healthlog does not know match only themselves.
+/// Names healthlog does not know match only themselves. The table is
+/// ``CategoryValues``'s, which also knows each type's values.
 public enum CategoryConstants {
     /// The integer value of the constant `name`, or `nil` when healthlog does not know it.
-    public static func value(of name: String) -> Int? { table[name] }
-
-    private static let table: [String: Int] = [
-        "HKCategoryValueNotApplicable": 0,
-        "HKCategoryValueSleepAnalysisInBed": 0,
-        "HKCategoryValueSleepAnalysisAsleep": 1,
-        "HKCategoryValueSleepAnalysisAsleepUnspecified": 1,
-        "HKCategoryValueSleepAnalysisAwake": 2,
-        "HKCategoryValueSleepAnalysisAsleepCore": 3,
-        "HKCategoryValueSleepAnalysisAsleepDeep": 4,
-        "HKCategoryValueSleepAnalysisAsleepREM": 5,
-        "HKCategoryValueAppleStandHourStood": 0,
-        "HKCategoryValueAppleStandHourIdle": 1,
-        "HKCategoryValueCervicalMucusQualityDry": 1,
-        "HKCategoryValueCervicalMucusQualitySticky": 2,
-        "HKCategoryValueCervicalMucusQualityCreamy": 3,
-        "HKCategoryValueCervicalMucusQualityWatery": 4,
-        "HKCategoryValueCervicalMucusQualityEggWhite": 5,
-        "HKCategoryValueMenstrualFlowUnspecified": 1,
-        "HKCategoryValueMenstrualFlowLight": 2,
-        "HKCategoryValueMenstrualFlowMedium": 3,
-        "HKCategoryValueMenstrualFlowHeavy": 4,
-        "HKCategoryValueMenstrualFlowNone": 5,
-        "HKCategoryValueOvulationTestResultNegative": 1,
-        "HKCategoryValueOvulationTestResultLuteinizingHormoneSurge": 2,
-        "HKCategoryValueOvulationTestResultIndeterminate": 3,
-        "HKCategoryValueOvulationTestResultEstrogenSurge": 4,
-        "HKCategoryValueSeverityUnspecified": 0,
-        "HKCategoryValueSeverityNotPresent": 1,
-        "HKCategoryValueSeverityMild": 2,
-        "HKCategoryValueSeverityModerate": 3,
-        "HKCategoryValueSeveritySevere": 4,
-        "HKCategoryValueAppetiteChangesUnspecified": 0,
-        "HKCategoryValueAppetiteChangesNoChange": 1,
-        "HKCategoryValueAppetiteChangesDecreased": 2,
-        "HKCategoryValueAppetiteChangesIncreased": 3,
-        "HKCategoryValuePresencePresent": 0,
-        "HKCategoryValuePresenceNotPresent": 1,
-        "HKCategoryValueEnvironmentalAudioExposureEventMomentaryLimit": 1,
-        "HKCategoryValueHeadphoneAudioExposureEventSevenDayLimit": 1,
-        "HKCategoryValueLowCardioFitnessEventLowFitness": 1,
-        "HKCategoryValueAudioExposureEventLoudEnvironment": 1,
-        "HKCategoryValueContraceptiveUnspecified": 1,
-        "HKCategoryValueContraceptiveImplant": 2,
-        "HKCategoryValueContraceptiveInjection": 3,
-        "HKCategoryValueContraceptiveIntrauterineDevice": 4,
-        "HKCategoryValueContraceptiveIntravaginalRing": 5,
-        "HKCategoryValueContraceptiveOral": 6,
-        "HKCategoryValueContraceptivePatch": 7,
-        "HKCategoryValuePregnancyTestResultNegative": 1,
-        "HKCategoryValuePregnancyTestResultPositive": 2,
-        "HKCategoryValuePregnancyTestResultIndeterminate": 3,
-        "HKCategoryValueProgesteroneTestResultNegative": 1,
-        "HKCategoryValueProgesteroneTestResultPositive": 2,
-        "HKCategoryValueProgesteroneTestResultIndeterminate": 3,
-    ]
+    public static func value(of name: String) -> Int? { CategoryValues.constants[name] }
 }

@@ -7,9 +7,9 @@ enum AddCommand {
         abstract: "Append one sample.",
         usage: "--type <type> [--value <value>] [--unit <unit>] [--activity <name>] [--duration <seconds>] [--start <date>] [--end <date>] [--source <name>] [--device <name>] [--uuid <uuid>] [--metadata <key=value> ...] [--no-sync]",
         options: [
-            .init(name: "--type", value: "type", help: "The sample type, in full or short (HeartRate, SleepAnalysis, Workout)."),
-            .init(name: "--value", value: "value", help: "A number; for a category type, an integer or the constant's name."),
-            .init(name: "--unit", value: "unit", help: "The unit of a quantity (count/min, kg, mg/dL, …)."),
+            .init(name: "--type", value: "type", help: "The sample type, in full or short (HeartRate, SleepAnalysis, Workout), in any case."),
+            .init(name: "--value", value: "value", help: "A number (not negative for a cumulative type); for a category type, an integer or the constant's name, in full or short (AsleepCore)."),
+            .init(name: "--unit", value: "unit", help: "The unit of a quantity, a HealthKit unit of the type's dimension (count/min, kg, lb, mg/dL, …)."),
             .init(name: "--activity", value: "name", help: "A workout's activity type (HKWorkoutActivityTypeRunning)."),
             .init(name: "--duration", value: "seconds", help: "A workout's duration in seconds."),
             .init(name: "--start", value: "date", help: "ISO 8601 instant or YYYY-MM-DD (default: now)."),
@@ -20,7 +20,7 @@ enum AddCommand {
             .init(name: "--metadata", value: "key=value", help: "A metadata entry; the value is a number or boolean when it reads as one, else a string.", repeatable: true),
             .init(name: "--no-sync", help: "Do not wait for fdatasync before reporting success."),
         ],
-        discussion: "A quantity takes --value and --unit, a category --value, a workout --activity (and --duration). Numbers are stored in their shortest form (72.50 as 72.5). Prints the sample's UUID, then the new anchor, on stdout.")
+        discussion: "A quantity takes --value and --unit, a category --value, a workout --activity (and --duration). Types, units and category values are checked against HealthKit's: a near miss of a known type is refused with 'did you mean', a type healthlog does not know but with a HealthKit prefix is accepted with a note. Numbers are stored in their shortest form (72.50 as 72.5). Prints the sample's UUID, then the new anchor, on stdout.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()

@@ -5,47 +5,63 @@ enum AggregateCommand {
     static let spec = CommandSpec(
         name: "aggregate",
         abstract: "Per-interval statistics of one type's live samples (a statistics collection query).",
-        usage: "--type <type> --interval hour|day|week|month [--stat <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]",
+        usage: "--type <type> --interval hour|day|week|month [--stat <list>] [--unit <unit>] [--source-priority <list>] [--separate-by-source] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]",
         options: [
-            .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate)."),
+            .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate), in any case."),
             .init(name: "--interval", value: "interval", help: "hour, day, week (Monday to Monday) or month."),
-            .init(name: "--stat", value: "list", help: "Comma-separated figures, in the order wanted: count, sum, avg, min, max, duration (seconds the samples span). Default: count,sum,avg,min,max."),
+            .init(name: "--stat", value: "list", help: "Comma-separated figures, in the order wanted: count, sum (cumulative types), avg, min, max, most-recent (discrete types), duration (seconds covered). Default: count,sum for cumulative types, count,avg,min,max for discrete ones, count,duration for other kinds."),
+            UnitOption.option,
+            .init(name: "--source-priority", value: "list", help: "Comma-separated sources that win when sources overlap, highest first; the rest follow Apple Watch, then iPhone and iPad, then other sources, by name."),
+            .init(name: "--separate-by-source", help: "One row per interval and source, the sources not merged (a source column is added)."),
         ] + ClockOptions.options + PredicateOptions.options + [
-            .init(name: "--format", value: "format", help: "csv (the default: a header row, then one row per interval and unit) or ndjson."),
+            .init(name: "--format", value: "format", help: "csv (the default: a header row, then one row per interval) or ndjson."),
         ],
-        discussion: "A sample counts in the interval that holds its start. Values are in the samples' own unit, with no conversion: a type recorded in two units gets a row per unit. Deleted samples do not count.")
+        discussion: "As in HealthKit, sources are merged: a cumulative type's sum counts each stretch of time once, from the highest-priority source that covers it, prorating samples by time, also across intervals; a discrete type's figures take every source's samples. A sample counts (count, avg, min, max, most-recent) in the interval that holds its start. Deleted samples do not count.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
         let interval = try TypeOptions.interval(arguments)
-        let stats = try (arguments.value("--stat") ?? "count,sum,avg,min,max").split(separator: ",", omittingEmptySubsequences: false).map { name in
-            guard let figure = StatisticsFigure(rawValue: String(name)) else {
-                throw HealthLogError(.badUsage, "--stat '\(name)' is not one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return figure
-        }
-        let format = arguments.value("--format") ?? "csv"
+        let format = arguments.value("--format")?.lowercased() ?? "csv"
         guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
         let clock = try ClockOptions.timeZone(arguments)
+        let unit = try UnitOption.unit(arguments)
+        let priority = arguments.value("--source-priority").map { $0.split(separator: ",").map(String.init) } ?? []
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
-        let options = stats.reduce(into: StatisticsOptions()) { $0.formUnion($1.option) }
-        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, timeZone: clock))
+        let stats = try arguments.value("--stat").map(figures) ?? StatisticsFigure.defaultFigures(for: type)
+        let separate = arguments.has("--separate-by-source")
+        var options = stats.reduce(into: StatisticsOptions()) { $0.formUnion($1.option) }
+        if separate { options.insert(.separateBySource) }
+        let rows = try store.statistics(
+            StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, timeZone: clock, unit: unit, sourcePriority: priority))
         let terminal = context.terminal
         if format == "csv" {
-            terminal.print(([interval.rawValue, "unit"] + stats.map(\.rawValue)).joined(separator: ","))
+            terminal.print(([interval.rawValue] + (separate ? ["source"] : []) + ["unit"] + stats.map(\.rawValue)).joined(separator: ","))
             for row in rows {
-                terminal.print(([row.label, EventCSV.cell(row.unit)] + stats.map { $0.value(of: row).map(JSONText.number) ?? "" }).joined(separator: ","))
+                let source = separate ? [EventCSV.cell(row.source ?? "")] : []
+                terminal.print(([row.label] + source + [EventCSV.cell(row.unit)] + stats.map { $0.value(of: row).map(JSONText.number) ?? "" }).joined(separator: ","))
             }
         } else {
             for row in rows {
-                var line = #"{"interval":"\#(interval.rawValue)","label":"\#(row.label)","start":"\#(row.start)","end":"\#(row.end)","unit":\#(JSONText.string(row.unit))"#
+                var line = #"{"interval":"\#(interval.rawValue)","label":"\#(row.label)","start":"\#(row.start)","end":"\#(row.end)""#
+                if separate { line += #","source":\#(JSONText.string(row.source ?? ""))"# }
+                line += #","unit":\#(JSONText.string(row.unit))"#
                 for stat in stats { line += #","\#(stat.rawValue)":\#(stat.value(of: row).map(JSONText.number) ?? "null")"# }
                 terminal.print(line + "}")
             }
         }
         terminal.flush()
         return ExitCode.success
+    }
+
+    /// The figures `--stat` names, in any case.
+    private static func figures(_ list: String) throws -> [StatisticsFigure] {
+        try list.split(separator: ",", omittingEmptySubsequences: false).map { name in
+            guard let figure = StatisticsFigure(rawValue: name.lowercased()) else {
+                throw HealthLogError(.badUsage, "--stat '\(name)' is not one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return figure
+        }
     }
 }

@@ -47,6 +47,7 @@ enum AppendCommand {
     /// summary.
     static func report(_ summary: AppendSummary, _ context: Context) {
         if let torn = summary.recoveredTail { context.terminal.note("cut a \(torn.summary)") }
+        for note in summary.notes { context.terminal.note(note) }
         context.terminal.print(summary.anchor.token)
         context.terminal.flush()
         if summary.added + summary.deleted + summary.replaced + summary.skipped == 0 {

@@ -5,10 +5,13 @@ enum ExportCommand {
     static let spec = CommandSpec(
         name: "export",
         abstract: "Write the live samples as they stand now (a snapshot, not a log).",
-        usage: "[--type <type> ...] [predicate options] [--format ndjson|csv|ndjson-rows] [--partition <dir> [--person <id>]]",
+        usage: "[--type <type> ...] [predicate options] [--unit <unit>] [--format ndjson|csv|ndjson-rows] [--partition <dir> [--person <id>]]",
         options: [
             .init(name: "--type", value: "type", help: "Only this type, in full or short (HeartRate).", repeatable: true)
         ] + PredicateOptions.options + [
+            .init(
+                name: "--unit", value: "unit",
+                help: "Write every quantity sample in this unit (lb, kcal, …), converted; a sample whose unit does not convert is an error (exit 2). Not with --partition."),
             LineOutput.option,
             .init(
                 name: "--partition", value: "dir",
@@ -22,6 +25,7 @@ enum ExportCommand {
         var request = ReplayRequest(predicate: try PredicateOptions.predicate(arguments))
         let terminal = context.terminal
         if let directory = arguments.value("--partition") {
+            if arguments.value("--unit") != nil { throw HealthLogError(.badUsage, "--unit does not go with --partition: partitions keep each sample's own unit") }
             let name = arguments.value("--format") ?? "csv"
             guard let format = PartitionedExport.Format(rawValue: name) else {
                 throw HealthLogError(.badUsage, "--partition writes csv or ndjson-rows, not '\(name)'")
@@ -40,8 +44,12 @@ enum ExportCommand {
         if arguments.value("--person") != nil { throw HealthLogError(.badUsage, "--person goes with --partition") }
         let store = try context.store()
         request.types = try TypeOptions.identifiers(arguments, store)
-        let write = try LineOutput.writer(arguments.value("--format"), terminal)
-        _ = try store.export(request, deliver: write)
+        let output = try LineOutput.writer(arguments.value("--format"), terminal)
+        var converter = try arguments.value("--unit").map { QuantityLineConverter(unit: try HealthUnit($0)) }
+        _ = try store.export(request) { line in
+            guard let rewritten = try converter?.convert(line) else { return try output(line) }
+            try rewritten.withUnsafeBytes { try output($0) }
+        }
         terminal.flush()
         return ExitCode.success
     }

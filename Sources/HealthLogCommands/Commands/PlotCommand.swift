@@ -5,16 +5,17 @@ enum PlotCommand {
     static let spec = CommandSpec(
         name: "plot",
         abstract: "Draw per-interval statistics of one type as an SVG chart.",
-        usage: "--type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]",
+        usage: "--type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--unit <unit>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]",
         options: [
             .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate)."),
             .init(name: "--output", value: "file", help: "The SVG file to write (its name must end in .svg; mode 0600, replaced atomically).", short: "-o"),
             .init(name: "--interval", value: "interval", help: "hour, day (the default), week or month."),
             .init(
                 name: "--stat", value: "figure",
-                help: "The figure drawn: count, sum or duration as bars; avg (with the min-max range shaded), min or max as lines. Default: avg for quantity types, hours per night by stage for SleepAnalysis, count for others. duration is drawn in hours, minutes or seconds, whichever fits (aggregate prints seconds)."),
+                help: "The figure drawn: count, sum or duration as bars; avg (with the min-max range shaded), min, max or most-recent as lines. Default: sum for cumulative quantity types, avg for discrete ones, hours per night by stage for SleepAnalysis, count for others. duration is drawn in hours, minutes or seconds, whichever fits (aggregate prints seconds)."),
+            UnitOption.option,
         ] + ClockOptions.options + PredicateOptions.options,
-        discussion: "The chart is a standalone SVG file that any browser shows. Intervals and figures are those of 'healthlog aggregate'; when a type was recorded in several units, the most common one is drawn. The time axis is broken around a long stretch without data, so one far-off record does not squash the rest. A selection with nothing to draw writes nothing and exits 2.")
+        discussion: "The chart is a standalone SVG file that any browser shows. Intervals and figures are those of 'healthlog aggregate', sources merged as there; the value axis is in --unit when given, else in the type's unit, samples in other units converted to it. The time axis is broken around a long stretch without data, so one far-off record does not squash the rest. A selection with nothing to draw writes nothing and exits 2.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
@@ -24,6 +25,7 @@ enum PlotCommand {
         }
         let interval = try TypeOptions.interval(arguments, default: .day)
         let clock = try ClockOptions.timeZone(arguments)
+        let unit = try UnitOption.unit(arguments)
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)
@@ -34,16 +36,14 @@ enum PlotCommand {
             context.terminal.summary("plot: \(String(counting: nights.count, "night")) of \(type.identifier) written to \(output)")
             return ExitCode.success
         }
-        let defaultFigure: StatisticsFigure = type.kind == .quantity ? .avg : .count
-        let figureName = arguments.value("--stat") ?? defaultFigure.rawValue
+        let figureName = arguments.value("--stat")?.lowercased() ?? StatisticsFigure.defaultFigure(for: type).rawValue
         guard let figure = StatisticsFigure(rawValue: figureName) else {
             throw HealthLogError(.badUsage, "--stat must be one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", ")), not '\(figureName)'")
         }
-        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: [.values, .duration], timeZone: clock))
+        let options = figure.option.union(figure == .avg ? [.minimum, .maximum] : [])
+        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, timeZone: clock, unit: unit))
         guard !rows.isEmpty else { throw nothing(type, "no live samples match") }
-        let units = Dictionary(rows.map { ($0.unit, $0.count) }, uniquingKeysWith: +)
-        let unit = units.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-        let drawn = rows.filter { $0.unit == unit && figure.value(of: $0) != nil }
+        let drawn = rows.filter { figure.value(of: $0) != nil }
         guard !drawn.isEmpty else { throw nothing(type, "its samples have no \(figure.rawValue) (no numeric values); try --stat count or duration") }
         let chart = StatisticsChart(rows: drawn, figure: figure, type: type, interval: interval, clock: ClockOptions.name(clock))
         try chart.write(to: output)

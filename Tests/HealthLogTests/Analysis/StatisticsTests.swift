@@ -31,7 +31,7 @@ struct StatisticsTests {
         #expect(StatisticsInterval.week.label(of: before1970.start, offsetMinutes: 0) == "1969-12-29")
     }
 
-    @Test("Figures per day and unit over live samples only, with the predicate applied")
+    @Test("Figures per day over live samples only, in one unit, with the predicate applied")
     func dailyFigures() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -43,18 +43,18 @@ struct StatisticsTests {
             Self.beat(70, "2024-03-02T00:00:00Z", source: "Phone"), Self.beat(90, "2024-03-03T10:00:00Z"),
         ])
         try store.delete([doomed])
-        let rows = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day))
-        #expect(rows.map(\.label) == ["2024-03-01", "2024-03-01", "2024-03-02", "2024-03-03"])
-        #expect(rows.map(\.unit) == ["count/min", "count/s", "count/min", "count/min"])
-        #expect(rows[0].count == 2 && rows[0].sum == 140 && rows[0].average == 70 && rows[0].minimum == 60 && rows[0].maximum == 80)
-        #expect(rows[1].count == 1 && rows[1].sum == 1.5)
+        let rows = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day, options: .discrete))
+        #expect(rows.map(\.label) == ["2024-03-01", "2024-03-02", "2024-03-03"])
+        #expect(rows.map(\.unit) == ["count/min", "count/min", "count/min"])
+        #expect(rows[0].count == 3 && rows[0].sum == nil && rows[0].average == 230 / 3.0 && rows[0].minimum == 60 && rows[0].maximum == 90)
+        #expect(rows[0].mostRecent == 90, "1.5 count/s at 21:00 is the day's most recent, 90 count/min")
         #expect(rows[0].duration == nil)
-        let watch = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), predicate: .sources(["Watch"]), interval: .month, options: .sum))
-        #expect(watch.map(\.count) == [3, 1])
-        #expect(watch[0].sum == 230 && watch[0].average == nil)
+        let watch = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), predicate: .sources(["Watch"]), interval: .month, options: .average))
+        #expect(watch.map(\.count) == [4])
+        #expect(watch[0].average == 320 / 4.0 && watch[0].maximum == nil)
     }
 
-    @Test("Duration adds up the time category samples span")
+    @Test("Duration adds up the time category samples cover, split at interval boundaries")
     func sleepDuration() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -64,20 +64,25 @@ struct StatisticsTests {
             CategorySample(type: sleep, value: .name("HKCategoryValueSleepAnalysisAsleepCore"), fields: SampleFields(start: Self.at("2024-03-01T23:00:00Z"), end: Self.at("2024-03-02T01:30:00Z"))),
             CategorySample(type: sleep, value: .name("HKCategoryValueSleepAnalysisAsleepDeep"), fields: SampleFields(start: Self.at("2024-03-02T01:30:00Z"), end: Self.at("2024-03-02T02:00:00Z"))),
         ])
-        let rows = try store.statistics(StatisticsQuery(type: sleep, interval: .week, options: [.duration, .sum]))
+        let rows = try store.statistics(StatisticsQuery(type: sleep, interval: .week, options: [.duration]))
         #expect(rows.count == 1)
         #expect(rows[0].duration == 10_800.0)
         #expect(rows[0].sum == nil)
+        let daily = try store.statistics(StatisticsQuery(type: sleep, interval: .day, options: [.duration]))
+        #expect(daily.map(\.duration) == [3600, 7200])
     }
 
-    @Test("Checklist 26 (a deliberate deviation): cumulative and discrete figures mix, since healthlog knows no aggregation styles")
+    @Test("Checklist 26: as in HealthKit, cumulative and discrete figures do not mix, and each type takes those of its aggregation style")
     func mixedOptions() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = HealthStore(directory: dir.file("store"))
         try store.save([Self.beat(60, "2024-03-01T08:00:00Z"), Self.beat(90, "2024-03-01T09:00:00Z")])
-        let rows = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day, options: [.sum, .average, .maximum]))
+        #expect(throws: HealthLogError.self) {
+            try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day, options: [.sum, .average, .maximum]))
+        }
+        let rows = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day, options: [.average, .maximum]))
         #expect(rows.count == 1)
-        #expect(rows[0].sum == 150 && rows[0].average == 75 && rows[0].maximum == 90 && rows[0].minimum == nil)
+        #expect(rows[0].sum == nil && rows[0].average == 75 && rows[0].maximum == 90 && rows[0].minimum == nil)
     }
 }

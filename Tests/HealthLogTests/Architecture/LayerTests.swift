@@ -11,7 +11,7 @@ struct LayerTests {
     /// The floors, bottom first; the files at the top of `Sources/HealthLog` are the
     /// `HealthStore` facade.
     static let floors = [
-        "System", "Model", "Format", "Samples", "Events", "Storage", "Index", "Append", "Query", "Analysis", "Maintenance",
+        "System", "Model", "Units", "Catalog", "Format", "Samples", "Events", "Storage", "Index", "Append", "Query", "Analysis", "Maintenance",
         facade,
     ]
     /// The name of the top floor: the files directly in `Sources/HealthLog`.

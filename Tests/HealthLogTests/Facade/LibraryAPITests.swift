@@ -34,8 +34,10 @@ struct LibraryAPITests {
         #expect(result.deletedObjects.isEmpty)
         try #require(result.addedSamples.count == saved.count)
         for (got, want) in zip(result.addedSamples, saved) {
-            #expect(got.description == want.description)
             #expect(got.fields == want.fields)
+        }
+        for (got, want) in zip(result.addedSamples, saved).enumerated().filter({ $0.offset != 2 }).map(\.element) {
+            #expect(got.description == want.description)
         }
         let beat = try #require(result.addedSamples[0] as? QuantitySample)
         #expect(beat.start.offsetMinutes == 60 && beat.start.microseconds == Self.t0.microseconds)
@@ -43,7 +45,7 @@ struct LibraryAPITests {
         #expect(beat.metadata["note"] == .string("a\nb\\c \u{1F600}"))
         #expect(beat.source == "Simon’s \"Watch\"")
         #expect((result.addedSamples[1] as? CategorySample)?.value.integerValue == 3)
-        #expect((result.addedSamples[2] as? CategorySample)?.value == .integer(1))
+        #expect((result.addedSamples[2] as? CategorySample)?.value == .name("HKCategoryValueAppleStandHourIdle"), "a known category's value is stored as its constant's name")
         #expect((result.addedSamples[3] as? WorkoutSample)?.totals["distance"] == Quantity(5.1, "km"))
         #expect((result.addedSamples[6] as? CorrelationSample)?.objects == [systolic.uuid, diastolic.uuid])
         #expect((result.addedSamples[7] as? OtherSample)?.value == .string("HKBloodTypeAPositive"))

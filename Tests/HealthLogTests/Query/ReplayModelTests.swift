@@ -149,10 +149,12 @@ private func extend(_ plan: inout Plan, _ rng: inout SeededRandom, _ model: inou
         if rng.chance(1) { plan.lines.append("") }
         switch roll {
         case 0..<40:
-            var sample = newSample(rng.pick([heartRate, "HKQuantityTypeIdentifierStepCount"]))
+            let type = rng.pick([heartRate, "HKQuantityTypeIdentifierStepCount"])
+            var sample = newSample(type)
             let given = rng.chance(85) ? sample.uuid : nil
             if given == nil { sample.uuid = nil }
-            put(sample, given: given, #""value":\#(rng.int(40...180))\#(rng.chance(30) ? ".5" : ""),"unit":"count/min""#)
+            let unit = type == heartRate ? "count/min" : "count"
+            put(sample, given: given, #""value":\#(rng.int(40...180))\#(rng.chance(30) ? ".5" : ""),"unit":"\#(unit)""#)
         case 40..<50:
             let value = rng.chance(50) ? #""HKCategoryValueSleepAnalysisAsleepCore""# : String(rng.int(0...5))
             let sample = newSample("HKCategoryTypeIdentifierSleepAnalysis")

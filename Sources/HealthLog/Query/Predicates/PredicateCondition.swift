@@ -7,7 +7,8 @@ enum PredicateCondition: Hashable, Sendable {
     case uuids(Set<SampleUUID>)
     case metadataKey(String)
     case metadataEquals(String, String)
-    case quantity(ComparisonOperator, Double)
+    /// A comparison with a number in a unit; `nil`: in the sample's own unit.
+    case quantity(ComparisonOperator, Double, HealthUnit?)
     case categories([CategoryValue])
 
     /// The metadata keys a deleted object carries.
@@ -45,15 +46,20 @@ enum PredicateCondition: Hashable, Sendable {
         case .metadataEquals(let key, let value):
             if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
             return r.metadataText(key) == value
-        case .quantity(let op, let number):
+        case .quantity(let op, let number, let unit):
             guard r.kind == .quantity else { return false }
             if r.isDelete { return true }
-            return r.number.map { op.holds($0, number) } ?? false
+            guard let value = r.number else { return false }
+            guard let unit else { return op.holds(value, number) }
+            guard let text = r.string(r.event.unit), let own = try? HealthUnit(text), own.isCompatible(with: unit) else { return false }
+            return op.holds(own.converter(to: unit)(value), number)
         case .categories(let values):
             guard r.kind == .category else { return false }
             if r.isDelete { return true }
             guard let value = r.categoryValue else { return false }
-            return values.contains { $0.matches(value) }
+            let type = r.typeIdentifier
+            let stored = CategoryValues.integer(value.description, type: type)
+            return values.contains { $0 == value || (stored != nil && CategoryValues.integer($0.description, type: type) == stored) }
         }
     }
 }

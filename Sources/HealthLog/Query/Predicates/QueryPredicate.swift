@@ -46,13 +46,17 @@ public struct QueryPredicate: Hashable, Sendable {
         QueryPredicate(conditions: [.metadataEquals(key, value)])
     }
 
-    /// Quantity samples whose value, in their own unit, satisfies `value OP number`.
-    public static func quantity(_ op: ComparisonOperator, _ number: Double) -> QueryPredicate {
-        QueryPredicate(conditions: [.quantity(op, number)])
+    /// Quantity samples whose value satisfies `value OP number`: in `unit`, converted from
+    /// the sample's (a sample whose unit does not convert to it never matches); without a
+    /// unit, in the sample's own unit.
+    public static func quantity(_ op: ComparisonOperator, _ number: Double, unit: HealthUnit? = nil) -> QueryPredicate {
+        QueryPredicate(conditions: [.quantity(op, number, unit)])
     }
 
-    /// Category samples with any of `values`; a name also matches its integer where
-    /// healthlog knows the constant (``CategoryConstants``).
+    /// Category samples with any of `values`, each read for the sample's type: an integer,
+    /// a constant's full name, or the part after the type's prefix, in any case
+    /// (``CategoryValues``), so `3`, `AsleepCore` and
+    /// `HKCategoryValueSleepAnalysisAsleepCore` match the same sleep samples.
     public static func categoryValues(_ values: [CategoryValue]) -> QueryPredicate {
         QueryPredicate(conditions: [.categories(values)])
     }
@@ -60,6 +64,17 @@ public struct QueryPredicate: Hashable, Sendable {
     /// All of `predicates`.
     public static func and(_ predicates: [QueryPredicate]) -> QueryPredicate {
         QueryPredicate(conditions: predicates.flatMap(\.conditions))
+    }
+
+    /// The date range the predicate's date conditions allow, in µs (`nil` bounds open):
+    /// what statistics clip their intervals to.
+    var dateRange: (start: Int64?, end: Int64?) {
+        var range: (start: Int64?, end: Int64?) = (nil, nil)
+        for case .dates(let start, let end, _) in conditions {
+            if let start { range.start = max(range.start ?? start, start) }
+            if let end { range.end = min(range.end ?? end, end) }
+        }
+        return range
     }
 
     /// Whether the predicate is ``all``.

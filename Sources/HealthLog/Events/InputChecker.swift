@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What an input line must satisfy beyond SPEC §1's shape, checked against HealthKit's
+/// table (``HealthKitTypes``) on input only — stored lines are never re-checked, so a store
+/// written before these rules keeps reading:
+///
+/// - a type given short (`HeartRate`) or in another case becomes its full identifier; an
+///   unknown identifier with a HealthKit prefix is accepted with a note, but one within
+///   two edits of a known identifier is refused with "did you mean …" (except when
+///   importing: what Apple's export names is a type, not a typo);
+/// - a known quantity type's unit must be a HealthKit unit of the type's dimension, and a
+///   cumulative type's value must not be negative;
+/// - a known category type's value must be one of its values, and is stored as the full
+///   constant name (``CategoryValues``).
+///
+/// ``InputChecker`` keeps what it has looked up, so a million lines of one type and unit
+/// cost one lookup.
+struct InputChecker {
+    /// What an accepted line needs: its stored form when it differs from the input, and a
+    /// note for the user.
+    struct Outcome {
+        /// The line to store instead of the input, when a type or value was rewritten.
+        var rewritten: [UInt8]?
+        /// A note (an unknown type), or `nil`.
+        var note: String?
+    }
+
+    /// What is known of one type identifier as written.
+    private struct TypeVerdict {
+        var identifier: String
+        var note: String?
+        var quantity: QuantityTypeInfo?
+        /// Whether the line spells the type otherwise than ``identifier``.
+        var rewrites = false
+    }
+
+    /// Whether the checks are an import's (near misses accepted, units of unknown types
+    /// not parsed).
+    let importing: Bool
+    private var types: [[UInt8]: TypeVerdict] = [:]
+    private var units: [[UInt8]: Result<HealthUnit, HealthLogError>] = [:]
+    /// The last type looked up, which the next line most often repeats: compared in
+    /// place, without building a key.
+    private var lastType: (bytes: [UInt8], verdict: TypeVerdict)?
+    /// The unit token last found to fit ``lastType``.
+    private var lastFit: [UInt8]?
+
+    /// A checker for hand input (`importing` false) or an import.
+    init(importing: Bool) {
+        self.importing = importing
+    }
+
+    /// Checks `event`, parsed from `line`.
+    ///
+    /// - Throws: ``FieldError`` naming the field at fault.
+    mutating func check(_ event: ParsedEvent, line: UnsafeRawBufferPointer) throws -> Outcome {
+        guard let typeRange = event.type, let kind = event.kind else { return Outcome() }
+        let typeBytes = UnsafeRawBufferPointer(rebasing: line[typeRange])
+        let verdict: TypeVerdict
+        let sameType = lastType.map { Self.same($0.bytes, typeBytes) } ?? false
+        if sameType, let last = lastType {
+            verdict = last.verdict
+        } else {
+            let bytes = Array(typeBytes)
+            verdict = try typeVerdict(event, bytes)
+            lastType = (bytes, verdict)
+            lastFit = nil
+        }
+        var replacements: [(Range<Int>, [UInt8])] = []
+        if verdict.rewrites {
+            replacements.append((typeRange, Array(verdict.identifier.utf8)))
+        }
+        if !event.isDelete {
+            switch kind {
+            case .quantity: try checkQuantity(event, line: line, verdict, sameType: sameType)
+            case .category:
+                if let replacement = try categoryValue(event, line: line, verdict.identifier) { replacements.append(replacement) }
+            default: break
+            }
+        }
+        return Outcome(rewritten: replacements.isEmpty ? nil : Self.rewrite(line, replacements), note: verdict.note)
+    }
+
+    private mutating func typeVerdict(_ event: ParsedEvent, _ bytes: [UInt8]) throws -> TypeVerdict {
+        if let known = types[bytes] { return known }
+        let written = event.resolvedType ?? String(decoding: bytes, as: UTF8.self)
+        var verdict = TypeVerdict(identifier: written)
+        let matches = HealthKitTypes.matching(written)
+        if matches.count == 1 {
+            verdict.identifier = matches[0]
+        } else if !importing, let near = HealthKitTypes.nearMiss(of: written) {
+            throw FieldError(field: "type", reason: "unknown type '\(written)': did you mean \(near)?")
+        } else {
+            verdict.note = "type \(written) is not one healthlog knows (a newer HealthKit type?): stored as given, without checks of its units or values"
+        }
+        verdict.quantity = QuantityTypeInfo.of(verdict.identifier)
+        verdict.rewrites = !verdict.identifier.utf8.elementsEqual(bytes)
+        types[bytes] = verdict
+        return verdict
+    }
+
+    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ verdict: TypeVerdict, sameType: Bool) throws {
+        guard let unitRange = event.unit else { return }
+        let info = verdict.quantity
+        if info == nil, importing { return }
+        let unitBytes = UnsafeRawBufferPointer(rebasing: line[unitRange])
+        if !(sameType && lastFit.map { Self.same($0, unitBytes) } == true) {
+            try checkUnit(unitBytes, line: line, unitRange: unitRange, verdict)
+            lastFit = Array(unitBytes)
+        }
+        guard let info, info.style.isCumulative, case .number(let range, _) = event.value, line[range.lowerBound] == 45 else { return }
+        if let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)), value < 0 {
+            throw FieldError(field: "value", reason: "must not be negative: \(TypeNames.shortForm(verdict.identifier)) is a cumulative type")
+        }
+    }
+
+    /// Checks that the unit token `unitBytes` is a HealthKit unit that fits the type.
+    private mutating func checkUnit(_ unitBytes: UnsafeRawBufferPointer, line: UnsafeRawBufferPointer, unitRange: Range<Int>, _ verdict: TypeVerdict) throws {
+        let parsed: Result<HealthUnit, HealthLogError>
+        if let known = units[Array(unitBytes)] {
+            parsed = known
+        } else {
+            let text = JSONStringDecoder.decode(UnsafeRawBufferPointer(rebasing: line[unitRange]))
+            do {
+                parsed = .success(try HealthUnit(text))
+            } catch let error as HealthLogError {
+                parsed = .failure(error)
+            }
+            units[Array(unitBytes)] = parsed
+        }
+        let info = verdict.quantity
+        let short = TypeNames.shortForm(verdict.identifier)
+        switch parsed {
+        case .failure(let error):
+            let expected = info.map { ": \(short) takes \($0.unit) or a unit that converts to it" } ?? ""
+            throw FieldError(field: "unit", reason: error.message + expected)
+        case .success(let unit):
+            guard let info, !unit.isCompatible(with: info.unit) else { return }
+            throw FieldError(
+                field: "unit", reason: "'\(unit)' measures \(unit.dimension), but \(short) takes \(info.unit) (\(info.unit.dimension)) or a unit that converts to it")
+        }
+    }
+
+    /// The replacement of a category value by its stored name, when it differs.
+    private func categoryValue(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ identifier: String) throws -> (Range<Int>, [UInt8])? {
+        let range: Range<Int>
+        let text: String
+        switch event.value {
+        case .number(let r, _):
+            range = r
+            text = String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self)
+        case .string(let r):
+            range = r
+            text = JSONStringDecoder.decode(UnsafeRawBufferPointer(rebasing: line[r]))
+        case nil: return nil
+        }
+        let name: String?
+        do {
+            name = try CategoryValues.canonical(text, type: identifier)
+        } catch let error as HealthLogError {
+            throw FieldError(field: "value", reason: error.message)
+        }
+        guard let name else { return nil }
+        let token = Array(JSONText.string(name).utf8)
+        return token.elementsEqual(line[range]) ? nil : (range, token)
+    }
+
+    /// Whether `a` holds the bytes of `b`.
+    private static func same(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let base = b.baseAddress, !a.isEmpty else { return true }
+        return a.withUnsafeBytes { memcmp($0.baseAddress!, base, a.count) == 0 }
+    }
+
+    /// `line` with each range replaced by its bytes (ranges in increasing order, disjoint).
+    private static func rewrite(_ line: UnsafeRawBufferPointer, _ replacements: [(Range<Int>, [UInt8])]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(line.count + 64)
+        var at = 0
+        for (range, bytes) in replacements.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[at..<range.lowerBound]))
+            out.append(contentsOf: bytes)
+            at = range.upperBound
+        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[at...]))
+        return out
+    }
+}

@@ -609,10 +609,14 @@ enum GoldenTexts {
           -h, --help                Show help information.
 
         Each record gets a UUID derived from its content, so importing the same export
-        again, or a later export that holds an earlier one, adds only what is new. The
-        whole document is checked before anything is written: malformed XML exits 2 with
-        its line and column and writes nothing. Prints the new anchor on stdout; counts
-        per element and per type, what could not be mapped, and a summary on stderr.
-        Progress goes to stderr when it is a terminal.
+        again, or a later export that holds an earlier one, adds only what is new.
+        Besides the records, workouts and correlations of export.xml, the zip's workout
+        routes (GPX), electrocardiograms (CSV) and clinical records (FHIR) are imported
+        as samples; a route or clinical file the XML names but the zip lacks or cannot
+        parse is listed and the rest imports. The whole document is checked before
+        anything is written: malformed XML, an empty, truncated or non-export file exits
+        2 with what is wrong (and where) and writes nothing. Prints the new anchor on
+        stdout; counts per element and per type, what could not be mapped, and a summary
+        on stderr. Progress goes to stderr when it is a terminal.
         """
 }

@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import CArchive
 import HealthLog
 
-/// The export document inside an `export.zip`, read with libarchive as a stream.
+/// The export document inside an `export.zip`, read with libarchive as a stream (through
+/// ``ArchiveEntries``).
 ///
 /// The document is found by its content (a `HealthData` doctype or root element in its
 /// first bytes), not by its name, which the Health app localises (`export.xml`,
@@ -16,9 +11,9 @@ final class ExportArchive: ExportByteSource {
     /// How many bytes of each candidate entry are read to recognise the document.
     static let headLength = 4096
 
-    private var archive: OpaquePointer?
-    private let path: String
-    let totalBytes: Int
+    /// The zip's regular files, read one after another.
+    private let entries: ArchiveEntries
+    var totalBytes: Int { entries.totalBytes }
     private(set) var documentName = ""
     /// The bytes read to recognise the document, served before the rest of the entry.
     private var head: [UInt8] = []
@@ -26,37 +21,8 @@ final class ExportArchive: ExportByteSource {
 
     /// Opens the zip at `path` and positions the stream at the start of the export document.
     init(_ path: String) throws {
-        self.path = path
-        let file = try ExportFile(path)
-        totalBytes = file.totalBytes
-        file.close()
-        guard let archive = archive_read_new() else { throw HealthLogError(.io, "cannot allocate a zip reader for '\(path)'") }
-        self.archive = archive
-        guard archive_read_support_format_zip(archive) == ARCHIVE_OK,
-            archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK
-        else { throw failure("not a readable zip") }
-        // libarchive converts entry names to the locale's character set, and fails on a
-        // name such as `导出.xml` in the C locale: read the headers under C.UTF-8, set for
-        // this thread only (`uselocale`), so the process's locale is left alone.
-        let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
-        let previous = utf8.map { uselocale($0) }
-        defer {
-            if let previous { uselocale(previous) }
-            if let utf8 { freelocale(utf8) }
-        }
-        try findDocument()
-    }
-
-    deinit { close() }
-
-    private func findDocument() throws {
-        var entry: OpaquePointer?
-        while true {
-            let status = archive_read_next_header(archive, &entry)
-            if status == ARCHIVE_EOF { break }
-            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else { throw failure("a damaged zip: cannot read its next entry") }
-            let name = (archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry)).map { String(cString: $0) } ?? ""
-            guard archive_entry_filetype(entry) == healthlog_archive_regular_file, !Self.isJunk(name) else { continue }
+        entries = try ArchiveEntries(path)
+        while let name = try entries.next() {
             head = try readHead()
             headServed = 0
             if head.withUnsafeBytes({ ExportInput.isHealthExport($0) }) {
@@ -73,12 +39,12 @@ final class ExportArchive: ExportByteSource {
         return parts.contains("__MACOSX") || parts.last.map { $0.hasPrefix("._") || $0 == ".DS_Store" } ?? false
     }
 
+    /// Up to ``headLength`` bytes of the current entry.
     private func readHead() throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: Self.headLength)
         var filled = 0
         while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { raw in archive_read_data(archive, raw.baseAddress! + filled, raw.count - filled) }
-            guard n >= 0 else { throw failure("a damaged zip: cannot decompress an entry") }
+            let n = try bytes.withUnsafeMutableBytes { raw in try entries.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...])) }
             if n == 0 { break }
             filled += n
         }
@@ -95,24 +61,10 @@ final class ExportArchive: ExportByteSource {
             headServed += count
             return count
         }
-        let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
-        guard n >= 0 else { throw failure("cannot decompress \(documentName)") }
-        return n
+        return try entries.read(into: buffer)
     }
 
-    var bytesConsumed: Int {
-        guard let archive else { return totalBytes }
-        return Int(archive_filter_bytes(archive, -1))
-    }
+    var bytesConsumed: Int { entries.bytesConsumed }
 
-    func close() {
-        if let archive { archive_read_free(archive) }
-        archive = nil
-    }
-
-    /// An I/O error with libarchive's reason.
-    private func failure(_ what: String) -> HealthLogError {
-        let reason = archive.flatMap { archive_error_string($0) }.map { String(cString: $0) } ?? "unknown error"
-        return HealthLogError(.badInput, "\(path): \(what): \(reason)")
-    }
+    func close() { entries.close() }
 }

@@ -12,6 +12,18 @@ struct StatisticsAccumulator {
         var minimum = Double.infinity
         var maximum = -Double.infinity
         var mostRecent: (value: Double, end: Int64, start: Int64)?
+
+        /// Counts one sample spanning `start…end` with `value` (`nil`: a sample without a
+        /// quantity).
+        mutating func count(_ value: Double?, start: Int64, end: Int64) {
+            count += 1
+            guard let value else { return }
+            values += 1
+            sum.add(value)
+            minimum = min(minimum, value)
+            maximum = max(maximum, value)
+            if mostRecent.map({ (end, start) >= ($0.end, $0.start) }) ?? true { mostRecent = (value, end, start) }
+        }
     }
 
     /// An interval's key (``LocalInterval/key``) and a source (-1 when sources are merged).
@@ -63,6 +75,10 @@ struct StatisticsAccumulator {
     /// The last sample's clock and interval, which the next sample most often shares
     /// (samples come in time order).
     private var last: (key: ClockKey, clock: Int, interval: LocalInterval)?
+    /// The last sample's unit and its conversion, and its source and number: runs of
+    /// samples share them, so most samples hash neither string.
+    private var lastUnit: (text: String, convert: @Sendable (Double) -> Double)?
+    private var lastSource: (name: String, id: Int)?
 
     /// A recorded offset and zone.
     private struct ClockKey: Hashable {
@@ -96,15 +112,24 @@ struct StatisticsAccumulator {
     ///   to the query's.
     mutating func add(start: Int64, end: Int64, value: Double?, unit sampleUnit: String, source: String, offsetMinutes: Int16 = 0, zone: String? = nil) throws {
         var value = value
-        if query.type.kind == .quantity, let raw = value { value = try convert(raw, from: sampleUnit) }
+        if query.type.kind == .quantity, let raw = value {
+            if let lastUnit, lastUnit.text == sampleUnit {
+                value = lastUnit.convert(raw)
+            } else {
+                value = try convert(raw, from: sampleUnit)
+            }
+        }
         let sourceID: Int
-        if let known = sourceIndex[source] {
+        if let lastSource, lastSource.name == source {
+            sourceID = lastSource.id
+        } else if let known = sourceIndex[source] {
             sourceID = known
         } else {
             sourceID = sources.count
             sources.append(source)
             sourceIndex[source] = sourceID
         }
+        lastSource = (source, sourceID)
         let clockKey = ClockKey(offset: needsZones ? offsetMinutes : 0, zone: needsZones ? zone : nil)
         let interval: LocalInterval
         let clock: Int
@@ -118,16 +143,7 @@ struct StatisticsAccumulator {
             last = (clockKey, clock, interval)
         }
         let key = Key(start: interval.key, source: separate ? sourceID : -1)
-        var f = figures[key] ?? Figures()
-        f.count += 1
-        if let value, query.type.kind == .quantity {
-            f.values += 1
-            f.sum.add(value)
-            f.minimum = min(f.minimum, value)
-            f.maximum = max(f.maximum, value)
-            if f.mostRecent.map({ (end, start) >= ($0.end, $0.start) }) ?? true { f.mostRecent = (value, end, start) }
-        }
-        figures[key] = f
+        figures[key, default: Figures()].count(query.type.kind == .quantity ? value : nil, start: start, end: end)
         if needsPieces {
             pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, rank: 0, clock: clock))
             pieceSources.append(sourceID)
@@ -161,7 +177,10 @@ struct StatisticsAccumulator {
 
     /// `value` in `sampleUnit`, in the query's unit.
     private mutating func convert(_ value: Double, from sampleUnit: String) throws -> Double {
-        if let converter = converters[sampleUnit] { return converter(value) }
+        if let converter = converters[sampleUnit] {
+            lastUnit = (sampleUnit, converter)
+            return converter(value)
+        }
         let converter: @Sendable (Double) -> Double
         if unitText == nil || unitText == sampleUnit {
             converter = { $0 }
@@ -188,6 +207,7 @@ struct StatisticsAccumulator {
             converter = parsed.converter(to: target)
         }
         converters[sampleUnit] = converter
+        lastUnit = (sampleUnit, converter)
         return converter(value)
     }
 

@@ -76,6 +76,25 @@ struct AggregateCLITests {
         #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount"]).status == 2)
     }
 
+    @Test("plot merges sources as aggregate does: the Watch first by default, --source-priority puts the iPhone first")
+    func plotSourcePriority() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let events = """
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-01T10:00:00Z","end":"2024-03-01T11:00:00Z","value":1000,"unit":"count","source":"Simon’s iPhone"}
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-01T10:00:00Z","end":"2024-03-01T10:30:00Z","value":400,"unit":"count","source":"Simon’s Apple Watch"}
+
+            """
+        #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: events).status == 0)
+        let svg = dir.file("steps.svg")
+        #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount", "-o", svg]).status == 0)
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("<title>2024-03-01: 900</title>"), "the Watch's 400, then the iPhone's second half hour")
+        let phoneFirst = try HealthLogBinary.run(["--store", path, "plot", "--type", "StepCount", "--source-priority", "Simon’s iPhone", "-o", svg])
+        #expect(phoneFirst.status == 0)
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("<title>2024-03-01: 1000</title>"), "the iPhone covers the whole hour")
+    }
+
     @Test("plot refuses an output that is not .svg, and an empty selection, with exit 2 and nothing written", arguments: [
         (["-o", "chart.png"], "-o must name an .svg file"), (["-o", "chart.svg", "--start", "2030-01-01"], "nothing to plot for HKQuantityTypeIdentifierStepCount: no live samples match"),
         (["-o", "chart.svg", "--type", "SleepAnalysis"], "nothing to plot for HKCategoryTypeIdentifierSleepAnalysis: no sleep-stage samples match"),

@@ -342,7 +342,7 @@ enum GoldenTexts {
     static let plot = """
         OVERVIEW: Draw per-interval statistics of one type as an SVG chart.
 
-        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--unit <unit>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]
+        USAGE: healthlog [--store <dir>] plot --type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--unit <unit>] [--source-priority <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -361,6 +361,9 @@ enum GoldenTexts {
           --unit <unit>             The unit of the figures (lb, kcal,
                                     mmol<180.15588000005408>/L, …); default: the type's.
                                     Samples in other units are converted.
+          --source-priority <list>  Comma-separated sources that win when sources
+                                    overlap, highest first; the rest follow Apple Watch,
+                                    then iPhone and iPad, then other sources, by name.
           --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
                                     (default: UTC).
           --time-zone <name>        Intervals follow the local calendar of an IANA time
@@ -395,11 +398,11 @@ enum GoldenTexts {
           -h, --help                Show help information.
 
         The chart is a standalone SVG file that any browser shows. Intervals and figures
-        are those of 'healthlog aggregate', sources merged as there; the value axis is
-        in --unit when given, else in the type's unit, samples in other units converted
-        to it. The time axis is broken around a long stretch without data, so one
-        far-off record does not squash the rest. A selection with nothing to draw writes
-        nothing and exits 2.
+        are those of 'healthlog aggregate', sources merged as there (--source-priority
+        as there); the value axis is in --unit when given, else in the type's unit,
+        samples in other units converted to it. The time axis is broken around a long
+        stretch without data, so one far-off record does not squash the rest. A
+        selection with nothing to draw writes nothing and exits 2.
         """
 
     /// `healthlog backup --help`.

@@ -11,7 +11,7 @@ enum AggregateCommand {
             .init(name: "--interval", value: "interval", help: "hour, day, week (Monday to Monday) or month."),
             .init(name: "--stat", value: "list", help: "Comma-separated figures, in the order wanted: count, sum (cumulative types), avg, min, max, most-recent (discrete types), duration (seconds covered). Default: count,sum for cumulative types, count,avg,min,max for discrete ones, count,duration for other kinds."),
             UnitOption.option,
-            .init(name: "--source-priority", value: "list", help: "Comma-separated sources that win when sources overlap, highest first; the rest follow Apple Watch, then iPhone and iPad, then other sources, by name."),
+            SourcePriorityOption.option,
             .init(name: "--separate-by-source", help: "One row per interval and source, the sources not merged (a source column is added)."),
         ] + ClockOptions.options + PredicateOptions.options + [
             .init(name: "--format", value: "format", help: "csv (the default: a header row, then one row per interval) or ndjson."),
@@ -25,7 +25,7 @@ enum AggregateCommand {
         guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
         let clock = try ClockOptions.timeZone(arguments)
         let unit = try UnitOption.unit(arguments)
-        let priority = arguments.value("--source-priority").map { $0.split(separator: ",").map(String.init) } ?? []
+        let priority = SourcePriorityOption.sources(arguments)
         let predicate = try PredicateOptions.predicate(arguments)
         let store = try context.store()
         let type = try TypeOptions.single(arguments, store)

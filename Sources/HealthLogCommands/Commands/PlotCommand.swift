@@ -5,7 +5,7 @@ enum PlotCommand {
     static let spec = CommandSpec(
         name: "plot",
         abstract: "Draw per-interval statistics of one type as an SVG chart.",
-        usage: "--type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--unit <unit>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]",
+        usage: "--type <type> -o <file.svg> [--interval hour|day|week|month] [--stat <figure>] [--unit <unit>] [--source-priority <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options]",
         options: [
             .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate)."),
             .init(name: "--output", value: "file", help: "The SVG file to write (its name must end in .svg; mode 0600, replaced atomically).", short: "-o"),
@@ -14,8 +14,9 @@ enum PlotCommand {
                 name: "--stat", value: "figure",
                 help: "The figure drawn: count, sum or duration as bars; avg (with the min-max range shaded), min, max or most-recent as lines. Default: sum for cumulative quantity types, avg for discrete ones, hours per night by stage for SleepAnalysis, count for others. duration is drawn in hours, minutes or seconds, whichever fits (aggregate prints seconds)."),
             UnitOption.option,
+            SourcePriorityOption.option,
         ] + ClockOptions.options + PredicateOptions.options,
-        discussion: "The chart is a standalone SVG file that any browser shows. Intervals and figures are those of 'healthlog aggregate', sources merged as there; the value axis is in --unit when given, else in the type's unit, samples in other units converted to it. The time axis is broken around a long stretch without data, so one far-off record does not squash the rest. A selection with nothing to draw writes nothing and exits 2.")
+        discussion: "The chart is a standalone SVG file that any browser shows. Intervals and figures are those of 'healthlog aggregate', sources merged as there (--source-priority as there); the value axis is in --unit when given, else in the type's unit, samples in other units converted to it. The time axis is broken around a long stretch without data, so one far-off record does not squash the rest. A selection with nothing to draw writes nothing and exits 2.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
@@ -41,7 +42,7 @@ enum PlotCommand {
             throw HealthLogError(.badUsage, "--stat must be one of \(StatisticsFigure.allCases.map(\.rawValue).joined(separator: ", ")), not '\(figureName)'")
         }
         let options = figure.option.union(figure == .avg ? [.minimum, .maximum] : [])
-        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, timeZone: clock, unit: unit))
+        let rows = try store.statistics(StatisticsQuery(type: type, predicate: predicate, interval: interval, options: options, timeZone: clock, unit: unit, sourcePriority: SourcePriorityOption.sources(arguments)))
         guard !rows.isEmpty else { throw nothing(type, "no live samples match") }
         let drawn = rows.filter { figure.value(of: $0) != nil }
         guard !drawn.isEmpty else { throw nothing(type, "its samples have no \(figure.rawValue) (no numeric values); try --stat count or duration") }

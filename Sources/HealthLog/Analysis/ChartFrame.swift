@@ -21,12 +21,13 @@ struct ChartFrame {
     /// The plot area's left edge, past the widest y tick label.
     let left: Double
 
-    /// A frame for `values` over the intervals drawn.
-    init(values: ChartValueAxis, intervals: [(start: Int64, end: Int64)], offsetMinutes: Int) {
+    /// A frame for `values` over the intervals drawn, each with the offset its start is
+    /// labelled at.
+    init(values: ChartValueAxis, intervals: [(start: Int64, end: Int64, offsetMinutes: Int)]) {
         self.values = values
         let widest = values.ticks.map { ChartText.width($0.text, fontSize: 12) }.max() ?? 0
         left = Swift.max(56, (widest + 16).rounded(.up))
-        time = ChartTimeAxis(intervals: intervals, left: left, right: Self.width - Self.right, offsetMinutes: offsetMinutes)
+        time = ChartTimeAxis(intervals: intervals, left: left, right: Self.width - Self.right)
     }
 
     /// The plot area's bottom edge.

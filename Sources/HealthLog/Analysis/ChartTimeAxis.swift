@@ -10,6 +10,11 @@
 /// **Ticks.** Each segment takes the finest step among 1, 2, 3, 6 and 12 hours, 1 and 2
 /// days, weeks (Mondays), 1, 3 and 6 months and 1, 2, 5, 10, 20 and 50 years whose labels
 /// fit side by side with a gap; a label that would still touch another is left out.
+///
+/// **Clock.** Ticks fall on round local times and labels name local dates, each instant
+/// read at the offset of the interval that holds it (the offset its start was labelled
+/// with), so on a named time zone's clock the ticks stay at local midnight on both sides
+/// of a daylight-saving change.
 struct ChartTimeAxis {
     /// One stretch of the axis: instants `[from, to)` (µs) drawn from `x0` to `x1` (px).
     struct Segment {
@@ -46,13 +51,34 @@ struct ChartTimeAxis {
     let segments: [Segment]
     /// The labels kept, left to right.
     let labels: [Label]
-    /// The offset, in minutes east, the labels are written in.
-    let offsetMinutes: Int
+    /// How instants read as local times: each interval's start (µs) and the offset, in
+    /// minutes east, at which it and the instants up to the next start are read.
+    private struct LocalClock {
+        let starts: [(start: Int64, offsetMinutes: Int)]
 
-    /// An axis over `intervals` (each `[start, end)` in µs, ascending) drawn from `left` to
-    /// `right` px, labelled at `offsetMinutes`.
-    init(intervals: [(start: Int64, end: Int64)], left: Double, right: Double, offsetMinutes: Int) {
-        self.offsetMinutes = offsetMinutes
+        /// The offset (µs) at which the instant `t` (µs) is read: that of the last interval
+        /// starting at or before it (the first interval's before the first).
+        func shift(at t: Int64) -> Int64 {
+            var lo = 0
+            var hi = starts.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if starts[mid].start <= t { lo = mid + 1 } else { hi = mid }
+            }
+            return starts.isEmpty ? 0 : Int64(starts[Swift.max(lo - 1, 0)].offsetMinutes) * 60_000_000
+        }
+
+        /// The instant (µs) that reads as the local time `local` (µs).
+        func instant(ofLocal local: Int64) -> Int64 {
+            let guess = local - shift(at: local - shift(at: local))
+            return local - shift(at: guess)
+        }
+    }
+
+    /// An axis over `intervals` (each `[start, end)` in µs, ascending, with the offset its
+    /// start is labelled at) drawn from `left` to `right` px.
+    init(intervals: [(start: Int64, end: Int64, offsetMinutes: Int)], left: Double, right: Double) {
+        let clock = LocalClock(starts: intervals.map { ($0.start, $0.offsetMinutes) })
         guard let first = intervals.first, let last = intervals.last else {
             segments = [Segment(from: 0, to: 1, x0: left, x1: right)]
             labels = []
@@ -90,7 +116,7 @@ struct ChartTimeAxis {
         }
         self.segments = segments
         var labels: [Label] = []
-        for segment in segments { labels += Self.labels(for: segment, offsetMinutes: offsetMinutes) }
+        for segment in segments { labels += Self.labels(for: segment, clock: clock) }
         var kept: [Label] = []
         for label in labels where kept.last.map({ $0.x + $0.width / 2 + Self.labelGap <= label.x - label.width / 2 }) ?? true {
             kept.append(label)
@@ -125,15 +151,15 @@ struct ChartTimeAxis {
     /// The months' short English names.
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The labels of one segment at the finest step that fits.
-    private static func labels(for s: Segment, offsetMinutes: Int) -> [Label] {
-        let shift = Int64(offsetMinutes) * 60_000_000
+    /// The labels of one segment at the finest step that fits, on `clock`.
+    private static func labels(for s: Segment, clock: LocalClock) -> [Label] {
         let px = (s.x1 - s.x0) / Double(Swift.max(s.to - s.from, 1))
         var fallback: Label?
         for step in Step.allCases {
-            let ticks = Self.ticks(step, from: s.from + shift, to: s.to + shift).map { $0 - shift }
+            let local = Self.ticks(step, from: s.from + clock.shift(at: s.from), to: s.to + clock.shift(at: s.to))
+            let ticks = local.map(clock.instant(ofLocal:))
             guard !ticks.isEmpty else { continue }
-            let labels = Self.texts(step, ticks.map { $0 + shift }).enumerated().map { k, lines in
+            let labels = Self.texts(step, local).enumerated().map { k, lines in
                 Label(x: s.x0 + Double(ticks[k] - s.from) * px, lines: lines, width: lines.map { ChartText.width($0, fontSize: fontSize) }.max() ?? 0)
             }
             let widest = labels.map(\.width).max() ?? 0

@@ -27,7 +27,7 @@ public struct SleepChart {
         let stacked = SleepNight.Stage.allCases.filter { $0 != .inBed }
         let highest = nights.map { n in Swift.max(stacked.reduce(0) { $0 + (n.seconds[$1] ?? 0) }, n.seconds[.inBed] ?? 0) / 3600 }.max() ?? 1
         let axis = ChartValueAxis(covering: 0, highest, integral: false)
-        let frame = ChartFrame(values: axis, intervals: nights.map { ($0.start.microseconds, $0.end.microseconds) }, offsetMinutes: Int(nights.first?.start.offsetMinutes ?? 0))
+        let frame = ChartFrame(values: axis, intervals: nights.map { ($0.start.microseconds, $0.end.microseconds, Int($0.start.offsetMinutes)) })
         let f = ChartFrame.f
         var out = frame.opening(title: title, subtitle: subtitle)
         let present = SleepNight.Stage.allCases.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }

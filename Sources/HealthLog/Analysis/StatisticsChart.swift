@@ -54,7 +54,7 @@ public struct StatisticsChart {
         }
         if isBars { low = Swift.min(low, 0) }
         let axis = ChartValueAxis(covering: low, high, integral: figure == .count)
-        let frame = ChartFrame(values: axis, intervals: points.map { ($0.row.start.microseconds, $0.row.end.microseconds) }, offsetMinutes: Int(rows.first?.start.offsetMinutes ?? 0))
+        let frame = ChartFrame(values: axis, intervals: points.map { ($0.row.start.microseconds, $0.row.end.microseconds, Int($0.row.start.offsetMinutes)) })
         let f = ChartFrame.f
         var out = frame.opening(title: title, subtitle: subtitle)
         func tip(_ row: Statistics, _ v: Double) -> String { "<title>\(ChartText.escaped(row.label)): \(JSONText.number(v))</title>" }

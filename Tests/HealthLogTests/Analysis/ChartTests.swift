@@ -101,6 +101,24 @@ struct ChartTests {
         #expect(StatisticsChart(rows: long, figure: .duration, type: .category("SleepAnalysis"), interval: .day).title == "SleepAnalysis — time covered per day (hours)")
     }
 
+    @Test("On a named zone's clock the month ticks stay at local midnight on both sides of its daylight-saving changes")
+    func ticksFollowTheZonesOffsets() {
+        // A year of Berlin days, 2024: +01:00, then +02:00 from April 1 to October 27, then +01:00.
+        let starts: [(start: Int64, offset: Int)] = (0...366).map { d in
+            let offset = (91...300).contains(d) ? 120 : 60
+            return (Self.base + Int64(d) * Self.day - Int64(offset) * 60_000_000, offset)
+        }
+        let intervals = zip(starts, starts.dropFirst()).map { ($0.start, $1.start, $0.offset) }
+        let axis = ChartTimeAxis(intervals: intervals, left: 0, right: 1000)
+        let julyFirst = Self.base + 182 * Self.day - 2 * Self.hour
+        let novemberFirst = Self.base + 305 * Self.day - Self.hour
+        let july = axis.labels.first { $0.lines.first == "Jul" }
+        let november = axis.labels.first { $0.lines.first == "Nov" }
+        #expect(july.map { abs($0.x - axis.x(julyFirst)!) < 1e-9 } == true, "Jul sits at 2024-06-30T22:00Z, Berlin's midnight")
+        #expect(november.map { abs($0.x - axis.x(novemberFirst)!) < 1e-9 } == true, "Nov sits at 2024-10-31T23:00Z")
+        #expect(axis.labels.first?.lines == ["Jan", "2024"])
+    }
+
     @Test("The title names the short type, the figure, the interval and the unit")
     func title() {
         let chart = StatisticsChart(rows: Self.rows([Self.base], length: Self.day), figure: .avg, type: .quantity("HeartRate"), interval: .week, clock: "Europe/Berlin")

@@ -53,8 +53,12 @@ struct StatisticsAccumulator {
     private var sources: [String] = []
     /// The number of each source in ``sources``.
     private var sourceIndex: [String: Int] = [:]
-    /// The figures counted as samples come.
+    /// The figures counted as samples come, but for ``current``'s.
     private var figures: [Key: Figures] = [:]
+    /// The figures of the last sample's key, taken out of ``figures`` while samples keep
+    /// to that key (most do: samples come in time order), so most add to them without a
+    /// lookup.
+    private var current: (key: Key, figures: Figures)?
     /// Every sample's span, value and clock, for the merge (sums and durations only).
     private var pieces: [CumulativeMerge.Piece] = []
     /// The source of each piece.
@@ -63,6 +67,8 @@ struct StatisticsAccumulator {
     private let needsPieces: Bool
     /// Whether sources get rows of their own (``StatisticsOptions/separateBySource``).
     private let separate: Bool
+    /// Whether the type is a quantity type (whose samples have values).
+    private let isQuantity: Bool
     /// The clocks samples follow: the query's alone, or with ``StatisticsTimeZone/recorded``
     /// one per (offset, zone) the samples were recorded with.
     private var clocks: [Clock] = []
@@ -93,6 +99,8 @@ struct StatisticsAccumulator {
         unit = query.unit ?? info?.unit
         unitText = unit?.text
         separate = query.options.contains(.separateBySource)
+        isQuantity = query.type.kind == .quantity
+        needsZones = query.timeZone == .recorded
         needsPieces = (query.type.kind == .quantity && query.options.contains(.sum)) || query.options.contains(.duration)
         switch query.timeZone {
         case .fixed(let minutes): clocks = [.fixed(minutes)]
@@ -103,7 +111,7 @@ struct StatisticsAccumulator {
 
     /// Whether ``add(start:end:value:unit:source:offsetMinutes:zone:)`` needs each sample's
     /// `HKTimeZone` metadata.
-    var needsZones: Bool { query.timeZone == .recorded }
+    let needsZones: Bool
 
     /// Counts one sample; `offsetMinutes` is the offset its start was recorded with and
     /// `zone` its `HKTimeZone` metadata (both used only by ``StatisticsTimeZone/recorded``).
@@ -112,7 +120,7 @@ struct StatisticsAccumulator {
     ///   to the query's.
     mutating func add(start: Int64, end: Int64, value: Double?, unit sampleUnit: String, source: String, offsetMinutes: Int16 = 0, zone: String? = nil) throws {
         var value = value
-        if query.type.kind == .quantity, let raw = value {
+        if isQuantity, let raw = value {
             if let lastUnit, lastUnit.text == sampleUnit {
                 value = lastUnit.convert(raw)
             } else {
@@ -143,11 +151,24 @@ struct StatisticsAccumulator {
             last = (clockKey, clock, interval)
         }
         let key = Key(start: interval.key, source: separate ? sourceID : -1)
-        figures[key, default: Figures()].count(query.type.kind == .quantity ? value : nil, start: start, end: end)
+        if let held = current, held.key != key {
+            figures[held.key] = held.figures
+            current = nil
+        }
+        var counted = current?.figures ?? figures[key] ?? Figures()
+        counted.count(isQuantity ? value : nil, start: start, end: end)
+        current = (key, counted)
         if needsPieces {
             pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, rank: 0, clock: clock))
             pieceSources.append(sourceID)
         }
+    }
+
+    /// Counts the sample a stored line holds (``StoredLineView/SummaryReader``).
+    mutating func add(_ fields: StoredLineView.SummaryReader.Fields) throws {
+        try add(
+            start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, source: fields.source, offsetMinutes: fields.startOffset,
+            zone: fields.timeZone)
     }
 
     /// The index of the clock of a sample recorded at `key` (``StatisticsTimeZone/recorded``).
@@ -219,6 +240,8 @@ struct StatisticsAccumulator {
         var sums: [Key: CompensatedSum] = [:]
         var durations: [Key: Int64] = [:]
         var intervals = self.intervals
+        var figures = self.figures
+        if let current { figures[current.key] = current.figures }
         if needsPieces {
             let merge = CumulativeMerge(bounds: { instant, clock in interval(of: instant, clock: clock) })
             let groups: [[Int]]
@@ -263,7 +286,6 @@ struct StatisticsAccumulator {
             guard let i = intervals[key.start], range.end.map({ i.start < $0 }) ?? true, range.start.map({ i.end > $0 }) ?? true else { return nil }
             let f = figures[key] ?? Figures()
             let hasValues = f.values > 0
-            let isQuantity = query.type.kind == .quantity
             var label = query.interval.label(of: i.localStart, offsetMinutes: 0)
             if hourWithOffset { label += Timestamp(microseconds: 0, offsetMinutes: Int16(i.startOffset), isZulu: false).offsetText }
             return Statistics(

@@ -21,13 +21,15 @@ extension HealthStore {
             return accumulator.results()
         }
         var scan = StoredLineView.SummaryReader()
+        var texts = SampleTexts()
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
         _ = try Replayer(snapshot: snapshot, request: request).run { line in
             guard !line.isDelete else { return }
             guard let fields = scan.fields(line.bytes, timeZone: accumulator.needsZones) else {
                 throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
             }
-            try accumulator.add(fields)
+            texts.take(fields, from: scan)
+            try accumulator.add(fields, texts)
         }
         return accumulator.results()
     }

@@ -7,7 +7,9 @@
 /// that parse as the same UUID hash alike, whatever case each was written in.
 struct DeletedSamples {
     private var uuids = UUIDIndex()
-    private var bits = [UInt64](repeating: 0, count: 1 << 10)
+    /// The UUIDs in the order added (for ``formUnion(_:)``).
+    private var list: [SampleUUID] = []
+    private var bits = [UInt64](repeating: 0, count: 1 << 14)
 
     /// An empty set.
     init() {}
@@ -16,24 +18,36 @@ struct DeletedSamples {
     mutating func insert(_ line: UnsafeRawBufferPointer) {
         guard let at = StoredLinePrefix.uuidOffset(line, isDelete: true), let uuid = StoredLinePrefix.uuid(line, isDelete: true) else { return }
         uuids.set(uuid, 0)
+        list.append(uuid)
         let slot = Self.slot(line.baseAddress! + at)
         bits[slot >> 6] |= 1 << UInt64(slot & 63)
     }
 
-    /// Whether the stored add line `line` is of a deleted sample, as
+    /// Adds the UUIDs of `other`.
+    mutating func formUnion(_ other: DeletedSamples) {
+        for uuid in other.list {
+            uuids.set(uuid, 0)
+            list.append(uuid)
+        }
+        for k in bits.indices { bits[k] |= other.bits[k] }
+    }
+
+    /// Whether the stored add line `line`, whose UUID text starts at `at`
+    /// (`StoredLinePrefix.uuidOffset`), is of a deleted sample, as
     /// `StoredLinePrefix.uuid(line)` looked up in the set says.
-    func contains(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard uuids.count > 0, let at = StoredLinePrefix.uuidOffset(line, isDelete: false) else { return false }
+    func contains(_ line: UnsafeRawBufferPointer, uuidAt at: Int) -> Bool {
+        guard uuids.count > 0 else { return false }
         let slot = Self.slot(line.baseAddress! + at)
         guard bits[slot >> 6] & (1 << UInt64(slot & 63)) != 0, let uuid = SampleUUID(utf8: UnsafeRawBufferPointer(rebasing: line[at..<at + 36])) else { return false }
         return uuids[uuid] != nil
     }
 
-    /// The bit of the 36 bytes of UUID text at `text`: one of 65,536.
+    /// The bit of the 36 bytes of UUID text at `text`: one of 2^20 (128 KiB, so ten thousand
+    /// deletes leave about one line in a hundred to parse).
     private static func slot(_ text: UnsafeRawPointer) -> Int {
         let fold: UInt64 = 0x2020_2020_2020_2020
         let head = text.loadUnaligned(as: UInt64.self) | fold
         let tail = text.loadUnaligned(fromByteOffset: 28, as: UInt64.self) | fold
-        return Int(truncatingIfNeeded: (((head &* 0x9E37_79B9_7F4A_7C15) ^ tail) &* 0xC2B2_AE3D_27D4_EB4F) >> 48)
+        return Int(truncatingIfNeeded: (((head &* 0x9E37_79B9_7F4A_7C15) ^ tail) &* 0xC2B2_AE3D_27D4_EB4F) >> 44)
     }
 }

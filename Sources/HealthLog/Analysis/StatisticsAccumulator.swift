@@ -130,14 +130,16 @@ struct StatisticsAccumulator {
         let sourceID: Int
         if let lastSource, lastSource.name == source {
             sourceID = lastSource.id
-        } else if let known = sourceIndex[source] {
-            sourceID = known
         } else {
-            sourceID = sources.count
-            sources.append(source)
-            sourceIndex[source] = sourceID
+            if let known = sourceIndex[source] {
+                sourceID = known
+            } else {
+                sourceID = sources.count
+                sources.append(source)
+                sourceIndex[source] = sourceID
+            }
+            lastSource = (source, sourceID)
         }
-        lastSource = (source, sourceID)
         let clockKey = ClockKey(offset: needsZones ? offsetMinutes : 0, zone: needsZones ? zone : nil)
         let interval: LocalInterval
         let clock: Int
@@ -164,11 +166,12 @@ struct StatisticsAccumulator {
         }
     }
 
-    /// Counts the sample a stored line holds (``StoredLineView/SummaryReader``).
-    mutating func add(_ fields: StoredLineView.SummaryReader.Fields) throws {
+    /// Counts the sample a stored line holds (``StoredLineView/SummaryReader``), whose
+    /// texts are in `texts`.
+    mutating func add(_ fields: StoredLineView.SummaryReader.Fields, _ texts: SampleTexts) throws {
         try add(
-            start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, source: fields.source, offsetMinutes: fields.startOffset,
-            zone: fields.timeZone)
+            start: fields.start, end: fields.end, value: fields.value, unit: texts.unit, source: texts.source, offsetMinutes: fields.startOffset,
+            zone: texts.zone)
     }
 
     /// The index of the clock of a sample recorded at `key` (``StatisticsTimeZone/recorded``).

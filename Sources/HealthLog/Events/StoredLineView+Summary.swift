@@ -15,21 +15,35 @@ extension StoredLineView {
     /// whose end is its start), so the reader remembers the last unit, source and date and
     /// compares bytes before it decodes anything (``SummaryCache``).
     struct SummaryReader {
-        /// What a line holds.
+        /// What a line holds. Its texts are numbers, so that fields are plain values to copy
+        /// and keep: 0 for none (an empty unit or source), else a number the reader gave the
+        /// text. Two lines with the same number have the same text, and the reader's
+        /// ``unitText``, ``sourceText`` and ``timeZoneText`` are the texts of the last line
+        /// read.
         struct Fields {
             var start: Int64
             var end: Int64
             var value: Double?
-            var unit: String
-            var source: String
+            /// The unit's number.
+            var unit: Int
+            /// The source's number.
+            var source: Int
             /// The UTC offset the start was recorded with, minutes east.
             var startOffset: Int16 = 0
-            /// The `HKTimeZone` metadata, when asked for and present.
-            var timeZone: String?
+            /// The number of the `HKTimeZone` metadata, when asked for and present; else 0.
+            var timeZone: Int = 0
         }
 
         private var lastUnit = SummaryCache.Text()
         private var lastSource = SummaryCache.Text()
+        private var lastZone = SummaryCache.Text()
+
+        /// The unit of the last line read (empty when it had none).
+        var unitText: String { lastUnit.text }
+        /// The source of the last line read (empty when it had none).
+        var sourceText: String { lastSource.text }
+        /// The `HKTimeZone` metadata of the last line read that had it.
+        var timeZoneText: String { lastZone.text }
         private var lastDate = SummaryCache.Day()
 
         /// A reader with nothing remembered yet.
@@ -38,8 +52,13 @@ extension StoredLineView {
         /// The fields of a stored add line, or `nil` when it is not shaped as stored lines are;
         /// with `timeZone`, also its `HKTimeZone` metadata (a string value only: metadata values
         /// are never objects, so the first `"HKTimeZone":"` after the source is that key).
-        mutating func fields(_ line: UnsafeRawBufferPointer, timeZone: Bool = false) -> Fields? {
-            guard let s = Self.find(#","start":""#, in: line, from: 0), let startTime = timestamp(line, s - 1),
+        /// `uuidAt` is where the line's UUID text starts (`StoredLinePrefix.uuidOffset`), when
+        /// the caller has found it.
+        mutating func fields(_ line: UnsafeRawBufferPointer, timeZone: Bool = false, uuidAt: Int? = nil) -> Fields? {
+            // The fixed prefix up to the UUID holds no `,"start":"`, so the search may start at
+            // the UUID.
+            let from = uuidAt ?? StoredLinePrefix.uuidOffset(line, isDelete: false) ?? 0
+            guard let s = Self.find(#","start":""#, in: line, from: from), let startTime = timestamp(line, s - 1),
                 let e = Self.at(#","end":""#, in: line, s - 1 + startTime.length)
             else { return nil }
             let endTime: (microseconds: Int64, offsetMinutes: Int16, length: Int)
@@ -60,16 +79,16 @@ extension StoredLineView {
                     cursor = number.end
                 }
             }
-            var unit = ""
+            var unit = 0
             if let u = Self.at(#","unit":""#, in: line, cursor) {
                 guard let text = lastUnit.string(line, u - 1) else { return nil }
-                unit = text.string
+                unit = text.serial
                 cursor = u - 1 + text.length
             }
-            var source = ""
+            var source = 0
             if let u = Self.at(#","source":""#, in: line, cursor) {
                 guard let text = lastSource.string(line, u - 1) else { return nil }
-                source = text.string
+                source = text.serial
                 cursor = u - 1 + text.length
             }
             var fields = Fields(
@@ -77,7 +96,7 @@ extension StoredLineView {
             if timeZone, let z = Self.find(#""HKTimeZone":""#, in: line, from: cursor) {
                 var close = z
                 while close < line.count, line[close] != 34, line[close] != 92 { close += 1 }
-                if close < line.count, line[close] == 34 { fields.timeZone = String(decoding: UnsafeRawBufferPointer(rebasing: line[z..<close]), as: UTF8.self) }
+                if close < line.count, line[close] == 34 { fields.timeZone = lastZone.raw(UnsafeRawBufferPointer(rebasing: line[z..<close])) }
             }
             return fields
         }
@@ -102,17 +121,15 @@ extension StoredLineView {
         }
 
         /// The timestamp in the quoted token that starts at `quote`, and the token's length
-        /// with its quotes: the canonical `YYYY-MM-DDTHH:MM:SSZ` through the remembered date
-        /// when it is that day's, anything else through ``Timestamp/init(utf8:)``.
+        /// with its quotes: a UTC instant (`…Z`) through the remembered date when it is that
+        /// day's, anything else through ``Timestamp/init(utf8:)``.
         private mutating func timestamp(_ line: UnsafeRawBufferPointer, _ quote: Int) -> (microseconds: Int64, offsetMinutes: Int16, length: Int)? {
-            if quote + 22 <= line.count, line[quote + 21] == 34, line[quote + 20] == 90, let micros = lastDate.instant(line.baseAddress! + quote + 1) {
-                return (micros, 0, 22)
-            }
+            if let known = lastDate.instant(line.baseAddress! + quote + 1, available: line.count - quote - 1) { return (known.microseconds, 0, known.length + 2) }
             var close = quote + 1
             while close < line.count, line[close] != 34 { close += 1 }
             guard close < line.count else { return nil }
             guard let parsed = Timestamp(utf8: UnsafeRawBufferPointer(rebasing: line[(quote + 1)..<close])) else { return nil }
-            if close - quote == 21, parsed.isZulu { lastDate.remember(line.baseAddress! + quote + 1, instant: parsed.microseconds) }
+            if parsed.isZulu { lastDate.remember(line.baseAddress! + quote + 1, instant: parsed.microseconds) }
             return (parsed.microseconds, parsed.offsetMinutes, close + 1 - quote)
         }
 

@@ -19,7 +19,7 @@ struct StatisticsScan {
 
     /// Batches per window: how much a second thread reads ahead before its samples are
     /// handed over (a window's samples are held at once, so this bounds the memory).
-    static let window = 32
+    static let window = 64
     /// The part of a window the second thread reads: with it, both threads take about as
     /// long (measured on the yardstick's heart rates: reading a batch costs about 3.5 times
     /// adding up its samples).

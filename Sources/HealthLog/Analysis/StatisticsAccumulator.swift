@@ -47,8 +47,9 @@ struct StatisticsAccumulator {
     private var unit: HealthUnit?
     /// The unit's text, also for an unknown unit all samples share.
     private var unitText: String?
-    /// The conversion to the figures' unit, by the sample unit's text.
-    private var converters: [String: @Sendable (Double) -> Double] = [:]
+    /// The conversion to the figures' unit, by the sample unit's text (`nil`: the figures'
+    /// unit itself, which needs none).
+    private var converters: [String: (@Sendable (Double) -> Double)?] = [:]
     /// The sources met so far, by number.
     private var sources: [String] = []
     /// The number of each source in ``sources``.
@@ -78,13 +79,20 @@ struct StatisticsAccumulator {
     private var zones: [String: TimeZoneRules?] = [:]
     /// The intervals met so far, by key.
     private var intervals: [Int64: LocalInterval] = [:]
-    /// The last sample's clock and interval, which the next sample most often shares
-    /// (samples come in time order).
-    private var last: (key: ClockKey, clock: Int, interval: LocalInterval)?
-    /// The last sample's unit and its conversion, and its source and number: runs of
-    /// samples share them, so most samples hash neither string.
-    private var lastUnit: (text: String, convert: @Sendable (Double) -> Double)?
-    private var lastSource: (name: String, id: Int)?
+    /// The last sample's clock key, clock and interval, which the next sample most often
+    /// shares (samples come in time order); ``lastClock`` is -1 before the first sample.
+    /// Kept as separate properties, not an optional tuple, so that testing them copies
+    /// (and retains) nothing.
+    private var lastClockKey = ClockKey(offset: 0, zone: nil)
+    private var lastClock = -1
+    private var lastInterval = LocalInterval(key: 0, start: 0, end: 0, startOffset: 0, endOffset: 0, localStart: 0)
+    /// The last sample's unit and its conversion (`nil` before the first, and for the
+    /// query's own unit), and its source and number (-1 before the first): runs of samples
+    /// share them, so most samples hash neither string.
+    private var lastUnitText: String?
+    private var lastConvert: (@Sendable (Double) -> Double)?
+    private var lastSourceName = ""
+    private var lastSourceID = -1
 
     /// A recorded offset and zone.
     private struct ClockKey: Hashable {
@@ -121,15 +129,15 @@ struct StatisticsAccumulator {
     mutating func add(start: Int64, end: Int64, value: Double?, unit sampleUnit: String, source: String, offsetMinutes: Int16 = 0, zone: String? = nil) throws {
         var value = value
         if isQuantity, let raw = value {
-            if let lastUnit, lastUnit.text == sampleUnit {
-                value = lastUnit.convert(raw)
+            if lastUnitText == sampleUnit {
+                if let lastConvert { value = lastConvert(raw) }
             } else {
                 value = try convert(raw, from: sampleUnit)
             }
         }
         let sourceID: Int
-        if let lastSource, lastSource.name == source {
-            sourceID = lastSource.id
+        if lastSourceID >= 0, lastSourceName == source {
+            sourceID = lastSourceID
         } else {
             if let known = sourceIndex[source] {
                 sourceID = known
@@ -138,19 +146,22 @@ struct StatisticsAccumulator {
                 sources.append(source)
                 sourceIndex[source] = sourceID
             }
-            lastSource = (source, sourceID)
+            lastSourceName = source
+            lastSourceID = sourceID
         }
         let clockKey = ClockKey(offset: needsZones ? offsetMinutes : 0, zone: needsZones ? zone : nil)
         let interval: LocalInterval
         let clock: Int
-        if let last, last.key == clockKey, start >= last.interval.start, start < last.interval.end {
-            interval = last.interval
-            clock = last.clock
+        if lastClock >= 0, lastClockKey == clockKey, start >= lastInterval.start, start < lastInterval.end {
+            interval = lastInterval
+            clock = lastClock
         } else {
             clock = needsZones ? self.clock(clockKey) : 0
             interval = self.interval(of: start, clock: clock)
             if intervals[interval.key] == nil { intervals[interval.key] = interval }
-            last = (clockKey, clock, interval)
+            lastClockKey = clockKey
+            lastClock = clock
+            lastInterval = interval
         }
         let key = Key(start: interval.key, source: separate ? sourceID : -1)
         if let held = current, held.key != key {
@@ -202,12 +213,13 @@ struct StatisticsAccumulator {
     /// `value` in `sampleUnit`, in the query's unit.
     private mutating func convert(_ value: Double, from sampleUnit: String) throws -> Double {
         if let converter = converters[sampleUnit] {
-            lastUnit = (sampleUnit, converter)
-            return converter(value)
+            lastUnitText = sampleUnit
+            lastConvert = converter
+            return converter?(value) ?? value
         }
-        let converter: @Sendable (Double) -> Double
+        let converter: (@Sendable (Double) -> Double)?
         if unitText == nil || unitText == sampleUnit {
-            converter = { $0 }
+            converter = nil
             if unitText == nil {
                 unitText = sampleUnit
                 unit = try? HealthUnit(sampleUnit)
@@ -230,9 +242,10 @@ struct StatisticsAccumulator {
             }
             converter = parsed.converter(to: target)
         }
-        converters[sampleUnit] = converter
-        lastUnit = (sampleUnit, converter)
-        return converter(value)
+        converters[sampleUnit] = .some(converter)
+        lastUnitText = sampleUnit
+        lastConvert = converter
+        return converter?(value) ?? value
     }
 
     /// The statistics, by interval, then source: the intervals that meet the predicate's

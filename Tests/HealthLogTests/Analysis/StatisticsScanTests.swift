@@ -115,6 +115,23 @@ struct StatisticsScanTests {
         }
     }
 
+    @Test("The summary reader finds each line's own start, when the type before it changes from line to line")
+    func startAfterChangingTypes() {
+        var reader = StoredLineView.SummaryReader()
+        let uuid = "8372AFED-5A23-4BC2-B05C-93BC2983C8A4"
+        let lines = [
+            (#"{"seq":9,"op":"add","uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T10:00:00Z","end":"2024-03-01T10:00:00Z","value":1}"#, "2024-03-01T10:00:00Z"),
+            (#"{"seq":10,"op":"add","uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T11:00:00Z","end":"2024-03-01T11:00:00Z","value":1}"#, "2024-03-01T11:00:00Z"),
+            (#"{"seq":11,"op":"add","uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-01T12:00:00Z","end":"2024-03-01T12:00:00Z","value":1,"metadata":{"a":1,"start":"2024-03-01T13:00:00Z"}}"#, "2024-03-01T12:00:00Z"),
+            (#"{"seq":12,"op":"add","uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T14:00:00Z","end":"2024-03-01T14:00:00Z","value":1}"#, "2024-03-01T14:00:00Z"),
+            (#"{"seq":13,"op":"add","uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T15:00:00Z","end":"2024-03-01T15:00:00Z","value":1}"#, "2024-03-01T15:00:00Z"),
+        ]
+        for (line, start) in lines {
+            let fields = Self.withLine(line) { reader.fields($0) }
+            #expect(fields?.start == Timestamp(iso8601: start)?.microseconds, "\(line)")
+        }
+    }
+
     @Test("The summary reader's numbers are strtod's, bit for bit")
     func numbers() {
         var random = SeededRandom(state: 7)

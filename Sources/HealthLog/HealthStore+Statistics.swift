@@ -1,7 +1,8 @@
 /// Statistics over the live samples of a type.
 extension HealthStore {
     /// The per-interval statistics of `query`: HealthKit's statistics collection query.
-    /// Reads only the groups of the type (and, with a date range, of the times) asked for.
+    /// Reads only the groups of the type (and, with a date range, of the times) asked for;
+    /// without a predicate, on two threads (``StatisticsScan``).
     ///
     /// ```swift
     /// let daily = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day))
@@ -14,16 +15,21 @@ extension HealthStore {
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
         try query.validate()
         var accumulator = try StatisticsAccumulator(query)
+        let snapshot = try LogSnapshot(layout)
+        if query.predicate.isAll {
+            try StatisticsScan(snapshot: snapshot, type: query.type.identifier, needsZones: accumulator.needsZones, directory: directory).run(into: &accumulator)
+            return accumulator.results()
+        }
         var scan = StoredLineView.SummaryReader()
+        var texts = SampleTexts()
         let request = ReplayRequest(types: [query.type.identifier], predicate: query.predicate)
-        _ = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
+        _ = try Replayer(snapshot: snapshot, request: request).run { line in
             guard !line.isDelete else { return }
             guard let fields = scan.fields(line.bytes, timeZone: accumulator.needsZones) else {
                 throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
             }
-            try accumulator.add(
-                start: fields.start, end: fields.end, value: fields.value, unit: fields.unit, source: fields.source, offsetMinutes: fields.startOffset,
-                zone: fields.timeZone)
+            texts.take(fields, from: scan)
+            try accumulator.add(fields, texts)
         }
         return accumulator.results()
     }

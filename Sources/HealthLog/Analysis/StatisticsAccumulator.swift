@@ -47,14 +47,19 @@ struct StatisticsAccumulator {
     private var unit: HealthUnit?
     /// The unit's text, also for an unknown unit all samples share.
     private var unitText: String?
-    /// The conversion to the figures' unit, by the sample unit's text.
-    private var converters: [String: @Sendable (Double) -> Double] = [:]
+    /// The conversion to the figures' unit, by the sample unit's text (`nil`: the figures'
+    /// unit itself, which needs none).
+    private var converters: [String: (@Sendable (Double) -> Double)?] = [:]
     /// The sources met so far, by number.
     private var sources: [String] = []
     /// The number of each source in ``sources``.
     private var sourceIndex: [String: Int] = [:]
-    /// The figures counted as samples come.
+    /// The figures counted as samples come, but for ``current``'s.
     private var figures: [Key: Figures] = [:]
+    /// The figures of the last sample's key, taken out of ``figures`` while samples keep
+    /// to that key (most do: samples come in time order), so most add to them without a
+    /// lookup.
+    private var current: (key: Key, figures: Figures)?
     /// Every sample's span, value and clock, for the merge (sums and durations only).
     private var pieces: [CumulativeMerge.Piece] = []
     /// The source of each piece.
@@ -63,6 +68,8 @@ struct StatisticsAccumulator {
     private let needsPieces: Bool
     /// Whether sources get rows of their own (``StatisticsOptions/separateBySource``).
     private let separate: Bool
+    /// Whether the type is a quantity type (whose samples have values).
+    private let isQuantity: Bool
     /// The clocks samples follow: the query's alone, or with ``StatisticsTimeZone/recorded``
     /// one per (offset, zone) the samples were recorded with.
     private var clocks: [Clock] = []
@@ -72,13 +79,20 @@ struct StatisticsAccumulator {
     private var zones: [String: TimeZoneRules?] = [:]
     /// The intervals met so far, by key.
     private var intervals: [Int64: LocalInterval] = [:]
-    /// The last sample's clock and interval, which the next sample most often shares
-    /// (samples come in time order).
-    private var last: (key: ClockKey, clock: Int, interval: LocalInterval)?
-    /// The last sample's unit and its conversion, and its source and number: runs of
-    /// samples share them, so most samples hash neither string.
-    private var lastUnit: (text: String, convert: @Sendable (Double) -> Double)?
-    private var lastSource: (name: String, id: Int)?
+    /// The last sample's clock key, clock and interval, which the next sample most often
+    /// shares (samples come in time order); ``lastClock`` is -1 before the first sample.
+    /// Kept as separate properties, not an optional tuple, so that testing them copies
+    /// (and retains) nothing.
+    private var lastClockKey = ClockKey(offset: 0, zone: nil)
+    private var lastClock = -1
+    private var lastInterval = LocalInterval(key: 0, start: 0, end: 0, startOffset: 0, endOffset: 0, localStart: 0)
+    /// The last sample's unit and its conversion (`nil` before the first, and for the
+    /// query's own unit), and its source and number (-1 before the first): runs of samples
+    /// share them, so most samples hash neither string.
+    private var lastUnitText: String?
+    private var lastConvert: (@Sendable (Double) -> Double)?
+    private var lastSourceName = ""
+    private var lastSourceID = -1
 
     /// A recorded offset and zone.
     private struct ClockKey: Hashable {
@@ -93,6 +107,8 @@ struct StatisticsAccumulator {
         unit = query.unit ?? info?.unit
         unitText = unit?.text
         separate = query.options.contains(.separateBySource)
+        isQuantity = query.type.kind == .quantity
+        needsZones = query.timeZone == .recorded
         needsPieces = (query.type.kind == .quantity && query.options.contains(.sum)) || query.options.contains(.duration)
         switch query.timeZone {
         case .fixed(let minutes): clocks = [.fixed(minutes)]
@@ -103,7 +119,7 @@ struct StatisticsAccumulator {
 
     /// Whether ``add(start:end:value:unit:source:offsetMinutes:zone:)`` needs each sample's
     /// `HKTimeZone` metadata.
-    var needsZones: Bool { query.timeZone == .recorded }
+    let needsZones: Bool
 
     /// Counts one sample; `offsetMinutes` is the offset its start was recorded with and
     /// `zone` its `HKTimeZone` metadata (both used only by ``StatisticsTimeZone/recorded``).
@@ -112,42 +128,61 @@ struct StatisticsAccumulator {
     ///   to the query's.
     mutating func add(start: Int64, end: Int64, value: Double?, unit sampleUnit: String, source: String, offsetMinutes: Int16 = 0, zone: String? = nil) throws {
         var value = value
-        if query.type.kind == .quantity, let raw = value {
-            if let lastUnit, lastUnit.text == sampleUnit {
-                value = lastUnit.convert(raw)
+        if isQuantity, let raw = value {
+            if lastUnitText == sampleUnit {
+                if let lastConvert { value = lastConvert(raw) }
             } else {
                 value = try convert(raw, from: sampleUnit)
             }
         }
         let sourceID: Int
-        if let lastSource, lastSource.name == source {
-            sourceID = lastSource.id
-        } else if let known = sourceIndex[source] {
-            sourceID = known
+        if lastSourceID >= 0, lastSourceName == source {
+            sourceID = lastSourceID
         } else {
-            sourceID = sources.count
-            sources.append(source)
-            sourceIndex[source] = sourceID
+            if let known = sourceIndex[source] {
+                sourceID = known
+            } else {
+                sourceID = sources.count
+                sources.append(source)
+                sourceIndex[source] = sourceID
+            }
+            lastSourceName = source
+            lastSourceID = sourceID
         }
-        lastSource = (source, sourceID)
         let clockKey = ClockKey(offset: needsZones ? offsetMinutes : 0, zone: needsZones ? zone : nil)
         let interval: LocalInterval
         let clock: Int
-        if let last, last.key == clockKey, start >= last.interval.start, start < last.interval.end {
-            interval = last.interval
-            clock = last.clock
+        if lastClock >= 0, lastClockKey == clockKey, start >= lastInterval.start, start < lastInterval.end {
+            interval = lastInterval
+            clock = lastClock
         } else {
             clock = needsZones ? self.clock(clockKey) : 0
             interval = self.interval(of: start, clock: clock)
             if intervals[interval.key] == nil { intervals[interval.key] = interval }
-            last = (clockKey, clock, interval)
+            lastClockKey = clockKey
+            lastClock = clock
+            lastInterval = interval
         }
         let key = Key(start: interval.key, source: separate ? sourceID : -1)
-        figures[key, default: Figures()].count(query.type.kind == .quantity ? value : nil, start: start, end: end)
+        if let held = current, held.key != key {
+            figures[held.key] = held.figures
+            current = nil
+        }
+        var counted = current?.figures ?? figures[key] ?? Figures()
+        counted.count(isQuantity ? value : nil, start: start, end: end)
+        current = (key, counted)
         if needsPieces {
             pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, rank: 0, clock: clock))
             pieceSources.append(sourceID)
         }
+    }
+
+    /// Counts the sample a stored line holds (``StoredLineView/SummaryReader``), whose
+    /// texts are in `texts`.
+    mutating func add(_ fields: StoredLineView.SummaryReader.Fields, _ texts: SampleTexts) throws {
+        try add(
+            start: fields.start, end: fields.end, value: fields.value, unit: texts.unit, source: texts.source, offsetMinutes: fields.startOffset,
+            zone: texts.zone)
     }
 
     /// The index of the clock of a sample recorded at `key` (``StatisticsTimeZone/recorded``).
@@ -178,12 +213,13 @@ struct StatisticsAccumulator {
     /// `value` in `sampleUnit`, in the query's unit.
     private mutating func convert(_ value: Double, from sampleUnit: String) throws -> Double {
         if let converter = converters[sampleUnit] {
-            lastUnit = (sampleUnit, converter)
-            return converter(value)
+            lastUnitText = sampleUnit
+            lastConvert = converter
+            return converter?(value) ?? value
         }
-        let converter: @Sendable (Double) -> Double
+        let converter: (@Sendable (Double) -> Double)?
         if unitText == nil || unitText == sampleUnit {
-            converter = { $0 }
+            converter = nil
             if unitText == nil {
                 unitText = sampleUnit
                 unit = try? HealthUnit(sampleUnit)
@@ -206,9 +242,10 @@ struct StatisticsAccumulator {
             }
             converter = parsed.converter(to: target)
         }
-        converters[sampleUnit] = converter
-        lastUnit = (sampleUnit, converter)
-        return converter(value)
+        converters[sampleUnit] = .some(converter)
+        lastUnitText = sampleUnit
+        lastConvert = converter
+        return converter?(value) ?? value
     }
 
     /// The statistics, by interval, then source: the intervals that meet the predicate's
@@ -219,6 +256,8 @@ struct StatisticsAccumulator {
         var sums: [Key: CompensatedSum] = [:]
         var durations: [Key: Int64] = [:]
         var intervals = self.intervals
+        var figures = self.figures
+        if let current { figures[current.key] = current.figures }
         if needsPieces {
             let merge = CumulativeMerge(bounds: { instant, clock in interval(of: instant, clock: clock) })
             let groups: [[Int]]
@@ -263,7 +302,6 @@ struct StatisticsAccumulator {
             guard let i = intervals[key.start], range.end.map({ i.start < $0 }) ?? true, range.start.map({ i.end > $0 }) ?? true else { return nil }
             let f = figures[key] ?? Figures()
             let hasValues = f.values > 0
-            let isQuantity = query.type.kind == .quantity
             var label = query.interval.label(of: i.localStart, offsetMinutes: 0)
             if hourWithOffset { label += Timestamp(microseconds: 0, offsetMinutes: Int16(i.startOffset), isZulu: false).offsetText }
             return Statistics(

@@ -10,92 +10,100 @@ extension StoredLineView {
     /// `start`, `end`, `value`, `unit`, `source`, then the other free-text fields), so after
     /// the first `,"start":"` each field is looked for just where the one before it ends.
     /// What statistics need, at a fraction of a full view.
+    ///
+    /// Lines come in runs that repeat themselves (one source, one unit, one day, a sample
+    /// whose end is its start), so the reader remembers the last unit, source and date and
+    /// compares bytes before it decodes anything (``SummaryCache``).
     struct SummaryReader {
-        /// What a line holds.
+        /// What a line holds. Its texts are numbers, so that fields are plain values to copy
+        /// and keep: 0 for none (an empty unit or source), else a number the reader gave the
+        /// text. Two lines with the same number have the same text, and the reader's
+        /// ``unitText``, ``sourceText`` and ``timeZoneText`` are the texts of the last line
+        /// read.
         struct Fields {
             var start: Int64
             var end: Int64
             var value: Double?
-            var unit: String
-            var source: String
+            /// The unit's number.
+            var unit: Int
+            /// The source's number.
+            var source: Int
             /// The UTC offset the start was recorded with, minutes east.
             var startOffset: Int16 = 0
-            /// The `HKTimeZone` metadata, when asked for and present.
-            var timeZone: String?
+            /// The number of the `HKTimeZone` metadata, when asked for and present; else 0.
+            var timeZone: Int = 0
         }
 
-        private var lastUnit = CachedString()
-        private var lastSource = CachedString()
+        private var lastUnit = SummaryCache.Text()
+        private var lastSource = SummaryCache.Text()
+        private var lastZone = SummaryCache.Text()
 
-        /// The last string token read for a field, so lines that repeat it decode it once.
-        private struct CachedString {
-            var bytes: [UInt8] = []
-            var text = ""
+        /// The unit of the last line read (empty when it had none).
+        var unitText: String { lastUnit.text }
+        /// The source of the last line read (empty when it had none).
+        var sourceText: String { lastSource.text }
+        /// The `HKTimeZone` metadata of the last line read that had it.
+        var timeZoneText: String { lastZone.text }
+        private var lastDate = SummaryCache.Day()
 
-            /// The string of the token body `body` (`escaped` when it holds a `\`).
-            mutating func text(_ body: UnsafeRawBufferPointer, escaped: Bool, token: UnsafeRawBufferPointer) -> String {
-                if !body.elementsEqual(bytes) {
-                    bytes = Array(body)
-                    text = escaped ? JSONStringDecoder.decode(token) : String(decoding: body, as: UTF8.self)
-                }
-                return text
-            }
-        }
+        /// A reader with nothing remembered yet.
+        init() {}
 
         /// The fields of a stored add line, or `nil` when it is not shaped as stored lines are;
         /// with `timeZone`, also its `HKTimeZone` metadata (a string value only: metadata values
         /// are never objects, so the first `"HKTimeZone":"` after the source is that key).
-        mutating func fields(_ line: UnsafeRawBufferPointer, timeZone: Bool = false) -> Fields? {
-            guard let s = Self.find(#","start":""#, in: line, from: 0), let startTime = Self.timestamp(line, s - 1),
-                let e = Self.at(#","end":""#, in: line, s - 1 + Self.tokenLength(line, s - 1)), let end = Self.instant(line, e - 1)
+        /// `uuidAt` is where the line's UUID text starts (`StoredLinePrefix.uuidOffset`), when
+        /// the caller has found it.
+        mutating func fields(_ line: UnsafeRawBufferPointer, timeZone: Bool = false, uuidAt: Int? = nil) -> Fields? {
+            // The fixed prefix up to the UUID holds no `,"start":"`, so the search may start at
+            // the UUID.
+            let from = uuidAt ?? StoredLinePrefix.uuidOffset(line, isDelete: false) ?? 0
+            guard let s = Self.find(#","start":""#, in: line, from: from), let startTime = timestamp(line, s - 1),
+                let e = Self.at(#","end":""#, in: line, s - 1 + startTime.length)
             else { return nil }
-            let start = startTime.microseconds
-            var cursor = e - 1 + Self.tokenLength(line, e - 1)
+            let endTime: (microseconds: Int64, offsetMinutes: Int16, length: Int)
+            if e + startTime.length - 1 <= line.count, SummaryCache.equal(line.baseAddress! + s - 1, line.baseAddress! + e - 1, startTime.length) {
+                endTime = startTime
+            } else {
+                guard let parsed = timestamp(line, e - 1) else { return nil }
+                endTime = parsed
+            }
+            var cursor = e - 1 + endTime.length
             var value: Double?
             if let v = Self.at(#","value":"#, in: line, cursor), v < line.count {
                 if line[v] == 34 {
                     cursor = v + Self.tokenLength(line, v)
                 } else {
-                    var stop: UnsafeMutablePointer<CChar>?
-                    let base = UnsafeRawPointer(line.baseAddress! + v).assumingMemoryBound(to: CChar.self)
-                    let number = strtod(base, &stop)
-                    guard let stop, UnsafeRawPointer(stop) > UnsafeRawPointer(base) else { return nil }
-                    value = number
-                    cursor = v + UnsafeRawPointer(base).distance(to: UnsafeRawPointer(stop))
+                    guard let number = SummaryCache.number(line, v) else { return nil }
+                    value = number.value
+                    cursor = number.end
                 }
             }
-            var unit = ""
+            var unit = 0
             if let u = Self.at(#","unit":""#, in: line, cursor) {
-                guard let text = Self.string(line, u - 1, &lastUnit) else { return nil }
-                unit = text
-                cursor = u - 1 + Self.tokenLength(line, u - 1)
+                guard let text = lastUnit.string(line, u - 1) else { return nil }
+                unit = text.serial
+                cursor = u - 1 + text.length
             }
-            var source = ""
+            var source = 0
             if let u = Self.at(#","source":""#, in: line, cursor) {
-                guard let text = Self.string(line, u - 1, &lastSource) else { return nil }
-                source = text
-                cursor = u - 1 + Self.tokenLength(line, u - 1)
+                guard let text = lastSource.string(line, u - 1) else { return nil }
+                source = text.serial
+                cursor = u - 1 + text.length
             }
-            var fields = Fields(start: start, end: end, value: value, unit: unit, source: source, startOffset: startTime.offsetMinutes)
+            var fields = Fields(
+                start: startTime.microseconds, end: endTime.microseconds, value: value, unit: unit, source: source, startOffset: startTime.offsetMinutes)
             if timeZone, let z = Self.find(#""HKTimeZone":""#, in: line, from: cursor) {
                 var close = z
                 while close < line.count, line[close] != 34, line[close] != 92 { close += 1 }
-                if close < line.count, line[close] == 34 { fields.timeZone = String(decoding: UnsafeRawBufferPointer(rebasing: line[z..<close]), as: UTF8.self) }
+                if close < line.count, line[close] == 34 { fields.timeZone = lastZone.raw(UnsafeRawBufferPointer(rebasing: line[z..<close])) }
             }
             return fields
         }
 
-        /// The string of the token that starts with the quote at `quote`, through `cache`.
-        private static func string(_ line: UnsafeRawBufferPointer, _ quote: Int, _ cache: inout CachedString) -> String? {
-            let length = tokenLength(line, quote)
-            guard quote + length <= line.count, length >= 2 else { return nil }
-            let body = UnsafeRawBufferPointer(rebasing: line[(quote + 1)..<(quote + length - 1)])
-            return cache.text(body, escaped: body.contains(92), token: UnsafeRawBufferPointer(rebasing: line[quote..<(quote + length)]))
-        }
-
         /// The length of the string token that starts with the quote at `quote`, quotes
         /// included (past the end of the line when it is not closed).
-        private static func tokenLength(_ line: UnsafeRawBufferPointer, _ quote: Int) -> Int {
+        static func tokenLength(_ line: UnsafeRawBufferPointer, _ quote: Int) -> Int {
             var close = quote + 1
             while close < line.count, line[close] != 34 {
                 if line[close] == 92 { close += 1 }
@@ -105,23 +113,24 @@ extension StoredLineView {
         }
 
         /// The index just past `key` when the line holds it at `position`.
+        @inline(__always)
         private static func at(_ key: StaticString, in line: UnsafeRawBufferPointer, _ position: Int) -> Int? {
             let n = key.utf8CodeUnitCount
-            guard position >= 0, position + n <= line.count, memcmp(line.baseAddress! + position, key.utf8Start, n) == 0 else { return nil }
+            guard position >= 0, position + n <= line.count, SummaryCache.equal(line.baseAddress! + position, key.utf8Start, n) else { return nil }
             return position + n
         }
 
-        /// The instant in the quoted token that starts at `quote`.
-        private static func instant(_ line: UnsafeRawBufferPointer, _ quote: Int) -> Int64? {
-            timestamp(line, quote)?.microseconds
-        }
-
-        /// The timestamp in the quoted token that starts at `quote`.
-        private static func timestamp(_ line: UnsafeRawBufferPointer, _ quote: Int) -> Timestamp? {
+        /// The timestamp in the quoted token that starts at `quote`, and the token's length
+        /// with its quotes: a UTC instant (`…Z`) through the remembered date when it is that
+        /// day's, anything else through ``Timestamp/init(utf8:)``.
+        private mutating func timestamp(_ line: UnsafeRawBufferPointer, _ quote: Int) -> (microseconds: Int64, offsetMinutes: Int16, length: Int)? {
+            if let known = lastDate.instant(line.baseAddress! + quote + 1, available: line.count - quote - 1) { return (known.microseconds, 0, known.length + 2) }
             var close = quote + 1
             while close < line.count, line[close] != 34 { close += 1 }
             guard close < line.count else { return nil }
-            return Timestamp(utf8: UnsafeRawBufferPointer(rebasing: line[(quote + 1)..<close]))
+            guard let parsed = Timestamp(utf8: UnsafeRawBufferPointer(rebasing: line[(quote + 1)..<close])) else { return nil }
+            if parsed.isZulu { lastDate.remember(line.baseAddress! + quote + 1, instant: parsed.microseconds) }
+            return (parsed.microseconds, parsed.offsetMinutes, close + 1 - quote)
         }
 
         /// The index just past the first `key` at or after `from`.
@@ -131,7 +140,7 @@ extension StoredLineView {
             var at = from
             while at + n <= line.count, let hit = memchr(line.baseAddress! + at, first, line.count - n + 1 - at) {
                 at = UnsafeRawPointer(line.baseAddress!).distance(to: UnsafeRawPointer(hit))
-                if memcmp(line.baseAddress! + at, key.utf8Start, n) == 0 { return at + n }
+                if SummaryCache.equal(line.baseAddress! + at, key.utf8Start, n) { return at + n }
                 at += 1
             }
             return nil

@@ -24,12 +24,13 @@ struct BatchLines {
     private(set) var lines: [Line] = []
     private var unordered: [Line] = []
 
-    /// Loads `groups` (indexes into the header's groups) of `batch`.
-    mutating func load(_ snapshot: LogSnapshot, _ batch: BatchRef, groups: [Int]) throws {
+    /// Loads `groups` (indexes into the header's groups) of `batch`, read through `reader`
+    /// when given (on a thread other than the snapshot's), else through the snapshot.
+    mutating func load(_ snapshot: LogSnapshot, _ batch: BatchRef, groups: [Int], through reader: GroupReader? = nil) throws {
         unordered.removeAll(keepingCapacity: true)
         var used = 0
         for g in groups {
-            let length = try snapshot.readGroup(batch, g, into: &storage, at: used)
+            let length = try reader?.readGroup(batch, g, into: &storage, at: used) ?? snapshot.readGroup(batch, g, into: &storage, at: used)
             let before = unordered.count
             let entry = batch.header.groups[g]
             let reason = storage.withUnsafeBytes { raw in

@@ -132,8 +132,16 @@ final class LogSnapshot {
     /// needed), after checking the frame's CRC-32C; damage is reported with the file and
     /// byte offset. Returns the number of bytes written.
     func readGroup(_ batch: BatchRef, _ group: Int, into storage: inout [UInt8], at offset: Int) throws -> Int {
+        try Self.readGroup(batch, group, of: segments[batch.segment], frameBuffer: &frameBuffer, decoder: decoder, checksContent: checksContent, into: &storage, at: offset)
+    }
+
+    /// ``readGroup(_:_:into:at:)`` from `file` (the batch's segment) through the given
+    /// frame buffer and decoder: what a ``GroupReader`` on another thread runs with its own.
+    static func readGroup(
+        _ batch: BatchRef, _ group: Int, of file: SegmentFile, frameBuffer: inout [UInt8], decoder: LZ4FrameDecoder, checksContent: Bool,
+        into storage: inout [UInt8], at offset: Int
+    ) throws -> Int {
         let entry = batch.header.groups[group]
-        let file = segments[batch.segment]
         let frameOffset = batch.groupOffsets[group]
         try file.read(into: &frameBuffer, at: frameOffset, count: Int(entry.frameLength))
         guard CRC32C.checksum(frameBuffer[...]) == entry.frameCRC else {

@@ -55,6 +55,20 @@ struct SegmentFile {
         self.descriptors = descriptors
     }
 
+    /// The same segment, as recorded, read through `descriptors` instead: another thread's
+    /// (a ``SegmentDescriptors`` serves one thread).
+    func reading(through descriptors: SegmentDescriptors) -> SegmentFile {
+        SegmentFile(name: name, displayPath: displayPath, status: status, descriptors: descriptors)
+    }
+
+    /// A segment of these parts.
+    private init(name: SegmentName, displayPath: String, status: FileStatus, descriptors: SegmentDescriptors) {
+        self.name = name
+        self.displayPath = displayPath
+        self.status = status
+        self.descriptors = descriptors
+    }
+
     /// Reads `count` bytes at `offset`, never past the recorded size; fewer when the file
     /// is now shorter, none when it vanished.
     func read(at offset: Int, count: Int) throws -> [UInt8] {

@@ -7,30 +7,44 @@ import Darwin
 /// The process's standard streams: stdout buffered (data), stderr unbuffered (diagnostics).
 /// Writes go straight to file descriptors 1 and 2.
 final class Terminal {
-    private var buffer: [UInt8] = []
+    /// The stdout buffer: ``capacity`` bytes, of which the first ``used`` are pending.
+    private let buffer: UnsafeMutableRawPointer
+    private var used = 0
     private let capacity = 1 << 20
 
     init() {
-        buffer.reserveCapacity(capacity + 4096)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
     }
 
-    /// Appends data bytes for stdout, writing out when the buffer is full.
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Appends data bytes for stdout, writing out first when they would not fit (bytes
+    /// larger than the whole buffer are written out directly).
     func write(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= capacity { flush() }
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if used + bytes.count > capacity {
+            flush()
+            if bytes.count > capacity {
+                Terminal.writeAll(1, bytes)
+                return
+            }
+        }
+        (buffer + used).copyMemory(from: start, byteCount: bytes.count)
+        used += bytes.count
     }
 
     /// Appends a line of text for stdout.
     func print(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(10)
-        if buffer.count >= capacity { flush() }
+        var line = text + "\n"
+        line.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes out everything buffered for stdout.
     func flush() {
-        Terminal.writeAll(1, buffer)
-        buffer.removeAll(keepingCapacity: true)
+        Terminal.writeAll(1, UnsafeRawBufferPointer(start: buffer, count: used))
+        used = 0
     }
 
     /// Writes out stdout and, when it is a regular file, syncs it, so what follows (an
@@ -43,25 +57,25 @@ final class Terminal {
 
     /// Redraws the current stderr line with `text` (carriage return, no newline).
     func errorInPlace(_ text: String) {
-        Terminal.writeAll(2, Array(("\r" + text + "\u{1B}[K").utf8))
+        var line = "\r" + text + "\u{1B}[K"
+        line.withUTF8 { Terminal.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a line to stderr.
     func error(_ text: String) {
-        Terminal.writeAll(2, Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        var line = text.hasSuffix("\n") ? text : text + "\n"
+        line.withUTF8 { Terminal.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = posixWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                done += n
+    private static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {
+        var done = 0
+        while done < raw.count {
+            let n = posixWrite(fd, raw.baseAddress! + done, raw.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
             }
+            done += n
         }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The fixed start of every stored line: `{"seq":N,"op":"add","uuid":"U"` (or `"delete"`).
 /// ``LineEncoder`` writes it and every reader that takes the sequence number or the UUID
 /// from its fixed place reads it here, so the two cannot drift apart.
@@ -18,7 +24,7 @@ enum StoredLinePrefix {
     /// `nil` when the line does not start with ``seq`` followed by a digit.
     static func sequenceNumber(_ line: UnsafeRawBufferPointer) -> (seq: UInt64, end: Int)? {
         let prefix = bytes(seq)
-        guard line.count > prefix.count, line.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        guard line.count > prefix.count, memcmp(line.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return nil }
         var at = prefix.count
         var value: UInt64 = 0
         while at < line.count, line[at] >= 48, line[at] <= 57, value < UInt64.max / 10 {
@@ -33,7 +39,7 @@ enum StoredLinePrefix {
         guard let number = sequenceNumber(line) else { return nil }
         let op = bytes(isDelete ? delete : add)
         let at = number.end + op.count
-        guard at + 36 <= line.count, line[number.end..<at].elementsEqual(op) else { return nil }
+        guard at + 36 <= line.count, memcmp(line.baseAddress! + number.end, op.baseAddress!, op.count) == 0 else { return nil }
         return SampleUUID(utf8: UnsafeRawBufferPointer(rebasing: line[at..<at + 36]))
     }
 }

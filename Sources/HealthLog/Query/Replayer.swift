@@ -6,7 +6,8 @@
 /// only those (small) frames. The second pass reads just the groups of the requested types,
 /// so a rare type costs its own frames, not the whole log; a date range also skips groups
 /// whose time span (in the batch header) lies outside it. Only with a predicate are lines
-/// decoded, to test it.
+/// decoded, to test it. The second pass's frames are decompressed a few batches ahead on a
+/// second thread (``ReplayPipeline``), which starts on them while the first pass runs.
 struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
@@ -23,35 +24,41 @@ struct Replayer {
         let predicate = request.predicate
         let after = request.anchor.seq
         let batches = try snapshot.batches(after: after)
-        var groupsRead = 0
-        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead)
-        var lines = BatchLines()
-        var delivered = 0
-        var last = after
-        for batch in batches {
+        let work: [(batch: BatchRef, groups: [Int])] = batches.compactMap { batch in
             let groups = batch.header.groups.indices.filter { g in
                 let group = batch.header.groups[g]
                 return group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
                     && predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd)
             }
-            if groups.isEmpty { continue }
-            try lines.load(snapshot, batch, groups: groups)
-            groupsRead += groups.count
+            return groups.isEmpty ? nil : (batch, groups)
+        }
+        // Started first, so the decoder thread works on the first batches while this one
+        // reads the deletes.
+        let pipeline = try ReplayPipeline(snapshot, work)
+        var groupsRead = 0
+        pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead))
+        var delivered = 0
+        var last = after
+        while let slot = try pipeline.next() {
+            let batch = slot.batch
+            groupsRead += slot.groups.count
+            let lines = slot.lines
             let isFull = try lines.withBytes { raw in
-                for line in lines.lines where line.seq > after {
-                    if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
-                    if !predicate.isAll {
-                        let subject = try StoredLineView(
-                            line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
-                            location: snapshot.segments[batch.segment].location(batch.offset))
-                        guard predicate.matches(subject) else { continue }
+                try lines.lines.withUnsafeBufferPointer { lines in
+                    for line in lines where line.seq > after && !line.isHidden {
+                        if !predicate.isAll {
+                            let subject = try StoredLineView(
+                                line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
+                                location: snapshot.segments[batch.segment].location(batch.offset))
+                            guard predicate.matches(subject) else { continue }
+                        }
+                        try deliver(ReplayedLine(bytes: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), seq: line.seq, isDelete: line.isDelete))
+                        delivered += 1
+                        last = line.seq
+                        if request.limit > 0, delivered == request.limit { return true }
                     }
-                    try deliver(ReplayedLine(bytes: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), seq: line.seq, isDelete: line.isDelete))
-                    delivered += 1
-                    last = line.seq
-                    if request.limit > 0, delivered == request.limit { return true }
+                    return false
                 }
-                return false
             }
             if isFull {
                 return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: last, groupsRead: groupsRead)
@@ -61,8 +68,14 @@ struct Replayer {
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).
-    private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> UUIDIndex {
-        var deleted = UUIDIndex()
+    private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> DeletedSamples {
+        var capacity = 0
+        for batch in batches {
+            for group in batch.header.groups where group.isDelete && group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type)) {
+                capacity += Int(group.count)
+            }
+        }
+        var deleted = DeletedSamples(capacity: capacity)
         var lines = BatchLines()
         for batch in batches {
             let groups = batch.header.groups.indices.filter { g in
@@ -74,7 +87,7 @@ struct Replayer {
             groupsRead += groups.count
             lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
-                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.set(uuid, 0) }
+                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.insert(uuid) }
                 }
             }
         }

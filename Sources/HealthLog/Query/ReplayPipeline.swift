@@ -68,10 +68,16 @@ final class ReplayPipeline {
 
     private let snapshot: LogSnapshot
     private let work: [(batch: BatchRef, groups: [Int])]
+    /// Batches past this one are read only when taken, not ahead.
+    private let readAheadEnd: Int
     private var deleted: DeletedSamples?
-    private var slots: [Slot] = []
+    /// Slots read and not yet taken, in batch order.
+    private var inFlight: [Slot] = []
+    /// Slots free for the next read.
+    private var spare: [Slot] = []
+    /// The slot taken last, until the next is taken.
+    private var taken: Slot?
     private var nextRead = 0
-    private var nextTake = 0
     private let channel: Channel?
     /// The decoder of this thread's share of the batches (with a decoder thread only).
     private let ownDecoder: LZ4FrameDecoder?
@@ -79,13 +85,16 @@ final class ReplayPipeline {
     private static let depth = 4
 
     /// A pipeline over `work` (batches in order, each with its chosen groups, none empty),
-    /// which hides the adds of the samples ``publish(_:)`` gives.
-    init(_ snapshot: LogSnapshot, _ work: [(batch: BatchRef, groups: [Int])]) throws {
+    /// which hides the adds of the samples ``publish(_:)`` gives. Batches from
+    /// `readAheadEnd` on (where a limit is expected to be reached) are read only when
+    /// taken.
+    init(_ snapshot: LogSnapshot, _ work: [(batch: BatchRef, groups: [Int])], readAheadEnd: Int) throws {
         self.snapshot = snapshot
         self.work = work
+        self.readAheadEnd = min(readAheadEnd, work.count)
         channel = work.count > 1 ? try Channel.start(checkContent: snapshot.checksContent) : nil
         ownDecoder = channel == nil ? nil : try LZ4FrameDecoder()
-        while nextRead < min(work.count, Self.depth) { read(into: nil) }
+        readAhead()
     }
 
     deinit {
@@ -99,12 +108,15 @@ final class ReplayPipeline {
     }
 
     /// The next batch, decoded; `nil` after the last. The slot is valid until the next
-    /// call, which puts it to work on the next unread batch.
+    /// call, which puts it to work on a batch not read yet.
     func next() throws -> Slot? {
-        if nextTake > 0, nextRead < work.count { read(into: slots[(nextTake - 1) % slots.count]) }
-        guard nextTake < work.count else { return nil }
-        let slot = slots[nextTake % slots.count]
-        nextTake += 1
+        if let taken { spare.append(taken) }
+        taken = nil
+        readAhead()
+        if inFlight.isEmpty, nextRead < work.count { read() }
+        guard !inFlight.isEmpty else { return nil }
+        let slot = inFlight.removeFirst()
+        taken = slot
         if let channel {
             // Rather than wait, decode a batch the decoder thread has not started on.
             while !channel.isDone(slot), let other = channel.takeNewestPending() {
@@ -121,13 +133,18 @@ final class ReplayPipeline {
         return slot
     }
 
-    /// Reads the frames of the next batch into a new slot, or into `reused` (taken already),
-    /// and hands it to the decoder thread; without one, the slot is decoded when taken.
-    private func read(into reused: Slot?) {
+    /// Reads batches until ``depth`` are in flight or ``readAheadEnd`` is reached.
+    private func readAhead() {
+        while inFlight.count < Self.depth, nextRead < readAheadEnd { read() }
+    }
+
+    /// Reads the frames of the next batch into a spare slot or a new one and hands it to
+    /// the decoder thread; without one, the slot is decoded when taken.
+    private func read() {
         let (batch, groups) = work[nextRead]
         let file = snapshot.segments[batch.segment]
         let slot: Slot
-        if let reused {
+        if let reused = spare.popLast() {
             slot = reused
             slot.batch = batch
             slot.groups = groups
@@ -136,9 +153,9 @@ final class ReplayPipeline {
             slot.isDone = false
         } else {
             slot = Slot(batch, groups, file)
-            slots.append(slot)
         }
         nextRead += 1
+        inFlight.append(slot)
         guard let channel else { return }
         do {
             try Self.readFrames(slot, file)

@@ -34,7 +34,7 @@ struct Replayer {
         }
         // Started first, so the decoder thread works on the first batches while this one
         // reads the deletes.
-        let pipeline = try ReplayPipeline(snapshot, work)
+        let pipeline = try ReplayPipeline(snapshot, work, readAheadEnd: readAheadEnd(work, after: after))
         var groupsRead = 0
         pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead))
         var delivered = 0
@@ -65,6 +65,23 @@ struct Replayer {
             }
         }
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
+    }
+
+    /// Where a limited replay is expected to end: just past the batch whose chosen groups
+    /// bring the lines after `after` up to the limit (the replay reads further, only not
+    /// ahead, when deletes hide some of them or a predicate skips them).
+    private func readAheadEnd(_ work: [(batch: BatchRef, groups: [Int])], after: UInt64) -> Int {
+        guard request.limit > 0, request.predicate.isAll else { return work.count }
+        var lines = 0
+        for (k, item) in work.enumerated() {
+            for g in item.groups {
+                let group = item.batch.header.groups[g]
+                // Of a group that straddles the anchor, only what follows it (at most).
+                lines += group.firstSeq > after ? Int(group.count) : Int(min(UInt64(group.count), group.lastSeq - after))
+            }
+            if lines >= request.limit { return k + 1 }
+        }
+        return work.count
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).

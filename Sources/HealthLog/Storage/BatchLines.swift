@@ -121,6 +121,11 @@ extension BatchLines {
         frames: UnsafeRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
         checkContent: Bool = false
     ) throws {
+        let total = groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) }
+        if storage.count < total {
+            // Grown without zeroing what LZ4 overwrites next, and without copying what it held.
+            storage = [UInt8](unsafeUninitializedCapacity: total) { _, count in count = total }
+        }
         var used = 0
         for (k, g) in groups.enumerated() {
             let entry = batch.header.groups[g]
@@ -130,7 +135,6 @@ extension BatchLines {
                 throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
             }
             let length = Int(entry.rawLength)
-            if storage.count < used + length { storage.append(contentsOf: repeatElement(0, count: used + length - storage.count)) }
             let failure = storage.withUnsafeMutableBytes { raw in
                 decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[used..<used + length]), checkContent: checkContent)
             }

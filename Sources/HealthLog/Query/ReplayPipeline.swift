@@ -14,8 +14,8 @@ import Darwin
 /// when it is taken, so a replay delivers, and fails, exactly as one reading each batch
 /// only when it reaches it; read-ahead a caller never takes (a limit reached) is dropped
 /// unseen. Only the snapshot's thread touches the snapshot; the decoder thread sees the
-/// frames' bytes and the batch's header only. A replay of one batch decodes it in place,
-/// without a thread.
+/// frames' bytes and the batch's header only. A replay expected to decompress less than
+/// ``threadedBytes`` (or only one batch) decodes in place, without a thread.
 final class ReplayPipeline {
     /// One batch on its way: its chosen groups, their frames, and once decoded, its lines.
     final class Slot: @unchecked Sendable {
@@ -82,7 +82,10 @@ final class ReplayPipeline {
     /// The decoder of this thread's share of the batches (with a decoder thread only).
     private let ownDecoder: LZ4FrameDecoder?
     /// How many batches are read ahead of the one being delivered.
-    private static let depth = 4
+    private static let depth = 3
+    /// The decompressed bytes a replay is expected to read from which a decoder thread pays
+    /// for its start (a rare type's few small frames are decoded faster in place).
+    private static let threadedBytes = 2 << 20
 
     /// A pipeline over `work` (batches in order, each with its chosen groups, none empty),
     /// which hides the adds of the samples ``publish(_:)`` gives. Batches from
@@ -92,7 +95,8 @@ final class ReplayPipeline {
         self.snapshot = snapshot
         self.work = work
         self.readAheadEnd = min(readAheadEnd, work.count)
-        channel = work.count > 1 ? try Channel.start(checkContent: snapshot.checksContent) : nil
+        let bytes = work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].rawLength) } }
+        channel = work.count > 1 && bytes >= Self.threadedBytes ? try Channel.start(checkContent: snapshot.checksContent) : nil
         ownDecoder = channel == nil ? nil : try LZ4FrameDecoder()
         readAhead()
     }
@@ -133,9 +137,10 @@ final class ReplayPipeline {
         return slot
     }
 
-    /// Reads batches until ``depth`` are in flight or ``readAheadEnd`` is reached.
+    /// Reads batches until ``depth`` are in flight (one without a decoder thread) or
+    /// ``readAheadEnd`` is reached.
     private func readAhead() {
-        while inFlight.count < Self.depth, nextRead < readAheadEnd { read() }
+        while inFlight.count < (channel == nil ? 1 : Self.depth), nextRead < readAheadEnd { read() }
     }
 
     /// Reads the frames of the next batch into a spare slot or a new one and hands it to

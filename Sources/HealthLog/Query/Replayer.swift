@@ -27,7 +27,7 @@ struct Replayer {
         let work: [(batch: BatchRef, groups: [Int])] = batches.compactMap { batch in
             let groups = batch.header.groups.indices.filter { g in
                 let group = batch.header.groups[g]
-                return group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+                return group.lastSeq > after && admits(group.type)
                     && predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd)
             }
             return groups.isEmpty ? nil : (batch, groups)
@@ -67,6 +67,17 @@ struct Replayer {
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
     }
 
+    /// Whether the request asks for events of `type` (one type, the common case, is compared
+    /// rather than hashed: this runs for every group of every batch after the anchor).
+    @inline(__always)
+    private func admits(_ type: String) -> Bool {
+        switch request.types.count {
+        case 0: true
+        case 1: type == request.types.first!
+        default: request.types.contains(type)
+        }
+    }
+
     /// Where a limited replay is expected to end: just past the batch whose chosen groups
     /// bring the lines after `after` up to the limit (the replay reads further, only not
     /// ahead, when deletes hide some of them or a predicate skips them).
@@ -88,7 +99,7 @@ struct Replayer {
     private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> DeletedSamples {
         var capacity = 0
         for batch in batches {
-            for group in batch.header.groups where group.isDelete && group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type)) {
+            for group in batch.header.groups where group.isDelete && group.lastSeq > after && admits(group.type) {
                 capacity += Int(group.count)
             }
         }
@@ -97,7 +108,7 @@ struct Replayer {
         for batch in batches {
             let groups = batch.header.groups.indices.filter { g in
                 let group = batch.header.groups[g]
-                return group.isDelete && group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+                return group.isDelete && group.lastSeq > after && admits(group.type)
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)

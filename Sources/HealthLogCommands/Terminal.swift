@@ -10,7 +10,8 @@ final class Terminal {
     /// The stdout buffer: ``capacity`` bytes, of which the first ``used`` are pending.
     private let buffer: UnsafeMutableRawPointer
     private var used = 0
-    private let capacity = 1 << 20
+    /// 256 KiB: large writes, and little memory to fault in for a short command's output.
+    private let capacity = 1 << 18
 
     init() {
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)

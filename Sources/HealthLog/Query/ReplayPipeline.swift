@@ -81,8 +81,10 @@ final class ReplayPipeline {
     private let channel: Channel?
     /// The decoder of this thread's share of the batches (with a decoder thread only).
     private let ownDecoder: LZ4FrameDecoder?
-    /// How many batches are read ahead of the one being delivered.
-    private static let depth = 3
+    /// How many batches are read ahead of the one being delivered: enough that neither
+    /// thread waits on a long replay, fewer (less memory to fault in) when a limit is
+    /// expected to end it within a few batches.
+    private let depth: Int
     /// The decompressed bytes a replay is expected to read from which a decoder thread pays
     /// for its start (a rare type's few small frames are decoded faster in place).
     private static let threadedBytes = 2 << 20
@@ -97,6 +99,7 @@ final class ReplayPipeline {
         self.readAheadEnd = min(readAheadEnd, work.count)
         let bytes = work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].rawLength) } }
         channel = work.count > 1 && bytes >= Self.threadedBytes ? try Channel.start(checkContent: snapshot.checksContent) : nil
+        depth = channel == nil ? 1 : self.readAheadEnd < work.count ? 2 : 5
         ownDecoder = channel == nil ? nil : try LZ4FrameDecoder()
         readAhead()
     }
@@ -140,7 +143,7 @@ final class ReplayPipeline {
     /// Reads batches until ``depth`` are in flight (one without a decoder thread) or
     /// ``readAheadEnd`` is reached.
     private func readAhead() {
-        while inFlight.count < (channel == nil ? 1 : Self.depth), nextRead < readAheadEnd { read() }
+        while inFlight.count < depth, nextRead < readAheadEnd { read() }
     }
 
     /// Reads the frames of the next batch into a spare slot or a new one and hands it to
@@ -249,11 +252,12 @@ final class ReplayPipeline {
         }
 
         /// Takes back the slot queued last that the decoder thread has not started on, for
-        /// the caller to decode and then ``finish(_:)``.
+        /// the caller to decode and then ``finish(_:)``; `nil` unless another stays queued
+        /// for the decoder thread (which would otherwise sit idle while the caller works).
         func takeNewestPending() -> Slot? {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return pending.popLast()
+            return pending.count >= 2 ? pending.popLast() : nil
         }
 
         /// Marks a slot taken back with ``takeNewestPending()`` decoded.

@@ -10,6 +10,12 @@ final class Terminal {
     /// The stdout buffer: ``capacity`` bytes, of which the first ``used`` are pending.
     private let buffer: UnsafeMutableRawPointer
     private var used = 0
+    /// Bytes of the caller's memory queued for stdout by ``writeReferenced(_:)``, after
+    /// the buffer's, in order.
+    private var referenced: [iovec] = []
+    /// The most ranges one `writev(2)` takes (POSIX guarantees at least 16; Linux and the
+    /// BSDs take 1024).
+    private static let maxVectors = 1024
     /// 256 KiB: large writes, and little memory to fault in for a short command's output.
     private let capacity = 1 << 18
 
@@ -25,8 +31,9 @@ final class Terminal {
     /// larger than the whole buffer are written out directly).
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if !referenced.isEmpty { flushReferenced() }
         if used + bytes.count > capacity {
-            flush()
+            flushBuffer()
             if bytes.count > capacity {
                 Terminal.writeAll(1, bytes)
                 return
@@ -42,8 +49,46 @@ final class Terminal {
         line.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes out everything buffered for stdout.
+    /// Queues `bytes` for stdout without copying them: the caller keeps them valid until
+    /// ``flushReferenced()`` (or any other write or flush) has written them out.
+    func writeReferenced(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if used > 0 { flushBuffer() }
+        referenced.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: start), iov_len: bytes.count))
+        if referenced.count == Self.maxVectors { flushReferenced() }
+    }
+
+    /// Writes out the bytes ``writeReferenced(_:)`` queued, with `writev(2)`.
+    func flushReferenced() {
+        referenced.withUnsafeMutableBufferPointer { vectors in
+            var first = 0
+            while first < vectors.count {
+                let n = writev(1, vectors.baseAddress! + first, Int32(vectors.count - first))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                var left = n
+                while first < vectors.count, left >= vectors[first].iov_len {
+                    left -= vectors[first].iov_len
+                    first += 1
+                }
+                if left > 0 {
+                    vectors[first].iov_base += left
+                    vectors[first].iov_len -= left
+                }
+            }
+        }
+        referenced.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes out everything buffered or queued for stdout.
     func flush() {
+        flushReferenced()
+        flushBuffer()
+    }
+
+    private func flushBuffer() {
         Terminal.writeAll(1, UnsafeRawBufferPointer(start: buffer, count: used))
         used = 0
     }

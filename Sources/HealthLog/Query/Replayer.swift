@@ -12,8 +12,10 @@ struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
 
-    /// Delivers each matching stored line to `deliver`.
-    func run(_ deliver: (ReplayedLine) throws -> Void) throws -> ReplayOutcome {
+    /// Delivers each matching stored line to `deliver`. The bytes of a line stay valid until
+    /// `endOfBatch` is called, which happens after each batch's lines (also when delivering
+    /// one throws), so a caller may queue them and write them out together.
+    func run(_ deliver: (ReplayedLine) throws -> Void, endOfBatch: () -> Void = {}) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try snapshot.timelines.check(request.anchor, storeTag: tag)
@@ -43,6 +45,7 @@ struct Replayer {
             let batch = slot.batch
             groupsRead += slot.groups.count
             let lines = slot.lines
+            defer { endOfBatch() }
             let isFull = try lines.withBytes { raw in
                 try lines.lines.withUnsafeBufferPointer { lines in
                     for line in lines where line.seq > after && !line.isHidden {

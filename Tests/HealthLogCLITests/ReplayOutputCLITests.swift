@@ -26,7 +26,7 @@ struct ReplayOutputCLITests {
         for (arguments, request) in [([String](), ReplayRequest()), (["--limit", "2500"], ReplayRequest(limit: 2500)), (["--raw"], ReplayRequest(raw: true))] {
             var expected: [UInt8] = []
             _ = try store.replay(request) { expected += $0 }
-            #expect(expected.count > 2_000_000)
+            #expect(expected.count > 1_000_000)
             let result = try HealthLogBinary.run(["--store", path, "replay", "--from", "0"] + arguments)
             #expect(result.status == 0)
             #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")

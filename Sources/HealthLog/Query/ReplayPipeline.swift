@@ -22,14 +22,20 @@ final class ReplayPipeline {
         fileprivate(set) var batch: BatchRef
         /// The groups chosen (indexes into the batch header's groups).
         fileprivate(set) var groups: [Int]
+        /// The batch's segment, named in errors.
         fileprivate var file: SegmentFile
+        /// The chosen groups' stored frames, back to back.
         fileprivate var frames: [UInt8] = []
+        /// Where each chosen group's frame starts in ``frames``.
         fileprivate var starts: [Int] = []
+        /// A run of frames read before it is appended to ``frames``.
         fileprivate var scratch: [UInt8] = []
         /// The decoded lines, valid once the slot is taken; those deleted later are marked
         /// hidden (``BatchLines/Line/isHidden``).
         fileprivate(set) var lines = BatchLines()
+        /// What went wrong reading or decoding the batch, thrown when it is taken.
         fileprivate var failure: (any Error)?
+        /// Whether it is decoded (guarded by the channel's mutex while in flight).
         fileprivate var isDone = false
 
         fileprivate init(_ batch: BatchRef, _ groups: [Int], _ file: SegmentFile) {

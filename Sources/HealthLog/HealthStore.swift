@@ -58,6 +58,14 @@ public final class HealthStore: Sendable {
         return try Replayer(snapshot: snapshot, request: request).run { try deliver($0.bytes) }
     }
 
+    /// ``replay(_:deliver:)`` whose delivered bytes stay valid until `endOfBatch` is called
+    /// (after each batch's lines, also when delivering throws), so the caller can write a
+    /// batch's lines out together without copying them.
+    package func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void, endOfBatch: () -> Void) throws -> ReplayOutcome {
+        let snapshot = try LogSnapshot(layout)
+        return try Replayer(snapshot: snapshot, request: request).run({ try deliver($0.bytes) }, endOfBatch: endOfBatch)
+    }
+
     /// The anchor of the last committed event.
     public func headAnchor() throws -> QueryAnchor {
         let snapshot = try LogSnapshot(layout)

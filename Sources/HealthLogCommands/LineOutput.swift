@@ -8,6 +8,11 @@ enum LineOutput {
         name: "--format", value: "format",
         help: "ndjson (the default: the stored lines, valid append input), csv (a header row, then one row per event in typed columns: UTC start and end with their offsets, a numeric value, category values in a column of their own) or ndjson-rows (the CSV's columns as one JSON object per line).")
 
+    /// Whether `format` writes the stored lines as they are (NDJSON, the default).
+    static func writesStoredLines(_ format: String?) -> Bool {
+        (format ?? "ndjson").lowercased() == "ndjson"
+    }
+
     /// What writes each delivered line in `format`; CSV starts with its header row.
     static func writer(_ format: String?, _ terminal: Terminal) throws -> (UnsafeRawBufferPointer) throws -> Void {
         switch (format ?? "ndjson").lowercased() {

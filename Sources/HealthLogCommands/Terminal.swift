@@ -7,30 +7,90 @@ import Darwin
 /// The process's standard streams: stdout buffered (data), stderr unbuffered (diagnostics).
 /// Writes go straight to file descriptors 1 and 2.
 final class Terminal {
-    private var buffer: [UInt8] = []
-    private let capacity = 1 << 20
+    /// The stdout buffer: ``capacity`` bytes, of which the first ``used`` are pending.
+    private let buffer: UnsafeMutableRawPointer
+    private var used = 0
+    /// Bytes of the caller's memory queued for stdout by ``writeReferenced(_:)``, after
+    /// the buffer's, in order.
+    private var referenced: [iovec] = []
+    /// The most ranges one `writev(2)` takes (POSIX guarantees at least 16; Linux and the
+    /// BSDs take 1024).
+    private static let maxVectors = 1024
+    /// 256 KiB: large writes, and little memory to fault in for a short command's output.
+    private let capacity = 1 << 18
 
     init() {
-        buffer.reserveCapacity(capacity + 4096)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
     }
 
-    /// Appends data bytes for stdout, writing out when the buffer is full.
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Appends data bytes for stdout, writing out first when they would not fit (bytes
+    /// larger than the whole buffer are written out directly).
     func write(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= capacity { flush() }
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if !referenced.isEmpty { flushReferenced() }
+        if used + bytes.count > capacity {
+            flushBuffer()
+            if bytes.count > capacity {
+                Terminal.writeAll(1, bytes)
+                return
+            }
+        }
+        (buffer + used).copyMemory(from: start, byteCount: bytes.count)
+        used += bytes.count
     }
 
     /// Appends a line of text for stdout.
     func print(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(10)
-        if buffer.count >= capacity { flush() }
+        var line = text + "\n"
+        line.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes out everything buffered for stdout.
+    /// Queues `bytes` for stdout without copying them: the caller keeps them valid until
+    /// ``flushReferenced()`` (or any other write or flush) has written them out.
+    func writeReferenced(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if used > 0 { flushBuffer() }
+        referenced.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: start), iov_len: bytes.count))
+        if referenced.count == Self.maxVectors { flushReferenced() }
+    }
+
+    /// Writes out the bytes ``writeReferenced(_:)`` queued, with `writev(2)`.
+    func flushReferenced() {
+        referenced.withUnsafeMutableBufferPointer { vectors in
+            var first = 0
+            while first < vectors.count {
+                let n = writev(1, vectors.baseAddress! + first, Int32(vectors.count - first))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                var left = n
+                while first < vectors.count, left >= vectors[first].iov_len {
+                    left -= vectors[first].iov_len
+                    first += 1
+                }
+                if left > 0 {
+                    vectors[first].iov_base += left
+                    vectors[first].iov_len -= left
+                }
+            }
+        }
+        referenced.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes out everything buffered or queued for stdout.
     func flush() {
-        Terminal.writeAll(1, buffer)
-        buffer.removeAll(keepingCapacity: true)
+        flushReferenced()
+        flushBuffer()
+    }
+
+    private func flushBuffer() {
+        Terminal.writeAll(1, UnsafeRawBufferPointer(start: buffer, count: used))
+        used = 0
     }
 
     /// Writes out stdout and, when it is a regular file, syncs it, so what follows (an
@@ -43,25 +103,25 @@ final class Terminal {
 
     /// Redraws the current stderr line with `text` (carriage return, no newline).
     func errorInPlace(_ text: String) {
-        Terminal.writeAll(2, Array(("\r" + text + "\u{1B}[K").utf8))
+        var line = "\r" + text + "\u{1B}[K"
+        line.withUTF8 { Terminal.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a line to stderr.
     func error(_ text: String) {
-        Terminal.writeAll(2, Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        var line = text.hasSuffix("\n") ? text : text + "\n"
+        line.withUTF8 { Terminal.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = posixWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                done += n
+    private static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {
+        var done = 0
+        while done < raw.count {
+            let n = posixWrite(fd, raw.baseAddress! + done, raw.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
             }
+            done += n
         }
     }
 }

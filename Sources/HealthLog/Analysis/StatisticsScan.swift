@@ -173,32 +173,36 @@ struct StatisticsScan {
     /// The UUIDs the delete groups `deletes` delete: the first half read here, the rest
     /// on a second thread through `groupReader`, when given.
     private func deletedSamples(_ deletes: [Work], through groupReader: GroupReader?) throws -> DeletedSamples {
-        var deleted = DeletedSamples()
-        guard let groupReader else {
-            try collect(deletes[...], into: &deleted, through: nil)
-            return deleted
+        var uuids: [SampleUUID] = []
+        if let groupReader {
+            let split = deletes.count / 2
+            var more: [SampleUUID] = []
+            var failure: (any Error)?
+            var workerFailure: (any Error)?
+            SecondThread.run({
+                do { try collect(deletes[split...], into: &more, through: groupReader) } catch { workerFailure = error }
+            }, alongside: {
+                do { try collect(deletes[..<split], into: &uuids, through: nil) } catch { failure = error }
+            })
+            if let failure = failure ?? workerFailure { throw failure }
+            uuids += more
+        } else {
+            try collect(deletes[...], into: &uuids, through: nil)
         }
-        let split = deletes.count / 2
-        var more = DeletedSamples()
-        var failure: (any Error)?
-        var workerFailure: (any Error)?
-        SecondThread.run({
-            do { try collect(deletes[split...], into: &more, through: groupReader) } catch { workerFailure = error }
-        }, alongside: {
-            do { try collect(deletes[..<split], into: &deleted, through: nil) } catch { failure = error }
-        })
-        if let failure = failure ?? workerFailure { throw failure }
-        deleted.formUnion(more)
+        var deleted = DeletedSamples(capacity: uuids.count)
+        for uuid in uuids { deleted.insert(uuid) }
         return deleted
     }
 
-    /// Adds the UUIDs the delete groups `deletes` delete to `deleted`.
-    private func collect(_ deletes: ArraySlice<Work>, into deleted: inout DeletedSamples, through groupReader: GroupReader?) throws {
+    /// Adds the UUIDs the delete groups `deletes` delete to `uuids`.
+    private func collect(_ deletes: ArraySlice<Work>, into uuids: inout [SampleUUID], through groupReader: GroupReader?) throws {
         var lines = BatchLines()
         for item in deletes {
             try lines.load(snapshot, item.batch, groups: item.groups, through: groupReader)
             lines.withBytes { raw in
-                for line in lines.lines { deleted.insert(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])) }
+                for line in lines.lines {
+                    if let uuid = StoredLinePrefix.uuid(UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), isDelete: true) { uuids.append(uuid) }
+                }
             }
         }
     }

@@ -15,8 +15,9 @@ public struct QuantityTypeInfo: Sendable, Hashable {
 
     private static let prefix = "HKQuantityTypeIdentifier"
 
-    /// The short names healthlog knows.
-    static var names: Dictionary<String, QuantityTypeInfo>.Keys { table.keys }
+    /// The short names healthlog knows, read from ``QuantityTypeTable`` without parsing
+    /// the units (resolving a `--type` needs only the names).
+    static var names: [String] { QuantityTypeTable.entries.flatMap { $0.1.map(\.0) } }
 
     private static let table: [String: QuantityTypeInfo] = {
         var table: [String: QuantityTypeInfo] = [:]

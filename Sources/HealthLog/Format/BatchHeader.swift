@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The header of one batch: a skippable frame (magic ``FormatConstants/batchHeaderMagic``)
 /// in front of the batch's LZ4 data frames, one frame per group.
 ///
@@ -122,7 +128,11 @@ struct BatchHeader: Equatable, Sendable {
     /// Decodes a header payload (the bytes after the skippable frame's magic and length).
     /// `verifyingChecksum: false` skips the payload's own CRC-32C, for bytes already covered
     /// by a checked checksum (a sidecar index's body).
-    static func decode(payload bytes: [UInt8], verifyingChecksum: Bool = true) throws -> BatchHeader {
+    ///
+    /// `names`, when given, holds the group names of the header decoded before: a group
+    /// whose name is among them shares that string rather than allocating its own (the
+    /// batches of one log name the same few types, mostly in the same order).
+    static func decode(payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil) throws -> BatchHeader {
         guard bytes.count >= 4 else { throw FormatViolation("batch header is too short") }
         let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self) }
         guard !verifyingChecksum || CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
@@ -157,7 +167,8 @@ struct BatchHeader: Equatable, Sendable {
                 let kind = try reader.read(UInt8.self)
                 _ = try reader.read(UInt8.self)
                 let nameLength = Int(try reader.read(UInt16.self))
-                let name = String(decoding: try reader.read(count: nameLength), as: UTF8.self)
+                let nameBytes = try reader.read(count: nameLength)
+                let name = names?.name(nameBytes, at: groups.count) ?? String(decoding: nameBytes, as: UTF8.self)
                 let group = Group(
                     kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
                     lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),
@@ -200,6 +211,7 @@ struct BatchHeader: Equatable, Sendable {
             guard events == last - first + 1 else {
                 throw FormatViolation("batch header counts \(events) events for sequence range \(first)...\(last)")
             }
+            names?.previous = groups.map(\.type)
             return BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: groups, dropped: dropped)
         } catch is ByteReader.Truncated {
             throw FormatViolation("batch header is truncated")
@@ -207,6 +219,30 @@ struct BatchHeader: Equatable, Sendable {
             throw violation
         } catch {
             throw FormatViolation("batch header is unreadable")
+        }
+    }
+}
+
+extension BatchHeader {
+    /// The group names of the last header decoded with it, for the next to share (see
+    /// ``decode(payload:verifyingChecksum:names:)``). One reader's: not shared between threads.
+    final class Names {
+        fileprivate var previous: [String] = []
+
+        /// A table that knows no names yet.
+        init() {}
+
+        /// The name `bytes` spell, as a string of the previous header when one matches
+        /// (tried first at the same group position); `nil` when none does.
+        fileprivate func name(_ bytes: ArraySlice<UInt8>, at position: Int) -> String? {
+            if position < previous.count, Self.spells(previous[position], bytes) { return previous[position] }
+            return previous.first { Self.spells($0, bytes) }
+        }
+
+        private static func spells(_ name: String, _ bytes: ArraySlice<UInt8>) -> Bool {
+            guard name.utf8.count == bytes.count else { return false }
+            var name = name
+            return name.withUTF8 { utf8 in bytes.withUnsafeBytes { memcmp(utf8.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
         }
     }
 }

@@ -6,13 +6,16 @@
 /// only those (small) frames. The second pass reads just the groups of the requested types,
 /// so a rare type costs its own frames, not the whole log; a date range also skips groups
 /// whose time span (in the batch header) lies outside it. Only with a predicate are lines
-/// decoded, to test it.
+/// decoded, to test it. The second pass's frames are decompressed a few batches ahead on a
+/// second thread (``ReplayPipeline``), which starts on them while the first pass runs.
 struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
 
-    /// Delivers each matching stored line to `deliver`.
-    func run(_ deliver: (ReplayedLine) throws -> Void) throws -> ReplayOutcome {
+    /// Delivers each matching stored line to `deliver`. The bytes of a line stay valid until
+    /// `endOfBatch` is called, which happens after each batch's lines (also when delivering
+    /// one throws), so a caller may queue them and write them out together.
+    func run(_ deliver: (ReplayedLine) throws -> Void, endOfBatch: () -> Void = {}) throws -> ReplayOutcome {
         let tag = snapshot.meta.storeID.tag
         guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
         try snapshot.timelines.check(request.anchor, storeTag: tag)
@@ -23,35 +26,42 @@ struct Replayer {
         let predicate = request.predicate
         let after = request.anchor.seq
         let batches = try snapshot.batches(after: after)
-        var groupsRead = 0
-        let deleted = request.raw ? UUIDIndex(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead)
-        var lines = BatchLines()
-        var delivered = 0
-        var last = after
-        for batch in batches {
+        let work: [(batch: BatchRef, groups: [Int])] = batches.compactMap { batch in
             let groups = batch.header.groups.indices.filter { g in
                 let group = batch.header.groups[g]
-                return group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+                return group.lastSeq > after && admits(group.type)
                     && predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd)
             }
-            if groups.isEmpty { continue }
-            try lines.load(snapshot, batch, groups: groups)
-            groupsRead += groups.count
+            return groups.isEmpty ? nil : (batch, groups)
+        }
+        // Started first, so the decoder thread works on the first batches while this one
+        // reads the deletes.
+        let pipeline = try ReplayPipeline(snapshot, work, readAheadEnd: readAheadEnd(work, after: after))
+        var groupsRead = 0
+        pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead))
+        var delivered = 0
+        var last = after
+        while let slot = try pipeline.next() {
+            let batch = slot.batch
+            groupsRead += slot.groups.count
+            let lines = slot.lines
+            defer { endOfBatch() }
             let isFull = try lines.withBytes { raw in
-                for line in lines.lines where line.seq > after {
-                    if !line.isDelete, deleted.count > 0, let uuid = BatchLines.uuid(of: line, in: raw), deleted[uuid] != nil { continue }
-                    if !predicate.isAll {
-                        let subject = try StoredLineView(
-                            line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
-                            location: snapshot.segments[batch.segment].location(batch.offset))
-                        guard predicate.matches(subject) else { continue }
+                try lines.lines.withUnsafeBufferPointer { lines in
+                    for line in lines where line.seq > after && !line.isHidden {
+                        if !predicate.isAll {
+                            let subject = try StoredLineView(
+                                line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
+                                location: snapshot.segments[batch.segment].location(batch.offset))
+                            guard predicate.matches(subject) else { continue }
+                        }
+                        try deliver(ReplayedLine(bytes: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), seq: line.seq, isDelete: line.isDelete))
+                        delivered += 1
+                        last = line.seq
+                        if request.limit > 0, delivered == request.limit { return true }
                     }
-                    try deliver(ReplayedLine(bytes: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end]), seq: line.seq, isDelete: line.isDelete))
-                    delivered += 1
-                    last = line.seq
-                    if request.limit > 0, delivered == request.limit { return true }
+                    return false
                 }
-                return false
             }
             if isFull {
                 return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: last, groupsRead: groupsRead)
@@ -60,21 +70,55 @@ struct Replayer {
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
     }
 
+    /// Whether the request asks for events of `type` (one type, the common case, is compared
+    /// rather than hashed: this runs for every group of every batch after the anchor).
+    @inline(__always)
+    private func admits(_ type: String) -> Bool {
+        switch request.types.count {
+        case 0: true
+        case 1: type == request.types.first!
+        default: request.types.contains(type)
+        }
+    }
+
+    /// Where a limited replay is expected to end: just past the batch whose chosen groups
+    /// bring the lines after `after` up to the limit (the replay reads further, only not
+    /// ahead, when deletes hide some of them or a predicate skips them).
+    private func readAheadEnd(_ work: [(batch: BatchRef, groups: [Int])], after: UInt64) -> Int {
+        guard request.limit > 0, request.predicate.isAll else { return work.count }
+        var lines = 0
+        for (k, item) in work.enumerated() {
+            for g in item.groups {
+                let group = item.batch.header.groups[g]
+                // Of a group that straddles the anchor, only what follows it (at most).
+                lines += group.firstSeq > after ? Int(group.count) : Int(min(UInt64(group.count), group.lastSeq - after))
+            }
+            if lines >= request.limit { return k + 1 }
+        }
+        return work.count
+    }
+
     /// The UUIDs deleted by events after `after` (of the requested types).
-    private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> UUIDIndex {
-        var deleted = UUIDIndex()
+    private func deletedSamples(in batches: [BatchRef], after: UInt64, groupsRead: inout Int) throws -> DeletedSamples {
+        var capacity = 0
+        for batch in batches {
+            for group in batch.header.groups where group.isDelete && group.lastSeq > after && admits(group.type) {
+                capacity += Int(group.count)
+            }
+        }
+        var deleted = DeletedSamples(capacity: capacity)
         var lines = BatchLines()
         for batch in batches {
             let groups = batch.header.groups.indices.filter { g in
                 let group = batch.header.groups[g]
-                return group.isDelete && group.lastSeq > after && (request.types.isEmpty || request.types.contains(group.type))
+                return group.isDelete && group.lastSeq > after && admits(group.type)
             }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
             groupsRead += groups.count
             lines.withBytes { raw in
                 for line in lines.lines where line.seq > after {
-                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.set(uuid, 0) }
+                    if let uuid = BatchLines.uuid(of: line, in: raw) { deleted.insert(uuid) }
                 }
             }
         }

@@ -16,6 +16,8 @@ struct BatchLines {
         var start: Int
         var end: Int
         var isDelete: Bool
+        /// Set by ``hide(where:)``: a line the reader leaves out.
+        var isHidden = false
     }
 
     /// The decompressed groups, one after the other.
@@ -105,5 +107,83 @@ struct BatchLines {
             start = at + 1
         }
         return nil
+    }
+}
+
+extension BatchLines {
+    /// The first half of ``load(_:_:groups:)`` for frames already in memory: `frames`
+    /// holds the stored frame of each of `groups` (indexes into the batch header's groups)
+    /// at the matching entry of `starts`, as read from `file`, the batch's segment. Checks
+    /// each frame's CRC-32C and decompresses it through `decoder` (not the snapshot's), with
+    /// the errors reading through the snapshot gives (`file` is only named in them), so a
+    /// thread other than the snapshot's can do it. ``index(_:groups:in:hiding:)`` then
+    /// lists the lines.
+    mutating func decompress(
+        frames: UnsafeRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
+        checkContent: Bool = false
+    ) throws {
+        let total = groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) }
+        if storage.count < total {
+            // Grown without zeroing what LZ4 overwrites next, and without copying what it held.
+            storage = [UInt8](unsafeUninitializedCapacity: total) { _, count in count = total }
+        }
+        var used = 0
+        for (k, g) in groups.enumerated() {
+            let entry = batch.header.groups[g]
+            let frameOffset = batch.groupOffsets[g]
+            let frame = UnsafeRawBufferPointer(rebasing: frames[starts[k]..<starts[k] + Int(entry.frameLength)])
+            guard CRC32C.checksum(frame) == entry.frameCRC else {
+                throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
+            }
+            let length = Int(entry.rawLength)
+            let failure = storage.withUnsafeMutableBytes { raw in
+                decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[used..<used + length]), checkContent: checkContent)
+            }
+            if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
+            used += length
+        }
+    }
+
+    /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:checkContent:)``
+    /// left in the storage into lines, checks them against the header as
+    /// ``load(_:_:groups:)`` does, marks those `isHidden` says to leave out (visiting them
+    /// in storage order, while their bytes are fresh in the cache), and puts them in
+    /// sequence order.
+    mutating func index(_ batch: BatchRef, groups: [Int], in file: SegmentFile, hiding isHidden: (Line, UnsafeRawBufferPointer) -> Bool) throws {
+        unordered.removeAll(keepingCapacity: true)
+        var used = 0
+        for g in groups {
+            let entry = batch.header.groups[g]
+            let length = Int(entry.rawLength)
+            let before = unordered.count
+            let reason = storage.withUnsafeBytes { raw in
+                Self.split(UnsafeRawBufferPointer(rebasing: raw[used..<used + length]), base: used, isDelete: entry.isDelete, into: &unordered)
+            }
+            if let reason {
+                throw HealthLogError(.corrupt, "\(file.location(batch.groupOffsets[g])): \(reason)")
+            }
+            let found = unordered.count - before
+            guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
+                throw HealthLogError(.corrupt, "\(file.location(batch.groupOffsets[g])): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
+            }
+            used += length
+        }
+        storage.withUnsafeBytes { raw in
+            unordered.withUnsafeMutableBufferPointer { lines in
+                for k in lines.indices where isHidden(lines[k], raw) { lines[k].isHidden = true }
+            }
+        }
+        if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count) {
+            throw HealthLogError(.corrupt, "\(file.location(batch.offset)): \(reason)")
+        }
+    }
+
+    /// Marks the lines `isHidden` says to leave out (see ``Line/isHidden``).
+    mutating func hide(where isHidden: (Line, UnsafeRawBufferPointer) -> Bool) {
+        storage.withUnsafeBytes { raw in
+            lines.withUnsafeMutableBufferPointer { lines in
+                for k in lines.indices where isHidden(lines[k], raw) { lines[k].isHidden = true }
+            }
+        }
     }
 }

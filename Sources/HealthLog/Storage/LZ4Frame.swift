@@ -66,29 +66,32 @@ final class LZ4FrameDecoder {
     /// `checkContent` verifies LZ4's own content checksum too (`verify` does; queries rely
     /// on the CRC-32C of the stored frame, checked before decompressing).
     func decompress(_ input: [UInt8], into dst: UnsafeMutableRawBufferPointer, checkContent: Bool) -> FormatViolation? {
+        input.withUnsafeBytes { decompress($0, into: dst, checkContent: checkContent) }
+    }
+
+    /// ``decompress(_:into:checkContent:)`` of a frame held anywhere in memory.
+    func decompress(_ frame: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer, checkContent: Bool) -> FormatViolation? {
         LZ4F_resetDecompressionContext(context)
         let rawLength = dst.count
         var options = LZ4F_decompressOptions_t()
         options.stableDst = 1
         options.skipChecksums = checkContent ? 0 : 1
-        return input.withUnsafeBytes { frame in
-            var consumed = 0
-            var produced = 0
-            var status = 1
-            while consumed < frame.count {
-                var srcSize = frame.count - consumed
-                var dstSize = rawLength - produced
-                status = LZ4F_decompress(context, dst.baseAddress.map { $0 + produced }, &dstSize, frame.baseAddress! + consumed, &srcSize, &options)
-                if LZ4F_isError(status) != 0 {
-                    return FormatViolation("LZ4 frame is damaged (\(String(cString: LZ4F_getErrorName(status))))")
-                }
-                consumed += srcSize
-                produced += dstSize
-                if status == 0 || (srcSize == 0 && dstSize == 0) { break }
+        var consumed = 0
+        var produced = 0
+        var status = 1
+        while consumed < frame.count {
+            var srcSize = frame.count - consumed
+            var dstSize = rawLength - produced
+            status = LZ4F_decompress(context, dst.baseAddress.map { $0 + produced }, &dstSize, frame.baseAddress! + consumed, &srcSize, &options)
+            if LZ4F_isError(status) != 0 {
+                return FormatViolation("LZ4 frame is damaged (\(String(cString: LZ4F_getErrorName(status))))")
             }
-            guard status == 0, consumed == frame.count else { return FormatViolation("LZ4 frame is incomplete") }
-            guard produced == rawLength else { return FormatViolation("LZ4 frame holds \(produced) bytes, header says \(rawLength)") }
-            return nil
+            consumed += srcSize
+            produced += dstSize
+            if status == 0 || (srcSize == 0 && dstSize == 0) { break }
         }
+        guard status == 0, consumed == frame.count else { return FormatViolation("LZ4 frame is incomplete") }
+        guard produced == rawLength else { return FormatViolation("LZ4 frame holds \(produced) bytes, header says \(rawLength)") }
+        return nil
     }
 }

@@ -222,8 +222,9 @@ struct LogScan {
         var refs: [BatchRef] = []
         var offset = SegmentLayout.prologueLength
         var seq = expectedSeq
+        let names = BatchHeader.Names()
         for entry in sidecar.entries {
-            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false),
+            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false, names: names),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
             var groupOffsets: [Int] = []

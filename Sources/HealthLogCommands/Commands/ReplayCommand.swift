@@ -38,7 +38,11 @@ enum ReplayCommand {
         let terminal = context.terminal
         let deliver = try LineOutput.writer(arguments.value("--format"), terminal)
         let newAnchor: QueryAnchor
-        if follows {
+        if !follows, LineOutput.writesStoredLines(arguments.value("--format")) {
+            // The stored lines themselves: written out per batch from where they were decoded.
+            newAnchor = try store.replay(request, deliver: { terminal.writeReferenced($0) }, endOfBatch: { terminal.flushReferenced() }).newAnchor
+            try finishBatch(newAnchor, terminal, anchorFile)
+        } else if follows {
             let stop = try SignalStop.install()
             newAnchor = try store.follow(request, until: stop, deliver: deliver) { outcome in
                 try finishBatch(outcome.newAnchor, terminal, anchorFile)

@@ -156,10 +156,10 @@ struct StatisticsScanTests {
 
     @Test("A deleted sample is found whatever the case of its UUID's letters, and another is not")
     func deletedSampleCase() {
-        var deleted = DeletedSamples()
+        var deleted = DeletedSamples(capacity: 1)
         let doomed = "8372AFED-5A23-4BC2-B05C-93BC2983C8A4"
         Self.withLine(#"{"seq":40,"op":"delete","uuid":"\#(doomed)","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T10:00:00Z","end":"2024-03-01T10:00:00Z"}"#) {
-            deleted.insert($0)
+            if let uuid = StoredLinePrefix.uuid($0, isDelete: true) { deleted.insert(uuid) }
         }
         for (uuid, isDeleted) in [(doomed, true), (doomed.lowercased(), true), ("8372AFED-5A23-4BC2-B05C-93BC2983C8A5", false), ("9372AFED-5A23-4BC2-B05C-93BC2983C8A4", false)] {
             let found = Self.withLine(Self.line(start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:00:00Z", uuid: uuid)) { line in

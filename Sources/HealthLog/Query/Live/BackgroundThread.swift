@@ -12,8 +12,14 @@ enum BackgroundThread {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    /// Starts `body` on a new, detached thread.
+    /// Starts `body` on a new, detached thread (runs it here when no thread can be started).
     static func start(_ body: @escaping @Sendable () -> Void) {
+        if !startIfPossible(body) { body() }
+    }
+
+    /// Starts `body` on a new, detached thread; `false` (and `body` not run) when no thread
+    /// can be started.
+    static func startIfPossible(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Job(body)).toOpaque()
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -31,13 +37,13 @@ enum BackgroundThread {
         }, context)
         guard result == 0 else {
             Unmanaged<Job>.fromOpaque(context).release()
-            body()
-            return
+            return false
         }
         #if canImport(Glibc)
         pthread_detach(thread)
         #else
         if let thread { pthread_detach(thread) }
         #endif
+        return true
     }
 }

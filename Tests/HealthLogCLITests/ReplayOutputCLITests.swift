@@ -1,0 +1,41 @@
+import HealthLog
+import HealthLogTestSupport
+import Testing
+
+/// `replay`'s NDJSON goes to stdout batch by batch straight from where the lines were
+/// decoded (`writev`); through a pipe, which takes far less than a batch at a time, every
+/// byte still arrives once and in order.
+@Suite("Replay output")
+struct ReplayOutputCLITests {
+    @Test("A replay of megabytes through a pipe prints exactly the library's lines, whole and limited, with deletes hiding their samples")
+    func megabytesThroughAPipe() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        var options = StoreOptions()
+        options.batchBytes = 64 * 1024
+        let store = HealthStore(directory: path, options: options)
+        let metadata = String(repeating: "x", count: 300)
+        var lines: [String] = []
+        for i in 0..<6000 {
+            lines.append(
+                #"{"uuid":"\#(uuid(i))","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T08:00:00Z","value":\#(i % 150 + 40),"unit":"count/min","metadata":{"note":"\#(metadata)"}}"#)
+            if i % 11 == 10 { lines.append(#"{"op":"delete","uuid":"\#(uuid(i - 7))"}"#) }
+        }
+        _ = try store.append(ndjson: Array((lines.joined(separator: "\n") + "\n").utf8))
+        for (arguments, request) in [([String](), ReplayRequest()), (["--limit", "2500"], ReplayRequest(limit: 2500)), (["--raw"], ReplayRequest(raw: true))] {
+            var expected: [UInt8] = []
+            _ = try store.replay(request) { expected += $0 }
+            #expect(expected.count > 1_000_000)
+            let result = try HealthLogBinary.run(["--store", path, "replay", "--from", "0"] + arguments)
+            #expect(result.status == 0)
+            #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")
+        }
+    }
+
+    /// The UUID of sample `n`.
+    private func uuid(_ n: Int) -> String {
+        let digits = String(n)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// Replays over many batches (decoded ahead on a second thread) deliver what HealthKit's view
+/// asks, in order, with the limit and the errors of a replay reading one batch at a time.
+@Suite("Replay pipeline")
+struct ReplayPipelineTests {
+    /// A store of many small batches: heart rates and step counts, every seventh sample
+    /// deleted by a later append, some UUIDs written in lower case.
+    struct Fixture {
+        let dir: TemporaryDirectory
+        let store: HealthStore
+        /// Every event as appended: (seq, uuid, isDelete), in sequence order.
+        var events: [(seq: UInt64, uuid: String, isDelete: Bool)] = []
+
+        init() throws {
+            dir = try TemporaryDirectory()
+            var options = StoreOptions()
+            options.batchBytes = 2000
+            store = HealthStore(directory: dir.file("store"), options: options)
+            var seq: UInt64 = 0
+            var added: [String] = []
+            for round in 0..<4 {
+                var lines: [String] = []
+                for k in 0..<150 {
+                    let n = round * 150 + k
+                    let uuid = String(format: "%08X-0000-4000-8000-%012X", UInt32(truncatingIfNeeded: n &* 2_654_435_761), n)
+                    let written = n % 5 == 0 ? uuid.lowercased() : uuid
+                    let type = n % 3 == 0 ? "StepCount" : "HeartRate"
+                    let unit = n % 3 == 0 ? "count" : "count/min"
+                    lines.append(#"{"uuid":"\#(written)","type":"\#(type)","start":"2024-01-01T00:00:\#(String(format: "%02d", n % 60))Z","value":\#(60 + n % 40),"unit":"\#(unit)"}"#)
+                    seq += 1
+                    events.append((seq, uuid, false))
+                    added.append(uuid)
+                }
+                // Deletes of samples from this round and the ones before.
+                for (i, uuid) in added.enumerated() where i % 7 == round {
+                    lines.append(#"{"op":"delete","uuid":"\#(uuid)"}"#)
+                    seq += 1
+                    events.append((seq, uuid, true))
+                }
+                added.removeAll { uuid in events.contains { $0.isDelete && $0.uuid == uuid } }
+                _ = try store.append(ndjson: Array((lines.joined(separator: "\n") + "\n").utf8))
+            }
+        }
+
+        /// HealthKit's view after `anchor`: every event after it, leaving out the adds of
+        /// samples a delete after it removed.
+        func expected(after anchor: UInt64, limit: Int = 0, types: Set<String> = []) throws -> [UInt64] {
+            let deletedLater = Set(events.filter { $0.isDelete && $0.seq > anchor }.map(\.uuid))
+            let typeOf = types.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: try raw().map { ($0.seq, $0.type) })
+            var out: [UInt64] = []
+            for event in events where event.seq > anchor && (event.isDelete || !deletedLater.contains(event.uuid)) {
+                if !types.isEmpty, !types.contains(typeOf[event.seq] ?? "") { continue }
+                out.append(event.seq)
+                if limit > 0, out.count == limit { break }
+            }
+            return out
+        }
+
+        /// Every stored event with its type, from a raw replay.
+        func raw() throws -> [(seq: UInt64, type: String)] {
+            var out: [(UInt64, String)] = []
+            _ = try store.replay(ReplayRequest(raw: true)) { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+                out.append(((object["seq"] as! NSNumber).uint64Value, object["type"] as! String))
+            }
+            return out
+        }
+
+        /// The sequence numbers a replay delivers, with its outcome.
+        func replay(_ request: ReplayRequest) throws -> ([UInt64], ReplayOutcome) {
+            var seqs: [UInt64] = []
+            let outcome = try store.replay(request) { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+                seqs.append((object["seq"] as! NSNumber).uint64Value)
+            }
+            return (seqs, outcome)
+        }
+    }
+
+    @Test("A replay over many batches hides the adds of samples deleted later, upper or lower case, and keeps the order")
+    func hidesDeletedAcrossBatches() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let snapshot = try LogSnapshot(StoreLayout(directory: fixture.dir.file("store")))
+        #expect(try snapshot.allBatches().count > 20)
+        for anchor: UInt64 in [0, 1, 149, 300, 500] {
+            let (seqs, _) = try fixture.replay(ReplayRequest(anchor: QueryAnchor(seq: anchor, storeTag: snapshot.meta.storeID.tag)))
+            #expect(seqs == (try fixture.expected(after: anchor)), "from \(anchor)")
+        }
+        let (raw, _) = try fixture.replay(ReplayRequest(raw: true))
+        #expect(raw == fixture.events.map(\.seq))
+    }
+
+    @Test("Pages of a limited replay, each from the last one's anchor, add up to the whole replay, also of one type")
+    func pagesAddUp() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        for types: Set<String> in [[], ["HKQuantityTypeIdentifierHeartRate"]] {
+            var anchor = QueryAnchor.beginning
+            var pages: [UInt64] = []
+            while true {
+                let (page, outcome) = try fixture.replay(ReplayRequest(anchor: anchor, types: types, limit: 37))
+                #expect(page == (try fixture.expected(after: anchor.seq, limit: 37, types: types)))
+                pages += page
+                anchor = outcome.newAnchor
+                if page.count < 37 { break }
+            }
+            #expect(pages == (try fixture.expected(after: 0, types: types)))
+        }
+    }
+
+    @Test("A damaged frame in a later batch fails the replay naming its place, after the batches before it were delivered")
+    func damageInALaterBatch() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let path = fixture.dir.file("store")
+        let batches = try CorruptionFixture.batches(in: path)
+        let victim = batches[batches.count / 2]
+        let group = try #require(victim.header.groups.indices.first { !victim.header.groups[$0].isDelete })
+        try ByteSurgery.flip(victim.path, at: victim.groupOffsets[group] + 12)
+        var delivered: [UInt64] = []
+        #expect {
+            _ = try fixture.store.replay(ReplayRequest(raw: true)) { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+                delivered.append((object["seq"] as! NSNumber).uint64Value)
+            }
+        } throws: { error in
+            "\(error)".contains("segments/") && "\(error)".contains("at byte \(victim.groupOffsets[group])")
+                && "\(error)".contains("frame checksum mismatch")
+        }
+        #expect(delivered == Array(1..<victim.header.firstSeq))
+    }
+
+    @Test("The deleted-sample filter finds a UUID whatever the case of its text, and not another with the same first digits")
+    func filterReadsTheText() throws {
+        let uuid = try #require(SampleUUID("1A2B3C4D-0000-4000-8000-00000000000A"))
+        var deleted = DeletedSamples(capacity: 1)
+        deleted.insert(uuid)
+        for (text, isIn) in [
+            ("1A2B3C4D-0000-4000-8000-00000000000A", true), ("1a2b3c4d-0000-4000-8000-00000000000a", true),
+            ("1A2B3C4D-0000-4000-8000-00000000000B", false), ("2A2B3C4D-0000-4000-8000-00000000000A", false),
+        ] {
+            let line = Array(#"{"seq":12,"op":"add","uuid":"\#(text)","type":"HKQuantityTypeIdentifierHeartRate"}"#.utf8) + [10]
+            let found = line.withUnsafeBytes { raw in
+                deleted.contains(BatchLines.Line(seq: 12, start: 0, end: line.count, isDelete: false), in: raw)
+            }
+            #expect(found == isIn, "\(text)")
+        }
+    }
+}

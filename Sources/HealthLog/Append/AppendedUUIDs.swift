@@ -2,7 +2,7 @@
 /// a ``UUIDRunBuilder`` (which becomes the append's UUID-index run after the commit), and
 /// lookups search the events it still holds (a small hash) and, when a ``UUIDBloom`` over
 /// the UUIDs it wrote out says maybe, its partial runs on disk. Memory holds one chunk of
-/// events and about 10 bits per UUID written out, so an append of millions of samples
+/// events and about 16 bits per UUID written out, so an append of millions of samples
 /// holds a few megabytes of bookkeeping instead of a hash slot per sample.
 final class AppendedUUIDs {
     /// The append's UUID-index run in the making.

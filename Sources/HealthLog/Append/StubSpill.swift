@@ -74,12 +74,16 @@ final class StubSpill {
         out.append(stub.type)
         out.append(stub.source)
         out.append(stub.device)
-        for time in [stub.start, stub.end] {
-            out.append(UInt64(bitPattern: time.microseconds))
-            out.append(UInt16(bitPattern: time.offsetMinutes))
-            out.append(bytes: [time.isZulu ? 1 : 0, time.fractionDigits])
-        }
-        out.append(bytes: [stub.isLive ? 1 : 0, 0, 0, 0])
+        encode(stub.start, into: &out)
+        encode(stub.end, into: &out)
+        out.append(UInt32(stub.isLive ? 1 : 0))
+    }
+
+    /// Appends the 12 bytes of `time`: microseconds, UTC offset minutes, is-Zulu, fraction digits.
+    private static func encode(_ time: Timestamp, into out: inout ByteWriter) {
+        out.append(UInt64(bitPattern: time.microseconds))
+        out.append(UInt16(bitPattern: time.offsetMinutes))
+        out.append(UInt16(time.isZulu ? 1 : 0) | UInt16(time.fractionDigits) << 8)
     }
 
     /// The stub a record holds.

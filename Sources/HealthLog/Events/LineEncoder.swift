@@ -23,10 +23,37 @@ enum LineEncoder {
 
     /// Appends the stored line of an add (with its trailing newline).
     static func appendAdd(_ e: ParsedEvent, uuid: SampleUUID, seq: UInt64, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        appendAddStart(seq: seq, to: &out)
+        uuid.render(into: &out)
+        appendAddBody(e, line: line, to: &out)
+    }
+
+    /// Appends what ``appendAdd(seq:uuid:prepared:to:)`` completes into an add's stored
+    /// line: its UUID's text when the line gives one, then the rest after the UUID. This
+    /// part depends on the line alone, so it is made off the writer's thread.
+    static func prepareAdd(_ e: ParsedEvent, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        e.uuid?.render(into: &out)
+        appendAddBody(e, line: line, to: &out)
+    }
+
+    /// Appends the stored line of an add whose other bytes ``prepareAdd(_:line:to:)`` made
+    /// (`prepared`): `uuid` is the UUID the writer gave it when the line gives none, `nil`
+    /// when `prepared` starts with the line's own. The same bytes as ``appendAdd(_:uuid:seq:line:to:)``.
+    static func appendAdd(seq: UInt64, uuid: SampleUUID?, prepared: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        appendAddStart(seq: seq, to: &out)
+        uuid?.render(into: &out)
+        out.append(contentsOf: prepared)
+    }
+
+    /// Appends an add's stored line up to its UUID.
+    private static func appendAddStart(seq: UInt64, to out: inout [UInt8]) {
         out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.seq))
         appendDecimal(seq, to: &out)
         out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.add))
-        uuid.render(into: &out)
+    }
+
+    /// Appends an add's stored line after its UUID: from `","type":"` to the newline.
+    private static func appendAddBody(_ e: ParsedEvent, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(contentsOf: #"","type":""#.utf8)
         if let type = e.type { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[type])) }
         out.append(34)

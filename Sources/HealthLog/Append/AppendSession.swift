@@ -12,11 +12,13 @@ final class AppendSession {
     private let writer: LogWriter
     /// Encodes full batches in the background and writes them in order.
     private let batches: BatchPipeline
-    private var state: WriterState
-    private var builder = BatchBuilder()
-    private var nextSeq: UInt64
+    // Unchecked exclusivity: the session is used by one thread at a time and none of its
+    // methods re-enters it, so no two accesses overlap; the runtime check cost ~5% of an append.
+    @exclusivity(unchecked) private var state: WriterState
+    @exclusivity(unchecked) private var builder = BatchBuilder()
+    @exclusivity(unchecked) private var nextSeq: UInt64
     private let startHead: UInt64
-    private var summary = AppendSummary()
+    @exclusivity(unchecked) private var summary = AppendSummary()
     /// Correlation members to check at the end: the line that names them and the UUID.
     private var members: [(line: String, uuid: SampleUUID)] = []
     /// UUIDs given on adds of this input that were skipped for their sync version.

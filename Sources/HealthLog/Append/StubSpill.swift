@@ -19,10 +19,12 @@ final class StubSpill {
     private static let recordLength = 48
     /// Stubs held in memory before they are written to the file.
     private let bufferRecords: Int
+    // Unchecked exclusivity: the spill is used by one thread at a time and none of its
+    // methods re-enters it, so no two accesses overlap; the runtime check cost ~5% of an append.
     /// The newest stubs, not in the file yet.
-    private var recent: [SampleStub] = []
+    @exclusivity(unchecked) private var recent: [SampleStub] = []
     /// How many records are in the file (the ordinal of `recent[0]`).
-    private var flushed = 0
+    @exclusivity(unchecked) private var flushed = 0
     /// The scratch file, made on the first flush.
     private var file: FileDescriptor?
 

@@ -12,7 +12,7 @@ final class AppendedUUIDs {
     // Unchecked exclusivity: this bookkeeping is used by one thread at a time and none of its
     // methods re-enters it, so no two accesses overlap; the runtime check cost ~5% of an append.
     /// UUIDs of the events the builder holds, and what those events say of each.
-    @exclusivity(unchecked) private var recent: UUIDIndex
+    @exclusivity(unchecked) private var recent: UUIDPositions
     @exclusivity(unchecked) private var recentUUIDs: [SampleUUID] = []
     @exclusivity(unchecked) private var recentFound: [UUIDRunSet.Found] = []
     /// The UUIDs in the builder's partial runs.
@@ -24,14 +24,14 @@ final class AppendedUUIDs {
     init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
         builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents)
         self.chunkEvents = chunkEvents
-        recent = UUIDIndex(capacity: chunkEvents)
+        recent = UUIDPositions(capacity: chunkEvents)
         bloom = UUIDBloom(capacity: chunkEvents)
     }
 
     /// Adds event `seq` (after every event added before), which adds or deletes `uuid`.
     func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
         let at: Int
-        if let known = recent.insertIfAbsent(uuid, recentFound.count) {
+        if let known = recent.insertIfAbsent(uuid, at: recentUUIDs.count, in: recentUUIDs) {
             at = known
         } else {
             at = recentFound.count
@@ -46,7 +46,7 @@ final class AppendedUUIDs {
     /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when
     /// absent), or `nil` when none names it.
     func lookup(_ uuid: SampleUUID) throws -> UUIDRunSet.Found? {
-        var found = recent[uuid].map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
+        var found = recent.position(of: uuid, in: recentUUIDs).map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
         if bloom.mayContain(uuid) {
             for run in builder.partialRuns {
                 guard let entry = try run.lookup(uuid) else { continue }
@@ -85,7 +85,7 @@ final class AppendedUUIDs {
         } else {
             for uuid in recentUUIDs { bloom.insert(uuid) }
         }
-        recent = UUIDIndex(capacity: chunkEvents)
+        recent = UUIDPositions(capacity: chunkEvents)
         recentUUIDs.removeAll(keepingCapacity: true)
         recentFound.removeAll(keepingCapacity: true)
     }

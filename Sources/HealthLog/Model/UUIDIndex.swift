@@ -56,20 +56,6 @@ struct UUIDIndex {
         count += 1
     }
 
-    /// The value stored for `uuid`; when there is none, stores `value` (below 2³² − 1) and
-    /// returns `nil`. One probe where a lookup and a ``set(_:_:)`` would take two.
-    mutating func insertIfAbsent(_ uuid: SampleUUID, _ value: Int) -> Int? {
-        if (count + 1) * 10 > slots.count * 7 { grow() }
-        var i = slot(uuid)
-        while slots[i].value != 0 {
-            if slots[i].high == uuid.high, slots[i].low == uuid.low { return Int(slots[i].value - 1) }
-            i = (i + 1) & mask
-        }
-        slots[i] = Slot(high: uuid.high, low: uuid.low, value: UInt32(value + 1))
-        count += 1
-        return nil
-    }
-
     private mutating func grow() {
         var bigger = UUIDIndex(capacity: slots.count * 7 / 5)
         for slot in slots where slot.value != 0 {

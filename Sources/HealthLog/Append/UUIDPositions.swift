@@ -18,11 +18,13 @@ struct UUIDPositions {
         mask = size - 1
     }
 
-    /// The slot a lookup of `uuid` starts at, and its tag.
+    /// The slot a lookup of `uuid` starts at (from the high half of a multiplicative hash of
+    /// all 128 bits, so UUIDs that differ only in a few low bits spread too), and its tag
+    /// (the low half, in the slot's high 32 bits).
     @inline(__always)
     private func place(_ uuid: SampleUUID) -> (slot: Int, tag: UInt64) {
-        let h = uuid.low ^ (uuid.high &* 0x9E37_79B9_7F4A_7C15)
-        return (Int(truncatingIfNeeded: h >> 7) & mask, (h >> 32) << 32)
+        let h = (uuid.low ^ (uuid.high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return (Int(truncatingIfNeeded: h >> 32) & mask, h << 32)
     }
 
     /// The position of `uuid` in `uuids`, or `nil`.

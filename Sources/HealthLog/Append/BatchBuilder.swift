@@ -22,9 +22,6 @@ struct BatchBuilder {
     private(set) var lastSeq: UInt64 = 0
     /// Uncompressed bytes so far.
     private(set) var rawBytes = 0
-    /// Emptied line buffers of an earlier batch's groups, reused so that filling a batch
-    /// does not regrow them.
-    private var spareLines: [[UInt8]] = []
 
     /// Whether no event was added yet.
     var isEmpty: Bool { firstSeq == 0 }
@@ -39,7 +36,7 @@ struct BatchBuilder {
         if index < 0 {
             index = groups.count
             slot[key] = index
-            groups.append(GroupBuffer(kind: kind, type: type, lines: spareLines.popLast() ?? [], firstSeq: seq))
+            groups.append(GroupBuffer(kind: kind, type: type, firstSeq: seq))
         }
         let before = groups[index].lines.count
         encode(&groups[index].lines)
@@ -79,13 +76,7 @@ struct BatchBuilder {
 
     /// Empties the builder for the next batch, keeping buffers' capacity.
     mutating func reset() {
-        for index in groups.indices {
-            slot[Int(groups[index].type) * 2 + Int(groups[index].kind)] = -1
-            var lines = groups[index].lines
-            groups[index].lines = []
-            lines.removeAll(keepingCapacity: true)
-            spareLines.append(lines)
-        }
+        for index in groups.indices { slot[Int(groups[index].type) * 2 + Int(groups[index].kind)] = -1 }
         groups.removeAll(keepingCapacity: true)
         firstSeq = 0
         lastSeq = 0

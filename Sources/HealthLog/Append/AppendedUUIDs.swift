@@ -47,11 +47,14 @@ final class AppendedUUIDs {
     /// absent), or `nil` when none names it.
     func lookup(_ uuid: SampleUUID) throws -> UUIDRunSet.Found? {
         var found = recent.position(of: uuid, in: recentUUIDs).map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
-        if bloom.mayContain(uuid) {
-            for run in builder.partialRuns {
+        if bloom.mayContain(uuid), found.addSeq == 0 {
+            // Newest first: an append adds a UUID once and deletes it at most once, after the
+            // add, so once the add is found every later event of the UUID has been seen.
+            for run in builder.partialRuns.reversed() {
                 guard let entry = try run.lookup(uuid) else { continue }
                 found.addSeq = max(found.addSeq, entry.addSeq)
                 found.deleteSeq = max(found.deleteSeq, entry.deleteSeq)
+                if found.addSeq != 0 { break }
             }
         }
         return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found

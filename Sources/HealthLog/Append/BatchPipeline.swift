@@ -9,7 +9,9 @@ final class BatchPipeline {
     /// An encoded batch, and its builder to reuse.
     private typealias Encoded = (header: BatchHeader, bytes: [UInt8], builder: BatchBuilder)
 
+    /// Writes the encoded batches.
     private let writer: LogWriter
+    /// The batches being encoded, oldest first.
     private let jobs = OrderedJobs<Result<Encoded, any Error>>()
     /// A written batch's builder, emptied, for the batch after next.
     private var spare: BatchBuilder?

@@ -6,6 +6,7 @@
 struct UUIDPositions {
     /// Tag in the high 32 bits, position + 1 in the low 32 (0: an empty slot).
     private var slots: [UInt64]
+    /// The number of slots minus one (a power of two minus one).
     private var mask: Int
     /// How many UUIDs it holds.
     private(set) var count = 0

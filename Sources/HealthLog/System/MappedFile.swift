@@ -24,7 +24,8 @@ final class MappedFile: @unchecked Sendable {
     private let length: Int
     /// Where the bytes to read start: the descriptor's offset when the file was mapped.
     let startOffset: Int
-    /// How many pages before an offset were already released.
+    /// How many pages from the start were already released. Only the consumer of the
+    /// chunks, on one thread, calls ``release(below:)``, which alone touches it.
     private var releasedPages = 0
 
     /// The bytes of the regular file open at `fd`, from its current offset on; `nil` when

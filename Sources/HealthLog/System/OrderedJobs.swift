@@ -14,7 +14,9 @@ final class OrderedJobs<Result: Sendable> {
     /// and read by the consumer only after waiting on ``done``; the semaphore orders the
     /// two accesses, so they never race.
     private final class Slot: @unchecked Sendable {
+        /// The job's result, once it has run.
         var result: Result?
+        /// Signalled when ``result`` is set.
         let done = DispatchSemaphore(value: 0)
     }
 

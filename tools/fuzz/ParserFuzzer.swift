@@ -7,7 +7,10 @@
 //      writer would make of it (`LineEncoder.appendAdd`, and `appendDelete` with the stub the
 //      writer would keep) must parse again to the same event, and `BatchLines.uuid` must find
 //      the UUID at its fixed place;
-//   2. a stream for `LineReader`, each line of which goes through (1);
+//   2. a stream for `LineReader`, each line of which goes through (1), and one chunk for
+//      `LinePreparer` (what an append runs on background threads), whose events, stored-line
+//      bytes and first refused line must be those of the lines parsed, checked and encoded
+//      one by one;
 //   3. the text of a `Timestamp`, a `SampleUUID` and a `QueryAnchor` token (each that parses
 //      must print back to text that parses to the same value);
 //   4. text for `JSONText.string` / `JSONText.scalar` (what `healthlog add` builds its line
@@ -78,7 +81,7 @@ func fuzzLine(_ line: UnsafeRawBufferPointer) {
     // The delete the writer would store for this sample must parse, as a delete of the same UUID.
     var state = WriterState(StoreLayout(directory: "/nonexistent"), snapshot: nil)
     let stub = state.stubFor(event, seq: 42, line: line)
-    let sync = state.syncFor(event, line: line)
+    let sync = SyncStub(event, line: line)
     var deletion: [UInt8] = []
     LineEncoder.appendDelete(uuid: uuid, seq: 43, stub: stub, sync: sync, names: state.names, to: &deletion)
     deletion.withUnsafeBytes { raw in
@@ -95,6 +98,57 @@ func fuzzLine(_ line: UnsafeRawBufferPointer) {
         let found = BatchLines.uuid(of: BatchLines.Line(seq: 43, start: 0, end: raw.count, isDelete: true), in: raw)
         check(found == uuid, "BatchLines.uuid misreads the stored delete line")
     }
+}
+
+/// The input as one chunk through `LinePreparer`, against the same lines parsed, checked
+/// and encoded one at a time: the same events in the same order, the same stored lines
+/// (completed with a sequence number and, where the line gives none, a UUID), the same
+/// first refused line.
+func fuzzPrepared(_ input: UnsafeRawBufferPointer) {
+    let chunk = LineChunk(storage: .bytes(Array(input)), range: 0..<input.count)
+    let prepared = LinePreparer.prepare(chunk, checker: InputChecker(importing: false))
+    var checker = InputChecker(importing: false)
+    var index = 0
+    var next = 0
+    var failedAt: Int?
+    LineChunk.forEachLine(input) { line, isTooLong in
+        defer { index += 1 }
+        if isTooLong {
+            failedAt = index
+            return false
+        }
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return true }
+        do {
+            var event = try EventLineParser.parse(line)
+            var bytes = Array(line)
+            if let rewritten = try checker.check(event, line: line).rewritten {
+                bytes = rewritten
+                event = try rewritten.withUnsafeBytes { try EventLineParser.parse($0) }
+            }
+            guard next < prepared.events.count else {
+                check(false, "LinePreparer left out line \(index): \(text(line))")
+                return false
+            }
+            let mine = prepared.events[next]
+            next += 1
+            check(mine.index == index && mine.isDelete == event.isDelete && mine.uuid == event.uuid, "LinePreparer's event \(index) differs")
+            guard !event.isDelete else { return true }
+            let uuid = event.uuid ?? fixedUUID
+            var whole: [UInt8] = []
+            bytes.withUnsafeBytes { LineEncoder.appendAdd(event, uuid: uuid, seq: 7, line: $0, to: &whole) }
+            var completed: [UInt8] = []
+            prepared.encoded.withUnsafeBytes { encoded in
+                LineEncoder.appendAdd(seq: 7, uuid: event.uuid == nil ? uuid : nil, prepared: UnsafeRawBufferPointer(rebasing: encoded[mine.encoded]), to: &completed)
+            }
+            check(whole == completed, "LinePreparer's stored line differs:\n  whole:    \(String(decoding: whole, as: UTF8.self))\n  prepared: \(String(decoding: completed, as: UTF8.self))")
+            return true
+        } catch {
+            failedAt = index
+            return false
+        }
+    }
+    check(next == prepared.events.count, "LinePreparer prepared \(prepared.events.count) events, the lines one by one \(next)")
+    check(prepared.failure?.index == failedAt, "LinePreparer refuses line \(prepared.failure.map { "\($0.index)" } ?? "none"), the lines one by one \(failedAt.map { "\($0)" } ?? "none")")
 }
 
 /// `Timestamp`, `SampleUUID` and `QueryAnchor` on the whole input: what parses prints back.
@@ -174,6 +228,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         check(false, "LineReader over memory threw \(error)")
     }
+    fuzzPrepared(input)
     let lastNewline = input.lastIndex(of: 10)
     let trailing = lastNewline.map { size - $0 - 1 } ?? size
     check(lines == newlines + (trailing > 0 ? 1 : 0), "LineReader returned \(lines) lines for \(newlines) newlines")

@@ -4,7 +4,7 @@
 /// Samples of the append in progress are kept so later lines of the same input can delete
 /// them: their adds and deletes in ``AppendedUUIDs`` (which spills sorted chunks and keeps
 /// a Bloom filter in memory) and their stubs in a ``StubSpill`` by sequence number (a
-/// buffer, older ones in a scratch file), so memory holds about 10 bits per sample, not a
+/// buffer, older ones in a scratch file), so memory holds about 16 bits per sample, not a
 /// hash slot, a stub and an event.
 /// Older samples are found through the store's UUID index (``UUIDRunSet``) and, for a
 /// delete, their stored add line; sync identifiers through the ``SyncTable``. Both are
@@ -78,7 +78,7 @@ struct WriterState {
             }
             var stub = stubFor(event, seq: found.addSeq, line: raw)
             stub.isLive = found.deleteSeq == 0
-            if let sync = syncFor(event, line: raw) { syncByUUID[uuid] = sync }
+            if let sync = SyncStub(event, line: raw) { syncByUUID[uuid] = sync }
             return stub
         }
         return stub
@@ -195,19 +195,20 @@ struct WriterState {
 
     /// The stub of an add event.
     mutating func stubFor(_ event: ParsedEvent, seq: UInt64, line: UnsafeRawBufferPointer) -> SampleStub {
+        stubFor(type: event.type, source: event.source, device: event.device, start: event.start, end: event.end, seq: seq, line: line)
+    }
+
+    /// The stub of an add event given by its tokens in `line` and its dates.
+    mutating func stubFor(
+        type: Range<Int>?, source: Range<Int>?, device: Range<Int>?, start: Timestamp?, end: Timestamp?, seq: UInt64, line: UnsafeRawBufferPointer
+    ) -> SampleStub {
         func intern(_ range: Range<Int>?) -> UInt32 {
             guard let range else { return 0 }
             return names.id(of: UnsafeRawBufferPointer(rebasing: line[range]))
         }
-        let start = event.start ?? Timestamp(microseconds: 0)
+        let start = start ?? Timestamp(microseconds: 0)
         return SampleStub(
-            seq: seq, type: intern(event.type), source: intern(event.source), device: intern(event.device),
-            start: start, end: event.end ?? start, isLive: true)
-    }
-
-    /// The sync stub of an event that carries a sync identifier.
-    func syncFor(_ event: ParsedEvent, line: UnsafeRawBufferPointer) -> SyncStub? {
-        guard let id = event.syncIdentifier, let token = event.syncVersionToken, let version = event.syncVersion else { return nil }
-        return SyncStub(identifier: Array(line[id]), versionToken: Array(line[token]), version: version)
+            seq: seq, type: intern(type), source: intern(source), device: intern(device),
+            start: start, end: end ?? start, isLive: true)
     }
 }

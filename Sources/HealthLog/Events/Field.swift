@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The top-level fields of an event line (SPEC §1). The raw value is the field's bit in
 /// the parser's "seen" mask.
 enum Field: Int, CaseIterable {
@@ -13,12 +19,9 @@ enum Field: Int, CaseIterable {
     init?(_ s: JSONScanner, _ range: Range<Int>) {
         let start = range.lowerBound + 1
         let length = range.count - 2
-        for entry in Field.table where entry.name.count == length {
-            var same = true
-            for k in 0..<length where s.bytes[start + k] != entry.name[k] {
-                same = false
-                break
-            }
+        guard let base = s.bytes.baseAddress, length > 0 else { return nil }
+        for entry in Field.table where entry.name.count == length && entry.name[0] == s.bytes[start] {
+            let same = entry.name.withUnsafeBytes { name in memcmp(name.baseAddress!, base + start, length) == 0 }
             if same {
                 self = entry.field
                 return

@@ -43,11 +43,18 @@ struct InputChecker {
     let importing: Bool
     private var types: [[UInt8]: TypeVerdict] = [:]
     private var units: [[UInt8]: Result<HealthUnit, HealthLogError>] = [:]
-    /// The last type looked up, which the next line most often repeats: compared in
-    /// place, without building a key.
-    private var lastType: (bytes: [UInt8], verdict: TypeVerdict)?
-    /// The unit token last found to fit ``lastType``.
-    private var lastFit: [UInt8]?
+    /// A type looked up lately, with the unit tokens found to fit it.
+    private struct RecentType {
+        var bytes: [UInt8]
+        var verdict: TypeVerdict
+        var fits: [[UInt8]] = []
+    }
+
+    /// The types looked up lately (at most ``recentLimit``), which the next lines most
+    /// often repeat: compared in place, without building a key or hashing.
+    private var recent: [RecentType] = []
+    /// How many types ``recent`` keeps, and how many fitting units per type.
+    private static let recentLimit = 16
 
     /// A checker for hand input (`importing` false) or an import.
     init(importing: Bool) {
@@ -60,23 +67,24 @@ struct InputChecker {
     mutating func check(_ event: ParsedEvent, line: UnsafeRawBufferPointer) throws -> Outcome {
         guard let typeRange = event.type, let kind = event.kind else { return Outcome() }
         let typeBytes = UnsafeRawBufferPointer(rebasing: line[typeRange])
-        let verdict: TypeVerdict
-        let sameType = lastType.map { Self.same($0.bytes, typeBytes) } ?? false
-        if sameType, let last = lastType {
-            verdict = last.verdict
+        let slot: Int
+        if let known = recent.firstIndex(where: { Self.same($0.bytes, typeBytes) }) {
+            slot = known
         } else {
             let bytes = Array(typeBytes)
-            verdict = try typeVerdict(event, bytes)
-            lastType = (bytes, verdict)
-            lastFit = nil
+            let found = try typeVerdict(event, bytes)
+            if recent.count == Self.recentLimit { recent.removeFirst() }
+            recent.append(RecentType(bytes: bytes, verdict: found))
+            slot = recent.count - 1
         }
+        let verdict = recent[slot].verdict
         var replacements: [(Range<Int>, [UInt8])] = []
         if verdict.rewrites {
             replacements.append((typeRange, Array(verdict.identifier.utf8)))
         }
         if !event.isDelete {
             switch kind {
-            case .quantity: try checkQuantity(event, line: line, verdict, sameType: sameType)
+            case .quantity: try checkQuantity(event, line: line, verdict, slot: slot)
             case .category:
                 if let replacement = try categoryValue(event, line: line, verdict.identifier) { replacements.append(replacement) }
             default: break
@@ -103,14 +111,15 @@ struct InputChecker {
         return verdict
     }
 
-    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ verdict: TypeVerdict, sameType: Bool) throws {
+    /// Checks a quantity's unit and sign; `slot` is its type's place in ``recent``.
+    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ verdict: TypeVerdict, slot: Int) throws {
         guard let unitRange = event.unit else { return }
         let info = verdict.quantity
         if info == nil, importing { return }
         let unitBytes = UnsafeRawBufferPointer(rebasing: line[unitRange])
-        if !(sameType && lastFit.map { Self.same($0, unitBytes) } == true) {
+        if !recent[slot].fits.contains(where: { Self.same($0, unitBytes) }) {
             try checkUnit(unitBytes, line: line, unitRange: unitRange, verdict)
-            lastFit = Array(unitBytes)
+            if recent[slot].fits.count < Self.recentLimit { recent[slot].fits.append(Array(unitBytes)) }
         }
         guard let info, info.style.isCumulative, case .number(let range, _) = event.value, line[range.lowerBound] == 45 else { return }
         if let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)), value < 0 {

@@ -4,31 +4,69 @@
 enum LineEncoder {
     /// Appends the decimal digits of `value`.
     static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        let start = out.count
-        var v = value
-        repeat {
-            out.append(UInt8(48 + v % 10))
-            v /= 10
-        } while v > 0
-        out[start...].reverse()
+        // Digits are made last first into a fixed buffer (20 fit any UInt64), then copied.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = 20
+            var v = value
+            repeat {
+                at -= 1
+                digits[at] = UInt8(48 + v % 10)
+                v /= 10
+            } while v > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
+    }
+
+    /// Appends `bytes` with one copy (as typed bytes, which `Array` copies with `memcpy`,
+    /// where raw bytes would be appended one at a time).
+    @inline(__always)
+    static func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        out.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Appends `"key":` then the bytes of `token` from `line`.
     @inline(__always)
     static func appendField(_ key: StaticString, _ token: Range<Int>?, from line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         guard let token else { return }
-        out.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[token]))
+        append(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), to: &out)
+        append(UnsafeRawBufferPointer(rebasing: line[token]), to: &out)
     }
 
     /// Appends the stored line of an add (with its trailing newline).
     static func appendAdd(_ e: ParsedEvent, uuid: SampleUUID, seq: UInt64, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.seq))
-        appendDecimal(seq, to: &out)
-        out.append(contentsOf: StoredLinePrefix.bytes(StoredLinePrefix.add))
+        appendAddStart(seq: seq, to: &out)
         uuid.render(into: &out)
+        appendAddBody(e, line: line, to: &out)
+    }
+
+    /// Appends what ``appendAdd(seq:uuid:prepared:to:)`` completes into an add's stored
+    /// line: its UUID's text when the line gives one, then the rest after the UUID. This
+    /// part depends on the line alone, so it is made off the writer's thread.
+    static func prepareAdd(_ e: ParsedEvent, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        e.uuid?.render(into: &out)
+        appendAddBody(e, line: line, to: &out)
+    }
+
+    /// Appends the stored line of an add whose other bytes ``prepareAdd(_:line:to:)`` made
+    /// (`prepared`): `uuid` is the UUID the writer gave it when the line gives none, `nil`
+    /// when `prepared` starts with the line's own. The same bytes as ``appendAdd(_:uuid:seq:line:to:)``.
+    static func appendAdd(seq: UInt64, uuid: SampleUUID?, prepared: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        appendAddStart(seq: seq, to: &out)
+        uuid?.render(into: &out)
+        append(prepared, to: &out)
+    }
+
+    /// Appends an add's stored line up to its UUID.
+    private static func appendAddStart(seq: UInt64, to out: inout [UInt8]) {
+        append(StoredLinePrefix.bytes(StoredLinePrefix.seq), to: &out)
+        appendDecimal(seq, to: &out)
+        append(StoredLinePrefix.bytes(StoredLinePrefix.add), to: &out)
+    }
+
+    /// Appends an add's stored line after its UUID: from `","type":"` to the newline.
+    private static func appendAddBody(_ e: ParsedEvent, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(contentsOf: #"","type":""#.utf8)
-        if let type = e.type { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[type])) }
+        if let type = e.type { append(UnsafeRawBufferPointer(rebasing: line[type]), to: &out) }
         out.append(34)
         appendField(#","start":"#, e.startToken, from: line, to: &out)
         appendField(#","end":"#, e.endToken, from: line, to: &out)

@@ -4,23 +4,32 @@ import Glibc
 import Darwin
 #endif
 
-/// Splits a stream of bytes (a file descriptor or an in-memory buffer) into lines, reading
-/// in large chunks. Lines longer than ``maxLineLength`` are refused rather than buffered
-/// without bound.
+/// Splits a stream of bytes (a file descriptor or an in-memory buffer) into chunks of whole
+/// lines (``nextChunk()``) or lines (``forEachLine(_:)``). A regular file is mapped
+/// (``MappedFile``) rather than copied into buffers; a pipe is read in large chunks. Lines
+/// longer than ``maxLineLength`` are refused rather than buffered without bound.
 public struct LineReader {
     /// The longest line accepted, in bytes.
     public static let maxLineLength = 16 << 20
+    /// The bytes a chunk holds at least, when the input has them: it ends at the first line
+    /// end at or past this many bytes.
+    static let chunkBytes = 1 << 20
 
     private enum Source {
         case descriptor(FileDescriptor)
         case memory([UInt8])
+        case mapped(MappedFile)
     }
 
-    private let source: Source
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var source: Source
+    /// For a descriptor: whether it was tried for mapping yet.
+    private var triedMapping = false
+    /// Where the next chunk starts (memory and mapped sources).
+    private var offset = 0
+    /// For a descriptor: the start of a line read past the last chunk's end.
+    private var carry: [UInt8] = []
     private var isAtEnd = false
-    /// The number of the last line returned (1-based).
+    /// The number of the last line returned by ``forEachLine(_:)`` (1-based).
     public private(set) var lineNumber = 0
     /// The input's name for error messages (a file name), or `nil` for standard input.
     public let name: String?
@@ -36,8 +45,6 @@ public struct LineReader {
     public init(bytes: [UInt8], name: String? = nil) {
         self.name = name
         source = .memory(bytes)
-        buffer = bytes
-        isAtEnd = true
     }
 
     /// Calls `body` with each line (without `\n` or a trailing `\r`) and its number.
@@ -46,67 +53,101 @@ public struct LineReader {
     /// ``maxLineLength`` throws a `badInput` error naming its number, wherever
     /// it falls relative to the chunks the reader reads, and nothing after it is read.
     mutating func forEachLine(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        var scanned = start
-        while true {
-            let newline = buffer.withUnsafeBytes { raw -> Int? in
-                guard scanned < raw.count, let found = memchr(raw.baseAddress! + scanned, 10, raw.count - scanned) else { return nil }
-                return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
-            }
-            if let newline {
-                try deliver(start..<newline, body)
-                start = newline + 1
-                scanned = start
-                continue
-            }
-            if isAtEnd {
-                if start < buffer.count {
-                    let line = start..<buffer.count
-                    start = buffer.count
-                    try deliver(line, body)
+        while let chunk = try nextChunk() {
+            var failure: HealthLogError?
+            try chunk.withBytes { bytes in
+                try LineChunk.forEachLine(bytes) { line, isTooLong in
+                    lineNumber += 1
+                    if isTooLong {
+                        failure = tooLong(lineNumber)
+                        return false
+                    }
+                    try body(line, lineNumber)
+                    return true
                 }
-                return
             }
-            // No newline yet: more than one byte past the limit is too long even if the line
-            // ends in `\r\n`, so it is refused before another chunk is buffered.
-            guard buffer.count - start <= LineReader.maxLineLength + 1 else { throw tooLong(lineNumber + 1) }
-            let unread = buffer.count - start
-            try refill()
-            scanned = start + unread
+            chunk.release()
+            if let failure { throw failure }
+            if chunk.isFollowedByTooLongLine { throw tooLong(lineNumber + 1) }
         }
     }
 
-    /// Numbers the line at `range` of the buffer (its `\n` excluded), drops a trailing `\r`,
-    /// checks its length and calls `body` with it.
-    private mutating func deliver(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        lineNumber += 1
-        let end = range.upperBound > range.lowerBound && buffer[range.upperBound - 1] == 13 ? range.upperBound - 1 : range.upperBound
-        guard end - range.lowerBound <= LineReader.maxLineLength else { throw tooLong(lineNumber) }
-        let number = lineNumber
-        try buffer.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[range.lowerBound..<end]), number) }
+    /// The next chunk of whole lines, `nil` at the end of the input. A chunk holds at least
+    /// ``chunkBytes`` unless the input ends first. After a chunk marked
+    /// ``LineChunk/isFollowedByTooLongLine`` nothing more is read.
+    mutating func nextChunk() throws -> LineChunk? {
+        if case .descriptor(let fd) = source, !triedMapping {
+            triedMapping = true
+            if let file = MappedFile(fd) {
+                source = .mapped(file)
+                offset = file.startOffset
+            }
+        }
+        switch source {
+        case .memory(let bytes):
+            guard let range = nextRange(in: bytes.count, { body in bytes.withUnsafeBytes(body) }) else { return nil }
+            return LineChunk(storage: .bytes(bytes), range: range)
+        case .mapped(let file):
+            guard let range = nextRange(in: file.count, { body in file.withBytes(0..<file.count, body) }) else { return nil }
+            return LineChunk(storage: .mapped(file), range: range)
+        case .descriptor(let fd):
+            return try readChunk(fd)
+        }
     }
 
     /// The error for line `number`, longer than ``maxLineLength``.
-    private func tooLong(_ number: Int) -> HealthLogError {
+    func tooLong(_ number: Int) -> HealthLogError {
         HealthLogError(.badInput, "\(name.map { "\($0): " } ?? "")line \(number): longer than \(LineReader.maxLineLength) bytes")
     }
 
-    /// Moves the unread part of the buffer to its front and appends the next chunk read from
-    /// the descriptor (up to 4 MiB; a pipe gives less); marks the end when a read returns none.
-    private mutating func refill() throws {
-        guard case .descriptor(let fd) = source else {
-            isAtEnd = true
-            return
+    /// The next chunk's range of bytes held in memory (`count` of them, shown by `access`):
+    /// from ``offset`` to the first line end at or past ``chunkBytes``.
+    private mutating func nextRange(in count: Int, _ access: ((UnsafeRawBufferPointer) -> Int) -> Int) -> Range<Int>? {
+        guard offset < count else { return nil }
+        let probe = offset + Self.chunkBytes - 1
+        let end = probe >= count ? count : access { raw in
+            guard let found = memchr(raw.baseAddress! + probe, 10, count - probe) else { return count }
+            return raw.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
         }
-        if start > 0 {
-            buffer.removeFirst(start)
-            start = 0
+        defer { offset = end }
+        return offset..<end
+    }
+
+    /// Reads the next chunk from a descriptor that cannot be mapped (a pipe): at least
+    /// ``chunkBytes`` (a pipe gives 64 KiB a read), up to the last line end read; the
+    /// partial line after it starts the next chunk.
+    private mutating func readChunk(_ fd: FileDescriptor) throws -> LineChunk? {
+        var buffer = carry
+        carry = []
+        /// How much of `buffer` is known to hold no `\n`.
+        var scanned = 0
+        while true {
+            while !isAtEnd, buffer.count - scanned < Self.chunkBytes {
+                let before = buffer.count
+                // Read into uninitialized memory: zero-filling with the generic
+                // `append(contentsOf: repeatElement(0, count:))` is slow in a debug build.
+                let chunk = try [UInt8](unsafeUninitializedCapacity: Self.chunkBytes) { raw, count in
+                    count = try fd.readSome(into: UnsafeMutableRawBufferPointer(raw))
+                }
+                buffer.append(contentsOf: chunk)
+                if buffer.count == before { isAtEnd = true }
+            }
+            if isAtEnd {
+                guard !buffer.isEmpty else { return nil }
+                return LineChunk(storage: .bytes(buffer), range: 0..<buffer.count)
+            }
+            if let last = buffer[scanned...].lastIndex(of: 10) {
+                carry = Array(buffer[(last + 1)...])
+                buffer.removeSubrange((last + 1)...)
+                return LineChunk(storage: .bytes(buffer), range: 0..<buffer.count)
+            }
+            // No line end yet: more than one byte past the limit is too long even if the
+            // line ends in `\r\n`, so it is refused before another chunk is buffered.
+            guard buffer.count <= Self.maxLineLength + 1 else {
+                isAtEnd = true
+                return LineChunk(storage: .bytes([]), range: 0..<0, isFollowedByTooLongLine: true)
+            }
+            scanned = buffer.count
         }
-        // Read into uninitialized memory: zero-filling the chunk first with the generic
-        // `append(contentsOf: repeatElement(0, count:))` costs ~0.7 s per call in a debug build.
-        let chunk = try [UInt8](unsafeUninitializedCapacity: 4 << 20) { raw, count in
-            count = try fd.readSome(into: UnsafeMutableRawBufferPointer(raw))
-        }
-        buffer.append(contentsOf: chunk)
-        if chunk.isEmpty { isAtEnd = true }
     }
 }

@@ -28,3 +28,11 @@ struct SyncStub: Equatable {
     /// The version.
     var version: Int64
 }
+
+extension SyncStub {
+    /// The sync stub of `event`, parsed from `line`; `nil` when it carries no sync identifier.
+    init?(_ event: ParsedEvent, line: UnsafeRawBufferPointer) {
+        guard let id = event.syncIdentifier, let token = event.syncVersionToken, let version = event.syncVersion else { return nil }
+        self.init(identifier: Array(line[id]), versionToken: Array(line[token]), version: version)
+    }
+}

@@ -1,12 +1,14 @@
 /// A blocked Bloom filter of sample UUIDs: a set that answers "maybe" or "certainly not",
-/// in about 10 bits per UUID. Each UUID sets 7 bits of one 64-byte block chosen by a hash
+/// in about 16 bits per UUID. Each UUID sets 7 bits of one 64-byte block chosen by a hash
 /// of all its 128 bits (so sequential UUIDs spread too), so a test touches one cache line;
-/// about 1% of absent UUIDs test positive. Its size is capped at ``maximumBytes``: past
+/// about 0.1% of absent UUIDs test positive (each positive costs the writer lookups on
+/// disk, which is why it spends 16 bits rather than 10 for 1%). Its size is capped at ``maximumBytes``: past
 /// the UUIDs that fit there, more absent UUIDs test positive (each costs a lookup on disk),
 /// but memory stays bounded whatever the append's size.
 struct UUIDBloom {
-    /// The most bytes a filter takes (sized for about 6.7 million UUIDs at 1%).
-    static let maximumBytes = 8 << 20
+    /// The most bytes a filter takes (sized for about 8.4 million UUIDs at 0.1%, and about
+    /// 13 million at 1%).
+    static let maximumBytes = 16 << 20
     /// The bits, eight words (one 64-byte block) per block.
     private var words: [UInt64]
     /// The number of blocks minus one (a power of two minus one).
@@ -21,7 +23,7 @@ struct UUIDBloom {
     /// An empty filter for `capacity` UUIDs.
     init(capacity: Int) {
         var blocks = 1
-        while blocks * 512 < max(capacity, 1) * 10, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
+        while blocks * 512 < max(capacity, 1) * 16, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
         words = [UInt64](repeating: 0, count: blocks * 8)
         blockMask = blocks - 1
         self.capacity = capacity

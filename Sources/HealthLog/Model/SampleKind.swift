@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The kind of a sample, decided by its type identifier's prefix (SPEC §1).
 public enum SampleKind: String, Sendable, CaseIterable {
     /// `HKQuantityTypeIdentifier…`: a number with a unit.
@@ -50,12 +56,19 @@ public enum SampleKind: String, Sendable, CaseIterable {
         }
         for entry in SampleKind.prefixes {
             let p = entry.prefix.utf8
-            guard b.count >= p.count, zip(b, p).allSatisfy({ $0 == $1 }) else { continue }
+            guard b.count >= p.count, Self.starts(b, with: p) else { continue }
             if entry.exact ? b.count == p.count : b.count > p.count {
                 self = entry.kind
                 return
             }
         }
         return nil
+    }
+
+    /// Whether `bytes` starts with `prefix` (compared with `memcmp(3)` when the prefix is
+    /// stored contiguously, as a literal's is).
+    private static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: String.UTF8View) -> Bool {
+        let same = prefix.withContiguousStorageIfAvailable { p in memcmp(bytes.baseAddress!, p.baseAddress!, p.count) == 0 }
+        return same ?? zip(bytes, prefix).allSatisfy { $0 == $1 }
     }
 }

@@ -71,12 +71,20 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// Appends the 36 upper-case characters to `out`.
     package func render(into out: inout [UInt8]) {
         let digits: StaticString = "0123456789ABCDEF"
+        let high = high, low = low
         digits.withUTF8Buffer { hex in
-            for i in 0..<32 {
-                if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
-                let word = i < 16 ? high : low
-                let shift = UInt64(60 - 4 * (i % 16))
-                out.append(hex[Int((word >> shift) & 0xF)])
+            out.append(contentsOf: repeatElement(0, count: 36))
+            out.withUnsafeMutableBufferPointer { buffer in
+                var at = buffer.count - 36
+                for i in 0..<32 {
+                    if i == 8 || i == 12 || i == 16 || i == 20 {
+                        buffer[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    let word = i < 16 ? high : low
+                    buffer[at] = hex[Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)]
+                    at += 1
+                }
             }
         }
     }

@@ -1,0 +1,63 @@
+/// The part of an append that depends on one line alone, run on a background thread per
+/// chunk: parse the line strictly (``EventLineParser``), check it against HealthKit's table
+/// (``InputChecker``, whose rewrites are parsed again), and encode an add's stored line
+/// but for its sequence number. What depends on the lines before — sequence numbers, UUIDs
+/// used, deletes — stays with the writer, which takes the chunks in input order.
+enum LinePreparer {
+    /// The lines of `chunk` made ready, checked with `checker` (returned in the result).
+    static func prepare(_ chunk: LineChunk, checker: InputChecker) -> PreparedChunk {
+        var out = PreparedChunk(checker: checker)
+        out.encoded.reserveCapacity(chunk.range.count + chunk.range.count / 4)
+        chunk.withBytes { bytes in
+            var index = 0
+            LineChunk.forEachLine(bytes) { line, isTooLong in
+                defer { index += 1 }
+                if isTooLong {
+                    out.failure = (index, .tooLong)
+                    return false
+                }
+                if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return true }
+                do {
+                    let at = line.isEmpty ? 0 : bytes.baseAddress!.distance(to: line.baseAddress!)
+                    try prepareLine(line, at: at, index: index, into: &out)
+                } catch let error as FieldError {
+                    out.failure = (index, .field(error))
+                    return false
+                } catch {
+                    out.failure = (index, .field(FieldError(field: nil, reason: "\(error)")))
+                    return false
+                }
+                return true
+            }
+            out.lineCount = index
+        }
+        return out
+    }
+
+    /// Prepares `line` (at offset `at` of the chunk's bytes), the chunk's line `index`.
+    private static func prepareLine(_ line: UnsafeRawBufferPointer, at: Int, index: Int, into out: inout PreparedChunk) throws {
+        let event = try EventLineParser.parse(line)
+        let outcome = try out.checker.check(event, line: line)
+        if let note = outcome.note, !out.notes.contains(note) { out.notes.append(note) }
+        guard let rewritten = outcome.rewritten else {
+            return record(event, line: line, at: at..<at + line.count, isRewritten: false, index: index, into: &out)
+        }
+        let start = out.rewritten.count
+        out.rewritten.append(contentsOf: rewritten)
+        try rewritten.withUnsafeBytes { bytes in
+            record(try EventLineParser.parse(bytes), line: bytes, at: start..<start + bytes.count, isRewritten: true, index: index, into: &out)
+        }
+    }
+
+    /// Adds the prepared form of `event`, parsed from `line`, to `out`.
+    private static func record(
+        _ event: ParsedEvent, line: UnsafeRawBufferPointer, at range: Range<Int>, isRewritten: Bool, index: Int, into out: inout PreparedChunk
+    ) {
+        let from = out.encoded.count
+        if !event.isDelete { LineEncoder.prepareAdd(event, line: line, to: &out.encoded) }
+        out.events.append(PreparedEvent(
+            index: index, isDelete: event.isDelete, isRewritten: isRewritten, line: range, uuid: event.uuid,
+            type: event.type, source: event.source, device: event.device, start: event.start, end: event.end,
+            sync: SyncStub(event, line: line), objects: event.objects, encoded: from..<out.encoded.count))
+    }
+}

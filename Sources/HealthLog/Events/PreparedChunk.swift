@@ -1,0 +1,55 @@
+/// One input line made ready for the writer off its thread (``LinePreparer``): parsed,
+/// checked, and an add's stored line encoded but for its sequence number (and its UUID,
+/// when the line gives none). Ranges other than ``line`` and ``encoded`` are relative to
+/// the line, as ``ParsedEvent``'s are.
+struct PreparedEvent: Sendable {
+    /// The line's index in its chunk (0 for the chunk's first line).
+    var index: Int
+    /// Whether the line deletes.
+    var isDelete: Bool
+    /// Whether ``line`` lies in ``PreparedChunk/rewritten`` (the checker rewrote the input
+    /// line) rather than in the chunk's bytes.
+    var isRewritten: Bool
+    /// Where the line lies.
+    var line: Range<Int>
+    /// The `uuid`, if given.
+    var uuid: SampleUUID?
+    /// The `type`, `source` and `device` tokens, as in ``ParsedEvent``.
+    var type: Range<Int>?, source: Range<Int>?, device: Range<Int>?
+    /// `start` and `end` (an add's `end` defaults to its `start`).
+    var start: Timestamp?, end: Timestamp?
+    /// The sync identifier and version, when the line carries them.
+    var sync: SyncStub?
+    /// A correlation's members.
+    var objects: [SampleUUID]?
+    /// An add's stored line in ``PreparedChunk/encoded`` (see
+    /// ``LineEncoder/appendAdd(seq:uuid:prepared:to:)``); empty for a delete.
+    var encoded: Range<Int>
+}
+
+/// Why a chunk's line was refused.
+enum LineFailure: Sendable {
+    /// A field (or the JSON) is wrong.
+    case field(FieldError)
+    /// The line is longer than ``LineReader/maxLineLength``.
+    case tooLong
+}
+
+/// The lines of one ``LineChunk`` made ready for the writer: every line up to the first
+/// that fails, which is named with why. Blank lines are counted and left out.
+struct PreparedChunk: Sendable {
+    /// The events, in line order.
+    var events: [PreparedEvent] = []
+    /// The adds' encoded stored lines, one after the other.
+    var encoded: [UInt8] = []
+    /// The lines the checker rewrote, one after the other.
+    var rewritten: [UInt8] = []
+    /// How many lines the chunk holds.
+    var lineCount = 0
+    /// The first line refused, by its index in the chunk; nothing after it was prepared.
+    var failure: (index: Int, reason: LineFailure)?
+    /// The checker's notes, each once, in the order of the lines that raised them.
+    var notes: [String] = []
+    /// The checker the lines went through, with what it has looked up, for the next chunk.
+    var checker: InputChecker
+}

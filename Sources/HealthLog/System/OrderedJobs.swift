@@ -1,0 +1,50 @@
+import Dispatch
+
+/// Runs jobs on background threads (Dispatch's global pool, so as many at once as there
+/// are cores) and hands their results back in the order the jobs were submitted: the
+/// caller submits a few jobs ahead, then takes the oldest result, blocking until it is
+/// ready. How far ahead it submits bounds what is in flight, and so the memory held.
+///
+/// Used where the work of a sequential pass splits: an append's lines are parsed in
+/// chunks on both cores while the writer consumes the chunks before them in input order.
+final class OrderedJobs<Result: Sendable> {
+    /// One job's result, written once by the job and read once by the consumer.
+    ///
+    /// `@unchecked Sendable`: ``result`` is written by the job before it signals ``done``
+    /// and read by the consumer only after waiting on ``done``; the semaphore orders the
+    /// two accesses, so they never race.
+    private final class Slot: @unchecked Sendable {
+        /// The job's result, once it has run.
+        var result: Result?
+        /// Signalled when ``result`` is set.
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    /// Jobs submitted and not yet taken, oldest first (a few: the caller bounds them).
+    private var slots: [Slot] = []
+
+    /// An empty queue of jobs.
+    init() {}
+
+    /// How many submitted jobs have not been taken yet.
+    var pending: Int { slots.count }
+
+    /// Starts `job` on a background thread.
+    func submit(_ job: @escaping @Sendable () -> Result) {
+        let slot = Slot()
+        slots.append(slot)
+        DispatchQueue.global().async {
+            slot.result = job()
+            slot.done.signal()
+        }
+    }
+
+    /// The result of the oldest job not taken yet, waiting for it to finish; `nil` when
+    /// every job was taken.
+    func next() -> Result? {
+        guard !slots.isEmpty else { return nil }
+        let slot = slots.removeFirst()
+        slot.done.wait()
+        return slot.result
+    }
+}

@@ -36,29 +36,35 @@ extension HealthStore {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
-        func count(_ event: ExportMapper.Event) {
+        let spill = try EventSpill(near: directory)
+        func keep(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
             report.typeCounts[event.type, default: 0] += 1
             if event.isCorrelationMember {
                 report.correlationMembers += 1
                 memberTypes[event.uuid] = event.type
             }
             if options.mirror { exportUUIDs.append(event.uuid) }
+            try spill.add(event, flags)
         }
         let document = try readExport(path, phase: .checking, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
-            for event in events { count(event) }
+            for (index, event) in events.enumerated() {
+                try keep(event, index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
+            }
         }
         let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)
         var routeElements: [String: Int] = [:]
         var routeFilesRead = 0
-        report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead, count)
+        report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead) {
+            try keep($0, .endsElement)
+        }
         report.routeFileElements = routeElements
         report.routeFilesRead = routeFilesRead
-        let ecgs = try ECGFiles.read(input: path, isZip: document.isZip, mapper: document.mapper, count)
+        let ecgs = try ECGFiles.read(input: path, isZip: document.isZip, mapper: document.mapper) { try keep($0, .endsElement) }
         report.electrocardiogramFilesRead = ecgs.filesRead
         report.electrocardiogramVoltages = ecgs.voltages
         report.electrocardiogramProblems = ecgs.problems
-        let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper, count)
+        let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper) { try keep($0, .endsElement) }
         report.clinicalResourcesRead = clinical.resourcesRead
         report.clinicalProblems = clinical.problems
         report.document = document.name
@@ -67,29 +73,17 @@ extension HealthStore {
         report.exportDate = document.exportDate
         var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
         var seenMembers: Set<SampleUUID> = []
-        let written = try readExport(path, phase: .writing, progress: progress) { events, _ in
-            for event in events {
-                if !event.isCorrelationMember, let type = memberTypes[event.uuid], seenMembers.insert(event.uuid).inserted {
-                    report.typeCounts[type, default: 0] -= 1
-                    report.correlationMembersAlsoTopLevel += 1
-                }
-                try writer.add(event.line)
+        let spilled = max(1, spill.size)
+        let total = document.totalBytes
+        try spill.forEach(progress: { done in progress?(ImportProgress(phase: .writing, bytesDone: Int(Double(total) * Double(done) / Double(spilled)), bytesTotal: total)) }) { record in
+            if record.flags.contains(.fromDocument), !record.flags.contains(.correlationMember), let type = memberTypes[record.uuid],
+                seenMembers.insert(record.uuid).inserted
+            {
+                report.typeCounts[type, default: 0] -= 1
+                report.correlationMembersAlsoTopLevel += 1
             }
-            try writer.flushIfFull()
-        }
-        var elements: [String: Int] = [:]
-        var filesRead = 0
-        _ = try routeFiles.read(written.routes, mapper: written.mapper, counts: &elements, filesRead: &filesRead) { event in
-            try writer.add(event.line)
-            try writer.flushIfFull()
-        }
-        _ = try ECGFiles.read(input: path, isZip: written.isZip, mapper: written.mapper) { event in
-            try writer.add(event.line)
-            try writer.flushIfFull()
-        }
-        _ = try ClinicalFiles.read(written.clinical, input: path, isZip: written.isZip, mapper: written.mapper) { event in
-            try writer.add(event.line)
-            try writer.flushIfFull()
+            try writer.add(record.line)
+            if record.flags.contains(.endsElement) { try writer.flushIfFull() }
         }
         try writer.flush()
         if options.mirror {
@@ -147,7 +141,7 @@ extension HealthStore {
             throw error
         }
         return ExportDocument(
-            name: source.documentName, elementCounts: scanner.elementCounts, locale: scanner.locale, exportDate: mapper.exportDate?.iso,
+            name: source.documentName, totalBytes: total, elementCounts: scanner.elementCounts, locale: scanner.locale, exportDate: mapper.exportDate?.iso,
             isZip: source is ExportArchive, routes: routes, clinical: clinical, mapper: mapper)
     }
 }
@@ -158,6 +152,8 @@ extension HealthStore {
 struct ExportDocument {
     /// The document read: the file, or the zip and its entry.
     var name: String
+    /// The size of the input file, for progress.
+    var totalBytes: Int
     /// Every element by name, at every depth.
     var elementCounts: [String: Int]
     /// The export's `locale`.

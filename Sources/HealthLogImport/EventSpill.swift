@@ -5,18 +5,21 @@ import Darwin
 #endif
 import HealthLog
 
-/// The mapped events of an import, kept on disk between mapping (the whole export read and
-/// checked, nothing written to the store) and appending, so each file of the export is read
-/// and mapped once and memory stays bounded whatever the export's size.
+/// The mapped events of an import, kept between mapping (the whole export read and checked,
+/// nothing written to the store) and appending, so each file of the export is read and
+/// mapped once and memory stays bounded whatever the export's size.
 ///
-/// An unlinked file: it is created with a random name (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode
-/// 0600, so a planted link is never followed) and removed at once, so it never shows in a
+/// Records are gathered in chunks of about 4 MiB, each compressed (``SpillChunk``) and kept in
+/// memory up to ``memoryLimit``; the chunks after that go to
+/// an unlinked file: created with a random name (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600,
+/// so a planted link is never followed) and removed at once, so it never shows in a
 /// directory listing, nobody else can open it, and the kernel frees it when the import ends,
 /// however it ends. It goes beside the store (in the store's directory when it exists, else
-/// in the one that will hold it), else in `$TMPDIR` or `/tmp`.
+/// in the one that will hold it), else in `$TMPDIR` or `/tmp`. A chunk in the file is its
+/// frame's length and its records' length (4 bytes each, little-endian), then the frame.
 ///
 /// Each record: a flags byte (``Flags``), the UUID's 16 bytes, the line's length (4 bytes,
-/// little-endian), the line with its newline.
+/// little-endian), the line with its newline. A chunk holds whole records.
 final class EventSpill {
     /// What a record says about its event, besides its line.
     struct Flags: OptionSet {
@@ -40,26 +43,121 @@ final class EventSpill {
         var line: UnsafeRawBufferPointer
     }
 
-    private let fd: Int32
-    /// Records gathered before a write.
-    private var buffer: [UInt8] = []
-    /// Bytes in the file (written or buffered).
+    /// Where chunks past ``memoryLimit`` go: the store's directory, for the file.
+    private let storeDirectory: String
+    /// The unlinked file, once a chunk went there.
+    private var fd: Int32 = -1
+    /// Records not yet in a chunk.
+    private var raw: [UInt8] = []
+    /// The compressed chunks kept in memory, in order, with their records' length.
+    private var chunks: [(frame: [UInt8], rawCount: Int)] = []
+    /// The bytes of ``chunks``.
+    private var memoryBytes = 0
+    /// Chunks written to the file, all after those in memory.
+    private var fileChunks = 0
+    /// Bytes of records added.
     private(set) var size = 0
     /// The size of a record's head: flags, UUID, length.
     private static let headBytes = 1 + 16 + 4
-    /// How many bytes are gathered before a write, and read at once.
-    private static let chunkBytes = 1 << 20
+    /// The records' bytes gathered before they are compressed into a chunk.
+    private let chunkBytes: Int
+    /// The compressed bytes kept in memory at most; later chunks go to the file.
+    let memoryLimit: Int
 
-    /// Creates the spill near `storeDirectory`.
+    /// A spill that keeps its file, when it needs one, near `storeDirectory`; chunks of
+    /// `chunkBytes` of records (4 MiB), `memoryLimit` compressed bytes of them in memory
+    /// (64 MiB). Tests make both small.
+    init(near storeDirectory: String, chunkBytes: Int = 4 << 20, memoryLimit: Int = 64 << 20) {
+        self.storeDirectory = storeDirectory
+        self.chunkBytes = chunkBytes
+        self.memoryLimit = memoryLimit
+        raw.reserveCapacity(chunkBytes + (1 << 16))
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Adds an event's record.
     ///
-    /// - Throws: ``HealthLogError/Code/io`` when no candidate directory takes the file.
-    init(near storeDirectory: String) throws {
+    /// - Throws: ``HealthLogError/Code/io`` when the file cannot be created or written (a
+    ///   full disk).
+    func add(_ event: ExportMapper.Event, _ flags: Flags) throws {
+        raw.append(flags.rawValue | (event.isCorrelationMember ? Flags.correlationMember.rawValue : 0))
+        withUnsafeBytes(of: event.uuid.high.bigEndian) { raw.append(contentsOf: $0) }
+        withUnsafeBytes(of: event.uuid.low.bigEndian) { raw.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(event.line.count).littleEndian) { raw.append(contentsOf: $0) }
+        raw.append(contentsOf: event.line)
+        size += Self.headBytes + event.line.count
+        if raw.count >= chunkBytes { try seal() }
+    }
+
+    /// Compresses the gathered records into a chunk, kept in memory or written to the file.
+    private func seal() throws {
+        guard !raw.isEmpty else { return }
+        let frame = try SpillChunk.compress(raw)
+        if fileChunks == 0, memoryBytes + frame.count <= memoryLimit {
+            chunks.append((frame, raw.count))
+            memoryBytes += frame.count
+        } else {
+            if fd < 0 { fd = try Self.createFile(near: storeDirectory) }
+            var bytes: [UInt8] = []
+            withUnsafeBytes(of: UInt32(frame.count).littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(raw.count).littleEndian) { bytes.append(contentsOf: $0) }
+            try Self.writeAll(bytes, to: fd)
+            try Self.writeAll(frame, to: fd)
+            fileChunks += 1
+        }
+        raw.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with every record in the order added, and `progress` with the bytes of
+    /// records delivered so far. Ends the adding: nothing is added after.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when reading the file fails; whatever `body`
+    ///   throws.
+    func forEach(progress: (Int) -> Void, _ body: (Record) throws -> Void) throws {
+        try seal()
+        var records: [UInt8] = []
+        var done = 0
+        func deliver(_ frame: UnsafeRawBufferPointer, _ rawCount: Int) throws {
+            if records.count < rawCount { records = [UInt8](repeating: 0, count: rawCount) }
+            try records.withUnsafeMutableBytes { try SpillChunk.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<rawCount])) }
+            let used = try records.withUnsafeBytes { try Self.records(UnsafeRawBufferPointer(rebasing: $0[0..<rawCount]), body) }
+            guard used == rawCount else { throw HealthLogError(.io, "the import's temporary data ends inside a record") }
+            done += rawCount
+            progress(done)
+        }
+        for index in chunks.indices {
+            let chunk = chunks[index]
+            chunks[index].frame = []
+            try chunk.frame.withUnsafeBytes { try deliver($0, chunk.rawCount) }
+        }
+        chunks = []
+        guard fileChunks > 0 else { return }
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw Self.failure("rewind", errno) }
+        var head = [UInt8](repeating: 0, count: 8)
+        var frame: [UInt8] = []
+        for _ in 0..<fileChunks {
+            try Self.readExactly(&head, 8, from: fd)
+            let (frameCount, rawCount) = head.withUnsafeBytes {
+                (Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))), Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))))
+            }
+            if frame.count < frameCount { frame = [UInt8](repeating: 0, count: frameCount) }
+            try Self.readExactly(&frame, frameCount, from: fd)
+            try frame.withUnsafeBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[0..<frameCount]), rawCount) }
+        }
+    }
+
+    /// Creates the unlinked file: in the store's directory, the one that will hold it,
+    /// `$TMPDIR` or `/tmp`, the first that takes it.
+    private static func createFile(near storeDirectory: String) throws -> Int32 {
         let parent = storeDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let environment = getenv("TMPDIR").map { String(cString: $0) }
         let candidates = [storeDirectory, parent.isEmpty ? (storeDirectory.hasPrefix("/") ? "/" : ".") : parent, environment, "/tmp"]
         var lastError: Int32 = 0
+        var random = SystemRandomNumberGenerator()
         for case let directory? in candidates where !directory.isEmpty {
-            var random = SystemRandomNumberGenerator()
             let path = directory + "/.healthlog-import-spill-" + String(random.next() as UInt64, radix: 16)
             let opened = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard opened >= 0 else {
@@ -67,68 +165,36 @@ final class EventSpill {
                 continue
             }
             unlink(path)
-            fd = opened
-            buffer.reserveCapacity(Self.chunkBytes + (1 << 16))
-            return
+            return opened
         }
         throw HealthLogError(.io, "cannot create the import's temporary file beside \(storeDirectory): \(String(cString: strerror(lastError)))", errno: lastError)
     }
 
-    deinit { close(fd) }
-
-    /// Adds an event's record.
-    ///
-    /// - Throws: ``HealthLogError/Code/io`` when writing fails (a full disk).
-    func add(_ event: ExportMapper.Event, _ flags: Flags) throws {
-        buffer.append(flags.rawValue | (event.isCorrelationMember ? Flags.correlationMember.rawValue : 0))
-        withUnsafeBytes(of: event.uuid.high.bigEndian) { buffer.append(contentsOf: $0) }
-        withUnsafeBytes(of: event.uuid.low.bigEndian) { buffer.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(event.line.count).littleEndian) { buffer.append(contentsOf: $0) }
-        buffer.append(contentsOf: event.line)
-        size += Self.headBytes + event.line.count
-        if buffer.count >= Self.chunkBytes { try drain() }
-    }
-
-    /// Writes what is gathered with `write(2)`.
-    private func drain() throws {
-        try buffer.withUnsafeBytes { bytes in
+    /// Writes all of `bytes` with `write(2)`.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
+        try bytes.withUnsafeBytes { bytes in
             var done = 0
             while done < bytes.count {
                 let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw Self.failure("write to", errno) }
+                guard n > 0 else { throw failure("write to", errno) }
                 done += n
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Calls `body` with every record in the order written, and `progress` with the bytes
-    /// read so far. Ends the writing: nothing is added after.
-    ///
-    /// - Throws: ``HealthLogError/Code/io`` when reading fails; whatever `body` throws.
-    func forEach(progress: (Int) -> Void, _ body: (Record) throws -> Void) throws {
-        try drain()
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw Self.failure("rewind", errno) }
-        var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
-        var held = 0
-        var consumed = 0
-        while true {
-            if held == chunk.count { chunk += [UInt8](repeating: 0, count: chunk.count) }
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress! + held, $0.count - held) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw Self.failure("read", errno) }
-            if n == 0 { break }
-            held += n
-            consumed += n
-            let used = try chunk.withUnsafeBytes { bytes in try Self.records(UnsafeRawBufferPointer(rebasing: bytes[0..<held]), body) }
-            chunk.withUnsafeMutableBytes { bytes in
-                bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + used, byteCount: held - used)
+    /// Reads exactly `count` bytes into the start of `buffer` with `read(2)`.
+    private static func readExactly(_ buffer: inout [UInt8], _ count: Int, from fd: Int32) throws {
+        try buffer.withUnsafeMutableBytes { bytes in
+            var done = 0
+            while done < count {
+                let n = read(fd, bytes.baseAddress! + done, count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw failure("read", errno) }
+                guard n > 0 else { throw HealthLogError(.io, "the import's temporary file ends inside a chunk") }
+                done += n
             }
-            held -= used
-            progress(consumed - held)
         }
-        guard held == 0 else { throw HealthLogError(.io, "the import's temporary file ends inside a record") }
     }
 
     /// Calls `body` with each whole record at the start of `bytes`; returns the bytes used.

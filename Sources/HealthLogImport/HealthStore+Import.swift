@@ -36,7 +36,7 @@ extension HealthStore {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
-        let spill = try EventSpill(near: directory)
+        let spill = EventSpill(near: directory)
         func keep(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
             report.typeCounts[event.type, default: 0] += 1
             if event.isCorrelationMember {

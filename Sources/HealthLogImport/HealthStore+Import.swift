@@ -9,12 +9,14 @@ extension HealthStore {
     /// that holds an earlier one, adds only what is new. Route and electrocardiogram files
     /// that cannot be read are listed in the report and do not stop the import.
     ///
-    /// Two passes over the file. The first reads the whole document, checks that it is
-    /// well-formed XML and maps every element, and writes nothing: a malformed document
+    /// The export is read once and nothing is written until all of it is: one thread
+    /// parses the document while this one maps each element and checks its event, then the
+    /// route, electrocardiogram and clinical files are read and mapped; a malformed document
     /// is refused with its line and column and leaves the store as it was (not even
-    /// created). The second maps again and appends in appends of
-    /// ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
-    /// or I/O failure in the second pass leaves whole appends; running the import again
+    /// created). The checked events wait in an ``EventSpill`` (compressed in memory, the
+    /// rest in an unlinked temporary file beside the store) and are then appended in appends
+    /// of ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
+    /// or I/O failure during the appends leaves whole appends; running the import again
     /// completes it, adding only what is missing.
     ///
     /// ```swift
@@ -25,7 +27,7 @@ extension HealthStore {
     /// - Parameters:
     ///   - path: an export zip (found by its signature) or XML document.
     ///   - options: mirroring and the append size.
-    ///   - progress: called as the input is consumed in each pass.
+    ///   - progress: called as the document is read, then as the events are appended.
     /// - Returns: the counts per element and per type, what could not be mapped, and what
     ///   the appends did.
     /// - Throws: ``HealthLogError/Code/badInput`` for a malformed document (naming the

@@ -50,10 +50,26 @@ struct ExportMapper {
     /// The hash, validator and buffers reused from record to record.
     private let workspace = LineWorkspace()
 
+    /// What one top-level element maps to.
+    typealias Mapped = (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference])
+
+    /// The date an `ExportDate` element gives, as ``map(_:)`` takes it; `nil` for another
+    /// element or one whose value is not a date.
+    static func exportDate(of element: ExportElement) -> SampleDraft.Instant? {
+        guard element.name == "ExportDate", let value = element["value"] else { return nil }
+        return ExportDateFormat.instant(value)
+    }
+
+    /// Takes `date` as the export's date, as if its `ExportDate` had been mapped here: for a
+    /// mapper that maps a batch of elements from the middle of the document.
+    mutating func resume(exportDate date: SampleDraft.Instant?) {
+        if exportDate?.iso != date?.iso || exportDate?.instant != date?.instant { exportDate = date }
+    }
+
     /// The events of `element` (members before their correlation, a workout before its
     /// routes), what could not be mapped, each with its line, and the route files a
     /// workout names.
-    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference]) {
+    mutating func map(_ element: ExportElement) -> Mapped {
         var unmapped: [UnmappedItem] = []
         func skip(_ what: ExportElement, _ reason: String) {
             unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
@@ -63,7 +79,7 @@ struct ExportMapper {
         var clinical: [ClinicalReference] = []
         switch element.name {
         case "ExportDate":
-            if let value = element["value"], let date = ExportDateFormat.instant(value) {
+            if let date = Self.exportDate(of: element) {
                 exportDate = date
             } else {
                 skip(element, "value '\(element["value"] ?? "")' is not a date in the export's format")

@@ -118,87 +118,32 @@ extension HealthStore {
         return lo < sorted.count && sorted[lo] == uuid
     }
 
-    /// The one pass over the export document: one thread parses it into top-level
-    /// elements (``ExportScanner``), this one maps each and hands its events to `body`.
-    /// Returns what the document says about itself, and its element counts.
+    /// The one pass over the export document (``DocumentPass``): maps each top-level
+    /// element and hands its events to `body`, in document order. Returns what the
+    /// document says about itself, and its element counts.
     private func readExport(
         _ path: String, progress: ((ImportProgress) -> Void)?, _ body: ([ExportMapper.Event], [UnmappedItem]) throws -> Void
     ) throws -> ExportDocument {
-        let pipe = ElementPipe()
-        let scanning = try JoinableThread { Self.scan(path, into: pipe) }
-        defer {
-            pipe.cancel()
-            scanning.join()
-        }
-        var mapper = ExportMapper()
         var routes: [ExportMapper.RouteReference] = []
         var clinical: [ExportMapper.ClinicalReference] = []
-        var total = 0
-        let summary: ElementPipe.Summary
+        let read: (summary: DocumentPass.Summary, mapper: ExportMapper)
         do {
-            summary = try Self.drain(pipe, &total) { element in
-                let mapped = mapper.map(element)
+            read = try DocumentPass.read(path) { mapped in
                 routes += mapped.routes
                 clinical += mapped.clinical
                 try body(mapped.events, mapped.unmapped)
-            } progress: { done, totalBytes in
-                progress?(ImportProgress(phase: .checking, bytesDone: done, bytesTotal: totalBytes))
+            } progress: { done, total in
+                progress?(ImportProgress(phase: .checking, bytesDone: done, bytesTotal: total))
             }
         } catch var error as HealthLogError where error.code == .badInput && error.message.contains("malformed XML") && (try? ExportInput.looksLikeIOS8(path)) == true {
             error.message += " (an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"
             throw error
         }
+        let summary = read.summary
         return ExportDocument(
-            name: summary.name, totalBytes: total, elementCounts: summary.elementCounts, locale: summary.locale, exportDate: mapper.exportDate?.iso,
-            isZip: summary.isZip, routes: routes, clinical: clinical, mapper: mapper)
+            name: summary.name, totalBytes: summary.totalBytes, elementCounts: summary.elementCounts, locale: summary.locale,
+            exportDate: read.mapper.exportDate?.iso, isZip: summary.isZip, routes: routes, clinical: clinical, mapper: read.mapper)
     }
-
-    /// Hands each element the scanner pushes to `map`, in order, and reports progress after
-    /// each batch; returns the scanner's summary, or throws what stopped it.
-    private static func drain(
-        _ pipe: ElementPipe, _ total: inout Int, _ map: (ExportElement) throws -> Void, progress: (Int, Int) -> Void
-    ) throws -> ElementPipe.Summary {
-        while true {
-            switch pipe.pop() {
-            case .elements(let elements, let consumed, let totalBytes):
-                total = totalBytes
-                for element in elements { try map(element) }
-                progress(consumed, totalBytes)
-            case .end(let result):
-                return try result.get()
-            }
-        }
-    }
-
-    /// The scanner's side of an import's pass: parses the document at `path` and pushes its
-    /// top-level elements into `pipe` in batches, then its end (or the error that stopped it).
-    /// Stops early when the mapper cancels the pipe.
-    private static func scan(_ path: String, into pipe: ElementPipe) {
-        /// Thrown to stop the scanner when the mapper no longer takes elements.
-        struct Cancelled: Error {}
-        do {
-            let source = try ExportInput.open(path)
-            defer { source.close() }
-            var scanner = try ExportScanner(source)
-            var batch: [ExportElement] = []
-            batch.reserveCapacity(elementsPerBatch)
-            try scanner.scan(progress: { _ in }) { element in
-                batch.append(element)
-                guard batch.count >= elementsPerBatch else { return }
-                guard pipe.push(batch, bytesConsumed: source.bytesConsumed, totalBytes: source.totalBytes) else { throw Cancelled() }
-                batch.removeAll(keepingCapacity: true)
-            }
-            guard pipe.push(batch, bytesConsumed: source.bytesConsumed, totalBytes: source.totalBytes) else { return }
-            pipe.end(.success(ElementPipe.Summary(name: source.documentName, isZip: source is ExportArchive, elementCounts: scanner.elementCounts, locale: scanner.locale)))
-        } catch is Cancelled {
-            return
-        } catch {
-            pipe.end(.failure(error))
-        }
-    }
-
-    /// Top-level elements per batch the scanner hands over.
-    private static let elementsPerBatch = 256
 }
 
 /// What one pass over an export document found: what the document says about itself,

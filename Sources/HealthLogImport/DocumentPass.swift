@@ -57,7 +57,7 @@ enum DocumentPass {
     /// the input's size after each batch. Returns the summary and a mapper that knows the
     /// export's date (for the files read after the document).
     ///
-    /// - Throws: what ``ExportInput/open(_:)`` and ``ExportScanner/scan(progress:_:)`` throw
+    /// - Throws: what ``ExportInput/open(_:)`` and ``ExportScanner/scan(_:)`` throw
     ///   (a file that is not an export, malformed XML), or whatever `keep` throws; the
     ///   threads are stopped and joined before it returns or throws.
     static func read(
@@ -136,7 +136,7 @@ enum DocumentPass {
             defer { source.close() }
             var scanner = try ExportScanner(source)
             batch.reserveCapacity(elementsPerBatch)
-            try scanner.scan(progress: { _ in }) { element in
+            try scanner.scan { element in
                 batch.append(element)
                 if let date = ExportMapper.exportDate(of: element) { exportDate = date }
                 guard batch.count >= elementsPerBatch else { return }

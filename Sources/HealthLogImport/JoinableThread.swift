@@ -34,11 +34,7 @@ struct JoinableThread {
             job.body()
             return nil
         }, context)
-        #if canImport(Glibc)
         let started: pthread_t? = result == 0 ? made : nil
-        #else
-        let started: pthread_t? = result == 0 ? made : nil
-        #endif
         guard let started else {
             Unmanaged<Job>.fromOpaque(context).release()
             throw HealthLogError(.io, "cannot start a thread for the import: \(String(cString: strerror(result)))", errno: result)

@@ -79,4 +79,38 @@ struct DocumentPassTests {
         }
         #expect(kept == 3)
     }
+
+    /// An export of `count` step records, with `tail` before `</HealthData>`.
+    static func steps(_ count: Int, tail: String = "") -> String {
+        let records = (0..<count).map {
+            "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" value=\"\($0)\" startDate=\"2024-03-01 08:00:00 +0100\" endDate=\"2024-03-01 08:01:00 +0100\"/>"
+        }
+        return "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n<ExportDate value=\"2024-03-02 09:00:00 +0100\"/>\n" + records.joined(separator: "\n") + tail + "\n</HealthData>\n"
+    }
+
+    @Test("Malformed XML after thousands of elements writes nothing, to a new store or an existing one")
+    func malformedAfterManyBatches() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let broken = dir.file("broken.xml")
+        try Self.steps(3_000, tail: "<Record type=\"x\" ").write(toFile: broken, atomically: true, encoding: .utf8)
+        let fresh = HealthStore(directory: dir.file("fresh"))
+        #expect(throws: HealthLogError.self) { try fresh.importExport(at: broken) }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("fresh")))
+        let good = dir.file("good.xml")
+        try Self.steps(600).write(toFile: good, atomically: true, encoding: .utf8)
+        let store = HealthStore(directory: dir.file("store"))
+        var options = ImportOptions()
+        options.eventsPerAppend = 100
+        let first = try store.importExport(at: good, options: options)
+        #expect(first.summary.added == 600)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: dir.file("store")).sorted()
+        let head = try store.headAnchor()
+        #expect(throws: HealthLogError.self) { try store.importExport(at: broken, options: options) }
+        #expect(try store.headAnchor() == head)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: dir.file("store")).sorted() == before, "no file is added to the store, not even the spill")
+        let again = try store.importExport(at: good, options: options)
+        #expect(again.summary.added == 0)
+        #expect(again.summary.alreadyPresent == 600)
+    }
 }

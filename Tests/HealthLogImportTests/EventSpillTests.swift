@@ -20,7 +20,8 @@ struct EventSpillTests {
     func roundTrip(memoryLimit: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let spill = EventSpill(near: dir.file("store"), chunkBytes: 10_000, memoryLimit: memoryLimit)
+        try FileManager.default.createDirectory(atPath: dir.file("store"), withIntermediateDirectories: false)
+        let spill = EventSpill(near: dir.file(memoryLimit == 0 ? "missing-store" : "store"), chunkBytes: 10_000, memoryLimit: memoryLimit)
         let events = Self.events(2_000)
         for (i, event) in events.enumerated() { try spill.add(event, i % 5 == 0 ? [.endsElement, .fromDocument] : .fromDocument) }
         var back: [(EventSpill.Flags, SampleUUID, [UInt8])] = []
@@ -35,6 +36,6 @@ struct EventSpillTests {
             #expect(flags.contains(.fromDocument))
         }
         #expect(lastProgress == spill.size)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "the file is unlinked as soon as it is created")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: dir.path) == ["store"], "the file is unlinked as soon as it is created")
     }
 }

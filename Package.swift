@@ -53,7 +53,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "HealthLog", dependencies: ["CCRC32C", "CLZ4", "CSodium"]),
-        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive"]),
+        .target(name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive", "CLZ4"]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),

@@ -6,20 +6,35 @@ enum ExportDateFormat {
     /// Parses `2024-03-01 08:00:00 +0100` (the usual format) or `20151107171924+0100`
     /// (iOS 8 exports) into the ISO 8601 text `2024-03-01T08:00:00+01:00` and its instant.
     static func instant(_ text: String) -> (iso: String, instant: Timestamp)? {
-        let b = Array(text.utf8)
-        var iso: [UInt8]
-        if b.count == 25, b[10] == 0x20, b[19] == 0x20 {
-            iso = Array(b[0..<10]) + [0x54] + Array(b[11..<19]) + Array(b[20..<23]) + [0x3A] + Array(b[23..<25])
-        } else if b.count == 19, b[14] == 0x2B || b[14] == 0x2D, b[0..<14].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            iso = Array(b[0..<4]) + [0x2D] + Array(b[4..<6]) + [0x2D] + Array(b[6..<8]) + [0x54]
-            iso += Array(b[8..<10]) + [0x3A] + Array(b[10..<12]) + [0x3A] + Array(b[12..<14])
-            iso += Array(b[14..<17]) + [0x3A] + Array(b[17..<19])
-        } else {
-            return nil
+        var text = text
+        return text.withUTF8 { b -> (iso: String, instant: Timestamp)? in
+            // Both forms make 25 bytes of ISO text: `YYYY-MM-DDTHH:MM:SS±HH:MM`.
+            let isoText: String
+            if b.count == 25, b[10] == 0x20, b[19] == 0x20 {
+                isoText = String(unsafeUninitializedCapacity: 25) { iso in
+                    for i in 0..<10 { iso[i] = b[i] }
+                    iso[10] = 0x54
+                    for i in 11..<19 { iso[i] = b[i] }
+                    iso[19] = b[20]
+                    iso[20] = b[21]
+                    iso[21] = b[22]
+                    iso[22] = 0x3A
+                    iso[23] = b[23]
+                    iso[24] = b[24]
+                    return 25
+                }
+            } else if b.count == 19, b[14] == 0x2B || b[14] == 0x2D, b[0..<14].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                let layout: [Int] = [0, 1, 2, 3, -0x2D, 4, 5, -0x2D, 6, 7, -0x54, 8, 9, -0x3A, 10, 11, -0x3A, 12, 13, 14, 15, 16, -0x3A, 17, 18]
+                isoText = String(unsafeUninitializedCapacity: 25) { iso in
+                    for (i, from) in layout.enumerated() { iso[i] = from >= 0 ? b[from] : UInt8(-from) }
+                    return 25
+                }
+            } else {
+                return nil
+            }
+            guard let instant = Timestamp(iso8601: isoText) else { return nil }
+            return (isoText, instant)
         }
-        let isoText = String(decoding: iso, as: UTF8.self)
-        guard let instant = Timestamp(iso8601: isoText) else { return nil }
-        return (isoText, instant)
     }
 
     /// Parses a plain date (`2016-11-15`, or `19881029` in iOS 8 exports) as its midnight

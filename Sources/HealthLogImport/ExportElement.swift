@@ -1,7 +1,7 @@
 /// One element of an export document with its attributes and children, built from the
 /// stream one top-level element (a `Record`, a `Workout`, …) at a time, so memory holds at
 /// most one such element.
-struct ExportElement {
+struct ExportElement: Sendable {
     /// The tag name.
     var name: String
     /// The attributes, in document order.

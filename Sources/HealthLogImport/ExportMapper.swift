@@ -41,12 +41,35 @@ struct ExportMapper {
     static let fhirResourceKey = SampleDraft.keyPrefix + "fhirResource"
 
     /// The ISO 8601 text of `ExportDate`, once read.
-    private(set) var exportDate: SampleDraft.Instant?
+    private(set) var exportDate: SampleDraft.Instant? {
+        didSet { marker = Array((exportDate.map { JSONText.string($0.iso) } ?? "true").utf8) }
+    }
+    /// The import marker's JSON value: the export's date, or `true` when it has none;
+    /// rendered once, not per record.
+    private var marker = Array("true".utf8)
+    /// The hash, validator and buffers reused from record to record.
+    private let workspace = LineWorkspace()
+
+    /// What one top-level element maps to.
+    typealias Mapped = (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference])
+
+    /// The date an `ExportDate` element gives, as ``map(_:)`` takes it; `nil` for another
+    /// element or one whose value is not a date.
+    static func exportDate(of element: ExportElement) -> SampleDraft.Instant? {
+        guard element.name == "ExportDate", let value = element["value"] else { return nil }
+        return ExportDateFormat.instant(value)
+    }
+
+    /// Takes `date` as the export's date, as if its `ExportDate` had been mapped here: for a
+    /// mapper that maps a batch of elements from the middle of the document.
+    mutating func resume(exportDate date: SampleDraft.Instant?) {
+        if exportDate?.iso != date?.iso || exportDate?.instant != date?.instant { exportDate = date }
+    }
 
     /// The events of `element` (members before their correlation, a workout before its
     /// routes), what could not be mapped, each with its line, and the route files a
     /// workout names.
-    mutating func map(_ element: ExportElement) -> (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference]) {
+    mutating func map(_ element: ExportElement) -> Mapped {
         var unmapped: [UnmappedItem] = []
         func skip(_ what: ExportElement, _ reason: String) {
             unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
@@ -56,7 +79,7 @@ struct ExportMapper {
         var clinical: [ClinicalReference] = []
         switch element.name {
         case "ExportDate":
-            if let value = element["value"], let date = ExportDateFormat.instant(value) {
+            if let date = Self.exportDate(of: element) {
                 exportDate = date
             } else {
                 skip(element, "value '\(element["value"] ?? "")' is not a date in the export's format")
@@ -83,19 +106,16 @@ struct ExportMapper {
         return (events, unmapped, routes, clinical)
     }
 
-    /// The import marker's JSON value: the export's date, or `true` when it has none.
-    private var marker: String { exportDate.map { JSONText.string($0.iso) } ?? "true" }
-
     /// Validates a draft with the store's parser and renders its event.
     private func finish(_ draft: SampleDraft, _ element: ExportElement, isMember: Bool, _ skip: (ExportElement, String) -> Void) -> Event? {
         for key in draft.conflicts {
             skip(element, "metadata key '\(key)' is given again with another value; the first value is kept")
         }
-        let uuid = draft.contentUUID
+        let uuid = draft.contentUUID(workspace)
         var line = draft.render(uuid: uuid, marker: marker)
         let problem: String? = line.withUnsafeBytes { bytes in
             do {
-                try HealthStore.validate(line: bytes)
+                try workspace.validator.validate(line: bytes)
                 return nil
             } catch let error as HealthLogError {
                 return error.message
@@ -152,28 +172,34 @@ struct ExportMapper {
         return draft
     }
 
-    /// The attributes a sample element's own fields consume; others go to metadata.
-    private static let sampleAttributes: Set<String> = ["type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate", "endDate"]
+    /// Whether a sample element's own fields consume the attribute `name`; others go to
+    /// metadata.
+    private static func isSampleAttribute(_ name: String) -> Bool {
+        switch name {
+        case "type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate", "endDate": true
+        default: false
+        }
+    }
 
     /// Keeps the attributes that are not fields as metadata entries, under their own names.
-    private func keepAttributes(_ element: ExportElement, except used: Set<String>, in draft: inout SampleDraft) {
-        for attribute in element.attributes where !used.contains(attribute.name) && !Self.sampleAttributes.contains(attribute.name) {
+    private func keepAttributes(_ element: ExportElement, except used: [String], in draft: inout SampleDraft) {
+        for attribute in element.attributes where !Self.isSampleAttribute(attribute.name) && !used.contains(attribute.name) {
             draft.addMetadata(attribute.name, json: JSONText.string(attribute.value))
         }
     }
 
     private func mapRecord(_ element: ExportElement, isMember: Bool, _ skip: (ExportElement, String) -> Void) -> Event? {
-        guard let type = element["type"], let kind = SampleKind(typeIdentifier: type) else {
+        guard let type = element["type"], let kind = workspace.kind(of: type) else {
             skip(element, "type '\(element["type"] ?? "")' is not a HealthKit type identifier")
             return nil
         }
         guard var draft = draft(element, type: type, skip) else { return nil }
-        var used: Set<String> = ["value", "unit"]
+        var used = ["value", "unit"]
         let value = element["value"]
         switch kind {
         case .quantity:
             let number = value ?? element["average"]
-            if value == nil, number != nil { used.insert("average") }
+            if value == nil, number != nil { used.append("average") }
             guard let number, let json = Self.number(number) else {
                 skip(element, value == nil ? "quantity record without a value" : "value '\(value!)' is not a number")
                 return nil
@@ -226,19 +252,19 @@ struct ExportMapper {
         }
         guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return [] }
         draft.activity = activity
-        var used: Set<String> = ["workoutActivityType"]
+        var used = ["workoutActivityType"]
         if let text = element["duration"], let minutes = Double(text), minutes.isFinite,
             let factor = Self.secondsPer[element["durationUnit"] ?? "min"]
         {
             draft.duration = Self.number(String(minutes * factor))
             draft.addMetadata(SampleDraft.keyPrefix + "duration", json: JSONText.string(text + " " + (element["durationUnit"] ?? "min")))
-            used.formUnion(["duration", "durationUnit"])
+            used += ["duration", "durationUnit"]
         }
         for attribute in element.attributes where attribute.name.hasPrefix("total") && !attribute.name.hasSuffix("Unit") {
             guard let value = Self.number(attribute.value), let unit = element[attribute.name + "Unit"] else { continue }
             let name = attribute.name == "totalDistance" ? "distance" : attribute.name == "totalEnergyBurned" ? "energy" : attribute.name
             draft.totals.append((name, value, unit))
-            used.formUnion([attribute.name, attribute.name + "Unit"])
+            used += [attribute.name, attribute.name + "Unit"]
         }
         for statistics in element.children(named: "WorkoutStatistics") {
             guard let type = statistics["type"], let sum = statistics["sum"].flatMap(Self.number), let unit = statistics["unit"] else { continue }
@@ -372,7 +398,7 @@ struct ExportMapper {
             var identity = draft
             identity.start = (exportDate.iso, Timestamp(microseconds: 0))
             identity.end = identity.start
-            let uuid = identity.contentUUID
+            let uuid = identity.contentUUID(workspace)
             let line = draft.render(uuid: uuid, marker: marker) + [0x0A]
             events.append(Event(type: attribute.name, uuid: uuid, line: line, isCorrelationMember: false))
         }

@@ -19,12 +19,11 @@ struct ExportScanner {
         reader = try XMLStreamReader(source)
     }
 
-    /// Calls `body` with each top-level element in document order, and `progress` with the
-    /// input bytes consumed after each.
+    /// Calls `body` with each top-level element in document order.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` for XML that is not well-formed (with line
     ///   and column) or a document whose root is not `HealthData`; whatever `body` throws.
-    mutating func scan(progress: (Int) -> Void, _ body: (ExportElement) throws -> Void) throws {
+    mutating func scan(_ body: (ExportElement) throws -> Void) throws {
         guard case .start(let rootName, let rootAttributes, let rootIsEmpty)? = try next() else {
             throw HealthLogError(.badInput, "\(source.documentName): the XML holds no element: not an Apple Health export")
         }
@@ -50,7 +49,7 @@ struct ExportScanner {
                 }
                 let element = ExportElement(name: name, attributes: attributes, line: reader.line)
                 if isEmpty {
-                    try close(element, &stack, body, progress)
+                    try close(element, &stack, body)
                 } else {
                     stack.append(element)
                 }
@@ -62,18 +61,15 @@ struct ExportScanner {
                     return
                 }
                 if element.name == "Location", !stack.isEmpty { continue }
-                try close(element, &stack, body, progress)
+                try close(element, &stack, body)
             }
         }
     }
 
     /// Attaches a finished element to its parent, or delivers it when it is top-level.
-    private func close(
-        _ element: ExportElement, _ stack: inout [ExportElement], _ body: (ExportElement) throws -> Void, _ progress: (Int) -> Void
-    ) throws {
+    private func close(_ element: ExportElement, _ stack: inout [ExportElement], _ body: (ExportElement) throws -> Void) throws {
         if stack.isEmpty {
             try body(element)
-            progress(source.bytesConsumed)
         } else {
             stack[stack.count - 1].children.append(element)
         }

@@ -9,12 +9,14 @@ extension HealthStore {
     /// that holds an earlier one, adds only what is new. Route and electrocardiogram files
     /// that cannot be read are listed in the report and do not stop the import.
     ///
-    /// Two passes over the file. The first reads the whole document, checks that it is
-    /// well-formed XML and maps every element, and writes nothing: a malformed document
+    /// The export is read once and nothing is written until all of it is: one thread
+    /// parses the document while this one maps each element and checks its event, then the
+    /// route, electrocardiogram and clinical files are read and mapped; a malformed document
     /// is refused with its line and column and leaves the store as it was (not even
-    /// created). The second maps again and appends in appends of
-    /// ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
-    /// or I/O failure in the second pass leaves whole appends; running the import again
+    /// created). The checked events wait in an ``EventSpill`` (compressed in memory, the
+    /// rest in an unlinked temporary file beside the store) and are then appended in appends
+    /// of ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
+    /// or I/O failure during the appends leaves whole appends; running the import again
     /// completes it, adding only what is missing.
     ///
     /// ```swift
@@ -25,7 +27,7 @@ extension HealthStore {
     /// - Parameters:
     ///   - path: an export zip (found by its signature) or XML document.
     ///   - options: mirroring and the append size.
-    ///   - progress: called as the input is consumed in each pass.
+    ///   - progress: called as the document is read, then as the events are appended.
     /// - Returns: the counts per element and per type, what could not be mapped, and what
     ///   the appends did.
     /// - Throws: ``HealthLogError/Code/badInput`` for a malformed document (naming the
@@ -36,29 +38,35 @@ extension HealthStore {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
-        func count(_ event: ExportMapper.Event) {
+        let spill = EventSpill(near: directory)
+        func keep(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
             report.typeCounts[event.type, default: 0] += 1
             if event.isCorrelationMember {
                 report.correlationMembers += 1
                 memberTypes[event.uuid] = event.type
             }
             if options.mirror { exportUUIDs.append(event.uuid) }
+            try spill.add(event, flags)
         }
-        let document = try readExport(path, phase: .checking, progress: progress) { events, unmapped in
+        let document = try readExport(path, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
-            for event in events { count(event) }
+            for (index, event) in events.enumerated() {
+                try keep(event, index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
+            }
         }
         let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)
         var routeElements: [String: Int] = [:]
         var routeFilesRead = 0
-        report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead, count)
+        report.routeProblems = try routeFiles.read(document.routes, mapper: document.mapper, counts: &routeElements, filesRead: &routeFilesRead) {
+            try keep($0, .endsElement)
+        }
         report.routeFileElements = routeElements
         report.routeFilesRead = routeFilesRead
-        let ecgs = try ECGFiles.read(input: path, isZip: document.isZip, mapper: document.mapper, count)
+        let ecgs = try ECGFiles.read(input: path, isZip: document.isZip, mapper: document.mapper) { try keep($0, .endsElement) }
         report.electrocardiogramFilesRead = ecgs.filesRead
         report.electrocardiogramVoltages = ecgs.voltages
         report.electrocardiogramProblems = ecgs.problems
-        let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper, count)
+        let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper) { try keep($0, .endsElement) }
         report.clinicalResourcesRead = clinical.resourcesRead
         report.clinicalProblems = clinical.problems
         report.document = document.name
@@ -67,29 +75,17 @@ extension HealthStore {
         report.exportDate = document.exportDate
         var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
         var seenMembers: Set<SampleUUID> = []
-        let written = try readExport(path, phase: .writing, progress: progress) { events, _ in
-            for event in events {
-                if !event.isCorrelationMember, let type = memberTypes[event.uuid], seenMembers.insert(event.uuid).inserted {
-                    report.typeCounts[type, default: 0] -= 1
-                    report.correlationMembersAlsoTopLevel += 1
-                }
-                try writer.add(event.line)
+        let spilled = max(1, spill.size)
+        let total = document.totalBytes
+        try spill.forEach(progress: { done in progress?(ImportProgress(phase: .writing, bytesDone: Int(Double(total) * Double(done) / Double(spilled)), bytesTotal: total)) }) { record in
+            if record.flags.contains(.fromDocument), !record.flags.contains(.correlationMember), let type = memberTypes[record.uuid],
+                seenMembers.insert(record.uuid).inserted
+            {
+                report.typeCounts[type, default: 0] -= 1
+                report.correlationMembersAlsoTopLevel += 1
             }
-            try writer.flushIfFull()
-        }
-        var elements: [String: Int] = [:]
-        var filesRead = 0
-        _ = try routeFiles.read(written.routes, mapper: written.mapper, counts: &elements, filesRead: &filesRead) { event in
-            try writer.add(event.line)
-            try writer.flushIfFull()
-        }
-        _ = try ECGFiles.read(input: path, isZip: written.isZip, mapper: written.mapper) { event in
-            try writer.add(event.line)
-            try writer.flushIfFull()
-        }
-        _ = try ClinicalFiles.read(written.clinical, input: path, isZip: written.isZip, mapper: written.mapper) { event in
-            try writer.add(event.line)
-            try writer.flushIfFull()
+            try writer.add(record.line)
+            if record.flags.contains(.endsElement) { try writer.flushIfFull() }
         }
         try writer.flush()
         if options.mirror {
@@ -122,33 +118,31 @@ extension HealthStore {
         return lo < sorted.count && sorted[lo] == uuid
     }
 
-    /// One pass over the export: scans the document and maps each top-level element.
-    /// Returns what the document says about itself, and its element counts.
+    /// The one pass over the export document (``DocumentPass``): maps each top-level
+    /// element and hands its events to `body`, in document order. Returns what the
+    /// document says about itself, and its element counts.
     private func readExport(
-        _ path: String, phase: ImportProgress.Phase, progress: ((ImportProgress) -> Void)?,
-        _ body: ([ExportMapper.Event], [UnmappedItem]) throws -> Void
+        _ path: String, progress: ((ImportProgress) -> Void)?, _ body: ([ExportMapper.Event], [UnmappedItem]) throws -> Void
     ) throws -> ExportDocument {
-        let source = try ExportInput.open(path)
-        defer { source.close() }
-        var scanner = try ExportScanner(source)
-        var mapper = ExportMapper()
         var routes: [ExportMapper.RouteReference] = []
         var clinical: [ExportMapper.ClinicalReference] = []
-        let total = source.totalBytes
+        let read: (summary: DocumentPass.Summary, mapper: ExportMapper)
         do {
-            try scanner.scan(progress: { done in progress?(ImportProgress(phase: phase, bytesDone: done, bytesTotal: total)) }) { element in
-                let mapped = mapper.map(element)
+            read = try DocumentPass.read(path) { mapped in
                 routes += mapped.routes
                 clinical += mapped.clinical
                 try body(mapped.events, mapped.unmapped)
+            } progress: { done, total in
+                progress?(ImportProgress(phase: .checking, bytesDone: done, bytesTotal: total))
             }
         } catch var error as HealthLogError where error.code == .badInput && error.message.contains("malformed XML") && (try? ExportInput.looksLikeIOS8(path)) == true {
             error.message += " (an iOS 8 export: it writes metadata as attributes, some with spaces in their names, which is not XML; such a file cannot be imported)"
             throw error
         }
+        let summary = read.summary
         return ExportDocument(
-            name: source.documentName, elementCounts: scanner.elementCounts, locale: scanner.locale, exportDate: mapper.exportDate?.iso,
-            isZip: source is ExportArchive, routes: routes, clinical: clinical, mapper: mapper)
+            name: summary.name, totalBytes: summary.totalBytes, elementCounts: summary.elementCounts, locale: summary.locale,
+            exportDate: read.mapper.exportDate?.iso, isZip: summary.isZip, routes: routes, clinical: clinical, mapper: read.mapper)
     }
 }
 
@@ -158,6 +152,8 @@ extension HealthStore {
 struct ExportDocument {
     /// The document read: the file, or the zip and its entry.
     var name: String
+    /// The size of the input file, for progress.
+    var totalBytes: Int
     /// Every element by name, at every depth.
     var elementCounts: [String: Int]
     /// The export's `locale`.

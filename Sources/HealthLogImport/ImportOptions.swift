@@ -16,15 +16,16 @@ public struct ImportOptions: Sendable {
 public struct ImportProgress: Sendable {
     /// The stage of the import.
     public enum Phase: String, Sendable {
-        /// The first pass: the whole document is read, checked and mapped; nothing is written.
+        /// The export is read, checked and mapped; nothing is written.
         case checking
-        /// The second pass: the mapped events are appended.
+        /// The checked events are appended.
         case writing
     }
 
     /// The stage.
     public var phase: Phase
-    /// Bytes of the input file consumed in this pass.
+    /// Bytes of the input file consumed (while writing: the share of the checked events
+    /// appended, scaled to the input's size).
     public var bytesDone: Int
     /// The input file's size.
     public var bytesTotal: Int

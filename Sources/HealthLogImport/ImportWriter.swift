@@ -24,6 +24,12 @@ struct ImportWriter {
         pendingEvents += 1
     }
 
+    /// Adds one event line (newline included) to the next append.
+    mutating func add(_ line: UnsafeRawBufferPointer) throws {
+        pending.append(contentsOf: line)
+        pendingEvents += 1
+    }
+
     /// The bytes gathered at most before an append, whatever the count: route lines can
     /// be megabytes each.
     static let maxPendingBytes = 32 << 20

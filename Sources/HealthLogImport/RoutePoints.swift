@@ -3,7 +3,7 @@ import HealthLog
 /// The points of one workout route as the event line's `locations` array, rendered as they
 /// are read (from a GPX file's `trkpt`s or an older export's `Location` elements), so a
 /// route costs its line's bytes and no more.
-struct RoutePoints {
+struct RoutePoints: Sendable {
     /// The JSON array so far, without its closing `]`.
     private(set) var json: [UInt8] = [0x5B]
     /// Points kept.

@@ -23,9 +23,35 @@ final class SHA256 {
 
     deinit { EVP_MD_CTX_free(context) }
 
+    /// Starts over: a hash of nothing, reusing the context (no allocation).
+    func reset() {
+        _ = EVP_DigestInit_ex(context, Self.algorithm, nil)
+    }
+
     /// Feeds `bytes`.
     func update(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// Feeds `bytes`.
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
+    /// The digest's first 128 bits, big-endian, as two words; the hash must be ``reset()``
+    /// before it is fed again.
+    func finalizeFirst128Bits() -> (high: UInt64, low: UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { out in
+            var length: UInt32 = 0
+            _ = EVP_DigestFinal_ex(context, out.baseAddress, &length)
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for i in 0..<8 {
+                high = high << 8 | UInt64(out[i])
+                low = low << 8 | UInt64(out[8 + i])
+            }
+            return (high, low)
+        }
     }
 
     /// The 32-byte digest of everything fed.

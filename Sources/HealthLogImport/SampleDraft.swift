@@ -36,10 +36,16 @@ struct SampleDraft {
     var locations: [UInt8]?
     /// An electrocardiogram's `voltages`, as a JSON array.
     var voltages: [UInt8]?
-    /// Metadata values as JSON texts, by key.
-    private(set) var metadata: [String: String] = [:]
-    /// Dates kept in metadata (`HealthLogImport.creationDate`), hashed as instants.
-    private(set) var metadataDates: [String: Instant] = [:]
+    /// One metadata value: JSON text, or a date (hashed as its instant, stored as its text).
+    enum MetadataValue {
+        /// The value as JSON text.
+        case json(String)
+        /// A date kept in metadata (`HealthLogImport.creationDate`).
+        case date(Instant)
+    }
+
+    /// The metadata entries, in the order added, each key once.
+    private(set) var metadata: [(key: String, value: MetadataValue)] = []
     /// Keys given twice with different values: the first value is kept.
     private(set) var conflicts: [String] = []
 
@@ -50,42 +56,60 @@ struct SampleDraft {
         self.end = end
     }
 
+    /// The index of the entry for `key`.
+    private func entry(_ key: String) -> Int? {
+        metadata.firstIndex { $0.key == key }
+    }
+
     /// Adds a metadata entry. A key given again with the same value is dropped (modern
     /// exports repeat every workout-level entry); with another value it is recorded in
     /// ``conflicts`` and the first value kept.
     mutating func addMetadata(_ key: String, json: String) {
-        if let earlier = metadata[key] ?? metadataDates[key].map({ JSONText.string($0.iso) }) {
+        if let index = entry(key) {
+            let earlier: String
+            switch metadata[index].value {
+            case .json(let text): earlier = text
+            case .date(let date): earlier = JSONText.string(date.iso)
+            }
             if earlier != json { conflicts.append(key) }
             return
         }
-        metadata[key] = json
+        metadata.append((key, .json(json)))
     }
 
     /// Adds a metadata entry whose value is a date, kept as ISO text.
     mutating func addMetadata(_ key: String, date: Instant) {
-        guard metadata[key] == nil, metadataDates[key] == nil else { return }
-        metadataDates[key] = date
+        guard entry(key) == nil else { return }
+        metadata.append((key, .date(date)))
     }
 
     /// The UUID derived from the content: the first 128 bits of SHA-256 over the
     /// canonical rendering (dates as instants, so a re-export in another time zone keeps
     /// it; no import marker), with RFC 9562's version 8 and variant bits set.
-    var contentUUID: SampleUUID {
-        let hash = SHA256()
-        hash.update(Self.hashDomain)
-        hash.update(render(uuid: nil, marker: nil))
-        let digest = hash.finalize()
-        let high = digest[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let low = digest[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    func contentUUID(_ workspace: LineWorkspace) -> SampleUUID {
+        workspace.canonical.removeAll(keepingCapacity: true)
+        workspace.canonical.append(contentsOf: Self.hashDomain)
+        render(uuid: nil, marker: nil, into: &workspace.canonical)
+        let hash = workspace.hash
+        hash.reset()
+        workspace.canonical.withUnsafeBytes { hash.update($0) }
+        let (high, low) = hash.finalizeFirst128Bits()
         return SampleUUID(high: high & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_8000, low: low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000)
     }
 
-    /// The event line (no newline). Without a UUID it is the canonical form the UUID is
-    /// hashed from: dates as microseconds since 1970 and no marker.
-    func render(uuid: SampleUUID?, marker: String?) -> [UInt8] {
-        let canonical = uuid == nil
+    /// The event line (no newline), as a new array.
+    func render(uuid: SampleUUID?, marker: [UInt8]?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
+        render(uuid: uuid, marker: marker, into: &out)
+        return out
+    }
+
+    /// Appends the event line (no newline) to `out`. Without a UUID it is the canonical
+    /// form the UUID is hashed from: dates as microseconds since 1970 and no marker. The
+    /// marker is the JSON text of its value.
+    func render(uuid: SampleUUID?, marker: [UInt8]?, into out: inout [UInt8]) {
+        let canonical = uuid == nil
         func raw(_ text: StaticString) {
             out.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
@@ -137,21 +161,22 @@ struct SampleDraft {
             }
             raw("}")
         }
-        var keys = Array(metadata.keys) + Array(metadataDates.keys)
-        if marker != nil { keys.append(Self.markerKey) }
-        if !keys.isEmpty {
-            keys.sort()
+        if !metadata.isEmpty || marker != nil {
+            var order = Array(metadata.indices)
+            if marker != nil { order.append(-1) }
+            order.sort { (a, b) in (a < 0 ? Self.markerKey : metadata[a].key) < (b < 0 ? Self.markerKey : metadata[b].key) }
             raw(",\"metadata\":{")
-            for (k, key) in keys.enumerated() {
+            for (k, index) in order.enumerated() {
                 if k > 0 { raw(",") }
-                JSONBytes.appendString(key, to: &out)
+                // The marker's key taken by an entry renders that entry twice, as a map
+                // keyed by name did.
+                let value = index >= 0 ? metadata[index].value : entry(Self.markerKey).map { metadata[$0].value }
+                JSONBytes.appendString(index >= 0 ? metadata[index].key : Self.markerKey, to: &out)
                 raw(":")
-                if let json = metadata[key] {
-                    JSONBytes.appendRaw(json, to: &out)
-                } else if let when = metadataDates[key] {
-                    date(when)
-                } else if let marker {
-                    JSONBytes.appendRaw(marker, to: &out)
+                switch value {
+                case .json(let json)?: JSONBytes.appendRaw(json, to: &out)
+                case .date(let when)?: date(when)
+                case nil: if let marker { out += marker }
                 }
             }
             raw("}")
@@ -179,6 +204,5 @@ struct SampleDraft {
             out += voltages
         }
         raw("}")
-        return out
     }
 }

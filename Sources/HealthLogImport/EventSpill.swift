@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthLog
+
+/// The mapped events of an import, kept between mapping (the whole export read and checked,
+/// nothing written to the store) and appending, so each file of the export is read and
+/// mapped once and memory stays bounded whatever the export's size.
+///
+/// Records are gathered in chunks of about 4 MiB, each compressed (``SpillChunk``) and kept in
+/// memory up to ``memoryLimit``; the chunks after that go to
+/// an unlinked file: created with a random name (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600,
+/// so a planted link is never followed) and removed at once, so it never shows in a
+/// directory listing, nobody else can open it, and the kernel frees it when the import ends,
+/// however it ends. It goes beside the store (in the store's directory when it exists, else
+/// in the one that will hold it), else in `$TMPDIR` or `/tmp`. A chunk in the file is its
+/// frame's length and its records' length (4 bytes each, little-endian), then the frame.
+///
+/// Each record: a flags byte (``Flags``), the UUID's 16 bytes, the line's length (4 bytes,
+/// little-endian), the line with its newline. A chunk holds whole records.
+final class EventSpill {
+    /// What a record says about its event, besides its line.
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// A member of a correlation.
+        static let correlationMember = Flags(rawValue: 1)
+        /// The last event of a top-level element (or a file's only one): an append may end
+        /// after it, never inside the element, so a correlation and its members share one.
+        static let endsElement = Flags(rawValue: 2)
+        /// From the export document (not a route, electrocardiogram or clinical file).
+        static let fromDocument = Flags(rawValue: 4)
+    }
+
+    /// One record read back.
+    struct Record {
+        /// The record's flags.
+        var flags: Flags
+        /// The event's UUID.
+        var uuid: SampleUUID
+        /// The event line, newline included; valid only during the call that gets it.
+        var line: UnsafeRawBufferPointer
+    }
+
+    /// Where chunks past ``memoryLimit`` go: the store's directory, for the file.
+    private let storeDirectory: String
+    /// The unlinked file, once a chunk went there.
+    private var fd: Int32 = -1
+    /// Records not yet in a chunk.
+    private var raw: [UInt8] = []
+    /// The compressed chunks kept in memory, in order, with their records' length.
+    private var chunks: [(frame: [UInt8], rawCount: Int)] = []
+    /// The bytes of ``chunks``.
+    private var memoryBytes = 0
+    /// Chunks written to the file, all after those in memory.
+    private var fileChunks = 0
+    /// Bytes of records added.
+    private(set) var size = 0
+    /// The size of a record's head: flags, UUID, length.
+    private static let headBytes = 1 + 16 + 4
+    /// The records' bytes gathered before they are compressed into a chunk.
+    private let chunkBytes: Int
+    /// The compressed bytes kept in memory at most; later chunks go to the file.
+    let memoryLimit: Int
+
+    /// A spill that keeps its file, when it needs one, near `storeDirectory`; chunks of
+    /// `chunkBytes` of records (4 MiB), `memoryLimit` compressed bytes of them in memory
+    /// (64 MiB). Tests make both small.
+    init(near storeDirectory: String, chunkBytes: Int = 4 << 20, memoryLimit: Int = 64 << 20) {
+        self.storeDirectory = storeDirectory
+        self.chunkBytes = chunkBytes
+        self.memoryLimit = memoryLimit
+        raw.reserveCapacity(chunkBytes + (1 << 16))
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Adds an event's record.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the file cannot be created or written (a
+    ///   full disk).
+    func add(_ event: ExportMapper.Event, _ flags: Flags) throws {
+        raw.append(flags.rawValue | (event.isCorrelationMember ? Flags.correlationMember.rawValue : 0))
+        withUnsafeBytes(of: event.uuid.high.bigEndian) { raw.append(contentsOf: $0) }
+        withUnsafeBytes(of: event.uuid.low.bigEndian) { raw.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(event.line.count).littleEndian) { raw.append(contentsOf: $0) }
+        raw.append(contentsOf: event.line)
+        size += Self.headBytes + event.line.count
+        if raw.count >= chunkBytes { try seal() }
+    }
+
+    /// Compresses the gathered records into a chunk, kept in memory or written to the file.
+    private func seal() throws {
+        guard !raw.isEmpty else { return }
+        let frame = try SpillChunk.compress(raw)
+        if fileChunks == 0, memoryBytes + frame.count <= memoryLimit {
+            chunks.append((frame, raw.count))
+            memoryBytes += frame.count
+        } else {
+            if fd < 0 { fd = try Self.createFile(near: storeDirectory) }
+            var bytes: [UInt8] = []
+            withUnsafeBytes(of: UInt32(frame.count).littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(raw.count).littleEndian) { bytes.append(contentsOf: $0) }
+            try Self.writeAll(bytes, to: fd)
+            try Self.writeAll(frame, to: fd)
+            fileChunks += 1
+        }
+        raw.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with every record in the order added, and `progress` with the bytes of
+    /// records delivered so far. Ends the adding: nothing is added after.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when reading the file fails; whatever `body`
+    ///   throws.
+    func forEach(progress: (Int) -> Void, _ body: (Record) throws -> Void) throws {
+        try seal()
+        var records: [UInt8] = []
+        var done = 0
+        func deliver(_ frame: UnsafeRawBufferPointer, _ rawCount: Int) throws {
+            if records.count < rawCount { records = [UInt8](repeating: 0, count: rawCount) }
+            try records.withUnsafeMutableBytes { try SpillChunk.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<rawCount])) }
+            let used = try records.withUnsafeBytes { try Self.records(UnsafeRawBufferPointer(rebasing: $0[0..<rawCount]), body) }
+            guard used == rawCount else { throw HealthLogError(.io, "the import's temporary data ends inside a record") }
+            done += rawCount
+            progress(done)
+        }
+        for index in chunks.indices {
+            let chunk = chunks[index]
+            chunks[index].frame = []
+            try chunk.frame.withUnsafeBytes { try deliver($0, chunk.rawCount) }
+        }
+        chunks = []
+        guard fileChunks > 0 else { return }
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw Self.failure("rewind", errno) }
+        var head = [UInt8](repeating: 0, count: 8)
+        var frame: [UInt8] = []
+        for _ in 0..<fileChunks {
+            try Self.readExactly(&head, 8, from: fd)
+            let (frameCount, rawCount) = head.withUnsafeBytes {
+                (Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))), Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self))))
+            }
+            if frame.count < frameCount { frame = [UInt8](repeating: 0, count: frameCount) }
+            try Self.readExactly(&frame, frameCount, from: fd)
+            try frame.withUnsafeBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[0..<frameCount]), rawCount) }
+        }
+    }
+
+    /// Creates the unlinked file: in the store's directory, the one that will hold it,
+    /// `$TMPDIR` or `/tmp`, the first that takes it.
+    private static func createFile(near storeDirectory: String) throws -> Int32 {
+        let parent = storeDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let environment = getenv("TMPDIR").map { String(cString: $0) }
+        let candidates = [storeDirectory, parent.isEmpty ? (storeDirectory.hasPrefix("/") ? "/" : ".") : parent, environment, "/tmp"]
+        var lastError: Int32 = 0
+        var random = SystemRandomNumberGenerator()
+        for case let directory? in candidates where !directory.isEmpty {
+            let path = directory + "/.healthlog-import-spill-" + String(random.next() as UInt64, radix: 16)
+            let opened = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard opened >= 0 else {
+                lastError = errno
+                continue
+            }
+            unlink(path)
+            return opened
+        }
+        throw HealthLogError(.io, "cannot create the import's temporary file beside \(storeDirectory): \(String(cString: strerror(lastError)))", errno: lastError)
+    }
+
+    /// Writes all of `bytes` with `write(2)`.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
+        try bytes.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw failure("write to", errno) }
+                done += n
+            }
+        }
+    }
+
+    /// Reads exactly `count` bytes into the start of `buffer` with `read(2)`.
+    private static func readExactly(_ buffer: inout [UInt8], _ count: Int, from fd: Int32) throws {
+        try buffer.withUnsafeMutableBytes { bytes in
+            var done = 0
+            while done < count {
+                let n = read(fd, bytes.baseAddress! + done, count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw failure("read", errno) }
+                guard n > 0 else { throw HealthLogError(.io, "the import's temporary file ends inside a chunk") }
+                done += n
+            }
+        }
+    }
+
+    /// Calls `body` with each whole record at the start of `bytes`; returns the bytes used.
+    private static func records(_ bytes: UnsafeRawBufferPointer, _ body: (Record) throws -> Void) throws -> Int {
+        var at = 0
+        while bytes.count - at >= headBytes {
+            let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 17, as: UInt32.self)))
+            guard bytes.count - at - headBytes >= length else { break }
+            let high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self))
+            let low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 9, as: UInt64.self))
+            let line = UnsafeRawBufferPointer(rebasing: bytes[(at + headBytes)..<(at + headBytes + length)])
+            try body(Record(flags: Flags(rawValue: bytes[at]), uuid: SampleUUID(high: high, low: low), line: line))
+            at += headBytes + length
+        }
+        return at
+    }
+
+    /// An I/O error naming what failed on the temporary file.
+    private static func failure(_ what: String, _ code: Int32) -> HealthLogError {
+        HealthLogError(.io, "cannot \(what) the import's temporary file: \(String(cString: strerror(code)))", errno: code)
+    }
+}

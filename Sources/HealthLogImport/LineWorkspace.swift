@@ -1,0 +1,29 @@
+import HealthLog
+
+/// What mapping reuses from one record to the next: the SHA-256 context, the line
+/// validator with what it has looked up, the buffer the canonical form is rendered into,
+/// and the kind of the last type identifier (a million heart rates look it up once). Used
+/// by one thread at a time.
+final class LineWorkspace {
+    /// The content hash, reset per UUID.
+    let hash = SHA256()
+    /// The checks of each event line.
+    var validator = ImportLineValidator()
+    /// The canonical rendering being hashed.
+    var canonical: [UInt8] = []
+    /// The last type identifier looked up, and its kind.
+    private var lastKind: (type: String, kind: SampleKind?)?
+
+    /// A workspace that has looked up nothing yet.
+    init() {
+        canonical.reserveCapacity(1024)
+    }
+
+    /// The kind of `type`, as ``SampleKind/init(typeIdentifier:)`` gives it.
+    func kind(of type: String) -> SampleKind? {
+        if let last = lastKind, last.type == type { return last.kind }
+        let kind = SampleKind(typeIdentifier: type)
+        lastKind = (type, kind)
+        return kind
+    }
+}

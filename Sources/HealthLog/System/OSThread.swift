@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread of the operating system (`pthread_create`) running one job: joined by its
+/// starter, or detached. Every thread healthlog starts is one of these, so a long job (a
+/// follow, a parse) never starves Dispatch's or Swift concurrency's shared pools.
+package struct OSThread {
+    /// The job, handed to the thread through an opaque pointer.
+    private final class Job {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    private let thread: pthread_t
+
+    private init(_ thread: pthread_t) {
+        self.thread = thread
+    }
+
+    /// Starts `body` on a new thread; `nil` (and `body` not run) when no thread can be
+    /// started, with the reason in `errno`.
+    package static func start(_ body: @escaping () -> Void) -> OSThread? {
+        let context = Unmanaged.passRetained(Job(body)).toOpaque()
+        #if canImport(Glibc)
+        var made = pthread_t()
+        #else
+        var made: pthread_t?
+        #endif
+        let result = pthread_create(&made, nil, { raw in
+            #if canImport(Glibc)
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+            #else
+            let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
+            #endif
+            job.body()
+            return nil
+        }, context)
+        let started: pthread_t? = result == 0 ? made : nil
+        guard let started else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            errno = result
+            return nil
+        }
+        return OSThread(started)
+    }
+
+    /// Waits for the job to end (`pthread_join`).
+    package func join() {
+        pthread_join(thread, nil)
+    }
+
+    /// Lets the thread end on its own, never joined (`pthread_detach`).
+    package func detach() {
+        pthread_detach(thread)
+    }
+}

@@ -51,13 +51,20 @@ final class LogSnapshot {
 
     /// Opens a snapshot of the store at `layout`; `usingIndexes: false` walks every batch
     /// header instead of trusting the segments' sidecar indexes (as `verify` does).
-    init(_ layout: StoreLayout, usingIndexes: Bool = true) throws {
+    /// `betweenReads` runs between reading the checkpoint and listing the segments (tests
+    /// commit an append there, as a concurrent writer may).
+    init(_ layout: StoreLayout, usingIndexes: Bool = true, betweenReads: () throws -> Void = {}) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
         readerLock = try ReaderLock.shared(layout)
         decoder = try LZ4FrameDecoder()
+        // The checkpoint first, then the segments' list and sizes: read the other way round, an
+        // append committing in between would leave a checkpoint past the sizes seen, which
+        // reads as acknowledged events missing.
+        let acknowledged = try Checkpoint.read(layout)
+        try betweenReads()
         var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes)
-        checkpoint = scan.compactions.translate(try Checkpoint.read(layout))
+        checkpoint = scan.compactions.translate(acknowledged)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
         try scan.checkAcknowledged(checkpoint)

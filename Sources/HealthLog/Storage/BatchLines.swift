@@ -33,22 +33,26 @@ struct BatchLines {
         var used = 0
         for g in groups {
             let length = try reader?.readGroup(batch, g, into: &storage, at: used) ?? snapshot.readGroup(batch, g, into: &storage, at: used)
-            let before = unordered.count
-            let entry = batch.header.groups[g]
-            let reason = storage.withUnsafeBytes { raw in
-                Self.split(UnsafeRawBufferPointer(rebasing: raw[used..<used + length]), base: used, isDelete: entry.isDelete, into: &unordered)
-            }
-            if let reason {
-                throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.groupOffsets[g])): \(reason)")
-            }
-            let found = unordered.count - before
-            guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
-                throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.groupOffsets[g])): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
-            }
+            try splitGroup(batch.header.groups[g], at: used, length: length, location: snapshot.segments[batch.segment].location(batch.groupOffsets[g]))
             used += length
         }
         if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count) {
             throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): \(reason)")
+        }
+    }
+
+    /// Splits one group's decompressed NDJSON (`length` bytes of the storage from `start`)
+    /// into lines and checks them against the group's header entry; errors name
+    /// `location`, the group's frame.
+    private mutating func splitGroup(_ entry: BatchHeader.Group, at start: Int, length: Int, location: @autoclosure () -> String) throws {
+        let before = unordered.count
+        let reason = storage.withUnsafeBytes { raw in
+            Self.split(UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), base: start, isDelete: entry.isDelete, into: &unordered)
+        }
+        if let reason { throw HealthLogError(.corrupt, "\(location()): \(reason)") }
+        let found = unordered.count - before
+        guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
+            throw HealthLogError(.corrupt, "\(location()): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
         }
     }
 
@@ -153,19 +157,8 @@ extension BatchLines {
         unordered.removeAll(keepingCapacity: true)
         var used = 0
         for g in groups {
-            let entry = batch.header.groups[g]
-            let length = Int(entry.rawLength)
-            let before = unordered.count
-            let reason = storage.withUnsafeBytes { raw in
-                Self.split(UnsafeRawBufferPointer(rebasing: raw[used..<used + length]), base: used, isDelete: entry.isDelete, into: &unordered)
-            }
-            if let reason {
-                throw HealthLogError(.corrupt, "\(file.location(batch.groupOffsets[g])): \(reason)")
-            }
-            let found = unordered.count - before
-            guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
-                throw HealthLogError(.corrupt, "\(file.location(batch.groupOffsets[g])): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
-            }
+            let length = Int(batch.header.groups[g].rawLength)
+            try splitGroup(batch.header.groups[g], at: used, length: length, location: file.location(batch.groupOffsets[g]))
             used += length
         }
         storage.withUnsafeBytes { raw in

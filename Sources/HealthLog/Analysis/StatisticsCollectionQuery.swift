@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A statistics collection query that can keep running, shaped like HealthKit's
 /// `HKStatisticsCollectionQuery`: ``initialResultsHandler`` gets the statistics of
 /// ``query``; with a ``statisticsUpdateHandler``, the query then keeps running and hands
@@ -24,17 +22,11 @@ public final class StatisticsCollectionQuery: Sendable {
     /// error and `nil`.
     public typealias ResultsHandler = @Sendable (StatisticsCollectionQuery, [Statistics]?, (any Error)?) -> Void
 
-    private struct State {
-        var updateHandler: ResultsHandler?
-        var stop: StopSignal?
-        var isExecuted = false
-    }
-
     /// The statistics asked for.
     public let query: StatisticsQuery
     /// Called once with the first statistics.
     public let initialResultsHandler: ResultsHandler
-    private let state = Mutex(State())
+    private let run = QueryRun<ResultsHandler, Void>("StatisticsCollectionQuery", settings: ())
 
     /// A query for `query`'s statistics.
     public init(_ query: StatisticsQuery, initialResultsHandler: @escaping ResultsHandler) {
@@ -47,29 +39,17 @@ public final class StatisticsCollectionQuery: Sendable {
     /// ``HealthStore/execute(_:)-(StatisticsCollectionQuery)``: setting it after is a
     /// programming error (it traps).
     public var statisticsUpdateHandler: ResultsHandler? {
-        get { state.withLock { $0.updateHandler } }
-        set {
-            state.withLock { state in
-                precondition(!state.isExecuted, "StatisticsCollectionQuery.statisticsUpdateHandler set after execute(_:)")
-                state.updateHandler = newValue
-            }
-        }
+        get { run.updateHandler }
+        set { run.setUpdateHandler(newValue, property: "statisticsUpdateHandler") }
     }
 
     /// Marks the query executed; returns its update handler and stop signal.
     func begin() throws -> (ResultsHandler?, StopSignal) {
-        let stop = try StopSignal()
-        let handler = try state.withLock { state -> ResultsHandler? in
-            guard !state.isExecuted else { throw HealthLogError(.badUsage, "this query has already been executed") }
-            state.isExecuted = true
-            state.stop = stop
-            return state.updateHandler
-        }
-        return (handler, stop)
+        try run.begin()
     }
 
     /// Stops the query.
     func end() {
-        state.withLock { $0.stop }?.stop()
+        run.end()
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An anchored query, shaped like HealthKit's `HKAnchoredObjectQuery`: the samples and
 /// deleted objects of some types recorded after an anchor, handed to `resultsHandler`;
 /// with an ``updateHandler``, it then keeps running and hands over each later change as
@@ -24,13 +22,6 @@ public final class AnchoredObjectQuery: Sendable {
     /// (each in sequence order), the new anchor, or an error with `nil` for the rest.
     public typealias ResultsHandler = @Sendable (AnchoredObjectQuery, [any Sample]?, [DeletedObject]?, QueryAnchor?, (any Error)?) -> Void
 
-    private struct State {
-        var updateHandler: ResultsHandler?
-        var raw = false
-        var stop: StopSignal?
-        var isExecuted = false
-    }
-
     /// The types asked for; empty for all types.
     public let types: Set<SampleType>
     /// The predicate.
@@ -40,7 +31,8 @@ public final class AnchoredObjectQuery: Sendable {
     /// The most samples plus deleted objects to return; 0 for no limit.
     public let limit: Int
     let resultsHandler: ResultsHandler
-    private let state = Mutex(State())
+    /// The update handler and whether every event is returned (``returnsEveryEvent``).
+    private let run = QueryRun<ResultsHandler, Bool>("AnchoredObjectQuery", settings: false)
 
     /// A query for `type` (`nil`: all types), as HealthKit's initializer.
     public convenience init(
@@ -65,25 +57,15 @@ public final class AnchoredObjectQuery: Sendable {
     /// HealthKit, setting it after `execute` is a programming error (it traps), and a
     /// limit together with it makes `execute` throw.
     public var updateHandler: ResultsHandler? {
-        get { state.withLock { $0.updateHandler } }
-        set {
-            state.withLock { state in
-                precondition(!state.isExecuted, "AnchoredObjectQuery.updateHandler set after execute(_:)")
-                state.updateHandler = newValue
-            }
-        }
+        get { run.updateHandler }
+        set { run.setUpdateHandler(newValue, property: "updateHandler") }
     }
 
     /// `false` (the default): HealthKit's view, where a sample deleted later comes back
     /// only as its deleted object. `true`: every event as recorded. Set before `execute`.
     public var returnsEveryEvent: Bool {
-        get { state.withLock { $0.raw } }
-        set {
-            state.withLock { state in
-                precondition(!state.isExecuted, "AnchoredObjectQuery.returnsEveryEvent set after execute(_:)")
-                state.raw = newValue
-            }
-        }
+        get { run.settings }
+        set { run.change("returnsEveryEvent") { $0 = newValue } }
     }
 
     /// The request for the first results.
@@ -93,22 +75,16 @@ public final class AnchoredObjectQuery: Sendable {
 
     /// Marks the query executed; returns its update handler and stop signal.
     func begin() throws -> (ResultsHandler?, StopSignal) {
-        let stop = try StopSignal()
-        let handler = try state.withLock { state -> ResultsHandler? in
-            guard !state.isExecuted else { throw HealthLogError(.badUsage, "this query has already been executed") }
+        try run.begin { updateHandler in
             guard limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(limit)") }
-            if state.updateHandler != nil, limit > 0 {
+            if updateHandler != nil, limit > 0 {
                 throw HealthLogError(.badUsage, "a query with an update handler takes no limit (as in HealthKit)")
             }
-            state.isExecuted = true
-            state.stop = stop
-            return state.updateHandler
         }
-        return (handler, stop)
     }
 
     /// Stops the query.
     func end() {
-        state.withLock { $0.stop }?.stop()
+        run.end()
     }
 }

@@ -9,6 +9,9 @@
 /// - `value`: a number or nothing, never text: the quantity (and a numeric
 ///   characteristic); a category value goes to `category` (its constant's name, or the
 ///   integer it was recorded as), with the text of other string values.
+/// - `sourceVersion`: text; in CSV written after a `v` (`v2.2`, `v13.4.1`), since a CSV
+///   cell cannot say it is text and readers would type versions like `2.2` or `118` as
+///   numbers (`10.2` and `10.20` as one); NDJSON rows hold it exactly as recorded.
 /// - `metadata`, `totals`: JSON text in CSV, JSON objects in NDJSON rows; `objects` lists
 ///   member UUIDs separated by spaces.
 public enum EventTable {
@@ -26,6 +29,8 @@ public enum EventTable {
         case number(String)
         /// Text.
         case text(String)
+        /// A version string: text that often reads as a number, so CSV writes it after a `v`.
+        case version(String)
         /// A JSON object, as JSON text (a CSV cell of that text, or the object itself in NDJSON).
         case object(String)
     }
@@ -48,7 +53,7 @@ public enum EventTable {
         return [
             .number(String(seq)), .text(r.isDelete ? "delete" : "add"), .text(r.uuid.description), .text(r.type.identifier),
             .text(r.start.utcInstant), .text(r.start.offsetText), .text(r.start.localWallClock), .text(r.end.utcInstant), .text(r.end.offsetText),
-            value, text(r.unit), category, text(r.source), text(r.sourceVersion), text(r.device),
+            value, text(r.unit), category, text(r.source), r.sourceVersion.map(Cell.version) ?? .null, text(r.device),
             metadata.isEmpty ? .null : .object("{" + metadata.joined(separator: ",") + "}"), text(r.activity),
             r.duration.map { .number(JSONText.number($0)) } ?? .null,
             totals.isEmpty ? .null : .object("{" + totals.joined(separator: ",") + "}"),
@@ -63,6 +68,7 @@ public enum EventTable {
             case .null: ""
             case .number(let n): n
             case .text(let t), .object(let t): EventCSV.cell(t)
+            case .version(let v): EventCSV.cell("v" + v)
             }
         }.joined(separator: ",") + "\n"
     }
@@ -77,7 +83,7 @@ public enum EventTable {
             switch cell {
             case .null: out += "null"
             case .number(let n), .object(let n): out += n
-            case .text(let t): out += JSONText.string(t)
+            case .text(let t), .version(let t): out += JSONText.string(t)
             }
         }
         return out + "}\n"

@@ -121,6 +121,15 @@ struct LibraryAPITests {
         #expect(row == "7,add,0D4A1F9C-5E3B-4C61-9B57-2A1E4F8C7D10,HKQuantityTypeIdentifierHeartRate,2024-03-01T07:00:00.000000Z,+01:00,2024-03-01 08:00:00.000000,2024-03-01T07:00:00.000000Z,+01:00,72,count/min,,\"Simon's, \"\"Watch\"\"\",,,\"{\"\"k\"\":\"\"a\\nb\"\",\"\"n\"\":1.5}\",,,,\n")
     }
 
+    @Test("A source version is text in CSV (after a v, so readers never type 2.2 or 118 as a number) and exact in NDJSON rows", arguments: ["2.2", "118", "10.20", "13.4.1"])
+    func sourceVersionCells(_ version: String) throws {
+        let line = #"{"seq":3,"op":"add","uuid":"0D4A1F9C-5E3B-4C61-9B57-2A1E4F8C7D10","type":"HKQuantityTypeIdentifierStepCount","start":"2024-03-01T08:00:00Z","end":"2024-03-01T09:00:00Z","value":12,"unit":"count","source":"iPhone","sourceVersion":"\#(version)"}"#
+        let cells = try Array(line.utf8).withUnsafeBytes { try EventTable.cells($0) }
+        let column = EventTable.columns.firstIndex(of: "sourceVersion")!
+        #expect(EventTable.csvRow(cells).split(separator: ",", omittingEmptySubsequences: false)[column] == "v\(version)")
+        #expect(EventTable.jsonRow(cells, names: EventTable.columns).contains(#""sourceVersion":"\#(version)","device""#))
+    }
+
     @Test("JSON string escapes decode, surrogate pairs included")
     func stringEscapes() {
         let token = #""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#

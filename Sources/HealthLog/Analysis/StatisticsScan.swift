@@ -3,7 +3,9 @@
 /// (``workerShare``, as the calling thread also adds up every sample) on a second one (its own ``GroupReader`` and ``StoredLineView/SummaryReader``) into a
 /// buffer; the samples then reach the accumulator on the calling thread in sequence
 /// order, exactly as one thread would deliver them, so figures (compensated sums, most
-/// recent values, errors and which sample raises them) do not depend on the split.
+/// recent values, errors and which sample raises them) do not depend on the split. The
+/// second thread runs a window ahead (two buffers, ``WindowRelay``), so it reads the next
+/// window while the calling thread adds up this one's.
 ///
 /// Answers what ``Replayer`` answers for the type from the beginning of the log without a
 /// predicate (the adds not deleted later), with the same checks and errors.
@@ -100,41 +102,63 @@ struct StatisticsScan {
             }
             return
         }
+        // Window k: the calling thread reads `own` and adds it up, then adds up what the
+        // second thread read of `rest`; meanwhile the second thread reads window k + 1's.
+        let windows = stride(from: 0, to: work.count, by: Self.window).map { start -> (own: ArraySlice<Work>, rest: ArraySlice<Work>) in
+            let window = work[start..<min(work.count, start + Self.window)]
+            let split = window.startIndex + window.count - Int((Double(window.count) * Self.workerShare).rounded())
+            return (window[..<split], window[split...])
+        }
+        let relay = WindowRelay { Harvest() }
         var workerLines = BatchLines()
         var workerReader = StoredLineView.SummaryReader()
-        var harvest = Harvest()
-        for windowStart in stride(from: 0, to: work.count, by: Self.window) {
-            let window = work[windowStart..<min(work.count, windowStart + Self.window)]
-            let split = window.startIndex + window.count - Int((Double(window.count) * Self.workerShare).rounded())
-            harvest.reset()
-            var failure: (any Error)?
-            SecondThread.run({
-                do {
-                    for item in window[split...] {
-                        try read(item, lines: &workerLines, reader: &workerReader, deleted: deleted, through: groupReader) { harvest.keep($0, from: $1) }
-                    }
-                } catch {
-                    harvest.failure = error
-                }
-            }, alongside: {
-                do {
-                    for item in window[..<split] {
-                        try read(item, lines: &lines, reader: &reader, deleted: deleted, through: nil) { fields, reader in
-                            texts.take(fields, from: reader)
-                            try accumulator.add(fields, texts)
+        let produce = {
+            for (k, window) in windows.enumerated() {
+                var failed = false
+                let going = relay.produce(k) { harvest in
+                    harvest.reset()
+                    do {
+                        for item in window.rest where !relay.isStopped {
+                            try read(item, lines: &workerLines, reader: &workerReader, deleted: deleted, through: groupReader) { harvest.keep($0, from: $1) }
                         }
+                    } catch {
+                        harvest.failure = error
+                        failed = true
                     }
-                } catch {
-                    failure = error
                 }
-            })
-            if let failure { throw failure }
-            var harvested = SampleTexts()
-            for sample in harvest.samples {
-                harvested.take(sample, unit: { harvest.units[$0 - 1] }, source: { harvest.sources[$0 - 1] }, zone: { harvest.zones[$0 - 1] })
-                try accumulator.add(sample, harvested)
+                if !going || failed { return }
             }
-            if let failure = harvest.failure { throw failure }
+        }
+        try withoutActuallyEscaping(produce) { produce in
+            guard let producer = OSThread.start(produce) else {
+                for item in work {
+                    try read(item, lines: &lines, reader: &reader, deleted: deleted, through: nil) { fields, reader in
+                        texts.take(fields, from: reader)
+                        try accumulator.add(fields, texts)
+                    }
+                }
+                return
+            }
+            defer {
+                relay.stop()
+                producer.join()
+            }
+            for (k, window) in windows.enumerated() {
+                for item in window.own {
+                    try read(item, lines: &lines, reader: &reader, deleted: deleted, through: nil) { fields, reader in
+                        texts.take(fields, from: reader)
+                        try accumulator.add(fields, texts)
+                    }
+                }
+                try relay.consume(k) { harvest in
+                    var harvested = SampleTexts()
+                    for sample in harvest.samples {
+                        harvested.take(sample, unit: { harvest.units[$0 - 1] }, source: { harvest.sources[$0 - 1] }, zone: { harvest.zones[$0 - 1] })
+                        try accumulator.add(sample, harvested)
+                    }
+                    if let failure = harvest.failure { throw failure }
+                }
+            }
         }
     }
 

@@ -18,12 +18,16 @@ final class WindowRelay<Buffer>: @unchecked Sendable {
 
     private let boxes: [Box]
     private let filled = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
-    private let emptied = [DispatchSemaphore(value: 1), DispatchSemaphore(value: 1)]
+    /// Signalled once each at the start, not created with a value of 1: a semaphore left
+    /// below the value it was created with traps when it goes away, and a producer let
+    /// through by ``stop()`` takes one more than the consumer gave back.
+    private let emptied = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
     private let stopped = Mutex(false)
 
-    /// A relay of two buffers, each `make()` at first.
+    /// A relay of two buffers, each `make()` at first, both free for the producer.
     init(_ make: () -> Buffer) {
         boxes = [Box(make()), Box(make())]
+        for semaphore in emptied { semaphore.signal() }
     }
 
     /// On the producer: fills window `k`'s buffer with `fill` once the consumer has

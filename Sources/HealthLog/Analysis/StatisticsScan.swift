@@ -161,20 +161,14 @@ struct StatisticsScan {
         }
     }
 
-    /// What one thread reads batches with: their lines, the summary reader, and where each
-    /// line's UUID starts (`nil` for a line without one, -1 for a deleted sample's add).
+    /// What one thread reads batches with: their lines and the summary reader.
     private struct Reading {
         var lines = BatchLines()
         var reader = StoredLineView.SummaryReader()
-        var uuids: [Int?] = []
     }
 
     /// Reads one batch's groups of the type and calls `deliver` with each live sample and
     /// the reader that read it.
-    ///
-    /// Every add is first checked against the deleted samples in a loop of its own: the
-    /// checks' bitmap reads do not depend on each other, so the processor overlaps their
-    /// cache misses, which it cannot do between the summaries read in the loop after.
     private func read(
         _ item: Work, _ reading: inout Reading, deleted: DeletedSamples, through groupReader: GroupReader?,
         _ deliver: (StoredLineView.SummaryReader.Fields, StoredLineView.SummaryReader) throws -> Void
@@ -182,18 +176,10 @@ struct StatisticsScan {
         try reading.lines.load(snapshot, item.batch, groups: item.groups, through: groupReader)
         let lines = reading.lines
         try lines.withBytes { raw in
-            reading.uuids.removeAll(keepingCapacity: true)
             for line in lines.lines where !line.isDelete {
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
                 let uuid = StoredLinePrefix.uuidOffset(bytes, isDelete: false)
-                reading.uuids.append(uuid.map { deleted.contains(bytes, uuidAt: $0) ? -1 : $0 })
-            }
-            var k = 0
-            for line in lines.lines where !line.isDelete {
-                let uuid = reading.uuids[k]
-                k += 1
-                if uuid == -1 { continue }
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
+                if let uuid, deleted.contains(bytes, uuidAt: uuid) { continue }
                 guard let fields = reading.reader.fields(bytes, timeZone: needsZones, uuidAt: uuid) else {
                     throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
                 }

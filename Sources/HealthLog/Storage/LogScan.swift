@@ -227,14 +227,9 @@ struct LogScan {
             guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false, names: names),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
-            var groupOffsets: [Int] = []
-            var at = offset + 8 + entry.payload.count
-            for group in header.groups {
-                groupOffsets.append(at)
-                at += Int(group.frameLength)
-            }
-            refs.append(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: header))
-            offset = at
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header)
+            refs.append(ref)
+            offset = ref.end
             seq = header.lastSeq + 1
         }
         guard offset == sidecar.coveredLength else { return nil }
@@ -246,6 +241,24 @@ struct LogScan {
             guard try file.read(at: last.offset, count: expected.bytes.count) == expected.bytes else { return nil }
         }
         return (refs, offset)
+    }
+
+    /// The committed batches of sealed segment `index` whose `lastSeq` is above `seq`, from
+    /// its sidecar index alone, without reading the table before them (see
+    /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:)``); `nil` when the
+    /// index does not vouch for them, or does not decode.
+    func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary) -> [BatchRef]? {
+        guard usingIndexes,
+            let entries = SegmentIndex.entries(layout, segments[index].name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues)
+        else { return nil }
+        let names = BatchHeader.Names()
+        var refs: [BatchRef] = []
+        refs.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let header = try? BatchHeader.decode(payload: entry.payload, names: names) else { return nil }
+            refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header))
+        }
+        return refs
     }
 
     /// The segments whose sidecar index is missing, unusable, or does not list exactly the

@@ -23,6 +23,8 @@ final class LogSnapshot {
     /// once loaded.
     private let prefix: [SegmentIndex.Summary]
     private var loadedPrefix: [Int: [BatchRef]] = [:]
+    /// The ends of leading segments' batch tables read so far: the batches after `seq`.
+    private var loadedTails: [Int: (seq: UInt64, batches: [BatchRef])] = [:]
     private let scan: LogScan
     /// Where restores cut the log (empty for a store never restored).
     var timelines: Timelines { scan.timelines }
@@ -96,7 +98,7 @@ final class LogSnapshot {
         if let last = prefix.last, seq < last.lastSeq {
             var first = 0
             while first < prefix.count, prefix[first].lastSeq <= seq { first += 1 }
-            for index in first..<prefix.count { out += try prefixBatches(index).filter { $0.header.lastSeq > seq } }
+            for index in first..<prefix.count { out += try prefixBatches(index, after: seq) }
         }
         var low = 0
         var high = tail.count
@@ -116,6 +118,19 @@ final class LogSnapshot {
     func batch(containing seq: UInt64) throws -> BatchRef? {
         guard seq >= 1 else { return nil }
         return try batches(after: seq - 1).first.flatMap { $0.header.firstSeq <= seq ? $0 : nil }
+    }
+
+    /// The batches of leading segment `index` whose `lastSeq` is above `seq`: read from the
+    /// end of its sidecar index when it vouches for them (a query from an anchor near the
+    /// segment's end decodes only those headers), else from the whole table.
+    private func prefixBatches(_ index: Int, after seq: UInt64) throws -> [BatchRef] {
+        if let loaded = loadedPrefix[index] { return loaded.filter { $0.header.lastSeq > seq } }
+        if let tail = loadedTails[index], tail.seq <= seq { return tail.batches.filter { $0.header.lastSeq > seq } }
+        if let batches = scan.indexedBatches(index, after: seq, summary: prefix[index]) {
+            loadedTails[index] = (seq, batches)
+            return batches
+        }
+        return try prefixBatches(index).filter { $0.header.lastSeq > seq }
     }
 
     /// Loads the batch table of leading segment `index` (from its full sidecar index, or by

@@ -112,3 +112,18 @@ struct BatchRef: Sendable {
     /// The decoded header.
     var header: BatchHeader
 }
+
+extension BatchRef {
+    /// The batch of segment `segment` whose header frame, with a payload of `payloadLength`
+    /// bytes, starts at `offset` and says `header`: its frames follow the header in order.
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader) {
+        var groupOffsets: [Int] = []
+        groupOffsets.reserveCapacity(header.groups.count)
+        var at = offset + 8 + payloadLength
+        for group in header.groups {
+            groupOffsets.append(at)
+            at += Int(group.frameLength)
+        }
+        self.init(segment: segment, offset: offset, groupOffsets: groupOffsets, end: at, header: header)
+    }
+}

@@ -191,7 +191,7 @@ struct SegmentIndex: Equatable {
     }
 
     /// Decodes and checks the 76-byte header.
-    private static func decodeHeader(_ bytes: [UInt8], name: SegmentName) -> (summary: Summary, bodyLength: Int, bodyCRC: UInt32)? {
+    static func decodeHeader(_ bytes: [UInt8], name: SegmentName) -> (summary: Summary, bodyLength: Int, bodyCRC: UInt32)? {
         guard bytes.count >= headerLength, Array(bytes[0..<4]) == tag,
             CRC32C.checksum(bytes[0..<headerLength - 4]) == ByteReaderValue.u32(bytes, headerLength - 4)
         else { return nil }

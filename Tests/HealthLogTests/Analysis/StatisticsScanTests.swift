@@ -74,6 +74,36 @@ struct StatisticsScanTests {
         }
     }
 
+    @Test("A damaged frame in either thread's part of any window fails the statistics with the replayer's error, the first in the log when two are")
+    func damagedWindows() throws {
+        let heart = SampleType.quantity("HeartRate")
+        let query = StatisticsQuery(type: heart, interval: .day, options: .discrete)
+        var replayed = query
+        replayed.predicate = .sources(["Watch", "Phone"])
+        let window = StatisticsScan.window
+        let share = window - Int((Double(window) * StatisticsScan.workerShare).rounded())
+        // Batch positions (among those holding the type): the calling thread's part of
+        // window 0, the second thread's of window 0 and 2, the last batch; then two at once.
+        let cases: [[Int]] = [[1], [share + 1], [2 * window + share + 2], [-1], [window + 1, share + 3], [share + 2, window + share + 2]]
+        for damaged in cases {
+            let dir = try TemporaryDirectory()
+            defer { dir.remove() }
+            let store = try Self.store(dir, type: heart, units: ["count/min", "count/s"], count: 1_500)
+            let snapshot = try LogSnapshot(StoreLayout(directory: dir.file("store")))
+            let holding = try snapshot.allBatches().filter { $0.header.groups.contains { !$0.isDelete && $0.type == heart.identifier } }
+            #expect(holding.count > 2 * window + share + 2)
+            for position in damaged {
+                let batch = holding[position < 0 ? holding.count + position : position]
+                let group = try #require(batch.header.groups.firstIndex { !$0.isDelete && $0.type == heart.identifier })
+                try ByteSurgery.flip(dir.file("store") + "/" + snapshot.segments[batch.segment].displayPath, at: batch.groupOffsets[group] + 20)
+            }
+            let expected = #expect(throws: HealthLogError.self) { try store.statistics(replayed) }
+            let got = #expect(throws: HealthLogError.self) { try store.statistics(query) }
+            #expect(got?.code == .corrupt)
+            #expect(got?.description == expected?.description, "damaged batches \(damaged)")
+        }
+    }
+
     @Test("Statistics of a type with no samples, or in one batch, are read on one thread alike")
     func fewBatches() throws {
         let dir = try TemporaryDirectory()

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading only the end of a sealed segment's batch table, for a query whose anchor lies
+/// near that segment's end (the 90% query reads one batch of a 360-batch table).
+extension SegmentIndex {
+    /// The fields every batch header payload holds at fixed offsets (see
+    /// ``BatchHeader/encoded()``), read without decoding its groups.
+    struct FixedFields {
+        var storeTag: UInt64
+        var firstSeq: UInt64
+        var lastSeq: UInt64
+        var framesLength: Int
+
+        /// The bytes before the first group: tag, version, flags, store tag, sequence range,
+        /// append time, frames length, group count and padding; a payload also ends with its
+        /// CRC-32C.
+        static let length = 48
+
+        /// The fields of `payload`; `nil` when it is too short or not tagged `HLBA`.
+        init?(_ payload: UnsafeRawBufferPointer) {
+            guard payload.count >= Self.length + 4, payload.prefix(4).elementsEqual(FormatConstants.batchTag) else { return nil }
+            storeTag = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            firstSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            lastSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+            framesLength = Int(UInt32(littleEndian: payload.loadUnaligned(fromByteOffset: 40, as: UInt32.self)))
+        }
+    }
+
+    /// The entries of the sidecar of `name` for the batches whose `lastSeq` is above `seq`;
+    /// `nil` when the sidecar is missing or does not agree with `summary` (the header the
+    /// reader took the segment on), so the caller loads the whole table the usual way and
+    /// reports what is wrong.
+    ///
+    /// The file is mapped rather than read, and the entries before are walked by their fixed
+    /// fields only: each must start where the one before ends, carry `storeTag`, and start
+    /// at a sequence number `continues` accepts after the one before; the walk must end
+    /// exactly at the body's end, at `summary`'s covered length, batch count and last
+    /// sequence number, and the last payload must be the one `summary` names. The body's
+    /// checksum is not computed (that would read every byte); the entries returned are
+    /// decoded by the caller with their own payload checksums checked.
+    static func entries(
+        _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
+        continues: (_ first: UInt64, _ expected: UInt64) -> Bool
+    ) -> [Entry]? {
+        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let file = MappedFile(fd), file.count >= headerLength else { return nil }
+        return file.withBytes(0..<file.count) { bytes -> [Entry]? in
+            guard let header = decodeHeader(Array(bytes[0..<headerLength]), name: name), header.summary == summary,
+                header.bodyLength == bytes.count - headerLength
+            else { return nil }
+            var entries: [Entry] = []
+            var at = headerLength
+            var offset = SegmentLayout.prologueLength
+            var expected = summary.firstSeq
+            var last: UnsafeRawBufferPointer?
+            for _ in 0..<summary.batchCount {
+                guard at + 12 <= bytes.count else { return nil }
+                let entryOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
+                at += 12
+                guard entryOffset == UInt64(offset), length <= FormatConstants.maxBatchHeaderLength, at + length <= bytes.count else { return nil }
+                let payload = UnsafeRawBufferPointer(rebasing: bytes[at..<at + length])
+                guard let fields = FixedFields(payload), fields.storeTag == storeTag, continues(fields.firstSeq, expected),
+                    fields.lastSeq >= fields.firstSeq
+                else { return nil }
+                if fields.lastSeq > seq { entries.append(Entry(offset: offset, payload: Array(payload))) }
+                offset += 8 + length + fields.framesLength
+                expected = fields.lastSeq + 1
+                last = payload
+                at += length
+            }
+            guard at == bytes.count, offset == summary.coveredLength, expected - 1 == summary.lastSeq,
+                let last, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: last.dropLast(4))) == summary.lastPayloadCRC
+            else { return nil }
+            return entries
+        }
+    }
+}

@@ -19,6 +19,8 @@ final class AppendedUUIDs {
     @exclusivity(unchecked) private var bloom: UUIDBloom
     /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
     private var written = 0
+    /// What ``prefetch(_:)`` loaded, kept so the loads are not optimised away.
+    private var touched: UInt64 = 0
 
     /// The events from `from` on; partial runs go to a scratch directory.
     init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
@@ -41,6 +43,13 @@ final class AppendedUUIDs {
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
         try builder.add(uuid, seq: seq, isDelete: isDelete)
         if builder.pendingCount == 0 { try moveRecentToBloom() }
+    }
+
+    /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
+    /// Bloom block) into the cache: called for the UUIDs of the next few events, it lets
+    /// their cache misses overlap instead of each lookup waiting for its own.
+    func prefetch(_ uuid: SampleUUID) {
+        touched ^= recent.touch(uuid) ^ bloom.touch(uuid)
     }
 
     /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when
@@ -88,7 +97,7 @@ final class AppendedUUIDs {
         } else {
             for uuid in recentUUIDs { bloom.insert(uuid) }
         }
-        recent = UUIDPositions(capacity: chunkEvents)
+        recent.removeAll()
         recentUUIDs.removeAll(keepingCapacity: true)
         recentFound.removeAll(keepingCapacity: true)
     }

@@ -53,6 +53,12 @@ struct WriterState {
         return stub
     }
 
+    /// Brings into the cache what looking up `uuid` among this append's events first reads
+    /// (see ``AppendedUUIDs/prefetch(_:)``).
+    func prefetch(_ uuid: SampleUUID) {
+        appended?.prefetch(uuid)
+    }
+
     /// The stub of the store's sample `uuid`, from the UUID index and its stored add line.
     private mutating func storedStub(_ uuid: SampleUUID) throws -> SampleStub? {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }

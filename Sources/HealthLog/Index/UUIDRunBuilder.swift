@@ -7,11 +7,12 @@ import Darwin
 /// Builds the ``UUIDRun`` of the events `from...to` in bounded memory, however many there
 /// are: events are given one at a time in sequence order; every `chunkEvents` of them are
 /// sorted, folded (``UUIDRunSet/combine(_:)``) and written as a partial run of their own
-/// range, and partial runs are merged pairwise as they pile up
-/// (``UUIDRun/writeMerged(_:_:directory:)``, which streams a block at a time), so memory
-/// holds one chunk and a few blocks, and each event is rewritten O(log(events / chunk))
-/// times. ``finish(through:into:)`` merges what is left into the one run covering
-/// `from...to`; fewer events than a chunk are never written before that.
+/// range, and partial runs are merged ``fanIn`` at a time as they pile up (a base-4
+/// counter; ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block
+/// of each at a time), so memory holds one chunk and a few blocks, and each event is
+/// rewritten about log₄(events / chunk) times. ``finish(through:into:)`` merges what is
+/// left, all at once, into the one run covering `from...to`; fewer events than a chunk
+/// are never written before that.
 ///
 /// Partial runs go into the given directory, or (when none is given) into a scratch
 /// directory made under `$TMPDIR` (else `/tmp`) on the first spill and removed by
@@ -38,8 +39,15 @@ final class UUIDRunBuilder {
     @exclusivity(unchecked) private var pending: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
     /// The first sequence number of the events in ``pending``.
     private var pendingFrom: UInt64
-    /// Partial runs of adjacent ranges, oldest first, each larger than the next.
+    /// Partial runs of adjacent ranges, oldest first.
     private var partials: [UUIDRun] = []
+    /// The level of each partial run: 0 for a chunk, one more than its parts' for a merge
+    /// of ``fanIn`` runs. Levels never rise from the oldest run to the newest.
+    private var levels: [Int] = []
+    /// How many partial runs of one level are merged into one of the next: each merge
+    /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
+    /// write each event fewer times, while a lookup searches at most three runs a level.
+    static let fanIn = 4
 
     /// A builder of a run from `from` (at least 1), writing partial runs into `directory`
     /// (created 0700 if absent; `nil`: a scratch directory), holding at most `chunkEvents`
@@ -74,13 +82,13 @@ final class UUIDRunBuilder {
         if let target { try OwnedDirectory.prepare(target) }
         guard !partials.isEmpty else {
             partials = [try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: from, to: to, directory: target ?? workingDirectory()))]
+            levels = [0]
             pending = []
             return partials[0]
         }
         if pendingFrom <= to { try spill(through: to) }
-        while partials.count > 2 { try mergeNewest(into: nil) }
-        if partials.count == 2 {
-            try mergeNewest(into: target)
+        if partials.count > 1 {
+            try mergeNewest(partials.count, into: target)
         } else if let target, target != directory {
             let path = target + "/" + UUIDRun.fileName(from: partials[0].fromSeq, to: partials[0].toSeq)
             if rename(partials[0].path, path) != 0 {
@@ -100,32 +108,35 @@ final class UUIDRunBuilder {
     func discard() {
         for run in partials { unlink(run.path) }
         partials = []
+        levels = []
         pending = []
         if isScratch, let directory { rmdir(directory) }
     }
 
-    /// Writes ``pending`` as the partial run `pendingFrom...last`, then merges while the
-    /// run before the newest is at most one and a half times its size (a binary counter,
-    /// with room for the UUIDs a merge folds together).
+    /// Writes ``pending`` as the partial run `pendingFrom...last` (level 0), then, while
+    /// the ``fanIn`` newest runs are of one level, merges them into one of the next.
     private func spill(through last: UInt64) throws {
         let output = try workingDirectory()
         partials.append(try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output)))
+        levels.append(0)
         pending.removeAll(keepingCapacity: true)
         pendingFrom = last + 1
-        while partials.count >= 2, 2 * partials[partials.count - 2].count <= 3 * max(partials[partials.count - 1].count, 1) {
-            try mergeNewest(into: nil)
+        while levels.count >= Self.fanIn, levels[levels.count - Self.fanIn] == levels[levels.count - 1] {
+            try mergeNewest(Self.fanIn, into: nil)
         }
     }
 
-    /// Replaces the two newest partial runs with their merge, written into `target`
-    /// (default: the builder's directory).
-    private func mergeNewest(into target: String?) throws {
-        let newer = partials.removeLast()
-        let older = partials.removeLast()
-        let merged = try Self.open(UUIDRun.writeMerged(older, newer, directory: target ?? workingDirectory()))
-        unlink(older.path)
-        unlink(newer.path)
+    /// Replaces the `count` newest partial runs with their merge, one level above the
+    /// highest of them, written into `target` (default: the builder's directory).
+    private func mergeNewest(_ count: Int, into target: String?) throws {
+        let parts = Array(partials.suffix(count))
+        let level = levels.suffix(count).max()! + 1
+        let merged = try Self.open(UUIDRun.writeMerged(parts, directory: target ?? workingDirectory()))
+        for run in parts { unlink(run.path) }
+        partials.removeLast(count)
+        levels.removeLast(count)
         partials.append(merged)
+        levels.append(level)
     }
 
     /// The directory partial runs go into, made on first use.

@@ -204,7 +204,7 @@ final class AppendSession {
         let stub = state.stubFor(type: event.type, source: event.source, device: event.device, start: event.start, end: event.end, seq: seq, line: line)
         let generated = event.uuid == nil ? uuid : nil
         builder.add(kind: FormatConstants.groupKindAdd, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
-            LineEncoder.appendAdd(seq: seq, uuid: generated, prepared: encoded, to: &$0)
+            LineEncoder.appendAdd(seq: seq, uuid: generated, prepared: encoded, verbatim: event.verbatim.map { UnsafeRawBufferPointer(rebasing: line[$0]) }, to: &$0)
         }
         try state.recordAdd(uuid, stub, sync: sync)
         summary.lastAdded = uuid

@@ -41,42 +41,52 @@ enum Field: Int, CaseIterable {
     }
 
     /// When the next token of `s` (after blanks) is a string holding exactly a field's name,
-    /// as almost every key is: that field, with the token consumed — told apart by its length
-    /// and first and last bytes, then compared, without the general string scan. Otherwise
-    /// `nil`, with nothing but blanks consumed, and the caller scans the token as any string
-    /// (a key with an escape or any other byte is no field's name, so it is never one here).
+    /// as almost every key is: that field, with the token consumed — told by comparing the
+    /// 16 bytes after the opening quote, as two words, with the name and its closing quote
+    /// (the constants are those bytes, little-endian: `0x22_706F` is `op"`), without the
+    /// general string scan. Otherwise `nil`, with nothing but blanks consumed, and the
+    /// caller scans the token as any string: a key with an escape or any other byte is no
+    /// field's name, and a key within 16 bytes of the line's end takes that path too.
     static func atKey(_ s: inout JSONScanner) -> Field? {
-        guard s.peek() == 0x22, let base = s.bytes.baseAddress else { return nil }
-        let start = s.position + 1
-        let limit = min(s.bytes.count, start + 14)
-        var end = start
-        while end < limit, s.bytes[end] != 0x22 { end += 1 }
-        guard end < limit, end > start else { return nil }
+        guard s.peek() == 0x22 else { return nil }
+        let at = s.position + 1
+        guard at + 16 <= s.bytes.count else { return nil }
+        let w = UInt64(littleEndian: s.bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        let v = UInt64(littleEndian: s.bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+        /// The first `n` bytes of a word.
+        func first(_ word: UInt64, _ n: Int) -> UInt64 { word & (UInt64.max >> (64 - 8 * n)) }
         let field: Field
-        switch (end - start, s.bytes[start], s.bytes[end - 1]) {
-        case (2, 0x6F, 0x70): field = .op
-        case (4, 0x75, 0x64): field = .uuid
-        case (4, 0x74, 0x65): field = .type
-        case (5, 0x73, 0x74): field = .start
-        case (3, 0x65, 0x64): field = .end
-        case (5, 0x76, 0x65): field = .value
-        case (4, 0x75, 0x74): field = .unit
-        case (6, 0x73, 0x65): field = .source
-        case (13, 0x73, 0x6E): field = .sourceVersion
-        case (6, 0x64, 0x65): field = .device
-        case (8, 0x6D, 0x61): field = .metadata
-        case (8, 0x61, 0x79): field = .activity
-        case (8, 0x64, 0x6E): field = .duration
-        case (6, 0x74, 0x73): field = .totals
-        case (7, 0x6F, 0x73): field = .objects
-        case (7, 0x77, 0x74): field = .workout
-        case (9, 0x6C, 0x73): field = .locations
-        case (8, 0x76, 0x73): field = .voltages
-        case (3, 0x73, 0x71): field = .seq
-        default: return nil
+        switch w & 0xFF {
+        case 0x6F:
+            if first(w, 3) == 0x22_706F { field = .op } else if w == 0x2273_7463_656A_626F { field = .objects } else { return nil }
+        case 0x75:
+            if first(w, 5) == 0x22_6469_7575 { field = .uuid } else if first(w, 5) == 0x22_7469_6E75 { field = .unit } else { return nil }
+        case 0x74:
+            if first(w, 5) == 0x22_6570_7974 { field = .type } else if first(w, 7) == 0x22_736C_6174_6F74 { field = .totals } else { return nil }
+        case 0x73:
+            if first(w, 6) == 0x2274_7261_7473 { field = .start }
+            else if first(w, 7) == 0x22_6563_7275_6F73 { field = .source }
+            else if w == 0x6556_6563_7275_6F73, first(v, 6) == 0x226E_6F69_7372 { field = .sourceVersion }
+            else if first(w, 4) == 0x2271_6573 { field = .seq }
+            else { return nil }
+        case 0x65:
+            if first(w, 4) == 0x2264_6E65 { field = .end } else { return nil }
+        case 0x76:
+            if first(w, 6) == 0x2265_756C_6176 { field = .value } else if w == 0x7365_6761_746C_6F76, first(v, 1) == 0x22 { field = .voltages } else { return nil }
+        case 0x64:
+            if first(w, 7) == 0x22_6563_6976_6564 { field = .device } else if w == 0x6E6F_6974_6172_7564, first(v, 1) == 0x22 { field = .duration } else { return nil }
+        case 0x6D:
+            if w == 0x6174_6164_6174_656D, first(v, 1) == 0x22 { field = .metadata } else { return nil }
+        case 0x61:
+            if w == 0x7974_6976_6974_6361, first(v, 1) == 0x22 { field = .activity } else { return nil }
+        case 0x77:
+            if w == 0x2274_756F_6B72_6F77 { field = .workout } else { return nil }
+        case 0x6C:
+            if w == 0x6E6F_6974_6163_6F6C, first(v, 2) == 0x2273 { field = .locations } else { return nil }
+        default:
+            return nil
         }
-        guard memcmp(field.literal.utf8Start, base + start, end - start) == 0 else { return nil }
-        s.position = end + 1
+        s.position = at + field.literal.utf8CodeUnitCount + 1
         return field
     }
 

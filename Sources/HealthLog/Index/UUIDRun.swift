@@ -222,17 +222,21 @@ final class UUIDRun {
     /// Writes a run of `entries` (sorted by UUID, no repeats) covering `from...to` into
     /// `directory` (temporary file and rename; derived data, so not synced).
     static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String) throws -> String {
+        let blocks = (entries.count + blockEntries - 1) / blockEntries
+        let entriesStart = headerLength + blocks * 20
+        // One buffer for the whole file, the entries encoded after room for the header and
+        // block table (filled in last): no copy of the entries to put the header first.
+        var file = [UInt8](repeating: 0, count: entriesStart)
+        file.reserveCapacity(entriesStart + entries.count * entryLength)
         var blockTable = ByteWriter()
-        var body: [UInt8] = []
-        body.reserveCapacity(entries.count * entryLength)
         var blockStart = 0
         while blockStart < entries.count {
             let end = min(entries.count, blockStart + blockEntries)
-            let bodyStart = body.count
-            encode(entries[blockStart..<end], to: &body)
+            let bodyStart = file.count
+            encode(entries[blockStart..<end], to: &file)
             blockTable.append(entries[blockStart].uuid.high)
             blockTable.append(entries[blockStart].uuid.low)
-            blockTable.append(CRC32C.checksum(body[bodyStart...]))
+            blockTable.append(CRC32C.checksum(file[bodyStart...]))
             blockStart = end
         }
         var header = ByteWriter()
@@ -242,12 +246,14 @@ final class UUIDRun {
         header.append(from)
         header.append(to)
         header.append(UInt64(entries.count))
-        header.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
+        header.append(UInt32(blocks))
         header.append(blockTable.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         header.appendChecksum()
         header.append(UInt32(0))
+        file.replaceSubrange(0..<headerLength, with: header.bytes)
+        file.replaceSubrange(headerLength..<entriesStart, with: blockTable.bytes)
         let path = directory + "/" + fileName(from: from, to: to)
-        try DurableFile.replace(path, with: header.bytes + blockTable.bytes + body, sync: false)
+        try DurableFile.replace(path, with: file, sync: false)
         return path
     }
 }

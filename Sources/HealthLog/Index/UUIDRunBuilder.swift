@@ -9,7 +9,8 @@ import Darwin
 /// sorted, folded (``UUIDRunSet/combine(_:)``) and written as a partial run of their own
 /// range, and partial runs are merged ``fanIn`` at a time as they pile up (a base-4
 /// counter; ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block
-/// of each at a time), so memory holds one chunk and a few blocks, and each event is
+/// of each at a time, on a background thread while events keep coming), so memory holds
+/// one chunk and a few blocks, and each event is
 /// rewritten about log₄(events / chunk) times. ``finish(through:into:)`` merges what is
 /// left, all at once, into the one run covering `from...to`; fewer events than a chunk
 /// are never written before that.
@@ -44,6 +45,10 @@ final class UUIDRunBuilder {
     /// The level of each partial run: 0 for a chunk, one more than its parts' for a merge
     /// of ``fanIn`` runs. Levels never rise from the oldest run to the newest.
     private var levels: [Int] = []
+    /// The merge running on a background thread, if any, of the `count` runs from index `at`
+    /// of ``partials``: they stay there (lookups keep reading them) until ``joinMerge()``
+    /// puts the merged run, of `level`, in their place.
+    private var merging: (job: OrderedJobs<Result<String, any Error>>, at: Int, count: Int, level: Int)?
     /// How many partial runs of one level are merged into one of the next: each merge
     /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
     /// write each event fewer times, while a lookup searches at most three runs a level.
@@ -87,6 +92,7 @@ final class UUIDRunBuilder {
             return partials[0]
         }
         if pendingFrom <= to { try spill(through: to) }
+        try joinMerge()
         if partials.count > 1 {
             try mergeNewest(partials.count, into: target)
         } else if let target, target != directory {
@@ -106,6 +112,8 @@ final class UUIDRunBuilder {
 
     /// Removes every run this builder wrote, the finished one too (and its scratch directory).
     func discard() {
+        if let merge = merging, case .success(let path)? = merge.job.next() { unlink(path) }
+        merging = nil
         for run in partials { unlink(run.path) }
         partials = []
         levels = []
@@ -113,17 +121,52 @@ final class UUIDRunBuilder {
         if isScratch, let directory { rmdir(directory) }
     }
 
-    /// Writes ``pending`` as the partial run `pendingFrom...last` (level 0), then, while
-    /// the ``fanIn`` newest runs are of one level, merges them into one of the next.
+    /// Writes ``pending`` as the partial run `pendingFrom...last` (level 0). Merges run on
+    /// a background thread, one at a time, while events keep coming: the one started at
+    /// the spill before is put in place first (it had a chunk's time to finish), then one
+    /// more starts when the ``fanIn`` newest runs are of one level — before this chunk's
+    /// run is added, for a merge that made a level full, or after it.
     private func spill(through last: UInt64) throws {
+        try joinMerge()
+        try startMerge()
         let output = try workingDirectory()
         partials.append(try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output)))
         levels.append(0)
         pending.removeAll(keepingCapacity: true)
         pendingFrom = last + 1
-        while levels.count >= Self.fanIn, levels[levels.count - Self.fanIn] == levels[levels.count - 1] {
-            try mergeNewest(Self.fanIn, into: nil)
+        try startMerge()
+    }
+
+    /// Starts merging the ``fanIn`` newest runs on a background thread when they are of one
+    /// level and no merge is running.
+    private func startMerge() throws {
+        guard merging == nil, levels.count >= Self.fanIn, levels[levels.count - Self.fanIn] == levels[levels.count - 1] else { return }
+        let at = partials.count - Self.fanIn
+        let parts = partials[at...].map(\.path)
+        let output = try workingDirectory()
+        let job = OrderedJobs<Result<String, any Error>>()
+        job.submit {
+            Result {
+                // Runs of its own (each with its descriptor and buffers): the writer's stay in use for lookups.
+                let runs = try parts.map { path in
+                    guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+                    return run
+                }
+                return try UUIDRun.writeMerged(runs, directory: output)
+            }
         }
+        merging = (job, at, Self.fanIn, levels[levels.count - 1] + 1)
+    }
+
+    /// Waits for the background merge, if any, and puts its output in place of its inputs.
+    private func joinMerge() throws {
+        guard let merge = merging else { return }
+        merging = nil
+        let merged = try Self.open(merge.job.next()!.get())
+        let inputs = merge.at..<merge.at + merge.count
+        for run in partials[inputs] { unlink(run.path) }
+        partials.replaceSubrange(inputs, with: [merged])
+        levels.replaceSubrange(inputs, with: [merge.level])
     }
 
     /// Replaces the `count` newest partial runs with their merge, one level above the

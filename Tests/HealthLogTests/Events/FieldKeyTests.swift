@@ -6,10 +6,11 @@ import Testing
 /// ``Field/init(_:_:)``. Both must name the same field, or none, for any key.
 @Suite("Field keys")
 struct FieldKeyTests {
-    /// What each path makes of the key token `key` (JSON text, quotes included): the fast
-    /// path's field and where it left the scanner, and the general path's field.
-    static func paths(_ key: String) throws -> (fast: Field?, fastEnd: Int, general: Field?) {
-        let bytes = Array(key.utf8)
+    /// What each path makes of the key token `key` (JSON text, quotes included) followed by
+    /// a value and `padding` more bytes of the line: the fast path's field and where it left
+    /// the scanner, and the general path's field.
+    static func paths(_ key: String, padding: Int = 16) throws -> (fast: Field?, fastEnd: Int, general: Field?) {
+        let bytes = Array((key + ":0" + String(repeating: " ", count: padding)).utf8)
         return try bytes.withUnsafeBytes { raw in
             var fast = JSONScanner(raw)
             let known = Field.atKey(&fast)
@@ -27,6 +28,9 @@ struct FieldKeyTests {
         #expect(found.fastEnd == key.utf8.count)
         let blanks = try Self.paths("  \t" + key)
         #expect(blanks.fast == field && blanks.fastEnd == key.utf8.count + 3)
+        let nearTheEnd = try Self.paths(key, padding: 0)
+        #expect(nearTheEnd.general == field)
+        #expect(nearTheEnd.fast == nil || (nearTheEnd.fast == field && nearTheEnd.fastEnd == key.utf8.count))
     }
 
     @Test("Near misses are no field on either path, and the fast path consumes no key", arguments: [

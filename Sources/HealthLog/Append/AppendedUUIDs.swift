@@ -69,6 +69,12 @@ final class AppendedUUIDs {
         return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
     }
 
+    /// Starts building the append's run covering `from...to` in the background (see
+    /// ``UUIDRunBuilder/prepareFinish(through:)``).
+    func prepareFinish(through to: UInt64) throws {
+        try builder.prepareFinish(through: to)
+    }
+
     /// The append's run covering `from...to`, written into `directory` (see
     /// ``UUIDRunBuilder/finish(through:into:)``).
     func finish(through to: UInt64, into directory: String) throws -> UUIDRun {

@@ -173,6 +173,13 @@ struct WriterState {
         appended = nil
     }
 
+    /// Before the append of events up to `to` commits: starts merging its UUID run in the
+    /// background, so the merge overlaps the commit's syncs (``persist(from:to:reach:)``
+    /// then waits for it). Derived data: the store's files are not touched.
+    func preparePersist(through to: UInt64) throws {
+        try appended?.prepareFinish(through: to)
+    }
+
     /// After the append committed events `from...to`: adds them to the UUID index and,
     /// when this append read it, rewrites the sync table.
     mutating func persist(from: UInt64, to: UInt64, reach: (FaultPlan.Point) -> Void) throws {

@@ -79,6 +79,24 @@ final class UUIDRunBuilder {
         if pending.count >= chunkEvents { try spill(through: seq) }
     }
 
+    /// Starts what ``finish(through:into:)`` will do when partial runs were written: the
+    /// events still held are written out, and every partial run is merged into one on a
+    /// background thread, so a caller with other work before it needs the run (a commit's
+    /// syncs) overlaps the two. ``finish(through:into:)`` then only waits for it and moves
+    /// it; the same `to` must be given to both.
+    func prepareFinish(through to: UInt64) throws {
+        precondition(to >= from && to >= pendingFrom - 1, "the run covers every event added")
+        guard !partials.isEmpty else { return }
+        if pendingFrom <= to { try spill(through: to) }
+        try joinMerge()
+        guard partials.count > 1 else { return }
+        let parts = partials.map(\.path)
+        let output = try workingDirectory()
+        let job = OrderedJobs<Result<String, any Error>>()
+        job.submit { Result { try Self.merged(parts, into: output) } }
+        merging = (job, 0, partials.count, levels.max()! + 1)
+    }
+
     /// Writes the events still held and merges every partial run into one covering
     /// `from...to` (`to` at least `from` and every sequence number added), named for that
     /// range in `target` (default: the builder's directory); returns it.
@@ -145,17 +163,19 @@ final class UUIDRunBuilder {
         let parts = partials[at...].map(\.path)
         let output = try workingDirectory()
         let job = OrderedJobs<Result<String, any Error>>()
-        job.submit {
-            Result {
-                // Runs of its own (each with its descriptor and buffers): the writer's stay in use for lookups.
-                let runs = try parts.map { path in
-                    guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
-                    return run
-                }
-                return try UUIDRun.writeMerged(runs, directory: output)
-            }
-        }
+        job.submit { Result { try Self.merged(parts, into: output) } }
         merging = (job, at, Self.fanIn, levels[levels.count - 1] + 1)
+    }
+
+    /// Merges the runs at `paths` into `directory` (on a background thread): through runs
+    /// of its own, each with its descriptor and buffers, since the writer's stay in use for
+    /// lookups meanwhile. Returns the merged run's path.
+    private static func merged(_ paths: [String], into directory: String) throws -> String {
+        let runs = try paths.map { path in
+            guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+            return run
+        }
+        return try UUIDRun.writeMerged(runs, directory: directory)
     }
 
     /// Waits for the background merge, if any, and puts its output in place of its inputs.

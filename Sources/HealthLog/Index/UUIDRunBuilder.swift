@@ -48,7 +48,7 @@ final class UUIDRunBuilder {
     /// The merge running on a background thread, if any, of the `count` runs from index `at`
     /// of ``partials``: they stay there (lookups keep reading them) until ``joinMerge()``
     /// puts the merged run, of `level`, in their place.
-    private var merging: (job: OrderedJobs<Result<String, any Error>>, at: Int, count: Int, level: Int)?
+    private var merging: (job: MergeJob, at: Int, count: Int, level: Int)?
     /// How many partial runs of one level are merged into one of the next: each merge
     /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
     /// write each event fewer times, while a lookup searches at most three runs a level.
@@ -92,9 +92,7 @@ final class UUIDRunBuilder {
         guard partials.count > 1 else { return }
         let parts = partials.map(\.path)
         let output = try workingDirectory()
-        let job = OrderedJobs<Result<String, any Error>>()
-        job.submit { Result { try Self.merged(parts, into: output) } }
-        merging = (job, 0, partials.count, levels.max()! + 1)
+        merging = (MergeJob(parts, into: output), 0, partials.count, levels.max()! + 1)
     }
 
     /// Writes the events still held and merges every partial run into one covering
@@ -130,7 +128,7 @@ final class UUIDRunBuilder {
 
     /// Removes every run this builder wrote, the finished one too (and its scratch directory).
     func discard() {
-        if let merge = merging, case .success(let path)? = merge.job.next() { unlink(path) }
+        if let merge = merging, case .success(let path) = merge.job.result() { unlink(path) }
         merging = nil
         for run in partials { unlink(run.path) }
         partials = []
@@ -155,34 +153,63 @@ final class UUIDRunBuilder {
         try startMerge()
     }
 
-    /// Starts merging the ``fanIn`` newest runs on a background thread when they are of one
+    /// Starts merging the ``fanIn`` newest runs on a thread of their own when they are of one
     /// level and no merge is running.
     private func startMerge() throws {
         guard merging == nil, levels.count >= Self.fanIn, levels[levels.count - Self.fanIn] == levels[levels.count - 1] else { return }
         let at = partials.count - Self.fanIn
         let parts = partials[at...].map(\.path)
         let output = try workingDirectory()
-        let job = OrderedJobs<Result<String, any Error>>()
-        job.submit { Result { try Self.merged(parts, into: output) } }
-        merging = (job, at, Self.fanIn, levels[levels.count - 1] + 1)
+        merging = (MergeJob(parts, into: output), at, Self.fanIn, levels[levels.count - 1] + 1)
     }
 
-    /// Merges the runs at `paths` into `directory` (on a background thread): through runs
-    /// of its own, each with its descriptor and buffers, since the writer's stay in use for
-    /// lookups meanwhile. Returns the merged run's path.
-    private static func merged(_ paths: [String], into directory: String) throws -> String {
-        let runs = try paths.map { path in
-            guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
-            return run
+    /// One merge of partial runs on a thread of its own (not Dispatch's pool, whose threads
+    /// the append's line preparers need; a merge of millions of entries runs for seconds
+    /// and waits on the disk). It reads the runs through instances of its own, each with
+    /// its descriptor and buffers, since the writer's stay in use for lookups meanwhile.
+    private final class MergeJob {
+        /// Where the thread leaves the merged run's path, or why the merge failed (read only
+        /// after the thread is joined, which orders the two accesses).
+        private final class Box {
+            /// Set by the thread before it ends.
+            var outcome: Result<String, any Error>?
         }
-        return try UUIDRun.writeMerged(runs, directory: directory)
+
+        /// The outcome, shared with the thread.
+        private let box: Box
+        /// The thread, joined by ``result()``; `nil` when none could be started (the merge
+        /// then ran on the caller's thread).
+        private let thread: OSThread?
+
+        /// Starts merging the runs at `paths` into `directory`.
+        init(_ paths: [String], into directory: String) {
+            let box = Box()
+            let work = {
+                box.outcome = Result {
+                    let runs = try paths.map { path in
+                        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+                        return run
+                    }
+                    return try UUIDRun.writeMerged(runs, directory: directory)
+                }
+            }
+            self.box = box
+            thread = OSThread.start(work)
+            if thread == nil { work() }
+        }
+
+        /// Waits for the merge to end; its outcome. Called once.
+        func result() -> Result<String, any Error> {
+            thread?.join()
+            return box.outcome ?? .failure(HealthLogError(.io, "a UUID-run merge ended without an outcome"))
+        }
     }
 
     /// Waits for the background merge, if any, and puts its output in place of its inputs.
     private func joinMerge() throws {
         guard let merge = merging else { return }
         merging = nil
-        let merged = try Self.open(merge.job.next()!.get())
+        let merged = try Self.open(merge.job.result().get())
         let inputs = merge.at..<merge.at + merge.count
         for run in partials[inputs] { unlink(run.path) }
         partials.replaceSubrange(inputs, with: [merged])

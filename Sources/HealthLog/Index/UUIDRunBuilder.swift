@@ -66,6 +66,13 @@ final class UUIDRunBuilder {
         pendingFrom = from
     }
 
+    /// Waits for a merge still running (a builder given up without ``finish(through:into:)``
+    /// or ``discard()``), so its thread never outlives the builder; what it wrote stays,
+    /// as the builder's other runs do.
+    deinit {
+        if let merge = merging { _ = merge.job.result() }
+    }
+
     /// How many events are held in memory (0 right after a partial run was written).
     var pendingCount: Int { pending.count }
 

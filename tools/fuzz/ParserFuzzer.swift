@@ -9,8 +9,8 @@
 //      the UUID at its fixed place;
 //   2. a stream for `LineReader`, each line of which goes through (1), and one chunk for
 //      `LinePreparer` (what an append runs on background threads), whose events, stored-line
-//      bytes and first refused line must be those of the lines parsed, checked and encoded
-//      one by one;
+//      bytes (those completed from the line's own bytes, `verbatim`, too) and first refused
+//      line must be those of the lines parsed, checked and encoded one by one;
 //   3. the text of a `Timestamp`, a `SampleUUID` and a `QueryAnchor` token (each that parses
 //      must print back to text that parses to the same value);
 //   4. text for `JSONText.string` / `JSONText.scalar` (what `healthlog add` builds its line
@@ -138,7 +138,11 @@ func fuzzPrepared(_ input: UnsafeRawBufferPointer) {
             bytes.withUnsafeBytes { LineEncoder.appendAdd(event, uuid: uuid, seq: 7, line: $0, to: &whole) }
             var completed: [UInt8] = []
             prepared.encoded.withUnsafeBytes { encoded in
-                LineEncoder.appendAdd(seq: 7, uuid: event.uuid == nil ? uuid : nil, prepared: UnsafeRawBufferPointer(rebasing: encoded[mine.encoded]), to: &completed)
+                bytes.withUnsafeBytes { line in
+                    LineEncoder.appendAdd(
+                        seq: 7, uuid: event.uuid == nil ? uuid : nil, prepared: UnsafeRawBufferPointer(rebasing: encoded[mine.encoded]),
+                        verbatim: mine.verbatim.map { UnsafeRawBufferPointer(rebasing: line[$0]) }, to: &completed)
+                }
             }
             check(whole == completed, "LinePreparer's stored line differs:\n  whole:    \(String(decoding: whole, as: UTF8.self))\n  prepared: \(String(decoding: completed, as: UTF8.self))")
             return true

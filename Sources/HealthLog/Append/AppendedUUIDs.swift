@@ -19,6 +19,8 @@ final class AppendedUUIDs {
     @exclusivity(unchecked) private var bloom: UUIDBloom
     /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
     private var written = 0
+    /// What ``prefetch(_:)`` loaded, kept so the loads are not optimised away.
+    private var touched: UInt64 = 0
 
     /// The events from `from` on; partial runs go to a scratch directory.
     init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
@@ -43,6 +45,13 @@ final class AppendedUUIDs {
         if builder.pendingCount == 0 { try moveRecentToBloom() }
     }
 
+    /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
+    /// Bloom block) into the cache: called for the UUIDs of the next few events, it lets
+    /// their cache misses overlap instead of each lookup waiting for its own.
+    func prefetch(_ uuid: SampleUUID) {
+        touched ^= recent.touch(uuid) ^ bloom.touch(uuid)
+    }
+
     /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when
     /// absent), or `nil` when none names it.
     func lookup(_ uuid: SampleUUID) throws -> UUIDRunSet.Found? {
@@ -58,6 +67,12 @@ final class AppendedUUIDs {
             }
         }
         return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
+    }
+
+    /// Starts building the append's run covering `from...to` in the background (see
+    /// ``UUIDRunBuilder/prepareFinish(through:)``).
+    func prepareFinish(through to: UInt64) throws {
+        try builder.prepareFinish(through: to)
     }
 
     /// The append's run covering `from...to`, written into `directory` (see
@@ -88,7 +103,7 @@ final class AppendedUUIDs {
         } else {
             for uuid in recentUUIDs { bloom.insert(uuid) }
         }
-        recent = UUIDPositions(capacity: chunkEvents)
+        recent.removeAll()
         recentUUIDs.removeAll(keepingCapacity: true)
         recentFound.removeAll(keepingCapacity: true)
     }

@@ -62,30 +62,34 @@ final class StubSpill {
     private func flush() throws {
         let target = try file ?? Self.makeFile()
         file = target
-        var out = ByteWriter()
-        out.bytes.reserveCapacity(recent.count * Self.recordLength)
-        for stub in recent { Self.encode(stub, into: &out) }
-        try target.write(out.bytes, at: flushed * Self.recordLength)
+        var out = [UInt8](repeating: 0, count: recent.count * Self.recordLength)
+        out.withUnsafeMutableBytes { raw in
+            for (k, stub) in recent.enumerated() { Self.encode(stub, into: raw, at: k * Self.recordLength) }
+        }
+        try target.write(out, at: flushed * Self.recordLength)
         flushed += recent.count
         recent.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the record of `stub` to `out`.
-    private static func encode(_ stub: SampleStub, into out: inout ByteWriter) {
-        out.append(stub.seq)
-        out.append(stub.type)
-        out.append(stub.source)
-        out.append(stub.device)
-        encode(stub.start, into: &out)
-        encode(stub.end, into: &out)
-        out.append(UInt32(stub.isLive ? 1 : 0))
+    /// Stores the record of `stub` at byte `at` of `raw` (zeroed: the padding stays 0),
+    /// each field in place.
+    private static func encode(_ stub: SampleStub, into raw: UnsafeMutableRawBufferPointer, at: Int) {
+        raw.storeBytes(of: stub.seq.littleEndian, toByteOffset: at, as: UInt64.self)
+        raw.storeBytes(of: stub.type.littleEndian, toByteOffset: at + 8, as: UInt32.self)
+        raw.storeBytes(of: stub.source.littleEndian, toByteOffset: at + 12, as: UInt32.self)
+        raw.storeBytes(of: stub.device.littleEndian, toByteOffset: at + 16, as: UInt32.self)
+        encode(stub.start, into: raw, at: at + 20)
+        encode(stub.end, into: raw, at: at + 32)
+        raw[at + 44] = stub.isLive ? 1 : 0
     }
 
-    /// Appends the 12 bytes of `time`: microseconds, UTC offset minutes, is-Zulu, fraction digits.
-    private static func encode(_ time: Timestamp, into out: inout ByteWriter) {
-        out.append(UInt64(bitPattern: time.microseconds))
-        out.append(UInt16(bitPattern: time.offsetMinutes))
-        out.append(UInt16(time.isZulu ? 1 : 0) | UInt16(time.fractionDigits) << 8)
+    /// Stores the 12 bytes of `time` at byte `at` of `raw`: microseconds, UTC offset
+    /// minutes, is-Zulu, fraction digits.
+    private static func encode(_ time: Timestamp, into raw: UnsafeMutableRawBufferPointer, at: Int) {
+        raw.storeBytes(of: UInt64(bitPattern: time.microseconds).littleEndian, toByteOffset: at, as: UInt64.self)
+        raw.storeBytes(of: UInt16(bitPattern: time.offsetMinutes).littleEndian, toByteOffset: at + 8, as: UInt16.self)
+        raw[at + 10] = time.isZulu ? 1 : 0
+        raw[at + 11] = time.fractionDigits
     }
 
     /// The stub a record holds.

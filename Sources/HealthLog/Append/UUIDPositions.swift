@@ -28,6 +28,20 @@ struct UUIDPositions {
         return (Int(truncatingIfNeeded: h >> 32) & mask, h << 32)
     }
 
+    /// Loads the slot a lookup of `uuid` starts at and returns it: a caller that touches
+    /// the slots of the next few UUIDs before looking them up has their cache misses
+    /// overlap, where lookups one at a time between other work wait for each in turn.
+    func touch(_ uuid: SampleUUID) -> UInt64 {
+        slots.withUnsafeBufferPointer { $0[place(uuid).slot] }
+    }
+
+    /// Empties the table, keeping its slots' memory (refilling fresh memory of this size
+    /// costs a page fault per 4 KB).
+    mutating func removeAll() {
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        count = 0
+    }
+
     /// The position of `uuid` in `uuids`, or `nil`.
     func position(of uuid: SampleUUID, in uuids: [SampleUUID]) -> Int? {
         let (start, tag) = place(uuid)

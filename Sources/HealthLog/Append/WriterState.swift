@@ -53,6 +53,12 @@ struct WriterState {
         return stub
     }
 
+    /// Brings into the cache what looking up `uuid` among this append's events first reads
+    /// (see ``AppendedUUIDs/prefetch(_:)``).
+    func prefetch(_ uuid: SampleUUID) {
+        appended?.prefetch(uuid)
+    }
+
     /// The stub of the store's sample `uuid`, from the UUID index and its stored add line.
     private mutating func storedStub(_ uuid: SampleUUID) throws -> SampleStub? {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
@@ -165,6 +171,13 @@ struct WriterState {
     mutating func discard() {
         appended?.discard()
         appended = nil
+    }
+
+    /// Before the append of events up to `to` commits: starts merging its UUID run in the
+    /// background, so the merge overlaps the commit's syncs (``persist(from:to:reach:)``
+    /// then waits for it). Derived data: the store's files are not touched.
+    func preparePersist(through to: UInt64) throws {
+        try appended?.prepareFinish(through: to)
     }
 
     /// After the append committed events `from...to`: adds them to the UUID index and,

@@ -15,12 +15,18 @@ enum EventLineParser {
                 s.position += 1
             } else {
                 while true {
-                    let key = try s.string()
-                    try s.expect(0x3A, "':' after a field name")
-                    let field = Field(s, key.range)
-                    guard let field else {
-                        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[key.range.lowerBound + 1..<key.range.upperBound - 1]), as: UTF8.self)
-                        throw FieldError(field: name, reason: "unknown field")
+                    let field: Field
+                    if let known = Field.atKey(&s) {
+                        try s.expect(0x3A, "':' after a field name")
+                        field = known
+                    } else {
+                        let key = try s.string()
+                        try s.expect(0x3A, "':' after a field name")
+                        guard let named = Field(s, key.range) else {
+                            let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[key.range.lowerBound + 1..<key.range.upperBound - 1]), as: UTF8.self)
+                            throw FieldError(field: name, reason: "unknown field")
+                        }
+                        field = named
                     }
                     guard seen & (1 << field.rawValue) == 0 else {
                         throw FieldError(field: field.name, reason: "field appears twice")
@@ -95,6 +101,7 @@ enum EventLineParser {
                 throw FieldError(field: "uuid", reason: "not an RFC 4122 UUID")
             }
             event.uuid = uuid
+            event.uuidToken = token
         case .type:
             let token = try string()
             event.type = token.lowerBound + 1..<token.upperBound - 1

@@ -49,11 +49,52 @@ enum LineEncoder {
 
     /// Appends the stored line of an add whose other bytes ``prepareAdd(_:line:to:)`` made
     /// (`prepared`): `uuid` is the UUID the writer gave it when the line gives none, `nil`
-    /// when `prepared` starts with the line's own. The same bytes as ``appendAdd(_:uuid:seq:line:to:)``.
-    static func appendAdd(seq: UInt64, uuid: SampleUUID?, prepared: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    /// when `prepared` starts with the line's own. When `verbatim` is given, `prepared`
+    /// holds only the UUID's text and the line's own bytes `verbatim` (see
+    /// ``verbatimBody(_:line:)``) complete it, with a newline. The same bytes as
+    /// ``appendAdd(_:uuid:seq:line:to:)``.
+    static func appendAdd(seq: UInt64, uuid: SampleUUID?, prepared: UnsafeRawBufferPointer, verbatim: UnsafeRawBufferPointer? = nil, to out: inout [UInt8]) {
         appendAddStart(seq: seq, to: &out)
         uuid?.render(into: &out)
         append(prepared, to: &out)
+        if let verbatim {
+            append(verbatim, to: &out)
+            out.append(10)
+        }
+    }
+
+    /// The part of `line` that is, byte for byte, what ``prepareAdd(_:line:to:)`` writes
+    /// after the UUID's text but the newline, or `nil` when the line does not hold it as is.
+    /// It does when the line is already in the stored form from its `uuid` on: the UUID,
+    /// then the fields the stored line carries, in its order, with no blanks, then `}` at
+    /// the end of the line. The parser's token positions prove that: a field's token lies
+    /// exactly `,"name":` past the end of the one before only when nothing, not a blank and
+    /// not another field, is between them (a field's key holds no escapes, or it would not
+    /// be known), so the bytes in between are that literal. `objects` and `workout`, which
+    /// are written from their parsed UUIDs, never take this path.
+    static func verbatimBody(_ e: ParsedEvent, line: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard let uuidToken = e.uuidToken, let type = e.type, e.objects == nil, e.workout == nil else { return nil }
+        // `,"type":"` lies between the UUID's token and the type's characters.
+        guard type.lowerBound == uuidToken.upperBound + 9 else { return nil }
+        var end = type.upperBound + 1
+        func follows(_ name: StaticString, _ token: Range<Int>?) -> Bool {
+            guard let token else { return true }
+            guard token.lowerBound == end + name.utf8CodeUnitCount + 4 else { return false }
+            end = token.upperBound
+            return true
+        }
+        let value: Range<Int>?
+        switch e.value {
+        case .number(let range, _), .string(let range): value = range
+        case nil: value = nil
+        }
+        guard follows("start", e.startToken), follows("end", e.endToken), follows("value", value), follows("unit", e.unit),
+            follows("source", e.source), follows("sourceVersion", e.sourceVersion), follows("device", e.device),
+            follows("metadata", e.metadata), follows("activity", e.activity), follows("duration", e.duration),
+            follows("totals", e.totals), follows("locations", e.locations), follows("voltages", e.voltages),
+            end + 1 == line.count, line[end] == 0x7D
+        else { return nil }
+        return uuidToken.upperBound - 1..<line.count
     }
 
     /// Appends an add's stored line up to its UUID.

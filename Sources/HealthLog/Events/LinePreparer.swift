@@ -54,10 +54,18 @@ enum LinePreparer {
         _ event: ParsedEvent, line: UnsafeRawBufferPointer, at range: Range<Int>, isRewritten: Bool, index: Int, into out: inout PreparedChunk
     ) {
         let from = out.encoded.count
-        if !event.isDelete { LineEncoder.prepareAdd(event, line: line, to: &out.encoded) }
+        var verbatim: Range<Int>?
+        if !event.isDelete {
+            if let uuid = event.uuid, let body = LineEncoder.verbatimBody(event, line: line) {
+                uuid.render(into: &out.encoded)
+                verbatim = body
+            } else {
+                LineEncoder.prepareAdd(event, line: line, to: &out.encoded)
+            }
+        }
         out.events.append(PreparedEvent(
             index: index, isDelete: event.isDelete, isRewritten: isRewritten, line: range, uuid: event.uuid,
             type: event.type, source: event.source, device: event.device, start: event.start, end: event.end,
-            sync: SyncStub(event, line: line), objects: event.objects, encoded: from..<out.encoded.count))
+            sync: SyncStub(event, line: line), objects: event.objects, encoded: from..<out.encoded.count, verbatim: verbatim))
     }
 }

@@ -11,7 +11,7 @@ enum MetadataParser {
         guard s.peek() == 0x7B else { throw FieldError(field: "metadata", reason: "must be an object") }
         let start = s.position
         s.position += 1
-        var keys = Set<JSONKeyToken>()
+        var keys = MetadataKeys()
         if s.peek() == 0x7D {
             s.position += 1
             event.metadata = start..<s.position
@@ -21,7 +21,7 @@ enum MetadataParser {
             guard s.peek() == 0x22 else { throw FieldError(field: "metadata", reason: "keys must be strings") }
             let key = try s.string().range
             let keyBytes = s.bytes[key]
-            guard keys.insert(JSONKeyToken(bytes: UnsafeRawBufferPointer(rebasing: keyBytes))).inserted else {
+            guard keys.insert(key, of: s.bytes) else {
                 throw FieldError(field: "metadata", reason: "key \(String(decoding: UnsafeRawBufferPointer(rebasing: keyBytes), as: UTF8.self)) appears twice")
             }
             try s.expect(0x3A, "':' after a metadata key")

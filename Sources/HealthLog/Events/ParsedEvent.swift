@@ -13,6 +13,8 @@ struct ParsedEvent {
     var isDelete = false
     /// The `uuid`, if given.
     var uuid: SampleUUID?
+    /// The `uuid` token, quotes included.
+    var uuidToken: Range<Int>?
     /// The `type` identifier's characters (no quotes; identifiers have no escapes).
     var type: Range<Int>?
     /// The kind the type's prefix names.

@@ -23,8 +23,12 @@ struct PreparedEvent: Sendable {
     /// A correlation's members.
     var objects: [SampleUUID]?
     /// An add's stored line in ``PreparedChunk/encoded`` (see
-    /// ``LineEncoder/appendAdd(seq:uuid:prepared:to:)``); empty for a delete.
+    /// ``LineEncoder/appendAdd(seq:uuid:prepared:verbatim:to:)``); empty for a delete.
     var encoded: Range<Int>
+    /// When the line holds the rest of its stored line as is (``LineEncoder/verbatimBody(_:line:)``):
+    /// where, relative to the line; ``encoded`` then holds only the UUID's text, and the
+    /// writer copies these bytes from the line instead of a copy of them.
+    var verbatim: Range<Int>?
 }
 
 /// Why a chunk's line was refused.

@@ -42,6 +42,14 @@ struct UUIDBloom {
         }
     }
 
+    /// Loads the first and last words of the block `uuid` tests and returns them, so the
+    /// block (which may straddle two cache lines) is in the cache when ``mayContain(_:)``
+    /// asks (see ``UUIDPositions``'s `touch`).
+    func touch(_ uuid: SampleUUID) -> UInt64 {
+        let base = (Int(truncatingIfNeeded: Self.mix(uuid)) & blockMask) * 8
+        return words.withUnsafeBufferPointer { $0[base] ^ $0[base + 7] }
+    }
+
     /// Whether `uuid` may have been added (`false`: it certainly was not).
     func mayContain(_ uuid: SampleUUID) -> Bool {
         var hash = Self.mix(uuid)

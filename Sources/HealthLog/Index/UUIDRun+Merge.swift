@@ -62,86 +62,75 @@ extension UUIDRun {
         }
     }
 
-    /// Calls `body` with the entries of `older` and `newer` merged in UUID order, a UUID in
-    /// both folded into one entry (the later add and delete win), as ``UUIDRunSet/merge(_:_:)``.
-    private static func walkMerged(_ older: UUIDRun, _ newer: UUIDRun, _ body: (Entry) throws -> Void) throws {
-        var a = try BlockCursor(older)
-        defer { a.close() }
-        var b = try BlockCursor(newer)
-        defer { b.close() }
+    /// Calls `body` with the entries of `runs` (adjacent runs, oldest first) merged in UUID
+    /// order in one pass, a UUID in several folded into one entry (the later add and delete
+    /// win), as ``UUIDRunSet/merge(_:_:)`` folds two. Holds a block of each run.
+    private static func walkMerged(_ runs: [UUIDRun], _ body: (Entry) throws -> Void) throws {
+        var cursors: [BlockCursor] = []
+        defer { for cursor in cursors { cursor.close() } }
+        for run in runs { cursors.append(try BlockCursor(run)) }
         while true {
-            switch (a.current, b.current) {
-            case (nil, nil):
-                return
-            case (let x?, nil):
-                try body(x)
-                try a.advance()
-            case (nil, let y?):
-                try body(y)
-                try b.advance()
-            case (let x?, let y?):
-                if x.uuid < y.uuid {
-                    try body(x)
-                    try a.advance()
-                } else if y.uuid < x.uuid {
-                    try body(y)
-                    try b.advance()
-                } else {
-                    try body(Entry(uuid: x.uuid, addSeq: max(x.addSeq, y.addSeq), deleteSeq: max(x.deleteSeq, y.deleteSeq)))
-                    try a.advance()
-                    try b.advance()
-                }
+            var least: SampleUUID?
+            for cursor in cursors {
+                guard let entry = cursor.current else { continue }
+                if least.map({ entry.uuid < $0 }) ?? true { least = entry.uuid }
             }
+            guard let uuid = least else { return }
+            var merged = Entry(uuid: uuid, addSeq: 0, deleteSeq: 0)
+            for k in cursors.indices {
+                guard let entry = cursors[k].current, entry.uuid == uuid else { continue }
+                merged.addSeq = max(merged.addSeq, entry.addSeq)
+                merged.deleteSeq = max(merged.deleteSeq, entry.deleteSeq)
+                try cursors[k].advance()
+            }
+            try body(merged)
         }
     }
 
-    /// Writes the merge of two adjacent runs as one run covering `older.fromSeq...newer.toSeq`
-    /// (temporary file and rename, not synced: derived data), streaming: one walk counts the
-    /// merged entries to size the block table, a second writes them a block at a time, so
-    /// memory stays a few blocks however large the runs are. Throws
-    /// ``HealthLogError/Code/corrupt`` when an input block fails its checksum.
-    static func writeMerged(_ older: UUIDRun, _ newer: UUIDRun, directory: String) throws -> String {
+    /// Writes the merge of `runs` (at least one; adjacent, oldest first) as one run covering
+    /// `runs[0].fromSeq...runs.last.toSeq` (temporary file and rename, not synced: derived
+    /// data), streaming: one walk counts the merged entries to size the block table, a
+    /// second writes them a block at a time, so memory stays a few blocks per run however
+    /// large the runs are. Throws ``HealthLogError/Code/corrupt`` when an input block fails
+    /// its checksum.
+    static func writeMerged(_ runs: [UUIDRun], directory: String) throws -> String {
+        precondition(!runs.isEmpty, "a merge has a run")
         var count = 0
-        try walkMerged(older, newer) { _ in count += 1 }
+        try walkMerged(runs) { _ in count += 1 }
         let blocks = (count + blockEntries - 1) / blockEntries
-        let path = directory + "/" + fileName(from: older.fromSeq, to: newer.toSeq)
+        let from = runs[0].fromSeq
+        let to = runs[runs.count - 1].toSeq
+        let path = directory + "/" + fileName(from: from, to: to)
         let temporary = path + DurableFile.temporarySuffix
         let fd = try FileDescriptor.createExclusive(temporary)
         do {
             var table = ByteWriter()
-            var body = ByteWriter()
+            var block: [Entry] = []
+            block.reserveCapacity(blockEntries)
+            var body: [UInt8] = []
             var offset = headerLength + blocks * 20
-            var first: SampleUUID?
             func flushBlock() throws {
-                guard let start = first else { return }
-                table.append(start.high)
-                table.append(start.low)
-                table.append(CRC32C.checksum(body.bytes[...]))
-                try fd.write(body.bytes, at: offset)
-                offset += body.bytes.count
-                body.bytes.removeAll(keepingCapacity: true)
-                first = nil
+                guard let first = block.first else { return }
+                body.removeAll(keepingCapacity: true)
+                encode(block[...], to: &body)
+                table.append(first.uuid.high)
+                table.append(first.uuid.low)
+                table.append(body.withUnsafeBytes { CRC32C.checksum($0) })
+                try fd.write(body, at: offset)
+                offset += body.count
+                block.removeAll(keepingCapacity: true)
             }
-            var inBlock = 0
-            try walkMerged(older, newer) { entry in
-                if first == nil { first = entry.uuid }
-                body.append(entry.uuid.high)
-                body.append(entry.uuid.low)
-                body.append(entry.addSeq)
-                body.append(entry.deleteSeq)
-                inBlock += 1
-                if inBlock == blockEntries {
-                    try flushBlock()
-                    inBlock = 0
-                }
+            try walkMerged(runs) { entry in
+                block.append(entry)
+                if block.count == blockEntries { try flushBlock() }
             }
             try flushBlock()
             var header = ByteWriter()
             header.append(bytes: tag)
             header.append(FormatConstants.uuidRunVersion)
             header.append(UInt16(0))
-            header.append(older.fromSeq)
-            header.append(newer.toSeq)
+            header.append(from)
+            header.append(to)
             header.append(UInt64(count))
             header.append(UInt32(blocks))
             header.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })

@@ -7,11 +7,13 @@ import Darwin
 /// Builds the ``UUIDRun`` of the events `from...to` in bounded memory, however many there
 /// are: events are given one at a time in sequence order; every `chunkEvents` of them are
 /// sorted, folded (``UUIDRunSet/combine(_:)``) and written as a partial run of their own
-/// range, and partial runs are merged pairwise as they pile up
-/// (``UUIDRun/writeMerged(_:_:directory:)``, which streams a block at a time), so memory
-/// holds one chunk and a few blocks, and each event is rewritten O(log(events / chunk))
-/// times. ``finish(through:into:)`` merges what is left into the one run covering
-/// `from...to`; fewer events than a chunk are never written before that.
+/// range, and partial runs are merged ``fanIn`` at a time as they pile up (a base-4
+/// counter; ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block
+/// of each at a time, on a background thread while events keep coming), so memory holds
+/// one chunk and a few blocks, and each event is
+/// rewritten about log₄(events / chunk) times. ``finish(through:into:)`` merges what is
+/// left, all at once, into the one run covering `from...to`; fewer events than a chunk
+/// are never written before that.
 ///
 /// Partial runs go into the given directory, or (when none is given) into a scratch
 /// directory made under `$TMPDIR` (else `/tmp`) on the first spill and removed by
@@ -38,8 +40,19 @@ final class UUIDRunBuilder {
     @exclusivity(unchecked) private var pending: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
     /// The first sequence number of the events in ``pending``.
     private var pendingFrom: UInt64
-    /// Partial runs of adjacent ranges, oldest first, each larger than the next.
+    /// Partial runs of adjacent ranges, oldest first.
     private var partials: [UUIDRun] = []
+    /// The level of each partial run: 0 for a chunk, one more than its parts' for a merge
+    /// of ``fanIn`` runs. Levels never rise from the oldest run to the newest.
+    private var levels: [Int] = []
+    /// The merge running on a background thread, if any, of the `count` runs from index `at`
+    /// of ``partials``: they stay there (lookups keep reading them) until ``joinMerge()``
+    /// puts the merged run, of `level`, in their place.
+    private var merging: (job: MergeJob, at: Int, count: Int, level: Int)?
+    /// How many partial runs of one level are merged into one of the next: each merge
+    /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
+    /// write each event fewer times, while a lookup searches at most three runs a level.
+    static let fanIn = 4
 
     /// A builder of a run from `from` (at least 1), writing partial runs into `directory`
     /// (created 0700 if absent; `nil`: a scratch directory), holding at most `chunkEvents`
@@ -51,6 +64,13 @@ final class UUIDRunBuilder {
         isScratch = directory == nil
         self.chunkEvents = chunkEvents
         pendingFrom = from
+    }
+
+    /// Waits for a merge still running (a builder given up without ``finish(through:into:)``
+    /// or ``discard()``), so its thread never outlives the builder; what it wrote stays,
+    /// as the builder's other runs do.
+    deinit {
+        if let merge = merging { _ = merge.job.result() }
     }
 
     /// How many events are held in memory (0 right after a partial run was written).
@@ -66,6 +86,22 @@ final class UUIDRunBuilder {
         if pending.count >= chunkEvents { try spill(through: seq) }
     }
 
+    /// Starts what ``finish(through:into:)`` will do when partial runs were written: the
+    /// events still held are written out, and every partial run is merged into one on a
+    /// background thread, so a caller with other work before it needs the run (a commit's
+    /// syncs) overlaps the two. ``finish(through:into:)`` then only waits for it and moves
+    /// it; the same `to` must be given to both.
+    func prepareFinish(through to: UInt64) throws {
+        precondition(to >= from && to >= pendingFrom - 1, "the run covers every event added")
+        guard !partials.isEmpty else { return }
+        if pendingFrom <= to { try spill(through: to) }
+        try joinMerge()
+        guard partials.count > 1 else { return }
+        let parts = partials.map(\.path)
+        let output = try workingDirectory()
+        merging = (MergeJob(parts, into: output), 0, partials.count, levels.max()! + 1)
+    }
+
     /// Writes the events still held and merges every partial run into one covering
     /// `from...to` (`to` at least `from` and every sequence number added), named for that
     /// range in `target` (default: the builder's directory); returns it.
@@ -74,13 +110,14 @@ final class UUIDRunBuilder {
         if let target { try OwnedDirectory.prepare(target) }
         guard !partials.isEmpty else {
             partials = [try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: from, to: to, directory: target ?? workingDirectory()))]
+            levels = [0]
             pending = []
             return partials[0]
         }
         if pendingFrom <= to { try spill(through: to) }
-        while partials.count > 2 { try mergeNewest(into: nil) }
-        if partials.count == 2 {
-            try mergeNewest(into: target)
+        try joinMerge()
+        if partials.count > 1 {
+            try mergeNewest(partials.count, into: target)
         } else if let target, target != directory {
             let path = target + "/" + UUIDRun.fileName(from: partials[0].fromSeq, to: partials[0].toSeq)
             if rename(partials[0].path, path) != 0 {
@@ -98,34 +135,105 @@ final class UUIDRunBuilder {
 
     /// Removes every run this builder wrote, the finished one too (and its scratch directory).
     func discard() {
+        if let merge = merging, case .success(let path) = merge.job.result() { unlink(path) }
+        merging = nil
         for run in partials { unlink(run.path) }
         partials = []
+        levels = []
         pending = []
         if isScratch, let directory { rmdir(directory) }
     }
 
-    /// Writes ``pending`` as the partial run `pendingFrom...last`, then merges while the
-    /// run before the newest is at most one and a half times its size (a binary counter,
-    /// with room for the UUIDs a merge folds together).
+    /// Writes ``pending`` as the partial run `pendingFrom...last` (level 0). Merges run on
+    /// a background thread, one at a time, while events keep coming: the one started at
+    /// the spill before is put in place first (it had a chunk's time to finish), then one
+    /// more starts when the ``fanIn`` newest runs are of one level — before this chunk's
+    /// run is added, for a merge that made a level full, or after it.
     private func spill(through last: UInt64) throws {
+        try joinMerge()
+        try startMerge()
         let output = try workingDirectory()
         partials.append(try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output)))
+        levels.append(0)
         pending.removeAll(keepingCapacity: true)
         pendingFrom = last + 1
-        while partials.count >= 2, 2 * partials[partials.count - 2].count <= 3 * max(partials[partials.count - 1].count, 1) {
-            try mergeNewest(into: nil)
+        try startMerge()
+    }
+
+    /// Starts merging the ``fanIn`` newest runs on a thread of their own when they are of one
+    /// level and no merge is running.
+    private func startMerge() throws {
+        guard merging == nil, levels.count >= Self.fanIn, levels[levels.count - Self.fanIn] == levels[levels.count - 1] else { return }
+        let at = partials.count - Self.fanIn
+        let parts = partials[at...].map(\.path)
+        let output = try workingDirectory()
+        merging = (MergeJob(parts, into: output), at, Self.fanIn, levels[levels.count - 1] + 1)
+    }
+
+    /// One merge of partial runs on a thread of its own (not Dispatch's pool, whose threads
+    /// the append's line preparers need; a merge of millions of entries runs for seconds
+    /// and waits on the disk). It reads the runs through instances of its own, each with
+    /// its descriptor and buffers, since the writer's stay in use for lookups meanwhile.
+    private final class MergeJob {
+        /// Where the thread leaves the merged run's path, or why the merge failed (read only
+        /// after the thread is joined, which orders the two accesses).
+        private final class Box {
+            /// Set by the thread before it ends.
+            var outcome: Result<String, any Error>?
+        }
+
+        /// The outcome, shared with the thread.
+        private let box: Box
+        /// The thread, joined by ``result()``; `nil` when none could be started (the merge
+        /// then ran on the caller's thread).
+        private let thread: OSThread?
+
+        /// Starts merging the runs at `paths` into `directory`.
+        init(_ paths: [String], into directory: String) {
+            let box = Box()
+            let work = {
+                box.outcome = Result {
+                    let runs = try paths.map { path in
+                        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+                        return run
+                    }
+                    return try UUIDRun.writeMerged(runs, directory: directory)
+                }
+            }
+            self.box = box
+            thread = OSThread.start(work)
+            if thread == nil { work() }
+        }
+
+        /// Waits for the merge to end; its outcome. Called once.
+        func result() -> Result<String, any Error> {
+            thread?.join()
+            return box.outcome ?? .failure(HealthLogError(.io, "a UUID-run merge ended without an outcome"))
         }
     }
 
-    /// Replaces the two newest partial runs with their merge, written into `target`
-    /// (default: the builder's directory).
-    private func mergeNewest(into target: String?) throws {
-        let newer = partials.removeLast()
-        let older = partials.removeLast()
-        let merged = try Self.open(UUIDRun.writeMerged(older, newer, directory: target ?? workingDirectory()))
-        unlink(older.path)
-        unlink(newer.path)
+    /// Waits for the background merge, if any, and puts its output in place of its inputs.
+    private func joinMerge() throws {
+        guard let merge = merging else { return }
+        merging = nil
+        let merged = try Self.open(merge.job.result().get())
+        let inputs = merge.at..<merge.at + merge.count
+        for run in partials[inputs] { unlink(run.path) }
+        partials.replaceSubrange(inputs, with: [merged])
+        levels.replaceSubrange(inputs, with: [merge.level])
+    }
+
+    /// Replaces the `count` newest partial runs with their merge, one level above the
+    /// highest of them, written into `target` (default: the builder's directory).
+    private func mergeNewest(_ count: Int, into target: String?) throws {
+        let parts = Array(partials.suffix(count))
+        let level = levels.suffix(count).max()! + 1
+        let merged = try Self.open(UUIDRun.writeMerged(parts, directory: target ?? workingDirectory()))
+        for run in parts { unlink(run.path) }
+        partials.removeLast(count)
+        levels.removeLast(count)
         partials.append(merged)
+        levels.append(level)
     }
 
     /// The directory partial runs go into, made on first use.

@@ -180,7 +180,7 @@ final class UUIDRunSet {
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
             let mergedPath: String
             do {
-                mergedPath = try UUIDRun.writeMerged(runs[runs.count - 2], runs[runs.count - 1], directory: directory)
+                mergedPath = try UUIDRun.writeMerged([runs[runs.count - 2], runs[runs.count - 1]], directory: directory)
             } catch let error as HealthLogError where error.code == .corrupt {
                 guard dropDamaged(sparing: sparing) else { throw error }
                 return try redo()

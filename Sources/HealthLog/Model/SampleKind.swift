@@ -54,6 +54,14 @@ public enum SampleKind: String, Sendable, CaseIterable {
             let ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95
             guard ok else { return nil }
         }
+        // Most lines are quantities: `HKQuantityTypeIdentifier` as three little-endian words.
+        if b.count > 24, b.loadUnaligned(fromByteOffset: 0, as: UInt64.self) == UInt64(littleEndian: 0x6974_6E61_7551_4B48),
+            b.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == UInt64(littleEndian: 0x6449_6570_7954_7974),
+            b.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == UInt64(littleEndian: 0x7265_6966_6974_6E65)
+        {
+            self = .quantity
+            return
+        }
         for entry in SampleKind.prefixes {
             let p = entry.prefix.utf8
             guard b.count >= p.count, Self.starts(b, with: p) else { continue }

@@ -38,6 +38,16 @@ struct MetadataKeyTests {
         #expect(error.message == #"line 1: field 'metadata': key "k\#(repeated)" appears twice"#)
     }
 
+    @Test("A key repeated among the first few keys (compared one by one) or just past them (in the set) is found and named, and as many distinct keys pass",
+        arguments: [(1, 0), (2, 1), (4, 0), (4, 3), (5, 0), (5, 4), (6, 2), (9, 8)])
+    func repeatAmongFewKeys(_ keys: Int, _ repeated: Int) throws {
+        let bytes = Self.line(keys: keys, repeating: repeated)
+        let error = try #require(throws: FieldError.self) { try bytes.dropLast().withUnsafeBytes { try EventLineParser.parse($0) } }
+        #expect(error.field == "metadata" && error.reason == #"key "k\#(repeated)" appears twice"#)
+        let distinct = Self.line(keys: keys + 1, repeating: nil)
+        #expect(try distinct.dropLast().withUnsafeBytes { try EventLineParser.parse($0) }.metadata != nil)
+    }
+
     @Test("Keys are compared as written: an escaped spelling of a key is a different key")
     func escapedSpellingIsDistinct() throws {
         let line = Array(#"{"type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T08:00:00Z","value":1,"unit":"count","metadata":{"a":1,"\u0061":2}}"#.utf8)

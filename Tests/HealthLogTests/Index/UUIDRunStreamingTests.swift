@@ -52,6 +52,27 @@ struct UUIDRunStreamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [UUIDRun.fileName(from: 1, to: 1_000)])
     }
 
+    @Test("While merges run in the background, the partial runs hold every event written out, each once; a discard leaves nothing behind", arguments: [1, 2, 5])
+    func partialRunsWhileMerging(_ chunk: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let events = Self.events(600, seed: UInt64(chunk) + 40)
+        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
+        for (k, event) in events.enumerated() {
+            try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
+            guard k % 37 == 0 else { continue }
+            let runs = builder.partialRuns
+            let written = k + 1 - builder.pendingCount
+            #expect(runs.first?.fromSeq ?? 1 == 1 && runs.last?.toSeq ?? 0 == UInt64(written))
+            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.toSeq + 1 == $1.fromSeq })
+            var entries: [UUIDRun.Entry] = []
+            for run in runs { entries = UUIDRunSet.merge(entries, try run.allEntries()) }
+            #expect(entries == UUIDRunSet.combine(Array(events.prefix(written))))
+        }
+        builder.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")).isEmpty)
+    }
+
     @Test("reindex in chunks of three events writes the same derived files as the reference reindex")
     func reindexInChunks() throws {
         let fixture = try IndexFixture.shared.get()

@@ -14,6 +14,18 @@ struct ExportMapper {
         var line: [UInt8]
         /// Whether the sample is a member of a correlation (a `Record` inside a `Correlation`).
         var isCorrelationMember: Bool
+        /// What the store held under the UUID when the event was mapped; `nil` when
+        /// nothing (or the mapper had no lookup). An event the store holds has no line:
+        /// an importing append would only count it.
+        var inStore: InStore? = nil
+    }
+
+    /// A UUID the store has used: by a live sample or a deleted one.
+    enum InStore {
+        /// A live sample has it: the append counts it as already present.
+        case live
+        /// A deleted sample had it: the append counts it as deleted earlier.
+        case deleted
     }
 
     /// A route file a workout names, read after the document: the route's fields (its
@@ -48,7 +60,14 @@ struct ExportMapper {
     /// rendered once, not per record.
     private var marker = Array("true".utf8)
     /// The hash, validator and buffers reused from record to record.
-    private let workspace = LineWorkspace()
+    private let workspace: LineWorkspace
+
+    /// A mapper that has mapped nothing yet; with `usedUUIDs`, an event whose UUID the
+    /// store has used is neither rendered nor validated (it was when it was imported) and
+    /// comes without its line.
+    init(usedUUIDs: UsedUUIDs? = nil) {
+        workspace = LineWorkspace(usedUUIDs: usedUUIDs)
+    }
 
     /// What one top-level element maps to.
     typealias Mapped = (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference])
@@ -112,6 +131,9 @@ struct ExportMapper {
             skip(element, "metadata key '\(key)' is given again with another value; the first value is kept")
         }
         let uuid = draft.contentUUID(workspace)
+        if let deleted = workspace.usedUUIDs?.isDeleted(uuid) {
+            return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: deleted ? .deleted : .live)
+        }
         var line = draft.render(uuid: uuid, marker: marker)
         let problem: String? = line.withUnsafeBytes { bytes in
             do {

@@ -84,7 +84,13 @@ extension HealthStore {
                 report.typeCounts[type, default: 0] -= 1
                 report.correlationMembersAlsoTopLevel += 1
             }
-            try writer.add(record.line)
+            if record.flags.contains(.inStoreLive) {
+                writer.addPresent(deleted: false)
+            } else if record.flags.contains(.inStoreDeleted) {
+                writer.addPresent(deleted: true)
+            } else {
+                try writer.add(record.line)
+            }
             if record.flags.contains(.endsElement) { try writer.flushIfFull() }
         }
         try writer.flush()
@@ -127,8 +133,9 @@ extension HealthStore {
         var routes: [ExportMapper.RouteReference] = []
         var clinical: [ExportMapper.ClinicalReference] = []
         let read: (summary: DocumentPass.Summary, mapper: ExportMapper)
+        let usedUUIDs = ((try? self.usedUUIDs()) ?? nil, (try? self.usedUUIDs()) ?? nil)
         do {
-            read = try DocumentPass.read(path) { mapped in
+            read = try DocumentPass.read(path, usedUUIDs: usedUUIDs) { mapped in
                 routes += mapped.routes
                 clinical += mapped.clinical
                 try body(mapped.events, mapped.unmapped)

@@ -12,6 +12,8 @@ struct ImportWriter {
     private(set) var appends = 0
     private var pending: [UInt8] = []
     private var pendingEvents = 0
+    /// Events of the next append the store already holds, left out of its lines: live, deleted.
+    private var pendingPresent = (live: 0, deleted: 0)
 
     init(store: HealthStore, eventsPerAppend: Int) {
         self.store = store
@@ -27,6 +29,15 @@ struct ImportWriter {
     /// Adds one event line (newline included) to the next append.
     mutating func add(_ line: UnsafeRawBufferPointer) throws {
         pending.append(contentsOf: line)
+        pendingEvents += 1
+    }
+
+    /// Adds to the next append an event whose UUID the store has already used, without its
+    /// line: the append would skip it and count it as already present (`deleted` false)
+    /// or deleted earlier. It counts toward the append size as its line would, so the
+    /// appends hold the same events.
+    mutating func addPresent(deleted: Bool) {
+        if deleted { pendingPresent.deleted += 1 } else { pendingPresent.live += 1 }
         pendingEvents += 1
     }
 
@@ -55,6 +66,9 @@ struct ImportWriter {
         pending.removeAll(keepingCapacity: true)
         pendingEvents = 0
         appends += 1
+        summary.alreadyPresent += pendingPresent.live
+        summary.deletedEarlier += pendingPresent.deleted
+        pendingPresent = (0, 0)
         summary.added += done.added
         summary.deleted += done.deleted
         summary.replaced += done.replaced

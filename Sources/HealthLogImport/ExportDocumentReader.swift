@@ -47,16 +47,14 @@ final class ExportDocumentReader {
 
     private let parser: xmlParserCtxtPtr
     private let context: Unmanaged<Context>
-    /// The piece being fed.
-    private var piece = [UInt8](repeating: 0, count: ExportDocumentReader.pieceBytes)
-    /// Input read ahead of the pieces, so the source is read in large blocks.
-    private var ahead = [UInt8](repeating: 0, count: ExportDocumentReader.aheadBytes)
-    /// The unfed bytes of ``ahead``.
-    private var aheadRange = 0..<0
-    /// The bytes read from the source at a time.
-    static let aheadBytes = 1 << 16
-    /// Bytes read into ``piece`` before the parser was created (a source shorter than 4 bytes).
-    private var carried = 0
+    /// Input read and not yet fed, from the start: the reader's buffer.
+    private var buffer = [UInt8](repeating: 0, count: ExportDocumentReader.readBytes + ExportDocumentReader.pieceBytes)
+    /// Where the bytes of ``buffer`` that wait to be fed start.
+    private var start = 0
+    /// How many bytes of ``buffer`` wait to be fed.
+    private var buffered = 0
+    /// The bytes the reader asked its input for at a time.
+    static let readBytes = 4096
     /// Whether the end of the input was fed.
     private var finished = false
 
@@ -271,8 +269,8 @@ final class ExportDocumentReader {
         created.pointee._private = context.toOpaque()
         _ = xmlCtxtUseOptions(created, XMLStreamReader.options)
         if first < 4 {
-            for k in 0..<first { piece[k] = head[k] }
-            carried = first
+            for k in 0..<first { buffer[k] = head[k] }
+            buffered = first
         }
     }
 
@@ -325,52 +323,48 @@ final class ExportDocumentReader {
         return node
     }
 
-    /// Feeds the parser its next piece, the last one with the end of the input.
+    /// Feeds the parser its next piece as `xmlTextReader` does: when fewer than 512 bytes
+    /// wait, it reads once more (4,096 bytes at most); then it feeds 512 bytes, or all that
+    /// waits when that is fewer; a read that gives nothing feeds the rest with the end.
     private func feed(_ context: Context) throws {
-        if carried == 0, aheadRange.count >= Self.pieceBytes {
-            let at = aheadRange.lowerBound
-            aheadRange = (at + Self.pieceBytes)..<aheadRange.upperBound
-            try parse(context, ahead, from: at, count: Self.pieceBytes, terminate: false)
-            return
-        }
-        var count = carried
-        carried = 0
-        while count < Self.pieceBytes {
-            if aheadRange.isEmpty {
-                guard !context.reachedEnd else { break }
-                let got: Int
+        if buffered < Self.pieceBytes {
+            if start > 0 {
+                let (from, count) = (start, buffered)
+                buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
+                start = 0
+            }
+            let got: Int
+            if context.reachedEnd {
+                got = 0
+            } else {
                 do {
-                    got = try ahead.withUnsafeMutableBytes { try context.source.read(into: $0) }
+                    got = try buffer.withUnsafeMutableBytes { try context.source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[buffered..<(buffered + Self.readBytes)])) }
                 } catch {
                     context.readFailure = error
                     throw error
                 }
-                if got == 0 {
-                    context.reachedEnd = true
-                    break
-                }
-                ahead.withUnsafeBytes { context.took($0.baseAddress!, got) }
-                aheadRange = 0..<got
             }
-            let take = min(Self.pieceBytes - count, aheadRange.count)
-            piece.withUnsafeMutableBytes { to in
-                ahead.withUnsafeBytes { from in
-                    to.baseAddress!.advanced(by: count).copyMemory(from: from.baseAddress!.advanced(by: aheadRange.lowerBound), byteCount: take)
-                }
+            if got == 0 {
+                context.reachedEnd = true
+                finished = true
+                try parse(context, count: buffered, terminate: true)
+                return
             }
-            count += take
-            aheadRange = (aheadRange.lowerBound + take)..<aheadRange.upperBound
+            buffer.withUnsafeBytes { context.took($0.baseAddress! + buffered, got) }
+            buffered += got
         }
-        if count < Self.pieceBytes { finished = true }
-        try parse(context, piece, from: 0, count: count, terminate: finished)
+        try parse(context, count: min(buffered, Self.pieceBytes), terminate: false)
     }
 
-    /// Feeds the parser `count` bytes of `bytes` from `start`.
-    private func parse(_ context: Context, _ bytes: [UInt8], from start: Int, count: Int, terminate: Bool) throws {
+    /// Feeds the parser the first `count` waiting bytes of ``buffer``.
+    private func parse(_ context: Context, count: Int, terminate: Bool) throws {
         context.piece += 1
-        let status = bytes.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress! + start, Int32(count), terminate ? 1 : 0) }
+        let from = start
+        let status = buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress! + from, Int32(count), terminate ? 1 : 0) }
         }
+        start += count
+        buffered -= count
         if status != 0 || parser.pointee.wellFormed == 0 { throw failure() }
     }
 

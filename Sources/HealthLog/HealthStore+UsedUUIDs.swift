@@ -1,17 +1,18 @@
 /// The import's read-only look into the UUID index, beside ``HealthStore/appendImporting(ndjson:)``:
 /// which UUIDs the store has used, so an import can leave out of its appends the records
-/// an importing append would only count as already present. `package` access, like the
-/// rest of the import's door.
+/// an importing append would only count as already present, and vouch for the rest
+/// (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``). `package` access, like
+/// the rest of the import's door.
 extension HealthStore {
-    /// A lookup of the UUIDs the store has used as of now, or `nil` when the store does not
-    /// exist or its UUID index does not cover the whole log (then the appends find out).
-    /// Reads only; each call opens its own lookup, for one thread.
+    /// A lookup of the UUIDs the store has used as of now (none for a store not created
+    /// yet), or `nil` when its UUID index does not cover the whole log (then the appends
+    /// find out). Reads only; each call opens its own lookup, for one thread.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` or an I/O code when the log cannot be read.
     package func usedUUIDs() throws -> UsedUUIDs? {
-        guard layout.exists else { return nil }
+        guard layout.exists else { return UsedUUIDs(nil, headSeq: 0) }
         let snapshot = try LogSnapshot(layout)
-        return UUIDRunReader(layout, snapshot: snapshot).map(UsedUUIDs.init)
+        return UUIDRunReader(layout, snapshot: snapshot).map { UsedUUIDs($0, headSeq: snapshot.headSeq) }
     }
 }
 
@@ -20,14 +21,39 @@ extension HealthStore {
 /// a UUID used after it was opened is not found. One thread at a time: it may be handed to
 /// another thread, hence `@unchecked Sendable`, but never used by two at once.
 package final class UsedUUIDs: @unchecked Sendable {
-    private let reader: UUIDRunReader
+    /// What the store holds under a UUID.
+    package enum State {
+        /// The store never used it.
+        case unused
+        /// A live sample has it.
+        case live
+        /// A deleted sample had it.
+        case deleted
+        /// Not known: the index block holding it is damaged (the append checks it again).
+        case unknown
+    }
 
-    init(_ reader: UUIDRunReader) { self.reader = reader }
+    /// The index's chain, or `nil` for a store not created yet.
+    private let reader: UUIDRunReader?
+    /// The store's head when the lookup was opened: what it answers as of.
+    package let headSeq: UInt64
 
-    /// Whether the sample `uuid` is deleted, `false` when it is live, `nil` when the store
-    /// never used the UUID or the index block holding it is damaged (the append checks it
-    /// again).
-    package func isDeleted(_ uuid: SampleUUID) -> Bool? {
-        (try? reader.isDeleted(uuid)) ?? nil
+    init(_ reader: UUIDRunReader?, headSeq: UInt64) {
+        self.reader = reader
+        self.headSeq = headSeq
+    }
+
+    /// What the store held under `uuid` when the lookup was opened.
+    package func state(of uuid: SampleUUID) -> State {
+        guard let reader else { return .unused }
+        do {
+            switch try reader.isDeleted(uuid) {
+            case nil: return .unused
+            case false?: return .live
+            case true?: return .deleted
+            }
+        } catch {
+            return .unknown
+        }
     }
 }

@@ -35,6 +35,8 @@ final class EventSpill {
         static let inStoreLive = Flags(rawValue: 8)
         /// A deleted sample in the store had the UUID (``ExportMapper/InStore/deleted``); no line.
         static let inStoreDeleted = Flags(rawValue: 16)
+        /// The store's UUID index showed the UUID unused (``ExportMapper/Event/checkedUnused``).
+        static let checkedUnused = Flags(rawValue: 32)
     }
 
     /// One record read back.
@@ -94,6 +96,7 @@ final class EventSpill {
         case .deleted?: all.insert(.inStoreDeleted)
         case nil: break
         }
+        if event.checkedUnused { all.insert(.checkedUnused) }
         raw.append(all.rawValue)
         withUnsafeBytes(of: event.uuid.high.bigEndian) { raw.append(contentsOf: $0) }
         withUnsafeBytes(of: event.uuid.low.bigEndian) { raw.append(contentsOf: $0) }

@@ -73,7 +73,7 @@ extension HealthStore {
         report.elementCounts = document.elementCounts
         report.locale = document.locale
         report.exportDate = document.exportDate
-        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
+        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead)
         var seenMembers: Set<SampleUUID> = []
         let spilled = max(1, spill.size)
         let total = document.totalBytes
@@ -89,7 +89,7 @@ extension HealthStore {
             } else if record.flags.contains(.inStoreDeleted) {
                 writer.addPresent(deleted: true)
             } else {
-                try writer.add(record.line)
+                try writer.add(record.line, uuid: record.uuid, checkedUnused: record.flags.contains(.checkedUnused))
             }
             if record.flags.contains(.endsElement) { try writer.flushIfFull() }
         }
@@ -134,6 +134,7 @@ extension HealthStore {
         var clinical: [ExportMapper.ClinicalReference] = []
         let read: (summary: DocumentPass.Summary, mapper: ExportMapper)
         let usedUUIDs = ((try? self.usedUUIDs()) ?? nil, (try? self.usedUUIDs()) ?? nil)
+        let unusedAsOfHead = usedUUIDs.0.flatMap { main in usedUUIDs.1.flatMap { $0.headSeq == main.headSeq ? main.headSeq : nil } }
         do {
             read = try DocumentPass.read(path, usedUUIDs: usedUUIDs) { mapped in
                 routes += mapped.routes
@@ -149,7 +150,8 @@ extension HealthStore {
         let summary = read.summary
         return ExportDocument(
             name: summary.name, totalBytes: summary.totalBytes, elementCounts: summary.elementCounts, locale: summary.locale,
-            exportDate: read.mapper.exportDate?.iso, isZip: summary.isZip, routes: routes, clinical: clinical, mapper: read.mapper)
+            exportDate: read.mapper.exportDate?.iso, isZip: summary.isZip, routes: routes, clinical: clinical, mapper: read.mapper,
+            unusedAsOfHead: unusedAsOfHead)
     }
 }
 
@@ -175,4 +177,8 @@ struct ExportDocument {
     var clinical: [ExportMapper.ClinicalReference]
     /// The mapper after the document.
     var mapper: ExportMapper
+    /// The store's head as of which both mapping threads' lookups found the UUIDs of the
+    /// events marked ``ExportMapper/Event/checkedUnused`` unused; `nil` when they did not
+    /// look up as of one head.
+    var unusedAsOfHead: UInt64?
 }

@@ -5,8 +5,8 @@
 /// the rest of the import's door.
 extension HealthStore {
     /// A lookup of the UUIDs the store has used as of now (none for a store not created
-    /// yet), or `nil` when its UUID index does not cover the whole log (then the appends
-    /// find out). Reads only; each call opens its own lookup, for one thread.
+    /// yet), or `nil` when its UUID index does not cover the whole log or a run of it fails
+    /// its checksums (then the appends find out). Reads only; each call opens its own lookup, for one thread.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` or an I/O code when the log cannot be read.
     package func usedUUIDs() throws -> UsedUUIDs? {
@@ -29,7 +29,7 @@ package final class UsedUUIDs: @unchecked Sendable {
         case live
         /// A deleted sample had it.
         case deleted
-        /// Not known: the index block holding it is damaged (the append checks it again).
+        /// Not known (no lookup: the append checks it).
         case unknown
     }
 
@@ -45,15 +45,10 @@ package final class UsedUUIDs: @unchecked Sendable {
 
     /// What the store held under `uuid` when the lookup was opened.
     package func state(of uuid: SampleUUID) -> State {
-        guard let reader else { return .unused }
-        do {
-            switch try reader.isDeleted(uuid) {
-            case nil: return .unused
-            case false?: return .live
-            case true?: return .deleted
-            }
-        } catch {
-            return .unknown
+        switch reader?.isDeleted(uuid) {
+        case nil: return .unused
+        case false?: return .live
+        case true?: return .deleted
         }
     }
 }

@@ -52,6 +52,20 @@ struct UsedUUIDsTests {
         #expect(try store.usedUUIDs() == nil)
     }
 
+    @Test("No lookup when a run of the UUID index fails its checksum: nothing is taken for used or unused on a damaged index")
+    func damagedRun() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        _ = try store.append(ndjson: Array(Self.add(Self.live, value: 1).utf8))
+        #expect(try store.usedUUIDs()?.state(of: try #require(SampleUUID(Self.live))) == .live)
+        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.file("store/uuids")).first { $0.hasSuffix(".run") })
+        var bytes = try ByteSurgery.read(dir.file("store/uuids/" + run))
+        bytes[bytes.count - 1] ^= 0xFF
+        try ByteSurgery.write(bytes, to: dir.file("store/uuids/" + run))
+        #expect(try store.usedUUIDs() == nil)
+    }
+
     @Test("A vouched append skips a UUID used earlier in itself, and checks in full once the head moved")
     func vouchedAppend() throws {
         let dir = try TemporaryDirectory()

@@ -7,5 +7,6 @@
    never touches (it uses pointers to the reader alone), so leave ICU out. */
 #undef LIBXML_ICU_ENABLED
 #include <libxml/xmlreader.h>
+#include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #endif

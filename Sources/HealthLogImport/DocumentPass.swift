@@ -54,14 +54,17 @@ enum DocumentPass {
     /// Reads the document of the export at `path` in batches of `elementsPerBatch` top-level
     /// elements (tests make them small), calling `keep` with each top-level
     /// element's mapping in document order and `progress` with the input bytes consumed and
-    /// the input's size after each batch. Returns the summary and a mapper that knows the
-    /// export's date (for the files read after the document).
+    /// the input's size after each batch. The calling thread's mapper looks UUIDs up in
+    /// `usedUUIDs.main`, the helper's in `usedUUIDs.helper` (one lookup per thread).
+    /// Returns the summary and a mapper that knows the export's date (for the files read
+    /// after the document).
     ///
     /// - Throws: what ``ExportInput/open(_:)`` and ``ExportScanner/scan(_:)`` throw
     ///   (a file that is not an export, malformed XML), or whatever `keep` throws; the
     ///   threads are stopped and joined before it returns or throws.
     static func read(
-        _ path: String, elementsPerBatch: Int = 256, _ keep: (ExportMapper.Mapped) throws -> Void, progress: (Int, Int) -> Void
+        _ path: String, elementsPerBatch: Int = 256, usedUUIDs: (main: UsedUUIDs?, helper: UsedUUIDs?) = (nil, nil),
+        _ keep: (ExportMapper.Mapped) throws -> Void, progress: (Int, Int) -> Void
     ) throws -> (summary: Summary, mapper: ExportMapper) {
         let steps = HandoffQueue<Step>(capacity: 4)
         let helperWork = HandoffQueue<HelperWork>(capacity: 2)
@@ -73,13 +76,14 @@ enum DocumentPass {
             results.cancel()
             scanner.join()
         }
-        let helper = try JoinableThread { mapBatches(helperWork, into: results) }
+        let helperUUIDs = usedUUIDs.helper
+        let helper = try JoinableThread { mapBatches(helperWork, into: results, usedUUIDs: helperUUIDs) }
         defer {
             helperWork.cancel()
             results.cancel()
             helper.join()
         }
-        var mapper = ExportMapper()
+        var mapper = ExportMapper(usedUUIDs: usedUUIDs.main)
         while let step = steps.pop() {
             switch step {
             case .map(let batch, let consumed, let total):
@@ -101,8 +105,8 @@ enum DocumentPass {
 
     /// The helper thread: maps each batch it is given and hands the results on, in order,
     /// until the end or a cancelled queue.
-    private static func mapBatches(_ work: HandoffQueue<HelperWork>, into results: HandoffQueue<[ExportMapper.Mapped]>) {
-        var mapper = ExportMapper()
+    private static func mapBatches(_ work: HandoffQueue<HelperWork>, into results: HandoffQueue<[ExportMapper.Mapped]>, usedUUIDs: UsedUUIDs?) {
+        var mapper = ExportMapper(usedUUIDs: usedUUIDs)
         while case .map(let batch)? = work.pop() {
             mapper.resume(exportDate: batch.exportDate)
             guard results.push(batch.elements.map { mapper.map($0) }) else { return }

@@ -31,6 +31,12 @@ final class EventSpill {
         static let endsElement = Flags(rawValue: 2)
         /// From the export document (not a route, electrocardiogram or clinical file).
         static let fromDocument = Flags(rawValue: 4)
+        /// A live sample in the store has the UUID (``ExportMapper/InStore/live``); no line.
+        static let inStoreLive = Flags(rawValue: 8)
+        /// A deleted sample in the store had the UUID (``ExportMapper/InStore/deleted``); no line.
+        static let inStoreDeleted = Flags(rawValue: 16)
+        /// The store's UUID index showed the UUID unused (``ExportMapper/Event/checkedUnused``).
+        static let checkedUnused = Flags(rawValue: 32)
     }
 
     /// One record read back.
@@ -83,7 +89,15 @@ final class EventSpill {
     /// - Throws: ``HealthLogError/Code/io`` when the file cannot be created or written (a
     ///   full disk).
     func add(_ event: ExportMapper.Event, _ flags: Flags) throws {
-        raw.append(flags.rawValue | (event.isCorrelationMember ? Flags.correlationMember.rawValue : 0))
+        var all = flags
+        if event.isCorrelationMember { all.insert(.correlationMember) }
+        switch event.inStore {
+        case .live?: all.insert(.inStoreLive)
+        case .deleted?: all.insert(.inStoreDeleted)
+        case nil: break
+        }
+        if event.checkedUnused { all.insert(.checkedUnused) }
+        raw.append(all.rawValue)
         withUnsafeBytes(of: event.uuid.high.bigEndian) { raw.append(contentsOf: $0) }
         withUnsafeBytes(of: event.uuid.low.bigEndian) { raw.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(event.line.count).littleEndian) { raw.append(contentsOf: $0) }

@@ -14,6 +14,29 @@ struct ExportMapper {
         var line: [UInt8]
         /// Whether the sample is a member of a correlation (a `Record` inside a `Correlation`).
         var isCorrelationMember: Bool
+        /// What the store held under the UUID when the event was mapped; `nil` when
+        /// nothing (or the mapper had no lookup). An event the store holds has no line:
+        /// an importing append would only count it.
+        var inStore: InStore? = nil
+        /// Whether the store's UUID index showed the UUID unused when the event was mapped.
+        var checkedUnused = false
+    }
+
+    /// A UUID the store has used: by a live sample or a deleted one.
+    enum InStore {
+        /// A live sample has it: the append counts it as already present.
+        case live
+        /// A deleted sample had it: the append counts it as deleted earlier.
+        case deleted
+
+        /// The use a lookup found, or `nil` for none (or none known).
+        init?(_ state: UsedUUIDs.State) {
+            switch state {
+            case .live: self = .live
+            case .deleted: self = .deleted
+            case .unused, .unknown: return nil
+            }
+        }
     }
 
     /// A route file a workout names, read after the document: the route's fields (its
@@ -48,7 +71,14 @@ struct ExportMapper {
     /// rendered once, not per record.
     private var marker = Array("true".utf8)
     /// The hash, validator and buffers reused from record to record.
-    private let workspace = LineWorkspace()
+    private let workspace: LineWorkspace
+
+    /// A mapper that has mapped nothing yet; with `usedUUIDs`, an event whose UUID the
+    /// store has used is neither rendered nor validated (it was when it was imported) and
+    /// comes without its line.
+    init(usedUUIDs: UsedUUIDs? = nil) {
+        workspace = LineWorkspace(usedUUIDs: usedUUIDs)
+    }
 
     /// What one top-level element maps to.
     typealias Mapped = (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference])
@@ -112,6 +142,10 @@ struct ExportMapper {
             skip(element, "metadata key '\(key)' is given again with another value; the first value is kept")
         }
         let uuid = draft.contentUUID(workspace)
+        let state = workspace.usedUUIDs?.state(of: uuid) ?? .unknown
+        if let inStore = InStore(state) {
+            return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: inStore)
+        }
         var line = draft.render(uuid: uuid, marker: marker)
         let problem: String? = line.withUnsafeBytes { bytes in
             do {
@@ -128,7 +162,7 @@ struct ExportMapper {
             return nil
         }
         line.append(0x0A)
-        return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember)
+        return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember, checkedUnused: state == .unused)
     }
 
     /// A new draft with the type, dates, source fields and metadata every sample element has.
@@ -399,8 +433,13 @@ struct ExportMapper {
             identity.start = (exportDate.iso, Timestamp(microseconds: 0))
             identity.end = identity.start
             let uuid = identity.contentUUID(workspace)
+            let state = workspace.usedUUIDs?.state(of: uuid) ?? .unknown
+            if let inStore = InStore(state) {
+                events.append(Event(type: attribute.name, uuid: uuid, line: [], isCorrelationMember: false, inStore: inStore))
+                continue
+            }
             let line = draft.render(uuid: uuid, marker: marker) + [0x0A]
-            events.append(Event(type: attribute.name, uuid: uuid, line: line, isCorrelationMember: false))
+            events.append(Event(type: attribute.name, uuid: uuid, line: line, isCorrelationMember: false, checkedUnused: state == .unused))
         }
         return events
     }

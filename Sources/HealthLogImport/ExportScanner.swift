@@ -8,7 +8,7 @@ struct ExportScanner {
     private(set) var elementCounts: [String: Int] = [:]
     /// The `locale` attribute of `HealthData`.
     private(set) var locale: String?
-    private let reader: XMLStreamReader
+    private let reader: ExportDocumentReader
     /// Whether the root's end tag was read.
     private var rootClosed = false
     private let source: any ExportByteSource
@@ -16,7 +16,7 @@ struct ExportScanner {
     /// A scanner over `source`.
     init(_ source: any ExportByteSource) throws {
         self.source = source
-        reader = try XMLStreamReader(source)
+        reader = try ExportDocumentReader(source)
     }
 
     /// Calls `body` with each top-level element in document order.
@@ -24,45 +24,33 @@ struct ExportScanner {
     /// - Throws: ``HealthLogError/Code/badInput`` for XML that is not well-formed (with line
     ///   and column) or a document whose root is not `HealthData`; whatever `body` throws.
     mutating func scan(_ body: (ExportElement) throws -> Void) throws {
-        guard case .start(let rootName, let rootAttributes, let rootIsEmpty)? = try next() else {
+        guard let root = try next(), !root.isEnd else {
             throw HealthLogError(.badInput, "\(source.documentName): the XML holds no element: not an Apple Health export")
         }
-        guard rootName == "HealthData" else {
-            throw ExportHead.wrongRoot(rootName, line: reader.line, path: source.documentName)
+        guard root.name == "HealthData" else {
+            throw ExportHead.wrongRoot(root.name, line: root.line, path: source.documentName)
         }
         elementCounts["HealthData", default: 0] += 1
-        locale = rootAttributes.first(where: { $0.name == "locale" })?.value
-        if rootIsEmpty {
-            try drain()
-            return
-        }
+        locale = root.attributes.first(where: { $0.name == "locale" })?.value
         var stack: [ExportElement] = []
         while let node = try next() {
-            switch node {
-            case .start(let name, let attributes, let isEmpty):
-                elementCounts[name, default: 0] += 1
-                if name == "Location", !stack.isEmpty {
-                    stack[stack.count - 1].locationCount += 1
-                    if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: attributes) }
-                    if !isEmpty { stack.append(ExportElement(name: name, attributes: [], line: reader.line)) }
-                    continue
-                }
-                let element = ExportElement(name: name, attributes: attributes, line: reader.line)
-                if isEmpty {
-                    try close(element, &stack, body)
-                } else {
-                    stack.append(element)
-                }
-            case .text:
-                continue
-            case .end:
+            if node.isEnd {
                 guard let element = stack.popLast() else {
                     try drain()
                     return
                 }
                 if element.name == "Location", !stack.isEmpty { continue }
                 try close(element, &stack, body)
+                continue
             }
+            elementCounts[node.name, default: 0] += 1
+            if node.name == "Location", !stack.isEmpty {
+                stack[stack.count - 1].locationCount += 1
+                if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: node.attributes) }
+                stack.append(ExportElement(name: node.name, attributes: [], line: node.line))
+                continue
+            }
+            stack.append(ExportElement(name: node.name, attributes: node.attributes, line: node.line))
         }
     }
 
@@ -83,8 +71,8 @@ struct ExportScanner {
 
     /// The reader's next node. When the input ends before the root element does (a
     /// truncated export), the error says so, with libxml2's message as detail.
-    private func next() throws -> XMLStreamReader.Node? {
-        let node: XMLStreamReader.Node?
+    private func next() throws -> ExportDocumentReader.Node? {
+        let node: ExportDocumentReader.Node?
         do {
             node = try reader.next()
         } catch let error as HealthLogError where !rootClosed && reader.endsBefore("</HealthData>") {

@@ -73,7 +73,7 @@ extension HealthStore {
         report.elementCounts = document.elementCounts
         report.locale = document.locale
         report.exportDate = document.exportDate
-        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend)
+        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead)
         var seenMembers: Set<SampleUUID> = []
         let spilled = max(1, spill.size)
         let total = document.totalBytes
@@ -84,7 +84,13 @@ extension HealthStore {
                 report.typeCounts[type, default: 0] -= 1
                 report.correlationMembersAlsoTopLevel += 1
             }
-            try writer.add(record.line)
+            if record.flags.contains(.inStoreLive) {
+                writer.addPresent(deleted: false)
+            } else if record.flags.contains(.inStoreDeleted) {
+                writer.addPresent(deleted: true)
+            } else {
+                try writer.add(record.line, uuid: record.uuid, checkedUnused: record.flags.contains(.checkedUnused))
+            }
             if record.flags.contains(.endsElement) { try writer.flushIfFull() }
         }
         try writer.flush()
@@ -127,8 +133,10 @@ extension HealthStore {
         var routes: [ExportMapper.RouteReference] = []
         var clinical: [ExportMapper.ClinicalReference] = []
         let read: (summary: DocumentPass.Summary, mapper: ExportMapper)
+        let usedUUIDs = ((try? self.usedUUIDs()) ?? nil, (try? self.usedUUIDs()) ?? nil)
+        let unusedAsOfHead = usedUUIDs.0.flatMap { main in usedUUIDs.1.flatMap { $0.headSeq == main.headSeq ? main.headSeq : nil } }
         do {
-            read = try DocumentPass.read(path) { mapped in
+            read = try DocumentPass.read(path, usedUUIDs: usedUUIDs) { mapped in
                 routes += mapped.routes
                 clinical += mapped.clinical
                 try body(mapped.events, mapped.unmapped)
@@ -142,7 +150,8 @@ extension HealthStore {
         let summary = read.summary
         return ExportDocument(
             name: summary.name, totalBytes: summary.totalBytes, elementCounts: summary.elementCounts, locale: summary.locale,
-            exportDate: read.mapper.exportDate?.iso, isZip: summary.isZip, routes: routes, clinical: clinical, mapper: read.mapper)
+            exportDate: read.mapper.exportDate?.iso, isZip: summary.isZip, routes: routes, clinical: clinical, mapper: read.mapper,
+            unusedAsOfHead: unusedAsOfHead)
     }
 }
 
@@ -168,4 +177,8 @@ struct ExportDocument {
     var clinical: [ExportMapper.ClinicalReference]
     /// The mapper after the document.
     var mapper: ExportMapper
+    /// The store's head as of which both mapping threads' lookups found the UUIDs of the
+    /// events marked ``ExportMapper/Event/checkedUnused`` unused; `nil` when they did not
+    /// look up as of one head.
+    var unusedAsOfHead: UInt64?
 }

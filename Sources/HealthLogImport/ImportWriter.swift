@@ -12,21 +12,54 @@ struct ImportWriter {
     private(set) var appends = 0
     private var pending: [UInt8] = []
     private var pendingEvents = 0
+    /// Events of the next append the store already holds, left out of its lines: live, deleted.
+    private var pendingPresent = (live: 0, deleted: 0)
+    /// The UUIDs of the next append's lines.
+    private var pendingUUIDs: [SampleUUID] = []
+    /// Whether every line of the next append was found unused in the store (and is an add).
+    private var pendingChecked = true
+    /// Whether the next append holds a line not given with its UUID (a delete).
+    private var pendingUntracked = false
+    /// The store's head as of which the lines' UUIDs were found unused, moved on by each
+    /// append; `nil` when they were not looked up (then no append vouches for them).
+    private var unusedAsOfHead: UInt64?
+    /// The UUIDs of the lines earlier appends were given: an append holding one of them
+    /// again is checked in full.
+    private var given: Set<SampleUUID> = []
 
-    init(store: HealthStore, eventsPerAppend: Int) {
+    /// A writer appending to `store` in appends of `eventsPerAppend` events; lines added as
+    /// found unused were found so as of head `unusedAsOfHead`.
+    init(store: HealthStore, eventsPerAppend: Int, unusedAsOfHead: UInt64? = nil) {
         self.store = store
         self.eventsPerAppend = max(1, eventsPerAppend)
+        self.unusedAsOfHead = unusedAsOfHead
     }
 
-    /// Adds one event line (newline included) to the next append.
-    mutating func add(_ line: [UInt8]) throws {
+    /// Adds one add's line (newline included) to the next append; `checkedUnused` when the
+    /// store's UUID index showed its `uuid` unused as of ``unusedAsOfHead``. An append whose
+    /// lines all were, none of them given to an earlier append, vouches for them
+    /// (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``).
+    mutating func add(_ line: UnsafeRawBufferPointer, uuid: SampleUUID, checkedUnused: Bool) throws {
+        pendingUUIDs.append(uuid)
+        if !checkedUnused { pendingChecked = false }
         pending.append(contentsOf: line)
         pendingEvents += 1
     }
 
-    /// Adds one event line (newline included) to the next append.
-    mutating func add(_ line: UnsafeRawBufferPointer) throws {
+    /// Adds one event line (newline included) to the next append, checked in full.
+    mutating func add(_ line: [UInt8]) throws {
+        pendingChecked = false
+        pendingUntracked = true
         pending.append(contentsOf: line)
+        pendingEvents += 1
+    }
+
+    /// Adds to the next append an event whose UUID the store has already used, without its
+    /// line: the append would skip it and count it as already present (`deleted` false)
+    /// or deleted earlier. It counts toward the append size as its line would, so the
+    /// appends hold the same events.
+    mutating func addPresent(deleted: Bool) {
+        if deleted { pendingPresent.deleted += 1 } else { pendingPresent.live += 1 }
         pendingEvents += 1
     }
 
@@ -45,16 +78,34 @@ struct ImportWriter {
     mutating func flush() throws {
         guard pendingEvents > 0 else { return }
         let done: AppendSummary
+        let vouched = unusedAsOfHead != nil && pendingChecked && pendingUUIDs.allSatisfy { !given.contains($0) }
         do {
-            done = try store.appendImporting(ndjson: pending)
+            if vouched, let head = unusedAsOfHead {
+                done = try store.appendImporting(ndjson: pending, addsUnusedAsOfHead: head)
+            } else {
+                done = try store.appendImporting(ndjson: pending)
+            }
         } catch let error as HealthLogError where appends > 0 {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"
             throw error
         }
+        if unusedAsOfHead != nil, !pendingUntracked {
+            // What this append may have used is in `given` now: the rest stays unused as of its head.
+            given.formUnion(pendingUUIDs)
+            unusedAsOfHead = done.anchor.seq
+        } else {
+            unusedAsOfHead = nil
+        }
+        pendingUUIDs.removeAll(keepingCapacity: true)
+        pendingChecked = true
+        pendingUntracked = false
         pending.removeAll(keepingCapacity: true)
         pendingEvents = 0
         appends += 1
+        summary.alreadyPresent += pendingPresent.live
+        summary.deletedEarlier += pendingPresent.deleted
+        pendingPresent = (0, 0)
         summary.added += done.added
         summary.deleted += done.deleted
         summary.replaced += done.replaced

@@ -13,9 +13,12 @@ final class LineWorkspace {
     var canonical: [UInt8] = []
     /// The last type identifier looked up, and its kind.
     private var lastKind: (type: String, kind: SampleKind?)?
+    /// The store's used UUIDs, when the import looks them up while mapping.
+    let usedUUIDs: UsedUUIDs?
 
-    /// A workspace that has looked up nothing yet.
-    init() {
+    /// A workspace that has looked up nothing yet, looking UUIDs up in `usedUUIDs`.
+    init(usedUUIDs: UsedUUIDs? = nil) {
+        self.usedUUIDs = usedUUIDs
         canonical.reserveCapacity(1024)
     }
 

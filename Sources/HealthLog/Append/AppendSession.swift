@@ -32,13 +32,18 @@ final class AppendSession {
     /// What messages call an input's Nth line: `line`, or `sample` and `UUID` for the
     /// lines ``HealthStore/save(_:)`` and ``HealthStore/delete(_:)-([SampleUUID])`` build.
     private let item: String
+    /// Whether the caller vouched that no add's given UUID was used in the store, as of a
+    /// head that is still the head: adds are then looked up among this append's samples
+    /// alone, never in the UUID index (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``).
+    private let addsUnusedInStore: Bool
 
     /// Opens the store's writer (taking its lock and cutting any torn tail); messages name
     /// a bad line as `ITEM N`.
-    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line") throws {
+    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line", addsUnusedAsOfHead: UInt64? = nil) throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
         self.item = item
         writer = try LogWriter(layout, options: options)
+        addsUnusedInStore = addsUnusedAsOfHead == writer.headSeq
         batches = BatchPipeline(writer)
         state = WriterState(layout, snapshot: writer.snapshot, chunkEvents: options.appendChunkEvents)
         startHead = writer.headSeq
@@ -169,11 +174,11 @@ final class AppendSession {
                 summary.alreadyPresent += 1
                 return
             }
-            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid) {
+            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid, inAppendOnly: addsUnusedInStore) {
                 if deleted { summary.deletedEarlier += 1 } else { summary.alreadyPresent += 1 }
                 return
             }
-            if let stub = try state.stub(uuid) {
+            if let stub = try state.stub(uuid, inAppendOnly: addsUnusedInStore) {
                 let reason = stub.seq > startHead ? "UUID \(uuid) is added earlier in this input"
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
                 throw bad("uuid", reason)

@@ -40,15 +40,16 @@ struct WriterState {
     }
 
     /// What is known of `uuid`: a sample of this append, or one found in the store (not live
-    /// when this append deleted it).
-    mutating func stub(_ uuid: SampleUUID) throws -> SampleStub? {
+    /// when this append deleted it). `inAppendOnly` looks among this append's samples
+    /// alone, for a UUID known to be unused in the store.
+    mutating func stub(_ uuid: SampleUUID, inAppendOnly: Bool = false) throws -> SampleStub? {
         let mine = try appended?.lookup(uuid)
         if let mine, mine.addSeq != 0 {
             var stub = try stubs.stub(Int(mine.addSeq - appendFrom))
             stub.isLive = mine.deleteSeq == 0
             return stub
         }
-        guard var stub = try storedStub(uuid) else { return nil }
+        guard !inAppendOnly, var stub = try storedStub(uuid) else { return nil }
         if mine != nil { stub.isLive = false }
         return stub
     }
@@ -97,10 +98,12 @@ struct WriterState {
     }
 
     /// Whether the sample `uuid` is deleted (by this append or in the store), `false` when
-    /// it is live, `nil` when the UUID was never used. Reads only the UUID index.
-    mutating func isDeleted(_ uuid: SampleUUID) throws -> Bool? {
+    /// it is live, `nil` when the UUID was never used. Reads only the UUID index;
+    /// `inAppendOnly` looks among this append's samples alone, for a UUID known to be
+    /// unused in the store.
+    mutating func isDeleted(_ uuid: SampleUUID, inAppendOnly: Bool = false) throws -> Bool? {
         if let mine = try appended?.lookup(uuid) { return mine.deleteSeq != 0 }
-        guard let snapshot, snapshot.headSeq > 0 else { return nil }
+        guard !inAppendOnly, let snapshot, snapshot.headSeq > 0 else { return nil }
         return try uuidRuns().lookup(uuid).map { $0.deleteSeq != 0 }
     }
 

@@ -1,0 +1,414 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HealthLog
+
+import CLibXML2
+
+/// The export document's start and end tags, from libxml2's SAX2 interface: the push
+/// parser is fed the input and calls back with each tag's name and attributes, so no
+/// node is built (``XMLStreamReader``'s `xmlTextReader` builds a tree node per element
+/// and per attribute and looks each attribute up in the DTD's ID table). Holds a few
+/// tags at a time, so a file of any size is read in bounded memory.
+///
+/// It gives what ``XMLStreamReader`` gave for the same input, so the import's elements,
+/// report and errors do not change:
+/// - the same parser settings (``XMLStreamReader/options``: no network, no DTD loading or
+///   validation, no entity substitution) and the same structured error handler, so the
+///   same first error, line and column stop it;
+/// - the input fed in the reader's pieces (4 bytes, then 512 at a time, the rest with
+///   the end), so the same error wins and the end of the input is seen at the same point;
+/// - attribute values as the reader's tree gave them: an entity reference (`&amp;` comes
+///   through as `&#38;`) expanded against the document's own DTD, namespace declarations
+///   first, attributes the DTD defaults left out;
+/// - lines as `xmlGetLineNo` gave them on the reader's node: past line 65,534 libxml2 keeps
+///   no line in a node, and the reader took the line of the text node after the start
+///   tag when that node was parsed in the same piece, else 65,535. ``Context/resolve(_:)``
+///   reproduces that.
+final class ExportDocumentReader {
+    /// A start tag with its attributes in document order, or an end tag.
+    struct Node {
+        /// The tag name (`prefix:name` with a namespace prefix).
+        var name: String
+        /// The attributes, namespace declarations first; empty for an end tag.
+        var attributes: [(name: String, value: String)]
+        /// The line of a start tag, as the reader gave it.
+        var line: Int
+        /// Whether this is an end tag.
+        var isEnd: Bool
+    }
+
+    /// The bytes fed to the parser at a time, as `xmlTextReader` feeds it.
+    static let pieceBytes = 512
+    /// The first line libxml2 does not keep in a node.
+    static let unkeptLine = 65535
+
+    private let parser: xmlParserCtxtPtr
+    private let context: Unmanaged<Context>
+    /// Input read and not yet fed, from the start: the reader's buffer.
+    private var buffer = [UInt8](repeating: 0, count: ExportDocumentReader.readBytes + ExportDocumentReader.pieceBytes)
+    /// Where the bytes of ``buffer`` that wait to be fed start.
+    private var start = 0
+    /// How many bytes of ``buffer`` wait to be fed.
+    private var buffered = 0
+    /// The bytes the reader asked its input for at a time.
+    static let readBytes = 4096
+    /// Whether the end of the input was fed.
+    private var finished = false
+
+    /// What the C callbacks reach: the byte source, the tags parsed, the lines waiting to
+    /// be resolved, the first parse error.
+    private final class Context {
+        let source: any ExportByteSource
+        /// The parser the callbacks belong to (an entity's check runs its own: ignored).
+        var parser: xmlParserCtxtPtr?
+        var readFailure: (any Error)?
+        var parseError: (line: Int, column: Int, message: String)?
+        /// Whether the source returned its end.
+        var reachedEnd = false
+        /// Newlines handed to the parser so far.
+        var newlines = 0
+        /// The last bytes handed to the parser, at most ``tailLength``.
+        var tail: [UInt8] = []
+        /// How many of the input's last bytes ``tail`` keeps.
+        static let tailLength = 64
+        /// Tags parsed; those from ``next`` on not yet returned.
+        var nodes: [Node] = []
+        /// The next node to return.
+        var next = 0
+        /// Start tags whose line waits for the next node: index in ``nodes`` (-1 for a
+        /// comment or processing instruction, whose line the reader looked for the same
+        /// way), depth, piece.
+        var waiting: [(index: Int, depth: Int, piece: Int)] = []
+        /// The open elements.
+        var depth = 0
+        /// The number of the piece being parsed.
+        var piece = 0
+        /// Names by libxml2's interned name, with the last value each had (most values repeat).
+        var names: [UnsafeRawPointer: Name] = [:]
+
+        /// A name's String and its attribute's last value.
+        final class Name {
+            let name: String
+            var last = ""
+            init(_ name: String) { self.name = name }
+        }
+
+        init(_ source: any ExportByteSource) { self.source = source }
+
+        /// Counts the newlines of bytes handed to the parser and keeps the last ones.
+        func took(_ bytes: UnsafeRawPointer, _ count: Int) {
+            let kept = min(count, Self.tailLength)
+            tail.append(contentsOf: UnsafeRawBufferPointer(start: bytes + (count - kept), count: kept))
+            if tail.count > Self.tailLength { tail.removeFirst(tail.count - Self.tailLength) }
+            var at = bytes
+            var left = count
+            while left > 0, let found = memchr(at, 0x0A, left) {
+                newlines += 1
+                let step = UnsafeRawPointer(found) - at + 1
+                at = UnsafeRawPointer(found) + 1
+                left -= step
+            }
+        }
+
+        /// The index of the first node not ready to return: the first start tag whose
+        /// line waits.
+        var readyEnd: Int { waiting.first(where: { $0.index >= 0 })?.index ?? nodes.count }
+
+        /// Gives the waiting start tags `line`.
+        func resolve(_ line: Int) {
+            for entry in waiting where entry.index >= 0 { nodes[entry.index].line = line }
+            waiting.removeAll(keepingCapacity: true)
+        }
+
+        /// A node of the reader's tree was made at `depth` (its parent one above): the
+        /// reader took a waiting start tag's line from its first child or its next
+        /// sibling made in the same piece: a text node's line, or through an element
+        /// to that element's; anything else left it at 65,535.
+        func made(atDepth depth: Int, textLine: Int?) {
+            guard let last = waiting.last else { return }
+            let related = last.depth == depth - 1 || last.depth == depth
+            if !related || waiting.contains(where: { $0.piece != piece }) {
+                resolve(ExportDocumentReader.unkeptLine)
+            } else if let textLine {
+                resolve(textLine)
+            }
+        }
+
+        /// The String of an interned name.
+        func name(_ local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
+            if let prefix { return String(cString: prefix) + ":" + String(cString: local) }
+            if let known = names[UnsafeRawPointer(local)] { return known.name }
+            let name = String(cString: local)
+            names[UnsafeRawPointer(local)] = Name(name)
+            return name
+        }
+
+        /// An attribute's value as the reader's tree gave it: the bytes as they are, or,
+        /// with an entity reference among them, the references expanded as libxml2's tree
+        /// does.
+        func value(_ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
+            let count = end - start
+            if memchr(start, 0x26, count) != nil { return expanded(start, count) }
+            if prefix == nil, let known = names[UnsafeRawPointer(local)] {
+                let same = known.last.utf8.withContiguousStorageIfAvailable { $0.count == count && memcmp($0.baseAddress!, start, count) == 0 } ?? false
+                if same { return known.last }
+                let value = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+                known.last = value
+                return value
+            }
+            return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        }
+
+        /// A value holding entity references, expanded the way the reader's attribute
+        /// node was built and read: `xmlStringLenGetNodeList`, then its text.
+        private func expanded(_ start: UnsafePointer<xmlChar>, _ count: Int) -> String {
+            let document = parser?.pointee.myDoc
+            guard let list = xmlStringLenGetNodeList(document, start, Int32(count)) else { return "" }
+            defer { xmlFreeNodeList(list) }
+            if list.pointee.type == XML_TEXT_NODE, list.pointee.next == nil {
+                return list.pointee.content.map { String(cString: $0) } ?? ""
+            }
+            guard let text = xmlNodeListGetString(document, list, 1) else { return "" }
+            // libxml2's xmlFree is free(3) unless a program installs its own allocator; healthlog does not.
+            defer { free(text) }
+            return String(cString: text)
+        }
+    }
+
+    /// Starts a reader over `source` (which the reader does not close).
+    init(_ source: any ExportByteSource) throws {
+        let context = Unmanaged.passRetained(Context(source))
+        var handler = xmlSAXHandler()
+        xmlSAXVersion(&handler, 2)
+        handler.startElementNs = { ctx, local, prefix, _, namespaceCount, namespaces, attributeCount, defaulted, attributes in
+            guard let context = ExportDocumentReader.context(ctx), let local else { return }
+            let line = Int(xmlSAX2GetLineNumber(ctx))
+            context.depth += 1
+            context.made(atDepth: context.depth, textLine: nil)
+            var list: [(name: String, value: String)] = []
+            let kept = Int(attributeCount - defaulted)
+            list.reserveCapacity(Int(namespaceCount) + kept)
+            if let namespaces {
+                for k in 0..<Int(namespaceCount) {
+                    let name = namespaces[2 * k].map { "xmlns:" + String(cString: $0) } ?? "xmlns"
+                    list.append((name, namespaces[2 * k + 1].map { String(cString: $0) } ?? ""))
+                }
+            }
+            if let attributes {
+                for k in 0..<kept {
+                    guard let name = attributes[5 * k], let start = attributes[5 * k + 3], let end = attributes[5 * k + 4] else { continue }
+                    let prefix = attributes[5 * k + 1]
+                    list.append((context.name(name, prefix: prefix), context.value(start, end, of: name, prefix: prefix)))
+                }
+            }
+            let index = context.nodes.count
+            context.nodes.append(Node(name: context.name(local, prefix: prefix), attributes: list, line: line, isEnd: false))
+            if line >= ExportDocumentReader.unkeptLine { context.waiting.append((index, context.depth, context.piece)) }
+        }
+        handler.endElementNs = { ctx, _, _, _ in
+            guard let context = ExportDocumentReader.context(ctx) else { return }
+            if let last = context.waiting.last, last.depth > context.depth { context.resolve(ExportDocumentReader.unkeptLine) }
+            context.depth -= 1
+            context.nodes.append(Node(name: "", attributes: [], line: 0, isEnd: true))
+        }
+        let text: charactersSAXFunc = { ctx, _, _ in
+            guard let context = ExportDocumentReader.context(ctx) else { return }
+            context.made(atDepth: context.depth + 1, textLine: Int(xmlSAX2GetLineNumber(ctx)))
+        }
+        handler.characters = text
+        handler.ignorableWhitespace = text
+        handler.cdataBlock = text
+        // Comments and processing instructions in the document's content are nodes of
+        // the reader's tree with no line kept past 65,534: an empty element, for the
+        // lines; an entity reference is a node whose line the reader never looked for.
+        handler.comment = { ctx, _ in ExportDocumentReader.madeOther(ctx) }
+        handler.processingInstruction = { ctx, _, _ in ExportDocumentReader.madeOther(ctx) }
+        handler.reference = { ctx, _ in
+            guard let context = ExportDocumentReader.context(ctx) else { return }
+            context.resolve(ExportDocumentReader.unkeptLine)
+        }
+        handler.warning = nil
+        handler.error = nil
+        handler.fatalError = nil
+        handler.serror = { opaque, error in
+            guard let opaque, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let parser = opaque.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let shared = parser.pointee._private else { return }
+            let context = Unmanaged<Context>.fromOpaque(shared).takeUnretainedValue()
+            guard context.parseError == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+            context.parseError = (Int(error.pointee.line), Int(error.pointee.int2), ExportDocumentReader.trimmed(message))
+        }
+        // The reader starts the parser with the input's first 4 bytes, read at once.
+        var head = [UInt8](repeating: 0, count: 4)
+        let first: Int
+        do {
+            first = try head.withUnsafeMutableBytes { try source.read(into: $0) }
+        } catch {
+            context.release()
+            throw error
+        }
+        let contextValue = context.takeUnretainedValue()
+        if first == 0 { contextValue.reachedEnd = true }
+        head.withUnsafeBytes { contextValue.took($0.baseAddress!, first) }
+        let created: xmlParserCtxtPtr? = head.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                xmlCreatePushParserCtxt(&handler, nil, first == 4 ? chars.baseAddress : nil, first == 4 ? 4 : 0, nil)
+            }
+        }
+        guard let created else {
+            context.release()
+            throw HealthLogError(.io, "cannot start the XML parser for \(source.documentName)")
+        }
+        parser = created
+        self.context = context
+        contextValue.parser = created
+        created.pointee._private = context.toOpaque()
+        _ = xmlCtxtUseOptions(created, XMLStreamReader.options)
+        if first < 4 {
+            for k in 0..<first { buffer[k] = head[k] }
+            buffered = first
+        }
+    }
+
+    deinit {
+        if let document = parser.pointee.myDoc {
+            xmlFreeDoc(document)
+            parser.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(parser)
+        context.release()
+    }
+
+    /// A comment or processing instruction in the content, for the lines.
+    private static func madeOther(_ ctx: UnsafeMutableRawPointer?) {
+        guard let context = context(ctx), context.depth > 0 else { return }
+        context.made(atDepth: context.depth + 1, textLine: nil)
+        if Int(xmlSAX2GetLineNumber(ctx)) >= unkeptLine { context.waiting.append((-1, context.depth + 1, context.piece)) }
+    }
+
+    /// The context the callbacks of parser `ctx` reach, or `nil` for another parser (an
+    /// entity's content checked on its own).
+    private static func context(_ ctx: UnsafeMutableRawPointer?) -> Context? {
+        guard let ctx else { return nil }
+        let parser = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let shared = parser.pointee._private else { return nil }
+        let context = Unmanaged<Context>.fromOpaque(shared).takeUnretainedValue()
+        return context.parser == parser ? context : nil
+    }
+
+    /// The next start or end tag, or `nil` at the end of the document.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` naming the line and column where the XML
+    ///   stops being well-formed; the source's error when reading fails.
+    func next() throws -> Node? {
+        let context = context.takeUnretainedValue()
+        while context.next >= context.readyEnd {
+            if context.next == context.nodes.count, context.waiting.isEmpty {
+                context.nodes.removeAll(keepingCapacity: true)
+                context.next = 0
+            }
+            if finished {
+                context.resolve(Self.unkeptLine)
+                if context.next >= context.nodes.count { return nil }
+                break
+            }
+            try feed(context)
+        }
+        let node = context.nodes[context.next]
+        context.next += 1
+        return node
+    }
+
+    /// Feeds the parser its next piece as `xmlTextReader` does: when fewer than 512 bytes
+    /// wait, it reads once more (4,096 bytes at most); then it feeds 512 bytes, or all that
+    /// waits when that is fewer; a read that gives nothing feeds the rest with the end.
+    private func feed(_ context: Context) throws {
+        if buffered < Self.pieceBytes {
+            if start > 0 {
+                let (from, count) = (start, buffered)
+                buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
+                start = 0
+            }
+            let got: Int
+            if context.reachedEnd {
+                got = 0
+            } else {
+                do {
+                    got = try buffer.withUnsafeMutableBytes { try context.source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[buffered..<(buffered + Self.readBytes)])) }
+                } catch {
+                    context.readFailure = error
+                    throw error
+                }
+            }
+            if got == 0 {
+                context.reachedEnd = true
+                finished = true
+                try parse(context, count: buffered, terminate: true)
+                return
+            }
+            buffer.withUnsafeBytes { context.took($0.baseAddress! + buffered, got) }
+            buffered += got
+        }
+        try parse(context, count: min(buffered, Self.pieceBytes), terminate: false)
+    }
+
+    /// Feeds the parser the first `count` waiting bytes of ``buffer``.
+    private func parse(_ context: Context, count: Int, terminate: Bool) throws {
+        context.piece += 1
+        let from = start
+        let status = buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress! + from, Int32(count), terminate ? 1 : 0) }
+        }
+        start += count
+        buffered -= count
+        if status != 0 || parser.pointee.wellFormed == 0 { throw failure() }
+    }
+
+    /// Whether the whole input was read and it does not end with `endTag` (blanks after it
+    /// allowed): a document cut short.
+    func endsBefore(_ endTag: String) -> Bool {
+        let context = context.takeUnretainedValue()
+        guard context.readFailure == nil, context.reachedEnd else { return false }
+        var tail = context.tail[...]
+        while let last = tail.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tail = tail.dropLast() }
+        let end = Array(endTag.utf8)
+        return !(tail.count >= end.count && tail.suffix(end.count).elementsEqual(end))
+    }
+
+    /// The number of the input's last line (one that is not empty), once it was all read.
+    var lastLine: Int {
+        let context = context.takeUnretainedValue()
+        return context.newlines + (context.tail.last == 0x0A || context.tail.isEmpty ? 0 : 1)
+    }
+
+    /// libxml2's message and its line for the error that stopped the parser, if it was a
+    /// parse error.
+    var parseError: (line: Int, message: String)? {
+        context.takeUnretainedValue().parseError.map { ($0.line, $0.message) }
+    }
+
+    /// Where the parser has reached.
+    var parserLine: Int { Int(xmlSAX2GetLineNumber(parser)) }
+
+    /// `message` without the newlines libxml2 ends its messages with.
+    private static func trimmed(_ message: String) -> String {
+        var text = message
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+
+    /// The error that stopped the parser.
+    private func failure() -> any Error {
+        let context = context.takeUnretainedValue()
+        if let error = context.readFailure { return error }
+        let name = context.source.documentName
+        if let parsed = context.parseError {
+            return HealthLogError(.badInput, "\(name): line \(parsed.line), column \(parsed.column): malformed XML: \(parsed.message)")
+        }
+        return HealthLogError(.badInput, "\(name): line \(parserLine): malformed XML")
+    }
+}

@@ -20,7 +20,8 @@ struct DeletedAddCursor {
     /// ``HealthLogError/Code/corrupt`` when a block it reads is damaged.
     mutating func isDeleted(_ seq: UInt64) throws -> Bool {
         guard seq <= index.coveredSeq, index.count > 0 else { return false }
-        let target = index.blockIndex(for: seq)
+        // Most numbers fall in the block the last one did; only a move searches the table.
+        let target = block >= 0 && index.blockHolds(block, seq) ? block : index.blockIndex(for: seq)
         if target != block {
             entries = try index.block(target)
             block = target

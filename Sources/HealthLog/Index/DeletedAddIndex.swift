@@ -34,7 +34,8 @@ final class DeletedAddIndex {
     /// The first entry of each block.
     private let firsts: [UInt64]
     private let crcs: [UInt32]
-    private let file: FileDescriptor
+    /// The file, open for block reads while it has entries (one descriptor per reader).
+    private let file: FileDescriptor?
     /// The blocks read so far (a block is checked when read).
     private var blocks: [Int: [UInt64]] = [:]
 
@@ -88,16 +89,18 @@ final class DeletedAddIndex {
         self.count = Int(count)
         self.firsts = firsts
         self.crcs = crcs
-        file = fd
+        if count == 0 { fd.close() }
+        file = count == 0 ? nil : fd
     }
 
-    deinit { file.close() }
+    deinit { file?.close() }
 
     /// The entries of block `k`, read and checked on first use; throws
     /// ``HealthLogError/Code/corrupt`` naming the file and byte offset when the block fails
     /// its checksum or does not rise from the first entry the table gives it.
     func block(_ k: Int) throws -> [UInt64] {
         if let loaded = blocks[k] { return loaded }
+        guard let file, k < firsts.count else { return [] }
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
         let offset = offset(ofEntry: first)
@@ -131,6 +134,13 @@ final class DeletedAddIndex {
             if firsts[mid] <= seq { low = mid + 1 } else { high = mid }
         }
         return max(0, low - 1)
+    }
+
+    /// Whether `seq` lies in block `k`'s range: at or above its first entry and below the
+    /// next block's (the last block's range is open).
+    @inline(__always)
+    func blockHolds(_ k: Int, _ seq: UInt64) -> Bool {
+        seq >= firsts[k] && (k + 1 == firsts.count || seq < firsts[k + 1])
     }
 
     /// Every entry, in order (each block checked).

@@ -43,7 +43,8 @@ struct Replayer {
         // reads the deletes.
         let pipeline = try ReplayPipeline(snapshot, work, readAheadEnd: readAheadEnd(work, after: after))
         var groupsRead = 0
-        var index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).map(DeletedAddCursor.init)
+        // An index that covers nothing after the anchor cannot hide any of its adds.
+        var index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: tailFrom, groupsRead: &groupsRead))
         /// Set when a block of the index turned out damaged: every delete after the anchor.

@@ -22,9 +22,13 @@ import Darwin
 /// entries, u32 0), then the entries, u64 each. A reader loads the header and the table,
 /// then only the blocks its range touches, each checked when first read.
 final class DeletedAddIndex {
+    /// The file's tag.
     static let tag: [UInt8] = Array("HLDA".utf8)
+    /// The header's length in bytes.
     static let headerLength = 40
+    /// The length of one block-table entry in bytes.
     static let tableEntryLength = 16
+    /// Entries per block (the last block may hold fewer).
     static let blockEntries = 1024
 
     /// The last sequence number whose deletes the file reflects.
@@ -33,6 +37,7 @@ final class DeletedAddIndex {
     let count: Int
     /// The first entry of each block.
     private let firsts: [UInt64]
+    /// The CRC-32C of each block's entries.
     private let crcs: [UInt32]
     /// The file, open for block reads while it has entries (one descriptor per reader).
     private let file: FileDescriptor?

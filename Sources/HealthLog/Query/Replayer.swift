@@ -47,9 +47,9 @@ struct Replayer {
         var index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: tailFrom, groupsRead: &groupsRead))
-        /// Set when a block of the index turned out damaged: every delete after the anchor.
+        // Set when a block of the index turned out damaged: every delete after the anchor.
         var fallback: DeletedSamples?
-        /// Whether an add the pipeline did not hide was deleted by an event the index covers.
+        // Whether an add the pipeline did not hide was deleted by an event the index covers.
         func isDeletedEarlier(_ line: BatchLines.Line, _ raw: UnsafeRawBufferPointer) throws -> Bool {
             if let fallback { return fallback.contains(line, in: raw) }
             guard index != nil else { return false }

@@ -18,6 +18,7 @@ struct DebrisTests {
         ("segments/00000000000000000001.0000.log.lz4.tmp", "segments/00000000000000000001.0000.log.lz4"),
         ("uuids/00000000000000000001-00000000000000000009.run.tmp", "uuids/00000000000000000001-00000000000000000003.run"),
         ("uuids/sync.tmp", "checkpoint"),
+        ("uuids/deleted-adds.tmp", "checkpoint"),
     ]
 
     /// Files that are not the store's: look-alikes of its temporary names among them.

@@ -22,6 +22,8 @@ struct PlantedFileTests {
         case segmentIndexTemporary = "segments/00000000000000000001.0000.idx.tmp"
         case uuidRunTemporary = "uuids/00000000000000000004-00000000000000000006.run.tmp"
         case syncTableTemporary = "uuids/sync.tmp"
+        case deletedAddIndex = "uuids/deleted-adds"
+        case deletedAddIndexTemporary = "uuids/deleted-adds.tmp"
         case segments
         case uuids
 

@@ -223,7 +223,7 @@ final class AppendSession {
         builder.add(kind: FormatConstants.groupKindDelete, type: stub.type, seq: seq, start: stub.start.microseconds, end: stub.end.microseconds) {
             LineEncoder.appendDelete(uuid: uuid, seq: seq, stub: stub, sync: sync, names: names, to: &$0)
         }
-        try state.recordDelete(uuid, seq: seq)
+        try state.recordDelete(uuid, seq: seq, deletingAdd: stub.seq)
     }
 
     /// The next sequence number, after writing the current batch if it is full.

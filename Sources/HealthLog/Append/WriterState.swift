@@ -27,6 +27,8 @@ struct WriterState {
     private var appendFrom: UInt64 = 0
     /// Samples with a sync identifier this append deleted before the sync table was loaded.
     private var deletedSynced: [SampleUUID] = []
+    /// The sequence numbers of the adds this append deleted, for the ``DeletedAddIndex``.
+    private var deletedAdds: [UInt64] = []
 
     /// Events held in memory by ``appended`` before it writes them out.
     private let chunkEvents: Int
@@ -143,8 +145,10 @@ struct WriterState {
         }
     }
 
-    /// Records that this append deleted `uuid` at `seq` (its stub was looked up before).
-    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64) throws {
+    /// Records that this append deleted `uuid` at `seq` (its stub was looked up before),
+    /// the sample added at `addSeq`.
+    mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64, deletingAdd addSeq: UInt64) throws {
+        deletedAdds.append(addSeq)
         let placeholder = SampleStub(
             seq: seq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
         try record(uuid, placeholder, isDelete: true)
@@ -174,6 +178,7 @@ struct WriterState {
     mutating func discard() {
         appended?.discard()
         appended = nil
+        deletedAdds = []
     }
 
     /// Before the append of events up to `to` commits: starts merging its UUID run in the
@@ -183,8 +188,8 @@ struct WriterState {
         try appended?.prepareFinish(through: to)
     }
 
-    /// After the append committed events `from...to`: adds them to the UUID index and,
-    /// when this append read it, rewrites the sync table.
+    /// After the append committed events `from...to`: adds them to the UUID index, when
+    /// this append read it rewrites the sync table, and brings the deleted-add index up to `to`.
     mutating func persist(from: UInt64, to: UInt64, reach: (FaultPlan.Point) -> Void) throws {
         guard to >= from else { return }
         if let builder = appended {
@@ -207,6 +212,9 @@ struct WriterState {
             // append (it is caught up past that when next loaded) rather than leave it damaged.
             try SyncTable.load(layout, snapshot: snapshot).write(layout)
         }
+        let adds = deletedAdds
+        deletedAdds = []
+        try DeletedAddIndex.extend(layout, snapshot: snapshot, from: from, to: to, adding: adds)
     }
 
     /// The stub of an add event.

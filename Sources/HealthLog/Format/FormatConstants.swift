@@ -14,6 +14,8 @@ enum FormatConstants {
     static let uuidRunVersion: UInt16 = 1
     /// The layout version of the sync-identifier table (`uuids/sync`) this build writes and reads.
     static let syncTableVersion: UInt16 = 1
+    /// The layout version of the deleted-add index (`uuids/deleted-adds`) this build writes and reads.
+    static let deletedAddIndexVersion: UInt16 = 1
 
     /// LZ4 frame magic number (a data frame).
     static let lz4FrameMagic: UInt32 = 0x184D_2204

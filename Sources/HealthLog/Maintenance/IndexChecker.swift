@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// `verify`'s checks of the derived files against the log: every segment's sidecar index
-/// and the sync-identifier table (the UUID index has ``UUIDRunCheck``). An index that is
+/// `verify`'s checks of the derived files against the log: every segment's sidecar index,
+/// the sync-identifier table and the deleted-add index (the UUID index has ``UUIDRunCheck``). An index that is
 /// merely behind the log (a crash before it was rewritten) or of another index version
 /// (``IndexVersion``) is a note; one that is damaged or disagrees with the log is a
 /// problem, reported with its file and byte offset.
@@ -75,6 +75,53 @@ struct IndexChecker {
         try expected.catchUp(snapshot, through: found.coveredSeq)
         if expected.entries != found.entries {
             report.problems.append("uuids/sync at byte 28: disagrees with the log; run 'healthlog reindex'")
+        }
+    }
+}
+
+extension IndexChecker {
+    /// Checks the deleted-add index against the log up to the point it covers: every add
+    /// line there is listed exactly when a delete it covers deleted it (an entry whose add
+    /// `compact` dropped may stay). Missing is not worth a note (readers then read the
+    /// deletes, and the next write rebuilds it).
+    func checkDeletedAdds(_ report: inout VerifyReport) throws {
+        let display = DeletedAddIndex.display
+        let path = DeletedAddIndex.path(layout)
+        guard FileDescriptor.exists(path) else { return }
+        if case .other(let version) = IndexVersion(path: path, tag: DeletedAddIndex.tag, current: FormatConstants.deletedAddIndexVersion) {
+            report.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.deletedAddIndexVersion))
+            return
+        }
+        guard let index = DeletedAddIndex.open(layout) else {
+            report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
+            return
+        }
+        let found: [UInt64]
+        do {
+            found = try index.allEntries()
+        } catch let error as HealthLogError {
+            report.problems.append(error.message)
+            return
+        }
+        guard index.coveredSeq <= snapshot.headSeq else {
+            report.notes.append("\(display) reaches past the log's head; the next write rebuilds it")
+            return
+        }
+        let expected = try DeletedAddIndex.entries(from: snapshot, through: index.coveredSeq)
+        var k = 0
+        for (position, entry) in found.enumerated() {
+            if k < expected.count, expected[k] == entry {
+                k += 1
+            } else {
+                let skipsOne = k < expected.count && expected[k] < entry
+                if try skipsOne || !snapshot.wasDropped(entry) {
+                    report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): disagrees with the log; run 'healthlog reindex'")
+                    return
+                }
+            }
+        }
+        if k < expected.count {
+            report.problems.append("\(display) at byte \(index.offset(ofEntry: found.count)): lacks \(expected.count - k) of the log's deleted samples; run 'healthlog reindex'")
         }
     }
 }

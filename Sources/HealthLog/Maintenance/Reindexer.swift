@@ -6,8 +6,10 @@ import Darwin
 
 /// `reindex`: under the writer lock, removes every derived file and rebuilds it from the
 /// segments in one pass: the segments' sidecar indexes, the UUID index (one run, built in
-/// bounded memory by ``UUIDRunBuilder``) and the sync-identifier table. Memory holds one
-/// batch and one chunk of UUIDs, not the log.
+/// bounded memory by ``UUIDRunBuilder``) and the sync-identifier table; then the
+/// deleted-add index (``DeletedAddIndex``, from the delete groups and the add groups of the
+/// types deleted). Memory holds one batch and one chunk of UUIDs (and the deleted
+/// samples' UUIDs), not the log.
 struct Reindexer {
     /// The store.
     let layout: StoreLayout
@@ -49,6 +51,9 @@ struct Reindexer {
         report.uuids = snapshot.headSeq > 0 ? try uuids.finish(through: snapshot.headSeq).count : 0
         sync.coveredSeq = snapshot.headSeq
         try sync.write(layout)
+        let deletedAdds = try DeletedAddIndex.entries(from: snapshot, through: snapshot.headSeq)
+        try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq)
+        report.deletedAdds = deletedAdds.count
         report.events = snapshot.headSeq
         return report
     }
@@ -56,7 +61,7 @@ struct Reindexer {
     private func removeDerivedFiles() throws {
         for directory in [layout.segments, layout.directory + "/uuids"] {
             for name in try DirectoryListing.names(in: directory)
-            where name.hasSuffix(".idx") || name.hasSuffix(".run") || name == "sync" || name.hasSuffix(".tmp") {
+            where name.hasSuffix(".idx") || name.hasSuffix(".run") || name == "sync" || name == "deleted-adds" || name.hasSuffix(".tmp") {
                 unlink(directory + "/" + name)
             }
         }
@@ -71,6 +76,8 @@ public struct ReindexReport: Sendable, Equatable {
     public var events: UInt64 = 0
     /// UUIDs in the UUID index.
     public var uuids = 0
+    /// Deleted samples in the deleted-add index.
+    public var deletedAdds = 0
     /// A torn tail cut before rebuilding, if any.
     public var recoveredTail: TornTail?
 }

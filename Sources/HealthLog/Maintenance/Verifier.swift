@@ -82,6 +82,7 @@ struct Verifier {
         if report.problems.isEmpty, eventCount == sequenced {
             try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
             try checker.checkSyncTable(&report)
+            try checker.checkDeletedAdds(&report)
         }
         return report
     }

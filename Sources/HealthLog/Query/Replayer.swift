@@ -1,9 +1,14 @@
 /// Runs an anchored query over a ``LogSnapshot``: the events after the anchor, of the
 /// requested types that match the predicate, in sequence order, up to the limit.
 ///
-/// HealthKit's view needs to know which samples after the anchor were deleted later; those
-/// deletes sit in the delete groups of the batches after the anchor, so a first pass reads
-/// only those (small) frames. The second pass reads just the groups of the requested types,
+/// HealthKit's view needs to know which samples after the anchor were deleted later. The
+/// ``DeletedAddIndex`` lists the adds deleted up to the point it covers, and the replay
+/// looks up only the numbers of its own adds in it; the deletes after that point (all those
+/// after the anchor when the index is missing, damaged or of another version) sit in the
+/// delete groups of the batches after it, so a first pass reads only those (small) frames.
+/// A block of the index found damaged midway switches the replay to reading every delete
+/// after the anchor instead, so its answer never depends on the index being sound.
+/// The second pass reads just the groups of the requested types,
 /// so a rare type costs its own frames, not the whole log; a date range also skips groups
 /// whose time span (in the batch header) lies outside it. Only with a predicate are lines
 /// decoded, to test it. The second pass's frames are decompressed a few batches ahead on a
@@ -38,7 +43,25 @@ struct Replayer {
         // reads the deletes.
         let pipeline = try ReplayPipeline(snapshot, work, readAheadEnd: readAheadEnd(work, after: after))
         var groupsRead = 0
-        pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: after, groupsRead: &groupsRead))
+        // An index that covers nothing after the anchor cannot hide any of its adds.
+        var index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
+        let tailFrom = max(after, index?.coveredSeq ?? 0)
+        pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: tailFrom, groupsRead: &groupsRead))
+        // Set when a block of the index turned out damaged: every delete after the anchor.
+        var fallback: DeletedSamples?
+        // Whether an add the pipeline did not hide was deleted by an event the index covers.
+        func isDeletedEarlier(_ line: BatchLines.Line, _ raw: UnsafeRawBufferPointer) throws -> Bool {
+            if let fallback { return fallback.contains(line, in: raw) }
+            guard index != nil else { return false }
+            do {
+                return try index!.isDeleted(line.seq)
+            } catch let error as HealthLogError where error.code == .corrupt {
+                index = nil
+                let all = try deletedSamples(in: batches, after: after, groupsRead: &groupsRead)
+                fallback = all
+                return all.contains(line, in: raw)
+            }
+        }
         var delivered = 0
         var last = after
         while let slot = try pipeline.next() {
@@ -49,6 +72,7 @@ struct Replayer {
             let isFull = try lines.withBytes { raw in
                 try lines.lines.withUnsafeBufferPointer { lines in
                     for line in lines where line.seq > after && !line.isHidden {
+                        if !line.isDelete, try isDeletedEarlier(line, raw) { continue }
                         if !predicate.isAll {
                             let subject = try StoredLineView(
                                 line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,

@@ -126,7 +126,8 @@ extension BatchLines {
         frames: UnsafeRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
         checkContent: Bool = false
     ) throws {
-        let total = groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) }
+        // A block's room past the last group, so LZ4 decodes every block in place.
+        let total = groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) } + LZ4FrameDecoder.blockSize
         if storage.count < total {
             // Grown without zeroing what LZ4 overwrites next, and without copying what it held.
             storage = [UInt8](unsafeUninitializedCapacity: total) { _, count in count = total }
@@ -141,7 +142,7 @@ extension BatchLines {
             }
             let length = Int(entry.rawLength)
             let failure = storage.withUnsafeMutableBytes { raw in
-                decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[used..<used + length]), checkContent: checkContent)
+                decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[used...]), length: length, checkContent: checkContent)
             }
             if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
             used += length

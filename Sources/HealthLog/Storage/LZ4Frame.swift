@@ -47,6 +47,8 @@ enum LZ4Frame {
 
 /// Decompresses LZ4 frames with one reusable `LZ4F_dctx`. Not thread-safe: one per reader.
 final class LZ4FrameDecoder {
+    /// The largest block a stored frame holds (`LZ4F_max256KB`, see ``LZ4Frame``).
+    static let blockSize = 256 << 10
     private var context: OpaquePointer?
 
     /// Creates the decompression context (`LZ4F_createDecompressionContext`).
@@ -71,8 +73,15 @@ final class LZ4FrameDecoder {
 
     /// ``decompress(_:into:checkContent:)`` of a frame held anywhere in memory.
     func decompress(_ frame: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer, checkContent: Bool) -> FormatViolation? {
+        decompress(frame, into: dst, length: dst.count, checkContent: checkContent)
+    }
+
+    /// Decompresses `frame`, which must hold exactly `rawLength` bytes, into the start of
+    /// `dst`, which may be longer: with room for a whole block (``blockSize``) past the
+    /// end of the content, LZ4 decodes every block in place instead of decoding the last
+    /// one into its own buffer and copying it (bytes past `rawLength` may be overwritten).
+    func decompress(_ frame: UnsafeRawBufferPointer, into dst: UnsafeMutableRawBufferPointer, length rawLength: Int, checkContent: Bool) -> FormatViolation? {
         LZ4F_resetDecompressionContext(context)
-        let rawLength = dst.count
         var options = LZ4F_decompressOptions_t()
         options.stableDst = 1
         options.skipChecksums = checkContent ? 0 : 1
@@ -81,7 +90,7 @@ final class LZ4FrameDecoder {
         var status = 1
         while consumed < frame.count {
             var srcSize = frame.count - consumed
-            var dstSize = rawLength - produced
+            var dstSize = dst.count - produced
             status = LZ4F_decompress(context, dst.baseAddress.map { $0 + produced }, &dstSize, frame.baseAddress! + consumed, &srcSize, &options)
             if LZ4F_isError(status) != 0 {
                 return FormatViolation("LZ4 frame is damaged (\(String(cString: LZ4F_getErrorName(status))))")

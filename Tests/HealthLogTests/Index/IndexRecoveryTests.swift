@@ -212,6 +212,30 @@ struct IndexRecoveryTests {
         }
     }
 
+    // MARK: (e) The deleted-add index
+
+    @Test("A deleted deleted-add index costs readers the later deletes' frames, and the next writer rebuilds it")
+    func deletedAddIndexDeleted() throws {
+        try Self.expectRecovery(.sound) { scene in try ByteSurgery.remove(scene.file(DeletedAddIndex.display)) }
+    }
+
+    @Test("A flipped bit in the deleted-add index is damage for verify; readers read the deletes instead, and writers rebuild it", arguments: [2, 12, 44, -1])
+    func deletedAddIndexFlipped(_ offset: Int) throws {
+        try Self.expectRecovery(.problem(DeletedAddIndex.display)) { scene in
+            let path = scene.file(DeletedAddIndex.display)
+            try ByteSurgery.flip(path, at: offset >= 0 ? offset : try ByteSurgery.size(path) + offset, mask: 0x02)
+        }
+    }
+
+    @Test("A stale deleted-add index (from before append 3 deleted sample 125) answers for what it covers, and the next writer catches it up")
+    func deletedAddIndexStale() throws {
+        try Self.expectRecovery(.sound) { scene in
+            let old = try #require(scene.fixture.images[1][DeletedAddIndex.display])
+            #expect(old != scene.fixture.pristine[DeletedAddIndex.display])
+            try ByteSurgery.write(old, to: scene.file(DeletedAddIndex.display))
+        }
+    }
+
     // MARK: (d) The checkpoint
 
     @Test("A missing checkpoint costs only verification: the same answers, and the next write puts it back")
@@ -382,6 +406,7 @@ struct IndexRecoveryTests {
         try Self.expectHealed(scene.store, sourceLocation: sourceLocation) {
             IndexFixture.names(reference, endingWith: ".idx").filter { written[$0] != reference[$0] }
                 + (written["uuids/sync"] == reference["uuids/sync"] ? [] : ["uuids/sync"])
+                + (written[DeletedAddIndex.display] == reference[DeletedAddIndex.display] ? [] : [DeletedAddIndex.display])
         }
     }
 

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The sidecar `uuids/deleted-adds`: the sequence numbers of the adds that the events
+/// `1...coveredSeq` delete, in ascending order, so an anchored replay in HealthKit's view
+/// learns which of its adds were deleted later by reading the few entries in its own range
+/// instead of every later delete frame of its types.
+///
+/// Derived data, like the other indexes: a missing or damaged file, one of another index
+/// version, or one reaching past the log's head is ignored by readers (they read the
+/// deletes from the log instead) and rebuilt by the next writer and by `reindex`; one that
+/// covers less than the log is used for what it covers, the deletes after it read from the
+/// log. Entries for adds that `compact` dropped may stay (no line holds their number).
+///
+/// Layout (little-endian): a 40-byte header — `HLDA`, u16 index version
+/// (``FormatConstants/deletedAddIndexVersion``), u16 0, u64 covered seq, u64 entry count,
+/// u32 block count, u32 block-table CRC-32C, u32 header CRC-32C, u32 0 — then a block table
+/// (per block of ``blockEntries`` entries: u64 its first entry, u32 the CRC-32C of its
+/// entries, u32 0), then the entries, u64 each. A reader loads the header and the table,
+/// then only the blocks its range touches, each checked when first read.
+final class DeletedAddIndex {
+    /// The file's tag.
+    static let tag: [UInt8] = Array("HLDA".utf8)
+    /// The header's length in bytes.
+    static let headerLength = 40
+    /// The length of one block-table entry in bytes.
+    static let tableEntryLength = 16
+    /// Entries per block (the last block may hold fewer).
+    static let blockEntries = 1024
+
+    /// The last sequence number whose deletes the file reflects.
+    let coveredSeq: UInt64
+    /// How many adds it lists.
+    let count: Int
+    /// The first entry of each block.
+    private let firsts: [UInt64]
+    /// The CRC-32C of each block's entries.
+    private let crcs: [UInt32]
+    /// The file, open for block reads while it has entries (one descriptor per reader).
+    private let file: FileDescriptor?
+    /// The blocks read so far (a block is checked when read).
+    private var blocks: [Int: [UInt64]] = [:]
+
+    /// The sidecar's path.
+    static func path(_ layout: StoreLayout) -> String { layout.directory + "/" + display }
+    /// The sidecar's name in messages (relative to the store).
+    static let display = "uuids/deleted-adds"
+
+    /// Opens the sidecar of `layout` for a log whose head is `head`: `nil` when it is
+    /// missing, of another version, damaged in its header or table, or covers more than
+    /// the log holds. Blocks are read (and checked) only when looked at.
+    static func open(_ layout: StoreLayout, head: UInt64 = .max) -> DeletedAddIndex? {
+        guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
+        guard let index = DeletedAddIndex(fd), index.coveredSeq <= head else {
+            fd.close()
+            return nil
+        }
+        return index
+    }
+
+    private init?(_ fd: FileDescriptor) {
+        guard let size = try? fd.size(), size >= Self.headerLength,
+            let head = try? fd.read(at: 0, count: min(size, 4096)), head.count >= Self.headerLength,
+            IndexVersion(head, tag: Self.tag, current: FormatConstants.deletedAddIndexVersion) == .current,
+            CRC32C.checksum(head[0..<32]) == ByteReaderValue.u32(head, 32)
+        else { return nil }
+        var r = ByteReader(head, at: 8)
+        guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt64.self), let blockCount = try? r.read(UInt32.self),
+            let tableCRC = try? r.read(UInt32.self), count <= UInt64(Int32.max),
+            Int(blockCount) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries,
+            size == Self.headerLength + Int(blockCount) * Self.tableEntryLength + Int(count) * 8
+        else { return nil }
+        let tableLength = Int(blockCount) * Self.tableEntryLength
+        var table = Array(head[Self.headerLength..<min(head.count, Self.headerLength + tableLength)])
+        if table.count < tableLength {
+            guard let rest = try? fd.read(at: Self.headerLength + table.count, count: tableLength - table.count),
+                rest.count == tableLength - table.count
+            else { return nil }
+            table += rest
+        }
+        guard CRC32C.checksum(table[...]) == tableCRC else { return nil }
+        var t = ByteReader(table)
+        var firsts: [UInt64] = []
+        var crcs: [UInt32] = []
+        for _ in 0..<Int(blockCount) {
+            guard let first = try? t.read(UInt64.self), let crc = try? t.read(UInt32.self), (try? t.read(UInt32.self)) != nil else { return nil }
+            firsts.append(first)
+            crcs.append(crc)
+        }
+        coveredSeq = covered
+        self.count = Int(count)
+        self.firsts = firsts
+        self.crcs = crcs
+        if count == 0 { fd.close() }
+        file = count == 0 ? nil : fd
+    }
+
+    deinit { file?.close() }
+
+    /// The entries of block `k`, read and checked on first use; throws
+    /// ``HealthLogError/Code/corrupt`` naming the file and byte offset when the block fails
+    /// its checksum or does not rise from the first entry the table gives it.
+    func block(_ k: Int) throws -> [UInt64] {
+        if let loaded = blocks[k] { return loaded }
+        guard let file, k < firsts.count else { return [] }
+        let first = k * Self.blockEntries
+        let length = min(Self.blockEntries, count - first)
+        let offset = offset(ofEntry: first)
+        let bytes = try file.read(at: offset, count: length * 8)
+        guard bytes.count == length * 8, CRC32C.checksum(bytes[...]) == crcs[k] else {
+            throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
+        }
+        let entries = bytes.withUnsafeBytes { raw in
+            (0..<length).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+        }
+        for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {
+            throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset + j * 8): entries do not rise; run 'healthlog reindex'")
+        }
+        guard entries.first == firsts[k] else {
+            throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) disagrees with its table entry; run 'healthlog reindex'")
+        }
+        blocks[k] = entries
+        return entries
+    }
+
+    /// How many blocks it has.
+    var blockCount: Int { firsts.count }
+
+    /// The block that would hold `seq`: the last whose first entry is at or below it (0
+    /// when none is).
+    func blockIndex(for seq: UInt64) -> Int {
+        var low = 0
+        var high = firsts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if firsts[mid] <= seq { low = mid + 1 } else { high = mid }
+        }
+        return max(0, low - 1)
+    }
+
+    /// Whether `seq` lies in block `k`'s range: at or above its first entry and below the
+    /// next block's (the last block's range is open).
+    @inline(__always)
+    func blockHolds(_ k: Int, _ seq: UInt64) -> Bool {
+        seq >= firsts[k] && (k + 1 == firsts.count || seq < firsts[k + 1])
+    }
+
+    /// Every entry, in order (each block checked).
+    func allEntries() throws -> [UInt64] {
+        var out: [UInt64] = []
+        out.reserveCapacity(count)
+        for k in firsts.indices { out += try block(k) }
+        return out
+    }
+
+    /// Where entry `k` lies in the file.
+    func offset(ofEntry k: Int) -> Int { Self.headerLength + firsts.count * Self.tableEntryLength + k * 8 }
+
+    /// The file's bytes for `entries` (ascending, no repeats), covering `1...coveredSeq`.
+    static func encoded(_ entries: [UInt64], coveredSeq: UInt64) -> [UInt8] {
+        var table = ByteWriter()
+        var body = ByteWriter()
+        var start = 0
+        while start < entries.count {
+            let end = min(entries.count, start + blockEntries)
+            var block = ByteWriter()
+            for entry in entries[start..<end] { block.append(entry) }
+            table.append(entries[start])
+            table.append(block.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+            table.append(UInt32(0))
+            body.append(bytes: block.bytes)
+            start = end
+        }
+        var w = ByteWriter()
+        w.append(bytes: tag)
+        w.append(FormatConstants.deletedAddIndexVersion)
+        w.append(UInt16(0))
+        w.append(coveredSeq)
+        w.append(UInt64(entries.count))
+        w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
+        w.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        w.appendChecksum()
+        w.append(UInt32(0))
+        return w.bytes + table.bytes + body.bytes
+    }
+
+    /// Writes the sidecar for `entries` (temporary file and rename; not synced: it is
+    /// derived data, checked when read, like the other indexes).
+    static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64) throws {
+        try OwnedDirectory.prepare(layout.directory + "/uuids")
+        try DurableFile.replace(path(layout), with: encoded(entries, coveredSeq: coveredSeq), sync: false)
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// The deleted-add index (`uuids/deleted-adds`): the writer keeps it, `reindex` writes the
+/// same bytes, and paged replays in HealthKit's view leave out the adds deleted by later
+/// appends whether the index is sound, missing, behind, ahead of the log or damaged.
+@Suite("Deleted-add index")
+struct DeletedAddIndexTests {
+    /// Three appends of small batches: 2,400 heart rates and 600 step counts; then 200 more
+    /// samples and deletes of 1,458 of the first ones, most of them heart rates (two blocks
+    /// of the index); then 100 more and deletes of five samples of both earlier appends.
+    struct Fixture {
+        let dir: TemporaryDirectory
+        let store: HealthStore
+        let layout: StoreLayout
+        /// Every event as appended: (seq, uuid, isDelete, type), in sequence order.
+        var events: [(seq: UInt64, uuid: String, isDelete: Bool, type: String)] = []
+        /// The index file after each append.
+        var images: [[UInt8]] = []
+
+        static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+        static let steps = "HKQuantityTypeIdentifierStepCount"
+
+        init() throws {
+            dir = try TemporaryDirectory()
+            var options = StoreOptions()
+            options.batchBytes = 4000
+            store = HealthStore(directory: dir.file("store"), options: options)
+            layout = StoreLayout(directory: dir.file("store"))
+            var seq: UInt64 = 0
+            var typeOf: [String: String] = [:]
+            func uuid(_ n: Int) -> String { String(format: "%08X-0000-4000-8000-%012X", UInt32(truncatingIfNeeded: n &* 2_654_435_761), n) }
+            let rounds: [(adds: Range<Int>, deletes: [Int])] = [
+                (0..<3000, []),
+                (3000..<3200, (0..<3000).filter { $0 % 5 != 0 && $0 % 2 == 0 || $0 % 7 == 1 }),
+                (3200..<3300, [5, 3001, 3002, 3150, 2995]),
+            ]
+            for round in rounds {
+                var lines: [String] = []
+                for n in round.adds {
+                    let type = n % 5 == 0 ? Self.steps : Self.heartRate
+                    let unit = n % 5 == 0 ? "count" : "count/min"
+                    lines.append(#"{"uuid":"\#(uuid(n))","type":"\#(type)","start":"2024-01-01T00:00:\#(String(format: "%02d", n % 60))Z","value":\#(60 + n % 40),"unit":"\#(unit)"}"#)
+                    seq += 1
+                    typeOf[uuid(n)] = type
+                    events.append((seq, uuid(n), false, type))
+                }
+                for n in round.deletes {
+                    lines.append(#"{"op":"delete","uuid":"\#(uuid(n).lowercased())"}"#)
+                    seq += 1
+                    events.append((seq, uuid(n), true, typeOf[uuid(n)]!))
+                }
+                _ = try store.append(ndjson: Array((lines.joined(separator: "\n") + "\n").utf8))
+                images.append(try ByteSurgery.read(DeletedAddIndex.path(layout)))
+            }
+        }
+
+        /// The sequence numbers of the adds deleted by events up to `through`.
+        func deletedAdds(through: UInt64) -> [UInt64] {
+            let deleted = Set(events.filter { $0.isDelete && $0.seq <= through }.map(\.uuid))
+            return events.filter { !$0.isDelete && deleted.contains($0.uuid) }.map(\.seq)
+        }
+
+        /// HealthKit's view after `anchor` of `types` (all when empty), independent of any index.
+        func expected(after anchor: UInt64, types: Set<String> = []) -> [UInt64] {
+            let deletedLater = Set(events.filter { $0.isDelete && $0.seq > anchor }.map(\.uuid))
+            return events.filter { event in
+                event.seq > anchor && (event.isDelete || !deletedLater.contains(event.uuid)) && (types.isEmpty || types.contains(event.type))
+            }.map(\.seq)
+        }
+
+        /// The sequence numbers a replay delivers, with its outcome.
+        func replay(_ request: ReplayRequest) throws -> ([UInt64], ReplayOutcome) {
+            var seqs: [UInt64] = []
+            let outcome = try store.replay(request) { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+                seqs.append((object["seq"] as! NSNumber).uint64Value)
+            }
+            return (seqs, outcome)
+        }
+
+        /// Every page of `limit` from `anchor`, following each page's new anchor until one
+        /// comes back short, joined.
+        func pages(from anchor: UInt64, types: Set<String>, limit: Int) throws -> [UInt64] {
+            var out: [UInt64] = []
+            var next = QueryAnchor(fromValue: anchor)
+            while true {
+                let (seqs, outcome) = try replay(ReplayRequest(anchor: next, types: types, limit: limit))
+                out += seqs
+                next = outcome.newAnchor
+                if seqs.count < limit { return out }
+            }
+        }
+
+        var head: UInt64 { events.last!.seq }
+        var indexPath: String { DeletedAddIndex.path(layout) }
+    }
+
+    @Test("The writer lists every deleted add after each append, covering its head, and reindex writes the same bytes")
+    func writerKeepsIt() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let index = try #require(DeletedAddIndex.open(fixture.layout))
+        #expect(index.coveredSeq == fixture.head)
+        #expect(index.blockCount == 2)
+        #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
+        #expect(fixture.images[0] == DeletedAddIndex.encoded([], coveredSeq: 3000))
+        let written = try ByteSurgery.read(fixture.indexPath)
+        let report = try fixture.store.reindex()
+        #expect(report.deletedAdds == fixture.deletedAdds(through: fixture.head).count)
+        #expect(try ByteSurgery.read(fixture.indexPath) == written)
+        let verified = try fixture.store.verify()
+        #expect(verified.isSound && verified.notes.isEmpty, "\(verified)")
+    }
+
+    /// What is done to the index before reading.
+    enum State: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sound, missing, behind, emptyBehind, ahead, blockFlipped, tableFlipped, headerFlipped, otherVersion
+        var testDescription: String { rawValue }
+
+        func apply(_ fixture: Fixture) throws {
+            let path = fixture.indexPath
+            switch self {
+            case .sound: break
+            case .missing: try ByteSurgery.remove(path)
+            case .behind: try ByteSurgery.write(fixture.images[1], to: path)
+            case .emptyBehind: try ByteSurgery.write(fixture.images[0], to: path)
+            case .ahead:
+                // Well-formed, claiming every add of the log deleted by events past its head:
+                // a reader that took it would leave out every sample.
+                let every = fixture.events.filter { !$0.isDelete }.map(\.seq)
+                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10), to: path)
+            case .blockFlipped:
+                // An entry of the second block (the one the later pages need).
+                try ByteSurgery.flip(path, at: try ByteSurgery.size(path) - 8 * 100, mask: 0x01)
+            case .tableFlipped: try ByteSurgery.flip(path, at: DeletedAddIndex.headerLength + 20, mask: 0x04)
+            case .headerFlipped: try ByteSurgery.flip(path, at: 9, mask: 0x01)
+            case .otherVersion: try ByteSurgery.patch(path, at: 4, with: [9, 0])
+            }
+        }
+    }
+
+    @Test("Paging a type in HealthKit's view leaves out every add deleted later and delivers each other item once, whatever state the index is in", arguments: State.allCases)
+    func pagesLeaveOutDeletedAdds(_ state: State) throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        try state.apply(fixture)
+        let types: Set<String> = [Fixture.heartRate]
+        for anchor: UInt64 in [0, 1234, 3000, 3150] {
+            let pages = try fixture.pages(from: anchor, types: types, limit: 97)
+            #expect(pages == fixture.expected(after: anchor, types: types), "from \(anchor)")
+            let (all, _) = try fixture.replay(ReplayRequest(anchor: QueryAnchor(fromValue: anchor)))
+            #expect(all == fixture.expected(after: anchor), "all types from \(anchor)")
+        }
+        let deleted = Set(fixture.deletedAdds(through: fixture.head))
+        let (view, _) = try fixture.replay(ReplayRequest(types: types))
+        #expect(view.allSatisfy { !deleted.contains($0) })
+        let (raw, _) = try fixture.replay(ReplayRequest(types: types, raw: true))
+        #expect(raw == fixture.events.filter { $0.type == Fixture.heartRate }.map(\.seq))
+    }
+
+    @Test("With the index covering the log, a page reads no delete frame but its own; without it, every later one")
+    func pageReadsOnlyItsOwnFrames() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let request = ReplayRequest(anchor: QueryAnchor(fromValue: 100), types: [Fixture.heartRate], limit: 50)
+        let (indexed, withIndex) = try fixture.replay(request)
+        try ByteSurgery.remove(fixture.indexPath)
+        let (read, without) = try fixture.replay(request)
+        #expect(indexed == read && indexed == Array(fixture.expected(after: 100, types: [Fixture.heartRate]).prefix(50)))
+        // The page's own heart-rate groups (some eight small batches, half their adds deleted
+        // later) and, only without the index, the later appends' 1,463 deletes (the heart-rate
+        // groups of some sixty batches).
+        #expect(withIndex.groupsRead <= 12, "\(withIndex)")
+        #expect(without.groupsRead >= withIndex.groupsRead + 50, "\(without) against \(withIndex)")
+    }
+
+    @Test("verify reports a damaged index, or one that disagrees with the log, naming its byte; reindex repairs it")
+    func verifyReportsDamage() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let pristine = try ByteSurgery.read(fixture.indexPath)
+        var entries = fixture.deletedAdds(through: fixture.head)
+        let cases: [(damage: () throws -> Void, text: String)] = [
+            ({ try ByteSurgery.flip(fixture.indexPath, at: try ByteSurgery.size(fixture.indexPath) - 3, mask: 0x10) }, "is damaged"),
+            ({ try ByteSurgery.flip(fixture.indexPath, at: 12, mask: 0x10) }, "damaged (checksum or layout)"),
+            ({
+                entries.remove(at: 700)
+                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head), to: fixture.indexPath)
+            }, "disagrees with the log"),
+            ({ try ByteSurgery.write(DeletedAddIndex.encoded(entries + [fixture.head - 1], coveredSeq: fixture.head), to: fixture.indexPath) }, "disagrees with the log"),
+        ]
+        for (damage, text) in cases {
+            try damage()
+            let report = try fixture.store.verify()
+            #expect(report.problems.contains { $0.hasPrefix("uuids/deleted-adds at byte ") && $0.contains(text) }, "\(text): \(report)")
+            _ = try fixture.store.reindex()
+            #expect(try ByteSurgery.read(fixture.indexPath) == pristine, "\(text)")
+        }
+        try ByteSurgery.write(fixture.images[1], to: fixture.indexPath)
+        let behind = try fixture.store.verify()
+        #expect(behind.isSound, "an index behind the log is sound: \(behind)")
+    }
+
+    @Test("The next writer rebuilds a missing, damaged, behind or ahead index, and adds its own deletes", arguments: [State.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped])
+    func writerRebuilds(_ state: State) throws {
+        var fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        try state.apply(fixture)
+        let victim = fixture.events.first { !$0.isDelete && $0.seq == 4 }!
+        let seq = fixture.head + 1
+        _ = try fixture.store.append(ndjson: Array(#"{"op":"delete","uuid":"\#(victim.uuid)"}"#.utf8))
+        fixture.events.append((seq, victim.uuid, true, victim.type))
+        let index = try #require(DeletedAddIndex.open(fixture.layout))
+        #expect(index.coveredSeq == fixture.head)
+        #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
+        let written = try ByteSurgery.read(fixture.indexPath)
+        _ = try fixture.store.reindex()
+        #expect(try ByteSurgery.read(fixture.indexPath) == written)
+    }
+}

@@ -66,14 +66,8 @@ final class ExportDocumentReader {
         var parser: xmlParserCtxtPtr?
         var readFailure: (any Error)?
         var parseError: (line: Int, column: Int, message: String)?
-        /// Whether the source returned its end.
-        var reachedEnd = false
-        /// Newlines handed to the parser so far.
-        var newlines = 0
-        /// The last bytes handed to the parser, at most ``tailLength``.
-        var tail: [UInt8] = []
-        /// How many of the input's last bytes ``tail`` keeps.
-        static let tailLength = 64
+        /// What was handed to the parser: its newlines, last bytes, whether it all was.
+        var input = InputTail()
         /// Tags parsed; those from ``next`` on not yet returned.
         var nodes: [Node] = []
         /// The next node to return.
@@ -97,21 +91,6 @@ final class ExportDocumentReader {
         }
 
         init(_ source: any ExportByteSource) { self.source = source }
-
-        /// Counts the newlines of bytes handed to the parser and keeps the last ones.
-        func took(_ bytes: UnsafeRawPointer, _ count: Int) {
-            let kept = min(count, Self.tailLength)
-            tail.append(contentsOf: UnsafeRawBufferPointer(start: bytes + (count - kept), count: kept))
-            if tail.count > Self.tailLength { tail.removeFirst(tail.count - Self.tailLength) }
-            var at = bytes
-            var left = count
-            while left > 0, let found = memchr(at, 0x0A, left) {
-                newlines += 1
-                let step = UnsafeRawPointer(found) - at + 1
-                at = UnsafeRawPointer(found) + 1
-                left -= step
-            }
-        }
 
         /// The index of the first node not ready to return: the first start tag whose
         /// line waits.
@@ -252,8 +231,8 @@ final class ExportDocumentReader {
             throw error
         }
         let contextValue = context.takeUnretainedValue()
-        if first == 0 { contextValue.reachedEnd = true }
-        head.withUnsafeBytes { contextValue.took($0.baseAddress!, first) }
+        if first == 0 { contextValue.input.reachedEnd = true }
+        head.withUnsafeBytes { contextValue.input.took($0.baseAddress!, first) }
         let created: xmlParserCtxtPtr? = head.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 xmlCreatePushParserCtxt(&handler, nil, first == 4 ? chars.baseAddress : nil, first == 4 ? 4 : 0, nil)
@@ -334,7 +313,7 @@ final class ExportDocumentReader {
                 start = 0
             }
             let got: Int
-            if context.reachedEnd {
+            if context.input.reachedEnd {
                 got = 0
             } else {
                 do {
@@ -345,12 +324,12 @@ final class ExportDocumentReader {
                 }
             }
             if got == 0 {
-                context.reachedEnd = true
+                context.input.reachedEnd = true
                 finished = true
                 try parse(context, count: buffered, terminate: true)
                 return
             }
-            buffer.withUnsafeBytes { context.took($0.baseAddress! + buffered, got) }
+            buffer.withUnsafeBytes { context.input.took($0.baseAddress! + buffered, got) }
             buffered += got
         }
         try parse(context, count: min(buffered, Self.pieceBytes), terminate: false)
@@ -372,18 +351,11 @@ final class ExportDocumentReader {
     /// allowed): a document cut short.
     func endsBefore(_ endTag: String) -> Bool {
         let context = context.takeUnretainedValue()
-        guard context.readFailure == nil, context.reachedEnd else { return false }
-        var tail = context.tail[...]
-        while let last = tail.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tail = tail.dropLast() }
-        let end = Array(endTag.utf8)
-        return !(tail.count >= end.count && tail.suffix(end.count).elementsEqual(end))
+        return context.readFailure == nil && context.input.endsBefore(endTag)
     }
 
     /// The number of the input's last line (one that is not empty), once it was all read.
-    var lastLine: Int {
-        let context = context.takeUnretainedValue()
-        return context.newlines + (context.tail.last == 0x0A || context.tail.isEmpty ? 0 : 1)
-    }
+    var lastLine: Int { context.takeUnretainedValue().input.lastLine }
 
     /// libxml2's message and its line for the error that stopped the parser, if it was a
     /// parse error.

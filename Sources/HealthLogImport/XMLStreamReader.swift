@@ -36,37 +36,15 @@ final class XMLStreamReader {
     /// Whether ``next()`` returns character data too.
     private let readsText: Bool
 
-    /// What the C callbacks reach: the byte source, its failure, and the first parse error.
+    /// What the C callbacks reach: the byte source, its failure, the first parse error, and
+    /// what was handed to the parser.
     private final class Context {
         let source: any ExportByteSource
         var readFailure: (any Error)?
         var parseError: (line: Int, column: Int, message: String)?
-        /// Whether the source returned its end.
-        var reachedEnd = false
-        /// Newlines handed to the parser so far.
-        var newlines = 0
-        /// The last bytes handed to the parser, at most ``tailLength``.
-        var tail: [UInt8] = []
-        /// How many of the input's last bytes ``tail`` keeps.
-        static let tailLength = 64
+        /// What was handed to the parser: its newlines, last bytes, whether it all was.
+        var input = InputTail()
         init(_ source: any ExportByteSource) { self.source = source }
-
-        /// Counts the newlines of bytes handed to the parser, keeps the last ones, and
-        /// notes the source's end.
-        func took(_ bytes: UnsafeMutableRawPointer, _ count: Int) {
-            if count == 0 { reachedEnd = true }
-            let kept = min(count, Self.tailLength)
-            tail.append(contentsOf: UnsafeRawBufferPointer(start: bytes + (count - kept), count: kept))
-            if tail.count > Self.tailLength { tail.removeFirst(tail.count - Self.tailLength) }
-            var at = bytes
-            var left = count
-            while left > 0, let found = memchr(at, 0x0A, left) {
-                newlines += 1
-                let step = found - at + 1
-                at = found + 1
-                left -= step
-            }
-        }
     }
 
     /// Starts a reader over `source` (which the reader does not close); `readsText` makes
@@ -79,7 +57,8 @@ final class XMLStreamReader {
             let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
             do {
                 let count = try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
-                context.took(UnsafeMutableRawPointer(buffer), count)
+                if count == 0 { context.input.reachedEnd = true }
+                context.input.took(UnsafeRawPointer(buffer), count)
                 return Int32(count)
             } catch {
                 context.readFailure = error
@@ -151,18 +130,11 @@ final class XMLStreamReader {
     /// allowed): a document cut short.
     func endsBefore(_ endTag: String) -> Bool {
         let context = context.takeUnretainedValue()
-        guard context.readFailure == nil, context.reachedEnd else { return false }
-        var tail = context.tail[...]
-        while let last = tail.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tail = tail.dropLast() }
-        let end = Array(endTag.utf8)
-        return !(tail.count >= end.count && tail.suffix(end.count).elementsEqual(end))
+        return context.readFailure == nil && context.input.endsBefore(endTag)
     }
 
     /// The number of the input's last line (one that is not empty), once it was all read.
-    var lastLine: Int {
-        let context = context.takeUnretainedValue()
-        return context.newlines + (context.tail.last == 0x0A || context.tail.isEmpty ? 0 : 1)
-    }
+    var lastLine: Int { context.takeUnretainedValue().input.lastLine }
 
     /// libxml2's message and its line for the error that stopped the reader, if it was a
     /// parse error.

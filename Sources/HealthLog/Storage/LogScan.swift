@@ -294,15 +294,9 @@ struct LogScan {
         if let expectedSeq, !continues(header.firstSeq, expectedSeq) {
             return .failure(FormatViolation("batch starts at sequence \(header.firstSeq), expected \(expectedSeq)"))
         }
-        var groupOffsets: [Int] = []
-        groupOffsets.reserveCapacity(header.groups.count)
-        var at = offset + 8 + length
-        for group in header.groups {
-            groupOffsets.append(at)
-            at += Int(group.frameLength)
-        }
-        guard at <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file")) }
-        return .success(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: header))
+        let ref = BatchRef(segment: index, offset: offset, payloadLength: length, header: header)
+        guard ref.end <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file")) }
+        return .success(ref)
     }
 
     /// Whether something starting at `first` may come where `expected` (the previous

@@ -7,29 +7,6 @@ import Darwin
 /// Reading only the end of a sealed segment's batch table, for a query whose anchor lies
 /// near that segment's end (the 90% query reads one batch of a 360-batch table).
 extension SegmentIndex {
-    /// The fields every batch header payload holds at fixed offsets (see
-    /// ``BatchHeader/encoded()``), read without decoding its groups.
-    struct FixedFields {
-        var storeTag: UInt64
-        var firstSeq: UInt64
-        var lastSeq: UInt64
-        var framesLength: Int
-
-        /// The bytes before the first group: tag, version, flags, store tag, sequence range,
-        /// append time, frames length, group count and padding; a payload also ends with its
-        /// CRC-32C.
-        static let length = 48
-
-        /// The fields of `payload`; `nil` when it is too short or not tagged `HLBA`.
-        init?(_ payload: UnsafeRawBufferPointer) {
-            guard payload.count >= Self.length + 4, payload.prefix(4).elementsEqual(FormatConstants.batchTag) else { return nil }
-            storeTag = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            firstSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
-            lastSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
-            framesLength = Int(UInt32(littleEndian: payload.loadUnaligned(fromByteOffset: 40, as: UInt32.self)))
-        }
-    }
-
     /// The entries of the sidecar of `name` for the batches whose `lastSeq` is above `seq`;
     /// `nil` when the sidecar is missing or does not agree with `summary` (the header the
     /// reader took the segment on), so the caller loads the whole table the usual way and
@@ -65,7 +42,7 @@ extension SegmentIndex {
                 at += 12
                 guard entryOffset == UInt64(offset), length <= FormatConstants.maxBatchHeaderLength, at + length <= bytes.count else { return nil }
                 let payload = UnsafeRawBufferPointer(rebasing: bytes[at..<at + length])
-                guard let fields = FixedFields(payload), fields.storeTag == storeTag, continues(fields.firstSeq, expected),
+                guard let fields = BatchHeader.FixedFields(payload), fields.storeTag == storeTag, continues(fields.firstSeq, expected),
                     fields.lastSeq >= fields.firstSeq
                 else { return nil }
                 if fields.lastSeq > seq { entries.append(Entry(offset: offset, payload: Array(payload))) }

@@ -17,6 +17,18 @@ struct ParallelAppendTests {
         (1...lineCount).map { CorruptionFixture.heartRate($0) }
     }
 
+    /// A pipe whose other end a thread of its own fills with `bytes`, then closes.
+    static func pipe(_ bytes: [UInt8]) -> Pipe {
+        let pipe = Pipe()
+        let writer = pipe.fileHandleForWriting
+        let data = Data(bytes)
+        Thread.detachNewThread {
+            writer.write(data)
+            try? writer.close()
+        }
+        return pipe
+    }
+
     static func options() -> StoreOptions {
         var options = StoreOptions()
         options.sync = false
@@ -89,13 +101,7 @@ struct ParallelAppendTests {
         let file = HealthStore(directory: dir.file("file"), options: Self.options())
         _ = try file.append([LineReader(fileDescriptor: fd, name: "input.ndjson")])
 
-        let pipe = Pipe()
-        let writer = pipe.fileHandleForWriting
-        let data = Data(bytes)
-        Thread.detachNewThread {
-            writer.write(data)
-            try? writer.close()
-        }
+        let pipe = Self.pipe(bytes)
         let piped = HealthStore(directory: dir.file("pipe"), options: Self.options())
         _ = try piped.append([LineReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: nil)])
 
@@ -110,13 +116,7 @@ struct ParallelAppendTests {
         let limit = LineReader.maxLineLength
         for (extra, refused) in [(1, true), (0, false)] {
             let bytes = CorruptionFixture.ndjson(Array(Self.lines().prefix(10_000))) + [UInt8](repeating: 0x78, count: limit + extra) + [10, 0x7A, 10]
-            let pipe = Pipe()
-            let writer = pipe.fileHandleForWriting
-            let data = Data(bytes)
-            Thread.detachNewThread {
-                writer.write(data)
-                try? writer.close()
-            }
+            let pipe = Self.pipe(bytes)
             var reader = LineReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: nil)
             var lengths: [Int] = []
             let result = Result { try reader.forEachLine { line, number in

@@ -73,12 +73,7 @@ struct DeletedAddIndexTests {
 
         /// The sequence numbers a replay delivers, with its outcome.
         func replay(_ request: ReplayRequest) throws -> ([UInt64], ReplayOutcome) {
-            var seqs: [UInt64] = []
-            let outcome = try store.replay(request) { line in
-                let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
-                seqs.append((object["seq"] as! NSNumber).uint64Value)
-            }
-            return (seqs, outcome)
+            try CorruptionFixture.replayedSeqs(store, request)
         }
 
         /// Every page of `limit` from `anchor`, following each page's new anchor until one

@@ -169,6 +169,16 @@ struct CorruptionFixture {
         return lines
     }
 
+    /// The sequence numbers `request` delivers from `store`, with its outcome.
+    static func replayedSeqs(_ store: HealthStore, _ request: ReplayRequest) throws -> ([UInt64], ReplayOutcome) {
+        var seqs: [UInt64] = []
+        let outcome = try store.replay(request) { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+            seqs.append((object["seq"] as! NSNumber).uint64Value)
+        }
+        return (seqs, outcome)
+    }
+
     /// The `seq` of each stored line.
     static func seqs(_ lines: [String]) -> [UInt64] {
         lines.compactMap { line in

@@ -47,7 +47,8 @@ struct ThinClientCLITests {
     func version() throws {
         let result = try HealthLogBinary.run(["--version"])
         let expected = "healthlog 0.9.0 (store format \(StoreFormat.version), index versions: segment index \(StoreFormat.segmentIndexVersion), "
-            + "UUID runs \(StoreFormat.uuidRunVersion), sync table \(StoreFormat.syncTableVersion))\n"
+            + "UUID runs \(StoreFormat.uuidRunVersion), sync table \(StoreFormat.syncTableVersion), "
+            + "deleted-add index \(StoreFormat.deletedAddIndexVersion))\n"
         GoldenTests.expect(result, status: 0, stdout: expected)
     }
 

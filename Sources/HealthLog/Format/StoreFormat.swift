@@ -10,4 +10,6 @@ public enum StoreFormat {
     public static var uuidRunVersion: Int { Int(FormatConstants.uuidRunVersion) }
     /// The layout version of the sync-identifier table (`uuids/sync`).
     public static var syncTableVersion: Int { Int(FormatConstants.syncTableVersion) }
+    /// The layout version of the deleted-add index (`uuids/deleted-adds`).
+    public static var deletedAddIndexVersion: Int { Int(FormatConstants.deletedAddIndexVersion) }
 }

@@ -15,7 +15,8 @@ import Darwin
 /// only when it reaches it; read-ahead a caller never takes (a limit reached) is dropped
 /// unseen. Only the snapshot's thread touches the snapshot; the decoder thread sees the
 /// frames' bytes and the batch's header only. A replay expected to decompress less than
-/// ``threadedBytes`` (or only one batch) decodes in place, without a thread.
+/// ``threadedBytes`` (or only one batch) decodes in place, without a thread, and so does a
+/// limited one expected to decompress less than ``threadedLimitedBytes``.
 final class ReplayPipeline {
     /// One batch on its way: its chosen groups, their frames, and once decoded, its lines.
     final class Slot: @unchecked Sendable {
@@ -100,6 +101,12 @@ final class ReplayPipeline {
     /// The decompressed bytes a replay is expected to read from which a decoder thread pays
     /// for its start (a rare type's few small frames are decoded faster in place).
     private static let threadedBytes = 2 << 20
+    /// The same for a replay a limit is expected to end: a page of 10,000 heart-rate lines
+    /// (4 MB in seven batches) costs a third less CPU and a third fewer page faults decoded
+    /// in place, with one slot's memory, than with the thread's start, hand-overs and three
+    /// slots, and its wall time is no longer (the thread's gain is eaten by its own cost and
+    /// by the reader of its output, which runs on the other core).
+    private static let threadedLimitedBytes = 16 << 20
 
     /// A pipeline over `work` (batches in order, each with its chosen groups, none empty),
     /// which hides the adds of the samples ``publish(_:)`` gives. Batches from `limitEnd`
@@ -110,7 +117,8 @@ final class ReplayPipeline {
         self.work = work
         readAheadEnd = min(limitEnd ?? work.count, work.count)
         let bytes = work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].rawLength) } }
-        channel = work.count > 1 && bytes >= Self.threadedBytes ? try Channel.start(checkContent: snapshot.checksContent) : nil
+        let threshold = limitEnd == nil ? Self.threadedBytes : Self.threadedLimitedBytes
+        channel = work.count > 1 && bytes >= threshold ? try Channel.start(checkContent: snapshot.checksContent) : nil
         depth = channel == nil ? 1 : limitEnd != nil ? 2 : 5
         ownDecoder = try LZ4FrameDecoder()
         makeRoom(for: work)

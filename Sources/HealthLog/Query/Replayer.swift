@@ -132,8 +132,8 @@ struct Replayer {
 
     /// Where a limited replay is expected to end: just past the batch whose chosen groups
     /// bring the lines after `after` up to the limit (the replay reads further, only not
-    /// ahead, when deletes hide some of them or a predicate skips them); `nil` when no limit
-    /// is expected to end it within `work`.
+    /// ahead, when deletes hide some of them or a predicate skips them), or at the end of
+    /// `work` when they never do; `nil` without a limit or with a predicate.
     private func limitEnd(_ work: [(batch: BatchRef, groups: [Int])], after: UInt64) -> Int? {
         guard request.limit > 0, request.predicate.isAll else { return nil }
         var lines = 0
@@ -142,7 +142,7 @@ struct Replayer {
             lines += eventCount(item.batch, after: after)
             if lines >= request.limit { return k + 1 }
         }
-        return nil
+        return work.count
     }
 
     /// The UUIDs deleted by events after `after` (of the requested types).

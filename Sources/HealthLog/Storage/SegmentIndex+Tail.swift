@@ -34,9 +34,12 @@ extension SegmentIndex {
     /// Walks the sidecar of `name` as ``entries(_:_:after:matching:storeTag:continues:)``
     /// does, handing `visit` each entry whose batch's `lastSeq` is above `seq` (its offset in
     /// the segment and its header payload, valid during the call) until `visit` returns
-    /// `false`; the entries after that are still walked by their fixed fields, so the answer
-    /// is the same whole-file check. Returns whether the sidecar is sound: when it is not,
-    /// what `visit` saw must be thrown away.
+    /// `false` or the entries end. Returns whether what was walked is sound: when it is not,
+    /// what `visit` saw must be thrown away. A walk `visit` stops skips the entries after:
+    /// those it saw stand on the chain of offsets and sequence numbers from the first entry
+    /// and on their own payload checksums (checked when decoded), whatever the rest holds,
+    /// and a query from an early anchor then reads only the start of a large table. Only a
+    /// walk to the end checks the end against `summary`.
     static func walk(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
         continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool
@@ -52,7 +55,6 @@ extension SegmentIndex {
             var offset = SegmentLayout.prologueLength
             var expected = summary.firstSeq
             var last: UnsafeRawBufferPointer?
-            var isVisiting = true
             for _ in 0..<summary.batchCount {
                 guard at + 12 <= bytes.count else { return false }
                 let entryOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
@@ -63,7 +65,7 @@ extension SegmentIndex {
                 guard let fields = BatchHeader.FixedFields(payload), fields.storeTag == storeTag, continues(fields.firstSeq, expected),
                     fields.lastSeq >= fields.firstSeq
                 else { return false }
-                if isVisiting, fields.lastSeq > seq { isVisiting = visit(offset, payload) }
+                if fields.lastSeq > seq, !visit(offset, payload) { return true }
                 offset += 8 + length + fields.framesLength
                 expected = fields.lastSeq + 1
                 last = payload

@@ -13,6 +13,13 @@
 /// whose time span (in the batch header) lies outside it. Only with a predicate are lines
 /// decoded, to test it. The second pass's frames are decompressed a few batches ahead on a
 /// second thread (``ReplayPipeline``), which starts on them while the first pass runs.
+///
+/// A limited replay that need not read every delete after the anchor (the index covers
+/// them, or the replay is raw) asks the snapshot only for the batches its limit needs
+/// (``LogSnapshot/batches(after:upTo:counting:)``), so a page from an early anchor decodes
+/// a few batch headers instead of the rest of a sealed segment's table; when deletes hide
+/// some of those lines (or a predicate skips them) the page goes on with the batches after,
+/// in the same pipeline.
 struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest

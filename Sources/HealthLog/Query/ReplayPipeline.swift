@@ -15,7 +15,8 @@ import Darwin
 /// only when it reaches it; read-ahead a caller never takes (a limit reached) is dropped
 /// unseen. Only the snapshot's thread touches the snapshot; the decoder thread sees the
 /// frames' bytes and the batch's header only. A replay expected to decompress less than
-/// ``threadedBytes`` (or only one batch) decodes in place, without a thread.
+/// ``threadedBytes`` (or only one batch) decodes in place, without a thread, and so does a
+/// limited one expected to decompress less than ``threadedLimitedBytes``.
 final class ReplayPipeline {
     /// One batch on its way: its chosen groups, their frames, and once decoded, its lines.
     final class Slot: @unchecked Sendable {
@@ -37,6 +38,8 @@ final class ReplayPipeline {
         fileprivate var failure: (any Error)?
         /// Whether it is decoded (guarded by the channel's mutex while in flight).
         fileprivate var isDone = false
+        /// Whether it went to the decoder thread (else it is decoded when taken).
+        fileprivate var isSubmitted = false
 
         fileprivate init(_ batch: BatchRef, _ groups: [Int], _ file: SegmentFile) {
             self.batch = batch
@@ -73,7 +76,10 @@ final class ReplayPipeline {
     }
 
     private let snapshot: LogSnapshot
-    private let work: [(batch: BatchRef, groups: [Int])]
+    private var work: [(batch: BatchRef, groups: [Int])]
+    /// The storage and frame buffer a slot is given before its first read: the largest any
+    /// batch of ``work`` needs, so no slot's memory is grown (and faulted in anew) midway.
+    private var room = (storage: 0, frames: 0)
     /// Batches past this one are read only when taken, not ahead.
     private let readAheadEnd: Int
     private var deleted: DeletedSamples?
@@ -85,8 +91,9 @@ final class ReplayPipeline {
     private var taken: Slot?
     private var nextRead = 0
     private let channel: Channel?
-    /// The decoder of this thread's share of the batches (with a decoder thread only).
-    private let ownDecoder: LZ4FrameDecoder?
+    /// The decoder of this thread's share of the batches (all of them without a decoder
+    /// thread).
+    private let ownDecoder: LZ4FrameDecoder
     /// How many batches are read ahead of the one being delivered: enough that neither
     /// thread waits on a long replay, fewer (less memory to fault in) when a limit is
     /// expected to end it within a few batches.
@@ -94,20 +101,44 @@ final class ReplayPipeline {
     /// The decompressed bytes a replay is expected to read from which a decoder thread pays
     /// for its start (a rare type's few small frames are decoded faster in place).
     private static let threadedBytes = 2 << 20
+    /// The same for a replay a limit is expected to end: a page of 10,000 heart-rate lines
+    /// (4 MB in seven batches) costs a third less CPU and a third fewer page faults decoded
+    /// in place, with one slot's memory, than with the thread's start, hand-overs and three
+    /// slots, and its wall time is no longer (the thread's gain is eaten by its own cost and
+    /// by the reader of its output, which runs on the other core).
+    private static let threadedLimitedBytes = 16 << 20
 
     /// A pipeline over `work` (batches in order, each with its chosen groups, none empty),
-    /// which hides the adds of the samples ``publish(_:)`` gives. Batches from
-    /// `readAheadEnd` on (where a limit is expected to be reached) are read only when
+    /// which hides the adds of the samples ``publish(_:)`` gives. Batches from `limitEnd`
+    /// on (where a limit is expected to be reached; `nil`: none is) are read only when
     /// taken.
-    init(_ snapshot: LogSnapshot, _ work: [(batch: BatchRef, groups: [Int])], readAheadEnd: Int) throws {
+    init(_ snapshot: LogSnapshot, _ work: [(batch: BatchRef, groups: [Int])], limitEnd: Int?) throws {
         self.snapshot = snapshot
         self.work = work
-        self.readAheadEnd = min(readAheadEnd, work.count)
+        readAheadEnd = min(limitEnd ?? work.count, work.count)
         let bytes = work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].rawLength) } }
-        channel = work.count > 1 && bytes >= Self.threadedBytes ? try Channel.start(checkContent: snapshot.checksContent) : nil
-        depth = channel == nil ? 1 : self.readAheadEnd < work.count ? 2 : 5
-        ownDecoder = channel == nil ? nil : try LZ4FrameDecoder()
+        let threshold = limitEnd == nil ? Self.threadedBytes : Self.threadedLimitedBytes
+        channel = work.count > 1 && bytes >= threshold ? try Channel.start(checkContent: snapshot.checksContent) : nil
+        depth = channel == nil ? 1 : limitEnd != nil ? 2 : 5
+        ownDecoder = try LZ4FrameDecoder()
+        makeRoom(for: work)
         readAhead()
+    }
+
+    /// Adds batches to take after those of `work` (read when taken, not ahead, as those
+    /// past the limit's expected end are): a limited replay whose first batches fell short
+    /// of the limit goes on with the same slots, their memory already faulted in.
+    func extend(_ more: [(batch: BatchRef, groups: [Int])]) {
+        work += more
+        makeRoom(for: more)
+    }
+
+    /// Raises ``room`` to what `work`'s largest batch needs.
+    private func makeRoom(for work: [(batch: BatchRef, groups: [Int])]) {
+        for (batch, groups) in work {
+            room.storage = max(room.storage, BatchLines.room(for: groups, of: batch))
+            room.frames = max(room.frames, groups.reduce(0) { $0 + Int(batch.header.groups[$1].frameLength) })
+        }
     }
 
     deinit {
@@ -130,17 +161,22 @@ final class ReplayPipeline {
         guard !inFlight.isEmpty else { return nil }
         let slot = inFlight.removeFirst()
         taken = slot
-        if let channel {
+        if let channel, slot.isSubmitted {
             // Rather than wait, decode a batch the decoder thread has not started on.
             while !channel.isDone(slot), let other = channel.takeNewestPending() {
-                other.decompress(ownDecoder!, checkContent: snapshot.checksContent)
+                other.decompress(ownDecoder, checkContent: snapshot.checksContent)
                 other.index(hiding: deleted ?? DeletedSamples(capacity: 0))
                 channel.finish(other)
             }
             channel.wait(for: slot)
         } else {
-            try slot.lines.load(snapshot, slot.batch, groups: slot.groups)
-            if let deleted { slot.lines.hide(where: Slot.hider(deleted)) }
+            do {
+                try Self.readFrames(slot, slot.file)
+            } catch {
+                slot.failure = error
+            }
+            slot.decompress(ownDecoder, checkContent: snapshot.checksContent)
+            slot.index(hiding: deleted ?? DeletedSamples(capacity: 0))
         }
         if let failure = slot.failure { throw failure }
         return slot
@@ -153,8 +189,10 @@ final class ReplayPipeline {
     }
 
     /// Reads the frames of the next batch into a spare slot or a new one and hands it to
-    /// the decoder thread; without one, the slot is decoded when taken.
+    /// the decoder thread when read ahead; otherwise (without a thread, or past
+    /// ``readAheadEnd``) the slot is read and decoded when taken, on this thread.
     private func read() {
+        let isAhead = nextRead < readAheadEnd
         let (batch, groups) = work[nextRead]
         let file = snapshot.segments[batch.segment]
         let slot: Slot
@@ -168,9 +206,12 @@ final class ReplayPipeline {
         } else {
             slot = Slot(batch, groups, file)
         }
+        slot.lines.reserve(room.storage)
+        slot.frames.reserveCapacity(room.frames)
+        slot.isSubmitted = channel != nil && isAhead
         nextRead += 1
         inFlight.append(slot)
-        guard let channel else { return }
+        guard let channel, isAhead else { return }
         do {
             try Self.readFrames(slot, file)
         } catch {

@@ -13,6 +13,13 @@
 /// whose time span (in the batch header) lies outside it. Only with a predicate are lines
 /// decoded, to test it. The second pass's frames are decompressed a few batches ahead on a
 /// second thread (``ReplayPipeline``), which starts on them while the first pass runs.
+///
+/// A limited replay that need not read every delete after the anchor (the index covers
+/// them, or the replay is raw) asks the snapshot only for the batches its limit needs
+/// (``LogSnapshot/batches(after:upTo:counting:)``), so a page from an early anchor decodes
+/// a few batch headers instead of the rest of a sealed segment's table; when deletes hide
+/// some of those lines (or a predicate skips them) the page goes on with the batches after,
+/// in the same pipeline.
 struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
@@ -30,23 +37,19 @@ struct Replayer {
         try request.predicate.validate()
         let predicate = request.predicate
         let after = request.anchor.seq
-        let batches = try snapshot.batches(after: after)
-        let work: [(batch: BatchRef, groups: [Int])] = batches.compactMap { batch in
-            let groups = batch.header.groups.indices.filter { g in
-                let group = batch.header.groups[g]
-                return group.lastSeq > after && admits(group.type)
-                    && predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd)
-            }
-            return groups.isEmpty ? nil : (batch, groups)
-        }
-        // Started first, so the decoder thread works on the first batches while this one
-        // reads the deletes.
-        let pipeline = try ReplayPipeline(snapshot, work, readAheadEnd: readAheadEnd(work, after: after))
-        var groupsRead = 0
         // An index that covers nothing after the anchor cannot hide any of its adds.
         var index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
         let tailFrom = max(after, index?.coveredSeq ?? 0)
-        pipeline.publish(request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: batches, after: tailFrom, groupsRead: &groupsRead))
+        // A limited replay that need not read every delete after the anchor takes the batches
+        // its limit needs, and more only if those run out first.
+        let isBounded = request.limit > 0 && (request.raw || tailFrom > after)
+        var (batches, reachesHead) =
+            isBounded ? try snapshot.batches(after: after, upTo: request.limit, counting: { eventCount($0, after: after) }) : (try snapshot.batches(after: after), true)
+        let work = self.work(of: batches, after: after)
+        let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after))
+        var groupsRead = 0
+        let deleted = request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: isBounded ? snapshot.batches(after: tailFrom) : batches, after: tailFrom, groupsRead: &groupsRead)
+        pipeline.publish(deleted)
         // Set when a block of the index turned out damaged: every delete after the anchor.
         var fallback: DeletedSamples?
         // Whether an add the pipeline did not hide was deleted by an event the index covers.
@@ -57,14 +60,20 @@ struct Replayer {
                 return try index!.isDeleted(line.seq)
             } catch let error as HealthLogError where error.code == .corrupt {
                 index = nil
-                let all = try deletedSamples(in: batches, after: after, groupsRead: &groupsRead)
+                let all = try deletedSamples(in: snapshot.batches(after: after), after: after, groupsRead: &groupsRead)
                 fallback = all
                 return all.contains(line, in: raw)
             }
         }
         var delivered = 0
         var last = after
-        while let slot = try pipeline.next() {
+        while true {
+            guard let slot = try pipeline.next() else {
+                guard !reachesHead, let end = batches.last?.header.lastSeq else { break }
+                (batches, reachesHead) = try snapshot.batches(after: end, upTo: request.limit - delivered, counting: { eventCount($0, after: after) })
+                pipeline.extend(self.work(of: batches, after: after))
+                continue
+            }
             let batch = slot.batch
             groupsRead += slot.groups.count
             let lines = slot.lines
@@ -105,18 +114,39 @@ struct Replayer {
         }
     }
 
+    /// The batches of `batches` with groups to read, and those groups: the ones after
+    /// `after`, of the requested types, that may match the predicate.
+    private func work(of batches: [BatchRef], after: UInt64) -> [(batch: BatchRef, groups: [Int])] {
+        batches.compactMap { batch in
+            let groups = batch.header.groups.indices.filter { g in
+                let group = batch.header.groups[g]
+                return group.lastSeq > after && admits(group.type)
+                    && request.predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd)
+            }
+            return groups.isEmpty ? nil : (batch, groups)
+        }
+    }
+
+    /// How many events after `after` of the requested types `batch` holds at most (of a
+    /// group that straddles the anchor, only what follows it).
+    private func eventCount(_ batch: BatchRef, after: UInt64) -> Int {
+        var events = 0
+        for group in batch.header.groups where group.lastSeq > after && admits(group.type) {
+            events += group.firstSeq > after ? Int(group.count) : Int(min(UInt64(group.count), group.lastSeq - after))
+        }
+        return events
+    }
+
     /// Where a limited replay is expected to end: just past the batch whose chosen groups
     /// bring the lines after `after` up to the limit (the replay reads further, only not
-    /// ahead, when deletes hide some of them or a predicate skips them).
-    private func readAheadEnd(_ work: [(batch: BatchRef, groups: [Int])], after: UInt64) -> Int {
-        guard request.limit > 0, request.predicate.isAll else { return work.count }
+    /// ahead, when deletes hide some of them or a predicate skips them), or at the end of
+    /// `work` when they never do; `nil` without a limit or with a predicate.
+    private func limitEnd(_ work: [(batch: BatchRef, groups: [Int])], after: UInt64) -> Int? {
+        guard request.limit > 0, request.predicate.isAll else { return nil }
         var lines = 0
         for (k, item) in work.enumerated() {
-            for g in item.groups {
-                let group = item.batch.header.groups[g]
-                // Of a group that straddles the anchor, only what follows it (at most).
-                lines += group.firstSeq > after ? Int(group.count) : Int(min(UInt64(group.count), group.lastSeq - after))
-            }
+            // Without a predicate, the chosen groups are exactly those eventCount counts.
+            lines += eventCount(item.batch, after: after)
             if lines >= request.limit { return k + 1 }
         }
         return work.count

@@ -126,12 +126,7 @@ extension BatchLines {
         frames: UnsafeRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
         checkContent: Bool = false
     ) throws {
-        // A block's room past the last group, so LZ4 decodes every block in place.
-        let total = groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) } + LZ4FrameDecoder.blockSize
-        if storage.count < total {
-            // Grown without zeroing what LZ4 overwrites next, and without copying what it held.
-            storage = [UInt8](unsafeUninitializedCapacity: total) { _, count in count = total }
-        }
+        reserve(Self.room(for: groups, of: batch))
         var used = 0
         for (k, g) in groups.enumerated() {
             let entry = batch.header.groups[g]
@@ -147,6 +142,21 @@ extension BatchLines {
             if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
             used += length
         }
+    }
+
+    /// The storage ``decompress(frames:at:of:groups:in:decoder:checkContent:)`` needs for
+    /// `groups` of `batch`: their content and a block's room past it, so LZ4 decodes every
+    /// block in place.
+    static func room(for groups: [Int], of batch: BatchRef) -> Int {
+        groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) } + LZ4FrameDecoder.blockSize
+    }
+
+    /// Makes the storage at least `bytes` long. What it held is not kept, and the new bytes
+    /// are not zeroed (LZ4 overwrites them next), so the memory's pages are first touched
+    /// only as they are written: a storage reserved once for the largest batch a reader
+    /// expects is not grown (freed, mapped again, faulted in again) batch after batch.
+    mutating func reserve(_ bytes: Int) {
+        if storage.count < bytes { storage = [UInt8](unsafeUninitializedCapacity: bytes) { _, count in count = bytes } }
     }
 
     /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:checkContent:)``
@@ -169,15 +179,6 @@ extension BatchLines {
         }
         if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count) {
             throw HealthLogError(.corrupt, "\(file.location(batch.offset)): \(reason)")
-        }
-    }
-
-    /// Marks the lines `isHidden` says to leave out (see ``Line/isHidden``).
-    mutating func hide(where isHidden: (Line, UnsafeRawBufferPointer) -> Bool) {
-        storage.withUnsafeBytes { raw in
-            lines.withUnsafeMutableBufferPointer { lines in
-                for k in lines.indices where isHidden(lines[k], raw) { lines[k].isHidden = true }
-            }
         }
     }
 }

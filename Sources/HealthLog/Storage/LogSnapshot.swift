@@ -100,13 +100,86 @@ final class LogSnapshot {
             while first < prefix.count, prefix[first].lastSeq <= seq { first += 1 }
             for index in first..<prefix.count { out += try prefixBatches(index, after: seq) }
         }
+        return out + tail[tailStart(after: seq)...]
+    }
+
+    /// The position in ``tail`` of the first batch holding a sequence number above `seq`.
+    private func tailStart(after seq: UInt64) -> Int {
         var low = 0
         var high = tail.count
         while low < high {
             let mid = (low + high) / 2
             if tail[mid].header.lastSeq <= seq { low = mid + 1 } else { high = mid }
         }
-        return out + tail[low...]
+        return low
+    }
+
+    /// The committed batches holding a sequence number above `seq`, in order, up to and
+    /// including the one that brings the sum of `count` over them to `wanted`, and whether
+    /// they reach the head. A limited query asks for the few batches its limit needs (`count`
+    /// says how many of a batch's events it may deliver): of a sealed segment's table only
+    /// those headers are decoded, the rest of its sidecar walked by the fixed fields only
+    /// (the table is loaded in full, as ``batches(after:)`` does, when the sidecar does not
+    /// vouch for it). Partial tables are not kept.
+    func batches(after seq: UInt64, upTo wanted: Int, counting count: (BatchRef) -> Int) throws -> (batches: [BatchRef], reachesHead: Bool) {
+        var out: [BatchRef] = []
+        var counted = 0
+        func isEnough(_ batch: BatchRef) -> Bool {
+            counted += count(batch)
+            return counted >= wanted
+        }
+        if let last = prefix.last, seq < last.lastSeq {
+            var first = 0
+            while first < prefix.count, prefix[first].lastSeq <= seq { first += 1 }
+            for index in first..<prefix.count {
+                if loadedPrefix[index] == nil, loadedTails[index].map({ $0.seq > seq }) ?? true,
+                    let bounded = boundedIndexedBatches(index, after: seq, upTo: wanted - counted, counting: count)
+                {
+                    out += bounded.batches
+                    counted += bounded.counted
+                    if counted >= wanted { return (out, out.last?.header.lastSeq == headSeq) }
+                    continue
+                }
+                for batch in try prefixBatches(index, after: seq) {
+                    out.append(batch)
+                    if isEnough(batch) { return (out, batch.header.lastSeq == headSeq) }
+                }
+            }
+        }
+        for batch in tail[tailStart(after: seq)...] {
+            out.append(batch)
+            if isEnough(batch) { return (out, batch.header.lastSeq == headSeq) }
+        }
+        return (out, true)
+    }
+
+    /// The batches of leading segment `index` whose `lastSeq` is above `seq`, up to the one
+    /// that brings the sum of `count` to `wanted` (and that sum), decoded from the sidecar
+    /// as they are reached; `nil` when the sidecar does not vouch for the segment.
+    private func boundedIndexedBatches(
+        _ index: Int, after seq: UInt64, upTo wanted: Int, counting count: (BatchRef) -> Int
+    ) -> (batches: [BatchRef], counted: Int)? {
+        guard scan.usingIndexes else { return nil }
+        let names = BatchHeader.Names()
+        var refs: [BatchRef] = []
+        var counted = 0
+        var isDecoded = true
+        let timelines = scan.timelines
+        let isSound = SegmentIndex.walk(
+            layout, segments[index].name, after: seq, matching: prefix[index], storeTag: meta.storeID.tag,
+            continues: { first, expected in timelines.continues(first, after: expected - 1) }
+        ) { offset, payload in
+            guard let header = try? BatchHeader.decode(payload: Array(payload), names: names) else {
+                isDecoded = false
+                return false
+            }
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header)
+            refs.append(ref)
+            counted += count(ref)
+            return counted < wanted
+        }
+        guard isSound, isDecoded else { return nil }
+        return (refs, counted)
     }
 
     /// Every committed batch, in order.

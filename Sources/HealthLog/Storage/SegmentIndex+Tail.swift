@@ -23,38 +23,56 @@ extension SegmentIndex {
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
         continues: (_ first: UInt64, _ expected: UInt64) -> Bool
     ) -> [Entry]? {
-        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
+        var entries: [Entry] = []
+        let sound = walk(layout, name, after: seq, matching: summary, storeTag: storeTag, continues: continues) { offset, payload in
+            entries.append(Entry(offset: offset, payload: Array(payload)))
+            return true
+        }
+        return sound ? entries : nil
+    }
+
+    /// Walks the sidecar of `name` as ``entries(_:_:after:matching:storeTag:continues:)``
+    /// does, handing `visit` each entry whose batch's `lastSeq` is above `seq` (its offset in
+    /// the segment and its header payload, valid during the call) until `visit` returns
+    /// `false` or the entries end. Returns whether what was walked is sound: when it is not,
+    /// what `visit` saw must be thrown away. A walk `visit` stops skips the entries after:
+    /// those it saw stand on the chain of offsets and sequence numbers from the first entry
+    /// and on their own payload checksums (checked when decoded), whatever the rest holds,
+    /// and a query from an early anchor then reads only the start of a large table. Only a
+    /// walk to the end checks the end against `summary`.
+    static func walk(
+        _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
+        continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
+        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return false }
         defer { fd.close() }
-        guard let file = MappedFile(fd), file.count >= headerLength else { return nil }
-        return file.withBytes(0..<file.count) { bytes -> [Entry]? in
+        guard let file = MappedFile(fd), file.count >= headerLength else { return false }
+        return file.withBytes(0..<file.count) { bytes -> Bool in
             guard let header = decodeHeader(Array(bytes[0..<headerLength]), name: name), header.summary == summary,
                 header.bodyLength == bytes.count - headerLength
-            else { return nil }
-            var entries: [Entry] = []
+            else { return false }
             var at = headerLength
             var offset = SegmentLayout.prologueLength
             var expected = summary.firstSeq
             var last: UnsafeRawBufferPointer?
             for _ in 0..<summary.batchCount {
-                guard at + 12 <= bytes.count else { return nil }
+                guard at + 12 <= bytes.count else { return false }
                 let entryOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
                 let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
                 at += 12
-                guard entryOffset == UInt64(offset), length <= FormatConstants.maxBatchHeaderLength, at + length <= bytes.count else { return nil }
+                guard entryOffset == UInt64(offset), length <= FormatConstants.maxBatchHeaderLength, at + length <= bytes.count else { return false }
                 let payload = UnsafeRawBufferPointer(rebasing: bytes[at..<at + length])
                 guard let fields = BatchHeader.FixedFields(payload), fields.storeTag == storeTag, continues(fields.firstSeq, expected),
                     fields.lastSeq >= fields.firstSeq
-                else { return nil }
-                if fields.lastSeq > seq { entries.append(Entry(offset: offset, payload: Array(payload))) }
+                else { return false }
+                if fields.lastSeq > seq, !visit(offset, payload) { return true }
                 offset += 8 + length + fields.framesLength
                 expected = fields.lastSeq + 1
                 last = payload
                 at += length
             }
-            guard at == bytes.count, offset == summary.coveredLength, expected - 1 == summary.lastSeq,
-                let last, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: last.dropLast(4))) == summary.lastPayloadCRC
-            else { return nil }
-            return entries
+            return at == bytes.count && offset == summary.coveredLength && expected - 1 == summary.lastSeq
+                && last.map { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0.dropLast(4))) == summary.lastPayloadCRC } == true
         }
     }
 }

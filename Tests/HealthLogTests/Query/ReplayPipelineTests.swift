@@ -15,10 +15,13 @@ struct ReplayPipelineTests {
         /// Every event as appended: (seq, uuid, isDelete), in sequence order.
         var events: [(seq: UInt64, uuid: String, isDelete: Bool)] = []
 
-        init() throws {
+        /// The store; with `segmentBytes` small, its early segments are sealed and read from
+        /// their sidecars.
+        init(segmentBytes: Int = FormatConstants.defaultSegmentBytes) throws {
             dir = try TemporaryDirectory()
             var options = StoreOptions()
             options.batchBytes = 2000
+            options.segmentBytes = segmentBytes
             store = HealthStore(directory: dir.file("store"), options: options)
             var seq: UInt64 = 0
             var added: [String] = []
@@ -105,6 +108,31 @@ struct ReplayPipelineTests {
                 if page.count < 37 { break }
             }
             #expect(pages == (try fixture.expected(after: 0, types: types)))
+        }
+    }
+
+    @Test("Pages over sealed segments, whose first batches fall short of the limit when later deletes hide adds, add up to the whole replay")
+    func pagesOverSealedSegments() throws {
+        let fixture = try Fixture(segmentBytes: 20_000)
+        defer { fixture.dir.remove() }
+        let layout = StoreLayout(directory: fixture.dir.file("store"))
+        #expect(try LogSnapshot(layout).prefixSegmentCount >= 3, "sealed segments are taken on their index's word")
+        #expect(DeletedAddIndex.open(layout, head: try LogSnapshot(layout).headSeq) != nil, "the deleted adds are looked up, not read")
+        for types: Set<String> in [[], ["HKQuantityTypeIdentifierHeartRate"]] {
+            for limit in [1, 37, 160] {
+                var anchor = QueryAnchor.beginning
+                var pages: [UInt64] = []
+                while true {
+                    let (page, outcome) = try fixture.replay(ReplayRequest(anchor: anchor, types: types, limit: limit))
+                    #expect(page == (try fixture.expected(after: anchor.seq, limit: limit, types: types)), "limit \(limit) from \(anchor.seq)")
+                    pages += page
+                    anchor = outcome.newAnchor
+                    if page.count < limit { break }
+                }
+                #expect(pages == (try fixture.expected(after: 0, types: types)), "limit \(limit)")
+                let (raw, _) = try fixture.replay(ReplayRequest(types: types, limit: limit, raw: true))
+                #expect(raw == Array(try fixture.raw().filter { types.isEmpty || types.contains($0.type) }.map(\.seq).prefix(limit)), "raw, limit \(limit)")
+            }
         }
     }
 

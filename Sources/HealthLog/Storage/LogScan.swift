@@ -51,12 +51,16 @@ struct LogScan {
         var indexed = -1
     }
 
-    /// Sealed segments at the start of the log that are known from their sidecar index's
-    /// header alone (their batches are loaded only when a reader needs them).
+    /// Segments at the start of the log that are known from their sidecar index's header
+    /// alone (their batches are loaded only when a reader needs them): sealed ones, and the
+    /// last one too when its index and the checkpoint both end where the file ends (see
+    /// ``adoptLastSegment(_:nextSeq:)``).
     private(set) var prefix: [SegmentIndex.Summary] = []
 
-    /// Finds the committed end of the log. Sealed segments whose sidecar index vouches for
-    /// them are skipped (see ``prefix``) as long as a later segment holds a committed batch;
+    /// Finds the committed end of the log. The last segment is taken on its sidecar index's
+    /// word when every segment before it is and the index, the checkpoint and the file all
+    /// end at the same batch; otherwise sealed segments whose sidecar index vouches for them
+    /// are skipped (see ``prefix``) as long as a later segment holds a committed batch, and
     /// the rest are walked.
     ///
     /// Then it decides whether the first invalid thing is a torn tail or damage. The
@@ -74,6 +78,7 @@ struct LogScan {
             prologueEnds = [:]
             indexedCounts = [:]
             let start = try adoptPrefix(upTo: lazy)
+            if start.count == segments.count - 1, try adoptLastSegment(checkpoint, nextSeq: start.nextSeq) { return }
             try scanSuffix(from: start.count, nextSeq: start.nextSeq)
             if committedCount > 0 || start.count == 0 { break }
             lazy = start.count - 1
@@ -87,32 +92,6 @@ struct LogScan {
             throw HealthLogError(.corrupt, "\(location): \(failure.violation.reason); acknowledged up to sequence \(checkpoint.seq), so this is damage, not a torn tail")
         }
         try refuseIfValidDataFollows(failure)
-    }
-
-    /// Refuses a log that holds less than the checkpoint says was acknowledged: a segment
-    /// truncated, deleted or replaced, or a checkpoint that names a position the log does
-    /// not have. Called once the committed end (``committedCount``) is final.
-    func checkAcknowledged(_ checkpoint: Checkpoint?) throws {
-        guard let checkpoint else { return }
-        let head = committedCount > 0 ? batches[committedCount - 1].header.lastSeq : prefix.last?.lastSeq ?? 0
-        let located = segments.firstIndex { $0.name.baseSeq == checkpoint.segmentBase }
-        let at = located.map { segments[$0].location(Int(clamping: checkpoint.endOffset)) }
-            ?? "segments/\(SegmentName(baseSeq: checkpoint.segmentBase, generation: 0).fileName) (missing)"
-        guard head >= checkpoint.seq else {
-            throw HealthLogError(.corrupt, "\(at): acknowledged up to sequence \(checkpoint.seq), log ends at \(head): acknowledged events are missing")
-        }
-        guard let index = located else {
-            throw HealthLogError(.corrupt, "\(at): the checkpoint names a segment the log does not have (acknowledged up to sequence \(checkpoint.seq))")
-        }
-        let matches: Bool
-        if let summary = prefix.indices.contains(index) ? prefix[index] : nil {
-            matches = summary.firstSeq <= checkpoint.seq && checkpoint.seq <= summary.lastSeq && checkpoint.endOffset <= summary.coveredLength
-        } else {
-            matches = batches[0..<committedCount].contains { $0.segment == index && $0.header.lastSeq == checkpoint.seq && UInt64($0.end) == checkpoint.endOffset }
-        }
-        guard matches else {
-            throw HealthLogError(.corrupt, "\(at): the checkpoint (acknowledged up to sequence \(checkpoint.seq)) does not match the end of any batch in the log")
-        }
     }
 
     /// Takes up to `limit` leading segments on their sidecar index's word: each must have a
@@ -130,6 +109,27 @@ struct LogScan {
             nextSeq = summary.lastSeq + 1
         }
         return (prefix.count, nextSeq)
+    }
+
+    /// Takes the last segment on its sidecar index's word, after the sealed ones before it
+    /// (which end at `nextSeq` - 1), when nothing can lie past its last committed batch: the
+    /// index covers the whole file, the checkpoint names exactly that file, offset and
+    /// sequence number (so the last append was acknowledged and its frames need no check),
+    /// and the batch header the index names last is there, whole (magic, length, checksum,
+    /// store tag, frames inside the file), ends the file and an append, and is the one the
+    /// index last saw. On any mismatch it takes nothing and returns `false`: the segment is
+    /// walked, as it always was, and a torn tail or damage is found there.
+    private mutating func adoptLastSegment(_ checkpoint: Checkpoint?, nextSeq: UInt64) throws -> Bool {
+        guard usingIndexes, let checkpoint, let file = segments.last, checkpoint.segmentBase == file.name.baseSeq,
+            try checkPrologue(file, expectedBase: nextSeq) == nil, let summary = SegmentIndex.readSummary(layout, file.name),
+            summary.batchCount > 0, continues(summary.firstSeq, nextSeq), summary.lastIsEndOfAppend,
+            summary.coveredLength == file.size, checkpoint.endOffset == UInt64(file.size), checkpoint.seq == summary.lastSeq,
+            case .success(let last) = try readBatch(file, segments.count - 1, at: summary.lastOffset, expectedSeq: nil),
+            last.end == file.size, last.header.isEndOfAppend, last.header.lastSeq == summary.lastSeq,
+            last.header.firstSeq >= summary.firstSeq, try lastBatchMatches(file, summary)
+        else { return false }
+        prefix.append(summary)
+        return true
     }
 
     private func lastBatchMatches(_ file: SegmentFile, _ summary: SegmentIndex.Summary) throws -> Bool {
@@ -359,6 +359,8 @@ struct LogScan {
             let last = batches[committedCount - 1]
             return (last.segment, last.end)
         }
+        // Only when the last segment was taken on its index's word: nothing was walked.
+        if let last = prefix.last { return (prefix.count - 1, last.coveredLength) }
         guard let end = prologueEnds[0] else { return nil }
         return (0, end)
     }

@@ -7,7 +7,8 @@
 /// is an error naming the file and byte offset; so is a log that holds less than the
 /// checkpoint says was acknowledged). Sealed segments before that are taken on
 /// their sidecar index's word and their batch tables loaded only when a query reaches them,
-/// so opening costs the same for ten million events as for one million. Readers never
+/// and so is the last segment when its index, the checkpoint and the file end at the same
+/// batch, so opening costs the same for ten million events as for one million. Readers never
 /// write; any number of them can run while a writer appends.
 final class LogSnapshot {
     /// The store's files.
@@ -19,8 +20,8 @@ final class LogSnapshot {
     let segments: [SegmentFile]
     /// The committed batches of the walked segments at the end of the log.
     private let tail: [BatchRef]
-    /// The leading sealed segments known from their index headers, and their batch tables
-    /// once loaded.
+    /// The leading segments known from their index headers (see ``LogScan/prefix``), and
+    /// their batch tables once loaded.
     private let prefix: [SegmentIndex.Summary]
     private var loadedPrefix: [Int: [BatchRef]] = [:]
     /// The ends of leading segments' batch tables read so far: the batches after `seq`.

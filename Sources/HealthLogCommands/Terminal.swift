@@ -50,10 +50,18 @@ final class Terminal {
     }
 
     /// Queues `bytes` for stdout without copying them: the caller keeps them valid until
-    /// ``flushReferenced()`` (or any other write or flush) has written them out.
+    /// ``flushReferenced()`` (or any other write or flush) has written them out. Bytes that
+    /// start where the last queued range ends lengthen that range (lines delivered from one
+    /// decoded batch lie end to end), so a batch takes one range instead of one a line.
     func writeReferenced(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         if used > 0 { flushBuffer() }
+        if let last = referenced.indices.last, let base = referenced[last].iov_base,
+            UnsafeRawPointer(base) + referenced[last].iov_len == start
+        {
+            referenced[last].iov_len += bytes.count
+            return
+        }
         referenced.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: start), iov_len: bytes.count))
         if referenced.count == Self.maxVectors { flushReferenced() }
     }

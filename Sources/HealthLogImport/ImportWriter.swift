@@ -10,7 +10,8 @@ struct ImportWriter {
     private(set) var summary = AppendSummary()
     /// How many appends wrote something.
     private(set) var appends = 0
-    private var pending: [UInt8] = []
+    /// The next append's lines, with what the mapping prepared of them.
+    private var pending = ImportPreparedLines()
     private var pendingEvents = 0
     /// Events of the next append the store already holds, left out of its lines: live, deleted.
     private var pendingPresent = (live: 0, deleted: 0)
@@ -28,21 +29,24 @@ struct ImportWriter {
     private var given: Set<SampleUUID> = []
 
     /// A writer appending to `store` in appends of `eventsPerAppend` events; lines added as
-    /// found unused were found so as of head `unusedAsOfHead`.
-    init(store: HealthStore, eventsPerAppend: Int, unusedAsOfHead: UInt64? = nil) {
+    /// found unused were found so as of head `unusedAsOfHead`; about `expectedLines` lines
+    /// will be added (room for their UUIDs is made once, not grown append by append).
+    init(store: HealthStore, eventsPerAppend: Int, unusedAsOfHead: UInt64? = nil, expectedLines: Int = 0) {
         self.store = store
         self.eventsPerAppend = max(1, eventsPerAppend)
         self.unusedAsOfHead = unusedAsOfHead
+        if unusedAsOfHead != nil { given.reserveCapacity(expectedLines) }
     }
 
-    /// Adds one add's line (newline included) to the next append; `checkedUnused` when the
+    /// Adds one add's line (newline included) to the next append, with what the mapping
+    /// prepared of it (``ExportMapper/Event/prepared``), if anything; `checkedUnused` when the
     /// store's UUID index showed its `uuid` unused as of ``unusedAsOfHead``. An append whose
     /// lines all were, none of them given to an earlier append, vouches for them
-    /// (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``).
-    mutating func add(_ line: UnsafeRawBufferPointer, uuid: SampleUUID, checkedUnused: Bool) throws {
+    /// (``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:)``).
+    mutating func add(_ line: UnsafeRawBufferPointer, prepared: UnsafeRawBufferPointer?, uuid: SampleUUID, checkedUnused: Bool) throws {
         pendingUUIDs.append(uuid)
         if !checkedUnused { pendingChecked = false }
-        pending.append(contentsOf: line)
+        pending.add(line, prepared: prepared)
         pendingEvents += 1
     }
 
@@ -50,7 +54,7 @@ struct ImportWriter {
     mutating func add(_ line: [UInt8]) throws {
         pendingChecked = false
         pendingUntracked = true
-        pending.append(contentsOf: line)
+        line.withUnsafeBytes { pending.add($0, prepared: nil) }
         pendingEvents += 1
     }
 
@@ -71,7 +75,7 @@ struct ImportWriter {
     /// Called only between top-level elements, so a correlation and its members share an
     /// append.
     mutating func flushIfFull() throws {
-        if pendingEvents >= eventsPerAppend || pending.count >= Self.maxPendingBytes { try flush() }
+        if pendingEvents >= eventsPerAppend || pending.byteCount >= Self.maxPendingBytes { try flush() }
     }
 
     /// Appends what is gathered, all-or-nothing.
@@ -80,11 +84,7 @@ struct ImportWriter {
         let done: AppendSummary
         let vouched = unusedAsOfHead != nil && pendingChecked && pendingUUIDs.allSatisfy { !given.contains($0) }
         do {
-            if vouched, let head = unusedAsOfHead {
-                done = try store.appendImporting(ndjson: pending, addsUnusedAsOfHead: head)
-            } else {
-                done = try store.appendImporting(ndjson: pending)
-            }
+            done = try store.appendImporting(prepared: pending, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil)
         } catch let error as HealthLogError where appends > 0 {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"
@@ -100,7 +100,7 @@ struct ImportWriter {
         pendingUUIDs.removeAll(keepingCapacity: true)
         pendingChecked = true
         pendingUntracked = false
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
         pendingEvents = 0
         appends += 1
         summary.alreadyPresent += pendingPresent.live

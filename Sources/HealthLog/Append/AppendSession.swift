@@ -66,6 +66,28 @@ final class AppendSession {
         }
     }
 
+    /// Appends the lines `lines` holds, already prepared, as one all-or-nothing append:
+    /// the same as ``run(_:)`` on a reader of ``ImportPreparedLines/bytes``.
+    func run(prepared lines: ImportPreparedLines) throws -> AppendSummary {
+        do {
+            label = ""
+            let prepared = lines.chunk
+            try lines.bytes.withUnsafeBytes { try store(prepared, bytes: $0, linesBefore: 0) }
+            if let failure = prepared.failure {
+                let number = failure.index + 1
+                switch failure.reason {
+                case .tooLong: throw LineReader.tooLong(number, name: nil)
+                case .field(let error): throw badLine(number, error)
+                }
+            }
+            return try finish()
+        } catch {
+            state.discard()
+            writer.rollback()
+            throw error
+        }
+    }
+
     /// Appends the lines of `reader`: its chunks are prepared (``LinePreparer``) on
     /// background threads, a few ahead, and stored here in input order, so the first line
     /// refused — by the preparer or by what the lines before it did — is the one reported.
@@ -121,19 +143,23 @@ final class AppendSession {
     /// Stores the prepared events of `chunk`, whose first line is the input's line
     /// `linesBefore + 1`.
     private func store(_ prepared: PreparedChunk, of chunk: LineChunk, linesBefore: Int) throws {
+        try chunk.withBytes { try store(prepared, bytes: $0, linesBefore: linesBefore) }
+    }
+
+    /// Stores the prepared events of the lines in `bytes`, whose first line is the input's
+    /// line `linesBefore + 1`.
+    private func store(_ prepared: PreparedChunk, bytes: UnsafeRawBufferPointer, linesBefore: Int) throws {
         for note in prepared.notes where !summary.notes.contains(note) { summary.notes.append(note) }
-        try chunk.withBytes { bytes in
-            try prepared.rewritten.withUnsafeBytes { rewritten in
-                try prepared.encoded.withUnsafeBytes { encoded in
-                    let events = prepared.events
-                    prefetch(events[0..<min(events.count, Self.prefetchEvents)])
-                    for (k, event) in events.enumerated() {
-                        if k % Self.prefetchEvents == 0, k + Self.prefetchEvents < events.count {
-                            prefetch(events[(k + Self.prefetchEvents)..<min(events.count, k + 2 * Self.prefetchEvents)])
-                        }
-                        let line = UnsafeRawBufferPointer(rebasing: (event.isRewritten ? rewritten : bytes)[event.line])
-                        try store(event, line: line, encoded: UnsafeRawBufferPointer(rebasing: encoded[event.encoded]), number: linesBefore + event.index + 1)
+        try prepared.rewritten.withUnsafeBytes { rewritten in
+            try prepared.encoded.withUnsafeBytes { encoded in
+                let events = prepared.events
+                prefetch(events[0..<min(events.count, Self.prefetchEvents)])
+                for (k, event) in events.enumerated() {
+                    if k % Self.prefetchEvents == 0, k + Self.prefetchEvents < events.count {
+                        prefetch(events[(k + Self.prefetchEvents)..<min(events.count, k + 2 * Self.prefetchEvents)])
                     }
+                    let line = UnsafeRawBufferPointer(rebasing: (event.isRewritten ? rewritten : bytes)[event.line])
+                    try store(event, line: line, encoded: UnsafeRawBufferPointer(rebasing: encoded[event.encoded]), number: linesBefore + event.index + 1)
                 }
             }
         }

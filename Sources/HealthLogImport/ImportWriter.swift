@@ -25,8 +25,8 @@ struct ImportWriter {
     /// append; `nil` when they were not looked up (then no append vouches for them).
     private var unusedAsOfHead: UInt64?
     /// The UUIDs of the lines earlier appends were given: an append holding one of them
-    /// again is checked in full.
-    private var given: Set<SampleUUID> = []
+    /// again vouches for its other adds only, and this one is looked up in the store.
+    private var given = UUIDTable()
 
     /// A writer appending to `store` in appends of `eventsPerAppend` events; lines added as
     /// found unused were found so as of head `unusedAsOfHead`; about `expectedLines` lines
@@ -35,14 +35,14 @@ struct ImportWriter {
         self.store = store
         self.eventsPerAppend = max(1, eventsPerAppend)
         self.unusedAsOfHead = unusedAsOfHead
-        if unusedAsOfHead != nil { given.reserveCapacity(expectedLines) }
+        if unusedAsOfHead != nil { given = UUIDTable(capacity: expectedLines) }
     }
 
     /// Adds one add's line (newline included) to the next append, with what the mapping
     /// prepared of it (``ExportMapper/Event/prepared``), if anything; `checkedUnused` when the
     /// store's UUID index showed its `uuid` unused as of ``unusedAsOfHead``. An append whose
-    /// lines all were, none of them given to an earlier append, vouches for them
-    /// (``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:)``).
+    /// lines all were vouches for them, but for those given to an earlier append
+    /// (``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:mayBeUsed:)``).
     mutating func add(_ line: UnsafeRawBufferPointer, prepared: UnsafeRawBufferPointer?, uuid: SampleUUID, checkedUnused: Bool) throws {
         pendingUUIDs.append(uuid)
         if !checkedUnused { pendingChecked = false }
@@ -82,9 +82,13 @@ struct ImportWriter {
     mutating func flush() throws {
         guard pendingEvents > 0 else { return }
         let done: AppendSummary
-        let vouched = unusedAsOfHead != nil && pendingChecked && pendingUUIDs.allSatisfy { !given.contains($0) }
+        let vouched = unusedAsOfHead != nil && pendingChecked
+        var mayBeUsed: Set<SampleUUID> = []
+        if vouched {
+            for uuid in pendingUUIDs where given.contains(uuid) { mayBeUsed.insert(uuid) }
+        }
         do {
-            done = try store.appendImporting(prepared: pending, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil)
+            done = try store.appendImporting(prepared: pending, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil, mayBeUsed: mayBeUsed)
         } catch let error as HealthLogError where appends > 0 {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"
@@ -92,7 +96,7 @@ struct ImportWriter {
         }
         if unusedAsOfHead != nil, !pendingUntracked {
             // What this append may have used is in `given` now: the rest stays unused as of its head.
-            given.formUnion(pendingUUIDs)
+            for uuid in pendingUUIDs { given.insert(uuid) }
             unusedAsOfHead = done.anchor.seq
         } else {
             unusedAsOfHead = nil

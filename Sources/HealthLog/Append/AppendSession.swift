@@ -36,11 +36,19 @@ final class AppendSession {
     /// head that is still the head: adds are then looked up among this append's samples
     /// alone, never in the UUID index (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``).
     private let addsUnusedInStore: Bool
+    /// The adds' UUIDs the caller could not vouch for when it vouched for the rest: these
+    /// are looked up in the UUID index even when ``addsUnusedInStore``.
+    private let mayBeUsed: Set<SampleUUID>
 
     /// Opens the store's writer (taking its lock and cutting any torn tail); messages name
-    /// a bad line as `ITEM N`.
-    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line", addsUnusedAsOfHead: UInt64? = nil) throws {
+    /// a bad line as `ITEM N`. With `addsUnusedAsOfHead`, the adds but those whose UUID is
+    /// in `mayBeUsed` are vouched unused in the store as of that head.
+    init(
+        _ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line", addsUnusedAsOfHead: UInt64? = nil,
+        mayBeUsed: Set<SampleUUID> = []
+    ) throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
+        self.mayBeUsed = mayBeUsed
         self.item = item
         writer = try LogWriter(layout, options: options)
         addsUnusedInStore = addsUnusedAsOfHead == writer.headSeq
@@ -200,11 +208,12 @@ final class AppendSession {
                 summary.alreadyPresent += 1
                 return
             }
-            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid, inAppendOnly: addsUnusedInStore) {
+            let inAppendOnly = addsUnusedInStore && (mayBeUsed.isEmpty || !mayBeUsed.contains(uuid))
+            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid, inAppendOnly: inAppendOnly) {
                 if deleted { summary.deletedEarlier += 1 } else { summary.alreadyPresent += 1 }
                 return
             }
-            if let stub = try state.stub(uuid, inAppendOnly: addsUnusedInStore) {
+            if let stub = try state.stub(uuid, inAppendOnly: inAppendOnly) {
                 let reason = stub.seq > startHead ? "UUID \(uuid) is added earlier in this input"
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
                 throw bad("uuid", reason)

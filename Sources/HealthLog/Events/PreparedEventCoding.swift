@@ -11,7 +11,9 @@
 /// the rewritten line when the checker rewrote it. Every range is relative to the line the
 /// event was prepared from: the rewritten line when there is one, else the input line.
 enum PreparedEventCoding {
+    /// The flags byte's bits: a delete, and which of the optional parts follow.
     private static let isDelete: UInt8 = 1, hasRewritten: UInt8 = 2, hasUUID: UInt8 = 4, hasVerbatim: UInt8 = 8
+    /// More of the flags byte's bits.
     private static let hasSync: UInt8 = 16, hasObjects: UInt8 = 32, hasStart: UInt8 = 64, hasEnd: UInt8 = 128
 
     /// Appends the bytes of the first event `chunk` holds (prepared from one line) to `out`.
@@ -128,10 +130,13 @@ enum PreparedEventCoding {
         return true
     }
 
+    /// `value` with its sign in the lowest bit, so small negative numbers stay short.
     private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
+    /// The value ``zigzag(_:)`` made `value` of.
     private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
+    /// Appends `value` as a LEB128 varint.
     private static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
@@ -141,23 +146,27 @@ enum PreparedEventCoding {
         out.append(UInt8(v))
     }
 
+    /// Appends `range` (`lower + 1` and the count), or `0` for none.
     private static func appendRange(_ range: Range<Int>?, to out: inout [UInt8]) {
         guard let range else { return out.append(0) }
         appendVarint(UInt64(range.lowerBound) + 1, to: &out)
         appendVarint(UInt64(range.count), to: &out)
     }
 
+    /// Appends the UUID's 16 bytes, high then low, big-endian.
     private static func appendUUID(_ uuid: SampleUUID, to out: inout [UInt8]) {
         withUnsafeBytes(of: uuid.high.bigEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: uuid.low.bigEndian) { out.append(contentsOf: $0) }
     }
 
+    /// Appends the instant, its offset, and a byte of `isZulu` and the fraction digits.
     private static func appendTimestamp(_ t: Timestamp, to out: inout [UInt8]) {
         appendVarint(zigzag(t.microseconds), to: &out)
         appendVarint(zigzag(Int64(t.offsetMinutes)), to: &out)
         out.append((t.isZulu ? 1 : 0) | t.fractionDigits << 1)
     }
 
+    /// Appends the count of `bytes`, then the bytes.
     private static func appendBytes<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
         appendVarint(UInt64(bytes.count), to: &out)
         out.append(contentsOf: bytes)
@@ -166,17 +175,22 @@ enum PreparedEventCoding {
     /// Reads the encoding front to back; every read returns `nil` past the end or on a
     /// value out of range.
     private struct Reader {
+        /// The encoding.
         let bytes: UnsafeRawBufferPointer
+        /// Where the next read starts.
         var at = 0
 
+        /// The bytes not read yet.
         var remaining: Int { bytes.count - at }
 
+        /// The next byte.
         mutating func byte() -> UInt8? {
             guard at < bytes.count else { return nil }
             defer { at += 1 }
             return bytes[at]
         }
 
+        /// The next LEB128 varint.
         mutating func varint() -> UInt64? {
             var value: UInt64 = 0
             var shift: UInt64 = 0
@@ -188,6 +202,7 @@ enum PreparedEventCoding {
             return nil
         }
 
+        /// The next varint as a length or offset (at most `Int32.max`).
         mutating func int() -> Int? {
             guard let v = varint(), v <= UInt64(Int32.max) else { return nil }
             return Int(v)
@@ -201,6 +216,7 @@ enum PreparedEventCoding {
             return .some(lower - 1..<lower - 1 + count)
         }
 
+        /// The next 16 bytes as a UUID.
         mutating func uuid() -> SampleUUID? {
             guard remaining >= 16 else { return nil }
             defer { at += 16 }
@@ -209,6 +225,7 @@ enum PreparedEventCoding {
                 low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
         }
 
+        /// The next instant, as ``appendTimestamp(_:to:)`` wrote it.
         mutating func timestamp() -> Timestamp? {
             guard let micros = varint(), let offset = varint(), let packed = byte() else { return nil }
             let minutes = PreparedEventCoding.unzigzag(offset)
@@ -217,6 +234,7 @@ enum PreparedEventCoding {
                 microseconds: PreparedEventCoding.unzigzag(micros), offsetMinutes: offsetMinutes, isZulu: packed & 1 != 0, fractionDigits: packed >> 1)
         }
 
+        /// The next counted bytes, as ``appendBytes(_:to:)`` wrote them.
         mutating func field() -> UnsafeRawBufferPointer? {
             guard let count = int(), count <= remaining else { return nil }
             defer { at += count }

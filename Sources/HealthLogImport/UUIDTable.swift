@@ -6,18 +6,22 @@ import HealthLog
 /// time. The import's UUIDs are SHA-256-derived, so their bits are uniform already; the
 /// multiply spreads any others.
 struct UUIDTable {
-    /// The slots; the all-zero UUID marks an empty one (that UUID itself is ``hasZero``).
-    private var slots: [SampleUUID]
+    /// The slots, none until the first UUID is inserted; the all-zero UUID marks an empty
+    /// one (that UUID itself is ``hasZero``).
+    private var slots: [SampleUUID] = []
+    /// How many slots the first insert makes: a power of two.
+    private let initialSlots: Int
     /// Whether the all-zero UUID is in the set.
     private var hasZero = false
     /// How many UUIDs the set holds.
     private(set) var count = 0
 
-    /// An empty set with room for `capacity` UUIDs before it grows.
+    /// An empty set with room for `capacity` UUIDs before it grows, made at the first
+    /// insert (an import that appends nothing never allocates it).
     init(capacity: Int = 0) {
         var size = 16
         while size < capacity * 2 { size *= 2 }
-        slots = Array(repeating: Self.empty, count: size)
+        initialSlots = size
     }
 
     /// The UUID that marks an empty slot.
@@ -26,6 +30,7 @@ struct UUIDTable {
     /// Whether `uuid` is in the set.
     func contains(_ uuid: SampleUUID) -> Bool {
         if uuid == Self.empty { return hasZero }
+        guard !slots.isEmpty else { return false }
         let mask = slots.count - 1
         var at = Self.slot(of: uuid, mask: mask)
         while true {
@@ -43,6 +48,7 @@ struct UUIDTable {
             hasZero = true
             return
         }
+        if slots.isEmpty { slots = Array(repeating: Self.empty, count: initialSlots) }
         if (count + 1) * 2 > slots.count { grow() }
         let mask = slots.count - 1
         var at = Self.slot(of: uuid, mask: mask)

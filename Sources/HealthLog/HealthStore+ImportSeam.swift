@@ -67,8 +67,9 @@ extension HealthStore {
 /// ``InputChecker`` has looked up (a type's verdict, a unit's parse) from line to line, so an
 /// import of a million heart rates parses `count/min` once, not a million times.
 package struct ImportLineValidator {
-    /// The checks, with what they have looked up.
-    private var checker = InputChecker(importing: true)
+    /// The one line ``prepare(line:)`` made ready last, with the checks and what they have
+    /// looked up (its ``PreparedChunk/checker``, which ``validate(line:)`` uses too).
+    private var scratch = PreparedChunk(checker: InputChecker(importing: true))
 
     /// A validator that has looked up nothing yet.
     package init() {}
@@ -79,9 +80,47 @@ package struct ImportLineValidator {
     ///   `field 'NAME': ` when one field is at fault.
     package mutating func validate(line: UnsafeRawBufferPointer) throws {
         do {
-            _ = try checker.check(try EventLineParser.parse(line), line: line)
+            _ = try scratch.checker.check(try EventLineParser.parse(line), line: line)
         } catch let error as FieldError {
-            throw HealthLogError(.badInput, (error.field.map { "field '\($0)': " } ?? "") + error.reason)
+            throw Self.refusal(error)
         }
+    }
+
+    /// Checks one event line (no newline) as ``validate(line:)`` does and returns what an
+    /// importing append makes of it before storing it (what ``LinePreparer`` makes of a line:
+    /// the parsed fields, a rewrite, the stored line but for its sequence number), as bytes
+    /// for ``ImportPreparedLines/add(_:prepared:)``, so the append neither parses nor checks
+    /// the line again. `nil` when the checker's rewrite of the line does not parse: the
+    /// append then prepares it itself, and refuses it as it always did.
+    ///
+    /// - Throws: what ``validate(line:)`` throws.
+    package mutating func prepare(line: UnsafeRawBufferPointer) throws -> [UInt8]? {
+        scratch.events.removeAll(keepingCapacity: true)
+        scratch.encoded.removeAll(keepingCapacity: true)
+        scratch.rewritten.removeAll(keepingCapacity: true)
+        do {
+            let event = try EventLineParser.parse(line)
+            let outcome = try scratch.checker.check(event, line: line)
+            if let rewritten = outcome.rewritten {
+                scratch.rewritten.append(contentsOf: rewritten)
+                guard let reparsed = try? rewritten.withUnsafeBytes({ try EventLineParser.parse($0) }) else { return nil }
+                rewritten.withUnsafeBytes {
+                    LinePreparer.record(reparsed, line: $0, at: 0..<$0.count, isRewritten: true, index: 0, into: &scratch)
+                }
+            } else {
+                LinePreparer.record(event, line: line, at: 0..<line.count, isRewritten: false, index: 0, into: &scratch)
+            }
+        } catch let error as FieldError {
+            throw Self.refusal(error)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        PreparedEventCoding.encode(scratch, to: &out)
+        return out
+    }
+
+    /// The error for a line refused for `error`.
+    private static func refusal(_ error: FieldError) -> HealthLogError {
+        HealthLogError(.badInput, (error.field.map { "field '\($0)': " } ?? "") + error.reason)
     }
 }

@@ -7,9 +7,13 @@ extension HealthStore {
     /// store as of head `head` (with ``usedUUIDs()``, and none of them in an earlier append
     /// since): when the store's head is still `head` the index lookups of the adds are
     /// left out, otherwise (another writer appended) the append checks them as usual.
-    /// Same result, errors and durability as ``appendImporting(ndjson:)``.
+    /// Same result, errors and durability as ``appendImporting(ndjson:)``. The lines are
+    /// prepared on this thread (``ImportPreparedLines``), as the import's own appends
+    /// (``appendImporting(prepared:addsUnusedAsOfHead:)``) prepare those it was not given
+    /// prepared.
     package func appendImporting(ndjson: [UInt8], addsUnusedAsOfHead head: UInt64) throws -> AppendSummary {
-        let session = try AppendSession(layout, options: options, skipsUsedUUIDs: true, addsUnusedAsOfHead: head)
-        return try session.run([LineReader(bytes: ndjson, name: nil)])
+        var lines = ImportPreparedLines()
+        ndjson.withUnsafeBytes { lines.add($0, prepared: nil) }
+        return try appendImporting(prepared: lines, addsUnusedAsOfHead: head)
     }
 }

@@ -18,8 +18,10 @@ import HealthLog
 /// in the one that will hold it), else in `$TMPDIR` or `/tmp`. A chunk in the file is its
 /// frame's length and its records' length (4 bytes each, little-endian), then the frame.
 ///
-/// Each record: a flags byte (``Flags``), the UUID's 16 bytes, the line's length (4 bytes,
-/// little-endian), the line with its newline. A chunk holds whole records.
+/// Each record: a flags byte (``Flags``), the UUID's 16 bytes, the line's length and its
+/// preparation's length (4 bytes each, little-endian), the line with its newline, then the
+/// preparation (``ExportMapper/Event/prepared``; none when its length is 0). A chunk holds
+/// whole records.
 final class EventSpill {
     /// What a record says about its event, besides its line.
     struct Flags: OptionSet {
@@ -47,6 +49,8 @@ final class EventSpill {
         var uuid: SampleUUID
         /// The event line, newline included; valid only during the call that gets it.
         var line: UnsafeRawBufferPointer
+        /// What the mapping prepared of the line for the append, or `nil`; valid as ``line``.
+        var prepared: UnsafeRawBufferPointer?
     }
 
     /// Where chunks past ``memoryLimit`` go: the store's directory, for the file.
@@ -63,8 +67,10 @@ final class EventSpill {
     private var fileChunks = 0
     /// Bytes of records added.
     private(set) var size = 0
-    /// The size of a record's head: flags, UUID, length.
-    private static let headBytes = 1 + 16 + 4
+    /// Records added.
+    private(set) var count = 0
+    /// The size of a record's head: flags, UUID, the two lengths.
+    private static let headBytes = 1 + 16 + 4 + 4
     /// The records' bytes gathered before they are compressed into a chunk.
     private let chunkBytes: Int
     /// The compressed bytes kept in memory at most; later chunks go to the file.
@@ -100,9 +106,13 @@ final class EventSpill {
         raw.append(all.rawValue)
         withUnsafeBytes(of: event.uuid.high.bigEndian) { raw.append(contentsOf: $0) }
         withUnsafeBytes(of: event.uuid.low.bigEndian) { raw.append(contentsOf: $0) }
+        let prepared = event.prepared ?? []
         withUnsafeBytes(of: UInt32(event.line.count).littleEndian) { raw.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(prepared.count).littleEndian) { raw.append(contentsOf: $0) }
         raw.append(contentsOf: event.line)
-        size += Self.headBytes + event.line.count
+        raw.append(contentsOf: prepared)
+        size += Self.headBytes + event.line.count + prepared.count
+        count += 1
         if raw.count >= chunkBytes { try seal() }
     }
 
@@ -216,12 +226,14 @@ final class EventSpill {
         var at = 0
         while bytes.count - at >= headBytes {
             let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 17, as: UInt32.self)))
-            guard bytes.count - at - headBytes >= length else { break }
+            let preparedLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 21, as: UInt32.self)))
+            guard bytes.count - at - headBytes >= length + preparedLength else { break }
             let high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 1, as: UInt64.self))
             let low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 9, as: UInt64.self))
             let line = UnsafeRawBufferPointer(rebasing: bytes[(at + headBytes)..<(at + headBytes + length)])
-            try body(Record(flags: Flags(rawValue: bytes[at]), uuid: SampleUUID(high: high, low: low), line: line))
-            at += headBytes + length
+            let prepared = preparedLength == 0 ? nil : UnsafeRawBufferPointer(rebasing: bytes[(at + headBytes + length)..<(at + headBytes + length + preparedLength)])
+            try body(Record(flags: Flags(rawValue: bytes[at]), uuid: SampleUUID(high: high, low: low), line: line, prepared: prepared))
+            at += headBytes + length + preparedLength
         }
         return at
     }

@@ -20,6 +20,9 @@ struct ExportMapper {
         var inStore: InStore? = nil
         /// Whether the store's UUID index showed the UUID unused when the event was mapped.
         var checkedUnused = false
+        /// What the validator prepared of ``line`` for the append
+        /// (``ImportLineValidator/prepare(line:)``), or `nil`: the append then prepares it.
+        var prepared: [UInt8]? = nil
     }
 
     /// A UUID the store has used: by a live sample or a deleted one.
@@ -147,9 +150,10 @@ struct ExportMapper {
             return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: inStore)
         }
         var line = draft.render(uuid: uuid, marker: marker)
+        var prepared: [UInt8]?
         let problem: String? = line.withUnsafeBytes { bytes in
             do {
-                try workspace.validator.validate(line: bytes)
+                prepared = try workspace.validator.prepare(line: bytes)
                 return nil
             } catch let error as HealthLogError {
                 return error.message
@@ -162,7 +166,7 @@ struct ExportMapper {
             return nil
         }
         line.append(0x0A)
-        return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember, checkedUnused: state == .unused)
+        return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember, checkedUnused: state == .unused, prepared: prepared)
     }
 
     /// A new draft with the type, dates, source fields and metadata every sample element has.

@@ -73,7 +73,7 @@ extension HealthStore {
         report.elementCounts = document.elementCounts
         report.locale = document.locale
         report.exportDate = document.exportDate
-        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead)
+        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
         var seenMembers: Set<SampleUUID> = []
         let spilled = max(1, spill.size)
         let total = document.totalBytes
@@ -89,7 +89,7 @@ extension HealthStore {
             } else if record.flags.contains(.inStoreDeleted) {
                 writer.addPresent(deleted: true)
             } else {
-                try writer.add(record.line, uuid: record.uuid, checkedUnused: record.flags.contains(.checkedUnused))
+                try writer.add(record.line, prepared: record.prepared, uuid: record.uuid, checkedUnused: record.flags.contains(.checkedUnused))
             }
             if record.flags.contains(.endsElement) { try writer.flushIfFull() }
         }

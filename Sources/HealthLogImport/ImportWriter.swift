@@ -10,7 +10,8 @@ struct ImportWriter {
     private(set) var summary = AppendSummary()
     /// How many appends wrote something.
     private(set) var appends = 0
-    private var pending: [UInt8] = []
+    /// The next append's lines, with what the mapping prepared of them.
+    private var pending = ImportPreparedLines()
     private var pendingEvents = 0
     /// Events of the next append the store already holds, left out of its lines: live, deleted.
     private var pendingPresent = (live: 0, deleted: 0)
@@ -24,25 +25,28 @@ struct ImportWriter {
     /// append; `nil` when they were not looked up (then no append vouches for them).
     private var unusedAsOfHead: UInt64?
     /// The UUIDs of the lines earlier appends were given: an append holding one of them
-    /// again is checked in full.
-    private var given: Set<SampleUUID> = []
+    /// again vouches for its other adds only, and this one is looked up in the store.
+    private var given = UUIDTable()
 
     /// A writer appending to `store` in appends of `eventsPerAppend` events; lines added as
-    /// found unused were found so as of head `unusedAsOfHead`.
-    init(store: HealthStore, eventsPerAppend: Int, unusedAsOfHead: UInt64? = nil) {
+    /// found unused were found so as of head `unusedAsOfHead`; about `expectedLines` lines
+    /// will be added (room for their UUIDs is made once, not grown append by append).
+    init(store: HealthStore, eventsPerAppend: Int, unusedAsOfHead: UInt64? = nil, expectedLines: Int = 0) {
         self.store = store
         self.eventsPerAppend = max(1, eventsPerAppend)
         self.unusedAsOfHead = unusedAsOfHead
+        if unusedAsOfHead != nil { given = UUIDTable(capacity: expectedLines) }
     }
 
-    /// Adds one add's line (newline included) to the next append; `checkedUnused` when the
+    /// Adds one add's line (newline included) to the next append, with what the mapping
+    /// prepared of it (``ExportMapper/Event/prepared``), if anything; `checkedUnused` when the
     /// store's UUID index showed its `uuid` unused as of ``unusedAsOfHead``. An append whose
-    /// lines all were, none of them given to an earlier append, vouches for them
-    /// (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``).
-    mutating func add(_ line: UnsafeRawBufferPointer, uuid: SampleUUID, checkedUnused: Bool) throws {
+    /// lines all were vouches for them, but for those given to an earlier append
+    /// (``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:mayBeUsed:)``).
+    mutating func add(_ line: UnsafeRawBufferPointer, prepared: UnsafeRawBufferPointer?, uuid: SampleUUID, checkedUnused: Bool) throws {
         pendingUUIDs.append(uuid)
         if !checkedUnused { pendingChecked = false }
-        pending.append(contentsOf: line)
+        pending.add(line, prepared: prepared)
         pendingEvents += 1
     }
 
@@ -50,7 +54,7 @@ struct ImportWriter {
     mutating func add(_ line: [UInt8]) throws {
         pendingChecked = false
         pendingUntracked = true
-        pending.append(contentsOf: line)
+        line.withUnsafeBytes { pending.add($0, prepared: nil) }
         pendingEvents += 1
     }
 
@@ -71,20 +75,20 @@ struct ImportWriter {
     /// Called only between top-level elements, so a correlation and its members share an
     /// append.
     mutating func flushIfFull() throws {
-        if pendingEvents >= eventsPerAppend || pending.count >= Self.maxPendingBytes { try flush() }
+        if pendingEvents >= eventsPerAppend || pending.byteCount >= Self.maxPendingBytes { try flush() }
     }
 
     /// Appends what is gathered, all-or-nothing.
     mutating func flush() throws {
         guard pendingEvents > 0 else { return }
         let done: AppendSummary
-        let vouched = unusedAsOfHead != nil && pendingChecked && pendingUUIDs.allSatisfy { !given.contains($0) }
+        let vouched = unusedAsOfHead != nil && pendingChecked
+        var mayBeUsed: Set<SampleUUID> = []
+        if vouched {
+            for uuid in pendingUUIDs where given.contains(uuid) { mayBeUsed.insert(uuid) }
+        }
         do {
-            if vouched, let head = unusedAsOfHead {
-                done = try store.appendImporting(ndjson: pending, addsUnusedAsOfHead: head)
-            } else {
-                done = try store.appendImporting(ndjson: pending)
-            }
+            done = try store.appendImporting(prepared: pending, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil, mayBeUsed: mayBeUsed)
         } catch let error as HealthLogError where appends > 0 {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"
@@ -92,7 +96,7 @@ struct ImportWriter {
         }
         if unusedAsOfHead != nil, !pendingUntracked {
             // What this append may have used is in `given` now: the rest stays unused as of its head.
-            given.formUnion(pendingUUIDs)
+            for uuid in pendingUUIDs { given.insert(uuid) }
             unusedAsOfHead = done.anchor.seq
         } else {
             unusedAsOfHead = nil
@@ -100,7 +104,7 @@ struct ImportWriter {
         pendingUUIDs.removeAll(keepingCapacity: true)
         pendingChecked = true
         pendingUntracked = false
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
         pendingEvents = 0
         appends += 1
         summary.alreadyPresent += pendingPresent.live

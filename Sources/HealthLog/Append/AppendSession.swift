@@ -36,11 +36,19 @@ final class AppendSession {
     /// head that is still the head: adds are then looked up among this append's samples
     /// alone, never in the UUID index (``HealthStore/appendImporting(ndjson:addsUnusedAsOfHead:)``).
     private let addsUnusedInStore: Bool
+    /// The adds' UUIDs the caller could not vouch for when it vouched for the rest: these
+    /// are looked up in the UUID index even when ``addsUnusedInStore``.
+    private let mayBeUsed: Set<SampleUUID>
 
     /// Opens the store's writer (taking its lock and cutting any torn tail); messages name
-    /// a bad line as `ITEM N`.
-    init(_ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line", addsUnusedAsOfHead: UInt64? = nil) throws {
+    /// a bad line as `ITEM N`. With `addsUnusedAsOfHead`, the adds but those whose UUID is
+    /// in `mayBeUsed` are vouched unused in the store as of that head.
+    init(
+        _ layout: StoreLayout, options: StoreOptions, skipsUsedUUIDs: Bool = false, item: String = "line", addsUnusedAsOfHead: UInt64? = nil,
+        mayBeUsed: Set<SampleUUID> = []
+    ) throws {
         self.skipsUsedUUIDs = skipsUsedUUIDs
+        self.mayBeUsed = mayBeUsed
         self.item = item
         writer = try LogWriter(layout, options: options)
         addsUnusedInStore = addsUnusedAsOfHead == writer.headSeq
@@ -57,6 +65,28 @@ final class AppendSession {
             for var reader in inputs {
                 label = reader.name.map { "\($0): " } ?? ""
                 try consume(&reader)
+            }
+            return try finish()
+        } catch {
+            state.discard()
+            writer.rollback()
+            throw error
+        }
+    }
+
+    /// Appends the lines `lines` holds, already prepared, as one all-or-nothing append:
+    /// the same as ``run(_:)`` on a reader of ``ImportPreparedLines/bytes``.
+    func run(prepared lines: ImportPreparedLines) throws -> AppendSummary {
+        do {
+            label = ""
+            let prepared = lines.chunk
+            try lines.bytes.withUnsafeBytes { try store(prepared, bytes: $0, linesBefore: 0) }
+            if let failure = prepared.failure {
+                let number = failure.index + 1
+                switch failure.reason {
+                case .tooLong: throw LineReader.tooLong(number, name: nil)
+                case .field(let error): throw badLine(number, error)
+                }
             }
             return try finish()
         } catch {
@@ -121,19 +151,23 @@ final class AppendSession {
     /// Stores the prepared events of `chunk`, whose first line is the input's line
     /// `linesBefore + 1`.
     private func store(_ prepared: PreparedChunk, of chunk: LineChunk, linesBefore: Int) throws {
+        try chunk.withBytes { try store(prepared, bytes: $0, linesBefore: linesBefore) }
+    }
+
+    /// Stores the prepared events of the lines in `bytes`, whose first line is the input's
+    /// line `linesBefore + 1`.
+    private func store(_ prepared: PreparedChunk, bytes: UnsafeRawBufferPointer, linesBefore: Int) throws {
         for note in prepared.notes where !summary.notes.contains(note) { summary.notes.append(note) }
-        try chunk.withBytes { bytes in
-            try prepared.rewritten.withUnsafeBytes { rewritten in
-                try prepared.encoded.withUnsafeBytes { encoded in
-                    let events = prepared.events
-                    prefetch(events[0..<min(events.count, Self.prefetchEvents)])
-                    for (k, event) in events.enumerated() {
-                        if k % Self.prefetchEvents == 0, k + Self.prefetchEvents < events.count {
-                            prefetch(events[(k + Self.prefetchEvents)..<min(events.count, k + 2 * Self.prefetchEvents)])
-                        }
-                        let line = UnsafeRawBufferPointer(rebasing: (event.isRewritten ? rewritten : bytes)[event.line])
-                        try store(event, line: line, encoded: UnsafeRawBufferPointer(rebasing: encoded[event.encoded]), number: linesBefore + event.index + 1)
+        try prepared.rewritten.withUnsafeBytes { rewritten in
+            try prepared.encoded.withUnsafeBytes { encoded in
+                let events = prepared.events
+                prefetch(events[0..<min(events.count, Self.prefetchEvents)])
+                for (k, event) in events.enumerated() {
+                    if k % Self.prefetchEvents == 0, k + Self.prefetchEvents < events.count {
+                        prefetch(events[(k + Self.prefetchEvents)..<min(events.count, k + 2 * Self.prefetchEvents)])
                     }
+                    let line = UnsafeRawBufferPointer(rebasing: (event.isRewritten ? rewritten : bytes)[event.line])
+                    try store(event, line: line, encoded: UnsafeRawBufferPointer(rebasing: encoded[event.encoded]), number: linesBefore + event.index + 1)
                 }
             }
         }
@@ -174,11 +208,12 @@ final class AppendSession {
                 summary.alreadyPresent += 1
                 return
             }
-            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid, inAppendOnly: addsUnusedInStore) {
+            let inAppendOnly = addsUnusedInStore && (mayBeUsed.isEmpty || !mayBeUsed.contains(uuid))
+            if skipsUsedUUIDs, let deleted = try state.isDeleted(uuid, inAppendOnly: inAppendOnly) {
                 if deleted { summary.deletedEarlier += 1 } else { summary.alreadyPresent += 1 }
                 return
             }
-            if let stub = try state.stub(uuid, inAppendOnly: addsUnusedInStore) {
+            if let stub = try state.stub(uuid, inAppendOnly: inAppendOnly) {
                 let reason = stub.seq > startHead ? "UUID \(uuid) is added earlier in this input"
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
                 throw bad("uuid", reason)

@@ -16,22 +16,29 @@ enum LinePreparer {
                     out.failure = (index, .tooLong)
                     return false
                 }
-                if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return true }
-                do {
-                    let at = line.isEmpty ? 0 : bytes.baseAddress!.distance(to: line.baseAddress!)
-                    try prepareLine(line, at: at, index: index, into: &out)
-                } catch let error as FieldError {
-                    out.failure = (index, .field(error))
-                    return false
-                } catch {
-                    out.failure = (index, .field(FieldError(field: nil, reason: "\(error)")))
-                    return false
-                }
-                return true
+                let at = line.isEmpty ? 0 : bytes.baseAddress!.distance(to: line.baseAddress!)
+                return prepare(line, at: at, index: index, into: &out)
             }
             out.lineCount = index
         }
         return out
+    }
+
+    /// Prepares `line` (at offset `at` of the bytes `out`'s lines lie in), line `index`,
+    /// into `out`: a blank line is left out, a refused one becomes ``PreparedChunk/failure``
+    /// and returns `false`.
+    static func prepare(_ line: UnsafeRawBufferPointer, at: Int, index: Int, into out: inout PreparedChunk) -> Bool {
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return true }
+        do {
+            try prepareLine(line, at: at, index: index, into: &out)
+        } catch let error as FieldError {
+            out.failure = (index, .field(error))
+            return false
+        } catch {
+            out.failure = (index, .field(FieldError(field: nil, reason: "\(error)")))
+            return false
+        }
+        return true
     }
 
     /// Prepares `line` (at offset `at` of the chunk's bytes), the chunk's line `index`.
@@ -50,7 +57,7 @@ enum LinePreparer {
     }
 
     /// Adds the prepared form of `event`, parsed from `line`, to `out`.
-    private static func record(
+    static func record(
         _ event: ParsedEvent, line: UnsafeRawBufferPointer, at range: Range<Int>, isRewritten: Bool, index: Int, into out: inout PreparedChunk
     ) {
         let from = out.encoded.count

@@ -97,6 +97,11 @@ public struct LineReader {
 
     /// The error for line `number`, longer than ``maxLineLength``.
     func tooLong(_ number: Int) -> HealthLogError {
+        Self.tooLong(number, name: name)
+    }
+
+    /// The error for line `number` of the input named `name`, longer than ``maxLineLength``.
+    static func tooLong(_ number: Int, name: String?) -> HealthLogError {
         HealthLogError(.badInput, "\(name.map { "\($0): " } ?? "")line \(number): longer than \(LineReader.maxLineLength) bytes")
     }
 

@@ -172,7 +172,8 @@ struct ExportMapper {
             return nil
         }
         let endText = element["endDate"] ?? startText
-        guard let end = ExportDateFormat.instant(endText) else {
+        // Most samples end when they start: the same text, converted once.
+        guard let end = endText == startText ? start : ExportDateFormat.instant(endText) else {
             skip(element, "endDate '\(endText)' is not a date in the export's format")
             return nil
         }
@@ -209,15 +210,21 @@ struct ExportMapper {
     /// Whether a sample element's own fields consume the attribute `name`; others go to
     /// metadata.
     private static func isSampleAttribute(_ name: String) -> Bool {
-        switch name {
-        case "type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate", "endDate": true
+        switch name.utf8.count {
+        case 4: name == "type"
+        case 6: name == "source" || name == "device"
+        case 7: name == "endDate"
+        case 9: name == "startDate"
+        case 10: name == "sourceName"
+        case 12: name == "creationDate"
+        case 13: name == "sourceVersion"
         default: false
         }
     }
 
     /// Keeps the attributes that are not fields as metadata entries, under their own names.
     private func keepAttributes(_ element: ExportElement, except used: [String], in draft: inout SampleDraft) {
-        for attribute in element.attributes where !Self.isSampleAttribute(attribute.name) && !used.contains(attribute.name) {
+        for attribute in element.attributes where !Self.isSampleAttribute(attribute.name) && !used.contains(where: { $0.isSameName(attribute.name) }) {
             draft.addMetadata(attribute.name, json: JSONText.string(attribute.value))
         }
     }

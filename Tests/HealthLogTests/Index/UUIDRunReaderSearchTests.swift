@@ -2,10 +2,11 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// ``UUIDRunReader/search(_:in:count:firstHigh:nextHigh:)``, the interpolating search within a block:
+/// ``UUIDRunReader/search(_:in:count:firstHigh:nextHigh:)``, the interpolating search within a stretch
+/// of a run's entries:
 /// it finds every entry and no absent UUID whether the UUIDs are spread evenly (what it
 /// guesses from) or not at all.
-@Suite("UUID run reader: the search within a block")
+@Suite("UUID run reader: the search within a stretch of entries")
 struct UUIDRunReaderSearchTests {
     /// `uuids` sorted, as entries laid out the way a run file holds them.
     static func block(_ uuids: [SampleUUID]) -> (entries: [UUIDRun.Entry], bytes: [UInt8]) {

@@ -463,8 +463,20 @@ struct ExportMapper {
     /// The device text without the `<<HKDevice: 0x…>` memory address, which changes from
     /// record to record and from export to export and means nothing outside the exporting
     /// process: `<<HKDevice: 0x3012772a0>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
+    ///
+    /// The first `>` byte is found in the UTF-8 bytes when ASCII bytes stand on both sides of
+    /// it: then no grapheme cluster joins it to its neighbours, so it is the first `>`
+    /// character the slower search by `Character` finds, which any other text still gets.
     static func stableDevice(_ text: String) -> String {
-        guard text.hasPrefix("<<HKDevice: 0x"), let close = text.firstIndex(of: ">") else { return text }
+        guard text.hasPrefix("<<HKDevice: 0x") else { return text }
+        let bytes = text.utf8
+        if let close = bytes.firstIndex(of: 0x3E) {
+            let after = bytes.index(after: close)
+            if bytes[bytes.index(before: close)] < 0x80, after == bytes.endIndex || bytes[after] < 0x80 {
+                return "<<HKDevice" + text[close...]
+            }
+        }
+        guard let close = text.firstIndex(of: ">") else { return text }
         return "<<HKDevice" + text[close...]
     }
 

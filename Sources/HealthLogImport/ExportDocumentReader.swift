@@ -97,8 +97,11 @@ final class ExportDocumentReader {
 
         /// A name's String, its number and its attribute's last value.
         final class Name {
+            /// The name as a String.
             let name: String
+            /// Its number: its index in ``Context/nameList``.
             let id: Int
+            /// The value an attribute of this name had last (most values repeat).
             var last = ""
             init(_ name: String, id: Int) {
                 self.name = name

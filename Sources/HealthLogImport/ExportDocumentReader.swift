@@ -38,6 +38,9 @@ final class ExportDocumentReader {
         var line: Int
         /// Whether this is an end tag.
         var isEnd: Bool
+        /// The number of the tag's name among ``ExportDocumentReader/names`` (names without a
+        /// prefix), or -1: an end tag, or a name with a prefix.
+        var nameID = -1
     }
 
     /// The bytes fed to the parser at a time, as `xmlTextReader` feeds it.
@@ -82,15 +85,61 @@ final class ExportDocumentReader {
         var piece = 0
         /// Names by libxml2's interned name, with the last value each had (most values repeat).
         var names: [UnsafeRawPointer: Name] = [:]
+        /// Every name in ``names``, by its number.
+        var nameList: [String] = []
+        /// The slots of a direct-mapped cache in front of ``names``, by the interned
+        /// pointer's bits: found without hashing, for every attribute of every tag.
+        static let slots = 256
+        /// Each slot's interned pointer.
+        let slotKeys = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: Context.slots)
+        /// Each slot's name.
+        let slotNames = UnsafeMutablePointer<Name?>.allocate(capacity: Context.slots)
 
-        /// A name's String and its attribute's last value.
+        /// A name's String, its number and its attribute's last value.
         final class Name {
+            /// The name as a String.
             let name: String
+            /// Its number: its index in ``Context/nameList``.
+            let id: Int
+            /// The value an attribute of this name had last (most values repeat).
             var last = ""
-            init(_ name: String) { self.name = name }
+            init(_ name: String, id: Int) {
+                self.name = name
+                self.id = id
+            }
         }
 
-        init(_ source: any ExportByteSource) { self.source = source }
+        init(_ source: any ExportByteSource) {
+            self.source = source
+            slotKeys.initialize(repeating: nil, count: Self.slots)
+            slotNames.initialize(repeating: nil, count: Self.slots)
+        }
+
+        deinit {
+            slotKeys.deallocate()
+            slotNames.deinitialize(count: Self.slots)
+            slotNames.deallocate()
+        }
+
+        /// The name libxml2 interned at `local`: from its cache slot, else from ``names``
+        /// (added the first time), then kept in the slot.
+        func known(_ local: UnsafePointer<xmlChar>) -> Name {
+            let key = UnsafeRawPointer(local)
+            let bits = UInt(bitPattern: key)
+            let slot = Int((bits >> 4 ^ bits >> 12) & UInt(Self.slots - 1))
+            if slotKeys[slot] == key, let name = slotNames[slot] { return name }
+            let name: Name
+            if let found = names[key] {
+                name = found
+            } else {
+                name = Name(String(cString: local), id: nameList.count)
+                nameList.append(name.name)
+                names[key] = name
+            }
+            slotKeys[slot] = key
+            slotNames[slot] = name
+            return name
+        }
 
         /// The index of the first node not ready to return: the first start tag whose
         /// line waits.
@@ -119,10 +168,7 @@ final class ExportDocumentReader {
         /// The String of an interned name.
         func name(_ local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
             if let prefix { return String(cString: prefix) + ":" + String(cString: local) }
-            if let known = names[UnsafeRawPointer(local)] { return known.name }
-            let name = String(cString: local)
-            names[UnsafeRawPointer(local)] = Name(name)
-            return name
+            return known(local).name
         }
 
         /// An attribute's value as the reader's tree gave it: the bytes as they are, or,
@@ -131,7 +177,8 @@ final class ExportDocumentReader {
         func value(_ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
             let count = end - start
             if memchr(start, 0x26, count) != nil { return expanded(start, count) }
-            if prefix == nil, let known = names[UnsafeRawPointer(local)] {
+            if prefix == nil {
+                let known = known(local)
                 let same = known.last.utf8.withContiguousStorageIfAvailable { $0.count == count && memcmp($0.baseAddress!, start, count) == 0 } ?? false
                 if same { return known.last }
                 let value = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
@@ -184,7 +231,12 @@ final class ExportDocumentReader {
                 }
             }
             let index = context.nodes.count
-            context.nodes.append(Node(name: context.name(local, prefix: prefix), attributes: list, line: line, isEnd: false))
+            if prefix == nil {
+                let name = context.known(local)
+                context.nodes.append(Node(name: name.name, attributes: list, line: line, isEnd: false, nameID: name.id))
+            } else {
+                context.nodes.append(Node(name: context.name(local, prefix: prefix), attributes: list, line: line, isEnd: false))
+            }
             if line >= ExportDocumentReader.unkeptLine { context.waiting.append((index, context.depth, context.piece)) }
         }
         handler.endElementNs = { ctx, _, _, _ in
@@ -353,6 +405,9 @@ final class ExportDocumentReader {
         let context = context.takeUnretainedValue()
         return context.readFailure == nil && context.input.endsBefore(endTag)
     }
+
+    /// The names without a prefix read so far, by the number a ``Node/nameID`` gives.
+    var names: [String] { context.takeUnretainedValue().nameList }
 
     /// The number of the input's last line (one that is not empty), once it was all read.
     var lastLine: Int { context.takeUnretainedValue().input.lastLine }

@@ -19,11 +19,11 @@ struct ExportElement: Sendable {
 
     /// The value of attribute `name`.
     subscript(name: String) -> String? {
-        attributes.first(where: { $0.name == name })?.value
+        attributes.first(where: { $0.name.isSameName(name) })?.value
     }
 
     /// The children named `name`.
     func children(named name: String) -> [ExportElement] {
-        children.filter { $0.name == name }
+        children.filter { $0.name.isSameName(name) }
     }
 }

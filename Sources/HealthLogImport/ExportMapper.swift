@@ -176,7 +176,8 @@ struct ExportMapper {
             return nil
         }
         let endText = element["endDate"] ?? startText
-        guard let end = ExportDateFormat.instant(endText) else {
+        // Most samples end when they start: the same text, converted once.
+        guard let end = endText == startText ? start : ExportDateFormat.instant(endText) else {
             skip(element, "endDate '\(endText)' is not a date in the export's format")
             return nil
         }
@@ -213,15 +214,21 @@ struct ExportMapper {
     /// Whether a sample element's own fields consume the attribute `name`; others go to
     /// metadata.
     private static func isSampleAttribute(_ name: String) -> Bool {
-        switch name {
-        case "type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate", "endDate": true
+        switch name.utf8.count {
+        case 4: name == "type"
+        case 6: name == "source" || name == "device"
+        case 7: name == "endDate"
+        case 9: name == "startDate"
+        case 10: name == "sourceName"
+        case 12: name == "creationDate"
+        case 13: name == "sourceVersion"
         default: false
         }
     }
 
     /// Keeps the attributes that are not fields as metadata entries, under their own names.
     private func keepAttributes(_ element: ExportElement, except used: [String], in draft: inout SampleDraft) {
-        for attribute in element.attributes where !Self.isSampleAttribute(attribute.name) && !used.contains(attribute.name) {
+        for attribute in element.attributes where !Self.isSampleAttribute(attribute.name) && !used.contains(where: { $0.isSameName(attribute.name) }) {
             draft.addMetadata(attribute.name, json: JSONText.string(attribute.value))
         }
     }
@@ -460,8 +467,20 @@ struct ExportMapper {
     /// The device text without the `<<HKDevice: 0x…>` memory address, which changes from
     /// record to record and from export to export and means nothing outside the exporting
     /// process: `<<HKDevice: 0x3012772a0>, name:Apple Watch, …>` → `<<HKDevice>, name:Apple Watch, …>`.
+    ///
+    /// The first `>` byte is found in the UTF-8 bytes when ASCII bytes stand on both sides of
+    /// it: then no grapheme cluster joins it to its neighbours, so it is the first `>`
+    /// character the slower search by `Character` finds, which any other text still gets.
     static func stableDevice(_ text: String) -> String {
-        guard text.hasPrefix("<<HKDevice: 0x"), let close = text.firstIndex(of: ">") else { return text }
+        guard text.hasPrefix("<<HKDevice: 0x") else { return text }
+        let bytes = text.utf8
+        if let close = bytes.firstIndex(of: 0x3E) {
+            let after = bytes.index(after: close)
+            if bytes[bytes.index(before: close)] < 0x80, after == bytes.endIndex || bytes[after] < 0x80 {
+                return "<<HKDevice" + text[close...]
+            }
+        }
+        guard let close = text.firstIndex(of: ">") else { return text }
         return "<<HKDevice" + text[close...]
     }
 

@@ -5,7 +5,16 @@ import HealthLog
 /// on the way.
 struct ExportScanner {
     /// Elements read, by name, at every depth (`HealthData` included).
-    private(set) var elementCounts: [String: Int] = [:]
+    var elementCounts: [String: Int] {
+        var counts = prefixedCounts
+        let names = reader.names
+        for (id, count) in countsByID.enumerated() where count > 0 { counts[names[id], default: 0] += count }
+        return counts
+    }
+    /// Elements read, by the reader's number of their name (no hashing per element).
+    private var countsByID: [Int] = []
+    /// Elements read whose name has a prefix (and so no number), by name.
+    private var prefixedCounts: [String: Int] = [:]
     /// The `locale` attribute of `HealthData`.
     private(set) var locale: String?
     private let reader: ExportDocumentReader
@@ -30,7 +39,7 @@ struct ExportScanner {
         guard root.name == "HealthData" else {
             throw ExportHead.wrongRoot(root.name, line: root.line, path: source.documentName)
         }
-        elementCounts["HealthData", default: 0] += 1
+        count(root)
         locale = root.attributes.first(where: { $0.name == "locale" })?.value
         var stack: [ExportElement] = []
         while let node = try next() {
@@ -43,7 +52,7 @@ struct ExportScanner {
                 try close(element, &stack, body)
                 continue
             }
-            elementCounts[node.name, default: 0] += 1
+            count(node)
             if node.name == "Location", !stack.isEmpty {
                 stack[stack.count - 1].locationCount += 1
                 if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: node.attributes) }
@@ -52,6 +61,16 @@ struct ExportScanner {
             }
             stack.append(ExportElement(name: node.name, attributes: node.attributes, line: node.line))
         }
+    }
+
+    /// Counts the element `node` starts.
+    private mutating func count(_ node: ExportDocumentReader.Node) {
+        guard node.nameID >= 0 else {
+            prefixedCounts[node.name, default: 0] += 1
+            return
+        }
+        if node.nameID >= countsByID.count { countsByID += repeatElement(0, count: node.nameID + 1 - countsByID.count) }
+        countsByID[node.nameID] += 1
     }
 
     /// Attaches a finished element to its parent, or delivers it when it is top-level.

@@ -104,4 +104,26 @@ struct UsedUUIDsTests {
         #expect(again.typeCounts == first.typeCounts)
         #expect(again.correlationMembersAlsoTopLevel == first.correlationMembersAlsoTopLevel)
     }
+
+    @Test("Thousands of UUIDs from three appends (many of the lookup's kept-sample stretches): every one is found as live or deleted and random others as unused")
+    func manyUUIDs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        var random = SeededRandom(state: 3)
+        func uuid() -> String {
+            SampleUUID(high: random.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x4000, low: random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000).description
+        }
+        let first = (0..<2_500).map { _ in uuid() }
+        let second = (0..<700).map { _ in uuid() }
+        _ = try store.append(ndjson: Array(first.enumerated().map { Self.add($0.element, value: $0.offset) }.joined().utf8))
+        _ = try store.append(ndjson: Array(second.enumerated().map { Self.add($0.element, value: $0.offset) }.joined().utf8))
+        let deleted = Set(stride(from: 0, to: first.count, by: 7).map { first[$0] } + stride(from: 0, to: second.count, by: 5).map { second[$0] })
+        _ = try store.append(ndjson: Array(deleted.sorted().map { "{\"op\":\"delete\",\"uuid\":\"\($0)\"}\n" }.joined().utf8))
+        let used = try #require(try store.usedUUIDs())
+        for text in first + second {
+            #expect(used.state(of: try #require(SampleUUID(text))) == (deleted.contains(text) ? .deleted : .live))
+        }
+        for _ in 0..<300 { #expect(used.state(of: try #require(SampleUUID(uuid()))) == .unused) }
+    }
 }

@@ -7,6 +7,7 @@ enum LinePreparer {
     /// The lines of `chunk` made ready, checked with `checker` (returned in the result).
     static func prepare(_ chunk: LineChunk, checker: InputChecker) -> PreparedChunk {
         var out = PreparedChunk(checker: checker)
+        let memo = TokenMemo()
         out.encoded.reserveCapacity(chunk.range.count + chunk.range.count / 4)
         chunk.withBytes { bytes in
             var index = 0
@@ -19,7 +20,7 @@ enum LinePreparer {
                 if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return true }
                 do {
                     let at = line.isEmpty ? 0 : bytes.baseAddress!.distance(to: line.baseAddress!)
-                    try prepareLine(line, at: at, index: index, into: &out)
+                    try prepareLine(line, at: at, index: index, memo: memo, into: &out)
                 } catch let error as FieldError {
                     out.failure = (index, .field(error))
                     return false
@@ -34,9 +35,10 @@ enum LinePreparer {
         return out
     }
 
-    /// Prepares `line` (at offset `at` of the chunk's bytes), the chunk's line `index`.
-    private static func prepareLine(_ line: UnsafeRawBufferPointer, at: Int, index: Int, into out: inout PreparedChunk) throws {
-        let event = try EventLineParser.parse(line)
+    /// Prepares `line` (at offset `at` of the chunk's bytes), the chunk's line `index`,
+    /// parsed with the tokens of the lines before in `memo`.
+    private static func prepareLine(_ line: UnsafeRawBufferPointer, at: Int, index: Int, memo: TokenMemo, into out: inout PreparedChunk) throws {
+        let event = try EventLineParser.parse(line, memo: memo)
         let outcome = try out.checker.check(event, line: line)
         if let note = outcome.note, !out.notes.contains(note) { out.notes.append(note) }
         guard let rewritten = outcome.rewritten else {

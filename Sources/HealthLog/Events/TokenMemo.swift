@@ -17,7 +17,8 @@ import Darwin
 /// Each slot keeps the last ``entries`` tokens of up to ``capacity`` bytes. One memo serves
 /// one thread (a chunk's preparer).
 final class TokenMemo {
-    /// What a remembered token stands for.
+    /// What a remembered token stands for: the value of that field (`instant`: of `start`
+    /// or `end`; `metadata`: an object without the sync keys).
     enum Slot: Int, CaseIterable {
         case type, unit, source, sourceVersion, device, instant, metadata
     }
@@ -52,6 +53,7 @@ final class TokenMemo {
         next.initialize(repeating: 0, count: Slot.allCases.count)
     }
 
+    /// Frees the tokens' memory.
     deinit {
         bytes.deallocate()
         lengths.deallocate()

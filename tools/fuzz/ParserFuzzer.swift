@@ -10,7 +10,9 @@
 //   2. a stream for `LineReader`, each line of which goes through (1), and one chunk for
 //      `LinePreparer` (what an append runs on background threads), whose events, stored-line
 //      bytes (those completed from the line's own bytes, `verbatim`, too) and first refused
-//      line must be those of the lines parsed, checked and encoded one by one;
+//      line must be those of the lines parsed, checked and encoded one by one; its lines,
+//      each twice, and the whole input parsed with one `TokenMemo` must give the events
+//      and errors of parses without one;
 //   3. the text of a `Timestamp`, a `SampleUUID` and a `QueryAnchor` token (each that parses
 //      must print back to text that parses to the same value);
 //   4. text for `JSONText.string` / `JSONText.scalar` (what `healthlog add` builds its line
@@ -155,6 +157,39 @@ func fuzzPrepared(_ input: UnsafeRawBufferPointer) {
     check(prepared.failure?.index == failedAt, "LinePreparer refuses line \(prepared.failure.map { "\($0.index)" } ?? "none"), the lines one by one \(failedAt.map { "\($0)" } ?? "none")")
 }
 
+/// The outcome of a parse, for comparing two: every field of the event (instants
+/// compared apart, as their description leaves fields out), or the error's field and reason.
+func outcome(_ line: UnsafeRawBufferPointer, memo: TokenMemo?) -> (text: String, start: Timestamp?, end: Timestamp?) {
+    do {
+        let event = try EventLineParser.parse(line, memo: memo)
+        return (String(describing: event), event.start, event.end)
+    } catch let error as FieldError {
+        return ("error \(error.field ?? "-"): \(error.reason)", nil, nil)
+    } catch {
+        return ("error \(error)", nil, nil)
+    }
+}
+
+/// The lines of the input parsed with one ``TokenMemo`` (as `LinePreparer` parses a chunk),
+/// each twice (the second time every token it remembered is taken from the memo), then the
+/// whole input as one line: each parse must give what a parse without a memo gives, the
+/// same event field for field or the same error.
+func fuzzMemo(_ input: UnsafeRawBufferPointer) {
+    let memo = TokenMemo()
+    func compare(_ line: UnsafeRawBufferPointer) {
+        let plain = outcome(line, memo: nil)
+        let memoized = outcome(line, memo: memo)
+        check(plain.text == memoized.text && plain.start == memoized.start && plain.end == memoized.end,
+            "a parse with the token memo differs:\n  line:  \(text(line))\n  plain: \(plain.text)\n  memo:  \(memoized.text)")
+    }
+    LineChunk.forEachLine(input) { line, _ in
+        compare(line)
+        compare(line)
+        return true
+    }
+    compare(input)
+}
+
 /// `Timestamp`, `SampleUUID` and `QueryAnchor` on the whole input: what parses prints back.
 func fuzzScalars(_ input: UnsafeRawBufferPointer) {
     if let instant = Timestamp(utf8: input) {
@@ -233,6 +268,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         check(false, "LineReader over memory threw \(error)")
     }
     fuzzPrepared(input)
+    fuzzMemo(input)
     let lastNewline = input.lastIndex(of: 10)
     let trailing = lastNewline.map { size - $0 - 1 } ?? size
     check(lines == newlines + (trailing > 0 ? 1 : 0), "LineReader returned \(lines) lines for \(newlines) newlines")

@@ -160,14 +160,16 @@ final class AppendSession {
         for note in prepared.notes where !summary.notes.contains(note) { summary.notes.append(note) }
         try prepared.rewritten.withUnsafeBytes { rewritten in
             try prepared.encoded.withUnsafeBytes { encoded in
-                let events = prepared.events
-                prefetch(events[0..<min(events.count, Self.prefetchEvents)])
-                for (k, event) in events.enumerated() {
-                    if k % Self.prefetchEvents == 0, k + Self.prefetchEvents < events.count {
-                        prefetch(events[(k + Self.prefetchEvents)..<min(events.count, k + 2 * Self.prefetchEvents)])
+                // Read in place: a copy of each event would retain and release its arrays.
+                try prepared.events.withUnsafeBufferPointer { events in
+                    prefetch(events[0..<min(events.count, Self.prefetchEvents)])
+                    for k in events.indices {
+                        if k % Self.prefetchEvents == 0, k + Self.prefetchEvents < events.count {
+                            prefetch(events[(k + Self.prefetchEvents)..<min(events.count, k + 2 * Self.prefetchEvents)])
+                        }
+                        let line = UnsafeRawBufferPointer(rebasing: (events[k].isRewritten ? rewritten : bytes)[events[k].line])
+                        try store(events[k], line: line, encoded: UnsafeRawBufferPointer(rebasing: encoded[events[k].encoded]), number: linesBefore + events[k].index + 1)
                     }
-                    let line = UnsafeRawBufferPointer(rebasing: (event.isRewritten ? rewritten : bytes)[event.line])
-                    try store(event, line: line, encoded: UnsafeRawBufferPointer(rebasing: encoded[event.encoded]), number: linesBefore + event.index + 1)
                 }
             }
         }
@@ -179,9 +181,9 @@ final class AppendSession {
     private static let prefetchEvents = 64
 
     /// Loads the memory the UUID lookups of `events` start with (see ``WriterState/prefetch(_:)``).
-    private func prefetch(_ events: ArraySlice<PreparedEvent>) {
-        for event in events {
-            if let uuid = event.uuid { state.prefetch(uuid) }
+    private func prefetch(_ events: Slice<UnsafeBufferPointer<PreparedEvent>>) {
+        for k in events.indices {
+            if let uuid = events[k].uuid { state.prefetch(uuid) }
         }
     }
 
@@ -218,7 +220,8 @@ final class AppendSession {
                     : stub.isLive ? "UUID \(uuid) is already in the store" : "UUID \(uuid) belonged to a deleted sample; a UUID is used once"
                 throw bad("uuid", reason)
             }
-            if skippedUUIDs.contains(uuid) { throw bad("uuid", "UUID \(uuid) is added earlier in this input") }
+            // Most appends skip nothing: the empty set is not hashed into for every add.
+            if !skippedUUIDs.isEmpty, skippedUUIDs.contains(uuid) { throw bad("uuid", "UUID \(uuid) is added earlier in this input") }
         } else {
             uuid = SampleUUID.random(using: &generator)
         }

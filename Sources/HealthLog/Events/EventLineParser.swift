@@ -3,8 +3,10 @@
 /// per-kind rules of ``EventRules``. Hand-written because Foundation's decoders would cap
 /// ingest speed (see `research/swift-speeds.md`); fuzzed and tested against bad input.
 enum EventLineParser {
-    /// Parses `line` (without its newline) into a ``ParsedEvent``.
-    static func parse(_ line: UnsafeRawBufferPointer) throws -> ParsedEvent {
+    /// Parses `line` (without its newline) into a ``ParsedEvent``; with a `memo`, value
+    /// tokens equal to ones it holds from the lines before are taken from it, and those
+    /// scanned go into it (the same event and the same errors either way).
+    static func parse(_ line: UnsafeRawBufferPointer, memo: TokenMemo? = nil) throws -> ParsedEvent {
         var s = JSONScanner(line)
         var event = ParsedEvent()
         var seen: UInt32 = 0
@@ -33,7 +35,7 @@ enum EventLineParser {
                     }
                     seen |= 1 << field.rawValue
                     current = field
-                    try parseField(field, &s, &event)
+                    try parseField(field, &s, &event, memo: memo)
                     current = nil
                     guard let next = s.peek() else { throw s.error("expected ',' or '}'") }
                     s.position += 1
@@ -76,8 +78,9 @@ enum EventLineParser {
         }
     }
 
-    /// Parses the value of one field into `event`.
-    private static func parseField(_ field: Field, _ s: inout JSONScanner, _ event: inout ParsedEvent) throws {
+    /// Parses the value of one field into `event`, taking tokens from `memo` (see
+    /// ``TokenMemo``) when it holds them.
+    private static func parseField(_ field: Field, _ s: inout JSONScanner, _ event: inout ParsedEvent, memo: TokenMemo?) throws {
         func string() throws -> Range<Int> {
             guard s.peek() == 0x22 else { throw FieldError(field: field.name, reason: "must be a string") }
             return try s.string().range
@@ -103,10 +106,16 @@ enum EventLineParser {
             event.uuid = uuid
             event.uuidToken = token
         case .type:
+            if let memo, let known = remembered(memo, .type, &s, opening: 0x22) {
+                event.type = known.token.lowerBound + 1..<known.token.upperBound - 1
+                event.kind = memo.kind(known.entry)
+                return
+            }
             let token = try string()
             event.type = token.lowerBound + 1..<token.upperBound - 1
             if let kind = SampleKind(identifierBytes: text(token)) {
                 event.kind = kind
+                memo?.recordType(token, of: s.bytes, kind: kind)
                 return
             }
             let name = JSONStringDecoder.decode(UnsafeRawBufferPointer(rebasing: s.bytes[token]))
@@ -121,9 +130,18 @@ enum EventLineParser {
             event.kind = kind
             event.resolvedType = known[0]
         case .start, .end:
-            let token = try string()
-            guard let instant = Timestamp(utf8: text(token)) else {
-                throw FieldError(field: field.name, reason: "not an ISO 8601 instant with Z or an offset")
+            let token: Range<Int>
+            let instant: Timestamp
+            if let memo, let known = remembered(memo, .instant, &s, opening: 0x22) {
+                token = known.token
+                instant = memo.instant(known.entry)
+            } else {
+                token = try string()
+                guard let parsed = Timestamp(utf8: text(token)) else {
+                    throw FieldError(field: field.name, reason: "not an ISO 8601 instant with Z or an offset")
+                }
+                instant = parsed
+                memo?.recordInstant(token, of: s.bytes, instant: parsed)
             }
             if field == .start {
                 event.start = instant
@@ -140,10 +158,21 @@ enum EventLineParser {
                 event.value = .number(number.range, isInteger: number.isInteger)
             default: throw FieldError(field: "value", reason: "must be a number or a string")
             }
-        case .unit: event.unit = try string()
-        case .source: event.source = try string()
-        case .sourceVersion: event.sourceVersion = try string()
-        case .device: event.device = try string()
+        case .unit, .source, .sourceVersion, .device:
+            let token: Range<Int>
+            let slot: TokenMemo.Slot = field == .unit ? .unit : field == .source ? .source : field == .sourceVersion ? .sourceVersion : .device
+            if let memo, let known = remembered(memo, slot, &s, opening: 0x22) {
+                token = known.token
+            } else {
+                token = try string()
+                memo?.record(slot, token, of: s.bytes)
+            }
+            switch field {
+            case .unit: event.unit = token
+            case .source: event.source = token
+            case .sourceVersion: event.sourceVersion = token
+            default: event.device = token
+            }
         case .activity: event.activity = try string()
         case .duration:
             guard let c = s.peek(), c == 0x2D || (c >= 0x30 && c <= 0x39) else {
@@ -154,7 +183,16 @@ enum EventLineParser {
             guard let c = s.peek(), c >= 0x30 && c <= 0x39, try s.number().isInteger else {
                 throw FieldError(field: "seq", reason: "must be a non-negative integer")
             }
-        case .metadata: try MetadataParser.parse(&s, into: &event)
+        case .metadata:
+            // Only an object without the sync keys is remembered: it sets nothing but its range.
+            if let memo, let known = remembered(memo, .metadata, &s, opening: 0x7B) {
+                event.metadata = known.token
+                return
+            }
+            try MetadataParser.parse(&s, into: &event)
+            if let memo, let token = event.metadata, event.syncIdentifier == nil, event.syncVersionToken == nil {
+                memo.record(.metadata, token, of: s.bytes)
+            }
         case .totals: event.totals = try TotalsParser.parse(&s)
         case .objects: event.objects = try parseObjects(&s)
         case .workout:
@@ -166,6 +204,17 @@ enum EventLineParser {
         case .locations: event.locations = try LocationsParser.parse(&s)
         case .voltages: event.voltages = try parseVoltages(&s)
         }
+    }
+
+    /// The token of `slot` remembered in `memo` that the next bytes of `s` (after blanks)
+    /// are, which it consumes, and its entry; `nil`, with only blanks consumed, when there
+    /// is none or the next byte is not `opening`.
+    @inline(__always)
+    private static func remembered(_ memo: TokenMemo, _ slot: TokenMemo.Slot, _ s: inout JSONScanner, opening: UInt8) -> (token: Range<Int>, entry: Int)? {
+        guard s.peek() == opening, let entry = memo.match(slot, s.bytes, at: s.position) else { return nil }
+        let token = s.position..<s.position + memo.length(entry)
+        s.position = token.upperBound
+        return (token, entry)
     }
 
     /// Parses `objects`: a non-empty array of UUID strings.

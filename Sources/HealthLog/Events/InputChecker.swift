@@ -68,7 +68,8 @@ struct InputChecker {
         guard let typeRange = event.type, let kind = event.kind else { return Outcome() }
         let typeBytes = UnsafeRawBufferPointer(rebasing: line[typeRange])
         let slot: Int
-        if let known = recent.firstIndex(where: { Self.same($0.bytes, typeBytes) }) {
+        // Compared in place: the closure of `firstIndex(where:)` copied each entry, retaining its arrays.
+        if let known = recent.withUnsafeBufferPointer({ recent in recent.indices.first { Self.same(recent[$0].bytes, typeBytes) } }) {
             slot = known
         } else {
             let bytes = Array(typeBytes)

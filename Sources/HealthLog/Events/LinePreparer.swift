@@ -7,7 +7,11 @@ enum LinePreparer {
     /// The lines of `chunk` made ready, checked with `checker` (returned in the result).
     static func prepare(_ chunk: LineChunk, checker: InputChecker) -> PreparedChunk {
         var out = PreparedChunk(checker: checker)
+        let memo = TokenMemo()
         out.encoded.reserveCapacity(chunk.range.count + chunk.range.count / 4)
+        // About a line per 256 bytes (the yardstick's lines are ~370), so the events are
+        // seldom moved as the array grows.
+        out.events.reserveCapacity(chunk.range.count / 256 + 16)
         chunk.withBytes { bytes in
             var index = 0
             LineChunk.forEachLine(bytes) { line, isTooLong in
@@ -17,7 +21,7 @@ enum LinePreparer {
                     return false
                 }
                 let at = line.isEmpty ? 0 : bytes.baseAddress!.distance(to: line.baseAddress!)
-                return prepare(line, at: at, index: index, into: &out)
+                return prepare(line, at: at, index: index, memo: memo, into: &out)
             }
             out.lineCount = index
         }
@@ -25,12 +29,13 @@ enum LinePreparer {
     }
 
     /// Prepares `line` (at offset `at` of the bytes `out`'s lines lie in), line `index`,
-    /// into `out`: a blank line is left out, a refused one becomes ``PreparedChunk/failure``
-    /// and returns `false`.
-    static func prepare(_ line: UnsafeRawBufferPointer, at: Int, index: Int, into out: inout PreparedChunk) -> Bool {
+    /// into `out`, parsed with the tokens of the lines before in `memo` when one is given:
+    /// a blank line is left out, a refused one becomes ``PreparedChunk/failure`` and
+    /// returns `false`.
+    static func prepare(_ line: UnsafeRawBufferPointer, at: Int, index: Int, memo: TokenMemo? = nil, into out: inout PreparedChunk) -> Bool {
         if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return true }
         do {
-            try prepareLine(line, at: at, index: index, into: &out)
+            try prepareLine(line, at: at, index: index, memo: memo, into: &out)
         } catch let error as FieldError {
             out.failure = (index, .field(error))
             return false
@@ -41,9 +46,10 @@ enum LinePreparer {
         return true
     }
 
-    /// Prepares `line` (at offset `at` of the chunk's bytes), the chunk's line `index`.
-    private static func prepareLine(_ line: UnsafeRawBufferPointer, at: Int, index: Int, into out: inout PreparedChunk) throws {
-        let event = try EventLineParser.parse(line)
+    /// Prepares `line` (at offset `at` of the chunk's bytes), the chunk's line `index`,
+    /// parsed with the tokens of the lines before in `memo`, if any.
+    private static func prepareLine(_ line: UnsafeRawBufferPointer, at: Int, index: Int, memo: TokenMemo?, into out: inout PreparedChunk) throws {
+        let event = try EventLineParser.parse(line, memo: memo)
         let outcome = try out.checker.check(event, line: line)
         if let note = outcome.note, !out.notes.contains(note) { out.notes.append(note) }
         guard let rewritten = outcome.rewritten else {

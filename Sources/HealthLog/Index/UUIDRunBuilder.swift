@@ -95,6 +95,8 @@ final class UUIDRunBuilder {
         precondition(to >= from && to >= pendingFrom - 1, "the run covers every event added")
         guard !partials.isEmpty else { return }
         if pendingFrom <= to { try spill(through: to) }
+        // A merge the last spill started of every run is already the one wanted: left running.
+        if let merge = merging, merge.at == 0, merge.count == partials.count { return }
         try joinMerge()
         guard partials.count > 1 else { return }
         let parts = partials.map(\.path)

@@ -21,6 +21,26 @@ final class Terminal {
 
     init() {
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
+        Terminal.widenPipe()
+    }
+
+    /// 1 MiB: Linux's default most an unprivileged process may ask of a pipe
+    /// (`/proc/sys/fs/pipe-max-size`).
+    private static let pipeCapacity: Int32 = 1 << 20
+
+    /// `F_SETPIPE_SZ` (`F_LINUX_SPECIFIC_BASE` + 7), which Glibc's module does not export
+    /// because its header declares it only under `_GNU_SOURCE`.
+    private static let setPipeSize: Int32 = 1024 + 7
+
+    /// When stdout is a pipe, asks Linux to let it hold ``pipeCapacity`` bytes instead of
+    /// 64 KiB, so a replay of megabytes into `wc` or `jq` fills it in a few writes instead of
+    /// waiting on the reader every 64 KiB. Best effort: a refusal leaves the pipe as it was.
+    private static func widenPipe() {
+        #if os(Linux)
+        var info = stat()
+        guard fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO else { return }
+        _ = fcntl(1, setPipeSize, pipeCapacity)
+        #endif
     }
 
     deinit {

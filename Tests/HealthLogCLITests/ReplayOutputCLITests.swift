@@ -1,10 +1,11 @@
+import Foundation
 import HealthLog
 import HealthLogTestSupport
 import Testing
 
 /// `replay`'s NDJSON goes to stdout batch by batch straight from where the lines were
-/// decoded (`writev`); through a pipe, which takes far less than a batch at a time, every
-/// byte still arrives once and in order.
+/// decoded (`writev`); through a pipe, which takes far less than the whole replay at a time,
+/// every byte still arrives once and in order.
 @Suite("Replay output")
 struct ReplayOutputCLITests {
     @Test("A replay of megabytes through a pipe prints exactly the library's lines, whole and limited, with deletes hiding their samples")
@@ -32,6 +33,25 @@ struct ReplayOutputCLITests {
             #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")
         }
     }
+
+    #if os(Linux)
+    @Test("A pipe on stdout is widened to 1 MiB, so megabytes of output wait on the reader 16 times less often")
+    func widensItsPipe() throws {
+        let process = HealthLogBinary.program.process(["--version"])
+        let output = Pipe()
+        process.standardOutput = output
+        let before = fcntl(output.fileHandleForReading.fileDescriptor, Self.getPipeSize)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(before == 1 << 16)
+        #expect(fcntl(output.fileHandleForReading.fileDescriptor, Self.getPipeSize) == 1 << 20)
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("healthlog "))
+    }
+
+    /// `F_GETPIPE_SZ` (`F_LINUX_SPECIFIC_BASE` + 8), which Glibc's module does not export.
+    private static let getPipeSize: Int32 = 1024 + 8
+    #endif
 
     /// The UUID of sample `n`.
     private func uuid(_ n: Int) -> String {

@@ -90,12 +90,8 @@ struct BoundedBatchTableTests {
     func walkStops() throws {
         let scene = try IndexFixture.Scene()
         defer { scene.dir.remove() }
-        let layout = StoreLayout(directory: scene.path)
-        let snapshot = try LogSnapshot(layout, usingIndexes: false)
-        let file = snapshot.segments[0]
-        let batches = try snapshot.batches(inSegment: 0)
-        let summary = try #require(SegmentIndex.readSummary(layout, file.name))
-        let tag = snapshot.meta.storeID.tag
+        let first = try FirstSegmentOfScene(scene)
+        let (layout, file, batches, summary, tag) = (first.layout, first.file, first.batches, first.summary, first.tag)
         var seen: [Int] = []
         #expect(SegmentIndex.walk(layout, file.name, after: 0, matching: summary, storeTag: tag, continues: { $0 == $1 }) { offset, _ in
             seen.append(offset)

@@ -38,13 +38,9 @@ struct SegmentIndexTailTests {
     func entriesAfter() throws {
         let scene = try IndexFixture.Scene()
         defer { scene.dir.remove() }
-        let layout = StoreLayout(directory: scene.path)
-        let snapshot = try LogSnapshot(layout, usingIndexes: false)
-        let file = snapshot.segments[0]
-        let batches = try snapshot.batches(inSegment: 0)
-        let summary = try #require(SegmentIndex.readSummary(layout, file.name))
+        let first = try FirstSegmentOfScene(scene)
+        let (layout, file, batches, summary, tag) = (first.layout, first.file, first.batches, first.summary, first.tag)
         #expect(batches.count >= 3)
-        let tag = snapshot.meta.storeID.tag
         for (k, batch) in batches.enumerated() {
             let entries = try #require(
                 SegmentIndex.entries(layout, file.name, after: batch.header.lastSeq, matching: summary, storeTag: tag) { $0 == $1 })

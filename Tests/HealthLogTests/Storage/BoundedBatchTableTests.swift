@@ -58,10 +58,8 @@ struct BoundedBatchTableTests {
     func damagedSidecar() throws {
         let scene = try IndexFixture.Scene()
         defer { scene.dir.remove() }
-        let layout = StoreLayout(directory: scene.path)
-        let walked = try LogSnapshot(layout, usingIndexes: false)
-        let name = walked.segments[0].name
-        let batches = try walked.batches(inSegment: 0)
+        let first = try FirstSegmentOfScene(scene)
+        let (layout, walked, name, batches) = (first.layout, first.snapshot, first.file.name, first.batches)
         let anchors: [UInt64] = [0, batches[batches.count / 2].header.lastSeq]
         let budgets = [1, 30]
         var expected: [[String]] = []

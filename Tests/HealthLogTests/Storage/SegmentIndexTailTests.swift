@@ -57,10 +57,8 @@ struct SegmentIndexTailTests {
     func damagedSidecar() throws {
         let scene = try IndexFixture.Scene()
         defer { scene.dir.remove() }
-        let layout = StoreLayout(directory: scene.path)
-        let walked = try LogSnapshot(layout, usingIndexes: false)
-        let name = walked.segments[0].name
-        let batches = try walked.batches(inSegment: 0)
+        let first = try FirstSegmentOfScene(scene)
+        let (layout, walked, name, batches) = (first.layout, first.snapshot, first.file.name, first.batches)
         let anchors = [batches[0].header.lastSeq, batches[batches.count - 2].header.lastSeq]
         let expected = try anchors.map { try Self.describe(walked.batches(after: $0)) }
         let path = SegmentIndex.path(layout, name)

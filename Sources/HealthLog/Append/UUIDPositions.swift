@@ -1,18 +1,19 @@
 /// Where each UUID of an array the caller keeps lies in it: a hash from UUID to position
-/// for the writer's per-chunk bookkeeping (``AppendedUUIDs``), in 8 bytes a slot (a 32-bit
+/// for the writer's per-chunk bookkeeping (``AppendedUUIDs``) and the import's set of the
+/// UUIDs its appends were given, in 8 bytes a slot (a 32-bit
 /// tag of the UUID and the position), a third of ``UUIDIndex``'s 24, so the table of a
 /// chunk of 2¹⁸ UUIDs takes 4 MB and a lookup of a UUID not in it — the writer's usual
 /// question — touches less memory. A tag that matches is confirmed against the array.
-struct UUIDPositions {
+package struct UUIDPositions {
     /// Tag in the high 32 bits, position + 1 in the low 32 (0: an empty slot).
     private var slots: [UInt64]
     /// The number of slots minus one (a power of two minus one).
     private var mask: Int
     /// How many UUIDs it holds.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty table with room for `capacity` UUIDs before it grows.
-    init(capacity: Int) {
+    package init(capacity: Int) {
         var size = 16
         while size * 7 < capacity * 10 { size <<= 1 }
         slots = [UInt64](repeating: 0, count: size)
@@ -43,7 +44,7 @@ struct UUIDPositions {
     }
 
     /// The position of `uuid` in `uuids`, or `nil`.
-    func position(of uuid: SampleUUID, in uuids: [SampleUUID]) -> Int? {
+    package func position(of uuid: SampleUUID, in uuids: [SampleUUID]) -> Int? {
         let (start, tag) = place(uuid)
         return slots.withUnsafeBufferPointer { slots in
             var i = start
@@ -59,7 +60,7 @@ struct UUIDPositions {
 
     /// The position of `uuid` in `uuids`; when it is not there, records it at `position`
     /// (below 2³² − 1; the caller then puts it there) and returns `nil`.
-    mutating func insertIfAbsent(_ uuid: SampleUUID, at position: Int, in uuids: [SampleUUID]) -> Int? {
+    package mutating func insertIfAbsent(_ uuid: SampleUUID, at position: Int, in uuids: [SampleUUID]) -> Int? {
         if (count + 1) * 10 > slots.count * 7 { grow(uuids) }
         let (start, tag) = place(uuid)
         var i = start

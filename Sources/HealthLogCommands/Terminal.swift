@@ -11,8 +11,10 @@ final class Terminal {
     private let buffer: UnsafeMutableRawPointer
     private var used = 0
     /// Bytes of the caller's memory queued for stdout by ``writeReferenced(_:)``, after
-    /// the buffer's, in order.
-    private var referenced: [iovec] = []
+    /// the buffer's, in order: the first ``queued`` of ``maxVectors`` ranges (raw memory,
+    /// not an array, as this runs for every line a replay writes).
+    private let referenced = UnsafeMutablePointer<iovec>.allocate(capacity: Terminal.maxVectors)
+    private var queued = 0
     /// The most ranges one `writev(2)` takes (POSIX guarantees at least 16; Linux and the
     /// BSDs take 1024).
     private static let maxVectors = 1024
@@ -45,13 +47,14 @@ final class Terminal {
 
     deinit {
         buffer.deallocate()
+        referenced.deallocate()
     }
 
     /// Appends data bytes for stdout, writing out first when they would not fit (bytes
     /// larger than the whole buffer are written out directly).
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
-        if !referenced.isEmpty { flushReferenced() }
+        if queued > 0 { flushReferenced() }
         if used + bytes.count > capacity {
             flushBuffer()
             if bytes.count > capacity {
@@ -76,38 +79,41 @@ final class Terminal {
     func writeReferenced(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         if used > 0 { flushBuffer() }
-        if let last = referenced.indices.last, let base = referenced[last].iov_base,
-            UnsafeRawPointer(base) + referenced[last].iov_len == start
-        {
-            referenced[last].iov_len += bytes.count
-            return
+        let count = queued
+        if count > 0 {
+            let last = referenced + (count - 1)
+            if let base = last.pointee.iov_base, UnsafeRawPointer(base) + last.pointee.iov_len == start {
+                last.pointee.iov_len += bytes.count
+                return
+            }
         }
-        referenced.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: start), iov_len: bytes.count))
-        if referenced.count == Self.maxVectors { flushReferenced() }
+        referenced[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: start), iov_len: bytes.count)
+        queued = count + 1
+        if count + 1 == Self.maxVectors { flushReferenced() }
     }
 
     /// Writes out the bytes ``writeReferenced(_:)`` queued, with `writev(2)`.
     func flushReferenced() {
-        referenced.withUnsafeMutableBufferPointer { vectors in
-            var first = 0
-            while first < vectors.count {
-                let n = writev(1, vectors.baseAddress! + first, Int32(vectors.count - first))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                var left = n
-                while first < vectors.count, left >= vectors[first].iov_len {
-                    left -= vectors[first].iov_len
-                    first += 1
-                }
-                if left > 0 {
-                    vectors[first].iov_base += left
-                    vectors[first].iov_len -= left
-                }
+        let vectors = referenced
+        let count = queued
+        queued = 0
+        var first = 0
+        while first < count {
+            let n = writev(1, vectors + first, Int32(count - first))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            var left = n
+            while first < count, left >= vectors[first].iov_len {
+                left -= vectors[first].iov_len
+                first += 1
+            }
+            if left > 0 {
+                vectors[first].iov_base += left
+                vectors[first].iov_len -= left
             }
         }
-        referenced.removeAll(keepingCapacity: true)
     }
 
     /// Writes out everything buffered or queued for stdout.

@@ -20,8 +20,11 @@ struct StatisticsScan {
     let directory: String
 
     /// Batches per window: how much a second thread reads ahead before its samples are
-    /// handed over (a window's samples are held at once, so this bounds the memory).
-    static let window = 64
+    /// handed over (a window's samples are held at once, so this bounds the memory). Small
+    /// enough that the two windows' buffers stay a few megabytes, whose pages are touched
+    /// once and then reused (at 64 the yardstick's heart rates faulted in 15 MB of them),
+    /// and that neither thread waits long at the first and last window.
+    static let window = 16
     /// The part of a window the second thread reads: with it, both threads take about as
     /// long, the calling thread adding up every sample too (measured on the yardstick's
     /// heart rates with the second thread a window ahead: at 0.64 it took 53% of the
@@ -39,12 +42,18 @@ struct StatisticsScan {
     /// ``units``, ``sources`` and ``zones`` (from 1; 0 for none), where a text is added each
     /// time it changes from one sample to the next.
     private struct Harvest {
-        var samples: [StoredLineView.SummaryReader.Fields] = []
+        var samples: [Kept] = []
         var units: [String] = []
         var sources: [String] = []
         var zones: [String] = []
         var failure: (any Error)?
         private var last = (unit: -1, source: -1, zone: -1)
+
+        /// A harvest whose samples never outgrow room for `capacity` (the most a window's
+        /// part holds), so they are not copied to a larger buffer midway.
+        init(capacity: Int) {
+            samples.reserveCapacity(capacity)
+        }
 
         /// Empties it for the next window.
         mutating func reset() {
@@ -58,11 +67,13 @@ struct StatisticsScan {
 
         /// Keeps a sample `reader` has just read, its texts renumbered.
         mutating func keep(_ fields: StoredLineView.SummaryReader.Fields, from reader: StoredLineView.SummaryReader) {
-            var kept = fields
-            kept.unit = Self.number(fields.unit, &last.unit, &units, reader.unitText)
-            kept.source = Self.number(fields.source, &last.source, &sources, reader.sourceText)
-            kept.timeZone = Self.number(fields.timeZone, &last.zone, &zones, reader.timeZoneText)
-            samples.append(kept)
+            samples.append(
+                Kept(
+                    start: fields.start, end: fields.end, value: fields.value ?? 0,
+                    unit: Int32(Self.number(fields.unit, &last.unit, &units, reader.unitText)),
+                    source: Int32(Self.number(fields.source, &last.source, &sources, reader.sourceText)),
+                    timeZone: Int32(Self.number(fields.timeZone, &last.zone, &zones, reader.timeZoneText)),
+                    startOffset: fields.startOffset, hasValue: fields.value != nil))
         }
 
         /// The place in `table` of the text a reader numbered `serial` (0 stays 0), adding
@@ -74,6 +85,25 @@ struct StatisticsScan {
                 table.append(text())
             }
             return table.count
+        }
+    }
+
+    /// A sample as the second thread keeps it for the calling thread: the
+    /// ``StoredLineView/SummaryReader/Fields`` in 40 bytes instead of 64 (a window's samples
+    /// are written once and read once, so their memory is most of what the hand-over costs).
+    private struct Kept {
+        var start: Int64
+        var end: Int64
+        var value: Double
+        var unit: Int32
+        var source: Int32
+        var timeZone: Int32
+        var startOffset: Int16
+        var hasValue: Bool
+
+        /// The fields as the reader gave them (text numbers as renumbered by the harvest).
+        var fields: StoredLineView.SummaryReader.Fields {
+            .init(start: start, end: end, value: hasValue ? value : nil, unit: Int(unit), source: Int(source), startOffset: startOffset, timeZone: Int(timeZone))
         }
     }
 
@@ -109,7 +139,8 @@ struct StatisticsScan {
             let split = window.startIndex + window.count - Int((Double(window.count) * Self.workerShare).rounded())
             return (window[..<split], window[split...])
         }
-        let relay = WindowRelay { Harvest() }
+        let capacity = windows.map { window in window.rest.reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].count) } } }.max() ?? 0
+        let relay = WindowRelay { Harvest(capacity: capacity) }
         var workerReading = Reading()
         let produce = {
             for (k, window) in windows.enumerated() {
@@ -151,7 +182,8 @@ struct StatisticsScan {
                 }
                 try relay.consume(k) { harvest in
                     var harvested = SampleTexts()
-                    for sample in harvest.samples {
+                    for kept in harvest.samples {
+                        let sample = kept.fields
                         harvested.take(sample, unit: { harvest.units[$0 - 1] }, source: { harvest.sources[$0 - 1] }, zone: { harvest.zones[$0 - 1] })
                         try accumulator.add(sample, harvested)
                     }

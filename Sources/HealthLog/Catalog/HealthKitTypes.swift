@@ -37,6 +37,16 @@ public enum HealthKitTypes {
         return table
     }()
 
+    /// Whether `name` is the full identifier of a quantity type healthlog knows, spelled
+    /// exactly: the common `--type`, answered from the quantity table's names without
+    /// building ``known`` (whose category tables cost a query more than its lookup).
+    private static func isKnownQuantity(_ name: String) -> Bool {
+        let prefix = "HKQuantityTypeIdentifier"
+        guard name.hasPrefix(prefix) else { return false }
+        let short = String(name.dropFirst(prefix.count))
+        return QuantityTypeTable.entries.contains { $0.1.contains { $0.0 == short } }
+    }
+
     /// Whether `identifier` is a full identifier healthlog knows, spelled exactly.
     public static func isKnown(_ identifier: String) -> Bool { known.contains(identifier) }
 
@@ -44,7 +54,7 @@ public enum HealthKitTypes {
     /// `HeartRate`, `hkquantitytypeidentifierheartrate`); empty when none, several when a
     /// short name is ambiguous.
     public static func matching(_ name: String) -> [String] {
-        if known.contains(name) { return [name] }
+        if isKnownQuantity(name) || known.contains(name) { return [name] }
         return byLowercased[name.lowercased()] ?? []
     }
 

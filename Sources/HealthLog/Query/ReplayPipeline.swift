@@ -224,7 +224,6 @@ final class ReplayPipeline {
     private static func readFrames(_ slot: Slot, _ file: SegmentFile) throws {
         let batch = slot.batch
         slot.starts.removeAll(keepingCapacity: true)
-        slot.frames.removeAll(keepingCapacity: true)
         var k = 0
         while k < slot.groups.count {
             var end = k + 1
@@ -233,8 +232,10 @@ final class ReplayPipeline {
             let last = slot.groups[end - 1]
             let offset = batch.groupOffsets[first]
             let length = batch.groupOffsets[last] + Int(batch.header.groups[last].frameLength) - offset
-            for g in slot.groups[k..<end] { slot.starts.append(slot.frames.count + batch.groupOffsets[g] - offset) }
-            if slot.frames.isEmpty {
+            // The first run replaces what the slot's frames held (the last batch's).
+            let at = k == 0 ? 0 : slot.frames.count
+            for g in slot.groups[k..<end] { slot.starts.append(at + batch.groupOffsets[g] - offset) }
+            if k == 0 {
                 try file.read(into: &slot.frames, at: offset, count: length)
             } else {
                 try file.read(into: &slot.scratch, at: offset, count: length)

@@ -44,7 +44,7 @@ struct Replayer {
         // its limit needs, and more only if those run out first.
         let isBounded = request.limit > 0 && (request.raw || tailFrom > after)
         var (batches, reachesHead) =
-            isBounded ? try snapshot.batches(after: after, upTo: request.limit, counting: { eventCount($0, after: after) }) : (try snapshot.batches(after: after), true)
+            isBounded ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) }) : (try snapshot.batches(after: after), true)
         let work = self.work(of: batches, after: after)
         let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after))
         var groupsRead = 0
@@ -70,7 +70,7 @@ struct Replayer {
         while true {
             guard let slot = try pipeline.next() else {
                 guard !reachesHead, let end = batches.last?.header.lastSeq else { break }
-                (batches, reachesHead) = try snapshot.batches(after: end, upTo: request.limit - delivered, counting: { eventCount($0, after: after) })
+                (batches, reachesHead) = try snapshot.batches(after: end, upTo: Self.tableEvents(request.limit - delivered), counting: { eventCount($0, after: after) })
                 pipeline.extend(self.work(of: batches, after: after))
                 continue
             }
@@ -101,6 +101,15 @@ struct Replayer {
             }
         }
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
+    }
+
+    /// How many events a limited replay asks the batch table for to deliver `limit`: a
+    /// eighth more, since adds deleted later (hidden) take several percent of a type's
+    /// lines, and a table that falls short walks the sidecar again from the segment's start
+    /// (most of the yardstick's heart-rate pages did, some twice). Only the batch headers
+    /// past the limit's are decoded for it; their frames are read only if the page needs them.
+    static func tableEvents(_ limit: Int) -> Int {
+        limit + limit / 8
     }
 
     /// Whether the request asks for events of `type` (one type, the common case, is compared

@@ -80,16 +80,28 @@ struct SegmentFile {
     /// Reads bytes into `buffer` (resized to `count`) at `offset`; throws if the file is
     /// shorter, or vanished after the snapshot opened.
     func read(into buffer: inout [UInt8], at offset: Int, count: Int) throws {
-        if buffer.count != count {
-            buffer.removeAll(keepingCapacity: true)
-            buffer.append(contentsOf: repeatElement(0, count: count))
-        }
+        if buffer.count != count { Self.resize(&buffer, to: count) }
         guard offset + count <= size else { throw HealthLogError(.corrupt, "\(location(offset)): file ends inside a frame") }
         guard let fd = try descriptors.descriptor(for: name, expected: status) else {
             throw HealthLogError(.corrupt, "\(location(offset)): the segment was removed after this reader opened the log")
         }
         guard try fd.read(into: &buffer, at: offset) == count else {
             throw HealthLogError(.corrupt, "\(location(offset)): file ends inside a frame")
+        }
+    }
+
+    /// Makes `buffer` `count` bytes long for a read to overwrite, zeroing no more than it
+    /// must: shortened in place, lengthened within its capacity by the missing bytes only,
+    /// else replaced by an uninitialized buffer (frames of one reader differ by a few
+    /// percent in size, so this zeroes a sliver where filling the whole frame with zeros
+    /// touched every byte twice).
+    static func resize(_ buffer: inout [UInt8], to count: Int) {
+        if buffer.count > count {
+            buffer.removeLast(buffer.count - count)
+        } else if buffer.capacity >= count {
+            buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+        } else {
+            buffer = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import HealthLog
+@testable import HealthLog
 import HealthLogTestSupport
 import Testing
 
@@ -28,6 +28,29 @@ struct ReplayOutputCLITests {
             var expected: [UInt8] = []
             _ = try store.replay(request) { expected += $0 }
             #expect(expected.count > 1_000_000)
+            let result = try HealthLogBinary.run(["--store", path, "replay", "--from", "0"] + arguments)
+            #expect(result.status == 0)
+            #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")
+        }
+    }
+
+    @Test("A batch whose lines alternate between its add and delete frames (one range a line, past the 1,024 one writev takes) prints exactly the library's lines")
+    func moreRangesThanOneWritevTakes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let store = HealthStore(directory: path)
+        var lines: [String] = []
+        for i in 0..<1500 {
+            lines.append(#"{"uuid":"\#(uuid(i))","type":"HKQuantityTypeIdentifierHeartRate","start":"2024-03-01T08:00:00Z","value":\#(i % 150 + 40),"unit":"count/min"}"#)
+            lines.append(#"{"op":"delete","uuid":"\#(uuid(i))"}"#)
+        }
+        _ = try store.append(ndjson: Array((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(try LogSnapshot(StoreLayout(directory: path)).batchCount == 1, "one batch, so every line is a range of its own")
+        for (arguments, request) in [(["--raw"], ReplayRequest(raw: true)), ([String](), ReplayRequest()), (["--raw", "--limit", "2900"], ReplayRequest(limit: 2900, raw: true))] {
+            var expected: [UInt8] = []
+            let outcome = try store.replay(request) { expected += $0 }
+            #expect(outcome.delivered > 1024)
             let result = try HealthLogBinary.run(["--store", path, "replay", "--from", "0"] + arguments)
             #expect(result.status == 0)
             #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")

@@ -38,7 +38,7 @@ struct Replayer {
         let predicate = request.predicate
         let after = request.anchor.seq
         // An index that covers nothing after the anchor cannot hide any of its adds.
-        var index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
+        let index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         // A limited replay that need not read every delete after the anchor takes the batches
         // its limit needs, and more only if those run out first.
@@ -50,21 +50,7 @@ struct Replayer {
         var groupsRead = 0
         let deleted = request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: isBounded ? snapshot.batches(after: tailFrom) : batches, after: tailFrom, groupsRead: &groupsRead)
         pipeline.publish(deleted)
-        // Set when a block of the index turned out damaged: every delete after the anchor.
-        var fallback: DeletedSamples?
-        // Whether an add the pipeline did not hide was deleted by an event the index covers.
-        func isDeletedEarlier(_ line: BatchLines.Line, _ raw: UnsafeRawBufferPointer) throws -> Bool {
-            if let fallback { return fallback.contains(line, in: raw) }
-            guard index != nil else { return false }
-            do {
-                return try index!.isDeleted(line.seq)
-            } catch let error as HealthLogError where error.code == .corrupt {
-                index = nil
-                let all = try deletedSamples(in: snapshot.batches(after: after), after: after, groupsRead: &groupsRead)
-                fallback = all
-                return all.contains(line, in: raw)
-            }
-        }
+        var earlier = EarlierDeletes(index: index)
         var delivered = 0
         var last = after
         while true {
@@ -81,7 +67,11 @@ struct Replayer {
             let isFull = try lines.withBytes { raw in
                 try lines.lines.withUnsafeBufferPointer { lines in
                     for line in lines where line.seq > after && !line.isHidden {
-                        if !line.isDelete, try isDeletedEarlier(line, raw) { continue }
+                        if !line.isDelete,
+                            try earlier.contain(line, raw, orEvery: { try deletedSamples(in: snapshot.batches(after: after), after: after, groupsRead: &groupsRead) })
+                        {
+                            continue
+                        }
                         if !predicate.isAll {
                             let subject = try StoredLineView(
                                 line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq,
@@ -101,6 +91,31 @@ struct Replayer {
             }
         }
         return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
+    }
+
+    /// Whether an add the pipeline did not hide was deleted by an event the deleted-add
+    /// index covers: asked of the index, or, once a block of it turned out damaged, of every
+    /// delete after the anchor. A value the replay's loop holds (not a variable a nested
+    /// function captures, which Swift checks for exclusive access at run time on every line).
+    private struct EarlierDeletes {
+        var index: DeletedAddCursor?
+        /// Set when a block of the index turned out damaged: every delete after the anchor.
+        var fallback: DeletedSamples?
+
+        /// Whether `line` (of the batch storage `raw`) adds a sample deleted earlier;
+        /// `every` reads every delete after the anchor, the first time the index fails.
+        mutating func contain(_ line: BatchLines.Line, _ raw: UnsafeRawBufferPointer, orEvery every: () throws -> DeletedSamples) throws -> Bool {
+            if let fallback { return fallback.contains(line, in: raw) }
+            guard index != nil else { return false }
+            do {
+                return try index!.isDeleted(line.seq)
+            } catch let error as HealthLogError where error.code == .corrupt {
+                index = nil
+                let all = try every()
+                fallback = all
+                return all.contains(line, in: raw)
+            }
+        }
     }
 
     /// How many events a limited replay asks the batch table for to deliver `limit`: a

@@ -30,6 +30,8 @@ struct BatchLines {
     /// when given (on a thread other than the snapshot's), else through the snapshot.
     mutating func load(_ snapshot: LogSnapshot, _ batch: BatchRef, groups: [Int], through reader: GroupReader? = nil) throws {
         unordered.removeAll(keepingCapacity: true)
+        // Room for every group and a block past the last, unzeroed, so no group grows it.
+        reserve(Self.room(for: groups, of: batch))
         var used = 0
         for g in groups {
             let length = try reader?.readGroup(batch, g, into: &storage, at: used) ?? snapshot.readGroup(batch, g, into: &storage, at: used)

@@ -225,8 +225,9 @@ final class LogSnapshot {
     }
 
     /// Decompresses group `group` of `batch` into `storage` at `offset` (growing it as
-    /// needed), after checking the frame's CRC-32C; damage is reported with the file and
-    /// byte offset. Returns the number of bytes written.
+    /// needed, to a block's room past the group so LZ4 decodes every block in place: bytes
+    /// after the group's may be overwritten), after checking the frame's CRC-32C; damage is
+    /// reported with the file and byte offset. Returns the number of bytes written.
     func readGroup(_ batch: BatchRef, _ group: Int, into storage: inout [UInt8], at offset: Int) throws -> Int {
         try Self.readGroup(batch, group, of: segments[batch.segment], frameBuffer: &frameBuffer, decoder: decoder, checksContent: checksContent, into: &storage, at: offset)
     }
@@ -244,9 +245,12 @@ final class LogSnapshot {
             throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
         }
         let length = Int(entry.rawLength)
-        if storage.count < offset + length { storage.append(contentsOf: repeatElement(0, count: offset + length - storage.count)) }
-        let failure = storage.withUnsafeMutableBytes { raw in
-            decoder.decompress(frameBuffer, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<offset + length]), checkContent: checksContent)
+        let room = offset + length + LZ4FrameDecoder.blockSize
+        if storage.count < room { storage.append(contentsOf: repeatElement(0, count: room - storage.count)) }
+        let failure = frameBuffer.withUnsafeBytes { frame in
+            storage.withUnsafeMutableBytes { raw in
+                decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset...]), length: length, checkContent: checksContent)
+            }
         }
         if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
         return length

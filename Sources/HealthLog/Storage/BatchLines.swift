@@ -156,9 +156,13 @@ extension BatchLines {
     /// Makes the storage at least `bytes` long. What it held is not kept, and the new bytes
     /// are not zeroed (LZ4 overwrites them next), so the memory's pages are first touched
     /// only as they are written: a storage reserved once for the largest batch a reader
-    /// expects is not grown (freed, mapped again, faulted in again) batch after batch.
+    /// expects is not grown (freed, mapped again, faulted in again) batch after batch. It
+    /// grows by an eighth more than asked, so a reader whose batches come a few percent
+    /// larger now and then (``load(_:_:groups:through:)``) does not map it anew each time.
     mutating func reserve(_ bytes: Int) {
-        if storage.count < bytes { storage = [UInt8](unsafeUninitializedCapacity: bytes) { _, count in count = bytes } }
+        guard storage.count < bytes else { return }
+        let size = bytes + bytes / 8
+        storage = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
     }
 
     /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:checkContent:)``

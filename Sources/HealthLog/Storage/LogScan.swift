@@ -272,8 +272,17 @@ struct LogScan {
         }
     }
 
+    /// What reading a batch header found: the batch, or what is wrong with it. A plain
+    /// enum rather than `Result`, whose `Error` requirement makes the Swift runtime search
+    /// every protocol conformance in the binary the first time a process meets the type (a
+    /// twentieth of a 10,000-line page's instructions went to such first meetings).
+    private enum BatchRead {
+        case success(BatchRef)
+        case failure(FormatViolation)
+    }
+
     /// Reads and checks the batch header at `offset`.
-    private func readBatch(_ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?) throws -> Result<BatchRef, FormatViolation> {
+    private func readBatch(_ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?) throws -> BatchRead {
         let prefix = try file.read(at: offset, count: 8)
         guard prefix.count == 8 else { return .failure(FormatViolation("batch header is incomplete")) }
         guard ByteReaderValue.u32(prefix, 0) == FormatConstants.batchHeaderMagic else {

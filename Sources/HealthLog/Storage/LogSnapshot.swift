@@ -23,9 +23,17 @@ final class LogSnapshot {
     /// The leading segments known from their index headers (see ``LogScan/prefix``), and
     /// their batch tables once loaded.
     private let prefix: [SegmentIndex.Summary]
-    private var loadedPrefix: [Int: [BatchRef]] = [:]
+    /// (One entry per leading segment: arrays, not dictionaries keyed by segment, which
+    /// would make a page's first lookup search every `Hashable` conformance of the binary.)
+    private var loadedPrefix: [[BatchRef]?] = []
     /// The ends of leading segments' batch tables read so far: the batches after `seq`.
-    private var loadedTails: [Int: (seq: UInt64, batches: [BatchRef])] = [:]
+    private var loadedTails: [LoadedTail?] = []
+
+    /// The batches of a leading segment after `seq`.
+    private struct LoadedTail {
+        var seq: UInt64
+        var batches: [BatchRef]
+    }
     private let scan: LogScan
     /// Where restores cut the log (empty for a store never restored).
     var timelines: Timelines { scan.timelines }
@@ -74,6 +82,8 @@ final class LogSnapshot {
         segments = scan.segments
         tail = Array(scan.batches[0..<scan.committedCount])
         prefix = scan.prefix
+        loadedPrefix = Array(repeating: nil, count: scan.prefix.count)
+        loadedTails = Array(repeating: nil, count: scan.prefix.count)
         headSeq = tail.last?.header.lastSeq ?? prefix.last?.lastSeq ?? 0
         tornTail = scan.tornTail()
         appendPoint = scan.appendPoint()
@@ -201,7 +211,7 @@ final class LogSnapshot {
         if let loaded = loadedPrefix[index] { return loaded.filter { $0.header.lastSeq > seq } }
         if let tail = loadedTails[index], tail.seq <= seq { return tail.batches.filter { $0.header.lastSeq > seq } }
         if let batches = scan.indexedBatches(index, after: seq, summary: prefix[index]) {
-            loadedTails[index] = (seq, batches)
+            loadedTails[index] = LoadedTail(seq: seq, batches: batches)
             return batches
         }
         return try prefixBatches(index).filter { $0.header.lastSeq > seq }

@@ -118,7 +118,7 @@ struct Replayer {
         }
     }
 
-    /// How many events a limited replay asks the batch table for to deliver `limit`: a
+    /// How many events a limited replay asks the batch table for to deliver `limit`: an
     /// eighth more, since adds deleted later (hidden) take several percent of a type's
     /// lines, and a table that falls short walks the sidecar again from the segment's start
     /// (most of the yardstick's heart-rate pages did, some twice). Only the batch headers

@@ -274,8 +274,9 @@ struct LogScan {
 
     /// What reading a batch header found: the batch, or what is wrong with it. A plain
     /// enum rather than `Result`, whose `Error` requirement makes the Swift runtime search
-    /// every protocol conformance in the binary the first time a process meets the type (a
-    /// twentieth of a 10,000-line page's instructions went to such first meetings).
+    /// the binary's protocol conformances the first time a process meets the type (a
+    /// 10,000-line page spends 7% of its instructions instantiating generic types at first
+    /// use; this one was 0.8%).
     private enum BatchRead {
         case success(BatchRef)
         case failure(FormatViolation)

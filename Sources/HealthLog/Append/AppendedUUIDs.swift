@@ -2,10 +2,10 @@
 /// a ``UUIDRunBuilder`` (which becomes the append's UUID-index run after the commit), and
 /// lookups search the events it still holds (a small hash) and, when a ``UUIDBloom`` over
 /// the UUIDs it wrote out says maybe, those of its partial runs on disk whose chunks'
-/// filters (``UUIDChunkFilters``) say maybe too. Memory holds one chunk of events and
-/// about 32 bits per UUID written out (each filter capped at 16 MB), so an append of
-/// millions of samples holds a few megabytes of bookkeeping instead of a hash slot per
-/// sample.
+/// filters (``UUIDChunkFilters``) say maybe too. Memory holds one chunk of events and, once
+/// an append is larger than a chunk, the two kinds of filter, 16 MB each at most, so an
+/// append of millions of samples holds a few tens of megabytes of bookkeeping instead of a
+/// hash slot per sample.
 final class AppendedUUIDs {
     /// The append's UUID-index run in the making.
     private let builder: UUIDRunBuilder
@@ -17,16 +17,18 @@ final class AppendedUUIDs {
     @exclusivity(unchecked) private var recent: UUIDPositions
     @exclusivity(unchecked) private var recentUUIDs: [SampleUUID] = []
     @exclusivity(unchecked) private var recentFound: [UUIDRunSet.Found] = []
-    /// The UUIDs in the builder's partial runs.
-    @exclusivity(unchecked) private var bloom: UUIDBloom
+    /// The UUIDs in the builder's partial runs (and, once there are some, of every event
+    /// added since): empty until the first chunk is written out, then of its maximum size
+    /// from the start, so it is never rebuilt as the append grows.
+    @exclusivity(unchecked) private var bloom = UUIDBloom(capacity: 1)
+    /// Whether a chunk was written out (and ``bloom`` has its full size).
+    private var hasWrittenOut = false
     /// The UUIDs of each chunk written out, which tell the partial runs a lookup reads.
     @exclusivity(unchecked) private var chunks: UUIDChunkFilters
     /// The first sequence number of the chunk the builder holds.
     private var chunkFrom: UInt64
     /// How many lookups of a partial run on disk were made (one per run read).
     private(set) var runLookups = 0
-    /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
-    private var written = 0
     /// What ``prefetch(_:)`` loaded, kept so the loads are not optimised away.
     private var touched: UInt64 = 0
 
@@ -36,7 +38,6 @@ final class AppendedUUIDs {
         builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents)
         self.chunkEvents = chunkEvents
         recent = UUIDPositions(capacity: chunkEvents)
-        bloom = UUIDBloom(capacity: chunkEvents)
         chunks = UUIDChunkFilters(budget: chunkFilterBudget)
         chunkFrom = from
     }
@@ -52,8 +53,10 @@ final class AppendedUUIDs {
             recentFound.append(UUIDRunSet.Found(addSeq: 0, deleteSeq: 0))
         }
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
+        // Its block is in the cache: the lookup before this add tested it.
+        if hasWrittenOut { bloom.insert(uuid) }
         try builder.add(uuid, seq: seq, isDelete: isDelete)
-        if builder.pendingCount == 0 { try moveRecentToBloom(through: seq) }
+        if builder.pendingCount == 0 { moveRecentToBloom(through: seq) }
     }
 
     /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
@@ -98,25 +101,14 @@ final class AppendedUUIDs {
     func discard() { builder.discard() }
 
     /// After the builder wrote out the events it held, up to `last`: their UUIDs go into a
-    /// filter of their own and into the filter of every written UUID (rebuilt four times as
-    /// large from the partial runs when it is full, up to its maximum size, so an append
-    /// of millions rebuilds it two or three times, not six), and the hash empties.
-    private func moveRecentToBloom(through last: UInt64) throws {
+    /// filter of their own (and, at the first chunk, into the filter of every written UUID,
+    /// made then: later adds go into it as they come), and the hash empties.
+    private func moveRecentToBloom(through last: UInt64) {
         chunks.add(recentUUIDs, from: chunkFrom, through: last)
         chunkFrom = last + 1
-        written += recentUUIDs.count
-        if written > bloom.capacity, !bloom.isAtMaximum {
-            var bigger = UUIDBloom(capacity: max(written * 4, bloom.capacity * 4))
-            for run in builder.partialRuns {
-                var cursor = try UUIDRun.BlockCursor(run)
-                defer { cursor.close() }
-                while let entry = cursor.current {
-                    bigger.insert(entry.uuid)
-                    try cursor.advance()
-                }
-            }
-            bloom = bigger
-        } else {
+        if !hasWrittenOut {
+            hasWrittenOut = true
+            bloom = UUIDBloom(capacity: UUIDBloom.maximumBytes / 2)
             for uuid in recentUUIDs { bloom.insert(uuid) }
         }
         recent.removeAll()

@@ -14,9 +14,6 @@ struct UUIDBloom {
     /// The number of blocks minus one (a power of two minus one).
     private let blockMask: Int
 
-    /// How many UUIDs it was asked to hold.
-    let capacity: Int
-
     /// Whether it has reached ``maximumBytes`` and will not be made larger.
     var isAtMaximum: Bool { words.count * 8 >= Self.maximumBytes }
 
@@ -29,7 +26,6 @@ struct UUIDBloom {
         while blocks * 512 < max(capacity, 1) * 16, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
         words = [UInt64](repeating: 0, count: blocks * 8)
         blockMask = blocks - 1
-        self.capacity = capacity
     }
 
     /// The same filter in half the bytes (at least one block), holding the same UUIDs: block
@@ -45,14 +41,13 @@ struct UUIDBloom {
         words.withUnsafeBufferPointer { words in
             for k in 0..<half { folded[k] = words[k] | words[k + half] }
         }
-        return UUIDBloom(words: folded, capacity: capacity)
+        return UUIDBloom(words: folded)
     }
 
     /// A filter of the given bits (a power of two of blocks).
-    private init(words: [UInt64], capacity: Int) {
+    private init(words: [UInt64]) {
         self.words = words
         blockMask = words.count / 8 - 1
-        self.capacity = capacity
     }
 
     /// Adds `uuid`.

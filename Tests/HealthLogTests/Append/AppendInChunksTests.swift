@@ -67,8 +67,8 @@ struct AppendInChunksTests {
             if seq <= 100 { oldest.append(uuid) }
             try appended.add(uuid, seq: seq, isDelete: false)
         }
-        // Ten chunks written out: runs of four chunks and of one (a base-4 counter), the
-        // oldest chunk in the oldest run, which a lookup newest first reaches last.
+        // Ten chunks written out, the oldest chunk in the oldest partial run, which a lookup
+        // newest first reaches last.
         for (k, uuid) in oldest.enumerated() { #expect(try appended.lookup(uuid) == UUIDRunSet.Found(addSeq: UInt64(k + 1), deleteSeq: 0)) }
         #expect(appended.runLookups <= oldest.count + 3, "a few false positives of newer chunks at most")
         let before = appended.runLookups

@@ -18,11 +18,16 @@ final class AppendedUUIDs {
     @exclusivity(unchecked) private var recentUUIDs: [SampleUUID] = []
     @exclusivity(unchecked) private var recentFound: [UUIDRunSet.Found] = []
     /// The UUIDs in the builder's partial runs (and, once there are some, of every event
-    /// added since): empty until the first chunk is written out, then of its maximum size
-    /// from the start, so it is never rebuilt as the append grows.
+    /// added since): empty until the first chunk is written out, then sized for
+    /// ``firstBloomChunks`` chunks, and rebuilt at its maximum size once if they are passed.
     @exclusivity(unchecked) private var bloom = UUIDBloom(capacity: 1)
-    /// Whether a chunk was written out (and ``bloom`` has its full size).
-    private var hasWrittenOut = false
+    /// How many UUIDs ``bloom`` is sized for (0 until the first chunk is written out).
+    private var bloomCapacity = 0
+    /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
+    private var written = 0
+    /// The chunks the filter of every written UUID is first sized for: an append of up to
+    /// about a million events never rebuilds it and tests a filter of 2 MB, not 16.
+    static let firstBloomChunks = 4
     /// The UUIDs of each chunk written out, which tell the partial runs a lookup reads.
     @exclusivity(unchecked) private var chunks: UUIDChunkFilters
     /// The first sequence number of the chunk the builder holds.
@@ -54,9 +59,9 @@ final class AppendedUUIDs {
         }
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
         // Its block is in the cache: the lookup before this add tested it.
-        if hasWrittenOut { bloom.insert(uuid) }
+        if bloomCapacity > 0 { bloom.insert(uuid) }
         try builder.add(uuid, seq: seq, isDelete: isDelete)
-        if builder.pendingCount == 0 { moveRecentToBloom(through: seq) }
+        if builder.pendingCount == 0 { try moveRecentToBloom(through: seq) }
     }
 
     /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
@@ -101,15 +106,30 @@ final class AppendedUUIDs {
     func discard() { builder.discard() }
 
     /// After the builder wrote out the events it held, up to `last`: their UUIDs go into a
-    /// filter of their own (and, at the first chunk, into the filter of every written UUID,
-    /// made then: later adds go into it as they come), and the hash empties.
-    private func moveRecentToBloom(through last: UInt64) {
+    /// filter of their own and, at the first chunk, into the filter of every written UUID,
+    /// made then (later adds go into it as they come); when more UUIDs were written than
+    /// it is sized for, it is rebuilt at its maximum size from the partial runs, once. The
+    /// hash empties.
+    private func moveRecentToBloom(through last: UInt64) throws {
         chunks.add(recentUUIDs, from: chunkFrom, through: last)
         chunkFrom = last + 1
-        if !hasWrittenOut {
-            hasWrittenOut = true
-            bloom = UUIDBloom(capacity: UUIDBloom.maximumBytes / 2)
+        written += recentUUIDs.count
+        if bloomCapacity == 0 {
+            bloomCapacity = Self.firstBloomChunks * chunkEvents
+            bloom = UUIDBloom(capacity: bloomCapacity)
             for uuid in recentUUIDs { bloom.insert(uuid) }
+        } else if written > bloomCapacity, !bloom.isAtMaximum {
+            bloomCapacity = UUIDBloom.maximumBytes / 2
+            var largest = UUIDBloom(capacity: bloomCapacity)
+            for run in builder.partialRuns {
+                var cursor = try UUIDRun.BlockCursor(run)
+                defer { cursor.close() }
+                while let entry = cursor.current {
+                    largest.insert(entry.uuid)
+                    try cursor.advance()
+                }
+            }
+            bloom = largest
         }
         recent.removeAll()
         recentUUIDs.removeAll(keepingCapacity: true)

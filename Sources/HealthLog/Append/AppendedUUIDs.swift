@@ -1,9 +1,11 @@
 /// The adds and deletes of the append in progress, by UUID, in bounded memory: they go to
 /// a ``UUIDRunBuilder`` (which becomes the append's UUID-index run after the commit), and
 /// lookups search the events it still holds (a small hash) and, when a ``UUIDBloom`` over
-/// the UUIDs it wrote out says maybe, its partial runs on disk. Memory holds one chunk of
-/// events and about 16 bits per UUID written out, so an append of millions of samples
-/// holds a few megabytes of bookkeeping instead of a hash slot per sample.
+/// the UUIDs it wrote out says maybe, those of its partial runs on disk whose chunks'
+/// filters (``UUIDChunkFilters``) say maybe too. Memory holds one chunk of events and, once
+/// an append is larger than a chunk, the two kinds of filter, 16 MB each at most, so an
+/// append of millions of samples holds a few tens of megabytes of bookkeeping instead of a
+/// hash slot per sample.
 final class AppendedUUIDs {
     /// The append's UUID-index run in the making.
     private let builder: UUIDRunBuilder
@@ -15,19 +17,34 @@ final class AppendedUUIDs {
     @exclusivity(unchecked) private var recent: UUIDPositions
     @exclusivity(unchecked) private var recentUUIDs: [SampleUUID] = []
     @exclusivity(unchecked) private var recentFound: [UUIDRunSet.Found] = []
-    /// The UUIDs in the builder's partial runs.
-    @exclusivity(unchecked) private var bloom: UUIDBloom
+    /// The UUIDs in the builder's partial runs (and, once there are some, of every event
+    /// added since): empty until the first chunk is written out, then sized for
+    /// ``firstBloomChunks`` chunks, and rebuilt at its maximum size once if they are passed.
+    @exclusivity(unchecked) private var bloom = UUIDBloom(capacity: 1)
+    /// How many UUIDs ``bloom`` is sized for (0 until the first chunk is written out).
+    private var bloomCapacity = 0
     /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
     private var written = 0
+    /// The chunks the filter of every written UUID is first sized for: an append of up to
+    /// about a million events never rebuilds it and tests a filter of 2 MB, not 16.
+    static let firstBloomChunks = 4
+    /// The UUIDs of each chunk written out, which tell the partial runs a lookup reads.
+    @exclusivity(unchecked) private var chunks: UUIDChunkFilters
+    /// The first sequence number of the chunk the builder holds.
+    private var chunkFrom: UInt64
+    /// How many lookups of a partial run on disk were made (one per run read).
+    private(set) var runLookups = 0
     /// What ``prefetch(_:)`` loaded, kept so the loads are not optimised away.
     private var touched: UInt64 = 0
 
-    /// The events from `from` on; partial runs go to a scratch directory.
-    init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
+    /// The events from `from` on; partial runs go to a scratch directory, and the chunks'
+    /// filters take at most `chunkFilterBudget` bytes.
+    init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget) {
         builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents)
         self.chunkEvents = chunkEvents
         recent = UUIDPositions(capacity: chunkEvents)
-        bloom = UUIDBloom(capacity: chunkEvents)
+        chunks = UUIDChunkFilters(budget: chunkFilterBudget)
+        chunkFrom = from
     }
 
     /// Adds event `seq` (after every event added before), which adds or deletes `uuid`.
@@ -41,8 +58,10 @@ final class AppendedUUIDs {
             recentFound.append(UUIDRunSet.Found(addSeq: 0, deleteSeq: 0))
         }
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
+        // Its block is in the cache: the lookup before this add tested it.
+        if bloomCapacity > 0 { bloom.insert(uuid) }
         try builder.add(uuid, seq: seq, isDelete: isDelete)
-        if builder.pendingCount == 0 { try moveRecentToBloom() }
+        if builder.pendingCount == 0 { try moveRecentToBloom(through: seq) }
     }
 
     /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
@@ -56,10 +75,12 @@ final class AppendedUUIDs {
     /// absent), or `nil` when none names it.
     func lookup(_ uuid: SampleUUID) throws -> UUIDRunSet.Found? {
         var found = recent.position(of: uuid, in: recentUUIDs).map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
-        if bloom.mayContain(uuid), found.addSeq == 0 {
+        let hash = UUIDBloom.mix(uuid)
+        if found.addSeq == 0, bloom.mayContain(hash: hash) {
             // Newest first: an append adds a UUID once and deletes it at most once, after the
             // add, so once the add is found every later event of the UUID has been seen.
-            for run in builder.partialRuns.reversed() {
+            for run in builder.partialRuns.reversed() where chunks.mayContain(hash: hash, within: run.fromSeq...run.toSeq) {
+                runLookups += 1
                 guard let entry = try run.lookup(uuid) else { continue }
                 found.addSeq = max(found.addSeq, entry.addSeq)
                 found.deleteSeq = max(found.deleteSeq, entry.deleteSeq)
@@ -84,24 +105,31 @@ final class AppendedUUIDs {
     /// Removes what was written (after a rollback, or when the run is not wanted).
     func discard() { builder.discard() }
 
-    /// After the builder wrote out the events it held: their UUIDs go into the filter
-    /// (rebuilt twice as large from the partial runs when it is full, up to its maximum
-    /// size) and the hash empties.
-    private func moveRecentToBloom() throws {
+    /// After the builder wrote out the events it held, up to `last`: their UUIDs go into a
+    /// filter of their own and, at the first chunk, into the filter of every written UUID,
+    /// made then (later adds go into it as they come); when more UUIDs were written than
+    /// it is sized for, it is rebuilt at its maximum size from the partial runs, once. The
+    /// hash empties.
+    private func moveRecentToBloom(through last: UInt64) throws {
+        chunks.add(recentUUIDs, from: chunkFrom, through: last)
+        chunkFrom = last + 1
         written += recentUUIDs.count
-        if written > bloom.capacity, !bloom.isAtMaximum {
-            var bigger = UUIDBloom(capacity: max(written * 2, bloom.capacity * 2))
+        if bloomCapacity == 0 {
+            bloomCapacity = Self.firstBloomChunks * chunkEvents
+            bloom = UUIDBloom(capacity: bloomCapacity)
+            for uuid in recentUUIDs { bloom.insert(uuid) }
+        } else if written > bloomCapacity, !bloom.isAtMaximum {
+            bloomCapacity = UUIDBloom.maximumBytes / 2
+            var largest = UUIDBloom(capacity: bloomCapacity)
             for run in builder.partialRuns {
                 var cursor = try UUIDRun.BlockCursor(run)
                 defer { cursor.close() }
                 while let entry = cursor.current {
-                    bigger.insert(entry.uuid)
+                    largest.insert(entry.uuid)
                     try cursor.advance()
                 }
             }
-            bloom = bigger
-        } else {
-            for uuid in recentUUIDs { bloom.insert(uuid) }
+            bloom = largest
         }
         recent.removeAll()
         recentUUIDs.removeAll(keepingCapacity: true)

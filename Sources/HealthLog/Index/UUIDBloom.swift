@@ -14,11 +14,11 @@ struct UUIDBloom {
     /// The number of blocks minus one (a power of two minus one).
     private let blockMask: Int
 
-    /// How many UUIDs it was asked to hold.
-    let capacity: Int
-
     /// Whether it has reached ``maximumBytes`` and will not be made larger.
     var isAtMaximum: Bool { words.count * 8 >= Self.maximumBytes }
+
+    /// The bytes its bits take.
+    var byteCount: Int { words.count * 8 }
 
     /// An empty filter for `capacity` UUIDs.
     init(capacity: Int) {
@@ -26,7 +26,28 @@ struct UUIDBloom {
         while blocks * 512 < max(capacity, 1) * 16, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
         words = [UInt64](repeating: 0, count: blocks * 8)
         blockMask = blocks - 1
-        self.capacity = capacity
+    }
+
+    /// The same filter in half the bytes (at least one block), holding the same UUIDs: block
+    /// `i` of the half is blocks `i` and `i + blocks / 2` of this one ORed, which is where
+    /// a filter of half the blocks built from the same UUIDs has their bits, since a UUID's
+    /// block is its hash masked to the block count and its bits in the block do not depend
+    /// on that count. More absent UUIDs test positive in it.
+    func halved() -> UUIDBloom {
+        let blocks = blockMask + 1
+        guard blocks > 1 else { return self }
+        let half = blocks / 2 * 8
+        var folded = [UInt64](repeating: 0, count: half)
+        words.withUnsafeBufferPointer { words in
+            for k in 0..<half { folded[k] = words[k] | words[k + half] }
+        }
+        return UUIDBloom(words: folded)
+    }
+
+    /// A filter of the given bits (a power of two of blocks).
+    private init(words: [UInt64]) {
+        self.words = words
+        blockMask = words.count / 8 - 1
     }
 
     /// Adds `uuid`.
@@ -51,8 +72,12 @@ struct UUIDBloom {
     }
 
     /// Whether `uuid` may have been added (`false`: it certainly was not).
-    func mayContain(_ uuid: SampleUUID) -> Bool {
-        var hash = Self.mix(uuid)
+    func mayContain(_ uuid: SampleUUID) -> Bool { mayContain(hash: Self.mix(uuid)) }
+
+    /// Whether the UUID whose ``mix(_:)`` is `hash` may have been added: a caller testing
+    /// one UUID against several filters hashes it once.
+    func mayContain(hash start: UInt64) -> Bool {
+        var hash = start
         let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
         return words.withUnsafeBufferPointer { words in
             for _ in 0..<7 {
@@ -65,7 +90,7 @@ struct UUIDBloom {
     }
 
     /// A 64-bit hash of all of the UUID's bits (the finaliser of SplitMix64 over both halves).
-    private static func mix(_ uuid: SampleUUID) -> UInt64 {
+    static func mix(_ uuid: SampleUUID) -> UInt64 {
         var z = uuid.high ^ (uuid.low &* 0xBF58_476D_1CE4_E5B9) ^ (uuid.low >> 29)
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

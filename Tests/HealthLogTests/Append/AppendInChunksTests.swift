@@ -34,6 +34,48 @@ struct AppendInChunksTests {
         }
     }
 
+    @Test("With the chunks' filters halved to a few blocks, lookups still answer as a dictionary would")
+    func lookupsMatchModelWithHalvedFilters() throws {
+        var random = SeededRandom(state: 9)
+        let appended = AppendedUUIDs(from: 1, chunkEvents: 40, chunkFilterBudget: 512)
+        defer { appended.discard() }
+        var model: [SampleUUID: UUIDRunSet.Found] = [:]
+        var live: [SampleUUID] = []
+        for seq in UInt64(1)...2_000 {
+            if !live.isEmpty, random.chance(20) {
+                let uuid = live.remove(at: random.int(0...live.count - 1))
+                try appended.add(uuid, seq: seq, isDelete: true)
+                model[uuid]!.deleteSeq = seq
+            } else {
+                let uuid = SampleUUID(high: random.next(), low: random.next())
+                try appended.add(uuid, seq: seq, isDelete: false)
+                model[uuid] = UUIDRunSet.Found(addSeq: seq, deleteSeq: 0)
+                live.append(uuid)
+            }
+        }
+        for (uuid, found) in model { #expect(try appended.lookup(uuid) == found) }
+    }
+
+    @Test("A lookup of a UUID the oldest chunk added reads the one partial run holding it, not every newer run too")
+    func lookupReadsOnlyTheRunHoldingTheUUID() throws {
+        var random = SeededRandom(state: 4)
+        let appended = AppendedUUIDs(from: 1, chunkEvents: 100)
+        defer { appended.discard() }
+        var oldest: [SampleUUID] = []
+        for seq in UInt64(1)...1_050 {
+            let uuid = SampleUUID(high: random.next(), low: random.next())
+            if seq <= 100 { oldest.append(uuid) }
+            try appended.add(uuid, seq: seq, isDelete: false)
+        }
+        // Ten chunks written out, the oldest chunk in the oldest partial run, which a lookup
+        // newest first reaches last.
+        for (k, uuid) in oldest.enumerated() { #expect(try appended.lookup(uuid) == UUIDRunSet.Found(addSeq: UInt64(k + 1), deleteSeq: 0)) }
+        #expect(appended.runLookups <= oldest.count + 3, "a few false positives of newer chunks at most")
+        let before = appended.runLookups
+        for _ in 0..<1_000 { #expect(try appended.lookup(SampleUUID(high: random.next(), low: random.next())) == nil) }
+        #expect(appended.runLookups - before <= 10, "an absent UUID reads no run unless two filters err")
+    }
+
     /// An append whose rules reach across chunks: deletes of samples added many lines
     /// before, then a repeated UUID (which must refuse the whole append) or none.
     private static func input(repeating: Bool) -> [UInt8] {

@@ -22,4 +22,22 @@ struct UUIDBloomTests {
     func smallFilterGrows() {
         #expect(!UUIDBloom(capacity: 1_000).isAtMaximum)
     }
+
+    @Test("A halved filter answers exactly as a filter of half the size built from the same UUIDs")
+    func halvedEqualsSmaller() {
+        var random = SeededRandom(state: 11)
+        let added = (0..<5_000).map { _ in SampleUUID(high: random.next(), low: random.next()) }
+        var large = UUIDBloom(capacity: 8_000)
+        var small = UUIDBloom(capacity: 4_000)
+        for uuid in added {
+            large.insert(uuid)
+            small.insert(uuid)
+        }
+        let halved = large.halved()
+        #expect(halved.byteCount == small.byteCount && halved.byteCount == large.byteCount / 2)
+        #expect(added.allSatisfy(halved.mayContain))
+        let probes = (0..<50_000).map { _ in SampleUUID(high: random.next(), low: random.next()) }
+        #expect(probes.allSatisfy { halved.mayContain($0) == small.mayContain($0) })
+        #expect(probes.contains { halved.mayContain($0) != large.mayContain($0) }, "half the bits: more false positives than before")
+    }
 }

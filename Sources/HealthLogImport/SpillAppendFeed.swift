@@ -30,15 +30,21 @@ enum SpillAppendFeed {
     private final class Reading: @unchecked Sendable {
         // Sendable by hand: the spill and the member types are used by the reading thread
         // alone while it runs; the calling thread waits in `run` until it is joined.
+
+        /// The spill to read back.
         let spill: EventSpill
+        /// The correlation members' types, by UUID.
         let memberTypes: [SampleUUID: String]
+        /// The events an append holds, at least.
         let eventsPerAppend: Int
+        /// The bytes of lines that make an append due, whatever its events.
         let maxBytes: Int
         /// The appends gathered, then the end: to the calling thread.
         let ready = HandoffQueue<Step>(capacity: 2)
         /// The appends made, emptied: back to the reading thread.
         let free = HandoffQueue<GatheredAppend>(capacity: 2)
 
+        /// What the reading thread of `spill` works with.
         init(_ spill: EventSpill, memberTypes: [SampleUUID: String], eventsPerAppend: Int, maxBytes: Int) {
             self.spill = spill
             self.memberTypes = memberTypes

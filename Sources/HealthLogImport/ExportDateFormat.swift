@@ -6,6 +6,13 @@ enum ExportDateFormat {
     /// Parses `2024-03-01 08:00:00 +0100` (the usual format) or `20151107171924+0100`
     /// (iOS 8 exports) into the ISO 8601 text `2024-03-01T08:00:00+01:00` and its instant.
     static func instant(_ text: String) -> (iso: String, instant: Timestamp)? {
+        instant(text, days: nil)
+    }
+
+    /// ``instant(_:)``, the usual format's instant computed from its fields and the day
+    /// `days` remembers (or finds and remembers) for its date instead of parsed in full:
+    /// the same instant, for the same texts, as ``Timestamp/init(iso8601:)`` gives.
+    static func instant(_ text: String, days: ExportDays?) -> (iso: String, instant: Timestamp)? {
         var text = text
         return text.withUTF8 { b -> (iso: String, instant: Timestamp)? in
             // Both forms make 25 bytes of ISO text: `YYYY-MM-DDTHH:MM:SS±HH:MM`.
@@ -32,9 +39,30 @@ enum ExportDateFormat {
             } else {
                 return nil
             }
+            if b.count == 25, let days, let instant = fieldsInstant(b, days: days) { return (isoText, instant) }
             guard let instant = Timestamp(iso8601: isoText) else { return nil }
             return (isoText, instant)
         }
+    }
+
+    /// The instant of `2024-03-01 08:00:00 +0100` in `b` (25 bytes) from its fields, its
+    /// date's day from `days`; `nil` when a field is not what ``Timestamp/init(iso8601:)``
+    /// takes (the caller then parses the text in full, which refuses it).
+    private static func fieldsInstant(_ b: UnsafeBufferPointer<UInt8>, days: ExportDays) -> Timestamp? {
+        func digits(_ at: Int) -> Int? {
+            let high = Int(b[at]) &- 48
+            let low = Int(b[at + 1]) &- 48
+            guard high >= 0, high <= 9, low >= 0, low <= 9 else { return nil }
+            return high * 10 + low
+        }
+        guard b[4] == 0x2D, b[7] == 0x2D, b[13] == 0x3A, b[16] == 0x3A, b[20] == 0x2B || b[20] == 0x2D,
+            let hour = digits(11), hour <= 23, let minute = digits(14), minute <= 59, let second = digits(17), second <= 59,
+            let offsetHours = digits(21), offsetHours <= 23, let offsetMinutes = digits(23), offsetMinutes <= 59,
+            let day = days.days(b)
+        else { return nil }
+        let offset = (b[20] == 0x2D ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
+        let local = day * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return Timestamp(microseconds: (local - Int64(offset * 60)) * 1_000_000, offsetMinutes: Int16(offset), isZulu: false, fractionDigits: 0)
     }
 
     /// Parses a plain date (`2016-11-15`, or `19881029` in iOS 8 exports) as its midnight

@@ -65,6 +65,12 @@ struct ExportMapper {
 
     /// The metadata key of a clinical record's FHIR resource, the file's text as it is.
     static let fhirResourceKey = SampleDraft.keyPrefix + "fhirResource"
+    /// The metadata key of a sample's `creationDate` (made once, not per record).
+    static let creationDateKey = SampleDraft.keyPrefix + "creationDate"
+    /// The metadata key of a category record's `unit`.
+    static let unitKey = SampleDraft.keyPrefix + "unit"
+    /// The attributes a record's own fields consume besides the sample's: its value and unit.
+    static let recordFields = ["value", "unit"]
 
     /// The ISO 8601 text of `ExportDate`, once read.
     private(set) var exportDate: SampleDraft.Instant? {
@@ -171,13 +177,13 @@ struct ExportMapper {
 
     /// A new draft with the type, dates, source fields and metadata every sample element has.
     private func draft(_ element: ExportElement, type: String, _ skip: (ExportElement, String) -> Void) -> SampleDraft? {
-        guard let startText = element["startDate"], let start = ExportDateFormat.instant(startText) else {
+        guard let startText = element["startDate"], let start = ExportDateFormat.instant(startText, days: workspace.days) else {
             skip(element, "startDate '\(element["startDate"] ?? "")' is missing or not a date in the export's format")
             return nil
         }
         let endText = element["endDate"] ?? startText
         // Most samples end when they start: the same text, converted once.
-        guard let end = endText == startText ? start : ExportDateFormat.instant(endText) else {
+        guard let end = endText == startText ? start : ExportDateFormat.instant(endText, days: workspace.days) else {
             skip(element, "endDate '\(endText)' is not a date in the export's format")
             return nil
         }
@@ -186,10 +192,10 @@ struct ExportMapper {
         draft.sourceVersion = element["sourceVersion"]
         draft.device = element["device"].map(Self.stableDevice)
         if let text = element["creationDate"] {
-            if let date = ExportDateFormat.instant(text) {
-                draft.addMetadata(SampleDraft.keyPrefix + "creationDate", date: date)
+            if let date = ExportDateFormat.instant(text, days: workspace.days) {
+                draft.addMetadata(Self.creationDateKey, date: date)
             } else {
-                draft.addMetadata(SampleDraft.keyPrefix + "creationDate", json: JSONText.string(text))
+                draft.addMetadata(Self.creationDateKey, text: text)
             }
         }
         for child in element.children {
@@ -198,15 +204,22 @@ struct ExportMapper {
                     skip(child, "MetadataEntry without a key")
                     continue
                 }
-                draft.addMetadata(key, json: JSONText.string(child["value"] ?? ""))
+                draft.addMetadata(key, text: child["value"] ?? "")
             }
         }
-        var grouped: [String: [String]] = [:]
+        // Each name's children as the JSON text of an array of objects (`[{…},{…}]`), kept as
+        // a string: written as bytes, then quoted, as `JSONText.string` of that text.
+        var grouped: [String: [UInt8]] = [:]
         for child in element.children where child.name != "MetadataEntry" && child.name != "Record" {
-            grouped[child.name, default: []].append(Self.json(child))
+            grouped[child.name, default: [0x5B]].withSeparator { Self.json(child, into: &$0) }
         }
         for (name, objects) in grouped {
-            draft.addMetadata(SampleDraft.keyPrefix + name, json: JSONText.string("[" + objects.joined(separator: ",") + "]"))
+            var array = objects
+            array.append(0x5D)
+            var literal: [UInt8] = []
+            literal.reserveCapacity(array.count + 16)
+            array.withUnsafeBufferPointer { JSONBytes.appendString(bytes: $0, to: &literal) }
+            draft.addMetadata(SampleDraft.keyPrefix + name, json: String(decoding: literal, as: UTF8.self))
         }
         return draft
     }
@@ -229,7 +242,7 @@ struct ExportMapper {
     /// Keeps the attributes that are not fields as metadata entries, under their own names.
     private func keepAttributes(_ element: ExportElement, except used: [String], in draft: inout SampleDraft) {
         for attribute in element.attributes where !Self.isSampleAttribute(attribute.name) && !used.contains(where: { $0.isSameName(attribute.name) }) {
-            draft.addMetadata(attribute.name, json: JSONText.string(attribute.value))
+            draft.addMetadata(attribute.name, text: attribute.value)
         }
     }
 
@@ -239,7 +252,7 @@ struct ExportMapper {
             return nil
         }
         guard var draft = draft(element, type: type, skip) else { return nil }
-        var used = ["value", "unit"]
+        var used = Self.recordFields
         let value = element["value"]
         switch kind {
         case .quantity:
@@ -261,7 +274,7 @@ struct ExportMapper {
             } else {
                 draft.value = JSONText.string("HKCategoryValueNotApplicable")
             }
-            if let unit = element["unit"], !unit.isEmpty { draft.addMetadata(SampleDraft.keyPrefix + "unit", json: JSONText.string(unit)) }
+            if let unit = element["unit"], !unit.isEmpty { draft.addMetadata(Self.unitKey, text: unit) }
         default:
             if let value { draft.value = Self.number(value) ?? JSONText.string(value) }
             if let unit = element["unit"], !unit.isEmpty { draft.unit = unit }
@@ -488,15 +501,66 @@ struct ExportMapper {
     /// strings), its `MetadataEntry` children as `metadata`, other children grouped by
     /// name in arrays, and a `Location` count when it had route points.
     static func json(_ element: ExportElement) -> String {
-        var parts = element.attributes.sorted { $0.name < $1.name }.map { JSONText.string($0.name) + ":" + JSONText.string($0.value) }
+        var out: [UInt8] = []
+        json(element, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``json(_:)`` of `element` to `out`, written as bytes.
+    static func json(_ element: ExportElement, into out: inout [UInt8]) {
+        func raw(_ text: StaticString) {
+            out.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        out.append(0x7B)
+        var parts = 0
+        func separate() {
+            if parts > 0 { out.append(0x2C) }
+            parts += 1
+        }
+        for attribute in element.attributes.sorted(by: { $0.name < $1.name }) {
+            separate()
+            JSONBytes.appendString(attribute.name, to: &out)
+            out.append(0x3A)
+            JSONBytes.appendString(attribute.value, to: &out)
+        }
         let entries = element.children(named: "MetadataEntry")
         if !entries.isEmpty {
-            parts.append("\"metadata\":{" + entries.map { JSONText.string($0["key"] ?? "") + ":" + JSONText.string($0["value"] ?? "") }.joined(separator: ",") + "}")
+            separate()
+            raw("\"metadata\":{")
+            for (k, entry) in entries.enumerated() {
+                if k > 0 { out.append(0x2C) }
+                JSONBytes.appendString(entry["key"] ?? "", to: &out)
+                out.append(0x3A)
+                JSONBytes.appendString(entry["value"] ?? "", to: &out)
+            }
+            out.append(0x7D)
         }
-        var grouped: [String: [String]] = [:]
-        for child in element.children where child.name != "MetadataEntry" { grouped[child.name, default: []].append(json(child)) }
-        for name in grouped.keys.sorted() { parts.append(JSONText.string(name) + ":[" + grouped[name]!.joined(separator: ",") + "]") }
-        if element.locationCount > 0 { parts.append("\"Location\":\(element.locationCount)") }
-        return "{" + parts.joined(separator: ",") + "}"
+        var grouped: [String: [Int]] = [:]
+        for (index, child) in element.children.enumerated() where child.name != "MetadataEntry" { grouped[child.name, default: []].append(index) }
+        for name in grouped.keys.sorted() {
+            separate()
+            JSONBytes.appendString(name, to: &out)
+            raw(":[")
+            for (k, index) in grouped[name]!.enumerated() {
+                if k > 0 { out.append(0x2C) }
+                json(element.children[index], into: &out)
+            }
+            out.append(0x5D)
+        }
+        if element.locationCount > 0 {
+            separate()
+            raw("\"Location\":")
+            JSONBytes.appendInteger(Int64(element.locationCount), to: &out)
+        }
+        out.append(0x7D)
+    }
+}
+
+extension [UInt8] {
+    /// Runs `body` to append an item of a JSON array being written, after a comma unless
+    /// the array holds only its opening bracket.
+    fileprivate mutating func withSeparator(_ body: (inout [UInt8]) -> Void) {
+        if count > 1 { append(0x2C) }
+        body(&self)
     }
 }

@@ -39,8 +39,19 @@ extension HealthStore {
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
         let spill = EventSpill(near: directory)
+        // Events of one type come in runs (a night of heart rates): counted by run, so the
+        // report's table is hashed into once per run, not once per event.
+        var run = (type: "", count: 0)
+        func countRun() {
+            if run.count > 0 { report.typeCounts[run.type, default: 0] += run.count }
+        }
         func keep(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
-            report.typeCounts[event.type, default: 0] += 1
+            if run.count > 0, run.type == event.type {
+                run.count += 1
+            } else {
+                countRun()
+                run = (event.type, 1)
+            }
             if event.isCorrelationMember {
                 report.correlationMembers += 1
                 memberTypes[event.uuid] = event.type
@@ -50,8 +61,8 @@ extension HealthStore {
         }
         let document = try readExport(path, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
-            for (index, event) in events.enumerated() {
-                try keep(event, index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
+            for index in events.indices {
+                try keep(events[index], index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
             }
         }
         let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)
@@ -67,6 +78,7 @@ extension HealthStore {
         report.electrocardiogramVoltages = ecgs.voltages
         report.electrocardiogramProblems = ecgs.problems
         let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper) { try keep($0, .endsElement) }
+        countRun()
         report.clinicalResourcesRead = clinical.resourcesRead
         report.clinicalProblems = clinical.problems
         report.document = document.name
@@ -74,26 +86,19 @@ extension HealthStore {
         report.locale = document.locale
         report.exportDate = document.exportDate
         var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
-        var seenMembers: Set<SampleUUID> = []
         let spilled = max(1, spill.size)
         let total = document.totalBytes
-        try spill.forEach(progress: { done in progress?(ImportProgress(phase: .writing, bytesDone: Int(Double(total) * Double(done) / Double(spilled)), bytesTotal: total)) }) { record in
-            if record.flags.contains(.fromDocument), !record.flags.contains(.correlationMember), let type = memberTypes[record.uuid],
-                seenMembers.insert(record.uuid).inserted
-            {
-                report.typeCounts[type, default: 0] -= 1
-                report.correlationMembersAlsoTopLevel += 1
-            }
-            if record.flags.contains(.inStoreLive) {
-                writer.addPresent(deleted: false)
-            } else if record.flags.contains(.inStoreDeleted) {
-                writer.addPresent(deleted: true)
-            } else {
-                try writer.add(record.line, prepared: record.prepared, uuid: record.uuid, checkedUnused: record.flags.contains(.checkedUnused))
-            }
-            if record.flags.contains(.endsElement) { try writer.flushIfFull() }
+        let outcome = try SpillAppendFeed.run(
+            spill, memberTypes: memberTypes, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
+        ) { gathered in
+            try writer.append(gathered)
+        } progress: { done in
+            progress?(ImportProgress(phase: .writing, bytesDone: Int(Double(total) * Double(done) / Double(spilled)), bytesTotal: total))
         }
-        try writer.flush()
+        for (type, count) in outcome.membersAlsoTopLevel {
+            report.typeCounts[type, default: 0] -= count
+            report.correlationMembersAlsoTopLevel += count
+        }
         if options.mirror {
             exportUUIDs.sort()
             var gone: [SampleUUID] = []

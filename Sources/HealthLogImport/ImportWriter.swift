@@ -10,17 +10,8 @@ struct ImportWriter {
     private(set) var summary = AppendSummary()
     /// How many appends wrote something.
     private(set) var appends = 0
-    /// The next append's lines, with what the mapping prepared of them.
-    private var pending = ImportPreparedLines()
-    private var pendingEvents = 0
-    /// Events of the next append the store already holds, left out of its lines: live, deleted.
-    private var pendingPresent = (live: 0, deleted: 0)
-    /// The UUIDs of the next append's lines.
-    private var pendingUUIDs: [SampleUUID] = []
-    /// Whether every line of the next append was found unused in the store (and is an add).
-    private var pendingChecked = true
-    /// Whether the next append holds a line not given with its UUID (a delete).
-    private var pendingUntracked = false
+    /// The next append's events, when they are added one by one (``add(_:)``).
+    private var pending = GatheredAppend()
     /// The store's head as of which the lines' UUIDs were found unused, moved on by each
     /// append; `nil` when they were not looked up (then no append vouches for them).
     private var unusedAsOfHead: UInt64?
@@ -44,18 +35,12 @@ struct ImportWriter {
     /// lines all were vouches for them, but for those given to an earlier append
     /// (``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:mayBeUsed:)``).
     mutating func add(_ line: UnsafeRawBufferPointer, prepared: UnsafeRawBufferPointer?, uuid: SampleUUID, checkedUnused: Bool) throws {
-        pendingUUIDs.append(uuid)
-        if !checkedUnused { pendingChecked = false }
-        pending.add(line, prepared: prepared)
-        pendingEvents += 1
+        pending.add(line, prepared: prepared, uuid: uuid, checkedUnused: checkedUnused)
     }
 
     /// Adds one event line (newline included) to the next append, checked in full.
     mutating func add(_ line: [UInt8]) throws {
-        pendingChecked = false
-        pendingUntracked = true
-        line.withUnsafeBytes { pending.add($0, prepared: nil) }
-        pendingEvents += 1
+        pending.add(line)
     }
 
     /// Adds to the next append an event whose UUID the store has already used, without its
@@ -63,8 +48,7 @@ struct ImportWriter {
     /// or deleted earlier. It counts toward the append size as its line would, so the
     /// appends hold the same events.
     mutating func addPresent(deleted: Bool) {
-        if deleted { pendingPresent.deleted += 1 } else { pendingPresent.live += 1 }
-        pendingEvents += 1
+        pending.addPresent(deleted: deleted)
     }
 
     /// The bytes gathered at most before an append, whatever the count: route lines can
@@ -75,41 +59,42 @@ struct ImportWriter {
     /// Called only between top-level elements, so a correlation and its members share an
     /// append.
     mutating func flushIfFull() throws {
-        if pendingEvents >= eventsPerAppend || pending.byteCount >= Self.maxPendingBytes { try flush() }
+        if pending.isFull(eventsPerAppend: eventsPerAppend, maxBytes: Self.maxPendingBytes) { try flush() }
     }
 
     /// Appends what is gathered, all-or-nothing.
     mutating func flush() throws {
-        guard pendingEvents > 0 else { return }
+        try append(pending)
+        pending.removeAll()
+    }
+
+    /// Appends the events `gathered` holds, all-or-nothing, as the events added one by one
+    /// would have been (nothing when it holds none); `gathered` is left as it is.
+    mutating func append(_ gathered: GatheredAppend) throws {
+        guard gathered.events > 0 else { return }
         let done: AppendSummary
-        let vouched = unusedAsOfHead != nil && pendingChecked
+        let vouched = unusedAsOfHead != nil && gathered.checked
         var mayBeUsed: Set<SampleUUID> = []
         if vouched {
-            for uuid in pendingUUIDs where given.contains(uuid) { mayBeUsed.insert(uuid) }
+            for uuid in gathered.uuids where given.contains(uuid) { mayBeUsed.insert(uuid) }
         }
         do {
-            done = try store.appendImporting(prepared: pending, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil, mayBeUsed: mayBeUsed)
+            done = try store.appendImporting(prepared: gathered.lines, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil, mayBeUsed: mayBeUsed)
         } catch let error as HealthLogError where appends > 0 {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"
             throw error
         }
-        if unusedAsOfHead != nil, !pendingUntracked {
+        if unusedAsOfHead != nil, !gathered.untracked {
             // What this append may have used is in `given` now: the rest stays unused as of its head.
-            for uuid in pendingUUIDs { given.insert(uuid) }
+            for uuid in gathered.uuids { given.insert(uuid) }
             unusedAsOfHead = done.anchor.seq
         } else {
             unusedAsOfHead = nil
         }
-        pendingUUIDs.removeAll(keepingCapacity: true)
-        pendingChecked = true
-        pendingUntracked = false
-        pending.removeAll()
-        pendingEvents = 0
         appends += 1
-        summary.alreadyPresent += pendingPresent.live
-        summary.deletedEarlier += pendingPresent.deleted
-        pendingPresent = (0, 0)
+        summary.alreadyPresent += gathered.present.live
+        summary.deletedEarlier += gathered.present.deleted
         summary.added += done.added
         summary.deleted += done.deleted
         summary.replaced += done.replaced

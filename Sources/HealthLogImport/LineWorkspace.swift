@@ -9,6 +9,8 @@ final class LineWorkspace {
     let hash = SHA256()
     /// The checks of each event line.
     var validator = ImportLineValidator()
+    /// The days of the dates converted last.
+    let days = ExportDays()
     /// The canonical rendering being hashed.
     var canonical: [UInt8] = []
     /// The last type identifier looked up, and its kind.

@@ -40,8 +40,20 @@ struct SampleDraft {
     enum MetadataValue {
         /// The value as JSON text.
         case json(String)
+        /// A string value, rendered as its JSON string literal (``JSONText/string(_:)`` of
+        /// it) straight into the line, without building that literal as a `String`.
+        case text(String)
         /// A date kept in metadata (`HealthLogImport.creationDate`).
         case date(Instant)
+
+        /// The value as JSON text.
+        var jsonText: String {
+            switch self {
+            case .json(let text): text
+            case .text(let text): JSONText.string(text)
+            case .date(let date): JSONText.string(date.iso)
+            }
+        }
     }
 
     /// The metadata entries, in the order added, each key once.
@@ -66,15 +78,20 @@ struct SampleDraft {
     /// ``conflicts`` and the first value kept.
     mutating func addMetadata(_ key: String, json: String) {
         if let index = entry(key) {
-            let earlier: String
-            switch metadata[index].value {
-            case .json(let text): earlier = text
-            case .date(let date): earlier = JSONText.string(date.iso)
-            }
-            if earlier != json { conflicts.append(key) }
+            if metadata[index].value.jsonText != json { conflicts.append(key) }
             return
         }
         metadata.append((key, .json(json)))
+    }
+
+    /// Adds a metadata entry whose value is the string `text`: the same entry as
+    /// ``addMetadata(_:json:)`` of `JSONText.string(text)`, rendered without building it.
+    mutating func addMetadata(_ key: String, text: String) {
+        if let index = entry(key) {
+            if metadata[index].value.jsonText != JSONText.string(text) { conflicts.append(key) }
+            return
+        }
+        metadata.append((key, .text(text)))
     }
 
     /// Adds a metadata entry whose value is a date, kept as ISO text.
@@ -139,7 +156,7 @@ struct SampleDraft {
         }
         func date(_ d: Instant) {
             if canonical {
-                JSONBytes.appendRaw(String(d.instant.microseconds), to: &out)
+                JSONBytes.appendInteger(d.instant.microseconds, to: &out)
             } else {
                 JSONBytes.appendString(d.iso, to: &out)
             }
@@ -194,6 +211,7 @@ struct SampleDraft {
                 raw(":")
                 switch value {
                 case .json(let json)?: JSONBytes.appendRaw(json, to: &out)
+                case .text(let text)?: JSONBytes.appendString(text, to: &out)
                 case .date(let when)?: date(when)
                 case nil: if let marker { out += marker }
                 }

@@ -9,11 +9,15 @@
 /// A run's key packs a fingerprint (high 32 bits) and a *block*: the event's sequence
 /// number shifted right by the run's block shift, less the run's first block
 /// (`(seq >> shift) - (fromSeq >> shift)`). Blocks are aligned to absolute sequence
-/// numbers, so runs merge without losing where an event lies.
+/// numbers and a longer range never has narrower blocks, so runs merge without losing
+/// where an event lies.
 enum UUIDFingerprint {
-    /// The block shift every run is written with unless its range needs wider blocks:
-    /// 2,048 sequence numbers a block, about one batch of a bulk append.
+    /// The widest block a run is written with unless its range needs wider ones: 2,048
+    /// sequence numbers, about one batch of a bulk append.
     static let defaultBlockShift = 11
+    /// A run's blocks are narrowed until it has about 2⁹ of them, so a small run (an
+    /// append of a few hundred events) names a stretch of a few events, not a batch.
+    static let blockBitsTarget = 9
 
     /// The fingerprint of `uuid`.
     static func of(_ uuid: SampleUUID) -> UInt32 {
@@ -28,10 +32,12 @@ enum UUIDFingerprint {
         return z ^ (z >> 31)
     }
 
-    /// The block shift of a run covering `from...to`: the default, or wider so a block
-    /// number fits in 32 bits.
+    /// The block shift of a run covering `from...to`: blocks of up to 2,048 sequence numbers
+    /// (narrower for a short range, see ``blockBitsTarget``), or wider so a block number fits
+    /// in 32 bits. It never falls as the range grows, so merged runs renumber blocks exactly.
     static func blockShift(from: UInt64, to: UInt64) -> Int {
-        var shift = defaultBlockShift
+        let spanBits = UInt64.bitWidth - (to - from).leadingZeroBitCount
+        var shift = max(0, min(defaultBlockShift, spanBits - blockBitsTarget))
         while (to >> UInt64(shift)) - (from >> UInt64(shift)) > UInt64(UInt32.max) { shift += 1 }
         return shift
     }

@@ -13,6 +13,8 @@ extension UUIDFingerprintRun {
         let blockBits: Int
         /// The block shift.
         let blockShift: Int
+        /// The run's last block number.
+        private let lastBlock: UInt64
         /// The bucket bit vector.
         private var high: [UInt64]
         /// The packed fields.
@@ -29,7 +31,8 @@ extension UUIDFingerprintRun {
             self.count = count
             lowBits = 32 - UUIDFingerprintRun.highBits(count: count)
             blockShift = UUIDFingerprint.blockShift(from: from, to: to)
-            blockBits = UUIDFingerprintRun.bits(for: UUIDFingerprintRun.lastBlock(from: from, to: to, shift: blockShift))
+            lastBlock = UUIDFingerprintRun.lastBlock(from: from, to: to, shift: blockShift)
+            blockBits = UUIDFingerprintRun.bits(for: lastBlock)
             high = [UInt64](repeating: 0, count: count == 0 ? 0 : (count + (1 << (32 - lowBits)) + 63) / 64)
             packed = [UInt64](repeating: 0, count: count == 0 ? 0 : UUIDFingerprintRun.packedWords(count: count, width: lowBits + blockBits))
         }
@@ -37,7 +40,7 @@ extension UUIDFingerprintRun {
         /// Appends `key` (fingerprint << 32 | block), at least the one before.
         mutating func append(_ key: UInt64) {
             precondition(appended < count && key >= last, "keys come in order, as many as announced")
-            precondition(key & 0xFFFF_FFFF <= UUIDFingerprintRun.lastBlock(from: from, to: to, shift: blockShift), "a block of the run")
+            precondition(key & 0xFFFF_FFFF <= lastBlock, "a block of the run")
             let hash = key >> 32
             let position = Int(hash >> UInt64(lowBits)) + appended
             high[position / 64] |= 1 << UInt64(position % 64)
@@ -124,25 +127,33 @@ extension UUIDFingerprintRun {
         return try open(encoder.write(directory: directory))
     }
 
-    /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits (fingerprints
-    /// are uniform, so buckets fill evenly), then each bucket sorted — a few passes over the
-    /// keys instead of a comparison sort's log₂(n). Small inputs are simply sorted.
+    /// `keys` in ascending order: two stable counting passes over the fingerprint's 16-bit
+    /// halves (low half first), then each stretch of equal fingerprints (a few in a
+    /// million) sorted by block — linear passes instead of a comparison sort's log₂(n).
+    /// Small inputs are simply sorted.
     static func sorted(_ keys: [UInt64]) -> [UInt64] {
         guard keys.count > 4096 else { return keys.sorted() }
-        var starts = [Int](repeating: 0, count: (1 << 16) + 1)
-        for key in keys { starts[Int(key >> 48) + 1] += 1 }
-        for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
-        var next = starts
-        var out = [UInt64](repeating: 0, count: keys.count)
-        for key in keys {
-            let bucket = Int(key >> 48)
-            out[next[bucket]] = key
-            next[bucket] += 1
+        var from = keys
+        var into = [UInt64](repeating: 0, count: keys.count)
+        for shift: UInt64 in [32, 48] {
+            var starts = [Int](repeating: 0, count: (1 << 16) + 1)
+            for key in from { starts[Int((key >> shift) & 0xFFFF) + 1] += 1 }
+            for digit in 1..<starts.count { starts[digit] += starts[digit - 1] }
+            for key in from {
+                let digit = Int((key >> shift) & 0xFFFF)
+                into[starts[digit]] = key
+                starts[digit] += 1
+            }
+            swap(&from, &into)
         }
-        for bucket in 0..<(1 << 16) where starts[bucket + 1] - starts[bucket] > 1 {
-            out[starts[bucket]..<starts[bucket + 1]].sort()
+        var start = 0
+        while start < from.count {
+            var end = start + 1
+            while end < from.count, from[end] >> 32 == from[start] >> 32 { end += 1 }
+            if end - start > 1 { from[start..<end].sort() }
+            start = end
         }
-        return out
+        return from
     }
 
     /// The run just written at `path`.

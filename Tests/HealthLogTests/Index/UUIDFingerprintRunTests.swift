@@ -151,3 +151,17 @@ struct UUIDFingerprintRunTests {
         #expect(converted.keys() == (try Self.run(events + deletes, from: 1, to: to, in: dir.file("direct"))).keys())
     }
 }
+
+/// ``UUIDFingerprintRun/sorted(_:)``, the linear sort of a run's keys.
+@Suite("UUID fingerprint keys sorted")
+struct UUIDFingerprintSortTests {
+    @Test("Keys sort as a comparison sort does, many sharing a fingerprint among them", arguments: [10, 5_000, 70_000])
+    func sortsLikeComparison(_ count: Int) {
+        var random = SeededRandom(state: UInt64(count))
+        let keys = (0..<count).map { k -> UInt64 in
+            let fingerprint = k % 4 == 0 ? UInt64(0xABCD_0123) : random.next() >> 32
+            return fingerprint << 32 | UInt64(random.int(0...999))
+        }
+        #expect(UUIDFingerprintRun.sorted(keys) == keys.sorted())
+    }
+}

@@ -9,11 +9,16 @@
 /// loaded at the first read. One thread at a time.
 final class LoggedUUIDs {
     /// One batch's events sorted by UUID, then sequence number.
-    private struct Decoded {
+    private final class Decoded {
         /// The UUIDs, sorted.
-        var uuids: [SampleUUID]
+        let uuids: [SampleUUID]
         /// Beside each UUID: its event's sequence number shifted left by one, 1 for a delete.
-        var events: [UInt64]
+        let events: [UInt64]
+
+        init(uuids: [SampleUUID], events: [UInt64]) {
+            self.uuids = uuids
+            self.events = events
+        }
     }
 
     /// How many decoded batches are kept: with 2,048 events a batch, about 3 MB.
@@ -22,7 +27,11 @@ final class LoggedUUIDs {
     /// The log read.
     let snapshot: LogSnapshot
     /// The committed batches, loaded at the first read.
-    private var batches: [BatchRef]?
+    private var batches: [BatchRef] = []
+    /// Whether ``batches`` was loaded.
+    private var isLoaded = false
+    /// The batch decoded last and its index, looked at before the cache.
+    private var last: (index: Int, batch: Decoded)?
     /// Decoded batches by their index in ``batches``.
     private var decoded: [Int: Decoded] = [:]
     /// The indexes of the decoded batches, the one read longest ago first.
@@ -41,16 +50,9 @@ final class LoggedUUIDs {
     /// - Throws: ``HealthLogError/Code/corrupt`` with the location when a batch is damaged
     ///   or holds a line whose UUID is unreadable.
     func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
-        let all = try loadedBatches()
-        var low = 0
-        var high = all.count
-        while low < high {
-            let mid = (low + high) / 2
-            if all[mid].header.lastSeq < seqs.lowerBound { low = mid + 1 } else { high = mid }
-        }
+        var index = try batchOrder(of: seqs.lowerBound)
         var found: (addSeq: UInt64, deleteSeq: UInt64) = (0, 0)
-        var index = low
-        while index < all.count, all[index].header.firstSeq <= seqs.upperBound {
+        while index < batches.count, batches[index].header.firstSeq <= seqs.upperBound {
             let batch = try decode(index)
             var at = Self.firstIndex(of: uuid, in: batch.uuids)
             while at < batch.uuids.count, batch.uuids[at] == uuid {
@@ -68,22 +70,17 @@ final class LoggedUUIDs {
     /// The position in the log of the batch holding `seq` (or of the first after it):
     /// lookups sorted by it read the log in order.
     func batchOrder(of seq: UInt64) throws -> Int {
-        let all = try loadedBatches()
+        if !isLoaded {
+            batches = try snapshot.allBatches()
+            isLoaded = true
+        }
         var low = 0
-        var high = all.count
+        var high = batches.count
         while low < high {
             let mid = (low + high) / 2
-            if all[mid].header.lastSeq < seq { low = mid + 1 } else { high = mid }
+            if batches[mid].header.lastSeq < seq { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    /// The batch table, loaded on first use.
-    private func loadedBatches() throws -> [BatchRef] {
-        if let batches { return batches }
-        let all = try snapshot.allBatches()
-        batches = all
-        return all
     }
 
     /// The first position in `sorted` holding `uuid` or a larger UUID.
@@ -99,8 +96,12 @@ final class LoggedUUIDs {
 
     /// Batch `index` of ``batches`` decoded, from the cache or the log.
     private func decode(_ index: Int) throws -> Decoded {
-        if let kept = decoded[index] { return kept }
-        let batch = batches![index]
+        if let last, last.index == index { return last.batch }
+        if let kept = decoded[index] {
+            last = (index, kept)
+            return kept
+        }
+        let batch = batches[index]
         try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
         let events = try lines.withBytes { raw in
             try lines.uuidEvents(batch.header, in: raw).map { event -> (SampleUUID, UInt64) in
@@ -115,6 +116,7 @@ final class LoggedUUIDs {
         if age.count == Self.cachedBatches { decoded[age.removeFirst()] = nil }
         decoded[index] = entry
         age.append(index)
+        last = (index, entry)
         return entry
     }
 }

@@ -32,14 +32,14 @@ import Darwin
 /// u64 words (field `i` at bit `i × width`), and one more zero word.
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
-/// `2ᵏ` zeros, and keeps the position of every 64th zero (a few bytes per thousand
-/// events), so finding a bucket scans a word or two. A run that fails any check does not
+/// `2ᵏ` zeros, and keeps the position of every 32nd zero (about 1.5 bits an event, in
+/// memory only), so finding a bucket scans a word or two. A run that fails any check does not
 /// open, and writers rebuild it from the log.
 final class UUIDFingerprintRun {
     static let tag: [UInt8] = Array("HLUR".utf8)
     static let headerLength = 48
     /// Every how many zeros of the bit vector the open run keeps the position.
-    static let zeroSampleStride = 64
+    static let zeroSampleStride = 32
 
     /// The first sequence number the run covers.
     let fromSeq: UInt64
@@ -57,6 +57,10 @@ final class UUIDFingerprintRun {
     let blockShift: Int
     /// The file's bytes (`nil` for a run without keys).
     private let bytes: MappedFile?
+    /// Where the bit vector and the fields start in ``bytes`` (kept for lookups, which
+    /// would otherwise enter a closure per read; valid while ``bytes`` lives, as long as the run).
+    private let highBase: UnsafeRawPointer?
+    private let packedBase: UnsafeRawPointer?
     /// Words of the bit vector.
     private let highWords: Int
     /// The position of every ``zeroSampleStride``th zero of the bit vector.
@@ -106,6 +110,8 @@ final class UUIDFingerprintRun {
             guard ByteReaderValue.u32(header, 36) == 0 else { return nil }
             bytes = nil
             zeroSamples = []
+            highBase = nil
+            packedBase = nil
             return
         }
         guard let mapped = MappedFile(fd), mapped.count == size else { return nil }
@@ -115,6 +121,9 @@ final class UUIDFingerprintRun {
         else { return nil }
         bytes = mapped
         zeroSamples = samples
+        let base = mapped.withBytes(0..<size) { $0.baseAddress! }
+        highBase = base + Self.headerLength
+        packedBase = base + Self.headerLength + 8 * highWords
     }
 
     /// The bits of a bucket number for `count` keys: `⌊log₂ count⌋` (0 for none or one).
@@ -161,34 +170,62 @@ final class UUIDFingerprintRun {
         return samples
     }
 
-    /// The position in the bit vector of zero number `j` (from 0).
-    private func selectZero(_ j: Int, _ words: UnsafeRawBufferPointer) -> Int {
+    /// The position in the bit vector at `high` of zero number `j` (from 0).
+    private func selectZero(_ j: Int, _ high: UnsafeRawPointer) -> Int {
         let start = zeroSamples[j / Self.zeroSampleStride]
         var rest = j % Self.zeroSampleStride
         var w = start / 64
-        var x = ~Self.word(words, w) & (~0 << UInt64(start % 64))
+        var x = ~Self.word(high, w) & (~0 << UInt64(start % 64))
         while true {
             let c = x.nonzeroBitCount
-            if rest < c {
-                while rest > 0 {
-                    x &= x - 1
-                    rest -= 1
-                }
-                return w * 64 + x.trailingZeroBitCount
-            }
+            if rest < c { return w * 64 + Self.select(rest, in: x) }
             rest -= c
             w += 1
-            x = ~Self.word(words, w)
+            x = ~Self.word(high, w)
         }
     }
 
-    /// Word `w` of `words`.
-    private static func word(_ words: UnsafeRawBufferPointer, _ w: Int) -> UInt64 {
+    /// The position of set bit number `r` (from 0) of `x`, which has more than `r`.
+    private static func select(_ r: Int, in x: UInt64) -> Int {
+        var x = x
+        var r = r
+        var base = 0
+        for width: UInt64 in [32, 16, 8] {
+            let c = (x & ((1 << width) - 1)).nonzeroBitCount
+            if r >= c {
+                r -= c
+                x >>= width
+                base += Int(width)
+            }
+        }
+        while r > 0 {
+            x &= x - 1
+            r -= 1
+        }
+        return base + x.trailingZeroBitCount
+    }
+
+    /// How many ones follow position `position` of the bit vector at `high`, up to the next zero.
+    private static func onesRun(from position: Int, _ high: UnsafeRawPointer) -> Int {
+        var w = position / 64
+        var offset = position % 64
+        var count = 0
+        while true {
+            let zeros = ~word(high, w) >> UInt64(offset)
+            if zeros != 0 { return count + zeros.trailingZeroBitCount }
+            count += 64 - offset
+            w += 1
+            offset = 0
+        }
+    }
+
+    /// Word `w` of the words at `words`.
+    private static func word(_ words: UnsafeRawPointer, _ w: Int) -> UInt64 {
         UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
     }
 
-    /// Field `i` of the packed words `packed`, `width` bits wide.
-    private static func field(_ packed: UnsafeRawBufferPointer, _ i: Int, width: Int) -> UInt64 {
+    /// Field `i` of the packed words at `packed`, `width` bits wide.
+    private static func field(_ packed: UnsafeRawPointer, _ i: Int, width: Int) -> UInt64 {
         guard width > 0 else { return 0 }
         let bit = i * width
         let w = bit / 64
@@ -198,28 +235,31 @@ final class UUIDFingerprintRun {
         return width == 64 ? value : value & ((1 << UInt64(width)) - 1)
     }
 
-    /// The blocks holding an event whose UUID has `uuid`'s fingerprint, ascending (none:
-    /// no event of the run has `uuid`).
-    func candidateBlocks(_ uuid: SampleUUID) -> [UInt64] {
-        guard let bytes, count > 0 else { return [] }
+    /// Calls `body` with each block holding an event whose UUID has `uuid`'s fingerprint,
+    /// ascending (none: no event of the run has `uuid`).
+    func forEachCandidateBlock(_ uuid: SampleUUID, _ body: (UInt64) throws -> Void) rethrows {
+        guard let high = highBase, let packed = packedBase else { return }
         let hash = UInt64(UUIDFingerprint.of(uuid))
         let bucket = Int(hash >> UInt64(lowBits))
-        let low = hash & ((1 << UInt64(lowBits)) - 1)
+        let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
+        let low = hash & lowMask
         let width = lowBits + blockBits
-        let highEnd = Self.headerLength + 8 * highWords
-        return bytes.withBytes(Self.headerLength..<highEnd) { high in
-            let start = bucket == 0 ? 0 : selectZero(bucket - 1, high) - (bucket - 1)
-            let end = selectZero(bucket, high) - bucket
-            guard start < end else { return [] }
-            return bytes.withBytes(highEnd..<bytes.count) { packed in
-                var out: [UInt64] = []
-                for i in start..<end {
-                    let value = Self.field(packed, i, width: width)
-                    if value & ((1 << UInt64(lowBits)) - 1) == low { out.append(value >> UInt64(lowBits)) }
-                }
-                return out
-            }
+        // The bucket's ones follow its predecessor's closing zero; the ones before them are
+        // the keys of earlier buckets.
+        let first = bucket == 0 ? 0 : selectZero(bucket - 1, high) + 1
+        let start = first - bucket
+        let end = start + Self.onesRun(from: first, high)
+        for i in start..<end {
+            let value = Self.field(packed, i, width: width)
+            if value & lowMask == low { try body(value >> UInt64(lowBits)) }
         }
+    }
+
+    /// The blocks ``forEachCandidateBlock(_:_:)`` names for `uuid`.
+    func candidateBlocks(_ uuid: SampleUUID) -> [UInt64] {
+        var out: [UInt64] = []
+        forEachCandidateBlock(uuid) { out.append($0) }
+        return out
     }
 
     /// The byte offset in the file of the field of key `k` (where it starts).
@@ -233,23 +273,18 @@ final class UUIDFingerprintRun {
 
     /// Calls `body` with every key in order (fingerprint << 32 | block).
     func forEachKey(_ body: (UInt64) throws -> Void) rethrows {
-        guard let bytes, count > 0 else { return }
+        guard let high = highBase, let packed = packedBase else { return }
         let width = lowBits + blockBits
-        let highEnd = Self.headerLength + 8 * highWords
-        try bytes.withBytes(Self.headerLength..<highEnd) { high in
-            try bytes.withBytes(highEnd..<bytes.count) { packed in
-                var i = 0
-                for w in 0..<highWords {
-                    var x = Self.word(high, w)
-                    while x != 0 {
-                        let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
-                        let value = Self.field(packed, i, width: width)
-                        let hash = bucket << UInt64(lowBits) | value & ((1 << UInt64(lowBits)) - 1)
-                        try body(hash << 32 | value >> UInt64(lowBits))
-                        x &= x - 1
-                        i += 1
-                    }
-                }
+        let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
+        var i = 0
+        for w in 0..<highWords {
+            var x = Self.word(high, w)
+            while x != 0 {
+                let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
+                let value = Self.field(packed, i, width: width)
+                try body((bucket << UInt64(lowBits) | value & lowMask) << 32 | value >> UInt64(lowBits))
+                x &= x - 1
+                i += 1
             }
         }
     }

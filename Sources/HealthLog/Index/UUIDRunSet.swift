@@ -115,7 +115,7 @@ final class UUIDRunSet {
     static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs) throws -> Found? {
         var found = Found(addSeq: 0, deleteSeq: 0)
         for run in runs.reversed() {
-            for block in run.candidateBlocks(uuid) {
+            try run.forEachCandidateBlock(uuid) { block in
                 let events = try logged.events(of: uuid, in: run.seqs(ofBlock: block))
                 found.addSeq = max(found.addSeq, events.addSeq)
                 found.deleteSeq = max(found.deleteSeq, events.deleteSeq)

@@ -110,6 +110,12 @@ final class UUIDRunSet {
         return try Self.search(uuid, in: runs, logged)
     }
 
+    /// The stored line (without newline) of the add event `seq`, or `nil` if there is none:
+    /// after a lookup found it, read from the batch the lookup just read.
+    func addLine(seq: UInt64) throws -> [UInt8]? {
+        try logged?.addLine(seq: seq)
+    }
+
     /// What `runs` (a chain, oldest first) and the log of `logged` say of `uuid`: newest run
     /// first, the largest add and delete of it in the run's candidate blocks, until an add is found.
     static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs) throws -> Found? {

@@ -51,18 +51,21 @@ final class LoggedUUIDs {
     }
 
     /// The largest add and delete sequence numbers (0 when none) among the events in `seqs`
-    /// whose UUID is `uuid`.
+    /// whose UUID is `uuid`, once `expected` of them are found (the run's keys in this
+    /// block: an event each), the later batches of the stretch left unread.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` with the location when a batch is damaged
     ///   or holds a line whose UUID is unreadable.
-    func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
+    func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
         var index = try batchOrder(of: seqs.lowerBound)
         var found: (addSeq: UInt64, deleteSeq: UInt64) = (0, 0)
+        var count = 0
         func note(_ seq: UInt64, isDelete: Bool) {
             guard seqs.contains(seq) else { return }
+            count += 1
             if isDelete { found.deleteSeq = max(found.deleteSeq, seq) } else { found.addSeq = max(found.addSeq, seq) }
         }
-        while index < batches.count, batches[index].header.firstSeq <= seqs.upperBound {
+        while count < expected, index < batches.count, batches[index].header.firstSeq <= seqs.upperBound {
             if let batch = try sorted(index) {
                 var at = Self.firstIndex(of: uuid, in: batch.uuids)
                 while at < batch.uuids.count, batch.uuids[at] == uuid {

@@ -121,11 +121,22 @@ final class UUIDRunSet {
     static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs) throws -> Found? {
         var found = Found(addSeq: 0, deleteSeq: 0)
         for run in runs.reversed() {
-            try run.forEachCandidateBlock(uuid) { block in
-                let events = try logged.events(of: uuid, in: run.seqs(ofBlock: block))
+            // Candidate blocks come in order; a block named twice holds two of the run's events.
+            var pending: (block: UInt64, keys: Int)?
+            func confirm(_ candidate: (block: UInt64, keys: Int)) throws {
+                let events = try logged.events(of: uuid, in: run.seqs(ofBlock: candidate.block), expected: candidate.keys)
                 found.addSeq = max(found.addSeq, events.addSeq)
                 found.deleteSeq = max(found.deleteSeq, events.deleteSeq)
             }
+            try run.forEachCandidateBlock(uuid) { block in
+                if let last = pending, last.block == block {
+                    pending!.keys += 1
+                    return
+                }
+                if let last = pending { try confirm(last) }
+                pending = (block, 1)
+            }
+            if let last = pending { try confirm(last) }
             if found.addSeq != 0 { break }
         }
         return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found

@@ -25,7 +25,7 @@ final class LoggedUUIDs {
         }
     }
 
-    /// How many decoded batches are kept: with 2,048 events a batch, about 3 MB.
+    /// How many decoded batches are kept: with about 2,500 events a batch, about 4 MB.
     static let cachedBatches = 64
 
     /// The log read.

@@ -12,9 +12,10 @@
 /// numbers and a longer range never has narrower blocks, so runs merge without losing
 /// where an event lies.
 enum UUIDFingerprint {
-    /// The widest block a run is written with unless its range needs wider ones: 2,048
-    /// sequence numbers, about one batch of a bulk append.
-    static let defaultBlockShift = 11
+    /// The widest block a run is written with unless its range needs wider ones: 512
+    /// sequence numbers, a fifth of a bulk append's batch, so a lookup mostly reads one
+    /// batch, not the two a block straddling them would need.
+    static let defaultBlockShift = 9
     /// A run's blocks are narrowed until it has about 2⁹ of them, so a small run (an
     /// append of a few hundred events) names a stretch of a few events, not a batch.
     static let blockBitsTarget = 9
@@ -32,7 +33,7 @@ enum UUIDFingerprint {
         return z ^ (z >> 31)
     }
 
-    /// The block shift of a run covering `from...to`: blocks of up to 2,048 sequence numbers
+    /// The block shift of a run covering `from...to`: blocks of up to 512 sequence numbers
     /// (narrower for a short range, see ``blockBitsTarget``), or wider so a block number fits
     /// in 32 bits. It never falls as the range grows, so merged runs renumber blocks exactly.
     static func blockShift(from: UInt64, to: UInt64) -> Int {

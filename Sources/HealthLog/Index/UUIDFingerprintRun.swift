@@ -20,7 +20,7 @@ import Darwin
 /// of a fingerprint are its bucket, written in unary in a bit vector of `n + 2ᵏ` bits (key
 /// `i` of bucket `b` sets bit `b + i`; each bucket ends with a 0), and the other
 /// `32 − k` bits beside its block number in a fixed-width field. At 1M events in blocks of
-/// 2,048 that is 1.5 + 13 + 9 bits, about 3 bytes an event, where a full UUID with its
+/// 512 that is 1.5 + 13 + 11 bits, about 3.2 bytes an event, where a full UUID with its
 /// sequence numbers took 32.
 ///
 /// Layout (little-endian): a 48-byte header — `HLUR`, u16 index version

@@ -190,13 +190,23 @@ final class UUIDFingerprintRun {
         var x = x
         var r = r
         var base = 0
-        for width: UInt64 in [32, 16, 8] {
-            let c = (x & ((1 << width) - 1)).nonzeroBitCount
-            if r >= c {
-                r -= c
-                x >>= width
-                base += Int(width)
-            }
+        var c = (x & 0xFFFF_FFFF).nonzeroBitCount
+        if r >= c {
+            r -= c
+            x >>= 32
+            base += 32
+        }
+        c = (x & 0xFFFF).nonzeroBitCount
+        if r >= c {
+            r -= c
+            x >>= 16
+            base += 16
+        }
+        c = (x & 0xFF).nonzeroBitCount
+        if r >= c {
+            r -= c
+            x >>= 8
+            base += 8
         }
         while r > 0 {
             x &= x - 1

@@ -127,33 +127,39 @@ extension UUIDFingerprintRun {
         return try open(encoder.write(directory: directory))
     }
 
-    /// `keys` in ascending order: two stable counting passes over the fingerprint's 16-bit
-    /// halves (low half first), then each stretch of equal fingerprints (a few in a
-    /// million) sorted by block — linear passes instead of a comparison sort's log₂(n).
-    /// Small inputs are simply sorted.
+    /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits in one
+    /// counting pass (fingerprints are uniform, so a bucket of a million keys holds about
+    /// 15), then each bucket put in order by insertion — linear passes instead of a
+    /// comparison sort's log₂(n). Small inputs are simply sorted.
     static func sorted(_ keys: [UInt64]) -> [UInt64] {
         guard keys.count > 4096 else { return keys.sorted() }
-        var from = keys
-        var into = [UInt64](repeating: 0, count: keys.count)
-        for shift: UInt64 in [32, 48] {
-            var starts = [Int](repeating: 0, count: (1 << 16) + 1)
-            for key in from { starts[Int((key >> shift) & 0xFFFF) + 1] += 1 }
-            for digit in 1..<starts.count { starts[digit] += starts[digit - 1] }
-            for key in from {
-                let digit = Int((key >> shift) & 0xFFFF)
-                into[starts[digit]] = key
-                starts[digit] += 1
+        var starts = [Int](repeating: 0, count: (1 << 16) + 1)
+        for key in keys { starts[Int(key >> 48) + 1] += 1 }
+        for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
+        var next = starts
+        var out = [UInt64](repeating: 0, count: keys.count)
+        out.withUnsafeMutableBufferPointer { out in
+            for key in keys {
+                let bucket = Int(key >> 48)
+                out[next[bucket]] = key
+                next[bucket] += 1
             }
-            swap(&from, &into)
+            for bucket in 0..<(1 << 16) {
+                let start = starts[bucket]
+                let end = starts[bucket + 1]
+                guard end - start > 1 else { continue }
+                for i in (start + 1)..<end {
+                    let key = out[i]
+                    var j = i
+                    while j > start, out[j - 1] > key {
+                        out[j] = out[j - 1]
+                        j -= 1
+                    }
+                    out[j] = key
+                }
+            }
         }
-        var start = 0
-        while start < from.count {
-            var end = start + 1
-            while end < from.count, from[end] >> 32 == from[start] >> 32 { end += 1 }
-            if end - start > 1 { from[start..<end].sort() }
-            start = end
-        }
-        return from
+        return out
     }
 
     /// The run just written at `path`.

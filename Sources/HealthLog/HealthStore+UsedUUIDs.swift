@@ -45,10 +45,15 @@ package final class UsedUUIDs: @unchecked Sendable {
 
     /// What the store held under `uuid` when the lookup was opened.
     package func state(of uuid: SampleUUID) -> State {
-        switch reader?.isDeleted(uuid) {
-        case nil: return .unused
-        case false?: return .live
-        case true?: return .deleted
+        guard let reader else { return .unused }
+        // A batch that cannot be read leaves the UUID to the append, which reports the damage.
+        let deleted: Bool?
+        do {
+            deleted = try reader.isDeleted(uuid)
+        } catch {
+            return .unknown
         }
+        guard let deleted else { return .unused }
+        return deleted ? .deleted : .live
     }
 }

@@ -20,7 +20,6 @@ struct WriterState {
     private var syncByUUID: [SampleUUID: SyncStub] = [:]
     private var runs: UUIDRunSet?
     private var syncTable: SyncTable?
-    private var stored: StoredEvents?
     /// Adds and deletes of the append in progress, for the UUID index (made at its first event).
     private var appended: AppendedUUIDs?
     /// The sequence number of this append's first event.
@@ -65,14 +64,14 @@ struct WriterState {
     /// The stub of the store's sample `uuid`, from the UUID index and its stored add line.
     private mutating func storedStub(_ uuid: SampleUUID) throws -> SampleStub? {
         guard let snapshot, snapshot.headSeq > 0 else { return nil }
-        guard let found = try uuidRuns().lookup(uuid) else { return nil }
-        if stored == nil { stored = StoredEvents(snapshot) }
+        let runs = try uuidRuns()
+        guard let found = try runs.lookup(uuid) else { return nil }
         let compacted = SampleStub(seq: found.addSeq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
         if found.deleteSeq != 0, found.addSeq != 0, try snapshot.wasDropped(found.addSeq) {
             // A compacted sample: gone from the log, but its UUID stays used.
             return compacted
         }
-        guard found.addSeq != 0, let line = try stored!.addLine(seq: found.addSeq) else {
+        guard found.addSeq != 0, let line = try runs.addLine(seq: found.addSeq) else {
             // A compacted sample whose delete a point-in-time restore cut off (the cut lies
             // between its add and its delete, below the horizon): its UUID stays used too.
             if found.addSeq != 0, try snapshot.wasDropped(found.addSeq) { return compacted }

@@ -11,7 +11,14 @@ enum FormatConstants {
     /// version 2 keeps the CRC-32C of that payload without its own trailing CRC-32C.
     static let segmentIndexVersion: UInt16 = 2
     /// The layout version of UUID-index runs (`uuids/*.run`) this build writes and reads.
+    /// The 32-byte ``UUIDRun`` (`HLUR` version 1) is now only the append's scratch format and
+    /// the sealed index of older builds, which this build ignores and rebuilds.
     static let uuidRunVersion: UInt16 = 1
+    /// The layout version of the store's sealed UUID-index runs (`uuids/*.run`, tag `HLUR`,
+    /// ``UUIDFingerprintRun``) this build writes and reads. Version 1 was the 32-byte
+    /// ``UUIDRun`` (full UUID, add and delete sequence numbers); version 2 keeps a
+    /// fingerprint and a block of sequence numbers per event, confirmed against the log.
+    static let uuidIndexVersion: UInt16 = 2
     /// The layout version of the sync-identifier table (`uuids/sync`) this build writes and reads.
     static let syncTableVersion: UInt16 = 1
     /// The layout version of the deleted-add index (`uuids/deleted-adds`) this build writes and reads.

@@ -7,7 +7,7 @@ public enum StoreFormat {
     /// The layout version of segment indexes (`segments/*.idx`).
     public static var segmentIndexVersion: Int { Int(FormatConstants.segmentIndexVersion) }
     /// The layout version of UUID-index runs (`uuids/*.run`).
-    public static var uuidRunVersion: Int { Int(FormatConstants.uuidRunVersion) }
+    public static var uuidRunVersion: Int { Int(FormatConstants.uuidIndexVersion) }
     /// The layout version of the sync-identifier table (`uuids/sync`).
     public static var syncTableVersion: Int { Int(FormatConstants.syncTableVersion) }
     /// The layout version of the deleted-add index (`uuids/deleted-adds`).

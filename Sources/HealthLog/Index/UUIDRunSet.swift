@@ -4,14 +4,21 @@ import Glibc
 import Darwin
 #endif
 
-/// The store's UUID index: a chain of ``UUIDRun`` files in `uuids/` covering sequence
-/// numbers `1...coveredSeq` without gaps, merged in size tiers so a store of any length
-/// holds a few runs and each append writes one small run.
+/// The store's UUID index: a chain of ``UUIDFingerprintRun`` files in `uuids/` covering
+/// sequence numbers `1...coveredSeq` without gaps, merged in size tiers so a store of any
+/// length holds a few runs and each append writes one small run.
+///
+/// A lookup is exact although the runs keep only fingerprints: each run newest first names
+/// the blocks of sequence numbers that may hold the UUID, and ``LoggedUUIDs`` reads those
+/// stretches of the log and compares full UUIDs, so a UUID is found exactly when an event
+/// of the log adds or deletes it, and with the same sequence numbers the full index of
+/// earlier builds gave.
 ///
 /// Writer-only (it deletes and writes files). On open it keeps the longest valid chain
-/// from 1 that does not pass the log's head, removes everything else (damaged runs,
-/// leftovers of an interrupted merge, runs of a cut tail), and builds a run for whatever
-/// part of the log the chain does not cover yet, so lookups always agree with a full scan.
+/// from 1 that does not pass the log's head, removes everything else (damaged runs, runs
+/// of an older layout, leftovers of an interrupted merge, runs of a cut tail), and builds
+/// a run for whatever part of the log the chain does not cover yet, so lookups always
+/// agree with a full scan.
 final class UUIDRunSet {
     /// A UUID's add and delete sequence numbers (0 when absent).
     struct Found: Equatable {
@@ -23,9 +30,11 @@ final class UUIDRunSet {
     let directory: String
     private let snapshot: LogSnapshot?
     /// The chain, oldest first.
-    private(set) var runs: [UUIDRun] = []
-    /// Events per partial run when a run is rebuilt from the log (see ``UUIDRunBuilder``).
+    private(set) var runs: [UUIDFingerprintRun] = []
+    /// Events per run when runs are rebuilt from the log, before tiers merge them.
     private let chunkEvents: Int
+    /// The log's events, for confirming candidates (`nil` without a log).
+    private let logged: LoggedUUIDs?
 
     /// The last sequence number the runs cover.
     var coveredSeq: UInt64 { runs.last?.toSeq ?? 0 }
@@ -36,40 +45,42 @@ final class UUIDRunSet {
         directory = layout.directory + "/uuids"
         self.snapshot = snapshot
         self.chunkEvents = chunkEvents
-        try openChain()
-        try catchUp()
+        logged = snapshot.map(LoggedUUIDs.init)
+        runs = Self.openChain(directory, head: snapshot?.headSeq ?? 0, removingOthers: true)
+        try rebuild(through: snapshot?.headSeq ?? 0)
     }
 
-    private func openChain() throws {
-        let head = snapshot?.headSeq ?? 0
-        var candidates = try DirectoryListing.names(in: directory).compactMap { name in
-            UUIDRun.range(ofFileName: name).map { (range: $0, name: name) }
+    /// The chain in `directory`: from 1, at each step the longest run that opens, up to
+    /// `head`. With `removingOthers`, every other run file is removed (a writer's cleanup).
+    static func openChain(_ directory: String, head: UInt64, removingOthers: Bool) -> [UUIDFingerprintRun] {
+        var candidates = ((try? DirectoryListing.names(in: directory)) ?? []).compactMap { name in
+            UUIDFingerprintRun.range(ofFileName: name).map { (range: $0, name: name) }
         }
         candidates.sort { ($0.range.lowerBound, $1.range.upperBound) < ($1.range.lowerBound, $0.range.upperBound) }
         var next: UInt64 = 1
         var keep: Set<String> = []
+        var chain: [UUIDFingerprintRun] = []
         for candidate in candidates where candidate.range.lowerBound == next && candidate.range.upperBound <= head {
-            guard let run = UUIDRun(path: directory + "/" + candidate.name), run.fromSeq == candidate.range.lowerBound,
+            guard let run = UUIDFingerprintRun(path: directory + "/" + candidate.name), run.fromSeq == candidate.range.lowerBound,
                 run.toSeq == candidate.range.upperBound
             else { continue }
-            runs.append(run)
+            chain.append(run)
             keep.insert(candidate.name)
             next = run.toSeq + 1
         }
-        for candidate in candidates where !keep.contains(candidate.name) { unlink(directory + "/" + candidate.name) }
+        if removingOthers {
+            for candidate in candidates where !keep.contains(candidate.name) { unlink(directory + "/" + candidate.name) }
+        }
+        return chain
     }
 
-    /// Builds a run for the part of the log past ``coveredSeq``.
-    private func catchUp() throws {
-        try rebuild(through: snapshot?.headSeq ?? 0)
-    }
-
-    /// Builds a run for the events after ``coveredSeq`` up to `last`, from the log, in
-    /// bounded memory (``UUIDRunBuilder``), then merges size tiers.
+    /// Builds runs for the events after ``coveredSeq`` up to `last` from the log, a run
+    /// every ``chunkEvents`` events, merging size tiers as they come.
     private func rebuild(through last: UInt64) throws {
         guard let snapshot, last > coveredSeq else { return }
-        let from = coveredSeq + 1
-        let builder = UUIDRunBuilder(from: from, directory: directory, chunkEvents: chunkEvents)
+        try OwnedDirectory.prepare(directory)
+        var from = coveredSeq + 1
+        var events = UUIDFingerprintRun.Events()
         var lines = BatchLines()
         for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
@@ -78,141 +89,118 @@ final class UUIDRunSet {
                     guard let uuid = event.uuid else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) has no readable uuid")
                     }
-                    try builder.add(uuid, seq: event.seq, isDelete: event.isDelete)
+                    events.add(uuid, seq: event.seq)
+                    if events.count >= chunkEvents, event.seq < last {
+                        try add(events.write(from: from, to: event.seq, directory: directory))
+                        events = UUIDFingerprintRun.Events()
+                        from = event.seq + 1
+                    }
                 }
             }
         }
-        runs.append(try builder.finish(through: last))
-        try mergeTiers { try self.rebuild(through: last) }
+        try add(events.write(from: from, to: last, directory: directory))
     }
 
-    /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one entry.
-    static func combine(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)]) -> [UUIDRun.Entry] {
-        let sorted = sortedByUUID(events)
-        var out: [UUIDRun.Entry] = []
-        out.reserveCapacity(sorted.count)
-        for event in sorted {
-            if out.last?.uuid != event.uuid { out.append(UUIDRun.Entry(uuid: event.uuid, addSeq: 0, deleteSeq: 0)) }
-            if event.isDelete { out[out.count - 1].deleteSeq = event.seq } else { out[out.count - 1].addSeq = event.seq }
-        }
-        return out
-    }
-
-    /// `events` sorted by UUID, those of one UUID in their order: spread (in order) into
-    /// 2¹⁶ buckets by the UUID's top 16 bits, which random UUIDs fill evenly, then each
-    /// bucket sorted — a few passes over the events instead of a comparison sort's
-    /// log₂(n). Small inputs are simply sorted.
-    private static func sortedByUUID(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)]) -> [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] {
-        guard events.count > 4096 else { return events.sorted { $0.uuid < $1.uuid } }
-        var starts = [Int](repeating: 0, count: (1 << 16) + 1)
-        for event in events { starts[Int(event.uuid.high >> 48) + 1] += 1 }
-        for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
-        var next = starts
-        var out = events
-        for event in events {
-            let bucket = Int(event.uuid.high >> 48)
-            out[next[bucket]] = event
-            next[bucket] += 1
-        }
-        for bucket in 0..<(1 << 16) where starts[bucket + 1] - starts[bucket] > 1 {
-            out[starts[bucket]..<starts[bucket + 1]].sort { $0.uuid < $1.uuid }
-        }
-        return out
-    }
-
-    /// What the runs know of `uuid`; a damaged run is dropped and rebuilt, then the lookup retried.
+    /// What the log holds of `uuid` (its add and delete sequence numbers), or `nil` when no
+    /// event adds or deletes it.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when a batch the lookup reads is damaged.
     func lookup(_ uuid: SampleUUID) throws -> Found? {
-        do {
-            return try search(uuid)
-        } catch let error as HealthLogError where error.code == .corrupt {
-            try repair()
-            return try search(uuid)
-        }
+        guard let logged else { return nil }
+        return try Self.search(uuid, in: runs, logged)
     }
 
-    private func search(_ uuid: SampleUUID) throws -> Found? {
+    /// The stored line (without newline) of the add event `seq`, or `nil` if there is none:
+    /// after a lookup found it, read from the batch the lookup just read.
+    func addLine(seq: UInt64) throws -> [UInt8]? {
+        try logged?.addLine(seq: seq)
+    }
+
+    /// What `runs` (a chain, oldest first) and the log of `logged` say of `uuid`: newest run
+    /// first, the largest add and delete of it in the run's candidate blocks, until an add is found.
+    static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs) throws -> Found? {
         var found = Found(addSeq: 0, deleteSeq: 0)
         for run in runs.reversed() {
-            guard let entry = try run.lookup(uuid) else { continue }
-            if entry.addSeq != 0 { found.addSeq = entry.addSeq }
-            if entry.deleteSeq != 0 { found.deleteSeq = entry.deleteSeq }
+            // Candidate blocks come in order; a block named twice holds two of the run's events.
+            var pending: (block: UInt64, keys: Int)?
+            func confirm(_ candidate: (block: UInt64, keys: Int)) throws {
+                let events = try logged.events(of: uuid, in: run.seqs(ofBlock: candidate.block), expected: candidate.keys)
+                found.addSeq = max(found.addSeq, events.addSeq)
+                found.deleteSeq = max(found.deleteSeq, events.deleteSeq)
+            }
+            try run.forEachCandidateBlock(uuid) { block in
+                if let last = pending, last.block == block {
+                    pending!.keys += 1
+                    return
+                }
+                if let last = pending { try confirm(last) }
+                pending = (block, 1)
+            }
+            if let last = pending { try confirm(last) }
             if found.addSeq != 0 { break }
         }
         return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
     }
 
-    /// Drops the first damaged run and every later one, then catches up from the log.
-    private func repair() throws {
-        if dropDamaged() { try catchUp() }
+    /// The lookups of `uuids`, in their order, made in the order of the log stretches they
+    /// read first, so that lookups of many UUIDs present in the store (a compaction's
+    /// deletes) read each batch about once instead of once a UUID.
+    func lookup(all uuids: [SampleUUID]) throws -> [Found?] {
+        guard let logged else { return uuids.map { _ in nil } }
+        var order: [(position: Int, at: Int)] = []
+        order.reserveCapacity(uuids.count)
+        for (at, uuid) in uuids.enumerated() {
+            var first = Int.max
+            for run in runs.reversed() {
+                if let block = run.candidateBlocks(uuid).first {
+                    first = try logged.batchOrder(of: run.seqs(ofBlock: block).lowerBound)
+                    break
+                }
+            }
+            order.append((first, at))
+        }
+        order.sort { ($0.position, $0.at) < ($1.position, $1.at) }
+        var out = [Found?](repeating: nil, count: uuids.count)
+        for (_, at) in order { out[at] = try Self.search(uuids[at], in: runs, logged) }
+        return out
     }
 
-    /// Removes the first damaged run and every later one; returns whether there was one.
-    /// A sound run in `sparing` leaves the chain with the others but keeps its file.
-    private func dropDamaged(sparing: UUIDRun? = nil) -> Bool {
-        guard let bad = runs.firstIndex(where: \.isDamaged) else { return false }
-        for run in runs[bad...] where !(run === sparing && !run.isDamaged) { unlink(run.path) }
-        runs.removeSubrange(bad...)
-        return true
-    }
-
-    /// Adds `run` (just built in ``directory`` for the events after ``coveredSeq``), then
-    /// merges size tiers. Should a merge meet a damaged run, the runs from it on are
-    /// dropped, what they covered before `run` is rebuilt from the log, and `run` (kept
-    /// on disk) is added again.
-    func adopt(_ run: UUIDRun, written: (FaultPlan.Point) -> Void = { _ in }) throws {
+    /// Adds `run` (just built in ``directory`` for the events after ``coveredSeq``) to the
+    /// chain, then merges size tiers.
+    private func add(_ run: UUIDFingerprintRun) throws {
         precondition(run.fromSeq == coveredSeq + 1, "a run continues the chain")
         runs.append(run)
-        written(.uuidRunWritten)
-        try mergeTiers(sparing: run) {
-            try self.rebuild(through: run.fromSeq - 1)
-            guard self.coveredSeq == run.fromSeq - 1, !run.isDamaged else {
-                unlink(run.path)
-                throw HealthLogError(.corrupt, "\(self.directory): the UUID index cannot be rebuilt up to \(run.fromSeq - 1)")
-            }
-            try self.adopt(run, written: written)
-        }
+        try mergeTiers()
     }
 
-    /// Merges size tiers: while the run before the newest is at most four times its size,
-    /// the two are merged (streaming). A run found damaged on disk is dropped with every
-    /// later one (the file of `sparing` is kept), and `redo` then builds again what they covered.
-    private func mergeTiers(sparing: UUIDRun? = nil, redo: () throws -> Void) throws {
+    /// Adds the append's `run` (a ``UUIDRun`` in ``directory`` covering the events after
+    /// ``coveredSeq``) as a fingerprint run written under its name, then merges size tiers.
+    func adopt(_ run: UUIDRun, written: (FaultPlan.Point) -> Void = { _ in }) throws {
+        precondition(run.fromSeq == coveredSeq + 1, "a run continues the chain")
+        let converted: UUIDFingerprintRun
+        do {
+            converted = try UUIDFingerprintRun.write(converting: run, directory: directory)
+        } catch let error as HealthLogError where error.code == .corrupt {
+            // The append's run failed a checksum on its way: the chain stays short of it, and
+            // the next writer builds what it misses from the log.
+            unlink(run.path)
+            return
+        }
+        runs.append(converted)
+        written(.uuidRunWritten)
+        try mergeTiers()
+    }
+
+    /// Merges size tiers: while the run before the newest holds at most four times its
+    /// keys, the two are merged.
+    private func mergeTiers() throws {
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
-            let mergedPath: String
-            do {
-                mergedPath = try UUIDRun.writeMerged([runs[runs.count - 2], runs[runs.count - 1]], directory: directory)
-            } catch let error as HealthLogError where error.code == .corrupt {
-                guard dropDamaged(sparing: sparing) else { throw error }
-                return try redo()
-            }
             let newer = runs.removeLast()
             let older = runs.removeLast()
-            guard let mergedRun = UUIDRun(path: mergedPath) else { throw HealthLogError(.io, "\(mergedPath): merged run does not read back") }
+            let merged = try UUIDFingerprintRun.writeMerged([older, newer], directory: directory)
             unlink(older.path)
             unlink(newer.path)
-            runs.append(mergedRun)
+            runs.append(merged)
         }
-    }
-
-    /// Merges two sorted entry lists, folding a UUID present in both.
-    static func merge(_ a: [UUIDRun.Entry], _ b: [UUIDRun.Entry]) -> [UUIDRun.Entry] {
-        var out: [UUIDRun.Entry] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i].uuid < b[j].uuid) {
-                out.append(a[i])
-                i += 1
-            } else if i == a.count || b[j].uuid < a[i].uuid {
-                out.append(b[j])
-                j += 1
-            } else {
-                out.append(UUIDRun.Entry(uuid: a[i].uuid, addSeq: max(a[i].addSeq, b[j].addSeq), deleteSeq: max(a[i].deleteSeq, b[j].deleteSeq)))
-                i += 1
-                j += 1
-            }
-        }
-        return out
     }
 }

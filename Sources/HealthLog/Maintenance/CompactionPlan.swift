@@ -17,20 +17,27 @@ struct CompactionPlan {
         let runs = try UUIDRunSet(snapshot.layout, snapshot: snapshot)
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
+        // The deletes first, then their adds looked up together, so the lookups read the
+        // log's batches in order (``UUIDRunSet/lookup(all:)``).
+        var deletes: [(uuid: SampleUUID, seq: UInt64, location: String)] = []
         for batch in batches where batch.header.firstSeq <= horizonSeq {
             let groups = batch.header.groups.indices.filter { batch.header.groups[$0].isDelete && batch.header.groups[$0].firstSeq <= horizonSeq }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
+            let location = snapshot.segments[batch.segment].location(batch.offset)
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq <= horizonSeq {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw), let found = try runs.lookup(uuid), found.addSeq != 0 else {
-                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): delete \(line.seq) names no sample the UUID index knows: run 'healthlog reindex'")
-                    }
-                    dropped[line.seq] = BatchHeader.Dropped(seq: line.seq, isDelete: true, uuid: uuid)
-                    dropped[found.addSeq] = BatchHeader.Dropped(seq: found.addSeq, isDelete: false, uuid: uuid)
-                    deleteCount += 1
+                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw Self.unknownDelete(location, line.seq) }
+                    deletes.append((uuid, line.seq, location))
                 }
             }
+        }
+        let found = try runs.lookup(all: deletes.map(\.uuid))
+        for (delete, found) in zip(deletes, found) {
+            guard let found, found.addSeq != 0 else { throw Self.unknownDelete(delete.location, delete.seq) }
+            dropped[delete.seq] = BatchHeader.Dropped(seq: delete.seq, isDelete: true, uuid: delete.uuid)
+            dropped[found.addSeq] = BatchHeader.Dropped(seq: found.addSeq, isDelete: false, uuid: delete.uuid)
+            deleteCount += 1
         }
         guard !dropped.isEmpty else { return }
         let seqs = dropped.keys.sorted()
@@ -40,5 +47,10 @@ struct CompactionPlan {
             guard k < seqs.count else { break }
             if seqs[k] <= batch.header.lastSeq, segments.last != batch.segment { segments.append(batch.segment) }
         }
+    }
+
+    /// The error for delete `seq` at `location` whose sample the UUID index does not know.
+    private static func unknownDelete(_ location: String, _ seq: UInt64) -> HealthLogError {
+        HealthLogError(.corrupt, "\(location): delete \(seq) names no sample the UUID index knows: run 'healthlog reindex'")
     }
 }

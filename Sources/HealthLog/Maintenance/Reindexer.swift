@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// `reindex`: under the writer lock, removes every derived file and rebuilds it from the
-/// segments in one pass: the segments' sidecar indexes, the UUID index (one run, built in
-/// bounded memory by ``UUIDRunBuilder``) and the sync-identifier table; then the
-/// deleted-add index (``DeletedAddIndex``, from the delete groups and the add groups of the
-/// types deleted). Memory holds one batch and one chunk of UUIDs (and the deleted
-/// samples' UUIDs), not the log.
+/// segments in one pass: the segments' sidecar indexes, the UUID index (one
+/// ``UUIDFingerprintRun``, from 12 bytes an event held in memory) and the sync-identifier
+/// table; then the deleted-add index (``DeletedAddIndex``, from the delete groups and the
+/// add groups of the types deleted). Memory holds one batch, the events' fingerprints
+/// (and the deleted samples' UUIDs), not the log.
 struct Reindexer {
     /// The store.
     let layout: StoreLayout
@@ -17,8 +17,6 @@ struct Reindexer {
     let options: StoreOptions
     /// Called with (batches done, batches) during the pass.
     var progress: ((Int, Int) -> Void)?
-    /// Events per partial UUID run (see ``UUIDRunBuilder``); small in tests.
-    var chunkEvents = UUIDRunBuilder.defaultChunkEvents
 
     /// Rebuilds; returns what was rebuilt.
     func run() throws -> ReindexReport {
@@ -31,7 +29,8 @@ struct Reindexer {
             try SegmentIndex(name: file.name, batches: snapshot.batches(inSegment: index)).write(layout)
             report.segmentIndexes += 1
         }
-        let uuids = UUIDRunBuilder(from: 1, directory: layout.directory + "/uuids", chunkEvents: chunkEvents)
+        var uuids = UUIDFingerprintRun.Events()
+        var adds = 0
         var sync = SyncTable()
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
@@ -43,12 +42,18 @@ struct Reindexer {
                     guard let uuid = event.uuid, event.line.map({ sync.apply(UnsafeRawBufferPointer(rebasing: raw[$0.start..<$0.end - 1])) }) ?? true else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(event.seq) is unreadable")
                     }
-                    try uuids.add(uuid, seq: event.seq, isDelete: event.isDelete)
+                    uuids.add(uuid, seq: event.seq)
+                    if !event.isDelete { adds += 1 }
                 }
             }
         }
         progress?(batches.count, batches.count)
-        report.uuids = snapshot.headSeq > 0 ? try uuids.finish(through: snapshot.headSeq).count : 0
+        if snapshot.headSeq > 0 {
+            try OwnedDirectory.prepare(layout.directory + "/uuids")
+            _ = try uuids.write(from: 1, to: snapshot.headSeq, directory: layout.directory + "/uuids")
+        }
+        // Every UUID has one add (kept in its batch's dropped list once compacted).
+        report.uuids = adds
         sync.coveredSeq = snapshot.headSeq
         try sync.write(layout)
         let deletedAdds = try DeletedAddIndex.entries(from: snapshot, through: snapshot.headSeq)

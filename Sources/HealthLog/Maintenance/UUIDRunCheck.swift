@@ -6,21 +6,22 @@ import Darwin
 
 /// `verify`'s check of the UUID index against the log, in bounded memory.
 ///
-/// Opened before the walk of the log: it reads every run file's header and block table in
-/// `uuids/`. The walk then gives it every committed event in sequence order (``add(_:seq:isDelete:)``),
-/// and for each run that opened a ``UUIDRunBuilder`` builds the run the log implies for
-/// the same range, in scratch directories outside the store (read-only commands never
-/// write into it). ``finish(_:)`` compares each stored run with the built one entry by
-/// entry, a block of each at a time, and ``discard()`` removes the built runs.
+/// Opened before the walk of the log: it opens and checks every run file in `uuids/`
+/// (``UUIDFingerprintRun``: header, body checksum, bit vector). The walk then gives it
+/// every committed event in sequence order (``add(_:seq:isDelete:)``), and for each run
+/// that opened it collects the fingerprint and sequence number of each event of the run's
+/// range (12 bytes an event, in memory: nothing is written, read-only commands never write
+/// into the store). ``finish(headSeq:_:)`` compares each stored run's keys with the keys
+/// the log implies, in order.
 final class UUIDRunCheck {
     /// One stored run and the run the log implies for its range.
     private struct Checked {
         /// The run's store-relative name, for messages.
         var display: String
         /// The stored run.
-        var run: UUIDRun
-        /// The run the log implies for the same range, in the making.
-        var builder: UUIDRunBuilder
+        var run: UUIDFingerprintRun
+        /// The events of the run's range the log holds, in the making.
+        var events = UUIDFingerprintRun.Events()
     }
 
     /// The store's `uuids/` directory.
@@ -32,34 +33,32 @@ final class UUIDRunCheck {
     /// What opening the runs found, reported by ``finish(headSeq:_:)``.
     private var found: (problems: [String], notes: [String]) = ([], [])
 
-    /// Opens the runs of `layout` for a log whose head is `headSeq`; built runs hold at most
-    /// `chunkEvents` events in memory at a time.
-    init(layout: StoreLayout, headSeq: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
+    /// Opens the runs of `layout` for a log whose head is `headSeq`.
+    init(layout: StoreLayout, headSeq: UInt64) {
         directory = layout.directory + "/uuids"
-        let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDRun.range(ofFileName: $0) != nil } ?? []
+        let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDFingerprintRun.range(ofFileName: $0) != nil } ?? []
         for name in names.sorted() {
             let display = "uuids/" + name
-            if case .other(let version) = IndexVersion(path: directory + "/" + name, tag: UUIDRun.tag, current: FormatConstants.uuidRunVersion) {
-                found.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.uuidRunVersion))
+            if case .other(let version) = IndexVersion(path: directory + "/" + name, tag: UUIDFingerprintRun.tag, current: FormatConstants.uuidIndexVersion) {
+                found.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.uuidIndexVersion))
                 continue
             }
-            guard let run = UUIDRun(path: directory + "/" + name), run.fromSeq...run.toSeq == UUIDRun.range(ofFileName: name) else {
-                found.problems.append("\(display) at byte 0: damaged header or block table; run 'healthlog reindex'")
+            guard let run = UUIDFingerprintRun(path: directory + "/" + name), run.fromSeq...run.toSeq == UUIDFingerprintRun.range(ofFileName: name) else {
+                found.problems.append("\(display) at byte 0: damaged (header, checksum or bit vector); run 'healthlog reindex'")
                 continue
             }
             guard run.toSeq <= headSeq else {
                 found.notes.append("\(display) reaches past the log's head; the next write removes it")
                 continue
             }
-            let builder = UUIDRunBuilder(from: run.fromSeq, directory: nil, chunkEvents: chunkEvents)
-            checked.append(Checked(display: display, run: run, builder: builder))
+            checked.append(Checked(display: display, run: run))
         }
     }
 
     /// Gives the event `seq` (after every event given before) that adds or deletes `uuid`.
     func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
-        for entry in checked where entry.run.fromSeq <= seq && seq <= entry.run.toSeq {
-            try entry.builder.add(uuid, seq: seq, isDelete: isDelete)
+        for k in checked.indices where checked[k].run.fromSeq <= seq && seq <= checked[k].run.toSeq {
+            checked[k].events.add(uuid, seq: seq)
         }
     }
 
@@ -70,13 +69,9 @@ final class UUIDRunCheck {
         report.problems += found.problems
         report.notes += found.notes
         for entry in checked {
-            let expected = try entry.builder.finish(through: entry.run.toSeq)
-            do {
-                if let k = try Self.firstDifference(entry.run, expected) {
-                    report.problems.append("\(entry.display) at byte \(entry.run.entryOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
-                }
-            } catch let error as HealthLogError where error.code == .corrupt && error.message.hasPrefix(entry.run.path) {
-                report.problems.append(error.message.replacingPrefix(directory + "/", with: "uuids/"))
+            let expected = entry.events.keys(from: entry.run.fromSeq, to: entry.run.toSeq).sorted()
+            if let k = Self.firstDifference(entry.run.keys(), expected) {
+                report.problems.append("\(entry.display) at byte \(entry.run.fieldOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
                 continue
             }
             usable.append(entry.run.fromSeq...entry.run.toSeq)
@@ -93,25 +88,11 @@ final class UUIDRunCheck {
         }
     }
 
-    /// Removes the runs built for the comparison and their scratch directories.
-    func discard() {
-        for entry in checked { entry.builder.discard() }
-    }
-
-    /// The index of the first entry where `stored` and `expected` differ (one ending first
-    /// counts), or `nil` when they are equal; throws ``HealthLogError/Code/corrupt`` naming
-    /// the run whose block fails its checksum.
-    private static func firstDifference(_ stored: UUIDRun, _ expected: UUIDRun) throws -> Int? {
-        var a = try UUIDRun.BlockCursor(stored)
-        defer { a.close() }
-        var b = try UUIDRun.BlockCursor(expected)
-        defer { b.close() }
-        var k = 0
-        while a.current != nil || b.current != nil {
-            guard a.current == b.current else { return k }
-            try a.advance()
-            try b.advance()
-            k += 1
+    /// The index of the first key where `stored` and `expected` differ (one ending first
+    /// counts), or `nil` when they are equal.
+    private static func firstDifference(_ stored: [UInt64], _ expected: [UInt64]) -> Int? {
+        for k in 0..<max(stored.count, expected.count) where k >= stored.count || k >= expected.count || stored[k] != expected[k] {
+            return k
         }
         return nil
     }

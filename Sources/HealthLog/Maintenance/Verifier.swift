@@ -3,16 +3,13 @@
 /// than trusting any index, then checks every index against the log (``IndexChecker``).
 /// Reports each problem with its file and byte offset. A torn tail is a note, not a problem.
 ///
-/// Memory holds one batch and, per UUID-index run, one chunk of events (``UUIDRunCheck``),
-/// never the whole log: the UUID runs the log implies are built in a scratch directory
-/// outside the store and compared with the stored ones a block at a time.
+/// Memory holds one batch and, for the UUID index, 12 bytes an event (``UUIDRunCheck``);
+/// nothing is written.
 struct Verifier {
     /// The store checked.
     let layout: StoreLayout
     /// Called with (batches checked, batches in all) as the check goes.
     var progress: ((Int, Int) -> Void)?
-    /// Events per partial UUID run built for the comparison; small in tests.
-    var chunkEvents = UUIDRunBuilder.defaultChunkEvents
 
     /// Runs the checks.
     func run() throws -> VerifyReport {
@@ -31,8 +28,7 @@ struct Verifier {
         report.headSeq = snapshot.headSeq
         report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq, chunkEvents: chunkEvents)
-        defer { uuidCheck.discard() }
+        let uuidCheck = UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq)
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var eventCount: UInt64 = 0

@@ -148,16 +148,14 @@ struct IndexRecoveryTests {
     }
 
     @Test(
-        "A flipped bit in a UUID run's entries fails its block checksum: damage for verify, rebuilt by the writer that meets it",
+        "A flipped bit in a UUID run's body fails its checksum: damage for verify, rebuilt by the writer that opens it",
         arguments: [(Run.merged, 0), (.merged, -1), (.newest, 17)])
-    func uuidRunBlockFlipped(_ run: Run, _ entryByte: Int) throws {
+    func uuidRunBlockFlipped(_ run: Run, _ bodyByte: Int) throws {
         try Self.expectRecovery(.problem(run.rawValue)) { scene in
             let path = scene.file(run.rawValue)
             let size = try ByteSurgery.size(path)
-            // One block: the entries start after the 48-byte header and one 20-byte block-table row.
-            let entries = 48 + 20
-            try #require((size - entries) % 32 == 0)
-            try ByteSurgery.flip(path, at: entryByte >= 0 ? entries + entryByte : size + entryByte, mask: 0x08)
+            // The body starts after the 48-byte header.
+            try ByteSurgery.flip(path, at: bodyByte >= 0 ? 48 + bodyByte : size + bodyByte, mask: 0x08)
         }
     }
 
@@ -181,9 +179,14 @@ struct IndexRecoveryTests {
             // The inputs as the writer wrote them: append 1's run (checked against the real
             // one) and append 2's, which the merge removed.
             let directory = scene.file("uuids")
-            let first = try UUIDRun.write(UUIDRunSet.combine(Array(events[0..<120])), from: 1, to: 120, directory: directory)
+            func run(_ part: ArraySlice<(uuid: SampleUUID, seq: UInt64, isDelete: Bool)>, from: UInt64, to: UInt64) throws -> String {
+                var keys = UUIDFingerprintRun.Events()
+                for event in part { keys.add(event.uuid, seq: event.seq) }
+                return try keys.write(from: from, to: to, directory: directory).path
+            }
+            let first = try run(events[0..<120], from: 1, to: 120)
             #expect(try ByteSurgery.read(first) == fixture.images[0]["uuids/00000000000000000001-00000000000000000120.run"])
-            _ = try UUIDRun.write(UUIDRunSet.combine(Array(events[120..<205])), from: 121, to: 205, directory: directory)
+            _ = try run(events[120..<205], from: 121, to: 205)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".run") }.count == 4)
         }
     }

@@ -73,36 +73,36 @@ struct UUIDRunStreamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")).isEmpty)
     }
 
-    @Test("reindex in chunks of three events writes the same derived files as the reference reindex")
+    @Test("reindex writes the same derived files as the reference reindex, and verify passes them")
     func reindexInChunks() throws {
         let fixture = try IndexFixture.shared.get()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try IndexFixture.restore(fixture.pristine, into: dir.file("store"))
-        let report = try Reindexer(layout: StoreLayout(directory: store.directory), options: IndexFixture.options, chunkEvents: 3).run()
+        let report = try Reindexer(layout: StoreLayout(directory: store.directory), options: IndexFixture.options).run()
         #expect(report.events == 220)
         #expect(IndexFixture.derived(try ByteSurgery.image(of: store.directory)) == fixture.reindexed)
-        #expect(try Verifier(layout: StoreLayout(directory: store.directory), chunkEvents: 3).run().isSound)
+        #expect(try Verifier(layout: StoreLayout(directory: store.directory)).run().isSound)
     }
 
-    @Test("verify in chunks of four events passes the pristine store and names the same wrong entry of a run as in one chunk")
-    func verifyInChunks() throws {
+    @Test("verify passes the pristine store and names the first wrong key of a run, at its field")
+    func verifyNamesWrongKey() throws {
         let fixture = try IndexFixture.shared.get()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try IndexFixture.restore(fixture.pristine, into: dir.file("store"))
         let layout = StoreLayout(directory: store.directory)
-        let sound = try Verifier(layout: layout, chunkEvents: 4).run()
+        let sound = try Verifier(layout: layout).run()
         #expect(sound.isSound && sound.notes.isEmpty, "\(sound)")
 
         let path = store.directory + "/" + IndexRecoveryTests.Run.merged.rawValue
-        var entries = try #require(UUIDRun(path: path)).allEntries()
-        entries[40].addSeq += 1
-        _ = try UUIDRun.write(entries, from: 1, to: 205, directory: store.directory + "/uuids")
-        let chunked = try Verifier(layout: layout, chunkEvents: 4).run()
-        let whole = try Verifier(layout: layout, chunkEvents: 1_000).run()
-        #expect(chunked == whole)
-        #expect(chunked.problems == ["\(IndexRecoveryTests.Run.merged.rawValue) at byte \(try #require(UUIDRun(path: path)).entryOffset(40)): disagrees with the log at entry 41; run 'healthlog reindex'"])
+        var keys = try #require(UUIDFingerprintRun(path: path)).keys()
+        // Another fingerprint for key 40, still between its neighbours.
+        keys[40] += 1 << 32
+        #expect(keys[40] < keys[41])
+        _ = try UUIDFingerprintRun.write(keys: keys, from: 1, to: 205, directory: store.directory + "/uuids")
+        let report = try Verifier(layout: layout).run()
+        #expect(report.problems == ["\(IndexRecoveryTests.Run.merged.rawValue) at byte \(try #require(UUIDFingerprintRun(path: path)).fieldOffset(40)): disagrees with the log at entry 41; run 'healthlog reindex'"])
     }
 
     @Test("A writer that finds the UUID index missing rebuilds it in chunks, and lookups answer as before")
@@ -118,6 +118,6 @@ struct UUIDRunStreamingTests {
         let runs = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout), chunkEvents: 5)
         #expect(runs.coveredSeq == 220)
         #expect(try runs.lookup(SampleUUID(CorruptionFixture.uuid(3))!) == UUIDRunSet.Found(addSeq: 3, deleteSeq: 201))
-        #expect(try Verifier(layout: layout, chunkEvents: 5).run().isSound)
+        #expect(try Verifier(layout: layout).run().isSound)
     }
 }

@@ -1,0 +1,195 @@
+/// The events of the log as the fingerprint UUID index confirms them: which events in a
+/// stretch of sequence numbers add or delete a given UUID, read from the batches holding
+/// the stretch (their lines and the events `compact` dropped from them,
+/// ``BatchLines/uuidEvents(_:in:)``).
+///
+/// A batch read for one lookup is scanned: its lines in the stretch are compared with the
+/// UUID (the text's first eight characters, then the whole UUID where they match), and its
+/// lines stay loaded, so the writer's read of the add line that follows
+/// (``addLine(seq:)``) decompresses nothing more. A batch looked up again while it is
+/// loaded is lookups coming in log order (a re-import of an export, a run of deletes from
+/// one import, a compaction's deletes): it is then kept decoded, its UUIDs sorted, for the
+/// ``cachedBatches`` batches decoded last, so each is read about once, not once a lookup.
+/// The batch table is loaded at the first read. One thread at a time.
+final class LoggedUUIDs {
+    /// One batch's events sorted by UUID, then sequence number.
+    private final class Decoded {
+        /// The UUIDs, sorted.
+        let uuids: [SampleUUID]
+        /// Beside each UUID: its event's sequence number shifted left by one, 1 for a delete.
+        let events: [UInt64]
+
+        init(uuids: [SampleUUID], events: [UInt64]) {
+            self.uuids = uuids
+            self.events = events
+        }
+    }
+
+    /// How many decoded batches are kept: with about 2,500 events a batch, about 4 MB.
+    static let cachedBatches = 64
+
+    /// The log read.
+    let snapshot: LogSnapshot
+    /// The committed batches, loaded at the first read.
+    private var batches: [BatchRef] = []
+    /// Whether ``batches`` was loaded.
+    private var isLoaded = false
+    /// Decoded batches by their index in ``batches``.
+    private var decoded: [Int: Decoded] = [:]
+    /// The indexes of the decoded batches, the one decoded longest ago first.
+    private var age: [Int] = []
+    /// The batch decoded last and its index, looked at before the cache.
+    private var last: (index: Int, batch: Decoded)?
+    /// The batch whose every group is in ``lines``.
+    private var loaded: Int?
+    /// The lines of batch ``loaded``.
+    private var lines = BatchLines()
+
+    /// Reads of `snapshot`'s log.
+    init(_ snapshot: LogSnapshot) {
+        self.snapshot = snapshot
+    }
+
+    /// The largest add and delete sequence numbers (0 when none) among the events in `seqs`
+    /// whose UUID is `uuid`, once `expected` of them are found (the run's keys in this
+    /// block: an event each), the later batches of the stretch left unread.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` with the location when a batch is damaged
+    ///   or holds a line whose UUID is unreadable.
+    func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
+        var index = try batchOrder(of: seqs.lowerBound)
+        var found: (addSeq: UInt64, deleteSeq: UInt64) = (0, 0)
+        var count = 0
+        func note(_ seq: UInt64, isDelete: Bool) {
+            guard seqs.contains(seq) else { return }
+            count += 1
+            if isDelete { found.deleteSeq = max(found.deleteSeq, seq) } else { found.addSeq = max(found.addSeq, seq) }
+        }
+        while count < expected, index < batches.count, batches[index].header.firstSeq <= seqs.upperBound {
+            if let batch = try sorted(index) {
+                var at = Self.firstIndex(of: uuid, in: batch.uuids)
+                while at < batch.uuids.count, batch.uuids[at] == uuid {
+                    note(batch.events[at] >> 1, isDelete: batch.events[at] & 1 == 1)
+                    at += 1
+                }
+            } else {
+                try load(index)
+                try scan(for: uuid, in: seqs, of: batches[index], note)
+            }
+            index += 1
+        }
+        return found
+    }
+
+    /// The stored line (without newline) of the add event `seq`, or `nil` if there is none:
+    /// read from the batch loaded last when it holds `seq`.
+    func addLine(seq: UInt64) throws -> [UInt8]? {
+        let index = try batchOrder(of: seq)
+        guard index < batches.count, batches[index].header.firstSeq <= seq else { return nil }
+        try load(index)
+        let all = lines.lines
+        var low = 0
+        var high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].seq < seq { low = mid + 1 } else { high = mid }
+        }
+        guard low < all.count, all[low].seq == seq, !all[low].isDelete else { return nil }
+        let line = all[low]
+        return lines.withBytes { Array($0[line.start..<line.end - 1]) }
+    }
+
+    /// The position in the log of the batch holding `seq` (or of the first after it):
+    /// lookups sorted by it read the log in order.
+    func batchOrder(of seq: UInt64) throws -> Int {
+        if !isLoaded {
+            batches = try snapshot.allBatches()
+            isLoaded = true
+        }
+        var low = 0
+        var high = batches.count
+        while low < high {
+            let mid = (low + high) / 2
+            if batches[mid].header.lastSeq < seq { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The first position in `sorted` holding `uuid` or a larger UUID.
+    private static func firstIndex(of uuid: SampleUUID, in sorted: [SampleUUID]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < uuid { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Loads every group of batch `index` into ``lines``, unless it is there already.
+    private func load(_ index: Int) throws {
+        guard loaded != index else { return }
+        loaded = nil
+        let batch = batches[index]
+        try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+        loaded = index
+    }
+
+    /// Calls `note` with each event of `batch` (the one in ``lines``) in `seqs` whose UUID is `uuid`.
+    private func scan(for uuid: SampleUUID, in seqs: ClosedRange<UInt64>, of batch: BatchRef, _ note: (UInt64, Bool) -> Void) throws {
+        let head = Self.lowercasedHead(of: uuid)
+        try lines.withBytes { raw in
+            for line in lines.lines where seqs.contains(line.seq) {
+                let text = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
+                guard let at = StoredLinePrefix.uuidOffset(text, isDelete: line.isDelete) else { throw unreadable(batch, line.seq) }
+                // Hex digits and '-' OR 0x20 are themselves in lower case: a cheap first test in any case.
+                guard text.loadUnaligned(fromByteOffset: at, as: UInt64.self) | 0x2020_2020_2020_2020 == head else { continue }
+                guard let found = StoredLinePrefix.uuid(text, isDelete: line.isDelete) else { throw unreadable(batch, line.seq) }
+                if found == uuid { note(line.seq, line.isDelete) }
+            }
+        }
+        for event in batch.header.dropped where event.uuid == uuid { note(event.seq, event.isDelete) }
+    }
+
+    /// The first eight characters of `uuid`'s text in lower case, as the bytes of a word
+    /// loaded from memory.
+    private static func lowercasedHead(of uuid: SampleUUID) -> UInt64 {
+        var word: UInt64 = 0
+        for k in 0..<8 {
+            let nibble = UInt8((uuid.high >> UInt64(60 - 4 * k)) & 0xF)
+            let character = nibble < 10 ? 48 + nibble : 87 + nibble
+            word |= UInt64(character) << UInt64(8 * k)
+        }
+        return UInt64(littleEndian: word)
+    }
+
+    /// The error for a line of `batch` whose UUID cannot be read.
+    private func unreadable(_ batch: BatchRef, _ seq: UInt64) -> HealthLogError {
+        HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(seq) has no readable uuid")
+    }
+
+    /// Batch `index` decoded and sorted, from the cache, or made now from ``lines`` when it
+    /// is loaded there (a second lookup in it); `nil` otherwise.
+    private func sorted(_ index: Int) throws -> Decoded? {
+        if let last, last.index == index { return last.batch }
+        if let kept = decoded[index] {
+            last = (index, kept)
+            return kept
+        }
+        guard loaded == index else { return nil }
+        let batch = batches[index]
+        let events = try lines.withBytes { raw in
+            try lines.uuidEvents(batch.header, in: raw).map { event -> (SampleUUID, UInt64) in
+                guard let uuid = event.uuid else { throw unreadable(batch, event.seq) }
+                return (uuid, event.seq << 1 | (event.isDelete ? 1 : 0))
+            }
+        }
+        let sorted = events.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let entry = Decoded(uuids: sorted.map(\.0), events: sorted.map(\.1))
+        if age.count == Self.cachedBatches { decoded[age.removeFirst()] = nil }
+        decoded[index] = entry
+        age.append(index)
+        last = (index, entry)
+        return entry
+    }
+}

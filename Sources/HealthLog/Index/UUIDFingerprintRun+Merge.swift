@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension UUIDFingerprintRun {
+    /// The keys of `run` with their blocks renumbered for a run starting at `from` (at most
+    /// the run's own first sequence number) with block shift `shift` (at least the run's);
+    /// blocks are aligned to absolute sequence numbers, so an event keeps a block holding it.
+    static func rebasedKeys(_ run: UUIDFingerprintRun, from: UInt64, shift: Int) -> [UInt64] {
+        let base = (run.fromSeq >> UInt64(run.blockShift))
+        let newBase = from >> UInt64(shift)
+        let widen = UInt64(shift - run.blockShift)
+        var out: [UInt64] = []
+        out.reserveCapacity(run.count)
+        run.forEachKey { key in
+            let block = ((base + (key & 0xFFFF_FFFF)) >> widen) - newBase
+            out.append(key & ~0xFFFF_FFFF | block)
+        }
+        return out
+    }
+
+    /// Writes the merge of `runs` (at least one; adjacent, oldest first) as one run covering
+    /// `runs[0].fromSeq...runs.last.toSeq` into `directory` (temporary file and rename, not
+    /// synced: derived data); returns it. Each run's keys stay in order when renumbered, so
+    /// the merge is one pass over sorted lists.
+    static func writeMerged(_ runs: [UUIDFingerprintRun], directory: String) throws -> UUIDFingerprintRun {
+        precondition(!runs.isEmpty, "a merge has a run")
+        let from = runs[0].fromSeq
+        let to = runs[runs.count - 1].toSeq
+        var encoder = Encoder(count: runs.reduce(0) { $0 + $1.count }, from: from, to: to)
+        let lists = runs.map { rebasedKeys($0, from: from, shift: encoder.blockShift) }
+        var next = [Int](repeating: 0, count: lists.count)
+        while true {
+            var least: Int?
+            for k in lists.indices where next[k] < lists[k].count {
+                if least.map({ lists[k][next[k]] < lists[$0][next[$0]] }) ?? true { least = k }
+            }
+            guard let k = least else { break }
+            encoder.append(lists[k][next[k]])
+            next[k] += 1
+        }
+        return try open(encoder.write(directory: directory))
+    }
+
+    /// Writes the run covering the range of `run` (a ``UUIDRun``: each UUID with its add and
+    /// delete) into `directory`, under the same name (replacing it there); returns it. The
+    /// run's file is mapped and checked block by block (its CRC-32Cs), not decoded into entries.
+    static func write(converting run: UUIDRun, directory: String) throws -> UUIDFingerprintRun {
+        let shift = UUIDFingerprint.blockShift(from: run.fromSeq, to: run.toSeq)
+        var keys: [UInt64] = []
+        keys.reserveCapacity(run.count + run.count / 8)
+        if run.count > 0 {
+            let fd = try FileDescriptor.open(run.path, flags: O_RDONLY)
+            defer { fd.close() }
+            guard let bytes = MappedFile(fd), bytes.count == run.entryOffset(run.count) else {
+                throw HealthLogError(.corrupt, "\(run.path): the run's entries cannot be read")
+            }
+            for block in run.blockCRCs.indices {
+                let start = block * UUIDRun.blockEntries
+                let end = min(run.count, start + UUIDRun.blockEntries)
+                try bytes.withBytes(run.entryOffset(start)..<run.entryOffset(end)) { raw in
+                    guard CRC32C.checksum(raw) == run.blockCRCs[block] else {
+                        throw HealthLogError(.corrupt, "\(run.path) at byte \(run.entryOffset(start)): block \(block) fails its checksum")
+                    }
+                    for k in 0..<(end - start) {
+                        let entry = UUIDRun.entry(raw, k)
+                        if entry.addSeq != 0 { keys.append(UUIDFingerprint.key(entry.uuid, seq: entry.addSeq, from: run.fromSeq, shift: shift)) }
+                        if entry.deleteSeq != 0 { keys.append(UUIDFingerprint.key(entry.uuid, seq: entry.deleteSeq, from: run.fromSeq, shift: shift)) }
+                    }
+                }
+            }
+        }
+        return try write(keys: keys, from: run.fromSeq, to: run.toSeq, directory: directory)
+    }
+}

@@ -1,0 +1,170 @@
+extension UUIDFingerprintRun {
+    /// Encodes the keys of one run, given in ascending order, into its body (see
+    /// ``UUIDFingerprintRun`` for the layout); memory holds the encoded run, about 3 bytes a key.
+    struct Encoder {
+        /// The run's range.
+        let from: UInt64
+        let to: UInt64
+        /// How many keys the run holds.
+        let count: Int
+        /// Low fingerprint bits in a field.
+        let lowBits: Int
+        /// Block bits in a field.
+        let blockBits: Int
+        /// The block shift.
+        let blockShift: Int
+        /// The run's last block number.
+        private let lastBlock: UInt64
+        /// The bucket bit vector.
+        private var high: [UInt64]
+        /// The packed fields.
+        private var packed: [UInt64]
+        /// Keys appended so far.
+        private var appended = 0
+        /// The last key appended.
+        private var last: UInt64 = 0
+
+        /// An encoder of `count` keys for a run covering `from...to`.
+        init(count: Int, from: UInt64, to: UInt64) {
+            self.from = from
+            self.to = to
+            self.count = count
+            lowBits = 32 - UUIDFingerprintRun.highBits(count: count)
+            blockShift = UUIDFingerprint.blockShift(from: from, to: to)
+            lastBlock = UUIDFingerprintRun.lastBlock(from: from, to: to, shift: blockShift)
+            blockBits = UUIDFingerprintRun.bits(for: lastBlock)
+            high = [UInt64](repeating: 0, count: count == 0 ? 0 : (count + (1 << (32 - lowBits)) + 63) / 64)
+            packed = [UInt64](repeating: 0, count: count == 0 ? 0 : UUIDFingerprintRun.packedWords(count: count, width: lowBits + blockBits))
+        }
+
+        /// Appends `key` (fingerprint << 32 | block), at least the one before.
+        mutating func append(_ key: UInt64) {
+            precondition(appended < count && key >= last, "keys come in order, as many as announced")
+            precondition(key & 0xFFFF_FFFF <= lastBlock, "a block of the run")
+            let hash = key >> 32
+            let position = Int(hash >> UInt64(lowBits)) + appended
+            high[position / 64] |= 1 << UInt64(position % 64)
+            let width = lowBits + blockBits
+            let value = (key & 0xFFFF_FFFF) << UInt64(lowBits) | hash & ((1 << UInt64(lowBits)) - 1)
+            if width > 0 {
+                let bit = appended * width
+                let offset = bit % 64
+                packed[bit / 64] |= value << UInt64(offset)
+                if offset + width > 64 { packed[bit / 64 + 1] |= value >> UInt64(64 - offset) }
+            }
+            appended += 1
+            last = key
+        }
+
+        /// The run file's bytes: header and body.
+        func fileBytes() -> [UInt8] {
+            precondition(appended == count, "every announced key was appended")
+            var body: [UInt8] = []
+            body.reserveCapacity(8 * (high.count + packed.count))
+            for words in [high, packed] {
+                words.withUnsafeBytes { raw in body.append(contentsOf: raw) }
+            }
+            #if _endian(big)
+            preconditionFailure("run files are little-endian")
+            #endif
+            var header = ByteWriter()
+            header.append(bytes: UUIDFingerprintRun.tag)
+            header.append(FormatConstants.uuidIndexVersion)
+            header.append(UInt16(0))
+            header.append(from)
+            header.append(to)
+            header.append(UInt64(count))
+            header.append(bytes: [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
+            header.append(body.isEmpty ? 0 : body.withUnsafeBytes { CRC32C.checksum($0) })
+            header.appendChecksum()
+            header.append(UInt32(0))
+            return header.bytes + body
+        }
+
+        /// Writes the run into `directory` (temporary file and rename; derived data, so not
+        /// synced); returns its path.
+        func write(directory: String) throws -> String {
+            let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
+            try DurableFile.replace(path, with: fileBytes(), sync: false)
+            return path
+        }
+    }
+
+    /// The events of a run in the making, in sequence order: each event's fingerprint and
+    /// sequence number (12 bytes), turned into keys when the run's range is known.
+    struct Events {
+        /// The fingerprints.
+        private var fingerprints: [UInt32] = []
+        /// The sequence numbers.
+        private var seqs: [UInt64] = []
+
+        /// How many events were added.
+        var count: Int { seqs.count }
+
+        /// Adds the event `seq` of `uuid`.
+        mutating func add(_ uuid: SampleUUID, seq: UInt64) {
+            fingerprints.append(UUIDFingerprint.of(uuid))
+            seqs.append(seq)
+        }
+
+        /// The keys of these events in a run covering `from...to`, in event order.
+        func keys(from: UInt64, to: UInt64) -> [UInt64] {
+            let shift = UUIDFingerprint.blockShift(from: from, to: to)
+            let base = from >> UInt64(shift)
+            return seqs.indices.map { UInt64(fingerprints[$0]) << 32 | ((seqs[$0] >> UInt64(shift)) - base) }
+        }
+
+        /// Writes the run of these events covering `from...to` into `directory`; returns it.
+        func write(from: UInt64, to: UInt64, directory: String) throws -> UUIDFingerprintRun {
+            try UUIDFingerprintRun.write(keys: keys(from: from, to: to), from: from, to: to, directory: directory)
+        }
+    }
+
+    /// Writes the run of `keys` (any order) covering `from...to` into `directory`; returns it.
+    static func write(keys: [UInt64], from: UInt64, to: UInt64, directory: String) throws -> UUIDFingerprintRun {
+        var encoder = Encoder(count: keys.count, from: from, to: to)
+        for key in sorted(keys) { encoder.append(key) }
+        return try open(encoder.write(directory: directory))
+    }
+
+    /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits in one
+    /// counting pass (fingerprints are uniform, so a bucket of a million keys holds about
+    /// 15), then each bucket put in order by insertion — linear passes instead of a
+    /// comparison sort's log₂(n). Small inputs are simply sorted.
+    static func sorted(_ keys: [UInt64]) -> [UInt64] {
+        guard keys.count > 4096 else { return keys.sorted() }
+        var starts = [Int](repeating: 0, count: (1 << 16) + 1)
+        for key in keys { starts[Int(key >> 48) + 1] += 1 }
+        for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
+        var next = starts
+        var out = [UInt64](repeating: 0, count: keys.count)
+        out.withUnsafeMutableBufferPointer { out in
+            for key in keys {
+                let bucket = Int(key >> 48)
+                out[next[bucket]] = key
+                next[bucket] += 1
+            }
+            for bucket in 0..<(1 << 16) {
+                let start = starts[bucket]
+                let end = starts[bucket + 1]
+                guard end - start > 1 else { continue }
+                for i in (start + 1)..<end {
+                    let key = out[i]
+                    var j = i
+                    while j > start, out[j - 1] > key {
+                        out[j] = out[j - 1]
+                        j -= 1
+                    }
+                    out[j] = key
+                }
+            }
+        }
+        return out
+    }
+
+    /// The run just written at `path`.
+    static func open(_ path: String) throws -> UUIDFingerprintRun {
+        guard let run = UUIDFingerprintRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+        return run
+    }
+}

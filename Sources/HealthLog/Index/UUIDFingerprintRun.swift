@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One immutable run of the store's UUID index, `uuids/<fromSeq>-<toSeq>.run`: for every
+/// event `fromSeq...toSeq` (add or delete, those `compact` dropped included), the
+/// ``UUIDFingerprint`` of its UUID and the *block* of sequence numbers it lies in, so a
+/// lookup reads only the stretch of the log that can hold the UUID and finds the event
+/// there. The run is derived data and inexact on its own (two UUIDs may share a
+/// fingerprint); the lookup (``UUIDRunSet``, ``UUIDRunReader``) is exact, because it
+/// confirms every candidate against the stored lines (``LoggedUUIDs``): a fingerprint
+/// that is not there is a certain "not in this run", a candidate block is read and its
+/// events compared by full UUID. Compacted events stay in their batch's dropped list
+/// (``BatchHeader/dropped``), so their UUIDs are confirmed the same way.
+///
+/// The keys (fingerprint << 32 | block, see ``UUIDFingerprint``) are sorted and stored as
+/// an Elias–Fano sequence of the fingerprints: with `n` keys, the top `k = ⌊log₂ n⌋` bits
+/// of a fingerprint are its bucket, written in unary in a bit vector of `n + 2ᵏ` bits (key
+/// `i` of bucket `b` sets bit `b + i`; each bucket ends with a 0), and the other
+/// `32 − k` bits beside its block number in a fixed-width field. At 1M events in blocks of
+/// 512 that is 1.5 + 13 + 11 bits, about 3.2 bytes an event, where a full UUID with its
+/// sequence numbers took 32.
+///
+/// Layout (little-endian): a 48-byte header — `HLUR`, u16 index version
+/// (``FormatConstants/uuidIndexVersion``; a run of any other, the 32-byte ``UUIDRun`` of
+/// older builds included, is ignored and rebuilt, see ``IndexVersion``), u16 0, u64 from
+/// seq, u64 to seq, u64 key count, u8 low bits (`32 − k`), u8 block bits, u8 block shift,
+/// u8 0, u32 CRC-32C of the body, u32 CRC-32C of the header's first 40 bytes, u32 0 — then
+/// the body: the bucket bit vector as u64 words, then the fields packed from bit 0 of
+/// u64 words (field `i` at bit `i × width`), and one more zero word.
+///
+/// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
+/// `2ᵏ` zeros, and keeps the position of every 32nd zero (about 1.5 bits an event, in
+/// memory only), so finding a bucket scans a word or two. A run that fails any check does not
+/// open, and writers rebuild it from the log.
+final class UUIDFingerprintRun {
+    static let tag: [UInt8] = Array("HLUR".utf8)
+    static let headerLength = 48
+    /// Every how many zeros of the bit vector the open run keeps the position.
+    static let zeroSampleStride = 32
+
+    /// The first sequence number the run covers.
+    let fromSeq: UInt64
+    /// The last sequence number the run covers.
+    let toSeq: UInt64
+    /// How many keys (events) it holds.
+    let count: Int
+    /// Its path.
+    let path: String
+    /// Low fingerprint bits in a field (`32 − k`).
+    let lowBits: Int
+    /// Block bits in a field.
+    let blockBits: Int
+    /// The block shift (see ``UUIDFingerprint``).
+    let blockShift: Int
+    /// The file's bytes (`nil` for a run without keys).
+    private let bytes: MappedFile?
+    /// Where the bit vector and the fields start in ``bytes`` (kept for lookups, which
+    /// would otherwise enter a closure per read; valid while ``bytes`` lives, as long as the run).
+    private let highBase: UnsafeRawPointer?
+    private let packedBase: UnsafeRawPointer?
+    /// Words of the bit vector.
+    private let highWords: Int
+    /// The position of every ``zeroSampleStride``th zero of the bit vector.
+    private let zeroSamples: [Int]
+
+    /// The file name of a run covering `from...to` (the name runs have always had).
+    static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }
+
+    /// Parses a run file name into its range.
+    static func range(ofFileName name: String) -> ClosedRange<UInt64>? { UUIDRun.range(ofFileName: name) }
+
+    /// The run's size in bytes.
+    var byteCount: Int { Self.headerLength + 8 * (highWords + Self.packedWords(count: count, width: lowBits + blockBits)) }
+
+    /// Opens and checks the run at `path`; `nil` if unusable (damaged, or another layout).
+    init?(path: String) {
+        guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let size = try? fd.size(), size >= Self.headerLength, let header = try? fd.read(at: 0, count: Self.headerLength),
+            header.count == Self.headerLength, Array(header[0..<4]) == Self.tag,
+            CRC32C.checksum(header[0..<40]) == ByteReaderValue.u32(header, 40)
+        else { return nil }
+        var r = ByteReader(header, at: 4)
+        guard let version = try? r.read(UInt16.self), version == FormatConstants.uuidIndexVersion, (try? r.read(UInt16.self)) != nil,
+            let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
+            from >= 1, from <= to, to < FormatConstants.maxSequence, count <= UInt64(Int32.max)
+        else { return nil }
+        let lowBits = Int(header[32])
+        let blockBits = Int(header[33])
+        let shift = Int(header[34])
+        let n = Int(count)
+        guard shift == UUIDFingerprint.blockShift(from: from, to: to), blockBits == Self.bits(for: Self.lastBlock(from: from, to: to, shift: shift)),
+            lowBits == 32 - Self.highBits(count: n)
+        else { return nil }
+        let highWords = n == 0 ? 0 : (n + (1 << (32 - lowBits)) + 63) / 64
+        let packed = n == 0 ? 0 : Self.packedWords(count: n, width: lowBits + blockBits)
+        guard size == Self.headerLength + 8 * (highWords + packed) else { return nil }
+        fromSeq = from
+        toSeq = to
+        self.count = n
+        self.path = path
+        self.lowBits = lowBits
+        self.blockBits = blockBits
+        blockShift = shift
+        self.highWords = highWords
+        guard n > 0 else {
+            guard ByteReaderValue.u32(header, 36) == 0 else { return nil }
+            bytes = nil
+            zeroSamples = []
+            highBase = nil
+            packedBase = nil
+            return
+        }
+        guard let mapped = MappedFile(fd), mapped.count == size else { return nil }
+        let bodyCRC = mapped.withBytes(Self.headerLength..<size) { CRC32C.checksum($0) }
+        guard bodyCRC == ByteReaderValue.u32(header, 36),
+            let samples = mapped.withBytes(Self.headerLength..<Self.headerLength + 8 * highWords, { Self.zeroPositions($0, ones: n, zeros: 1 << (32 - lowBits)) })
+        else { return nil }
+        bytes = mapped
+        zeroSamples = samples
+        let base = mapped.withBytes(0..<size) { $0.baseAddress! }
+        highBase = base + Self.headerLength
+        packedBase = base + Self.headerLength + 8 * highWords
+    }
+
+    /// The bits of a bucket number for `count` keys: `⌊log₂ count⌋` (0 for none or one).
+    static func highBits(count: Int) -> Int { count <= 1 ? 0 : min(31, Int.bitWidth - 1 - count.leadingZeroBitCount) }
+
+    /// The last block number of a run covering `from...to`.
+    static func lastBlock(from: UInt64, to: UInt64, shift: Int) -> UInt64 { (to >> UInt64(shift)) - (from >> UInt64(shift)) }
+
+    /// The bits that hold every number up to `value`.
+    static func bits(for value: UInt64) -> Int { value == 0 ? 0 : UInt64.bitWidth - value.leadingZeroBitCount }
+
+    /// The u64 words of `count` fields of `width` bits, and one more (a field read takes two words).
+    static func packedWords(count: Int, width: Int) -> Int { (count * width + 63) / 64 + 1 }
+
+    /// Checks that the bit vector `words` holds `ones` ones and `zeros` zeros (any bit past
+    /// them 0 too) and returns the position of every ``zeroSampleStride``th zero; `nil` if not.
+    private static func zeroPositions(_ words: UnsafeRawBufferPointer, ones: Int, zeros: Int) -> [Int]? {
+        let length = ones + zeros
+        var samples: [Int] = []
+        samples.reserveCapacity(zeros / zeroSampleStride + 1)
+        var seen = 0
+        var onesSeen = 0
+        for w in 0..<(words.count / 8) {
+            let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
+            let valid = min(64, length - w * 64)
+            let validMask: UInt64 = valid == 64 ? ~0 : (1 << UInt64(valid)) - 1
+            guard word & ~validMask == 0 else { return nil }
+            onesSeen += word.nonzeroBitCount
+            let free = ~word & validMask
+            let c = free.nonzeroBitCount
+            var x = free
+            var taken = 0
+            while samples.count * zeroSampleStride < seen + c {
+                let target = samples.count * zeroSampleStride - seen
+                while taken < target {
+                    x &= x - 1
+                    taken += 1
+                }
+                samples.append(w * 64 + x.trailingZeroBitCount)
+            }
+            seen += c
+        }
+        guard onesSeen == ones, seen == zeros else { return nil }
+        return samples
+    }
+
+    /// The position in the bit vector at `high` of zero number `j` (from 0).
+    private func selectZero(_ j: Int, _ high: UnsafeRawPointer) -> Int {
+        let start = zeroSamples[j / Self.zeroSampleStride]
+        var rest = j % Self.zeroSampleStride
+        var w = start / 64
+        var x = ~Self.word(high, w) & (~0 << UInt64(start % 64))
+        while true {
+            let c = x.nonzeroBitCount
+            if rest < c { return w * 64 + Self.select(rest, in: x) }
+            rest -= c
+            w += 1
+            x = ~Self.word(high, w)
+        }
+    }
+
+    /// The position of set bit number `r` (from 0) of `x`, which has more than `r`.
+    private static func select(_ r: Int, in x: UInt64) -> Int {
+        var x = x
+        var r = r
+        var base = 0
+        var c = (x & 0xFFFF_FFFF).nonzeroBitCount
+        if r >= c {
+            r -= c
+            x >>= 32
+            base += 32
+        }
+        c = (x & 0xFFFF).nonzeroBitCount
+        if r >= c {
+            r -= c
+            x >>= 16
+            base += 16
+        }
+        c = (x & 0xFF).nonzeroBitCount
+        if r >= c {
+            r -= c
+            x >>= 8
+            base += 8
+        }
+        while r > 0 {
+            x &= x - 1
+            r -= 1
+        }
+        return base + x.trailingZeroBitCount
+    }
+
+    /// How many ones follow position `position` of the bit vector at `high`, up to the next zero.
+    private static func onesRun(from position: Int, _ high: UnsafeRawPointer) -> Int {
+        var w = position / 64
+        var offset = position % 64
+        var count = 0
+        while true {
+            let zeros = ~word(high, w) >> UInt64(offset)
+            if zeros != 0 { return count + zeros.trailingZeroBitCount }
+            count += 64 - offset
+            w += 1
+            offset = 0
+        }
+    }
+
+    /// Word `w` of the words at `words`.
+    private static func word(_ words: UnsafeRawPointer, _ w: Int) -> UInt64 {
+        UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
+    }
+
+    /// Field `i` of the packed words at `packed`, `width` bits wide.
+    private static func field(_ packed: UnsafeRawPointer, _ i: Int, width: Int) -> UInt64 {
+        guard width > 0 else { return 0 }
+        let bit = i * width
+        let w = bit / 64
+        let offset = bit % 64
+        var value = word(packed, w) >> UInt64(offset)
+        if offset + width > 64 { value |= word(packed, w + 1) << UInt64(64 - offset) }
+        return width == 64 ? value : value & ((1 << UInt64(width)) - 1)
+    }
+
+    /// Calls `body` with each block holding an event whose UUID has `uuid`'s fingerprint,
+    /// ascending (none: no event of the run has `uuid`).
+    func forEachCandidateBlock(_ uuid: SampleUUID, _ body: (UInt64) throws -> Void) rethrows {
+        guard let high = highBase, let packed = packedBase else { return }
+        let hash = UInt64(UUIDFingerprint.of(uuid))
+        let bucket = Int(hash >> UInt64(lowBits))
+        let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
+        let low = hash & lowMask
+        let width = lowBits + blockBits
+        // The bucket's ones follow its predecessor's closing zero; the ones before them are
+        // the keys of earlier buckets.
+        let first = bucket == 0 ? 0 : selectZero(bucket - 1, high) + 1
+        let start = first - bucket
+        let end = start + Self.onesRun(from: first, high)
+        for i in start..<end {
+            let value = Self.field(packed, i, width: width)
+            if value & lowMask == low { try body(value >> UInt64(lowBits)) }
+        }
+    }
+
+    /// The blocks ``forEachCandidateBlock(_:_:)`` names for `uuid`.
+    func candidateBlocks(_ uuid: SampleUUID) -> [UInt64] {
+        var out: [UInt64] = []
+        forEachCandidateBlock(uuid) { out.append($0) }
+        return out
+    }
+
+    /// The byte offset in the file of the field of key `k` (where it starts).
+    func fieldOffset(_ k: Int) -> Int { Self.headerLength + 8 * highWords + k * (lowBits + blockBits) / 8 }
+
+    /// The sequence numbers of block `block` within the run's range.
+    func seqs(ofBlock block: UInt64) -> ClosedRange<UInt64> {
+        let all = UUIDFingerprint.seqs(ofBlock: block, from: fromSeq, shift: blockShift)
+        return max(all.lowerBound, fromSeq)...min(all.upperBound, toSeq)
+    }
+
+    /// Calls `body` with every key in order (fingerprint << 32 | block).
+    func forEachKey(_ body: (UInt64) throws -> Void) rethrows {
+        guard let high = highBase, let packed = packedBase else { return }
+        let width = lowBits + blockBits
+        let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
+        var i = 0
+        for w in 0..<highWords {
+            var x = Self.word(high, w)
+            while x != 0 {
+                let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
+                let value = Self.field(packed, i, width: width)
+                try body((bucket << UInt64(lowBits) | value & lowMask) << 32 | value >> UInt64(lowBits))
+                x &= x - 1
+                i += 1
+            }
+        }
+    }
+
+    /// Every key in order.
+    func keys() -> [UInt64] {
+        var out: [UInt64] = []
+        out.reserveCapacity(count)
+        forEachKey { out.append($0) }
+        return out
+    }
+}

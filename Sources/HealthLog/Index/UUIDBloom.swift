@@ -91,9 +91,6 @@ struct UUIDBloom {
 
     /// A 64-bit hash of all of the UUID's bits (the finaliser of SplitMix64 over both halves).
     static func mix(_ uuid: SampleUUID) -> UInt64 {
-        var z = uuid.high ^ (uuid.low &* 0xBF58_476D_1CE4_E5B9) ^ (uuid.low >> 29)
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.finalize(uuid.high ^ (uuid.low &* 0xBF58_476D_1CE4_E5B9) ^ (uuid.low >> 29))
     }
 }

@@ -22,15 +22,7 @@ enum UUIDFingerprint {
 
     /// The fingerprint of `uuid`.
     static func of(_ uuid: SampleUUID) -> UInt32 {
-        UInt32(truncatingIfNeeded: finalize(uuid.high ^ finalize(uuid.low)) >> 32)
-    }
-
-    /// SplitMix64's finalizer (Steele, Lea and Flood 2014).
-    private static func finalize(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        UInt32(truncatingIfNeeded: SplitMix64.finalize(uuid.high ^ SplitMix64.finalize(uuid.low)) >> 32)
     }
 
     /// The block shift of a run covering `from...to`: blocks of up to 512 sequence numbers

@@ -289,8 +289,7 @@ final class AppendSession {
             writer.rollback()
         } else {
             try flush(endOfAppend: true)
-            // The UUID run is derived: a failure here leaves it to persist, which gives up on it.
-            try? state.preparePersist(through: writer.headSeq)
+            state.preparePersist(through: writer.headSeq)
             try writer.commit()
             try? state.persist(from: startHead + 1, to: writer.headSeq, reach: writer.reach)
         }

@@ -1,14 +1,22 @@
 /// The adds and deletes of the append in progress, by UUID, in bounded memory: they go to
-/// a ``UUIDRunBuilder`` (which becomes the append's UUID-index run after the commit), and
-/// lookups search the events it still holds (a small hash) and, when a ``UUIDBloom`` over
-/// the UUIDs it wrote out says maybe, those of its partial runs on disk whose chunks'
+/// a ``UUIDRunBuilder`` (partial runs on disk, for lookups) and, as a fingerprint each, to
+/// the append's run of the store's UUID index (``UUIDFingerprintRun/AppendEvents``, 4
+/// bytes an event, encoded after the last event); lookups search the events the builder
+/// still holds (a small hash) and, when a ``UUIDBloom`` over the UUIDs it wrote out says
+/// maybe, those of its partial runs on disk whose chunks'
 /// filters (``UUIDChunkFilters``) say maybe too. Memory holds one chunk of events and, once
 /// an append is larger than a chunk, the two kinds of filter, 16 MB each at most, so an
 /// append of millions of samples holds a few tens of megabytes of bookkeeping instead of a
 /// hash slot per sample.
 final class AppendedUUIDs {
-    /// The append's UUID-index run in the making.
+    /// The partial runs lookups read.
     private let builder: UUIDRunBuilder
+    /// The first sequence number of the append's run.
+    private let from: UInt64
+    /// The fingerprint of every event, for the append's run.
+    @exclusivity(unchecked) private var events = UUIDFingerprintRun.AppendEvents()
+    /// The encoding of the append's run, once ``prepareFinish(through:)`` started it.
+    private var job: FingerprintRunJob?
     /// Events the builder holds before it writes them out.
     private let chunkEvents: Int
     // Unchecked exclusivity: this bookkeeping is used by one thread at a time and none of its
@@ -41,6 +49,7 @@ final class AppendedUUIDs {
     /// filters take at most `chunkFilterBudget` bytes.
     init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget) {
         builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents)
+        self.from = from
         self.chunkEvents = chunkEvents
         recent = UUIDPositions(capacity: chunkEvents)
         chunks = UUIDChunkFilters(budget: chunkFilterBudget)
@@ -60,6 +69,7 @@ final class AppendedUUIDs {
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
         // Its block is in the cache: the lookup before this add tested it.
         if bloomCapacity > 0 { bloom.insert(uuid) }
+        events.add(uuid, seq: seq)
         try builder.add(uuid, seq: seq, isDelete: isDelete)
         if builder.pendingCount == 0 { try moveRecentToBloom(through: seq) }
     }
@@ -90,20 +100,31 @@ final class AppendedUUIDs {
         return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
     }
 
-    /// Starts building the append's run covering `from...to` in the background (see
-    /// ``UUIDRunBuilder/prepareFinish(through:)``).
-    func prepareFinish(through to: UInt64) throws {
-        try builder.prepareFinish(through: to)
+    /// Starts encoding the append's run covering `from...to` (every event added) on a
+    /// thread of its own (``FingerprintRunJob``), so a caller with other work before it
+    /// needs the run (a commit's syncs) overlaps the two; no more events may be added.
+    func prepareFinish(through to: UInt64) {
+        job = FingerprintRunJob(events, from: from, to: to)
+        events = UUIDFingerprintRun.AppendEvents()
     }
 
-    /// The append's run covering `from...to`, written into `directory` (see
-    /// ``UUIDRunBuilder/finish(through:into:)``).
-    func finish(through to: UInt64, into directory: String) throws -> UUIDRun {
-        try builder.finish(through: to, into: directory)
+    /// The append's run covering `from...to` (every event added), written into
+    /// `directory`; the partial runs are removed. Waits for the encoding
+    /// ``prepareFinish(through:)`` started (for the same `to`), or encodes it now.
+    func finish(through to: UInt64, into directory: String) throws -> UUIDFingerprintRun {
+        if job == nil { prepareFinish(through: to) }
+        precondition(job!.to == to, "the run is finished for the range it was prepared for")
+        let run = try job!.write(into: directory)
+        job = nil
+        builder.discard()
+        return run
     }
 
     /// Removes what was written (after a rollback, or when the run is not wanted).
-    func discard() { builder.discard() }
+    func discard() {
+        job = nil
+        builder.discard()
+    }
 
     /// After the builder wrote out the events it held, up to `last`: their UUIDs go into a
     /// filter of their own and, at the first chunk, into the filter of every written UUID,

@@ -180,11 +180,11 @@ struct WriterState {
         deletedAdds = []
     }
 
-    /// Before the append of events up to `to` commits: starts merging its UUID run in the
-    /// background, so the merge overlaps the commit's syncs (``persist(from:to:reach:)``
+    /// Before the append of events up to `to` commits: starts encoding its UUID run in the
+    /// background, so the encoding overlaps the commit's syncs (``persist(from:to:reach:)``
     /// then waits for it). Derived data: the store's files are not touched.
-    func preparePersist(through to: UInt64) throws {
-        try appended?.prepareFinish(through: to)
+    func preparePersist(through to: UInt64) {
+        appended?.prepareFinish(through: to)
     }
 
     /// After the append committed events `from...to`: adds them to the UUID index, when
@@ -193,7 +193,7 @@ struct WriterState {
         guard to >= from else { return }
         if let builder = appended {
             appended = nil
-            let run: UUIDRun?
+            let run: UUIDFingerprintRun?
             do {
                 let runs = try uuidRuns()
                 run = runs.coveredSeq == from - 1 ? try builder.finish(through: to, into: runs.directory) : nil

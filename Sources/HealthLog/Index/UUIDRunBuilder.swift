@@ -13,7 +13,9 @@ import Darwin
 /// one chunk and a few blocks, and each event is
 /// rewritten about log₁₆(events / chunk) times. ``finish(through:into:)`` merges what is
 /// left, all at once, into the one run covering `from...to`; fewer events than a chunk
-/// are never written before that.
+/// are never written before that. An append reads only the partial runs (its lookups,
+/// ``AppendedUUIDs``) and gives them up with ``discard()``: its run in the store is a
+/// fingerprint run encoded from its events (``UUIDFingerprintRun/AppendEvents``).
 ///
 /// Partial runs go into the given directory, or (when none is given) into a scratch
 /// directory made under `$TMPDIR` (else `/tmp`) on the first spill and removed by
@@ -85,24 +87,6 @@ final class UUIDRunBuilder {
     func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
         pending.append((uuid, seq, isDelete))
         if pending.count >= chunkEvents { try spill(through: seq) }
-    }
-
-    /// Starts what ``finish(through:into:)`` will do when partial runs were written: the
-    /// events still held are written out, and every partial run is merged into one on a
-    /// background thread, so a caller with other work before it needs the run (a commit's
-    /// syncs) overlaps the two. ``finish(through:into:)`` then only waits for it and moves
-    /// it; the same `to` must be given to both.
-    func prepareFinish(through to: UInt64) throws {
-        precondition(to >= from && to >= pendingFrom - 1, "the run covers every event added")
-        guard !partials.isEmpty else { return }
-        if pendingFrom <= to { try spill(through: to) }
-        // A merge the last spill started of every run is already the one wanted: left running.
-        if let merge = merging, merge.at == 0, merge.count == partials.count { return }
-        try joinMerge()
-        guard partials.count > 1 else { return }
-        let parts = partials.map(\.path)
-        let output = try workingDirectory()
-        merging = (MergeJob(parts, into: output), 0, partials.count, levels.max()! + 1)
     }
 
     /// Writes the events still held and merges every partial run into one covering

@@ -173,20 +173,11 @@ final class UUIDRunSet {
         try mergeTiers()
     }
 
-    /// Adds the append's `run` (a ``UUIDRun`` in ``directory`` covering the events after
-    /// ``coveredSeq``) as a fingerprint run written under its name, then merges size tiers.
-    func adopt(_ run: UUIDRun, written: (FaultPlan.Point) -> Void = { _ in }) throws {
+    /// Adds the append's `run` (a fingerprint run written in ``directory`` for the events
+    /// after ``coveredSeq``) to the chain, then merges size tiers.
+    func adopt(_ run: UUIDFingerprintRun, written: (FaultPlan.Point) -> Void = { _ in }) throws {
         precondition(run.fromSeq == coveredSeq + 1, "a run continues the chain")
-        let converted: UUIDFingerprintRun
-        do {
-            converted = try UUIDFingerprintRun.write(converting: run, directory: directory)
-        } catch let error as HealthLogError where error.code == .corrupt {
-            // The append's run failed a checksum on its way: the chain stays short of it, and
-            // the next writer builds what it misses from the log.
-            unlink(run.path)
-            return
-        }
-        runs.append(converted)
+        runs.append(run)
         written(.uuidRunWritten)
         try mergeTiers()
     }

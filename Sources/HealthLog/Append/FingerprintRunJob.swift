@@ -1,0 +1,51 @@
+/// The encoding of an append's run of the fingerprint UUID index
+/// (``UUIDFingerprintRun/AppendEvents/fileBytes(from:to:)``) on a thread of its own,
+/// started before the commit's syncs so the two overlap; ``write(into:)`` waits for it and
+/// writes the file. Nothing is written before that, so a job given up leaves no file.
+final class FingerprintRunJob {
+    /// Where the thread leaves the run's bytes (read only after the thread is joined,
+    /// which orders the two accesses).
+    private final class Box {
+        /// Set by the thread before it ends.
+        var bytes: [UInt8]?
+    }
+
+    /// The run's range.
+    let from: UInt64
+    let to: UInt64
+    /// The bytes, shared with the thread.
+    private let box = Box()
+    /// The thread, until joined; `nil` when none could be started (the bytes were then
+    /// encoded on the caller's thread) or once joined.
+    private var thread: OSThread?
+
+    /// Starts encoding the run of `events` covering `from...to`.
+    init(_ events: UUIDFingerprintRun.AppendEvents, from: UInt64, to: UInt64) {
+        self.from = from
+        self.to = to
+        let box = box
+        let work = { box.bytes = events.fileBytes(from: from, to: to) }
+        thread = OSThread.start(work)
+        if thread == nil { work() }
+    }
+
+    /// Waits for the encoding if it still runs, so the thread never outlives the job.
+    deinit { join() }
+
+    /// Waits for the thread, once.
+    private func join() {
+        thread?.join()
+        thread = nil
+    }
+
+    /// Waits for the encoding and writes the run into `directory` (created 0700 if absent;
+    /// temporary file and rename, not synced: derived data); returns it.
+    func write(into directory: String) throws -> UUIDFingerprintRun {
+        join()
+        guard let bytes = box.bytes else { throw HealthLogError(.io, "the encoding of a UUID run ended without its bytes") }
+        try OwnedDirectory.prepare(directory)
+        let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
+        try DurableFile.replace(path, with: bytes, sync: false)
+        return try UUIDFingerprintRun.open(path)
+    }
+}

@@ -42,6 +42,9 @@ final class AppendedUUIDs {
     private var chunkFrom: UInt64
     /// How many lookups of a partial run on disk were made (one per run read).
     private(set) var runLookups = 0
+    /// The last ``lookup(_:)`` of a UUID not in ``recent``: where an add of it goes in the
+    /// hash, and its Bloom hash, so the add that usually follows probes and mixes once.
+    private var lastMiss: (uuid: SampleUUID, probe: UUIDPositions.Probe, hash: UInt64)?
     /// What ``prefetch(_:)`` loaded, kept so the loads are not optimised away.
     private var touched: UInt64 = 0
 
@@ -59,7 +62,13 @@ final class AppendedUUIDs {
     /// Adds event `seq` (after every event added before), which adds or deletes `uuid`.
     func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
         let at: Int
-        if let known = recent.insertIfAbsent(uuid, at: recentUUIDs.count, in: recentUUIDs) {
+        let miss = lastMiss.flatMap { $0.uuid == uuid ? $0 : nil }
+        lastMiss = nil
+        if let miss, recent.insert(miss.probe, at: recentUUIDs.count) {
+            at = recentFound.count
+            recentUUIDs.append(uuid)
+            recentFound.append(UUIDRunSet.Found(addSeq: 0, deleteSeq: 0))
+        } else if let known = recent.insertIfAbsent(uuid, at: recentUUIDs.count, in: recentUUIDs) {
             at = known
         } else {
             at = recentFound.count
@@ -68,7 +77,7 @@ final class AppendedUUIDs {
         }
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
         // Its block is in the cache: the lookup before this add tested it.
-        if bloomCapacity > 0 { bloom.insert(uuid) }
+        if bloomCapacity > 0 { bloom.insert(hash: miss?.hash ?? UUIDBloom.mix(uuid)) }
         events.add(uuid, seq: seq)
         try builder.add(uuid, seq: seq, isDelete: isDelete)
         if builder.pendingCount == 0 { try moveRecentToBloom(through: seq) }
@@ -84,8 +93,10 @@ final class AppendedUUIDs {
     /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when
     /// absent), or `nil` when none names it.
     func lookup(_ uuid: SampleUUID) throws -> UUIDRunSet.Found? {
-        var found = recent.position(of: uuid, in: recentUUIDs).map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
+        let probe = recent.probe(uuid, in: recentUUIDs)
+        var found = probe.position.map { recentFound[$0] } ?? UUIDRunSet.Found(addSeq: 0, deleteSeq: 0)
         let hash = UUIDBloom.mix(uuid)
+        lastMiss = probe.position == nil ? (uuid, probe, hash) : nil
         if found.addSeq == 0, bloom.mayContain(hash: hash) {
             // Newest first: an append adds a UUID once and deletes it at most once, after the
             // add, so once the add is found every later event of the UUID has been seen.
@@ -153,6 +164,7 @@ final class AppendedUUIDs {
             bloom = largest
         }
         recent.removeAll()
+        lastMiss = nil
         recentUUIDs.removeAll(keepingCapacity: true)
         recentFound.removeAll(keepingCapacity: true)
     }

@@ -11,6 +11,9 @@ package struct UUIDPositions {
     private var mask: Int
     /// How many UUIDs it holds.
     package private(set) var count = 0
+    /// How many times the slots changed (inserts, growth, emptying), which tells a
+    /// ``Probe`` made before a change.
+    private var changes = 0
 
     /// An empty table with room for `capacity` UUIDs before it grows.
     package init(capacity: Int) {
@@ -41,6 +44,7 @@ package struct UUIDPositions {
     mutating func removeAll() {
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         count = 0
+        changes += 1
     }
 
     /// The position of `uuid` in `uuids`, or `nil`.
@@ -58,6 +62,47 @@ package struct UUIDPositions {
         }
     }
 
+    /// Where a lookup of a UUID ended: its position in the caller's array, or (`nil`) the
+    /// empty slot an insert of it takes, valid until the table next changes.
+    package struct Probe {
+        /// The UUID's position, or `nil` when it is not in the table.
+        package let position: Int?
+        /// The empty slot the probe stopped at (when `position` is `nil`).
+        fileprivate let slot: Int
+        /// The UUID's tag, as stored in a slot.
+        fileprivate let tag: UInt64
+        /// The table's ``UUIDPositions/changes`` when probed.
+        fileprivate let changes: Int
+    }
+
+    /// The lookup of `uuid` in `uuids`, with where an insert of it would go: a caller that
+    /// looks a UUID up and then adds it (``insert(_:at:)``) probes the table once.
+    package func probe(_ uuid: SampleUUID, in uuids: [SampleUUID]) -> Probe {
+        let (start, tag) = place(uuid)
+        return slots.withUnsafeBufferPointer { slots in
+            var i = start
+            while slots[i] != 0 {
+                if slots[i] & 0xFFFF_FFFF_0000_0000 == tag, uuids[Int(slots[i] & 0xFFFF_FFFF) - 1] == uuid {
+                    return Probe(position: Int(slots[i] & 0xFFFF_FFFF) - 1, slot: i, tag: tag, changes: changes)
+                }
+                i = (i + 1) & mask
+            }
+            return Probe(position: nil, slot: i, tag: tag, changes: changes)
+        }
+    }
+
+    /// Records the UUID `probe` did not find at `position` (below 2³² − 1; the caller then
+    /// puts it there), in the slot the probe stopped at when the table is unchanged since
+    /// and has room; `false` (nothing recorded) otherwise: the caller then uses
+    /// ``insertIfAbsent(_:at:in:)``.
+    package mutating func insert(_ probe: Probe, at position: Int) -> Bool {
+        guard probe.position == nil, probe.changes == changes, (count + 1) * 10 <= slots.count * 7 else { return false }
+        slots[probe.slot] = probe.tag | UInt64(position + 1)
+        count += 1
+        changes += 1
+        return true
+    }
+
     /// The position of `uuid` in `uuids`; when it is not there, records it at `position`
     /// (below 2³² − 1; the caller then puts it there) and returns `nil`.
     package mutating func insertIfAbsent(_ uuid: SampleUUID, at position: Int, in uuids: [SampleUUID]) -> Int? {
@@ -72,6 +117,7 @@ package struct UUIDPositions {
         }
         slots[i] = tag | UInt64(position + 1)
         count += 1
+        changes += 1
         return nil
     }
 
@@ -82,6 +128,7 @@ package struct UUIDPositions {
             let position = Int(slot & 0xFFFF_FFFF) - 1
             _ = bigger.insertIfAbsent(uuids[position], at: position, in: uuids)
         }
+        bigger.changes = changes + 1
         self = bigger
     }
 }

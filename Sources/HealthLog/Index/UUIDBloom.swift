@@ -51,8 +51,11 @@ struct UUIDBloom {
     }
 
     /// Adds `uuid`.
-    mutating func insert(_ uuid: SampleUUID) {
-        var hash = Self.mix(uuid)
+    mutating func insert(_ uuid: SampleUUID) { insert(hash: Self.mix(uuid)) }
+
+    /// Adds the UUID whose ``mix(_:)`` is `hash` (for a caller that computed it already).
+    mutating func insert(hash: UInt64) {
+        var hash = hash
         let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
         words.withUnsafeMutableBufferPointer { words in
             for _ in 0..<7 {

@@ -157,6 +157,34 @@ struct ParallelAppendTests {
         #expect(positions.position(of: SampleUUID(high: 0x4000, low: 1 << 40), in: uuids) == nil)
     }
 
+    @Test("A probe's slot takes the UUID it missed as an insert would, and a probe made before the table changed is refused")
+    func uuidPositionsProbeThenInsert() {
+        var random = SeededRandom(state: 5)
+        var positions = UUIDPositions(capacity: 16)
+        var uuids: [SampleUUID] = []
+        for k in 0..<3_000 {
+            let uuid = k % 3 == 0 ? SampleUUID(high: 0x77, low: UInt64(k)) : SampleUUID(high: random.next(), low: random.next())
+            let probe = positions.probe(uuid, in: uuids)
+            #expect(probe.position == nil)
+            if k % 10 == 0 {
+                // Another UUID recorded in between: the probe's slot may be taken.
+                let other = SampleUUID(high: random.next(), low: random.next())
+                #expect(positions.insertIfAbsent(other, at: uuids.count, in: uuids) == nil)
+                uuids.append(other)
+                let staleTaken = positions.insert(probe, at: uuids.count)
+                #expect(!staleTaken)
+                #expect(positions.insertIfAbsent(uuid, at: uuids.count, in: uuids) == nil)
+            } else if !positions.insert(probe, at: uuids.count) {
+                // Full: the table grows on the insert instead.
+                #expect(positions.insertIfAbsent(uuid, at: uuids.count, in: uuids) == nil)
+            }
+            uuids.append(uuid)
+            #expect(positions.probe(uuid, in: uuids).position == uuids.count - 1)
+        }
+        #expect(positions.count == uuids.count)
+        for (at, uuid) in uuids.enumerated() { #expect(positions.position(of: uuid, in: uuids) == at) }
+    }
+
     @Test("Folding a large chunk of events sorts them by UUID as a comparison sort does, random or sequential")
     func combineSortsLargeChunks() {
         var random = SeededRandom(state: 11)

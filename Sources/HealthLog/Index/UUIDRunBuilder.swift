@@ -7,11 +7,11 @@ import Darwin
 /// Builds the ``UUIDRun`` of the events `from...to` in bounded memory, however many there
 /// are: events are given one at a time in sequence order; every `chunkEvents` of them are
 /// sorted, folded (``UUIDRunSet/combine(_:)``) and written as a partial run of their own
-/// range, and partial runs are merged ``fanIn`` at a time as they pile up (a base-16
+/// range, and partial runs are merged ``fanIn`` at a time as they pile up (a base-64
 /// counter; ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block
 /// of each at a time, on a background thread while events keep coming), so memory holds
 /// one chunk and a few blocks, and each event is
-/// rewritten about log₁₆(events / chunk) times. ``finish(through:into:)`` merges what is
+/// rewritten about log₆₄(events / chunk) times. ``finish(through:into:)`` merges what is
 /// left, all at once, into the one run covering `from...to`; fewer events than a chunk
 /// are never written before that. An append reads only the partial runs (its lookups,
 /// ``AppendedUUIDs``) and gives them up with ``discard()``: its run in the store is a
@@ -54,8 +54,11 @@ final class UUIDRunBuilder {
     /// How many partial runs of one level are merged into one of the next: each merge
     /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
     /// write each event fewer times; a lookup reads only the runs whose chunks' filters
-    /// hold its UUID (``UUIDChunkFilters``), however many runs a level has.
-    static let fanIn = 16
+    /// hold its UUID (``UUIDChunkFilters``), however many runs a level has, and an append
+    /// never merges its partial runs into its run in the store (that is encoded from its
+    /// fingerprints), so merges only bound the open runs: an append of 10M events (38
+    /// chunks) merges none, one of 100M holds about 70 runs.
+    static let fanIn = 64
 
     /// A builder of a run from `from` (at least 1), writing partial runs into `directory`
     /// (created 0700 if absent; `nil`: a scratch directory), holding at most `chunkEvents`

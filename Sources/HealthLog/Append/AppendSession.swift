@@ -180,10 +180,10 @@ final class AppendSession {
     /// the storing, and a group's lines (two per event) stay far below the L1 cache.
     private static let prefetchEvents = 64
 
-    /// Loads the memory the UUID lookups of `events` start with (see ``WriterState/prefetch(_:)``).
+    /// Loads the memory the UUID lookups of `events` start with (see ``WriterState/prefetch(_:isDelete:)``).
     private func prefetch(_ events: Slice<UnsafeBufferPointer<PreparedEvent>>) {
         for k in events.indices {
-            if let uuid = events[k].uuid { state.prefetch(uuid) }
+            if let uuid = events[k].uuid { state.prefetch(uuid, isDelete: events[k].isDelete) }
         }
     }
 

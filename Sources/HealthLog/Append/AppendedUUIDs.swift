@@ -45,7 +45,7 @@ final class AppendedUUIDs {
     /// The last ``lookup(_:)`` of a UUID not in ``recent``: where an add of it goes in the
     /// hash, and its Bloom hash, so the add that usually follows probes and mixes once.
     private var lastMiss: (uuid: SampleUUID, probe: UUIDPositions.Probe, hash: UInt64)?
-    /// What ``prefetch(_:)`` loaded, kept so the loads are not optimised away.
+    /// What ``prefetch(_:isDelete:)`` loaded, kept so the loads are not optimised away.
     private var touched: UInt64 = 0
 
     /// The events from `from` on; partial runs go to a scratch directory, and the chunks'
@@ -85,9 +85,13 @@ final class AppendedUUIDs {
 
     /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
     /// Bloom block) into the cache: called for the UUIDs of the next few events, it lets
-    /// their cache misses overlap instead of each lookup waiting for its own.
-    func prefetch(_ uuid: SampleUUID) {
-        touched ^= recent.touch(uuid) ^ bloom.touch(uuid)
+    /// their cache misses overlap instead of each lookup waiting for its own. For a delete
+    /// (`isDelete`), whose lookup tests the chunks' filters newest first back to the chunk
+    /// of its add, the block of every chunk's filter too.
+    func prefetch(_ uuid: SampleUUID, isDelete: Bool) {
+        let hash = UUIDBloom.mix(uuid)
+        touched ^= recent.touch(uuid) ^ bloom.touch(hash: hash)
+        if isDelete { touched ^= chunks.touch(hash: hash) }
     }
 
     /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when

@@ -55,10 +55,10 @@ struct WriterState {
         return stub
     }
 
-    /// Brings into the cache what looking up `uuid` among this append's events first reads
-    /// (see ``AppendedUUIDs/prefetch(_:)``).
-    func prefetch(_ uuid: SampleUUID) {
-        appended?.prefetch(uuid)
+    /// Brings into the cache what looking up `uuid` (for a delete when `isDelete`) among
+    /// this append's events first reads (see ``AppendedUUIDs/prefetch(_:isDelete:)``).
+    func prefetch(_ uuid: SampleUUID, isDelete: Bool) {
+        appended?.prefetch(uuid, isDelete: isDelete)
     }
 
     /// The stub of the store's sample `uuid`, from the UUID index and its stored add line.

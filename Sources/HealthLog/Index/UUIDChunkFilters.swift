@@ -55,6 +55,15 @@ struct UUIDChunkFilters {
         byteCount += filter.byteCount
     }
 
+    /// Loads the block each chunk's filter tests for the UUID whose ``UUIDBloom/mix(_:)``
+    /// is `hash` (see ``UUIDBloom/touch(hash:)``): for a UUID whose lookup will test many
+    /// chunks (a delete's, newest first back to its add), so their cache misses overlap.
+    func touch(hash: UInt64) -> UInt64 {
+        var touched: UInt64 = 0
+        for filter in filters { touched ^= filter.touch(hash: hash) }
+        return touched
+    }
+
     /// Whether a UUID whose ``UUIDBloom/mix(_:)`` is `hash` may be named by the events
     /// `range` (`false`: certainly not). `true` unless chunks added here cover exactly
     /// `range` and none of them tests positive.

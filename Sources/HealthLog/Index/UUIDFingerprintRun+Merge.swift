@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension UUIDFingerprintRun {
     /// The keys of `run` with their blocks renumbered for a run starting at `from` (at most
     /// the run's own first sequence number) with block shift `shift` (at least the run's);
@@ -42,36 +36,5 @@ extension UUIDFingerprintRun {
             next[k] += 1
         }
         return try open(encoder.write(directory: directory))
-    }
-
-    /// Writes the run covering the range of `run` (a ``UUIDRun``: each UUID with its add and
-    /// delete) into `directory`, under the same name (replacing it there); returns it. The
-    /// run's file is mapped and checked block by block (its CRC-32Cs), not decoded into entries.
-    static func write(converting run: UUIDRun, directory: String) throws -> UUIDFingerprintRun {
-        let shift = UUIDFingerprint.blockShift(from: run.fromSeq, to: run.toSeq)
-        var keys: [UInt64] = []
-        keys.reserveCapacity(run.count + run.count / 8)
-        if run.count > 0 {
-            let fd = try FileDescriptor.open(run.path, flags: O_RDONLY)
-            defer { fd.close() }
-            guard let bytes = MappedFile(fd), bytes.count == run.entryOffset(run.count) else {
-                throw HealthLogError(.corrupt, "\(run.path): the run's entries cannot be read")
-            }
-            for block in run.blockCRCs.indices {
-                let start = block * UUIDRun.blockEntries
-                let end = min(run.count, start + UUIDRun.blockEntries)
-                try bytes.withBytes(run.entryOffset(start)..<run.entryOffset(end)) { raw in
-                    guard CRC32C.checksum(raw) == run.blockCRCs[block] else {
-                        throw HealthLogError(.corrupt, "\(run.path) at byte \(run.entryOffset(start)): block \(block) fails its checksum")
-                    }
-                    for k in 0..<(end - start) {
-                        let entry = UUIDRun.entry(raw, k)
-                        if entry.addSeq != 0 { keys.append(UUIDFingerprint.key(entry.uuid, seq: entry.addSeq, from: run.fromSeq, shift: shift)) }
-                        if entry.deleteSeq != 0 { keys.append(UUIDFingerprint.key(entry.uuid, seq: entry.deleteSeq, from: run.fromSeq, shift: shift)) }
-                    }
-                }
-            }
-        }
-        return try write(keys: keys, from: run.fromSeq, to: run.toSeq, directory: directory)
     }
 }

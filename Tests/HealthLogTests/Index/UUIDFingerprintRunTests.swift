@@ -130,26 +130,6 @@ struct UUIDFingerprintRunTests {
         #expect(merged.keys() == whole.keys())
         #expect(try ByteSurgery.read(merged.path) == ByteSurgery.read(whole.path))
     }
-
-    @Test("A 32-byte run converts into the fingerprint run of its adds and deletes")
-    func conversion() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let events = Self.events(2_000, from: 1, seed: 8)
-        var entries = events.map { UUIDRun.Entry(uuid: $0.uuid, addSeq: $0.seq, deleteSeq: 0) }
-        let lastSeq = events.last!.seq
-        var deletes: [(uuid: SampleUUID, seq: UInt64)] = []
-        for k in stride(from: 0, to: entries.count, by: 7) {
-            deletes.append((entries[k].uuid, lastSeq + UInt64(deletes.count) + 1))
-            entries[k].deleteSeq = deletes.last!.seq
-        }
-        entries.sort { $0.uuid < $1.uuid }
-        let to = lastSeq + UInt64(deletes.count)
-        let old = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: to, directory: dir.path)))
-        let converted = try UUIDFingerprintRun.write(converting: old, directory: dir.path)
-        #expect(converted.path == old.path)
-        #expect(converted.keys() == (try Self.run(events + deletes, from: 1, to: to, in: dir.file("direct"))).keys())
-    }
 }
 
 /// ``UUIDFingerprintRun/sorted(_:)``, the linear sort of a run's keys.

@@ -8,9 +8,16 @@
 /// lines stay loaded, so the writer's read of the add line that follows
 /// (``addLine(seq:)``) decompresses nothing more. A batch looked up again while it is
 /// loaded is lookups coming in log order (a re-import of an export, a run of deletes from
-/// one import, a compaction's deletes): it is then kept decoded, its UUIDs sorted, for the
-/// ``cachedBatches`` batches decoded last, so each is read about once, not once a lookup.
-/// The batch table is loaded at the first read. One thread at a time.
+/// one import, a compaction's deletes): once ``scansBeforeSorting`` lookups have scanned
+/// it, it is kept decoded, its UUIDs sorted, for the ``cachedBatches`` batches decoded
+/// last, so each is read about once, not once a lookup.
+///
+/// Lookups that follow the log event by event (a re-import of an unchanged export, whose
+/// records were added in export order) are confirmed at the line after the one confirmed
+/// last (``nextSeq``): when the run names one event of the UUID's fingerprint in the
+/// stretch and that line holds the UUID, the one event is found without scanning or
+/// decoding the batch. Any other case takes the scan or the sorted batch. The batch
+/// table is loaded at the first read. One thread at a time.
 final class LoggedUUIDs {
     /// One batch's events sorted by UUID, then sequence number.
     private final class Decoded {
@@ -27,6 +34,9 @@ final class LoggedUUIDs {
 
     /// How many decoded batches are kept: with about 2,500 events a batch, about 4 MB.
     static let cachedBatches = 64
+    /// How many lookups scan the loaded batch before the next one decodes and sorts it: a
+    /// scan costs a pass over its lines' UUID prefixes, the sort a parse of all of them.
+    static let scansBeforeSorting = 8
 
     /// The log read.
     let snapshot: LogSnapshot
@@ -44,6 +54,11 @@ final class LoggedUUIDs {
     private var loaded: Int?
     /// The lines of batch ``loaded``.
     private var lines = BatchLines()
+    /// How many lookups have scanned the lines of batch ``loaded``.
+    private var scans = 0
+    /// The sequence number after the event confirmed last (0 before the first): where a
+    /// lookup in log order finds its UUID.
+    private var nextSeq: UInt64 = 0
 
     /// Reads of `snapshot`'s log.
     init(_ snapshot: LogSnapshot) {
@@ -57,6 +72,10 @@ final class LoggedUUIDs {
     /// - Throws: ``HealthLogError/Code/corrupt`` with the location when a batch is damaged
     ///   or holds a line whose UUID is unreadable.
     func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
+        if expected == 1, let event = try nextEvent(is: uuid, in: seqs) {
+            nextSeq = event.seq + 1
+            return event.isDelete ? (0, event.seq) : (event.seq, 0)
+        }
         var index = try batchOrder(of: seqs.lowerBound)
         var found: (addSeq: UInt64, deleteSeq: UInt64) = (0, 0)
         var count = 0
@@ -74,11 +93,49 @@ final class LoggedUUIDs {
                 }
             } else {
                 try load(index)
+                scans += 1
                 try scan(for: uuid, in: seqs, of: batches[index], note)
             }
             index += 1
         }
+        if count > 0 { nextSeq = max(found.addSeq, found.deleteSeq) + 1 }
         return found
+    }
+
+    /// The event ``nextSeq`` when it lies in `seqs` and its stored line holds `uuid`
+    /// (its batch loaded if it is not); `nil` otherwise, also when that batch cannot be
+    /// read (the lookup's own reads then report what they find).
+    private func nextEvent(is uuid: SampleUUID, in seqs: ClosedRange<UInt64>) throws -> (seq: UInt64, isDelete: Bool)? {
+        let seq = nextSeq
+        guard seqs.contains(seq) else { return nil }
+        if loaded.map({ batches[$0].header.firstSeq > seq || batches[$0].header.lastSeq < seq }) ?? true {
+            let index = try batchOrder(of: seq)
+            guard index < batches.count, batches[index].header.firstSeq <= seq, (try? load(index)) != nil else { return nil }
+        }
+        guard let at = lineIndex(of: seq) else { return nil }
+        let line = lines.lines[at]
+        let matches = lines.withBytes { raw in
+            let text = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
+            return StoredLinePrefix.uuid(text, isDelete: line.isDelete) == uuid
+        }
+        return matches ? (seq, line.isDelete) : nil
+    }
+
+    /// The position in the loaded lines of the line of event `seq`, or `nil` when none is
+    /// (compaction dropped it): its place counted from the batch's first number when no
+    /// event before it was dropped, else found by bisection.
+    private func lineIndex(of seq: UInt64) -> Int? {
+        guard let loaded else { return nil }
+        let all = lines.lines
+        let direct = Int(seq - batches[loaded].header.firstSeq)
+        if direct < all.count, all[direct].seq == seq { return direct }
+        var low = 0
+        var high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].seq < seq { low = mid + 1 } else { high = mid }
+        }
+        return low < all.count && all[low].seq == seq ? low : nil
     }
 
     /// The stored line (without newline) of the add event `seq`, or `nil` if there is none:
@@ -130,6 +187,7 @@ final class LoggedUUIDs {
     private func load(_ index: Int) throws {
         guard loaded != index else { return }
         loaded = nil
+        scans = 0
         let batch = batches[index]
         try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
         loaded = index
@@ -169,14 +227,14 @@ final class LoggedUUIDs {
     }
 
     /// Batch `index` decoded and sorted, from the cache, or made now from ``lines`` when it
-    /// is loaded there (a second lookup in it); `nil` otherwise.
+    /// is loaded there and ``scansBeforeSorting`` lookups have scanned it; `nil` otherwise.
     private func sorted(_ index: Int) throws -> Decoded? {
         if let last, last.index == index { return last.batch }
         if let kept = decoded[index] {
             last = (index, kept)
             return kept
         }
-        guard loaded == index else { return nil }
+        guard loaded == index, scans >= Self.scansBeforeSorting else { return nil }
         let batch = batches[index]
         let events = try lines.withBytes { raw in
             try lines.uuidEvents(batch.header, in: raw).map { event -> (SampleUUID, UInt64) in

@@ -56,9 +56,21 @@ final class LoggedUUIDs {
     private var lines = BatchLines()
     /// How many lookups have scanned the lines of batch ``loaded``.
     private var scans = 0
-    /// The sequence number after the event confirmed last (0 before the first): where a
+    /// The batch loaded before ``loaded``, its lines and scans, kept so that lookups moving
+    /// between two neighbouring batches (a block of sequence numbers across their border,
+    /// the two mapping threads of an import taking turns) do not decompress them in turn.
+    private var spare: (index: Int?, lines: BatchLines, scans: Int) = (nil, BatchLines(), 0)
+    /// The sequence number after the latest event confirmed (0 before the first): where a
     /// lookup in log order finds its UUID.
     private var nextSeq: UInt64 = 0
+    /// The last ``recentCalls`` calls of ``events(of:in:expected:)`` and their answers, which
+    /// a call with the same arguments gives again without reading (an export repeats the
+    /// records just before a blood-pressure correlation as its members).
+    private var recent: [(uuid: SampleUUID, seqs: ClosedRange<UInt64>, expected: Int, found: (addSeq: UInt64, deleteSeq: UInt64))] = []
+    /// Where in ``recent`` the next call's answer goes.
+    private var recentNext = 0
+    /// How many calls ``recent`` remembers.
+    static let recentCalls = 4
 
     /// Reads of `snapshot`'s log.
     init(_ snapshot: LogSnapshot) {
@@ -72,6 +84,20 @@ final class LoggedUUIDs {
     /// - Throws: ``HealthLogError/Code/corrupt`` with the location when a batch is damaged
     ///   or holds a line whose UUID is unreadable.
     func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
+        for call in recent where call.uuid == uuid && call.seqs == seqs && call.expected == expected { return call.found }
+        let found = try find(uuid, in: seqs, expected: expected)
+        if recent.count < Self.recentCalls {
+            recent.append((uuid, seqs, expected, found))
+        } else {
+            recent[recentNext] = (uuid, seqs, expected, found)
+        }
+        recentNext = (recentNext + 1) % Self.recentCalls
+        return found
+    }
+
+    /// What ``events(of:in:expected:)`` answers, read from the log: at ``nextSeq`` when the
+    /// one event expected is there, else from the batches of `seqs` in order.
+    private func find(_ uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
         if expected == 1, let event = try nextEvent(is: uuid, in: seqs) {
             nextSeq = event.seq + 1
             return event.isDelete ? (0, event.seq) : (event.seq, 0)
@@ -98,7 +124,8 @@ final class LoggedUUIDs {
             }
             index += 1
         }
-        if count > 0 { nextSeq = max(found.addSeq, found.deleteSeq) + 1 }
+        // Only forward: a lookup behind the stream (a record the export repeats) leaves it.
+        if count > 0 { nextSeq = max(nextSeq, max(found.addSeq, found.deleteSeq) + 1) }
         return found
     }
 
@@ -183,8 +210,13 @@ final class LoggedUUIDs {
         return low
     }
 
-    /// Loads every group of batch `index` into ``lines``, unless it is there already.
+    /// Loads every group of batch `index` into ``lines``, unless it is there already or in
+    /// ``spare`` (then the two change places); the batch loaded before becomes the spare.
     private func load(_ index: Int) throws {
+        guard loaded != index else { return }
+        swap(&lines, &spare.lines)
+        swap(&scans, &spare.scans)
+        (loaded, spare.index) = (spare.index, loaded)
         guard loaded != index else { return }
         loaded = nil
         scans = 0

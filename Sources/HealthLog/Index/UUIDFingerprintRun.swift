@@ -285,8 +285,14 @@ final class UUIDFingerprintRun {
     /// Calls `body` with each block holding an event whose UUID has `uuid`'s fingerprint,
     /// ascending (none: no event of the run has `uuid`).
     func forEachCandidateBlock(_ uuid: SampleUUID, _ body: (UInt64) throws -> Void) rethrows {
+        try forEachCandidateBlock(fingerprint: UUIDFingerprint.of(uuid), body)
+    }
+
+    /// Calls `body` with each block holding an event whose UUID has the fingerprint
+    /// `fingerprint`, ascending.
+    func forEachCandidateBlock(fingerprint: UInt32, _ body: (UInt64) throws -> Void) rethrows {
         guard let packed = packedBase else { return }
-        let hash = UInt64(UUIDFingerprint.of(uuid))
+        let hash = UInt64(fingerprint)
         let bucket = Int(hash >> UInt64(lowBits))
         let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
         let low = hash & lowMask

@@ -93,9 +93,13 @@ struct UUIDIndexModelTests {
         #expect(runs.coveredSeq == model.head)
         let reader = try #require(UUIDRunReader(layout, snapshot: snapshot))
         let unused = absent + (0..<50).map { _ in SampleUUID(high: random.next(), low: random.next()) }
+        let logged = LoggedUUIDs(snapshot)
         for (uuid, found) in model.events {
             #expect(try runs.lookup(uuid) == found, "\(uuid)")
             #expect(try reader.isDeleted(uuid) == (found.deleteSeq != 0))
+            // With room for one candidate on the stack, a UUID of several events (an add and
+            // its delete, a fingerprint shared) takes the heap's room: the same answer.
+            #expect(try UUIDRunSet.search(uuid, in: runs.runs, logged, onStack: 1) == found, "\(uuid)")
         }
         for uuid in unused {
             #expect(try runs.lookup(uuid) == nil, "\(uuid)")

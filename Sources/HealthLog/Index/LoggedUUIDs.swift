@@ -225,11 +225,21 @@ final class LoggedUUIDs {
         loaded = index
     }
 
-    /// Calls `note` with each event of `batch` (the one in ``lines``) in `seqs` whose UUID is `uuid`.
+    /// Calls `note` with each event of `batch` (the one in ``lines``) in `seqs` whose UUID is
+    /// `uuid`, in sequence order.
     private func scan(for uuid: SampleUUID, in seqs: ClosedRange<UInt64>, of batch: BatchRef, _ note: (UInt64, Bool) -> Void) throws {
         let head = Self.lowercasedHead(of: uuid)
+        let all = lines.lines
+        // The lines are in sequence order: those of `seqs` start at the first not below it.
+        var low = 0
+        var high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].seq < seqs.lowerBound { low = mid + 1 } else { high = mid }
+        }
         try lines.withBytes { raw in
-            for line in lines.lines where seqs.contains(line.seq) {
+            for line in all[low...] {
+                guard line.seq <= seqs.upperBound else { break }
                 let text = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
                 guard let at = StoredLinePrefix.uuidOffset(text, isDelete: line.isDelete) else { throw unreadable(batch, line.seq) }
                 // Hex digits and '-' OR 0x20 are themselves in lower case: a cheap first test in any case.

@@ -6,13 +6,16 @@
 extension HealthStore {
     /// A lookup of the UUIDs the store has used as of now (none for a store not created
     /// yet), or `nil` when its UUID index does not cover the whole log or a run of it fails
-    /// its checksums (then the appends find out). Reads only; each call opens its own lookup, for one thread.
+    /// its checksums (then the appends find out). Reads only; each call opens its own lookup,
+    /// for one thread. With `sharing` (another thread's lookup), the index's runs that one
+    /// opened are used when the log's head has not moved since, rather than opened and
+    /// checked again: the same answers, the runs' memory held once.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` or an I/O code when the log cannot be read.
-    package func usedUUIDs() throws -> UsedUUIDs? {
+    package func usedUUIDs(sharing: UsedUUIDs? = nil) throws -> UsedUUIDs? {
         guard layout.exists else { return UsedUUIDs(nil, headSeq: 0) }
         let snapshot = try LogSnapshot(layout)
-        return UUIDRunReader(layout, snapshot: snapshot).map { UsedUUIDs($0, headSeq: snapshot.headSeq) }
+        return UUIDRunReader(layout, snapshot: snapshot, sharing: sharing?.reader).map { UsedUUIDs($0, headSeq: snapshot.headSeq) }
     }
 }
 
@@ -34,7 +37,7 @@ package final class UsedUUIDs: @unchecked Sendable {
     }
 
     /// The index's chain, or `nil` for a store not created yet.
-    private let reader: UUIDRunReader?
+    fileprivate let reader: UUIDRunReader?
     /// The store's head when the lookup was opened: what it answers as of.
     package let headSeq: UInt64
 

@@ -138,7 +138,8 @@ extension HealthStore {
         var routes: [ExportMapper.RouteReference] = []
         var clinical: [ExportMapper.ClinicalReference] = []
         let read: (summary: DocumentPass.Summary, mapper: ExportMapper)
-        let usedUUIDs = ((try? self.usedUUIDs()) ?? nil, (try? self.usedUUIDs()) ?? nil)
+        let mainUUIDs = (try? self.usedUUIDs()) ?? nil
+        let usedUUIDs = (mainUUIDs, (try? self.usedUUIDs(sharing: mainUUIDs)) ?? nil)
         let unusedAsOfHead = usedUUIDs.0.flatMap { main in usedUUIDs.1.flatMap { $0.headSeq == main.headSeq ? main.headSeq : nil } }
         do {
             read = try DocumentPass.read(path, usedUUIDs: usedUUIDs) { mapped in

@@ -125,5 +125,26 @@ struct UsedUUIDsTests {
             #expect(used.state(of: try #require(SampleUUID(text))) == (deleted.contains(text) ? .deleted : .live))
         }
         for _ in 0..<300 { #expect(used.state(of: try #require(SampleUUID(uuid()))) == .unused) }
+        // A lookup sharing the runs of another answers the same, in log order and backwards.
+        let sharing = try #require(try store.usedUUIDs(sharing: used))
+        #expect(sharing.headSeq == used.headSeq)
+        for text in first + second + (first + second).reversed() {
+            #expect(sharing.state(of: try #require(SampleUUID(text))) == (deleted.contains(text) ? .deleted : .live))
+        }
+    }
+
+    @Test("A lookup sharing another's runs after the head moved opens the runs again and answers as of the new head")
+    func sharingAfterAppend() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        _ = try store.append(ndjson: Array(Self.add(Self.live, value: 1).utf8))
+        let used = try #require(try store.usedUUIDs())
+        _ = try store.append(ndjson: Array(Self.add(Self.other, value: 2).utf8))
+        let sharing = try #require(try store.usedUUIDs(sharing: used))
+        #expect((used.headSeq, sharing.headSeq) == (1, 2))
+        #expect(used.state(of: try #require(SampleUUID(Self.other))) == .unused)
+        #expect(sharing.state(of: try #require(SampleUUID(Self.other))) == .live)
+        #expect(sharing.state(of: try #require(SampleUUID(Self.live))) == .live)
     }
 }

@@ -8,9 +8,16 @@
 /// lines stay loaded, so the writer's read of the add line that follows
 /// (``addLine(seq:)``) decompresses nothing more. A batch looked up again while it is
 /// loaded is lookups coming in log order (a re-import of an export, a run of deletes from
-/// one import, a compaction's deletes): it is then kept decoded, its UUIDs sorted, for the
-/// ``cachedBatches`` batches decoded last, so each is read about once, not once a lookup.
-/// The batch table is loaded at the first read. One thread at a time.
+/// one import, a compaction's deletes): once ``scansBeforeSorting`` lookups have scanned
+/// it, it is kept decoded, its UUIDs sorted, for the ``cachedBatches`` batches decoded
+/// last, so each is read about once, not once a lookup.
+///
+/// Lookups that follow the log event by event (a re-import of an unchanged export, whose
+/// records were added in export order) are confirmed at the line after the one confirmed
+/// last (``nextSeq``): when the run names one event of the UUID's fingerprint in the
+/// stretch and that line holds the UUID, the one event is found without scanning or
+/// decoding the batch. Any other case takes the scan or the sorted batch. The batch
+/// table is loaded at the first read. One thread at a time.
 final class LoggedUUIDs {
     /// One batch's events sorted by UUID, then sequence number.
     private final class Decoded {
@@ -27,6 +34,9 @@ final class LoggedUUIDs {
 
     /// How many decoded batches are kept: with about 2,500 events a batch, about 4 MB.
     static let cachedBatches = 64
+    /// How many lookups scan the loaded batch before the next one decodes and sorts it: a
+    /// scan costs a pass over its lines' UUID prefixes, the sort a parse of all of them.
+    static let scansBeforeSorting = 8
 
     /// The log read.
     let snapshot: LogSnapshot
@@ -44,6 +54,23 @@ final class LoggedUUIDs {
     private var loaded: Int?
     /// The lines of batch ``loaded``.
     private var lines = BatchLines()
+    /// How many lookups have scanned the lines of batch ``loaded``.
+    private var scans = 0
+    /// The batch loaded before ``loaded``, its lines and scans, kept so that lookups moving
+    /// between two neighbouring batches (a block of sequence numbers across their border,
+    /// the two mapping threads of an import taking turns) do not decompress them in turn.
+    private var spare: (index: Int?, lines: BatchLines, scans: Int) = (nil, BatchLines(), 0)
+    /// The sequence number after the latest event confirmed (0 before the first): where a
+    /// lookup in log order finds its UUID.
+    private var nextSeq: UInt64 = 0
+    /// The last ``recentCalls`` calls of ``events(of:in:expected:)`` and their answers, which
+    /// a call with the same arguments gives again without reading (an export repeats the
+    /// records just before a blood-pressure correlation as its members).
+    private var recent: [(uuid: SampleUUID, seqs: ClosedRange<UInt64>, expected: Int, found: (addSeq: UInt64, deleteSeq: UInt64))] = []
+    /// Where in ``recent`` the next call's answer goes.
+    private var recentNext = 0
+    /// How many calls ``recent`` remembers.
+    static let recentCalls = 4
 
     /// Reads of `snapshot`'s log.
     init(_ snapshot: LogSnapshot) {
@@ -57,6 +84,24 @@ final class LoggedUUIDs {
     /// - Throws: ``HealthLogError/Code/corrupt`` with the location when a batch is damaged
     ///   or holds a line whose UUID is unreadable.
     func events(of uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
+        for call in recent where call.uuid == uuid && call.seqs == seqs && call.expected == expected { return call.found }
+        let found = try find(uuid, in: seqs, expected: expected)
+        if recent.count < Self.recentCalls {
+            recent.append((uuid, seqs, expected, found))
+        } else {
+            recent[recentNext] = (uuid, seqs, expected, found)
+        }
+        recentNext = (recentNext + 1) % Self.recentCalls
+        return found
+    }
+
+    /// What ``events(of:in:expected:)`` answers, read from the log: at ``nextSeq`` when the
+    /// one event expected is there, else from the batches of `seqs` in order.
+    private func find(_ uuid: SampleUUID, in seqs: ClosedRange<UInt64>, expected: Int) throws -> (addSeq: UInt64, deleteSeq: UInt64) {
+        if expected == 1, let event = try nextEvent(is: uuid, in: seqs) {
+            nextSeq = event.seq + 1
+            return event.isDelete ? (0, event.seq) : (event.seq, 0)
+        }
         var index = try batchOrder(of: seqs.lowerBound)
         var found: (addSeq: UInt64, deleteSeq: UInt64) = (0, 0)
         var count = 0
@@ -74,11 +119,50 @@ final class LoggedUUIDs {
                 }
             } else {
                 try load(index)
+                scans += 1
                 try scan(for: uuid, in: seqs, of: batches[index], note)
             }
             index += 1
         }
+        // Only forward: a lookup behind the stream (a record the export repeats) leaves it.
+        if count > 0 { nextSeq = max(nextSeq, max(found.addSeq, found.deleteSeq) + 1) }
         return found
+    }
+
+    /// The event ``nextSeq`` when it lies in `seqs` and its stored line holds `uuid`
+    /// (its batch loaded if it is not); `nil` otherwise, also when that batch cannot be
+    /// read (the lookup's own reads then report what they find).
+    private func nextEvent(is uuid: SampleUUID, in seqs: ClosedRange<UInt64>) throws -> (seq: UInt64, isDelete: Bool)? {
+        let seq = nextSeq
+        guard seqs.contains(seq) else { return nil }
+        if loaded.map({ batches[$0].header.firstSeq > seq || batches[$0].header.lastSeq < seq }) ?? true {
+            let index = try batchOrder(of: seq)
+            guard index < batches.count, batches[index].header.firstSeq <= seq, (try? load(index)) != nil else { return nil }
+        }
+        guard let at = lineIndex(of: seq) else { return nil }
+        let line = lines.lines[at]
+        let matches = lines.withBytes { raw in
+            let text = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
+            return StoredLinePrefix.uuid(text, isDelete: line.isDelete) == uuid
+        }
+        return matches ? (seq, line.isDelete) : nil
+    }
+
+    /// The position in the loaded lines of the line of event `seq`, or `nil` when none is
+    /// (compaction dropped it): its place counted from the batch's first number when no
+    /// event before it was dropped, else found by bisection.
+    private func lineIndex(of seq: UInt64) -> Int? {
+        guard let loaded else { return nil }
+        let all = lines.lines
+        let direct = Int(seq - batches[loaded].header.firstSeq)
+        if direct < all.count, all[direct].seq == seq { return direct }
+        var low = 0
+        var high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].seq < seq { low = mid + 1 } else { high = mid }
+        }
+        return low < all.count && all[low].seq == seq ? low : nil
     }
 
     /// The stored line (without newline) of the add event `seq`, or `nil` if there is none:
@@ -126,20 +210,36 @@ final class LoggedUUIDs {
         return low
     }
 
-    /// Loads every group of batch `index` into ``lines``, unless it is there already.
+    /// Loads every group of batch `index` into ``lines``, unless it is there already or in
+    /// ``spare`` (then the two change places); the batch loaded before becomes the spare.
     private func load(_ index: Int) throws {
         guard loaded != index else { return }
+        swap(&lines, &spare.lines)
+        swap(&scans, &spare.scans)
+        (loaded, spare.index) = (spare.index, loaded)
+        guard loaded != index else { return }
         loaded = nil
+        scans = 0
         let batch = batches[index]
         try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
         loaded = index
     }
 
-    /// Calls `note` with each event of `batch` (the one in ``lines``) in `seqs` whose UUID is `uuid`.
+    /// Calls `note` with each event of `batch` (the one in ``lines``) in `seqs` whose UUID is
+    /// `uuid`, in sequence order.
     private func scan(for uuid: SampleUUID, in seqs: ClosedRange<UInt64>, of batch: BatchRef, _ note: (UInt64, Bool) -> Void) throws {
         let head = Self.lowercasedHead(of: uuid)
+        let all = lines.lines
+        // The lines are in sequence order: those of `seqs` start at the first not below it.
+        var low = 0
+        var high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].seq < seqs.lowerBound { low = mid + 1 } else { high = mid }
+        }
         try lines.withBytes { raw in
-            for line in lines.lines where seqs.contains(line.seq) {
+            for line in all[low...] {
+                guard line.seq <= seqs.upperBound else { break }
                 let text = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
                 guard let at = StoredLinePrefix.uuidOffset(text, isDelete: line.isDelete) else { throw unreadable(batch, line.seq) }
                 // Hex digits and '-' OR 0x20 are themselves in lower case: a cheap first test in any case.
@@ -169,14 +269,14 @@ final class LoggedUUIDs {
     }
 
     /// Batch `index` decoded and sorted, from the cache, or made now from ``lines`` when it
-    /// is loaded there (a second lookup in it); `nil` otherwise.
+    /// is loaded there and ``scansBeforeSorting`` lookups have scanned it; `nil` otherwise.
     private func sorted(_ index: Int) throws -> Decoded? {
         if let last, last.index == index { return last.batch }
         if let kept = decoded[index] {
             last = (index, kept)
             return kept
         }
-        guard loaded == index else { return nil }
+        guard loaded == index, scans >= Self.scansBeforeSorting else { return nil }
         let batch = batches[index]
         let events = try lines.withBytes { raw in
             try lines.uuidEvents(batch.header, in: raw).map { event -> (SampleUUID, UInt64) in

@@ -32,14 +32,16 @@ import Darwin
 /// u64 words (field `i` at bit `i × width`), and one more zero word.
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
-/// `2ᵏ` zeros, and keeps the position of every 32nd zero (about 1.5 bits an event, in
-/// memory only), so finding a bucket scans a word or two. A run that fails any check does not
-/// open, and writers rebuild it from the log.
+/// `2ᵏ` zeros, and keeps a bucket directory in memory (a byte a bucket, one to two an
+/// event): for every 16th bucket where its ones start in the bit vector, beside the 64 bits
+/// of the vector from there, so finding a bucket mostly reads one 16-byte entry, not a
+/// sample and then the vector, and a lookup's first cache miss is its last but the
+/// fields'. A run that fails any check does not open, and writers rebuild it from the log.
 final class UUIDFingerprintRun {
     static let tag: [UInt8] = Array("HLUR".utf8)
     static let headerLength = 48
-    /// Every how many zeros of the bit vector the open run keeps the position.
-    static let zeroSampleStride = 32
+    /// Every how many buckets the directory holds an entry (a power of two).
+    static let bucketsPerEntry = 16
 
     /// The first sequence number the run covers.
     let fromSeq: UInt64
@@ -63,8 +65,10 @@ final class UUIDFingerprintRun {
     private let packedBase: UnsafeRawPointer?
     /// Words of the bit vector.
     private let highWords: Int
-    /// The position of every ``zeroSampleStride``th zero of the bit vector.
-    private let zeroSamples: [Int]
+    /// The bucket directory, two words an entry: for buckets `16g`, `16(g + 1)`, … the
+    /// position in the bit vector where bucket `16g`'s ones start (just past the zero that
+    /// closes bucket `16g − 1`), then the vector's 64 bits from there (zeros past its end).
+    private let directory: [UInt64]
 
     /// The file name of a run covering `from...to` (the name runs have always had).
     static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }
@@ -109,7 +113,7 @@ final class UUIDFingerprintRun {
         guard n > 0 else {
             guard ByteReaderValue.u32(header, 36) == 0 else { return nil }
             bytes = nil
-            zeroSamples = []
+            directory = []
             highBase = nil
             packedBase = nil
             return
@@ -117,10 +121,10 @@ final class UUIDFingerprintRun {
         guard let mapped = MappedFile(fd), mapped.count == size else { return nil }
         let bodyCRC = mapped.withBytes(Self.headerLength..<size) { CRC32C.checksum($0) }
         guard bodyCRC == ByteReaderValue.u32(header, 36),
-            let samples = mapped.withBytes(Self.headerLength..<Self.headerLength + 8 * highWords, { Self.zeroPositions($0, ones: n, zeros: 1 << (32 - lowBits)) })
+            let entries = mapped.withBytes(Self.headerLength..<Self.headerLength + 8 * highWords, { Self.directory($0, ones: n, zeros: 1 << (32 - lowBits)) })
         else { return nil }
         bytes = mapped
-        zeroSamples = samples
+        directory = entries
         let base = mapped.withBytes(0..<size) { $0.baseAddress! }
         highBase = base + Self.headerLength
         packedBase = base + Self.headerLength + 8 * highWords
@@ -139,49 +143,82 @@ final class UUIDFingerprintRun {
     static func packedWords(count: Int, width: Int) -> Int { (count * width + 63) / 64 + 1 }
 
     /// Checks that the bit vector `words` holds `ones` ones and `zeros` zeros (any bit past
-    /// them 0 too) and returns the position of every ``zeroSampleStride``th zero; `nil` if not.
-    private static func zeroPositions(_ words: UnsafeRawBufferPointer, ones: Int, zeros: Int) -> [Int]? {
+    /// them 0 too) and returns its bucket directory (see ``directory``); `nil` if not.
+    private static func directory(_ words: UnsafeRawBufferPointer, ones: Int, zeros: Int) -> [UInt64]? {
         let length = ones + zeros
-        var samples: [Int] = []
-        samples.reserveCapacity(zeros / zeroSampleStride + 1)
+        let count = words.count / 8
+        let entries = (zeros + bucketsPerEntry - 1) / bucketsPerEntry
+        var starts: [Int] = [0]
+        starts.reserveCapacity(entries)
         var seen = 0
         var onesSeen = 0
-        for w in 0..<(words.count / 8) {
+        for w in 0..<count {
             let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
             let valid = min(64, length - w * 64)
             let validMask: UInt64 = valid == 64 ? ~0 : (1 << UInt64(valid)) - 1
             guard word & ~validMask == 0 else { return nil }
             onesSeen += word.nonzeroBitCount
             let free = ~word & validMask
-            let c = free.nonzeroBitCount
+            // Zero number `bucketsPerEntry × e − 1` closes the bucket before entry e's first.
             var x = free
             var taken = 0
-            while samples.count * zeroSampleStride < seen + c {
-                let target = samples.count * zeroSampleStride - seen
+            while starts.count < entries, starts.count * bucketsPerEntry - 1 < seen + free.nonzeroBitCount {
+                let target = starts.count * bucketsPerEntry - 1 - seen
                 while taken < target {
                     x &= x - 1
                     taken += 1
                 }
-                samples.append(w * 64 + x.trailingZeroBitCount)
+                starts.append(w * 64 + x.trailingZeroBitCount + 1)
             }
-            seen += c
+            seen += free.nonzeroBitCount
         }
-        guard onesSeen == ones, seen == zeros else { return nil }
-        return samples
+        guard onesSeen == ones, seen == zeros, starts.count == entries else { return nil }
+        var out: [UInt64] = []
+        out.reserveCapacity(2 * entries)
+        func word(_ w: Int) -> UInt64 {
+            w < count ? UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) : 0
+        }
+        for start in starts {
+            let offset = start % 64
+            let bits = offset == 0 ? word(start / 64) : word(start / 64) >> UInt64(offset) | word(start / 64 + 1) << UInt64(64 - offset)
+            out.append(UInt64(start))
+            out.append(bits)
+        }
+        return out
     }
 
-    /// The position in the bit vector at `high` of zero number `j` (from 0).
-    private func selectZero(_ j: Int, _ high: UnsafeRawPointer) -> Int {
-        let start = zeroSamples[j / Self.zeroSampleStride]
-        var rest = j % Self.zeroSampleStride
+    /// The keys of bucket `bucket` (below `2ᵏ`), as a range of key indexes, read from its
+    /// directory entry, and from the bit vector when the entry's 64 bits end before the
+    /// bucket does; empty for a run without keys.
+    func keys(ofBucket bucket: Int) -> Range<Int> {
+        guard let high = highBase else { return 0..<0 }
+        let entry = 2 * (bucket / Self.bucketsPerEntry)
+        let start = Int(directory[entry])
+        let rest = bucket % Self.bucketsPerEntry
+        let free = ~directory[entry + 1]
+        let first: Int
+        if free.nonzeroBitCount > rest {
+            // Zero `rest − 1` of the 64 bits closes the bucket before this one; zero `rest` closes it.
+            let begin = rest == 0 ? 0 : Self.select(rest - 1, in: free) + 1
+            first = start + begin - bucket
+            return first..<first + (free >> UInt64(begin)).trailingZeroBitCount
+        }
+        first = (rest == 0 ? start : Self.zero(rest - 1, from: start, high) + 1) - bucket
+        return first..<first + Self.onesRun(from: first + bucket, high)
+    }
+
+    /// The position in the bit vector at `high` of zero number `j` (from 0) counted from
+    /// position `start`.
+    private static func zero(_ j: Int, from start: Int, _ high: UnsafeRawPointer) -> Int {
+        var rest = j
         var w = start / 64
-        var x = ~Self.word(high, w) & (~0 << UInt64(start % 64))
+        var x = ~word(high, w) & (~0 << UInt64(start % 64))
         while true {
             let c = x.nonzeroBitCount
-            if rest < c { return w * 64 + Self.select(rest, in: x) }
+            if rest < c { return w * 64 + select(rest, in: x) }
             rest -= c
             w += 1
-            x = ~Self.word(high, w)
+            x = ~word(high, w)
         }
     }
 
@@ -248,18 +285,19 @@ final class UUIDFingerprintRun {
     /// Calls `body` with each block holding an event whose UUID has `uuid`'s fingerprint,
     /// ascending (none: no event of the run has `uuid`).
     func forEachCandidateBlock(_ uuid: SampleUUID, _ body: (UInt64) throws -> Void) rethrows {
-        guard let high = highBase, let packed = packedBase else { return }
-        let hash = UInt64(UUIDFingerprint.of(uuid))
+        try forEachCandidateBlock(fingerprint: UUIDFingerprint.of(uuid), body)
+    }
+
+    /// Calls `body` with each block holding an event whose UUID has the fingerprint
+    /// `fingerprint`, ascending.
+    func forEachCandidateBlock(fingerprint: UInt32, _ body: (UInt64) throws -> Void) rethrows {
+        guard let packed = packedBase else { return }
+        let hash = UInt64(fingerprint)
         let bucket = Int(hash >> UInt64(lowBits))
         let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
         let low = hash & lowMask
         let width = lowBits + blockBits
-        // The bucket's ones follow its predecessor's closing zero; the ones before them are
-        // the keys of earlier buckets.
-        let first = bucket == 0 ? 0 : selectZero(bucket - 1, high) + 1
-        let start = first - bucket
-        let end = start + Self.onesRun(from: first, high)
-        for i in start..<end {
+        for i in keys(ofBucket: bucket) {
             let value = Self.field(packed, i, width: width)
             if value & lowMask == low { try body(value >> UInt64(lowBits)) }
         }

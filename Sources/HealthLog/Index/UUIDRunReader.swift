@@ -10,7 +10,8 @@
 /// stored lines, keeping the batches it read last decoded, so an import that looks up its
 /// records in export order reads each batch of an earlier import of it about once. Runs
 /// were checked whole when they opened; a batch that fails its checksum makes the lookup
-/// throw. One thread at a time.
+/// throw. One thread at a time; readers for other threads may share its runs, which
+/// only read their mapped files and in-memory directories once opened.
 final class UUIDRunReader {
     /// The chain, oldest first.
     private let runs: [UUIDFingerprintRun]
@@ -18,11 +19,17 @@ final class UUIDRunReader {
     private let logged: LoggedUUIDs
 
     /// The chain in `layout`'s `uuids/` covering `1...snapshot.headSeq`, or `nil` when the
-    /// runs there do not cover exactly that (an empty log has an empty chain).
-    init?(_ layout: StoreLayout, snapshot: LogSnapshot) {
-        let chain = UUIDRunSet.openChain(layout.directory + "/uuids", head: snapshot.headSeq, removingOthers: false)
-        guard (chain.last?.toSeq ?? 0) == snapshot.headSeq else { return nil }
-        runs = chain
+    /// runs there do not cover exactly that (an empty log has an empty chain). With
+    /// `sharing`, that reader's runs when they cover exactly that (opened once, for
+    /// readers on several threads), else the runs opened again.
+    init?(_ layout: StoreLayout, snapshot: LogSnapshot, sharing: UUIDRunReader? = nil) {
+        if let shared = sharing?.runs, (shared.last?.toSeq ?? 0) == snapshot.headSeq {
+            runs = shared
+        } else {
+            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", head: snapshot.headSeq, removingOthers: false)
+            guard (chain.last?.toSeq ?? 0) == snapshot.headSeq else { return nil }
+            runs = chain
+        }
         logged = LoggedUUIDs(snapshot)
     }
 

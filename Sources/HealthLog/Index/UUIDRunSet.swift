@@ -118,28 +118,71 @@ final class UUIDRunSet {
 
     /// What `runs` (a chain, oldest first) and the log of `logged` say of `uuid`: newest run
     /// first, the largest add and delete of it in the run's candidate blocks, until an add is found.
-    static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs) throws -> Found? {
+    ///
+    /// Every run's candidates are found before any is confirmed: a run's directory entry
+    /// and fields are reads from memory the cache rarely holds, and done one run after the
+    /// other without a confirmation between, the reads of the runs overlap instead of
+    /// each waiting for the one before. The answers are those of confirming run by run.
+    /// Up to `onStack` candidates are kept on the stack (tests make it small), more on the heap.
+    static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, onStack: Int = 8) throws -> Found? {
+        let fingerprint = UUIDFingerprint.of(uuid)
+        let searched = try withUnsafeTemporaryAllocation(of: Candidate.self, capacity: onStack) { buffer in
+            try search(uuid, fingerprint: fingerprint, in: runs, logged, room: buffer)
+        }
+        if case .answered(let found) = searched { return found }
+        // More candidates than the stack holds (many UUIDs sharing a fingerprint): again with room for all.
+        var count = 0
+        for run in runs { run.forEachCandidateBlock(fingerprint: fingerprint) { _ in count += 1 } }
+        let buffer = UnsafeMutableBufferPointer<Candidate>.allocate(capacity: count)
+        defer { buffer.deallocate() }
+        guard case .answered(let found) = try search(uuid, fingerprint: fingerprint, in: runs, logged, room: buffer) else {
+            preconditionFailure("room for every candidate")
+        }
+        return found
+    }
+
+    /// A candidate block of a run: the run's index in the chain and the block.
+    typealias Candidate = (run: Int, block: UInt64)
+
+    /// What a search with room for some candidates did.
+    private enum Searched {
+        /// It found the answer.
+        case answered(Found?)
+        /// The candidates did not fit.
+        case noRoom
+    }
+
+    /// ``search(_:in:_:)`` with `room` for the candidates.
+    private static func search(
+        _ uuid: SampleUUID, fingerprint: UInt32, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, room: UnsafeMutableBufferPointer<Candidate>
+    ) throws -> Searched {
+        var count = 0
+        for k in runs.indices.reversed() {
+            runs[k].forEachCandidateBlock(fingerprint: fingerprint) { block in
+                if count < room.count { (room.baseAddress! + count).initialize(to: (k, block)) }
+                count += 1
+            }
+        }
+        guard count <= room.count else { return .noRoom }
         var found = Found(addSeq: 0, deleteSeq: 0)
-        for run in runs.reversed() {
+        var at = 0
+        while at < count {
+            let k = room[at].run
             // Candidate blocks come in order; a block named twice holds two of the run's events.
-            var pending: (block: UInt64, keys: Int)?
-            func confirm(_ candidate: (block: UInt64, keys: Int)) throws {
-                let events = try logged.events(of: uuid, in: run.seqs(ofBlock: candidate.block), expected: candidate.keys)
+            while at < count, room[at].run == k {
+                let block = room[at].block
+                var keys = 0
+                while at < count, room[at].run == k, room[at].block == block {
+                    keys += 1
+                    at += 1
+                }
+                let events = try logged.events(of: uuid, in: runs[k].seqs(ofBlock: block), expected: keys)
                 found.addSeq = max(found.addSeq, events.addSeq)
                 found.deleteSeq = max(found.deleteSeq, events.deleteSeq)
             }
-            try run.forEachCandidateBlock(uuid) { block in
-                if let last = pending, last.block == block {
-                    pending!.keys += 1
-                    return
-                }
-                if let last = pending { try confirm(last) }
-                pending = (block, 1)
-            }
-            if let last = pending { try confirm(last) }
             if found.addSeq != 0 { break }
         }
-        return found.addSeq == 0 && found.deleteSeq == 0 ? nil : found
+        return .answered(found.addSeq == 0 && found.deleteSeq == 0 ? nil : found)
     }
 
     /// The lookups of `uuids`, in their order, made in the order of the log stretches they

@@ -61,6 +61,39 @@ struct UUIDFingerprintRunTests {
         #expect(bytes < 100_000 * 27 / 8 + 100)
     }
 
+    @Test("The bucket directory gives every bucket its keys, also buckets too full for an entry's 64 bits", arguments: [200, 3_000])
+    func bucketDirectory(_ count: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let highBits = UUIDFingerprintRun.highBits(count: count)
+        var random = SeededRandom(state: UInt64(count))
+        func uuid(inBucket bucket: UInt64?) -> SampleUUID {
+            while true {
+                let uuid = SampleUUID(high: random.next(), low: random.next())
+                if bucket.map({ UInt64(UUIDFingerprint.of(uuid)) >> UInt64(32 - highBits) == $0 }) ?? true { return uuid }
+            }
+        }
+        // 90 keys in bucket 0 and 70 in bucket 17: their entries' 64 bits end inside them.
+        let chosen = (0..<90).map { _ in uuid(inBucket: 0) } + (0..<70).map { _ in uuid(inBucket: 17) }
+        let uuids = chosen + (chosen.count..<count).map { _ in uuid(inBucket: nil) }
+        let events = uuids.enumerated().map { (uuid: $0.element, seq: UInt64($0.offset) * 3 + 1) }
+        let run = try Self.run(events, from: 1, to: events.last!.seq, in: dir.path)
+        #expect(32 - run.lowBits == highBits)
+        let keys = run.keys()
+        let buckets = keys.map { Int($0 >> UInt64(32 + run.lowBits)) }
+        for bucket in 0..<(1 << highBits) {
+            let first = buckets.firstIndex { $0 >= bucket } ?? keys.count
+            let end = buckets.firstIndex { $0 > bucket } ?? keys.count
+            #expect(run.keys(ofBucket: bucket) == first..<end, "bucket \(bucket)")
+        }
+        #expect(run.keys(ofBucket: 0).count >= 90)
+        #expect(run.keys(ofBucket: 17).count >= 70)
+        for event in events + (0..<200).map({ _ in (uuid: uuid(inBucket: 17), seq: UInt64(0)) }) {
+            let fingerprint = UInt64(UUIDFingerprint.of(event.uuid))
+            #expect(run.candidateBlocks(event.uuid) == keys.filter { $0 >> 32 == fingerprint }.map { $0 & 0xFFFF_FFFF })
+        }
+    }
+
     @Test("UUIDs sharing a fingerprint are both candidates, each in its own block")
     func collisions() throws {
         let dir = try TemporaryDirectory()

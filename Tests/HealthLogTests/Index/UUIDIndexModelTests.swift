@@ -93,9 +93,13 @@ struct UUIDIndexModelTests {
         #expect(runs.coveredSeq == model.head)
         let reader = try #require(UUIDRunReader(layout, snapshot: snapshot))
         let unused = absent + (0..<50).map { _ in SampleUUID(high: random.next(), low: random.next()) }
+        let logged = LoggedUUIDs(snapshot)
         for (uuid, found) in model.events {
             #expect(try runs.lookup(uuid) == found, "\(uuid)")
             #expect(try reader.isDeleted(uuid) == (found.deleteSeq != 0))
+            // With room for one candidate on the stack, a UUID of several events (an add and
+            // its delete, a fingerprint shared) takes the heap's room: the same answer.
+            #expect(try UUIDRunSet.search(uuid, in: runs.runs, logged, onStack: 1) == found, "\(uuid)")
         }
         for uuid in unused {
             #expect(try runs.lookup(uuid) == nil, "\(uuid)")
@@ -104,5 +108,20 @@ struct UUIDIndexModelTests {
         var all = Array(model.events.keys) + unused
         all.shuffle(using: &random)
         #expect(try runs.lookup(all: all) == all.map { model.events[$0] })
+        // In log order (a re-import's), with now and then an unused UUID between, through a
+        // reader of its own and one sharing the first one's runs.
+        let inLogOrder = model.events.sorted { $0.value.addSeq < $1.value.addSeq }
+        let sharing = try #require(UUIDRunReader(layout, snapshot: try LogSnapshot(layout), sharing: reader))
+        let ordered = try #require(UUIDRunReader(layout, snapshot: try LogSnapshot(layout)))
+        let writer = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout))
+        for (k, (uuid, found)) in inLogOrder.enumerated() {
+            #expect(try writer.lookup(uuid) == found, "\(uuid)")
+            #expect(try ordered.isDeleted(uuid) == (found.deleteSeq != 0), "\(uuid)")
+            #expect(try sharing.isDeleted(uuid) == (found.deleteSeq != 0), "\(uuid)")
+            if k % 7 == 3 {
+                #expect(try writer.lookup(unused[k % unused.count]) == nil)
+                #expect(try ordered.isDeleted(unused[k % unused.count]) == nil)
+            }
+        }
     }
 }

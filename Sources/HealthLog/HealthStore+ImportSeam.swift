@@ -32,6 +32,15 @@ extension HealthStore {
         try validator.validate(line: line)
     }
 
+    /// Removes `path` and everything under it, never following a symbolic link: the
+    /// directory an import built a new store in, when the import does not put it in place.
+    /// A missing path is no error.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when something cannot be removed.
+    package static func removeImportDirectory(_ path: String) throws {
+        try DirectoryTree.remove(path)
+    }
+
     /// Calls `body` with the UUID of every live sample whose metadata holds `key`, in
     /// sequence order: HealthKit's view of the whole log, read by the replayer (the delete
     /// groups first, then the add groups), with deleted objects left out. Memory grows

@@ -17,7 +17,10 @@ extension HealthStore {
     /// rest in an unlinked temporary file beside the store) and are then appended in appends
     /// of ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
     /// or I/O failure during the appends leaves whole appends; running the import again
-    /// completes it, adding only what is missing.
+    /// completes it, adding only what is missing. When nothing exists at the store's path,
+    /// the appends go, while the export is read, to a new store built beside it
+    /// (``ImportStaging``), renamed into place once all of the export was read and appended:
+    /// until then nothing exists at the path, whatever fails.
     ///
     /// ```swift
     /// let report = try store.importExport(at: "export.zip")

@@ -51,12 +51,15 @@ final class ImportStaging {
         return ImportStaging(target: path, directory: directory, lockFD: fd)
     }
 
+    /// The new store for `target` being built in `directory`, whose lock `lockFD` holds.
     private init(target: String, directory: String, lockFD: Int32) {
         self.target = target
         self.directory = directory
         self.lockFD = lockFD
     }
 
+    /// Lets the lock go (a directory neither committed nor abandoned stays, for the next
+    /// import to remove).
     deinit {
         if lockFD >= 0 { close(lockFD) }
     }

@@ -32,12 +32,15 @@ final class LiveAppendFeed {
         /// The appends made, emptied: back to the calling thread.
         let free = HandoffQueue<GatheredAppend>(capacity: 2)
 
+        /// What the thread appending with `writer` works with.
         init(_ writer: ImportWriter) {
             self.writer = writer
         }
     }
 
+    /// The writer and the queues, shared with the appending thread.
     private let appending: Appending
+    /// The appending thread, until it is joined.
     private var thread: JoinableThread?
     /// The append being gathered.
     private var current = GatheredAppend()
@@ -62,6 +65,7 @@ final class LiveAppendFeed {
         thread = try JoinableThread { Self.run(appending) }
     }
 
+    /// Stops and joins the appending thread, if it still runs.
     deinit {
         stop()
     }

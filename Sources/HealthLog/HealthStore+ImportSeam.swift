@@ -32,6 +32,15 @@ extension HealthStore {
         try validator.validate(line: line)
     }
 
+    /// Removes `path` and everything under it, never following a symbolic link: the
+    /// directory an import built a new store in, when the import does not put it in place.
+    /// A missing path is no error.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when something cannot be removed.
+    package static func removeImportDirectory(_ path: String) throws {
+        try DirectoryTree.remove(path)
+    }
+
     /// Calls `body` with the UUID of every live sample whose metadata holds `key`, in
     /// sequence order: HealthKit's view of the whole log, read by the replayer (the delete
     /// groups first, then the add groups), with deleted objects left out. Memory grows
@@ -70,6 +79,9 @@ package struct ImportLineValidator {
     /// The one line ``prepare(line:)`` made ready last, with the checks and what they have
     /// looked up (its ``PreparedChunk/checker``, which ``validate(line:)`` uses too).
     private var scratch = PreparedChunk(checker: InputChecker(importing: true))
+    /// The value tokens of the lines checked before (``TokenMemo``): an import's lines repeat
+    /// their type, unit, source and device, and most end when they start.
+    private let memo = TokenMemo()
 
     /// A validator that has looked up nothing yet.
     package init() {}
@@ -80,7 +92,7 @@ package struct ImportLineValidator {
     ///   `field 'NAME': ` when one field is at fault.
     package mutating func validate(line: UnsafeRawBufferPointer) throws {
         do {
-            _ = try scratch.checker.check(try EventLineParser.parse(line), line: line)
+            _ = try scratch.checker.check(try EventLineParser.parse(line, memo: memo), line: line)
         } catch let error as FieldError {
             throw Self.refusal(error)
         }
@@ -99,7 +111,7 @@ package struct ImportLineValidator {
         scratch.encoded.removeAll(keepingCapacity: true)
         scratch.rewritten.removeAll(keepingCapacity: true)
         do {
-            let event = try EventLineParser.parse(line)
+            let event = try EventLineParser.parse(line, memo: memo)
             let outcome = try scratch.checker.check(event, line: line)
             if let rewritten = outcome.rewritten {
                 scratch.rewritten.append(contentsOf: rewritten)

@@ -173,19 +173,29 @@ final class ExportDocumentReader {
 
         /// An attribute's value as the reader's tree gave it: the bytes as they are, or,
         /// with an entity reference among them, the references expanded as libxml2's tree
-        /// does.
-        func value(_ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
+        /// does. A value whose bytes are those of the last value of the same name, or of
+        /// `previous` (the tag's attribute before: an `endDate` is mostly its `startDate`),
+        /// is that `String` again, not a new one.
+        func value(
+            _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
+            previous: String?
+        ) -> String {
             let count = end - start
             if memchr(start, 0x26, count) != nil { return expanded(start, count) }
             if prefix == nil {
                 let known = known(local)
-                let same = known.last.utf8.withContiguousStorageIfAvailable { $0.count == count && memcmp($0.baseAddress!, start, count) == 0 } ?? false
-                if same { return known.last }
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+                if Self.holds(known.last, start, count) { return known.last }
+                let value = previous.flatMap { Self.holds($0, start, count) ? $0 : nil }
+                    ?? String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
                 known.last = value
                 return value
             }
             return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        }
+
+        /// Whether `text`'s UTF-8 bytes are the `count` bytes at `start`.
+        private static func holds(_ text: String, _ start: UnsafePointer<xmlChar>, _ count: Int) -> Bool {
+            text.utf8.withContiguousStorageIfAvailable { $0.count == count && memcmp($0.baseAddress!, start, count) == 0 } ?? false
         }
 
         /// A value holding entity references, expanded the way the reader's attribute
@@ -227,7 +237,7 @@ final class ExportDocumentReader {
                 for k in 0..<kept {
                     guard let name = attributes[5 * k], let start = attributes[5 * k + 3], let end = attributes[5 * k + 4] else { continue }
                     let prefix = attributes[5 * k + 1]
-                    list.append((context.name(name, prefix: prefix), context.value(start, end, of: name, prefix: prefix)))
+                    list.append((context.name(name, prefix: prefix), context.value(start, end, of: name, prefix: prefix, previous: list.last?.value)))
                 }
             }
             let index = context.nodes.count

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthLog
 
 /// Maps the top-level elements of an export to SPEC §1 event lines, validated by the
@@ -190,7 +195,11 @@ struct ExportMapper {
         var draft = SampleDraft(type: type, start: start, end: end)
         draft.source = element["sourceName"] ?? element["source"]
         draft.sourceVersion = element["sourceVersion"]
-        draft.device = element["device"].map(Self.stableDevice)
+        if let device = element["device"] {
+            let stable = Self.stableDevice(device, last: workspace.lastDevice)
+            workspace.lastDevice = stable
+            draft.device = stable
+        }
         if let text = element["creationDate"] {
             if let date = ExportDateFormat.instant(text, days: workspace.days) {
                 draft.addMetadata(Self.creationDateKey, date: date)
@@ -495,6 +504,24 @@ struct ExportMapper {
         }
         guard let close = text.firstIndex(of: ">") else { return text }
         return "<<HKDevice" + text[close...]
+    }
+
+    /// ``stableDevice(_:)`` of `text`, which is `last` itself when its bytes are `last`'s
+    /// (a run of records names one device, each with another address): no new `String`.
+    static func stableDevice(_ text: String, last: String?) -> String {
+        guard var last, text.hasPrefix("<<HKDevice: 0x") else { return stableDevice(text) }
+        var text = text
+        let same = text.withUTF8 { t in
+            last.withUTF8 { l in
+                // Where the fast path of stableDevice(_:) cuts, and whether it would: then its
+                // result is "<<HKDevice" and the bytes from the first ">" on.
+                guard let close = t.firstIndex(of: 0x3E), t[close - 1] < 0x80, close + 1 == t.count || t[close + 1] < 0x80 else { return false }
+                let suffix = t.count - close
+                return l.count == 10 + suffix && memcmp(l.baseAddress!, t.baseAddress!, 10) == 0
+                    && memcmp(l.baseAddress! + 10, t.baseAddress! + close, suffix) == 0
+            }
+        }
+        return same ? last : stableDevice(text)
     }
 
     /// A child element as a JSON object: its attributes (sorted by name, values as

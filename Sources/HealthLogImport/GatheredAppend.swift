@@ -1,9 +1,9 @@
 import HealthLog
 
-/// The events of one importing append, gathered from the spill: their lines with what the
+/// The events of one importing append, gathered from the spill or as they are mapped: their lines with what the
 /// mapping prepared of them, their UUIDs, and the events left out because the store holds
 /// them. Filled by one thread and then handed whole to the one that appends it
-/// (``SpillAppendFeed``); a class, so its buffers are reused from append to append.
+/// (``SpillAppendFeed``, ``LiveAppendFeed``); a class, so its buffers are reused from append to append.
 final class GatheredAppend: @unchecked Sendable {
     // Sendable by hand: one thread at a time owns an instance; it changes hands only
     // through a `HandoffQueue`, whose mutex orders the accesses.

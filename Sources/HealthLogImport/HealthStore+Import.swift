@@ -17,7 +17,10 @@ extension HealthStore {
     /// rest in an unlinked temporary file beside the store) and are then appended in appends
     /// of ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
     /// or I/O failure during the appends leaves whole appends; running the import again
-    /// completes it, adding only what is missing.
+    /// completes it, adding only what is missing. When nothing exists at the store's path,
+    /// the appends go, while the export is read, to a new store built beside it
+    /// (``ImportStaging``), renamed into place once all of the export was read and appended:
+    /// until then nothing exists at the path, whatever fails.
     ///
     /// ```swift
     /// let report = try store.importExport(at: "export.zip")
@@ -35,10 +38,33 @@ extension HealthStore {
     ///   one; ``HealthLogError/Code/badUsage`` for a file that cannot be opened; a store code
     ///   when writing fails.
     public func importExport(at path: String, options: ImportOptions = ImportOptions(), progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
+        guard let staging = try ImportStaging.begin(for: directory) else { return try importExport(at: path, options: options, progress: progress, staging: nil) }
+        do {
+            let report = try importExport(at: path, options: options, progress: progress, staging: staging)
+            if report.appends > 0 { try staging.commit() } else { staging.abandon() }
+            return report
+        } catch {
+            staging.abandon()
+            throw error
+        }
+    }
+
+    /// ``importExport(at:options:progress:)``, appending to a new store being built in
+    /// `staging` while the export is read (``LiveAppendFeed``), or, without one, to this
+    /// store after the whole export was read and its events spilled (``EventSpill``,
+    /// ``SpillAppendFeed``). Returns before `staging` is committed.
+    private func importExport(at path: String, options: ImportOptions, progress: ((ImportProgress) -> Void)?, staging: ImportStaging?) throws -> ImportReport {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
         let spill = EventSpill(near: directory)
+        var live: LiveAppendFeed?
+        if let staging {
+            var writer = ImportWriter(store: HealthStore(directory: staging.directory, options: self.options), eventsPerAppend: options.eventsPerAppend)
+            writer.appendsOutliveFailure = false
+            live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes)
+        }
+        defer { live?.stop() }
         // Events of one type come in runs (a night of heart rates): counted by run, so the
         // report's table is hashed into once per run, not once per event.
         var run = (type: "", count: 0)
@@ -57,7 +83,7 @@ extension HealthStore {
                 memberTypes[event.uuid] = event.type
             }
             if options.mirror { exportUUIDs.append(event.uuid) }
-            try spill.add(event, flags)
+            if let live { try live.add(event, flags) } else { try spill.add(event, flags) }
         }
         let document = try readExport(path, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
@@ -85,24 +111,32 @@ extension HealthStore {
         report.elementCounts = document.elementCounts
         report.locale = document.locale
         report.exportDate = document.exportDate
-        var writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
-        let spilled = max(1, spill.size)
+        var writer: ImportWriter
+        let membersAlsoTopLevel: [String: Int]
         let total = document.totalBytes
-        let outcome = try SpillAppendFeed.run(
-            spill, memberTypes: memberTypes, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
-        ) { gathered in
-            try writer.append(gathered)
-        } progress: { done in
-            progress?(ImportProgress(phase: .writing, bytesDone: Int(Double(total) * Double(done) / Double(spilled)), bytesTotal: total))
+        if let live {
+            (writer, membersAlsoTopLevel) = try live.finish(memberTypes: memberTypes)
+            progress?(ImportProgress(phase: .writing, bytesDone: total, bytesTotal: total))
+        } else {
+            writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
+            let spilled = max(1, spill.size)
+            let outcome = try SpillAppendFeed.run(
+                spill, memberTypes: memberTypes, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
+            ) { gathered in
+                try writer.append(gathered)
+            } progress: { done in
+                progress?(ImportProgress(phase: .writing, bytesDone: Int(Double(total) * Double(done) / Double(spilled)), bytesTotal: total))
+            }
+            membersAlsoTopLevel = outcome.membersAlsoTopLevel
         }
-        for (type, count) in outcome.membersAlsoTopLevel {
+        for (type, count) in membersAlsoTopLevel {
             report.typeCounts[type, default: 0] -= count
             report.correlationMembersAlsoTopLevel += count
         }
         if options.mirror {
             exportUUIDs.sort()
             var gone: [SampleUUID] = []
-            try forEachLiveSample(withMetadataKey: SampleDraft.markerKey) { uuid in
+            try writer.store.forEachLiveSample(withMetadataKey: SampleDraft.markerKey) { uuid in
                 if !Self.contains(uuid, sorted: exportUUIDs) { gone.append(uuid) }
             }
             exportUUIDs = []

@@ -10,6 +10,10 @@ struct ImportWriter {
     private(set) var summary = AppendSummary()
     /// How many appends wrote something.
     private(set) var appends = 0
+    /// Whether the appends made stay when a later one fails (the store at the target), so an
+    /// error says how many were written; not for a new store being built
+    /// (``ImportStaging``), which a failure removes whole.
+    var appendsOutliveFailure = true
     /// The next append's events, when they are added one by one (``add(_:)``).
     private var pending = GatheredAppend()
     /// The store's head as of which the lines' UUIDs were found unused, moved on by each
@@ -80,7 +84,7 @@ struct ImportWriter {
         }
         do {
             done = try store.appendImporting(prepared: gathered.lines, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil, mayBeUsed: mayBeUsed)
-        } catch let error as HealthLogError where appends > 0 {
+        } catch let error as HealthLogError where appends > 0 && appendsOutliveFailure {
             var error = error
             error.message += " (this import's first \(appends) appends were written; importing again completes it)"
             throw error

@@ -13,6 +13,9 @@ final class LineWorkspace {
     let days = ExportDays()
     /// The canonical rendering being hashed.
     var canonical: [UInt8] = []
+    /// The device text the last record named, without its address
+    /// (``ExportMapper/stableDevice(_:last:)``).
+    var lastDevice: String?
     /// The last type identifier looked up, and its kind.
     private var lastKind: (type: String, kind: SampleKind?)?
     /// The store's used UUIDs, when the import looks them up while mapping.

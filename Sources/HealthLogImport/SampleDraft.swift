@@ -117,7 +117,9 @@ struct SampleDraft {
     /// The event line (no newline), as a new array.
     func render(uuid: SampleUUID?, marker: [UInt8]?) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(512)
+        // Room for a line with a device and its metadata (about 550 bytes) and its newline,
+        // so the array is not grown and copied as it is written.
+        out.reserveCapacity(1024)
         render(uuid: uuid, marker: marker, into: &out)
         return out
     }

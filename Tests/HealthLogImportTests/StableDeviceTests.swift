@@ -30,4 +30,27 @@ struct StableDeviceTests {
         #expect(ExportMapper.stableDevice(cases[2]) == "<<HKDevice>")
         #expect(ExportMapper.stableDevice(cases[3]) == "<<HKDevice>")
     }
+
+    @Test("Given the last record's device, the text is what it is without one, whichever last it was given")
+    func lastDevice() {
+        let texts = [
+            "<<HKDevice: 0x3012772a0>, name:Apple Watch, software:10.2>",
+            "<<HKDevice: 0xa78e51061>, name:Apple Watch, software:10.2>",
+            "<<HKDevice: 0xa78e51061>, name:Apple Watch, software:10.3>",
+            "<<HKDevice: 0x1>\u{0338}, name:Apple Watch, software:10.2>",
+            "<<HKDevice: 0x\u{0600}>, name:Apple Watch, software:10.2>",
+            "<<HKDevice: 0x1>",
+            "<<HKDevice: 0x12 no close",
+            "<<HKDevice 0x1>, name:Apple Watch, software:10.2>",
+            "Jane’s iPhone",
+            "",
+        ]
+        let lasts: [String?] = [nil, "<<HKDevice>, name:Apple Watch, software:10.2>", "<<HKDevice>", "<<HKDevicX>, name:Apple Watch, software:10.2>", "", "<<HKD"]
+            + texts.map { ExportMapper.stableDevice($0) }
+        for text in texts {
+            for last in lasts {
+                #expect(ExportMapper.stableDevice(text, last: last) == ExportMapper.stableDevice(text), "\(text) after \(last ?? "nil")")
+            }
+        }
+    }
 }

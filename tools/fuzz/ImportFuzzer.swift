@@ -26,6 +26,17 @@ let workDirectory: String = {
     return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }()
 
+/// Whether a `STORE.import-*` directory (a new store being built) is beside `storePath`.
+func leftBeside(_ storePath: String) -> Bool {
+    guard let listing = opendir(workDirectory) else { return false }
+    defer { closedir(listing) }
+    while let entry = readdir(listing) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name.hasPrefix("store.import-") { return true }
+    }
+    return false
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let exportPath = workDirectory + "/export.xml"
@@ -42,8 +53,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         report = try store.importExport(at: exportPath)
     } catch {
         check(!store.exists, "a refused import (\(error)) left a store behind")
+        check(!leftBeside(storePath), "a refused import (\(error)) left the store it was building")
         return 0
     }
+    check(!leftBeside(storePath), "an import left the store it was building beside the target")
     guard store.exists else {
         check(report.summary.added == 0, "the report says \(report.summary.added) added but there is no store")
         return 0

@@ -29,6 +29,9 @@ let package = Package(
         ),
         // CRC-32C by the CPU's instruction (SSE4.2, ARMv8 CRC), with a table fallback.
         .target(name: "CCRC32C"),
+        // renameat2(2) / renamex_np(2): a rename that never replaces (an import's new store
+        // put at its path) and one that exchanges (a restore over an existing store).
+        .target(name: "CAtomicRename"),
         // OpenSSL's libcrypto, for the import's content-derived UUIDs: its SHA-256 uses the
         // CPU's SHA extensions. Linked by the import worker only, never by `healthlog`.
         .systemLibrary(
@@ -52,13 +55,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CCRC32C", "CLZ4", "CSodium"]),
+        .target(name: "HealthLog", dependencies: ["CAtomicRename", "CCRC32C", "CLZ4", "CSodium"]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of
         // an import's CPU; BENCHMARKS.md, "The parse and mapping threads: lookups, names, sorting").
         // Debug builds, which the tests run, keep them.
         .target(
-            name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive", "CLZ4"],
+            name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive", "CLZ4", "CAtomicRename"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
@@ -71,7 +74,7 @@ let package = Package(
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CCRC32C", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthLogCLITests",
@@ -83,7 +86,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system && target.name != "CCRC32C" {
+for target in package.targets where target.type != .system && !["CAtomicRename", "CCRC32C"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("InternalImportsByDefault"),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CAtomicRename
 import HealthLog
 
 /// Where an import into a store that does not exist yet writes: a new store built beside
@@ -70,7 +71,7 @@ final class ImportStaging {
     /// - Throws: ``HealthLogError/Code/io`` when something was created at the target while
     ///   the import ran (nothing is replaced; the built store is removed) or the rename fails.
     func commit() throws {
-        var renamed = Self.renameNoReplace(directory, target)
+        var renamed = healthlog_rename_noreplace(directory, target)
         if renamed != 0, errno == EINVAL || errno == ENOSYS {
             // A file system without the flag: a plain rename, after looking once more.
             var status = stat()
@@ -133,24 +134,6 @@ final class ImportStaging {
                 try HealthStore.removeImportDirectory(path)
             }
         }
-    }
-
-    /// `rename(from, to)`, failing with `EEXIST` when `to` exists.
-    private static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
-        #if canImport(Glibc)
-        // glibc has exported renameat2 since 2.28, but Swift's Glibc module does not declare it.
-        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
-            errno = ENOSYS
-            return -1
-        }
-        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-        var result: Int32
-        repeat { result = renameat2(AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */) } while result != 0 && errno == EINTR
-        return result
-        #else
-        return renamex_np(from, to, UInt32(RENAME_EXCL))
-        #endif
     }
 
     /// The parent directory and last component of `path`.

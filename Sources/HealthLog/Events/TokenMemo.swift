@@ -38,6 +38,11 @@ final class TokenMemo {
     private let instants: UnsafeMutablePointer<Timestamp>
     /// The entry each slot fills next (round robin).
     private let next: UnsafeMutablePointer<Int>
+    /// The fields of the line parsed last, in the order its keys came (a hint only: the
+    /// parser takes the `k`th key from it when the line's bytes there are exactly that key).
+    private let order: UnsafeMutablePointer<Field>
+    /// How many fields ``order`` holds.
+    private var orderCount = 0
 
     /// An empty memo.
     init() {
@@ -51,6 +56,8 @@ final class TokenMemo {
         instants.initialize(repeating: Timestamp(microseconds: 0), count: count)
         next = .allocate(capacity: Slot.allCases.count)
         next.initialize(repeating: 0, count: Slot.allCases.count)
+        order = .allocate(capacity: Field.allCases.count)
+        order.initialize(repeating: .op, count: Field.allCases.count)
     }
 
     /// Frees the tokens' memory.
@@ -60,6 +67,34 @@ final class TokenMemo {
         kinds.deallocate()
         instants.deallocate()
         next.deallocate()
+        order.deallocate()
+    }
+
+    /// When the line parsed last had a `k`th key and the bytes of `s` at its position
+    /// (no blanks skipped) are exactly that key, `"name":` with its colon: that field,
+    /// with the key and colon consumed. Otherwise `nil`, with nothing consumed, and the
+    /// parser reads the key as it reads any. What it consumes is what ``Field/atKey(_:)``
+    /// and the colon's `expect` would on the same bytes, so the parse goes on the same.
+    @inline(__always)
+    func expectedField(_ k: Int, in s: inout JSONScanner) -> Field? {
+        guard k < orderCount, s.position + 16 <= s.bytes.count else { return nil }
+        let field = order[k]
+        let key = FieldKey.all[field.rawValue]
+        guard key.isAt(s.position, of: s.bytes) else { return nil }
+        s.position += key.length
+        return field
+    }
+
+    /// Notes that the `k`th key of the line being parsed is `field`.
+    @inline(__always)
+    func noteField(_ field: Field, at k: Int) {
+        order[k] = field
+        if k >= orderCount { orderCount = k + 1 }
+    }
+
+    /// Notes that the line parsed had `count` keys, all noted.
+    func endOrder(_ count: Int) {
+        orderCount = count
     }
 
     /// The entry of `slot` whose token is the bytes of `line` from `at` on, or `nil`.

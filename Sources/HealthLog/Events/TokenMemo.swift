@@ -41,6 +41,8 @@ final class TokenMemo {
     /// The fields of the line parsed last, in the order its keys came (a hint only: the
     /// parser takes the `k`th key from it when the line's bytes there are exactly that key).
     private let order: UnsafeMutablePointer<Field>
+    /// The keys of ``order``'s fields, kept here so that a compare reads no global table.
+    private let orderKeys: UnsafeMutablePointer<FieldKey>
     /// How many fields ``order`` holds.
     private var orderCount = 0
 
@@ -58,6 +60,8 @@ final class TokenMemo {
         next.initialize(repeating: 0, count: Slot.allCases.count)
         order = .allocate(capacity: Field.allCases.count)
         order.initialize(repeating: .op, count: Field.allCases.count)
+        orderKeys = .allocate(capacity: Field.allCases.count)
+        orderKeys.initialize(repeating: FieldKey(.op), count: Field.allCases.count)
     }
 
     /// Frees the tokens' memory.
@@ -68,6 +72,7 @@ final class TokenMemo {
         instants.deallocate()
         next.deallocate()
         order.deallocate()
+        orderKeys.deallocate()
     }
 
     /// When the line parsed last had a `k`th key and the bytes of `s` at its position
@@ -78,17 +83,18 @@ final class TokenMemo {
     @inline(__always)
     func expectedField(_ k: Int, in s: inout JSONScanner) -> Field? {
         guard k < orderCount, s.position + 16 <= s.bytes.count else { return nil }
-        let field = order[k]
-        let key = FieldKey.all[field.rawValue]
-        guard key.isAt(s.position, of: s.bytes) else { return nil }
-        s.position += key.length
-        return field
+        guard orderKeys[k].isAt(s.position, of: s.bytes) else { return nil }
+        s.position += orderKeys[k].length
+        return order[k]
     }
 
     /// Notes that the `k`th key of the line being parsed is `field`.
     @inline(__always)
     func noteField(_ field: Field, at k: Int) {
-        order[k] = field
+        if k >= orderCount || order[k] != field {
+            order[k] = field
+            orderKeys[k] = FieldKey.all[field.rawValue]
+        }
         if k >= orderCount { orderCount = k + 1 }
     }
 
@@ -113,9 +119,26 @@ final class TokenMemo {
                 let tail = length - 8
                 guard known.loadUnaligned(fromByteOffset: tail, as: UInt64.self) == (base + at).loadUnaligned(fromByteOffset: tail, as: UInt64.self) else { continue }
             }
-            if memcmp(known, base + at, length) == 0 { return entry }
+            if Self.same(known, base + at, length) { return entry }
         }
         return nil
+    }
+
+    /// Whether the `length` bytes at `a` and `b` are the same: a word at a time, inline
+    /// (a call to `memcmp` made the compiler retain the memo around it, on every match);
+    /// for 8 bytes or more the caller has compared the last word.
+    @inline(__always)
+    private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int) -> Bool {
+        guard length >= 8 else {
+            for k in 0..<length where a.load(fromByteOffset: k, as: UInt8.self) != b.load(fromByteOffset: k, as: UInt8.self) { return false }
+            return true
+        }
+        var k = 0
+        while k < length - 8 {
+            guard a.loadUnaligned(fromByteOffset: k, as: UInt64.self) == b.loadUnaligned(fromByteOffset: k, as: UInt64.self) else { return false }
+            k += 8
+        }
+        return true
     }
 
     /// Remembers `token` of `line` (a whole token that parsed) in `slot`; returns its entry,

@@ -171,7 +171,8 @@ func outcome(_ line: UnsafeRawBufferPointer, memo: TokenMemo?) -> (text: String,
 }
 
 /// The lines of the input parsed with one ``TokenMemo`` (as `LinePreparer` parses a chunk),
-/// each twice (the second time every token it remembered is taken from the memo), then the
+/// each twice (the second time every token it remembered is taken from the memo, and every
+/// key compared first with the key order the memo kept of the line before), then the
 /// whole input as one line: each parse must give what a parse without a memo gives, the
 /// same event field for field or the same error.
 func fuzzMemo(_ input: UnsafeRawBufferPointer) {

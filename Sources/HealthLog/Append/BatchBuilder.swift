@@ -52,25 +52,28 @@ struct BatchBuilder {
     /// The encoded batch (header frame + data frames), ready to write, and its header.
     func encode(storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, names: Interner) throws -> (header: BatchHeader, bytes: [UInt8]) {
         var entries: [BatchHeader.Group] = []
-        var frames: [[UInt8]] = []
         var flags: UInt16 = endOfAppend ? FormatConstants.flagEndOfAppend : 0
         let ordered = groups.sorted {
             $0.kind != $1.kind ? $0.kind < $1.kind : names[$0.type].lexicographicallyPrecedes(names[$1.type])
         }
-        for group in ordered {
-            let frame = try LZ4Frame.compress(group.lines)
-            if group.kind == FormatConstants.groupKindDelete { flags |= FormatConstants.flagHasDeletes }
-            entries.append(BatchHeader.Group(
-                kind: group.kind, type: String(decoding: names[group.type], as: UTF8.self), count: group.count,
-                firstSeq: group.firstSeq, lastSeq: group.lastSeq, minStart: group.minStart, maxEnd: group.maxEnd,
-                frameLength: UInt32(frame.count), rawLength: UInt32(group.lines.count),
-                frameCRC: CRC32C.checksum(frame[...])))
-            frames.append(frame)
+        // The frames one after the other, each compressed straight into its place.
+        let frames = try [UInt8](unsafeUninitializedCapacity: ordered.reduce(0) { $0 + LZ4Frame.bound($1.lines.count) }) { room, filled in
+            for group in ordered {
+                let out = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: room[filled...]))
+                let length = try group.lines.withUnsafeBytes { try LZ4Frame.compress($0, into: out) }
+                if group.kind == FormatConstants.groupKindDelete { flags |= FormatConstants.flagHasDeletes }
+                entries.append(BatchHeader.Group(
+                    kind: group.kind, type: String(decoding: names[group.type], as: UTF8.self), count: group.count,
+                    firstSeq: group.firstSeq, lastSeq: group.lastSeq, minStart: group.minStart, maxEnd: group.maxEnd,
+                    frameLength: UInt32(length), rawLength: UInt32(group.lines.count),
+                    frameCRC: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: out[0..<length]))))
+                filled += length
+            }
         }
         let header = BatchHeader(
             storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries)
         var bytes = header.encoded()
-        for frame in frames { bytes.append(contentsOf: frame) }
+        bytes.append(contentsOf: frames)
         return (header, bytes)
     }
 

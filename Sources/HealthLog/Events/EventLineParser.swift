@@ -16,9 +16,14 @@ enum EventLineParser {
             if s.peek() == 0x7D {
                 s.position += 1
             } else {
+                // Lines of one input mostly give their keys in the order of the line
+                // before (the memo's), so the next key is first compared with that one's.
+                var keys = 0
                 while true {
                     let field: Field
-                    if let known = Field.atKey(&s) {
+                    if let memo, let expected = memo.expectedField(keys, in: &s) {
+                        field = expected
+                    } else if let known = Field.atKey(&s) {
                         try s.expect(0x3A, "':' after a field name")
                         field = known
                     } else {
@@ -34,6 +39,8 @@ enum EventLineParser {
                         throw FieldError(field: field.name, reason: "field appears twice")
                     }
                     seen |= 1 << field.rawValue
+                    memo?.noteField(field, at: keys)
+                    keys += 1
                     current = field
                     try parseField(field, &s, &event, memo: memo)
                     current = nil
@@ -42,6 +49,7 @@ enum EventLineParser {
                     if next == 0x7D { break }
                     guard next == 0x2C else { throw s.error("expected ',' or '}'") }
                 }
+                memo?.endOrder(keys)
             }
             s.skipBlanks()
             guard s.position == line.count else { throw s.error("unexpected text after the object") }

@@ -47,6 +47,8 @@ struct InputChecker {
     private struct RecentType {
         var bytes: [UInt8]
         var verdict: TypeVerdict
+        /// Whether the type is a known cumulative quantity type (its values must not be negative).
+        var isCumulative: Bool
         var fits: [[UInt8]] = []
     }
 
@@ -75,23 +77,23 @@ struct InputChecker {
             let bytes = Array(typeBytes)
             let found = try typeVerdict(event, bytes)
             if recent.count == Self.recentLimit { recent.removeFirst() }
-            recent.append(RecentType(bytes: bytes, verdict: found))
+            recent.append(RecentType(bytes: bytes, verdict: found, isCumulative: found.quantity?.style.isCumulative ?? false))
             slot = recent.count - 1
         }
-        let verdict = recent[slot].verdict
+        // The verdict is read in place rather than copied, which would retain its strings on every line.
         var replacements: [(Range<Int>, [UInt8])] = []
-        if verdict.rewrites {
-            replacements.append((typeRange, Array(verdict.identifier.utf8)))
+        if recent[slot].verdict.rewrites {
+            replacements.append((typeRange, Array(recent[slot].verdict.identifier.utf8)))
         }
         if !event.isDelete {
             switch kind {
-            case .quantity: try checkQuantity(event, line: line, verdict, slot: slot)
+            case .quantity: try checkQuantity(event, line: line, slot: slot)
             case .category:
-                if let replacement = try categoryValue(event, line: line, verdict.identifier) { replacements.append(replacement) }
+                if let replacement = try categoryValue(event, line: line, recent[slot].verdict.identifier) { replacements.append(replacement) }
             default: break
             }
         }
-        return Outcome(rewritten: replacements.isEmpty ? nil : Self.rewrite(line, replacements), note: verdict.note)
+        return Outcome(rewritten: replacements.isEmpty ? nil : Self.rewrite(line, replacements), note: recent[slot].verdict.note)
     }
 
     private mutating func typeVerdict(_ event: ParsedEvent, _ bytes: [UInt8]) throws -> TypeVerdict {
@@ -113,18 +115,18 @@ struct InputChecker {
     }
 
     /// Checks a quantity's unit and sign; `slot` is its type's place in ``recent``.
-    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, _ verdict: TypeVerdict, slot: Int) throws {
+    private mutating func checkQuantity(_ event: ParsedEvent, line: UnsafeRawBufferPointer, slot: Int) throws {
         guard let unitRange = event.unit else { return }
-        let info = verdict.quantity
-        if info == nil, importing { return }
+        if importing, recent[slot].verdict.quantity == nil { return }
         let unitBytes = UnsafeRawBufferPointer(rebasing: line[unitRange])
-        if !recent[slot].fits.contains(where: { Self.same($0, unitBytes) }) {
-            try checkUnit(unitBytes, line: line, unitRange: unitRange, verdict)
+        let fits = recent.withUnsafeBufferPointer { recent in recent[slot].fits.contains { Self.same($0, unitBytes) } }
+        if !fits {
+            try checkUnit(unitBytes, line: line, unitRange: unitRange, recent[slot].verdict)
             if recent[slot].fits.count < Self.recentLimit { recent[slot].fits.append(Array(unitBytes)) }
         }
-        guard let info, info.style.isCumulative, case .number(let range, _) = event.value, line[range.lowerBound] == 45 else { return }
+        guard recent[slot].isCumulative, case .number(let range, _) = event.value, line[range.lowerBound] == 45 else { return }
         if let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)), value < 0 {
-            throw FieldError(field: "value", reason: "must not be negative: \(TypeNames.shortForm(verdict.identifier)) is a cumulative type")
+            throw FieldError(field: "value", reason: "must not be negative: \(TypeNames.shortForm(recent[slot].verdict.identifier)) is a cumulative type")
         }
     }
 

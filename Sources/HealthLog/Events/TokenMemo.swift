@@ -38,6 +38,13 @@ final class TokenMemo {
     private let instants: UnsafeMutablePointer<Timestamp>
     /// The entry each slot fills next (round robin).
     private let next: UnsafeMutablePointer<Int>
+    /// The fields of the line parsed last, in the order its keys came (a hint only: the
+    /// parser takes the `k`th key from it when the line's bytes there are exactly that key).
+    private let order: UnsafeMutablePointer<Field>
+    /// The keys of ``order``'s fields, kept here so that a compare reads no global table.
+    private let orderKeys: UnsafeMutablePointer<FieldKey>
+    /// How many fields ``order`` holds.
+    private var orderCount = 0
 
     /// An empty memo.
     init() {
@@ -51,6 +58,10 @@ final class TokenMemo {
         instants.initialize(repeating: Timestamp(microseconds: 0), count: count)
         next = .allocate(capacity: Slot.allCases.count)
         next.initialize(repeating: 0, count: Slot.allCases.count)
+        order = .allocate(capacity: Field.allCases.count)
+        order.initialize(repeating: .op, count: Field.allCases.count)
+        orderKeys = .allocate(capacity: Field.allCases.count)
+        orderKeys.initialize(repeating: FieldKey(.op), count: Field.allCases.count)
     }
 
     /// Frees the tokens' memory.
@@ -60,6 +71,36 @@ final class TokenMemo {
         kinds.deallocate()
         instants.deallocate()
         next.deallocate()
+        order.deallocate()
+        orderKeys.deallocate()
+    }
+
+    /// When the line parsed last had a `k`th key and the bytes of `s` at its position
+    /// (no blanks skipped) are exactly that key, `"name":` with its colon: that field,
+    /// with the key and colon consumed. Otherwise `nil`, with nothing consumed, and the
+    /// parser reads the key as it reads any. What it consumes is what ``Field/atKey(_:)``
+    /// and the colon's `expect` would on the same bytes, so the parse goes on the same.
+    @inline(__always)
+    func expectedField(_ k: Int, in s: inout JSONScanner) -> Field? {
+        guard k < orderCount, s.position + 16 <= s.bytes.count else { return nil }
+        guard orderKeys[k].isAt(s.position, of: s.bytes) else { return nil }
+        s.position += orderKeys[k].length
+        return order[k]
+    }
+
+    /// Notes that the `k`th key of the line being parsed is `field`.
+    @inline(__always)
+    func noteField(_ field: Field, at k: Int) {
+        if k >= orderCount || order[k] != field {
+            order[k] = field
+            orderKeys[k] = FieldKey.all[field.rawValue]
+        }
+        if k >= orderCount { orderCount = k + 1 }
+    }
+
+    /// Notes that the line parsed had `count` keys, all noted.
+    func endOrder(_ count: Int) {
+        orderCount = count
     }
 
     /// The entry of `slot` whose token is the bytes of `line` from `at` on, or `nil`.
@@ -78,9 +119,26 @@ final class TokenMemo {
                 let tail = length - 8
                 guard known.loadUnaligned(fromByteOffset: tail, as: UInt64.self) == (base + at).loadUnaligned(fromByteOffset: tail, as: UInt64.self) else { continue }
             }
-            if memcmp(known, base + at, length) == 0 { return entry }
+            if Self.same(known, base + at, length) { return entry }
         }
         return nil
+    }
+
+    /// Whether the `length` bytes at `a` and `b` are the same: a word at a time, inline
+    /// (a call to `memcmp` made the compiler retain the memo around it, on every match);
+    /// for 8 bytes or more the caller has compared the last word.
+    @inline(__always)
+    private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int) -> Bool {
+        guard length >= 8 else {
+            for k in 0..<length where a.load(fromByteOffset: k, as: UInt8.self) != b.load(fromByteOffset: k, as: UInt8.self) { return false }
+            return true
+        }
+        var k = 0
+        while k < length - 8 {
+            guard a.loadUnaligned(fromByteOffset: k, as: UInt64.self) == b.loadUnaligned(fromByteOffset: k, as: UInt64.self) else { return false }
+            k += 8
+        }
+        return true
     }
 
     /// Remembers `token` of `line` (a whole token that parsed) in `slot`; returns its entry,

@@ -160,7 +160,8 @@ struct ExportMapper {
         if let inStore = InStore(state) {
             return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: inStore)
         }
-        var line = draft.render(uuid: uuid, marker: marker)
+        let capacity = SampleDraft.lineCapacity(canonicalCount: workspace.canonical.count, marker: marker)
+        var line = draft.render(uuid: uuid, marker: marker, capacity: capacity)
         var prepared: [UInt8]?
         let problem: String? = line.withUnsafeBytes { bytes in
             do {

@@ -4,8 +4,12 @@ enum EventRules {
     /// Checks `event`, whose fields present are the bits of `seen`; fills `end` from `start`.
     static func check(_ event: inout ParsedEvent, seen: UInt32) throws {
         func has(_ field: Field) -> Bool { seen & (1 << field.rawValue) != 0 }
-        func forbid(_ fields: [Field], _ why: String) throws {
-            for field in fields where has(field) { throw FieldError(field: field.name, reason: why) }
+        /// Throws for the lowest-numbered field of `mask` present in `seen`: the first that
+        /// the rule lists, since each mask is written in field order.
+        func forbid(_ mask: UInt32, _ why: @autoclosure () -> String) throws {
+            let present = seen & mask
+            guard present != 0, let field = Field(rawValue: present.trailingZeroBitCount) else { return }
+            throw FieldError(field: field.name, reason: why())
         }
         if event.syncIdentifier != nil, event.syncVersion == nil {
             throw FieldError(field: "metadata", reason: "HKMetadataKeySyncIdentifier needs HKMetadataKeySyncVersion")
@@ -15,7 +19,9 @@ enum EventRules {
         }
         if event.isDelete {
             guard event.uuid != nil else { throw FieldError(field: "uuid", reason: "is required on a delete") }
-            try forbid([.value, .unit, .sourceVersion, .activity, .duration, .totals, .objects, .workout, .locations, .voltages], "is not allowed on a delete")
+            let addOnly = Field.value.bit | Field.unit.bit | Field.sourceVersion.bit | Field.activity.bit | Field.duration.bit
+                | Field.totals.bit | Field.objects.bit | Field.workout.bit | Field.locations.bit | Field.voltages.bit
+            try forbid(addOnly, "is not allowed on a delete")
             return
         }
         guard let kind = event.kind else { throw FieldError(field: "type", reason: "is required on an add") }
@@ -24,9 +30,9 @@ enum EventRules {
             event.end = event.start
             event.endToken = event.startToken
         }
-        if kind != .workout { try forbid([.activity, .duration, .totals], "is only for workouts") }
-        if kind != .correlation { try forbid([.objects], "is only for correlations") }
-        if kind != .workoutRoute { try forbid([.workout, .locations], "is only for workout routes") }
+        if kind != .workout { try forbid(Field.activity.bit | Field.duration.bit | Field.totals.bit, "is only for workouts") }
+        if kind != .correlation { try forbid(Field.objects.bit, "is only for correlations") }
+        if kind != .workoutRoute { try forbid(Field.workout.bit | Field.locations.bit, "is only for workout routes") }
         switch kind {
         case .quantity:
             guard case .number = event.value else {
@@ -40,22 +46,27 @@ enum EventRules {
             case nil: throw FieldError(field: "value", reason: "is required for a category type")
             default: break
             }
-            try forbid([.unit], "is only for quantity types")
+            try forbid(Field.unit.bit, "is only for quantity types")
         case .workout:
             guard event.activity != nil else { throw FieldError(field: "activity", reason: "is required for a workout") }
-            try forbid([.value, .unit], "is not used by workouts (use totals)")
+            try forbid(Field.value.bit | Field.unit.bit, "is not used by workouts (use totals)")
         case .correlation:
             guard let objects = event.objects, !objects.isEmpty else {
                 throw FieldError(field: "objects", reason: "must list at least one member UUID")
             }
-            try forbid([.value, .unit], "is not used by correlations")
+            try forbid(Field.value.bit | Field.unit.bit, "is not used by correlations")
         case .characteristic:
             guard event.value != nil else { throw FieldError(field: "value", reason: "is required for a characteristic") }
         case .workoutRoute:
             guard event.locations != nil else { throw FieldError(field: "locations", reason: "is required for a workout route") }
-            try forbid([.value, .unit], "is not used by workout routes (use locations)")
+            try forbid(Field.value.bit | Field.unit.bit, "is not used by workout routes (use locations)")
         case .activitySummary, .dataType:
             break
         }
     }
+}
+
+private extension Field {
+    /// The field's bit in a "seen" mask.
+    var bit: UInt32 { 1 << UInt32(rawValue) }
 }

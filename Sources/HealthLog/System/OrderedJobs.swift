@@ -23,8 +23,14 @@ final class OrderedJobs<Result: Sendable> {
     /// Jobs submitted and not yet taken, oldest first (a few: the caller bounds them).
     private var slots: [Slot] = []
 
-    /// An empty queue of jobs.
-    init() {}
+    /// The pool the jobs run on.
+    private let queue: DispatchQueue
+
+    /// An empty queue of jobs, run on Dispatch's pool for `qos`: a job of a higher class
+    /// does not wait behind the jobs queued, or every thread busy, in a lower one.
+    init(qos: DispatchQoS.QoSClass = .default) {
+        queue = DispatchQueue.global(qos: qos)
+    }
 
     /// How many submitted jobs have not been taken yet.
     var pending: Int { slots.count }
@@ -33,7 +39,7 @@ final class OrderedJobs<Result: Sendable> {
     func submit(_ job: @escaping @Sendable () -> Result) {
         let slot = Slot()
         slots.append(slot)
-        DispatchQueue.global().async {
+        queue.async {
             slot.result = job()
             slot.done.signal()
         }

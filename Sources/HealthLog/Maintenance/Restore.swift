@@ -72,6 +72,9 @@ struct Restore {
             let old = state == .store ? StoreLayout(directory: real) : nil
             if let old { lock = try WriterLock.acquire(old, timeout: options.lockTimeout) }
             report.firstSeq = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
+            // A backup holds the log, not the indexes derived from it: rebuilt here, so the
+            // restored store answers queries from its indexes at once and verifies clean.
+            _ = try Reindexer(layout: built, options: options).run()
             try DurableFile.syncDirectory(built.segments)
             try DurableFile.syncDirectory(temporary)
             faults.reach(.restoreSynced)

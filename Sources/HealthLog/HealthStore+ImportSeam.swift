@@ -32,13 +32,12 @@ extension HealthStore {
         try validator.validate(line: line)
     }
 
-    /// Removes `path` and everything under it, never following a symbolic link: the
-    /// directory an import built a new store in, when the import does not put it in place.
-    /// A missing path is no error.
+    /// Fsyncs the directory that holds `path`, so an entry renamed there (a new store an
+    /// import built beside its target) is durable.
     ///
-    /// - Throws: ``HealthLogError/Code/io`` when something cannot be removed.
-    package static func removeImportDirectory(_ path: String) throws {
-        try DirectoryTree.remove(path)
+    /// - Throws: ``HealthLogError/Code/io`` when the directory cannot be opened or synced.
+    package static func syncDirectory(containing path: String) throws {
+        try DurableFile.syncDirectory(containing: path)
     }
 
     /// Calls `body` with the UUID of every live sample whose metadata holds `key`, in

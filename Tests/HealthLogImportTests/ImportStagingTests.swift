@@ -80,8 +80,10 @@ struct ImportStagingTests {
         let killed = dir.file("store.import-AAAAAA")
         try FileManager.default.createDirectory(atPath: killed + "/segments", withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: killed + "/segments/x"))
+        try Data().write(to: URL(fileURLWithPath: killed + "/" + ScratchDirectory.markerName))
         let running = dir.file("store.import-BBBBBB")
         #expect(mkdir(running, 0o700) == 0)
+        try Data().write(to: URL(fileURLWithPath: running + "/" + ScratchDirectory.markerName))
         let held = open(running, O_RDONLY | O_DIRECTORY)
         #expect(held >= 0 && flock(held, LOCK_EX) == 0)
         defer { close(held) }
@@ -93,6 +95,27 @@ struct ImportStagingTests {
         #expect(report.summary.added == 10)
         #expect(try Self.names(in: dir, prefix: "store.import-") == ["store.import-BBBBBB"])
         #expect(FileManager.default.fileExists(atPath: other))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("store/" + ScratchDirectory.markerName)), "the store put in place carries no marker")
+    }
+
+    @Test("What a user keeps beside the target under a name like a leftover's (a directory, a link, a file) survives an import")
+    func userEntriesKept() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let mine = ["store.import-backup", "store.import-old", "store.import-2024-01"]
+        for name in mine {
+            #expect(mkdir(dir.file(name), 0o700) == 0)
+            try Data([9]).write(to: URL(fileURLWithPath: dir.file(name + "/mine")))
+        }
+        #expect(mkdir(dir.file("elsewhere"), 0o700) == 0)
+        try Data([9]).write(to: URL(fileURLWithPath: dir.file("elsewhere/mine")))
+        #expect(symlink(dir.file("elsewhere"), dir.file("store.import-LINKED")) == 0)
+        try Data([9]).write(to: URL(fileURLWithPath: dir.file("store.import-FILEXX")))
+        let good = dir.file("good.xml")
+        try DocumentPassTests.steps(10).write(toFile: good, atomically: true, encoding: .utf8)
+        #expect(try HealthStore(directory: dir.file("store")).importExport(at: good).summary.added == 10)
+        #expect(try Self.names(in: dir, prefix: "store.import-") == (mine + ["store.import-FILEXX", "store.import-LINKED"]).sorted())
+        for name in mine + ["elsewhere"] { #expect(FileManager.default.fileExists(atPath: dir.file(name + "/mine")), "\(name)") }
     }
 
     @Test("Something created at the target while the store was built is never replaced: the built store goes, the error says so")

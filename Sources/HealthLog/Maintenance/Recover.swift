@@ -57,7 +57,7 @@ struct Recover {
         report.duplicates = plan.duplicates
         report.headSeq = plan.batches.last?.header.lastSeq ?? 0
         report.events = plan.batches.reduce(0) { $0 + $1.header.lastSeq - $1.header.firstSeq + 1 - UInt64($1.header.dropped.count) }
-        try build(plan, storeID: storeID, at: target, headSeq: report.headSeq)
+        try build(plan, storeID: storeID, at: target, headSeq: report.headSeq, &report)
         return report
     }
 
@@ -163,14 +163,15 @@ struct Recover {
         }
     }
 
-    /// Writes the plan into a new directory beside `target`, indexes and verifies it, and
+    /// Writes the plan into a new directory beside `target` (a ``ScratchDirectory``, after
+    /// removing those of killed salvages, noted in `report`), indexes and verifies it, and
     /// renames it into place.
-    private func build(_ plan: RecoverPlan, storeID: StoreID, at target: String, headSeq: UInt64) throws {
-        var template = Array((target + Self.temporaryInfix + "XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw HealthLogError(.io, "cannot create a directory beside \(target): \(describeErrno(errno))", errno: errno)
+    private func build(_ plan: RecoverPlan, storeID: StoreID, at target: String, headSeq: UInt64, _ report: inout RecoverReport) throws {
+        for leftover in try ScratchDirectory.removeLeftovers(beside: target, infix: Self.temporaryInfix) {
+            report.notes.append("removed \(leftover), left by an interrupted recover")
         }
-        let temporary = String(cString: made)
+        let scratch = try ScratchDirectory.make(beside: target, infix: Self.temporaryInfix)
+        let temporary = scratch.path
         let built = StoreLayout(directory: temporary)
         do {
             try RecoverWriter(layout: built, storeID: storeID, segmentBytes: segmentBytes).write(plan)
@@ -180,12 +181,13 @@ struct Recover {
             guard check.isSound, check.headSeq == headSeq else {
                 throw HealthLogError(.corrupt, "the recovered store failed verification: \(check.problems.first ?? "it ends at sequence \(check.headSeq), not \(headSeq)")")
             }
-            try DurableFile.syncDirectory(temporary)
+            try scratch.unmark()
             _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, target) }
         } catch {
-            try? DirectoryTree.remove(temporary)
+            try? scratch.remove()
             throw error
         }
+        scratch.release()
         try DurableFile.syncDirectory(containing: target)
     }
 }

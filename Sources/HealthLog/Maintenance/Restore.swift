@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// Restores a backup into a store directory, atomically: the new store is built beside the
-/// target (`TARGET.restore-XXXXXX`, 0700), every file copied and checked against the
+/// target (`TARGET.restore-XXXXXX`, a ``ScratchDirectory``), every file copied and checked against the
 /// manifest (``BackupSource``), the result verified like `verify` does, its new timeline
 /// recorded (``Timelines``), everything fsynced; only then is it put in place with one
 /// rename (a missing or empty target) or one atomic exchange with the old store (under the
 /// old store's writer lock, so no append is in flight), and the old store removed. A crash
 /// at any instant leaves the old store or the new one at the target; a leftover
-/// `TARGET.restore-*` beside it (half a new store, or the replaced old one) is removed by
-/// the next restore.
+/// `TARGET.restore-XXXXXX` beside it (half a new store, or the replaced old one, both marked
+/// as such) is removed by the next restore, and nothing else beside the target is touched.
 ///
 /// With a ``RestorePoint`` (point-in-time recovery), the copy is cut at the end of the last
 /// append the point keeps (``RestoreCut``) before it is verified: what the backup holds
@@ -51,8 +51,9 @@ struct Restore {
         var report = RestoreReport()
         report.backupHeadSeq = source.manifest.headSeq
         report.keptSeq = source.manifest.headSeq
-        report.leftoversRemoved = try removeLeftovers(of: real)
-        let temporary = try makeTemporary(beside: real)
+        report.leftoversRemoved = try ScratchDirectory.removeLeftovers(beside: real, infix: Self.temporaryInfix)
+        let scratch = try ScratchDirectory.make(beside: real, infix: Self.temporaryInfix)
+        let temporary = scratch.path
         let built = StoreLayout(directory: temporary)
         var lock: WriterLock?
         defer { lock?.release() }
@@ -78,15 +79,25 @@ struct Restore {
             try DurableFile.syncDirectory(built.segments)
             try DurableFile.syncDirectory(temporary)
             faults.reach(.restoreSynced)
+            try scratch.unmark()
             if old != nil {
-                try DirectorySwap.exchange(temporary, real)
+                // Marked before the swap, so a crash right after it leaves the replaced
+                // store as a leftover the next restore removes.
+                try ScratchDirectory.mark(real)
+                do {
+                    try DirectorySwap.exchange(temporary, real)
+                } catch {
+                    ScratchDirectory.unmark(real)
+                    throw error
+                }
             } else {
                 _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, real) }
             }
         } catch {
-            try? DirectoryTree.remove(temporary)
+            try? scratch.remove()
             throw error
         }
+        scratch.release()
         faults.reach(.restoreSwapped)
         try DurableFile.syncDirectory(containing: real)
         lock?.release()
@@ -159,32 +170,5 @@ struct Restore {
         let newest = (try? layout.listSegments())?.last?.baseSeq ?? 0
         let timelines = (try? Timelines.read(layout)) ?? Timelines()
         return timelines.nextSeq(head: max(acknowledged, newest))
-    }
-
-    /// Removes what an interrupted restore left beside `target`; returns their names.
-    private func removeLeftovers(of target: String) throws -> [String] {
-        let (parent, name) = Self.split(target)
-        var removed: [String] = []
-        for entry in try DirectoryListing.names(in: parent, isNamedByUser: true) where entry.hasPrefix(name + Self.temporaryInfix) {
-            try DirectoryTree.remove(parent + "/" + entry)
-            removed.append(parent + "/" + entry)
-        }
-        return removed
-    }
-
-    /// Creates the private directory the new store is built in, beside `target`.
-    private func makeTemporary(beside target: String) throws -> String {
-        var template = Array((target + Self.temporaryInfix + "XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw HealthLogError(.io, "cannot create a directory beside \(target): \(describeErrno(errno))", errno: errno)
-        }
-        return String(cString: made)
-    }
-
-    /// The parent directory and last component of `path`.
-    private static func split(_ path: String) -> (String, String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let parent = String(path[..<slash])
-        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
     }
 }

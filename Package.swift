@@ -32,6 +32,8 @@ let package = Package(
         // renameat2(2) / renamex_np(2): a rename that never replaces (an import's new store
         // put at its path) and one that exchanges (a restore over an existing store).
         .target(name: "CAtomicRename"),
+        // memmem(3), which Swift's C library module leaves out (a GNU extension on Linux).
+        .target(name: "CByteSearch"),
         // OpenSSL's libcrypto, for the import's content-derived UUIDs: its SHA-256 uses the
         // CPU's SHA extensions. Linked by the import worker only, never by `healthlog`.
         .systemLibrary(
@@ -55,7 +57,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CAtomicRename", "CCRC32C", "CLZ4", "CSodium"]),
+        .target(name: "HealthLog", dependencies: ["CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium"]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of
         // an import's CPU; BENCHMARKS.md, "The parse and mapping threads: lookups, names, sorting").

@@ -52,22 +52,10 @@ extension HealthStore {
         let pattern = Array("\"\(key)\":".utf8)
         let snapshot = try LogSnapshot(layout)
         _ = try Replayer(snapshot: snapshot, request: ReplayRequest(anchor: .beginning)).run { line in
-            guard !line.isDelete, Self.contains(pattern, in: line.body) else { return }
+            guard !line.isDelete, ByteSearch.contains(pattern, in: line.body) else { return }
             let place = BatchLines.Line(seq: line.seq, start: 0, end: line.bytes.count, isDelete: false)
             if let uuid = BatchLines.uuid(of: place, in: line.bytes) { try body(uuid) }
         }
-    }
-
-    /// Whether `pattern` occurs in `text`: a stored line's metadata key, found without
-    /// decoding the line (a key in a nested JSON text is escaped, so it never matches).
-    private static func contains(_ pattern: [UInt8], in text: UnsafeRawBufferPointer) -> Bool {
-        guard let first = pattern.first, text.count >= pattern.count else { return false }
-        var at = 0
-        while at + pattern.count <= text.count {
-            if text[at] == first, pattern.indices.allSatisfy({ text[at + $0] == pattern[$0] }) { return true }
-            at += 1
-        }
-        return false
     }
 }
 

@@ -61,7 +61,7 @@ struct SyncTable: Equatable {
     /// Applies one stored line (without newline) if it mentions a sync identifier; returns
     /// `false` when it does but cannot be parsed.
     mutating func apply(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard SyncTable.contains(bytes, SyncTable.key) else { return true }
+        guard ByteSearch.contains(SyncTable.key, in: bytes) else { return true }
         guard let event = try? EventLineParser.parse(bytes), let uuid = event.uuid else { return false }
         guard let id = event.syncIdentifier, let token = event.syncVersionToken, let version = event.syncVersion else { return true }
         let identifier = Array(bytes[id])
@@ -75,19 +75,6 @@ struct SyncTable: Equatable {
 
     /// The metadata key every line that carries a sync identifier contains.
     static let key = Array(#""HKMetadataKeySyncIdentifier""#.utf8)
-
-    /// Whether `key` occurs in `bytes`.
-    static func contains(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
-        guard key.count <= bytes.count else { return false }
-        var at = 0
-        while at + key.count <= bytes.count {
-            guard let found = memchr(bytes.baseAddress! + at, Int32(key[0]), bytes.count - at - key.count + 1) else { return false }
-            at = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
-            if memcmp(bytes.baseAddress! + at, key, key.count) == 0 { return true }
-            at += 1
-        }
-        return false
-    }
 
     /// The file's bytes.
     func encoded() -> [UInt8] {

@@ -1,15 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `reindex`: under the writer lock, removes every derived file and rebuilds it from the
-/// segments in one pass: the segments' sidecar indexes, the UUID index (one
-/// ``UUIDFingerprintRun``, from 12 bytes an event held in memory) and the sync-identifier
-/// table; then the deleted-add index (``DeletedAddIndex``, from the delete groups and the
-/// add groups of the types deleted). Memory holds one batch, the events' fingerprints
-/// (and the deleted samples' UUIDs), not the log.
+/// `reindex`: under the writer lock, walks the segments once and rebuilds every derived
+/// file from them (``IndexRebuild``): the segments' sidecar indexes, the UUID index, the
+/// sync-identifier table and the deleted-add index. Memory holds one batch, the events'
+/// fingerprints (and the deleted samples' UUIDs), not the log. The old files are removed
+/// only once the walk is done.
 struct Reindexer {
     /// The store.
     let layout: StoreLayout
@@ -22,16 +15,8 @@ struct Reindexer {
     func run() throws -> ReindexReport {
         guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
         let writer = try LogWriter(layout, options: options)
-        try removeDerivedFiles()
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
-        var report = ReindexReport(recoveredTail: writer.recoveredTail)
-        for (index, file) in snapshot.segments.enumerated() {
-            try SegmentIndex(name: file.name, batches: snapshot.batches(inSegment: index)).write(layout)
-            report.segmentIndexes += 1
-        }
-        var uuids = UUIDFingerprintRun.Events()
-        var adds = 0
-        var sync = SyncTable()
+        var rebuild = IndexRebuild()
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
         for (done, batch) in batches.enumerated() {
@@ -39,37 +24,22 @@ struct Reindexer {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
                 for event in lines.uuidEvents(batch.header, in: raw) {
-                    guard let uuid = event.uuid, event.line.map({ sync.apply(UnsafeRawBufferPointer(rebasing: raw[$0.start..<$0.end - 1])) }) ?? true else {
-                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(event.seq) is unreadable")
-                    }
-                    uuids.add(uuid, seq: event.seq)
-                    if !event.isDelete { adds += 1 }
+                    guard let uuid = event.uuid else { throw unreadable(batch, event.seq, snapshot) }
+                    if let line = event.line { rebuild.gather(line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: event.seq) }
+                    rebuild.add(uuid, seq: event.seq, isDelete: event.isDelete)
                 }
             }
+            if let seq = rebuild.endBatch() { throw unreadable(batch, seq, snapshot) }
         }
         progress?(batches.count, batches.count)
-        if snapshot.headSeq > 0 {
-            try OwnedDirectory.prepare(layout.directory + "/uuids")
-            _ = try uuids.write(from: 1, to: snapshot.headSeq, directory: layout.directory + "/uuids")
-        }
-        // Every UUID has one add (kept in its batch's dropped list once compacted).
-        report.uuids = adds
-        sync.coveredSeq = snapshot.headSeq
-        try sync.write(layout)
-        let deletedAdds = try DeletedAddIndex.entries(from: snapshot, through: snapshot.headSeq)
-        try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq)
-        report.deletedAdds = deletedAdds.count
-        report.events = snapshot.headSeq
+        var report = try rebuild.write(layout, snapshot, keepsSegmentIndexes: false)
+        report.recoveredTail = writer.recoveredTail
         return report
     }
 
-    private func removeDerivedFiles() throws {
-        for directory in [layout.segments, layout.directory + "/uuids"] {
-            for name in try DirectoryListing.names(in: directory)
-            where name.hasSuffix(".idx") || name.hasSuffix(".run") || name == "sync" || name == "deleted-adds" || name.hasSuffix(".tmp") {
-                unlink(directory + "/" + name)
-            }
-        }
+    /// The error for stored event `seq` of `batch`, which cannot be read.
+    private func unreadable(_ batch: BatchRef, _ seq: UInt64, _ snapshot: LogSnapshot) -> HealthLogError {
+        HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(seq) is unreadable")
     }
 }
 

@@ -6,7 +6,8 @@ import Darwin
 
 /// Restores a backup into a store directory, atomically: the new store is built beside the
 /// target (`TARGET.restore-XXXXXX`, a ``ScratchDirectory``), every file copied and checked against the
-/// manifest (``BackupSource``), the result verified like `verify` does, its new timeline
+/// manifest (``BackupSource``), the result verified like `verify` does (its derived indexes
+/// rebuilt in the same pass over the log), its new timeline
 /// recorded (``Timelines``), everything fsynced; only then is it put in place with one
 /// rename (a missing or empty target) or one atomic exchange with the old store (under the
 /// old store's writer lock, so no append is in flight), and the old store removed. A crash
@@ -73,9 +74,6 @@ struct Restore {
             let old = state == .store ? StoreLayout(directory: real) : nil
             if let old { lock = try WriterLock.acquire(old, timeout: options.lockTimeout) }
             report.firstSeq = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
-            // A backup holds the log, not the indexes derived from it: rebuilt here, so the
-            // restored store answers queries from its indexes at once and verifies clean.
-            _ = try Reindexer(layout: built, options: options).run()
             try DurableFile.syncDirectory(built.segments)
             try DurableFile.syncDirectory(temporary)
             faults.reach(.restoreSynced)
@@ -115,7 +113,12 @@ struct Restore {
             throw HealthLogError(.corrupt, "\(backup): its meta names store \(meta.storeID.text), its manifest \(source.manifest.storeID.text); the backup cannot be trusted")
         }
         let progress = progress
-        let check = try Verifier(layout: layout, progress: { done, total in progress?(RestoreProgress(stage: .verifying, done: done, total: total)) }).run()
+        // A backup holds the log and the sealed segments' indexes, not the rest derived from
+        // the log: rebuilt in the same pass, so the restored store answers queries from its
+        // indexes at once and verifies clean.
+        var verifier = Verifier(layout: layout, progress: { done, total in progress?(RestoreProgress(stage: .verifying, done: done, total: total)) })
+        verifier.rebuildsIndexes = true
+        let check = try verifier.run()
         progress?(RestoreProgress(stage: .verifying, done: check.batches, total: check.batches))
         let expected = keptSeq == source.manifest.headSeq ? "its manifest says \(keptSeq)" : "the cut is at \(keptSeq)"
         guard check.isSound, check.headSeq == keptSeq else {

@@ -4,12 +4,18 @@
 /// Reports each problem with its file and byte offset. A torn tail is a note, not a problem.
 ///
 /// Memory holds one batch and, for the UUID index, 12 bytes an event (``UUIDRunCheck``);
-/// nothing is written.
+/// nothing is written, unless ``rebuildsIndexes`` is set.
 struct Verifier {
     /// The store checked.
     let layout: StoreLayout
     /// Called with (batches checked, batches in all) as the check goes.
     var progress: ((Int, Int) -> Void)?
+    /// Whether the walk also gathers the derived files and, when the log is sound, writes
+    /// them (``IndexRebuild``: every derived file but the segment indexes is replaced, a
+    /// missing segment index written), instead of checking the UUID index, the sync table
+    /// and the deleted-add index: a restore's one pass over a store it just copied, whose
+    /// backup carried only the sealed segments' indexes.
+    var rebuildsIndexes = false
 
     /// Runs the checks.
     func run() throws -> VerifyReport {
@@ -28,7 +34,8 @@ struct Verifier {
         report.headSeq = snapshot.headSeq
         report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq)
+        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq)
+        var rebuild = IndexRebuild()
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var eventCount: UInt64 = 0
@@ -53,7 +60,12 @@ struct Verifier {
                             continue
                         }
                         seen[at] = true
-                        batchEvents.append((BatchLines.uuid(of: line, in: raw) ?? SampleUUID(high: 0, low: 0), line.seq, line.isDelete))
+                        let uuid = BatchLines.uuid(of: line, in: raw)
+                        if rebuildsIndexes {
+                            if uuid == nil { report.problems.append("\(snapshot.segments[batch.segment].location(batch.groupOffsets[g])): stored event \(line.seq) is unreadable") }
+                            rebuild.gather(line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: line.seq)
+                        }
+                        batchEvents.append((uuid ?? SampleUUID(high: 0, low: 0), line.seq, line.isDelete))
                     }
                 }
             }
@@ -68,14 +80,22 @@ struct Verifier {
                 droppedCount += 1
             }
             batchEvents.sort { $0.seq < $1.seq }
-            for event in batchEvents { try uuidCheck.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+            for event in batchEvents {
+                if rebuildsIndexes { rebuild.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+                try uuidCheck?.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
+            }
+            if rebuildsIndexes, let seq = rebuild.endBatch() {
+                report.problems.append("\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(seq) is unreadable")
+            }
             eventCount += UInt64(batchEvents.count)
         }
         let checker = IndexChecker(layout: layout, snapshot: snapshot)
         checker.checkSegmentIndexes(&report)
         let sequenced = report.events
         report.events -= min(droppedCount, report.events)
-        if report.problems.isEmpty, eventCount == sequenced {
+        if report.problems.isEmpty, rebuildsIndexes {
+            _ = try rebuild.write(layout, snapshot, keepsSegmentIndexes: true)
+        } else if report.problems.isEmpty, eventCount == sequenced, let uuidCheck {
             try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
             try checker.checkSyncTable(&report)
             try checker.checkDeletedAdds(&report)

@@ -25,7 +25,7 @@ final class UUIDRunBuilder {
     /// The events held in memory before a partial run is written, by default: 2¹⁸ events,
     /// about 25 MB while being sorted and folded (with the writer's hash of them, ~40 MB).
     /// Larger chunks mean fewer merge passes (each event is rewritten about
-    /// log₂(events / chunk) times) and more deletes found in memory.
+    /// log₆₄(events / chunk) times, see ``fanIn``) and more deletes found in memory.
     static let defaultChunkEvents = 1 << 18
 
     /// The first sequence number of the run.

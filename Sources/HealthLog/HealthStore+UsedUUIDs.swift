@@ -20,7 +20,7 @@ extension HealthStore {
 }
 
 /// The UUIDs a store has used, as of when the lookup was opened (see
-/// ``HealthStore/usedUUIDs()``). A UUID once used stays used, so what it finds stays true;
+/// ``HealthStore/usedUUIDs(sharing:)``). A UUID once used stays used, so what it finds stays true;
 /// a UUID used after it was opened is not found. One thread at a time: it may be handed to
 /// another thread, hence `@unchecked Sendable`, but never used by two at once.
 package final class UsedUUIDs: @unchecked Sendable {

@@ -1,7 +1,7 @@
 package import HealthLog
 
 /// The `healthlog` tool: global options, command dispatch, error reporting and exit codes.
-/// The shipping executable and the test-only fault tool both call ``main(_:faults:)``.
+/// The shipping executable and the test-only fault tool both call ``main(_:faults:importWorker:)``.
 package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
     static var commands: [(spec: CommandSpec, run: (ParsedArguments, Context) throws -> Int32)] {

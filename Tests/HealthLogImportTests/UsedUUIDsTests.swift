@@ -105,7 +105,7 @@ struct UsedUUIDsTests {
         #expect(again.correlationMembersAlsoTopLevel == first.correlationMembersAlsoTopLevel)
     }
 
-    @Test("Thousands of UUIDs from three appends (many of the lookup's kept-sample stretches): every one is found as live or deleted and random others as unused")
+    @Test("Thousands of UUIDs from three appends (many of the lookup's kept-sample stretches): every one is found as live or deleted and random others as unused, also by a lookup sharing the runs once their files are gone")
     func manyUUIDs() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -125,7 +125,14 @@ struct UsedUUIDsTests {
             #expect(used.state(of: try #require(SampleUUID(text))) == (deleted.contains(text) ? .deleted : .live))
         }
         for _ in 0..<300 { #expect(used.state(of: try #require(SampleUUID(uuid()))) == .unused) }
-        // A lookup sharing the runs of another answers the same, in log order and backwards.
+        // A lookup sharing the runs of another uses the runs that one opened: with the run
+        // files gone (a lookup of its own then finds no index), it still opens and answers
+        // the same, in log order and backwards.
+        let uuids = store.directory + "/uuids"
+        let runFiles = try FileManager.default.contentsOfDirectory(atPath: uuids).filter { $0.hasSuffix(".run") }
+        #expect(!runFiles.isEmpty)
+        for name in runFiles { try ByteSurgery.remove(uuids + "/" + name) }
+        #expect(try store.usedUUIDs() == nil, "no runs to open")
         let sharing = try #require(try store.usedUUIDs(sharing: used))
         #expect(sharing.headSeq == used.headSeq)
         for text in first + second + (first + second).reversed() {

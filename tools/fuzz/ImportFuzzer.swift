@@ -26,8 +26,9 @@ let workDirectory: String = {
     return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }()
 
-/// Whether a `STORE.import-*` directory (a new store being built) is beside `storePath`.
-func leftBeside(_ storePath: String) -> Bool {
+/// Whether a `store.import-*` directory (a new store being built) is in the work directory,
+/// beside the store.
+func leftBeside() -> Bool {
     guard let listing = opendir(workDirectory) else { return false }
     defer { closedir(listing) }
     while let entry = readdir(listing) {
@@ -53,10 +54,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         report = try store.importExport(at: exportPath)
     } catch {
         check(!store.exists, "a refused import (\(error)) left a store behind")
-        check(!leftBeside(storePath), "a refused import (\(error)) left the store it was building")
+        check(!leftBeside(), "a refused import (\(error)) left the store it was building")
         return 0
     }
-    check(!leftBeside(storePath), "an import left the store it was building beside the target")
+    check(!leftBeside(), "an import left the store it was building beside the target")
     guard store.exists else {
         check(report.summary.added == 0, "the report says \(report.summary.added) added but there is no store")
         return 0

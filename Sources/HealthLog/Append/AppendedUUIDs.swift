@@ -1,13 +1,16 @@
-/// The adds and deletes of the append in progress, by UUID, in bounded memory: they go to
-/// a ``UUIDRunBuilder`` (partial runs on disk, for lookups) and, as a fingerprint each, to
-/// the append's run of the store's UUID index (``UUIDFingerprintRun/AppendEvents``, 4
-/// bytes an event, encoded after the last event); lookups search the events the builder
-/// still holds (a small hash) and, when a ``UUIDBloom`` over the UUIDs it wrote out says
-/// maybe, those of its partial runs on disk whose chunks'
-/// filters (``UUIDChunkFilters``) say maybe too. Memory holds one chunk of events and, once
-/// an append is larger than a chunk, the two kinds of filter, 16 MB each at most, so an
-/// append of millions of samples holds a few tens of megabytes of bookkeeping instead of a
-/// hash slot per sample.
+/// The adds and deletes of the append in progress, by UUID: they go to a
+/// ``UUIDRunBuilder`` (partial runs on disk, for lookups) and, as a fingerprint each, to
+/// the append's run of the store's UUID index (``UUIDFingerprintRun/AppendEvents``,
+/// encoded after the last event); lookups search the events the builder still holds (a
+/// small hash) and, when a ``UUIDBloom`` over the UUIDs it wrote out says maybe, those of
+/// its partial runs on disk whose chunks' filters (``UUIDChunkFilters``) say maybe too.
+///
+/// Memory is not bounded by the append's size: it holds the fingerprint of every event
+/// (4 bytes an event, for the append's run), one chunk of events with their hash (at most
+/// about 40 MB at ``UUIDRunBuilder/defaultChunkEvents``) and, once an append is larger
+/// than a chunk, the two kinds of filter, 16 MB each at most; while the run is encoded
+/// after the last event, its sorted keys (8 bytes an event) and the encoded run (about 3
+/// bytes an event) are held beside the fingerprints. No hash slot is held per sample.
 final class AppendedUUIDs {
     /// The partial runs lookups read.
     private let builder: UUIDRunBuilder

@@ -1,7 +1,7 @@
 /// The lines of one importing append, each with what the import prepared of it while
 /// mapping (``ImportLineValidator/prepare(line:)``): the events ``LinePreparer`` would make
 /// of the lines, gathered without parsing or checking a prepared line again, for
-/// ``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:)``. A line given without its
+/// ``HealthStore/appendImporting(prepared:addsUnusedAsOfHead:mayBeUsed:)``. A line given without its
 /// preparation is prepared here, as an append prepares the lines it reads. `package`
 /// access, like the rest of the import's door.
 package struct ImportPreparedLines {

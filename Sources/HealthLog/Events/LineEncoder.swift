@@ -39,7 +39,7 @@ enum LineEncoder {
         appendAddBody(e, line: line, to: &out)
     }
 
-    /// Appends what ``appendAdd(seq:uuid:prepared:to:)`` completes into an add's stored
+    /// Appends what ``appendAdd(seq:uuid:prepared:verbatim:to:)`` completes into an add's stored
     /// line: its UUID's text when the line gives one, then the rest after the UUID. This
     /// part depends on the line alone, so it is made off the writer's thread.
     static func prepareAdd(_ e: ParsedEvent, line: UnsafeRawBufferPointer, to out: inout [UInt8]) {

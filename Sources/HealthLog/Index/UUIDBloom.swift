@@ -66,12 +66,9 @@ struct UUIDBloom {
         }
     }
 
-    /// Loads the first and last words of the block `uuid` tests and returns them, so the
-    /// block (which may straddle two cache lines) is in the cache when ``mayContain(_:)``
-    /// asks (see ``UUIDPositions``'s `touch`).
-    func touch(_ uuid: SampleUUID) -> UInt64 { touch(hash: Self.mix(uuid)) }
-
-    /// ``touch(_:)`` of the UUID whose ``mix(_:)`` is `hash`.
+    /// Loads the first and last words of the block the UUID whose ``mix(_:)`` is `hash`
+    /// tests and returns them, so the block (which may straddle two cache lines) is in the
+    /// cache when ``mayContain(hash:)`` asks (see ``UUIDPositions``'s `touch`).
     func touch(hash: UInt64) -> UInt64 {
         let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
         return words.withUnsafeBufferPointer { $0[base] ^ $0[base + 7] }

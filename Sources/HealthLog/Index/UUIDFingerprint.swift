@@ -35,11 +35,6 @@ enum UUIDFingerprint {
         return shift
     }
 
-    /// The key of the event `seq` of `uuid` in a run starting at `from` with block shift `shift`.
-    static func key(_ uuid: SampleUUID, seq: UInt64, from: UInt64, shift: Int) -> UInt64 {
-        UInt64(of(uuid)) << 32 | ((seq >> UInt64(shift)) - (from >> UInt64(shift)))
-    }
-
     /// The sequence numbers block `block` of a run starting at `from` with block shift
     /// `shift` spans (a run's own range clips them).
     static func seqs(ofBlock block: UInt64, from: UInt64, shift: Int) -> ClosedRange<UInt64> {

@@ -32,11 +32,11 @@ import Darwin
 /// u64 words (field `i` at bit `i × width`), and one more zero word.
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
-/// `2ᵏ` zeros, and keeps a bucket directory in memory (a byte a bucket, one to two an
-/// event): for every 16th bucket where its ones start in the bit vector, beside the 64 bits
-/// of the vector from there, so finding a bucket mostly reads one 16-byte entry, not a
-/// sample and then the vector, and a lookup's first cache miss is its last but the
-/// fields'. A run that fails any check does not open, and writers rebuild it from the log.
+/// `2ᵏ` zeros, and keeps a bucket directory in memory (a byte a bucket; with more than
+/// `n / 2` and at most `n` buckets, half a byte to one an event): for every 16th bucket
+/// where its ones start in the bit vector, beside the 64 bits of the vector from there, so
+/// finding a bucket mostly reads one 16-byte entry, not a sample and then the vector, and
+/// a lookup's first cache miss is its last but the fields'. A run that fails any check does not open, and writers rebuild it from the log.
 final class UUIDFingerprintRun {
     static let tag: [UInt8] = Array("HLUR".utf8)
     static let headerLength = 48

@@ -64,7 +64,7 @@ extension UUIDRun {
 
     /// Calls `body` with the entries of `runs` (adjacent runs, oldest first) merged in UUID
     /// order in one pass, a UUID in several folded into one entry (the later add and delete
-    /// win), as ``UUIDRunSet/merge(_:_:)`` folds two. Holds a block of each run.
+    /// win). Holds a block of each run.
     private static func walkMerged(_ runs: [UUIDRun], _ body: (Entry) throws -> Void) throws {
         var cursors: [BlockCursor] = []
         defer { for cursor in cursors { cursor.close() } }

@@ -4,32 +4,28 @@ import Glibc
 import Darwin
 #endif
 
-/// Builds the ``UUIDRun`` of the events `from...to` in bounded memory, however many there
-/// are: events are given one at a time in sequence order; every `chunkEvents` of them are
-/// sorted, folded (``UUIDRunSet/combine(_:)``) and written as a partial run of their own
-/// range, and partial runs are merged ``fanIn`` at a time as they pile up (a base-64
-/// counter; ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block
-/// of each at a time, on a background thread while events keep coming), so memory holds
-/// one chunk and a few blocks, and each event is
-/// rewritten about log₆₄(events / chunk) times. ``finish(through:into:)`` merges what is
-/// left, all at once, into the one run covering `from...to`; fewer events than a chunk
-/// are never written before that. An append reads only the partial runs (its lookups,
-/// ``AppendedUUIDs``) and gives them up with ``discard()``: its run in the store is a
-/// fingerprint run encoded from its events (``UUIDFingerprintRun/AppendEvents``).
+/// The events of an append, given one at a time in sequence order, kept as partial
+/// ``UUIDRun``s on disk for its lookups (``AppendedUUIDs``), in bounded memory however
+/// many there are: every `chunkEvents` of them are sorted, folded
+/// (``UUIDRunSet/combine(_:)``) and written as a partial run of their own range, and
+/// partial runs are merged ``fanIn`` at a time as they pile up (a base-64 counter;
+/// ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block of each at
+/// a time, on a background thread while events keep coming), so memory holds one chunk
+/// and a few blocks, and each event is rewritten about log₆₄(events / chunk) times. Fewer
+/// events than a chunk are never written. The append gives the runs up with
+/// ``discard()``: its run in the store is a fingerprint run encoded from its events
+/// (``UUIDFingerprintRun/AppendEvents``).
 ///
-/// Partial runs go into the given directory, or (when none is given) into a scratch
-/// directory made under `$TMPDIR` (else `/tmp`) on the first spill and removed by
-/// ``finish(through:into:)`` or ``discard()``. Partial runs are valid runs of their
-/// ranges, so one a crash leaves in a store's `uuids/` holds nothing wrong.
+/// Partial runs go into the given directory, or (when none is given, as for an append)
+/// into a scratch directory made under `$TMPDIR` (else `/tmp`) on the first spill and
+/// removed by ``discard()``.
 final class UUIDRunBuilder {
     /// The events held in memory before a partial run is written, by default: 2¹⁸ events,
     /// about 25 MB while being sorted and folded (with the writer's hash of them, ~40 MB).
     /// Larger chunks mean fewer merge passes (each event is rewritten about
-    /// log₂(events / chunk) times) and more deletes found in memory.
+    /// log₆₄(events / chunk) times, see ``fanIn``) and more deletes found in memory.
     static let defaultChunkEvents = 1 << 18
 
-    /// The first sequence number of the run.
-    private let from: UInt64
     /// Events held before a partial run is written.
     private let chunkEvents: Int
     /// Where partial runs go (`nil` until a scratch directory is made).
@@ -60,21 +56,19 @@ final class UUIDRunBuilder {
     /// chunks) merges none, one of 100M holds about 70 runs.
     static let fanIn = 64
 
-    /// A builder of a run from `from` (at least 1), writing partial runs into `directory`
+    /// A builder of the events from `from` (at least 1), writing partial runs into `directory`
     /// (created 0700 if absent; `nil`: a scratch directory), holding at most `chunkEvents`
     /// events at a time.
     init(from: UInt64, directory: String?, chunkEvents: Int = defaultChunkEvents) {
         precondition(from >= 1 && chunkEvents >= 1, "sequence numbers start at 1 and a chunk holds an event")
-        self.from = from
         self.directory = directory
         isScratch = directory == nil
         self.chunkEvents = chunkEvents
         pendingFrom = from
     }
 
-    /// Waits for a merge still running (a builder given up without ``finish(through:into:)``
-    /// or ``discard()``), so its thread never outlives the builder; what it wrote stays,
-    /// as the builder's other runs do.
+    /// Waits for a merge still running (a builder given up without ``discard()``), so its
+    /// thread never outlives the builder; what it wrote stays, as the builder's other runs do.
     deinit {
         if let merge = merging { _ = merge.job.result() }
     }
@@ -92,38 +86,7 @@ final class UUIDRunBuilder {
         if pending.count >= chunkEvents { try spill(through: seq) }
     }
 
-    /// Writes the events still held and merges every partial run into one covering
-    /// `from...to` (`to` at least `from` and every sequence number added), named for that
-    /// range in `target` (default: the builder's directory); returns it.
-    func finish(through to: UInt64, into target: String? = nil) throws -> UUIDRun {
-        precondition(to >= from && to >= pendingFrom - 1, "the run covers every event added")
-        if let target { try OwnedDirectory.prepare(target) }
-        guard !partials.isEmpty else {
-            partials = [try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: from, to: to, directory: target ?? workingDirectory()))]
-            levels = [0]
-            pending = []
-            return partials[0]
-        }
-        if pendingFrom <= to { try spill(through: to) }
-        try joinMerge()
-        if partials.count > 1 {
-            try mergeNewest(partials.count, into: target)
-        } else if let target, target != directory {
-            let path = target + "/" + UUIDRun.fileName(from: partials[0].fromSeq, to: partials[0].toSeq)
-            if rename(partials[0].path, path) != 0 {
-                // Another file system (a scratch directory under $TMPDIR): copy, then remove.
-                let err = errno
-                guard err == EXDEV else { throw HealthLogError(.io, "cannot rename \(partials[0].path): \(describeErrno(err))", errno: err) }
-                try FileCopy.copy(partials[0].path, length: partials[0].entryOffset(partials[0].count), to: path)
-                unlink(partials[0].path)
-            }
-            partials = [try Self.open(path)]
-        }
-        if isScratch, let directory { rmdir(directory) }
-        return partials[0]
-    }
-
-    /// Removes every run this builder wrote, the finished one too (and its scratch directory).
+    /// Removes every run this builder wrote (and its scratch directory).
     func discard() {
         if let merge = merging, case .success(let path) = merge.job.result() { unlink(path) }
         merging = nil
@@ -211,19 +174,6 @@ final class UUIDRunBuilder {
         for run in partials[inputs] { unlink(run.path) }
         partials.replaceSubrange(inputs, with: [merged])
         levels.replaceSubrange(inputs, with: [merge.level])
-    }
-
-    /// Replaces the `count` newest partial runs with their merge, one level above the
-    /// highest of them, written into `target` (default: the builder's directory).
-    private func mergeNewest(_ count: Int, into target: String?) throws {
-        let parts = Array(partials.suffix(count))
-        let level = levels.suffix(count).max()! + 1
-        let merged = try Self.open(UUIDRun.writeMerged(parts, directory: target ?? workingDirectory()))
-        for run in parts { unlink(run.path) }
-        partials.removeLast(count)
-        levels.removeLast(count)
-        partials.append(merged)
-        levels.append(level)
     }
 
     /// The directory partial runs go into, made on first use.

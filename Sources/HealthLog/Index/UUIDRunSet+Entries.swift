@@ -1,6 +1,5 @@
-/// The entries of the 32-byte ``UUIDRun`` (the append's scratch runs, and runs built to
-/// be converted into the store's ``UUIDFingerprintRun``s): events folded into entries and
-/// entry lists merged, kept under ``UUIDRunSet`` where the append's code names them.
+/// The entries of the 32-byte ``UUIDRun`` (the append's scratch runs): events folded into
+/// entries, kept under ``UUIDRunSet`` where the append's code names them.
 extension UUIDRunSet {
     /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one entry.
     static func combine(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)]) -> [UUIDRun.Entry] {
@@ -32,28 +31,6 @@ extension UUIDRunSet {
         }
         for bucket in 0..<(1 << 16) where starts[bucket + 1] - starts[bucket] > 1 {
             out[starts[bucket]..<starts[bucket + 1]].sort { $0.uuid < $1.uuid }
-        }
-        return out
-    }
-
-    /// Merges two sorted entry lists, folding a UUID present in both.
-    static func merge(_ a: [UUIDRun.Entry], _ b: [UUIDRun.Entry]) -> [UUIDRun.Entry] {
-        var out: [UUIDRun.Entry] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i].uuid < b[j].uuid) {
-                out.append(a[i])
-                i += 1
-            } else if i == a.count || b[j].uuid < a[i].uuid {
-                out.append(b[j])
-                j += 1
-            } else {
-                out.append(UUIDRun.Entry(uuid: a[i].uuid, addSeq: max(a[i].addSeq, b[j].addSeq), deleteSeq: max(a[i].deleteSeq, b[j].deleteSeq)))
-                i += 1
-                j += 1
-            }
         }
         return out
     }

@@ -152,7 +152,7 @@ final class UUIDRunSet {
         case noRoom
     }
 
-    /// ``search(_:in:_:)`` with `room` for the candidates.
+    /// ``search(_:in:_:onStack:)`` with `room` for the candidates.
     private static func search(
         _ uuid: SampleUUID, fingerprint: UInt32, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, room: UnsafeMutableBufferPointer<Candidate>
     ) throws -> Searched {

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Segments are immutable once sealed, but a copy of one in the destination may have been
 /// damaged since, so a file already there is kept only when it is byte-identical to what
-/// the store holds (``FileCopy/isCopy(_:of:length:)``), and replaced otherwise. The segment
+/// the store holds (``FileCopy/isCopy(_:of:length:digest:)``), and replaced otherwise. The segment
 /// holding the append point is copied up to the last committed batch; segments after it
 /// hold only a torn tail and are not copied. Sealed segments' indexes go along; the UUID
 /// index does not (it is derived, and a writer on the copy rebuilds it). The copy's

@@ -16,7 +16,7 @@ struct BatchLines {
         var start: Int
         var end: Int
         var isDelete: Bool
-        /// Set by ``hide(where:)``: a line the reader leaves out.
+        /// Set by ``index(_:groups:in:hiding:)``: a line the reader leaves out.
         var isHidden = false
     }
 
@@ -117,7 +117,7 @@ struct BatchLines {
 }
 
 extension BatchLines {
-    /// The first half of ``load(_:_:groups:)`` for frames already in memory: `frames`
+    /// The first half of ``load(_:_:groups:through:)`` for frames already in memory: `frames`
     /// holds the stored frame of each of `groups` (indexes into the batch header's groups)
     /// at the matching entry of `starts`, as read from `file`, the batch's segment. Checks
     /// each frame's CRC-32C and decompresses it through `decoder` (not the snapshot's), with
@@ -167,7 +167,7 @@ extension BatchLines {
 
     /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:checkContent:)``
     /// left in the storage into lines, checks them against the header as
-    /// ``load(_:_:groups:)`` does, marks those `isHidden` says to leave out (visiting them
+    /// ``load(_:_:groups:through:)`` does, marks those `isHidden` says to leave out (visiting them
     /// in storage order, while their bytes are fresh in the cache), and puts them in
     /// sequence order.
     mutating func index(_ batch: BatchRef, groups: [Int], in file: SegmentFile, hiding isHidden: (Line, UnsafeRawBufferPointer) -> Bool) throws {

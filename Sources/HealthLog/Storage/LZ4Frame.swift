@@ -16,7 +16,7 @@ enum LZ4Frame {
         return LZ4F_compressFrameBound(count, &prefs)
     }
 
-    /// Compresses `input` into one LZ4 frame.
+    /// Compresses `bytes` into one LZ4 frame.
     static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: bound(bytes.count)) { output, count in
             count = try bytes.withUnsafeBytes { try compress($0, into: UnsafeMutableRawBufferPointer(output)) }

@@ -25,6 +25,12 @@ struct UUIDFingerprintRunTests {
         return try all.write(from: from, to: to, directory: directory)
     }
 
+    /// The key of the event `seq` of `uuid` in a run from `from` with block shift `shift`,
+    /// as ``UUIDFingerprint`` describes it: the fingerprint, then the block less the run's first.
+    private static func key(_ uuid: SampleUUID, seq: UInt64, from: UInt64, shift: Int) -> UInt64 {
+        UInt64(UUIDFingerprint.of(uuid)) << 32 | ((seq >> UInt64(shift)) - (from >> UInt64(shift)))
+    }
+
     @Test("Keys read back in order, and every event's UUID names its block", arguments: [0, 1, 2, 3, 7, 63, 64, 65, 100, 1_000, 9_000])
     func roundTrip(_ count: Int) throws {
         let dir = try TemporaryDirectory()
@@ -34,7 +40,7 @@ struct UUIDFingerprintRunTests {
         let run = try Self.run(events, from: 5, to: to, in: dir.path)
         #expect((run.fromSeq, run.toSeq, run.count) == (5, to, count))
         let shift = UUIDFingerprint.blockShift(from: 5, to: to)
-        #expect(run.keys() == events.map { UUIDFingerprint.key($0.uuid, seq: $0.seq, from: 5, shift: shift) }.sorted())
+        #expect(run.keys() == events.map { Self.key($0.uuid, seq: $0.seq, from: 5, shift: shift) }.sorted())
         for event in events {
             let blocks = run.candidateBlocks(event.uuid)
             #expect(blocks.contains { run.seqs(ofBlock: $0).contains(event.seq) })

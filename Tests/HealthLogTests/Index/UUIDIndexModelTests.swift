@@ -1,3 +1,4 @@
+import Foundation
 import HealthLogTestSupport
 import Testing
 @testable import HealthLog
@@ -109,15 +110,20 @@ struct UUIDIndexModelTests {
         all.shuffle(using: &random)
         #expect(try runs.lookup(all: all) == all.map { model.events[$0] })
         // In log order (a re-import's), with now and then an unused UUID between, through a
-        // reader of its own and one sharing the first one's runs.
+        // reader of its own and one sharing the first one's runs: opened while the runs'
+        // directory is moved away (a reader of its own then opens none), it uses those.
         let inLogOrder = model.events.sorted { $0.value.addSeq < $1.value.addSeq }
-        let sharing = try #require(UUIDRunReader(layout, snapshot: try LogSnapshot(layout), sharing: reader))
+        try FileManager.default.moveItem(atPath: layout.directory + "/uuids", toPath: layout.directory + "/uuids-away")
+        #expect(UUIDRunReader(layout, snapshot: try LogSnapshot(layout)) == nil)
+        let sharing = UUIDRunReader(layout, snapshot: try LogSnapshot(layout), sharing: reader)
+        try FileManager.default.moveItem(atPath: layout.directory + "/uuids-away", toPath: layout.directory + "/uuids")
+        let shared = try #require(sharing)
         let ordered = try #require(UUIDRunReader(layout, snapshot: try LogSnapshot(layout)))
         let writer = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout))
         for (k, (uuid, found)) in inLogOrder.enumerated() {
             #expect(try writer.lookup(uuid) == found, "\(uuid)")
             #expect(try ordered.isDeleted(uuid) == (found.deleteSeq != 0), "\(uuid)")
-            #expect(try sharing.isDeleted(uuid) == (found.deleteSeq != 0), "\(uuid)")
+            #expect(try shared.isDeleted(uuid) == (found.deleteSeq != 0), "\(uuid)")
             if k % 7 == 3 {
                 #expect(try writer.lookup(unused[k % unused.count]) == nil)
                 #expect(try ordered.isDeleted(unused[k % unused.count]) == nil)

@@ -3,9 +3,11 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// The UUID index built and checked in bounded memory: ``UUIDRunBuilder`` spills sorted
-/// chunks and merges them; `reindex`, `verify` and a writer's rebuild go through it. With a
-/// chunk of a few events every build here spans many partial runs and merges.
+/// The UUID index built in pieces: an append's ``UUIDRunBuilder`` spills sorted chunks as
+/// partial runs and merges them in the background, and a writer that finds the index
+/// missing rebuilds it a chunk at a time (``UUIDRunSet``), runs that `reindex` writes and
+/// `verify` checks too. With a chunk of a few events every build here spans many partial
+/// runs and merges.
 @Suite("UUID runs built in chunks")
 struct UUIDRunStreamingTests {
     /// `count` events in sequence order from 1: adds of fresh random UUIDs, and about one
@@ -26,51 +28,48 @@ struct UUIDRunStreamingTests {
         return out
     }
 
-    @Test("A run built in chunks of any size equals the run folded in memory, and leaves only that run behind", arguments: [1, 2, 3, 7, 64, 5_000])
-    func builderMatchesInMemoryFold(_ chunk: Int) throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let events = Self.events(1_000, seed: UInt64(chunk))
-        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
-        for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
-        let run = try builder.finish(through: 1_000)
-        #expect((run.fromSeq, run.toSeq) == (1, 1_000))
-        #expect(try run.allEntries() == UUIDRunSet.combine(events))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")) == [UUIDRun.fileName(from: 1, to: 1_000)])
-    }
-
-    @Test("A run built in a scratch directory and finished into another holds the same entries, alone in that directory", arguments: [1, 10, 999, 1_000, 5_000])
-    func builderFinishesIntoTarget(_ chunk: Int) throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let events = Self.events(1_000, seed: 7)
-        let builder = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: chunk)
-        for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
-        let run = try builder.finish(through: 1_000, into: dir.path)
-        #expect(run.path == dir.file(UUIDRun.fileName(from: 1, to: 1_000)))
-        #expect(try run.allEntries() == UUIDRunSet.combine(events))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [UUIDRun.fileName(from: 1, to: 1_000)])
-    }
-
-    @Test("While merges run in the background, the partial runs hold every event written out, each once; a discard leaves nothing behind", arguments: [1, 2, 5])
+    @Test("While merges run in the background, each partial run holds exactly the events of its range, the runs cover every event written out, and a discard leaves nothing behind", arguments: [1, 2, 3, 5, 7, 64])
     func partialRunsWhileMerging(_ chunk: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let events = Self.events(600, seed: UInt64(chunk) + 40)
+        let events = Self.events(1_000, seed: UInt64(chunk) + 40)
         let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
+        var checked = 0
+        var sawMerged = false
         for (k, event) in events.enumerated() {
             try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
-            guard k % 37 == 0 else { continue }
+            guard k % 37 == 0 || k == events.count - 1 else { continue }
             let runs = builder.partialRuns
             let written = k + 1 - builder.pendingCount
+            #expect(builder.pendingCount < chunk)
             #expect(runs.first?.fromSeq ?? 1 == 1 && runs.last?.toSeq ?? 0 == UInt64(written))
             #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.toSeq + 1 == $1.fromSeq })
-            var entries: [UUIDRun.Entry] = []
-            for run in runs { entries = UUIDRunSet.merge(entries, try run.allEntries()) }
-            #expect(entries == UUIDRunSet.combine(Array(events.prefix(written))))
+            for run in runs {
+                #expect(try run.allEntries() == UUIDRunSet.combine(Array(events[Int(run.fromSeq - 1)..<Int(run.toSeq)])), "\(run.fromSeq)...\(run.toSeq)")
+            }
+            checked += runs.count
+            sawMerged = sawMerged || runs.contains { Int($0.toSeq - $0.fromSeq) + 1 > chunk }
         }
+        #expect(checked > 0)
+        #expect(sawMerged == (events.count / chunk > UUIDRunBuilder.fanIn), "runs merged in the background were checked too")
         builder.discard()
+        #expect(builder.partialRuns.isEmpty && builder.pendingCount == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")).isEmpty)
+    }
+
+    @Test("Without a directory (an append's builder), partial runs go into a scratch directory of the builder's own, which a discard removes with them")
+    func scratchDirectory() throws {
+        let builder = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: 10)
+        let events = Self.events(35, seed: 8)
+        for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+        let runs = builder.partialRuns
+        #expect(runs.map { $0.fromSeq...$0.toSeq } == [1...10, 11...20, 21...30])
+        let scratch = (try #require(runs.first).path as NSString).deletingLastPathComponent
+        #expect(runs.allSatisfy { ($0.path as NSString).deletingLastPathComponent == scratch })
+        #expect((scratch as NSString).lastPathComponent.hasPrefix("healthlog-uuids-"))
+        #expect(try FileManager.default.attributesOfItem(atPath: scratch)[.posixPermissions] as? Int == 0o700)
+        builder.discard()
+        #expect(!FileManager.default.fileExists(atPath: scratch))
     }
 
     @Test("reindex writes the same derived files as the reference reindex, and verify passes them")

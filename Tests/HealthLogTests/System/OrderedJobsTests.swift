@@ -24,24 +24,41 @@ struct OrderedJobsTests {
 
     @Test("A user-initiated job runs before a default job queued earlier, while every thread of the default pool is taken")
     func higherClassDoesNotWaitBehindDefault() {
+        // One blocked job a core takes the default pool, and one more waits in its queue
+        // before the marker: a thread libdispatch adds to a pool whose threads all block
+        // (about once a second) takes that one, not the marker. All are released as soon
+        // as the user-initiated job ran, or at the timeout, so other tests wait briefly.
+        // At `.default` the job would queue behind the marker and run after it, once
+        // libdispatch added threads.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
         let gate = DispatchSemaphore(value: 0)
-        let blockers = ProcessInfo.processInfo.activeProcessorCount * 4
-        for _ in 0..<blockers { DispatchQueue.global().async { gate.wait() } }
+        let blocked = DispatchSemaphore(value: 0)
+        for _ in 0...cores {
+            DispatchQueue.global().async {
+                blocked.signal()
+                gate.wait()
+            }
+        }
+        let taken = (0..<cores).filter { _ in blocked.wait(timeout: .now() + 10) == .success }.count
         let order = Order()
         let markerDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             order.append("default")
             markerDone.signal()
         }
-        let jobs = OrderedJobs<Bool>(qos: .userInitiated)
+        let jobs = OrderedJobs<[String]>(qos: .userInitiated)
+        let ran = DispatchSemaphore(value: 0)
         jobs.submit {
-            order.append("user-initiated")
-            for _ in 0..<blockers { gate.signal() }
-            return true
+            let before = order.names
+            ran.signal()
+            return before
         }
-        #expect(jobs.next() == true)
-        markerDone.wait()
-        #expect(order.names == ["user-initiated", "default"])
+        let ranInTime = ran.wait(timeout: .now() + 10) == .success
+        for _ in 0...cores { gate.signal() }
+        #expect(taken == cores, "a blocking job a core started")
+        #expect(ranInTime, "the user-initiated job ran while the default pool was taken")
+        #expect(jobs.next() == [], "no default job ran before it")
+        #expect(markerDone.wait(timeout: .now() + 10) == .success)
     }
 
     /// The names jobs append as they run, from any thread.

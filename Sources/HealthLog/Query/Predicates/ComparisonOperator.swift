@@ -1,4 +1,4 @@
-/// A comparison for ``QueryPredicate/quantity(_:_:)``, spelled on the command line as
+/// A comparison for ``QueryPredicate/quantity(_:_:unit:)``, spelled on the command line as
 /// `<`, `<=`, `>`, `>=`, `==` or `!=`.
 public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     /// `<`

@@ -33,7 +33,7 @@
 // Per run: LogSnapshot (sidecar indexes used); a raw and a HealthKit-view replay from the
 // beginning (lines in strictly ascending sequence order within 1...head, each with its
 // newline, the next anchor its last line); a page of a replay with a limit; a one-type
-// replay from a middle anchor given as a token; StoredEvents (the writer's look-up of an
+// replay from a middle anchor given as a token; LoggedUUIDs (the writer's look-up of an
 // old add); SyncTable.load; StoreStats; each UUID run's look-up and full read; Verifier. When
 // Verifier finds the store sound, the raw replay must have delivered exactly 1...head.
 // Errors thrown are normal outcomes; a trap, a sanitizer report, a failed `check`, or
@@ -351,8 +351,8 @@ func exercise() {
             }
         }
         // What a writer reads: an old add by sequence number, the sync table.
-        var stored = StoredEvents(snapshot)
-        if head > 0, let line = try? stored.addLine(seq: head / 2 + 1) { check(!line.isEmpty, "StoredEvents returned an empty line") }
+        let stored = LoggedUUIDs(snapshot)
+        if head > 0, let line = try? stored.addLine(seq: head / 2 + 1) { check(!line.isEmpty, "LoggedUUIDs returned an empty add line") }
         _ = try? SyncTable.load(layout, snapshot: snapshot)
         // `stats`, rendered as the command prints it.
         for type in (try? StoreStats(snapshot))?.types ?? [] { _ = type.first.description + type.last.description }

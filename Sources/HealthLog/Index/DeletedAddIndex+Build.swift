@@ -16,7 +16,7 @@ extension DeletedAddIndex {
             try lines.load(snapshot, batch, groups: groups)
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq <= last {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw unreadable(snapshot, batch, line.seq) }
+                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw snapshot.unreadableEvent(line.seq, in: batch) }
                     deleted.set(uuid, 0)
                     lastDelete = max(lastDelete, line.seq)
                 }
@@ -34,16 +34,12 @@ extension DeletedAddIndex {
             try lines.load(snapshot, batch, groups: groups)
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq < lastDelete {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw unreadable(snapshot, batch, line.seq) }
+                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw snapshot.unreadableEvent(line.seq, in: batch) }
                     if deleted[uuid] != nil { out.append(line.seq) }
                 }
             }
         }
         return out
-    }
-
-    private static func unreadable(_ snapshot: LogSnapshot, _ batch: BatchRef, _ seq: UInt64) -> HealthLogError {
-        HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(seq) is unreadable")
     }
 
     /// After an append committed events `from...to`, whose deletes deleted the adds

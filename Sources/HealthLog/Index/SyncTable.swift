@@ -50,7 +50,7 @@ struct SyncTable: Equatable {
                 for line in lines.lines where line.seq > coveredSeq && line.seq <= last {
                     let bytes = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])
                     if !apply(bytes) {
-                        throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(line.seq) is unreadable")
+                        throw snapshot.unreadableEvent(line.seq, in: batch)
                     }
                 }
             }

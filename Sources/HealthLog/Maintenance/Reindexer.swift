@@ -24,22 +24,17 @@ struct Reindexer {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
             try lines.withBytes { raw in
                 for event in lines.uuidEvents(batch.header, in: raw) {
-                    guard let uuid = event.uuid else { throw unreadable(batch, event.seq, snapshot) }
+                    guard let uuid = event.uuid else { throw snapshot.unreadableEvent(event.seq, in: batch) }
                     if let line = event.line { rebuild.gather(line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: event.seq) }
                     rebuild.add(uuid, seq: event.seq, isDelete: event.isDelete)
                 }
             }
-            if let seq = rebuild.endBatch() { throw unreadable(batch, seq, snapshot) }
+            if let seq = rebuild.endBatch() { throw snapshot.unreadableEvent(seq, in: batch) }
         }
         progress?(batches.count, batches.count)
         var report = try rebuild.write(layout, snapshot, keepsSegmentIndexes: false)
         report.recoveredTail = writer.recoveredTail
         return report
-    }
-
-    /// The error for stored event `seq` of `batch`, which cannot be read.
-    private func unreadable(_ batch: BatchRef, _ seq: UInt64, _ snapshot: LogSnapshot) -> HealthLogError {
-        HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(seq) is unreadable")
     }
 }
 

@@ -85,7 +85,7 @@ struct Verifier {
                 try uuidCheck?.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
             }
             if rebuildsIndexes, let seq = rebuild.endBatch() {
-                report.problems.append("\(snapshot.segments[batch.segment].location(batch.offset)): stored event \(seq) is unreadable")
+                report.problems.append(snapshot.unreadableEvent(seq, in: batch).message)
             }
             eventCount += UInt64(batchEvents.count)
         }

@@ -54,14 +54,13 @@ package final class ScratchDirectory {
                 throw HealthLogError(.io, "cannot lock \(path): \(describeErrno(err))", errno: err)
             }
         }
-        let marker = openat(fd, markerName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard marker >= 0 else {
-            let err = errno
+        do {
+            try createMarker(in: fd, at: path, exclusive: true)
+        } catch {
             close(fd)
             rmdir(path)
-            throw HealthLogError(.io, "cannot create \(path)/\(markerName): \(describeErrno(err))", errno: err)
+            throw error
         }
-        close(marker)
         return ScratchDirectory(path: path, lockFD: fd)
     }
 
@@ -123,7 +122,13 @@ package final class ScratchDirectory {
             throw HealthLogError(.io, "cannot open \(path): \(describeErrno(err))", errno: err)
         }
         defer { close(fd) }
-        let marker = openat(fd, markerName, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        try createMarker(in: fd, at: path, exclusive: false)
+    }
+
+    /// Creates the empty marker (0600) in the directory open as `fd` (at `path`, for the
+    /// message); with `exclusive`, one already there is an error.
+    private static func createMarker(in fd: Int32, at path: String, exclusive: Bool) throws {
+        let marker = openat(fd, markerName, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o600)
         guard marker >= 0 else {
             let err = errno
             throw HealthLogError(.io, "cannot create \(path)/\(markerName): \(describeErrno(err))", errno: err)

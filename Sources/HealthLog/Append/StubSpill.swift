@@ -5,18 +5,19 @@ import Darwin
 #endif
 
 /// The writer's ``SampleStub``s by ordinal, in bounded memory: the newest `bufferRecords`
-/// in memory, older ones in fixed 48-byte records of a scratch file (created under
+/// in memory, older ones in fixed 36-byte records of a scratch file (created under
 /// `$TMPDIR`, else `/tmp`, with `mkstemp(3)` and unlinked at once, so nothing outlives the
 /// process), read back with `pread(2)` when a later line of the same append deletes an
-/// older sample or reuses its UUID. Stubs never change once appended. An append of any size holds a buffer, not a stub per
-/// sample.
+/// older sample or reuses its UUID. Stubs never change once appended, and their sequence
+/// numbers run on from the first one's, so a record leaves the number out. An append of
+/// any size holds a buffer, not a stub per sample.
 ///
-/// Record layout (little-endian): seq u64, type u32, source u32, device u32, then start
-/// and end each as microseconds i64, UTC offset minutes i16, is-Zulu u8, fraction digits
-/// u8, then is-live u8 and 3 bytes of padding.
+/// Record layout (little-endian): type u32, source u32, device u32, then start and end
+/// each as microseconds i64, UTC offset minutes i16 and fraction digits u8, then a flags
+/// byte (bit 0 start is Zulu, bit 1 end is Zulu, bit 2 is live) and a byte of padding.
 final class StubSpill {
     /// Bytes per record.
-    private static let recordLength = 48
+    private static let recordLength = 36
     /// Stubs held in memory before they are written to the file.
     private let bufferRecords: Int
     // Unchecked exclusivity: the spill is used by one thread at a time and none of its
@@ -27,6 +28,8 @@ final class StubSpill {
     @exclusivity(unchecked) private var flushed = 0
     /// The scratch file, made on the first flush.
     private var file: FileDescriptor?
+    /// The sequence number of the stub of ordinal 0 (set by the first append).
+    private var firstSeq: UInt64 = 0
 
     /// An empty spill holding up to `bufferRecords` stubs in memory.
     init(bufferRecords: Int = 1 << 14) {
@@ -40,8 +43,10 @@ final class StubSpill {
     /// How many stubs it holds.
     var count: Int { flushed + recent.count }
 
-    /// Appends `stub`; returns its ordinal.
+    /// Appends `stub`, whose sequence number follows the last one's; returns its ordinal.
     func append(_ stub: SampleStub) throws -> Int {
+        if count == 0 { firstSeq = stub.seq }
+        precondition(stub.seq == firstSeq + UInt64(count), "stubs are appended in sequence order")
         if recent.count == bufferRecords { try flush() }
         recent.append(stub)
         return count - 1
@@ -55,7 +60,7 @@ final class StubSpill {
         guard bytes.count == Self.recordLength else {
             throw HealthLogError(.io, "\(file.path): stub \(ordinal) ends early")
         }
-        return Self.decode(bytes)
+        return Self.decode(bytes, seq: firstSeq + UInt64(ordinal))
     }
 
     /// Writes the buffered stubs to the file (made on first use) and empties the buffer.
@@ -74,34 +79,33 @@ final class StubSpill {
     /// Stores the record of `stub` at byte `at` of `raw` (zeroed: the padding stays 0),
     /// each field in place.
     private static func encode(_ stub: SampleStub, into raw: UnsafeMutableRawBufferPointer, at: Int) {
-        raw.storeBytes(of: stub.seq.littleEndian, toByteOffset: at, as: UInt64.self)
-        raw.storeBytes(of: stub.type.littleEndian, toByteOffset: at + 8, as: UInt32.self)
-        raw.storeBytes(of: stub.source.littleEndian, toByteOffset: at + 12, as: UInt32.self)
-        raw.storeBytes(of: stub.device.littleEndian, toByteOffset: at + 16, as: UInt32.self)
-        encode(stub.start, into: raw, at: at + 20)
-        encode(stub.end, into: raw, at: at + 32)
-        raw[at + 44] = stub.isLive ? 1 : 0
+        raw.storeBytes(of: stub.type.littleEndian, toByteOffset: at, as: UInt32.self)
+        raw.storeBytes(of: stub.source.littleEndian, toByteOffset: at + 4, as: UInt32.self)
+        raw.storeBytes(of: stub.device.littleEndian, toByteOffset: at + 8, as: UInt32.self)
+        encode(stub.start, into: raw, at: at + 12)
+        encode(stub.end, into: raw, at: at + 23)
+        raw[at + 34] = (stub.start.isZulu ? 1 : 0) | (stub.end.isZulu ? 2 : 0) | (stub.isLive ? 4 : 0)
     }
 
-    /// Stores the 12 bytes of `time` at byte `at` of `raw`: microseconds, UTC offset
-    /// minutes, is-Zulu, fraction digits.
+    /// Stores the 11 bytes of `time` at byte `at` of `raw`: microseconds, UTC offset
+    /// minutes, fraction digits (whether it is Zulu goes in the record's flags).
     private static func encode(_ time: Timestamp, into raw: UnsafeMutableRawBufferPointer, at: Int) {
         raw.storeBytes(of: UInt64(bitPattern: time.microseconds).littleEndian, toByteOffset: at, as: UInt64.self)
         raw.storeBytes(of: UInt16(bitPattern: time.offsetMinutes).littleEndian, toByteOffset: at + 8, as: UInt16.self)
-        raw[at + 10] = time.isZulu ? 1 : 0
-        raw[at + 11] = time.fractionDigits
+        raw[at + 10] = time.fractionDigits
     }
 
-    /// The stub a record holds.
-    private static func decode(_ bytes: [UInt8]) -> SampleStub {
+    /// The stub a record holds, whose sequence number is `seq`.
+    private static func decode(_ bytes: [UInt8], seq: UInt64) -> SampleStub {
         bytes.withUnsafeBytes { raw in
             func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self)) }
-            func time(_ at: Int) -> Timestamp {
-                Timestamp(microseconds: load(at, Int64.self), offsetMinutes: load(at + 8, Int16.self), isZulu: raw[at + 10] != 0, fractionDigits: raw[at + 11])
+            let flags = raw[34]
+            func time(_ at: Int, isZulu: Bool) -> Timestamp {
+                Timestamp(microseconds: load(at, Int64.self), offsetMinutes: load(at + 8, Int16.self), isZulu: isZulu, fractionDigits: raw[at + 10])
             }
             return SampleStub(
-                seq: load(0, UInt64.self), type: load(8, UInt32.self), source: load(12, UInt32.self), device: load(16, UInt32.self),
-                start: time(20), end: time(32), isLive: raw[44] != 0)
+                seq: seq, type: load(0, UInt32.self), source: load(4, UInt32.self), device: load(8, UInt32.self),
+                start: time(12, isZulu: flags & 1 != 0), end: time(23, isZulu: flags & 2 != 0), isLive: flags & 4 != 0)
         }
     }
 

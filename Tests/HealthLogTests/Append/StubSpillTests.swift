@@ -5,12 +5,12 @@ import Testing
 /// exactly as an array of them would be.
 @Suite("Stub spill")
 struct StubSpillTests {
-    /// A stub whose every field depends on `n`.
+    /// A stub whose every field depends on `n`, its sequence number `1_000 + n`.
     private static func stub(_ n: Int) -> SampleStub {
         SampleStub(
-            seq: UInt64(n) * 3 + 1, type: UInt32(n % 7), source: UInt32(n % 5), device: UInt32(n % 3),
+            seq: 1_000 + UInt64(n), type: UInt32(n % 7), source: UInt32(n % 5), device: UInt32(n % 3),
             start: Timestamp(microseconds: Int64(n) * 1_000_003 - 5_000_000, offsetMinutes: Int16(n % 29) * 30 - 420, isZulu: n % 2 == 0, fractionDigits: UInt8(n % 7)),
-            end: Timestamp(microseconds: Int64(n) * 1_000_003, offsetMinutes: -60, isZulu: false, fractionDigits: 6), isLive: n % 4 != 0)
+            end: Timestamp(microseconds: Int64(n) * 1_000_003, offsetMinutes: n % 3 == 0 ? 0 : -60, isZulu: n % 6 == 0, fractionDigits: 6), isLive: n % 4 != 0)
     }
 
     private static func expectEqual(_ a: SampleStub, _ b: SampleStub, _ n: Int) {

@@ -16,6 +16,10 @@ struct BatchBuilder {
     private(set) var groups: [GroupBuffer] = []
     /// Group index by `type id * 2 + kind`, -1 when absent.
     private var slot: [Int] = []
+    /// The emptied line buffer of each group of an earlier batch, by the same key: a group
+    /// starts from its buffer, whose room its lines of the batch before needed, so a batch
+    /// never regrows (copies and faults in) its groups' buffers line by line.
+    private var spareLines: [[UInt8]] = []
     /// The first sequence number in the batch (0 while empty).
     private(set) var firstSeq: UInt64 = 0
     /// The last sequence number in the batch.
@@ -31,12 +35,17 @@ struct BatchBuilder {
         kind: UInt8, type: UInt32, seq: UInt64, start: Int64, end: Int64, encode: (inout [UInt8]) -> Void
     ) {
         let key = Int(type) * 2 + Int(kind)
-        if key >= slot.count { slot.append(contentsOf: repeatElement(-1, count: key + 1 - slot.count)) }
+        if key >= slot.count {
+            slot.append(contentsOf: repeatElement(-1, count: key + 1 - slot.count))
+            spareLines.append(contentsOf: repeatElement([], count: key + 1 - spareLines.count))
+        }
         var index = slot[key]
         if index < 0 {
             index = groups.count
             slot[key] = index
-            groups.append(GroupBuffer(kind: kind, type: type, firstSeq: seq))
+            var lines: [UInt8] = []
+            swap(&lines, &spareLines[key])
+            groups.append(GroupBuffer(kind: kind, type: type, lines: lines, firstSeq: seq))
         }
         let before = groups[index].lines.count
         encode(&groups[index].lines)
@@ -79,7 +88,12 @@ struct BatchBuilder {
 
     /// Empties the builder for the next batch, keeping buffers' capacity.
     mutating func reset() {
-        for index in groups.indices { slot[Int(groups[index].type) * 2 + Int(groups[index].kind)] = -1 }
+        for index in groups.indices {
+            let key = Int(groups[index].type) * 2 + Int(groups[index].kind)
+            slot[key] = -1
+            swap(&spareLines[key], &groups[index].lines)
+            spareLines[key].removeAll(keepingCapacity: true)
+        }
         groups.removeAll(keepingCapacity: true)
         firstSeq = 0
         lastSeq = 0

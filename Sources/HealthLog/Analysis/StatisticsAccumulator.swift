@@ -54,12 +54,15 @@ struct StatisticsAccumulator {
     private var sources: [String] = []
     /// The number of each source in ``sources``.
     private var sourceIndex: [String: Int] = [:]
-    /// The figures counted as samples come, but for ``current``'s.
+    /// The figures counted as samples come, but for ``currentKey``'s.
     private var figures: [Key: Figures] = [:]
-    /// The figures of the last sample's key, taken out of ``figures`` while samples keep
-    /// to that key (most do: samples come in time order), so most add to them without a
-    /// lookup.
-    private var current: (key: Key, figures: Figures)?
+    /// The last sample's key (`nil` before the first sample), whose figures are taken out
+    /// of ``figures`` into ``currentFigures`` while samples keep to that key (most do:
+    /// samples come in time order), so most add to them without a lookup.
+    private var currentKey: Key?
+    /// The figures of ``currentKey``, counted in place (a copy in and out for every sample
+    /// stalled the adding on its ~100 bytes).
+    private var currentFigures = Figures()
     /// Every sample's span, value and clock, for the merge (sums and durations only).
     private var pieces: [CumulativeMerge.Piece] = []
     /// The source of each piece.
@@ -164,13 +167,12 @@ struct StatisticsAccumulator {
             lastInterval = interval
         }
         let key = Key(start: interval.key, source: separate ? sourceID : -1)
-        if let held = current, held.key != key {
-            figures[held.key] = held.figures
-            current = nil
+        if currentKey != key {
+            if let held = currentKey { figures[held] = currentFigures }
+            currentFigures = figures.removeValue(forKey: key) ?? Figures()
+            currentKey = key
         }
-        var counted = current?.figures ?? figures[key] ?? Figures()
-        counted.count(isQuantity ? value : nil, start: start, end: end)
-        current = (key, counted)
+        currentFigures.count(isQuantity ? value : nil, start: start, end: end)
         if needsPieces {
             pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, rank: 0, clock: clock))
             pieceSources.append(sourceID)
@@ -257,7 +259,7 @@ struct StatisticsAccumulator {
         var durations: [Key: Int64] = [:]
         var intervals = self.intervals
         var figures = self.figures
-        if let current { figures[current.key] = current.figures }
+        if let currentKey { figures[currentKey] = currentFigures }
         if needsPieces {
             let merge = CumulativeMerge(bounds: { instant, clock in interval(of: instant, clock: clock) })
             let groups: [[Int]]

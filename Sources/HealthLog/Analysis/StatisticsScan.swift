@@ -1,11 +1,14 @@
 /// Reads the live samples of one type for statistics, on two threads: the batches holding
 /// the type go in windows, the first part of each read on the calling thread, the rest
-/// (``workerShare``, as the calling thread also adds up every sample) on a second one (its own ``GroupReader`` and ``StoredLineView/SummaryReader``) into a
+/// (at first ``workerShare``, as the calling thread also adds up every sample) on a second one (its own ``GroupReader`` and ``StoredLineView/SummaryReader``) into a
 /// buffer; the samples then reach the accumulator on the calling thread in sequence
 /// order, exactly as one thread would deliver them, so figures (compensated sums, most
 /// recent values, errors and which sample raises them) do not depend on the split. The
 /// second thread runs a window ahead (two buffers, ``WindowRelay``), so it reads the next
-/// window while the calling thread adds up this one's.
+/// window while the calling thread adds up this one's. The split follows the two
+/// threads' pace (``SplitPace``): the second thread reads a batch more of the window two
+/// ahead each time the calling thread found its part ready, a batch fewer each time it
+/// had to wait for it.
 ///
 /// Answers what ``Replayer`` answers for the type from the beginning of the log without a
 /// predicate (the adds not deleted later), with the same checks and errors.
@@ -25,10 +28,11 @@ struct StatisticsScan {
     /// once and then reused (at 64 the yardstick's heart rates faulted in 15 MB of them),
     /// and that neither thread waits long at the first and last window.
     static let window = 16
-    /// The part of a window the second thread reads: with it, both threads take about as
-    /// long, the calling thread adding up every sample too (measured on the yardstick's
-    /// heart rates with the second thread a window ahead: at 0.64 it took 53% of the
-    /// process's CPU samples and the calling thread 46%).
+    /// The part of the first two windows the second thread reads, where the split starts
+    /// (measured on the yardstick's heart rates with the second thread a window ahead, on
+    /// the machine of 2026-12-02: at 0.64 it took 53% of the process's CPU samples and the
+    /// calling thread 46%; on that of 2026-12-04, at 0.60 it took 36% and the calling thread
+    /// 43%, so the balance is the machine's and the split adapts from there).
     static let workerShare = 0.60
 
     /// One batch's groups of the type.
@@ -47,12 +51,17 @@ struct StatisticsScan {
         var sources: [String] = []
         var zones: [String] = []
         var failure: (any Error)?
+        /// How many batches the second thread reads of the next window this buffer carries:
+        /// set by the calling thread when it hands the buffer back, read by the second
+        /// thread before it fills it (the relay orders the two).
+        var nextShare: Int
         private var last = (unit: -1, source: -1, zone: -1)
 
         /// A harvest whose samples never outgrow room for `capacity` (the most a window's
         /// part holds), so they are not copied to a larger buffer midway.
-        init(capacity: Int) {
+        init(capacity: Int, share: Int) {
             samples.reserveCapacity(capacity)
+            nextShare = share
         }
 
         /// Empties it for the next window.
@@ -132,23 +141,22 @@ struct StatisticsScan {
             }
             return
         }
-        // Window k: the calling thread reads `own` and adds it up, then adds up what the
-        // second thread read of `rest`; meanwhile the second thread reads window k + 1's.
-        let windows = stride(from: 0, to: work.count, by: Self.window).map { start -> (own: ArraySlice<Work>, rest: ArraySlice<Work>) in
-            let window = work[start..<min(work.count, start + Self.window)]
-            let split = window.startIndex + window.count - Int((Double(window.count) * Self.workerShare).rounded())
-            return (window[..<split], window[split...])
-        }
-        let capacity = windows.map { window in window.rest.reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].count) } } }.max() ?? 0
-        let relay = WindowRelay { Harvest(capacity: capacity) }
+        // Window k: the calling thread reads the first part and adds it up, then adds up
+        // what the second thread read of the rest (its last `share` batches); meanwhile the
+        // second thread reads window k + 1's.
+        let windows = stride(from: 0, to: work.count, by: Self.window).map { work[$0..<min(work.count, $0 + Self.window)] }
+        let capacity = windows.map { window in window.reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].count) } } }.max() ?? 0
+        var pace = SplitPace(window: Self.window, share: Self.workerShare)
+        let relay = WindowRelay { Harvest(capacity: capacity, share: pace.share) }
         var workerReading = Reading()
         let produce = {
             for (k, window) in windows.enumerated() {
                 var failed = false
                 let going = relay.produce(k) { harvest in
+                    let rest = window.suffix(harvest.nextShare)
                     harvest.reset()
                     do {
-                        for item in window.rest where !relay.isStopped {
+                        for item in rest where !relay.isStopped {
                             try read(item, &workerReading, deleted: deleted, through: groupReader) { harvest.keep($0, from: $1) }
                         }
                     } catch {
@@ -173,14 +181,19 @@ struct StatisticsScan {
                 relay.stop()
                 producer.join()
             }
+            // The second thread's share of windows k and k + 1, as handed to it.
+            var shares = [pace.share, pace.share]
             for (k, window) in windows.enumerated() {
-                for item in window.own {
+                for item in window.dropLast(shares[k & 1]) {
                     try read(item, &reading, deleted: deleted, through: nil) { fields, reader in
                         texts.take(fields, from: reader)
                         try accumulator.add(fields, texts)
                     }
                 }
                 try relay.consume(k) { harvest in
+                    pace.adjust(callerWaited: relay.consumerWaited)
+                    shares[k & 1] = pace.share
+                    harvest.nextShare = pace.share
                     var harvested = SampleTexts()
                     for kept in harvest.samples {
                         let sample = kept.fields

@@ -47,13 +47,19 @@ final class WindowRelay<Buffer>: @unchecked Sendable {
     var isStopped: Bool { stopped.withLock { $0 } }
 
     /// On the consumer: runs `body` on window `k`'s buffer once the producer has handed it
-    /// over, then releases it (also when `body` throws).
+    /// over, then releases it (also when `body` throws). ``consumerWaited`` tells `body`
+    /// whether the buffer was still being filled when the consumer asked for it.
     func consume<R>(_ k: Int, _ body: (inout Buffer) throws -> R) rethrows -> R {
         let b = k & 1
-        filled[b].wait()
+        consumerWaited = filled[b].wait(timeout: .now()) == .timedOut
+        if consumerWaited { filled[b].wait() }
         defer { emptied[b].signal() }
         return try body(&boxes[b].value)
     }
+
+    /// Whether the last ``consume(_:_:)`` had to wait for the producer: the producer is then
+    /// the slower of the two. Read and written on the consumer's thread only.
+    private(set) var consumerWaited = false
 
     /// On the consumer, when it needs no more windows: the producer stops at its next
     /// ``produce(_:_:)`` (or its next look at ``isStopped``). The consumer then joins it.

@@ -83,7 +83,9 @@ struct StatisticsScanTests {
         let window = StatisticsScan.window
         let share = window - Int((Double(window) * StatisticsScan.workerShare).rounded())
         // Batch positions (among those holding the type): the calling thread's part of
-        // window 0, the second thread's of window 0 and 2, the last batch; then two at once.
+        // window 0, the second thread's of window 0 (windows 0 and 1 split at the starting
+        // share), one of window 2 (split by the threads' pace, so in either part), the last
+        // batch; then two at once.
         let cases: [[Int]] = [[1], [share + 1], [2 * window + share + 2], [-1], [window + 1, share + 3], [share + 2, window + share + 2]]
         for damaged in cases {
             let dir = try TemporaryDirectory()

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Testing
 @testable import HealthLog
 
@@ -22,6 +23,26 @@ struct WindowRelayTests {
         relay.stop()
         producer.join()
         #expect(seen == (0..<50).map { k in Array(stride(from: k & 1, through: k, by: 2)) })
+    }
+
+    @Test("The consumer learns whether the window it asked for was still being filled")
+    func consumerWaited() throws {
+        let relay = WindowRelay { -1 }
+        let first = DispatchSemaphore(value: 0)
+        let producer = try #require(OSThread.start {
+            guard relay.produce(0, { $0 = 0 }) else { return }
+            first.signal()
+            // Window 1 comes well after the consumer asks for it.
+            usleep(100_000)
+            _ = relay.produce(1) { $0 = 1 }
+        })
+        first.wait()
+        #expect(relay.consume(0) { $0 } == 0)
+        #expect(!relay.consumerWaited)
+        #expect(relay.consume(1) { $0 } == 1)
+        #expect(relay.consumerWaited)
+        relay.stop()
+        producer.join()
     }
 
     @Test("A consumer that stops while the producer waits two windows ahead ends it, and the relay goes away cleanly")

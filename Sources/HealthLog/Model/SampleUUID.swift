@@ -68,25 +68,35 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
         return SampleUUID(high: high, low: low)
     }
 
-    /// Appends the 36 upper-case characters to `out`.
+    /// Appends the 36 upper-case characters to `out`: the digits of each half made eight at
+    /// a time in a word (``hexDigits(_:)``) and stored between the dashes, not a digit per
+    /// loop turn (every add line an append encodes renders its UUID).
     package func render(into out: inout [UInt8]) {
-        let digits: StaticString = "0123456789ABCDEF"
-        let high = high, low = low
-        digits.withUTF8Buffer { hex in
-            out.append(contentsOf: repeatElement(0, count: 36))
-            out.withUnsafeMutableBufferPointer { buffer in
-                var at = buffer.count - 36
-                for i in 0..<32 {
-                    if i == 8 || i == 12 || i == 16 || i == 20 {
-                        buffer[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    let word = i < 16 ? high : low
-                    buffer[at] = hex[Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)]
-                    at += 1
-                }
-            }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: 36))
+        let high = (Self.hexDigits(UInt32(truncatingIfNeeded: self.high >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: self.high)))
+        let low = (Self.hexDigits(UInt32(truncatingIfNeeded: self.low >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: self.low)))
+        out.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: high.0.bigEndian, toByteOffset: start, as: UInt64.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: high.1 >> 32).bigEndian, toByteOffset: start + 9, as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: high.1).bigEndian, toByteOffset: start + 14, as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0 >> 32).bigEndian, toByteOffset: start + 19, as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0).bigEndian, toByteOffset: start + 24, as: UInt32.self)
+            raw.storeBytes(of: low.1.bigEndian, toByteOffset: start + 28, as: UInt64.self)
         }
+    }
+
+    /// The eight upper-case hex digits of `value` as the bytes of a word, the first digit
+    /// in the most significant byte: each nibble spread into a byte of its own, then made a
+    /// digit (`0` + n, and 7 more for `A`–`F`, whose n + 6 carries into bit 4).
+    @inline(__always)
+    private static func hexDigits(_ value: UInt32) -> UInt64 {
+        var x = UInt64(value)
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return x &+ 0x3030_3030_3030_3030 &+ letters &* 7
     }
 
     /// The upper-case 36-character form.

@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "CAtomicRename"),
         // memmem(3), which Swift's C library module leaves out (a GNU extension on Linux).
         .target(name: "CByteSearch"),
+        // sync_file_range(2), which Swift's C library module leaves out (a GNU extension on
+        // Linux): an append starts writing its segment back while it goes on.
+        .target(name: "CWriteback"),
         // OpenSSL's libcrypto, for the import's content-derived UUIDs: its SHA-256 uses the
         // CPU's SHA extensions. Linked by the import worker only, never by `healthlog`.
         .systemLibrary(
@@ -57,7 +60,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium"]),
+        .target(name: "HealthLog", dependencies: ["CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium", "CWriteback"]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of
         // an import's CPU; BENCHMARKS.md, "The parse and mapping threads: lookups, names, sorting").
@@ -76,7 +79,7 @@ let package = Package(
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthLogCLITests",

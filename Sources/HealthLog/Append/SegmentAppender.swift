@@ -24,6 +24,9 @@ final class SegmentAppender {
     private(set) var created: [SegmentName] = []
     /// Whether the open append wrote to ``current`` since its last sync.
     private var currentIsDirty = false
+    /// Where the bytes of ``current`` start that were written but not yet handed to the
+    /// kernel's writeback (``FileDescriptor/startWriteback(at:count:)``).
+    private(set) var writebackFrom = 0
 
     /// An appender for the store `storeID`, continuing at `resume` (the append point of the
     /// committed log) or, without one, starting a segment at the first write.
@@ -35,6 +38,7 @@ final class SegmentAppender {
         if let resume {
             let fd = try FileDescriptor.open(layout.segment(baseSeq: resume.name.baseSeq, generation: resume.name.generation), flags: O_RDWR)
             current = (resume.name, fd, resume.offset)
+            writebackFrom = resume.offset
         }
     }
 
@@ -59,7 +63,19 @@ final class SegmentAppender {
         let batch = BatchRef(segment: -1, offset: segment.offset, groupOffsets: groupOffsets, end: at, header: header)
         segment.offset += bytes.count
         current = segment
+        startWriteback()
         return (segment.name, batch)
+    }
+
+    /// With syncs on, once ``StoreOptions/writebackBytes`` or more of the current segment
+    /// were written since, asks the kernel to start writing them to disk: the disk then works
+    /// while the append goes on, and the `fdatasync` at the segment's roll or at the commit
+    /// waits for the last of them only, not for every byte of the segment at once (a 1M
+    /// append's 64 MiB segment waited ~110 ms there).
+    private func startWriteback() {
+        guard options.sync, let segment = current, segment.offset - writebackFrom >= options.writebackBytes else { return }
+        segment.fd.startWriteback(at: writebackFrom, count: segment.offset - writebackFrom)
+        writebackFrom = segment.offset
     }
 
     /// `fdatasync` of the current segment if the open append wrote to it.
@@ -125,6 +141,7 @@ final class SegmentAppender {
         current?.fd.close()
         let segment = (name: name, fd: fd, offset: SegmentLayout.prologueLength)
         current = segment
+        writebackFrom = 0
         currentIsDirty = true
         faults.reach(.segmentCreated)
         return segment

@@ -10,6 +10,9 @@ public struct StoreOptions: Sendable {
     /// The uncompressed size at which a batch is closed (at most 128 MiB; larger values
     /// act as 128 MiB, so readers' bounds on what a header may claim always hold).
     public var batchBytes = FormatConstants.defaultBatchBytes
+    /// How many bytes of a segment an append writes before it asks the kernel to start
+    /// writing them to disk (with syncs on); internal, so tests can have every batch do it.
+    var writebackBytes = 1 << 20
     /// How long a writer waits for another process's writer lock, in seconds.
     public var lockTimeout: Double = 10
     /// Test hooks: faults to inject (none in real use; `package`, so not product API).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CWriteback
 
 /// A thin owner of a POSIX file descriptor with the few calls the store needs.
 ///
@@ -112,6 +113,15 @@ struct FileDescriptor: Sendable {
     /// Flushes the file's data and size to stable storage with `fdatasync(2)`.
     func syncData() throws {
         try retryingOnInterrupt("cannot fdatasync", path: path, code: .syncFailed) { fdatasync(rawValue) }
+    }
+
+    /// Starts writing `count` bytes of the file's data from `offset` to disk without waiting
+    /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE` on Linux, nothing elsewhere), so
+    /// a later ``syncData()`` has little left to wait for. A hint that makes nothing
+    /// durable: it reports no failure (an I/O error in that writeback still fails the
+    /// ``syncData()`` after it).
+    func startWriteback(at offset: Int, count: Int) {
+        _ = healthlog_start_writeback(rawValue, Int64(offset), Int64(count))
     }
 
     /// Flushes the file (or directory) with `fsync(2)`.

@@ -29,16 +29,19 @@ struct WindowRelayTests {
     func consumerWaited() throws {
         let relay = WindowRelay { -1 }
         let first = DispatchSemaphore(value: 0)
+        let asking = DispatchSemaphore(value: 0)
         let producer = try #require(OSThread.start {
             guard relay.produce(0, { $0 = 0 }) else { return }
             first.signal()
-            // Window 1 comes well after the consumer asks for it.
+            // Window 1 comes well after the consumer is about to ask for it.
+            asking.wait()
             usleep(100_000)
             _ = relay.produce(1) { $0 = 1 }
         })
         first.wait()
         #expect(relay.consume(0) { $0 } == 0)
         #expect(!relay.consumerWaited)
+        asking.signal()
         #expect(relay.consume(1) { $0 } == 1)
         #expect(relay.consumerWaited)
         relay.stop()

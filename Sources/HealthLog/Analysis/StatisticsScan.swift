@@ -57,8 +57,9 @@ struct StatisticsScan {
         var nextShare: Int
         private var last = (unit: -1, source: -1, zone: -1)
 
-        /// A harvest whose samples never outgrow room for `capacity` (the most a window's
-        /// part holds), so they are not copied to a larger buffer midway.
+        /// A harvest whose samples never outgrow room for `capacity` (the most a window
+        /// holds: the second thread's part may grow to all of it), so they are not copied
+        /// to a larger buffer midway; the second thread starts with `share` batches.
         init(capacity: Int, share: Int) {
             samples.reserveCapacity(capacity)
             nextShare = share

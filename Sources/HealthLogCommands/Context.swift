@@ -14,10 +14,12 @@ struct Context {
     let faults: () throws -> FaultPlan
     let importWorker: String
 
-    /// A store handle; `sync: false` for `--no-sync`.
-    func store(sync: Bool = true) throws -> HealthStore {
+    /// A store handle; `sync: false` for `--no-sync`; `origin` is what its appends record
+    /// as having made them.
+    func store(sync: Bool = true, origin: AppendOrigin? = nil) throws -> HealthStore {
         var options = StoreOptions()
         options.sync = sync
+        options.origin = origin
         if let bytes = try Context.integer("HEALTHLOG_SEGMENT_BYTES") { options.segmentBytes = bytes }
         if let bytes = try Context.integer("HEALTHLOG_BATCH_BYTES") { options.batchBytes = bytes }
         if let text = Context.environment("HEALTHLOG_LOCK_TIMEOUT") {

@@ -17,6 +17,7 @@ package enum HealthLogCommand {
         (RestoreCommand.spec, RestoreCommand.run),
         (RecoverCommand.spec, RecoverCommand.run),
         (AnchorCommand.spec, AnchorCommand.run),
+        (LogCommand.spec, LogCommand.run),
         (StatsCommand.spec, StatsCommand.run),
         (VerifyCommand.spec, VerifyCommand.run),
         (ReindexCommand.spec, ReindexCommand.run),

@@ -118,7 +118,7 @@ extension HealthStore {
             (writer, membersAlsoTopLevel) = try live.finish(memberTypes: memberTypes)
             progress?(ImportProgress(phase: .writing, bytesDone: total, bytesTotal: total))
         } else {
-            writer = ImportWriter(store: self, eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
+            writer = ImportWriter(store: withExportDate(document.exportDate), eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
             let spilled = max(1, spill.size)
             let outcome = try SpillAppendFeed.run(
                 spill, memberTypes: memberTypes, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
@@ -150,6 +150,16 @@ extension HealthStore {
         report.appends = writer.appends
         if report.appends == 0, exists { report.summary.anchor = try headAnchor() }
         return report
+    }
+
+    /// This store, with the export's date added to the origin its appends record (when
+    /// they record one).
+    private func withExportDate(_ date: String?) -> HealthStore {
+        guard var origin = options.origin, let date else { return self }
+        origin.exportDate = date
+        var options = options
+        options.origin = origin
+        return HealthStore(directory: directory, options: options)
     }
 
     /// Whether `uuid` is in `sorted`, by binary search.

@@ -42,6 +42,7 @@ struct WorkerRequest {
             case "--":
                 guard rest.count == 1, let path = rest.first else { throw HealthLogError(.badUsage, "healthlog-import: expected one export file") }
                 exportPath = path
+                storeOptions.origin = AppendOrigin(command: "import", file: String(path.split(separator: "/").last ?? Substring(path)))
                 return
             default:
                 throw HealthLogError(.badUsage, "healthlog-import: unknown argument '\(argument)'")

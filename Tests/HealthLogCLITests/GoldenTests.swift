@@ -10,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, stats, verify, reindex, compact, importExport = "import"
+        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, log, stats, verify, reindex, compact, importExport = "import"
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -30,6 +30,7 @@ struct GoldenTests {
             case .restore: GoldenTexts.restore
             case .recover: GoldenTexts.recover
             case .anchor: GoldenTexts.anchor
+            case .log: GoldenTexts.log
             case .stats: GoldenTexts.stats
             case .verify: GoldenTexts.verify
             case .reindex: GoldenTexts.reindex

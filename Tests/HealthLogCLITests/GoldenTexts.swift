@@ -37,6 +37,8 @@ enum GoldenTexts {
           recover                   Copy every readable event of a damaged store into a
                                     new store and list what could not be read.
           anchor                    Print the anchor of the last committed event.
+          log                       List the store's appends, newest first: what made
+                                    each, when, and the anchor to restore to.
           stats                     Show per-type counts and dates, and the store's
                                     size.
           verify                    Check every checksum, the sequence continuity and
@@ -440,7 +442,7 @@ enum GoldenTexts {
     static let restore = """
         OVERVIEW: Restore a backup into the store directory, verified and atomically, as a new timeline.
 
-        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] <src>
+        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] <src>
 
         ARGUMENTS:
           <src>                     A directory 'healthlog backup' wrote.
@@ -453,12 +455,21 @@ enum GoldenTexts {
           --to <anchor|date>        Point-in-time recovery: bring back only the appends
                                     that ended at or before the anchor's position (a
                                     token, 0 or a sequence number), or were committed at
-                                    or before the date (2026-11-30 or an ISO 8601
-                                    instant), never part of an append. What the backup
-                                    holds after it is discarded history. An anchor of
-                                    another store, past the backup's head or inside
-                                    history the backup had discarded, and a date after
-                                    the backup was taken, are refused with exit 3.
+                                    or before the date (2026-11-30, its first instant on
+                                    the clock the options below name, or an ISO 8601
+                                    instant), never part of an append. 'healthlog log'
+                                    lists the appends with their anchors. What the
+                                    backup holds after it is discarded history. An
+                                    anchor of another store, past the backup's head or
+                                    inside history the backup had discarded, a date
+                                    after the backup was taken, and a point that keeps
+                                    no event (unless it is 0) are refused with exit 3.
+          --dry-run                 Say what the restore would keep and discard, and
+                                    change nothing.
+          --utc-offset <offset>     A bare --to date is midnight at this offset, +HH:MM
+                                    or -HH:MM (default: UTC).
+          --time-zone <name>        A bare --to date is midnight in this IANA time zone
+                                    (Europe/Berlin).
           -h, --help                Show help information.
 
         Every file of the backup is checked against its manifest (size and SHA-256) and
@@ -513,6 +524,28 @@ enum GoldenTexts {
           -h, --help                Show help information.
 
         A replay from this anchor returns only what is appended later.
+        """
+
+    /// `healthlog log --help`.
+    static let log = """
+        OVERVIEW: List the store's appends, newest first: what made each, when, and the anchor to restore to.
+
+        USAGE: healthlog [--store <dir>] log [--limit <n>] [--format <format>]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --limit <n>               Only the newest n appends (0: all, the default).
+          --format <format>         table (the default) or ndjson: one object per
+                                    append.
+          -h, --help                Show help information.
+
+        Each row is one append: its sequence numbers, when it committed (UTC; for
+        appends made before commit times were recorded, when it began, marked with ~),
+        the adds and deletes it holds, what made it (the command, the input file, an
+        export's date), and the anchor just past it. To undo an append, restore a backup
+        to the anchor of the row below it: 'healthlog restore --force --to ANCHOR
+        BACKUP'.
         """
 
     /// `healthlog stats --help`.

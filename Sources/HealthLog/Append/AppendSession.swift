@@ -274,7 +274,8 @@ final class AppendSession {
     private func flush(endOfAppend: Bool) throws {
         guard !builder.isEmpty else { return }
         let tag = try writer.prepareStoreTag()
-        builder = try batches.submit(builder, storeTag: tag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, names: state.names)
+        let origin = endOfAppend ? writer.options.origin.map { BatchOrigin(committedMillis: Clock.nowMillis(), origin: $0) } : nil
+        builder = try batches.submit(builder, storeTag: tag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, origin: origin, names: state.names)
         if endOfAppend { try batches.drain() }
     }
 

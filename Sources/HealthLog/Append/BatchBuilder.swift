@@ -58,8 +58,9 @@ struct BatchBuilder {
         lastSeq = seq
     }
 
-    /// The encoded batch (header frame + data frames), ready to write, and its header.
-    func encode(storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, names: Interner) throws -> (header: BatchHeader, bytes: [UInt8]) {
+    /// The encoded batch (header frame + data frames), ready to write, and its header;
+    /// `origin` goes into the header of the batch that ends an append.
+    func encode(storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, origin: BatchOrigin? = nil, names: Interner) throws -> (header: BatchHeader, bytes: [UInt8]) {
         var entries: [BatchHeader.Group] = []
         var flags: UInt16 = endOfAppend ? FormatConstants.flagEndOfAppend : 0
         let ordered = groups.sorted {
@@ -80,7 +81,8 @@ struct BatchBuilder {
             }
         }
         let header = BatchHeader(
-            storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries)
+            storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries,
+            origin: endOfAppend ? origin : nil)
         var bytes = header.encoded()
         bytes.append(contentsOf: frames)
         return (header, bytes)

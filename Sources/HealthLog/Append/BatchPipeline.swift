@@ -26,10 +26,10 @@ final class BatchPipeline {
 
     /// Hands `builder`'s batch over to be encoded, then writes the batch handed over
     /// before it (waiting for its encoding); returns an empty builder for the next batch.
-    func submit(_ builder: BatchBuilder, storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, names: Interner) throws -> BatchBuilder {
+    func submit(_ builder: BatchBuilder, storeTag: UInt64, appendedMillis: Int64, endOfAppend: Bool, origin: BatchOrigin? = nil, names: Interner) throws -> BatchBuilder {
         jobs.submit {
             Result {
-                let batch = try builder.encode(storeTag: storeTag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, names: names)
+                let batch = try builder.encode(storeTag: storeTag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, origin: origin, names: names)
                 return (batch.header, batch.bytes, builder)
             }
         }

@@ -15,6 +15,9 @@ public struct StoreOptions: Sendable {
     var writebackBytes = 1 << 20
     /// How long a writer waits for another process's writer lock, in seconds.
     public var lockTimeout: Double = 10
+    /// What the appends this handle makes record as their origin (``HealthStore/appendHistory()``
+    /// lists it); `nil` records none.
+    public var origin: AppendOrigin?
     /// Test hooks: faults to inject (none in real use; `package`, so not product API).
     package var faults = FaultPlan()
     /// Events an append holds in memory for its UUID bookkeeping before it writes them out

@@ -17,6 +17,10 @@ import Darwin
 /// sequence number, kind and UUID, so the sequence range stays whole, every continuity
 /// check is unchanged, and a compacted UUID is still known (and refused) when the UUID
 /// index is rebuilt from the log.
+///
+/// The batch that ends an append may carry its ``origin`` (what made the append and when it
+/// committed): its header is then version 3, the version 2 layout (with a dropped list,
+/// empty unless compacted) followed by the origin record.
 struct BatchHeader: Equatable, Sendable {
     /// One event compaction dropped: what the UUID index needs to keep refusing its UUID.
     struct Dropped: Equatable, Sendable {
@@ -71,6 +75,8 @@ struct BatchHeader: Equatable, Sendable {
     /// The events `compact` dropped from this batch, in sequence order (empty unless the
     /// batch was compacted; then the header is written in version 2).
     var dropped: [Dropped] = []
+    /// What made the append this batch ends and when it committed (version 3 headers only).
+    var origin: BatchOrigin?
 
     /// The bit of a dropped event's stored sequence number that marks a delete.
     private static let droppedDeleteBit: UInt64 = 1 << 63
@@ -81,11 +87,18 @@ struct BatchHeader: Equatable, Sendable {
     /// The total length of the frames that follow the header.
     var framesLength: Int { groups.reduce(0) { $0 + Int($1.frameLength) } }
 
+    /// The header version this batch is written in: 3 with an origin, 2 when compaction
+    /// dropped events, else 1.
+    var version: UInt16 {
+        if origin != nil { return FormatConstants.originBatchVersion }
+        return dropped.isEmpty ? FormatConstants.version : FormatConstants.compactedBatchVersion
+    }
+
     /// The bytes of the whole skippable frame: magic, length, payload with its CRC.
     func encoded() -> [UInt8] {
         var payload = ByteWriter()
         payload.append(bytes: FormatConstants.batchTag)
-        payload.append(dropped.isEmpty ? FormatConstants.version : FormatConstants.compactedBatchVersion)
+        payload.append(version)
         payload.append(flags)
         payload.append(storeTag)
         payload.append(firstSeq)
@@ -109,7 +122,7 @@ struct BatchHeader: Equatable, Sendable {
             payload.append(group.rawLength)
             payload.append(group.frameCRC)
         }
-        if !dropped.isEmpty {
+        if version >= FormatConstants.compactedBatchVersion {
             payload.append(UInt32(dropped.count))
             for event in dropped {
                 payload.append(event.seq | (event.isDelete ? Self.droppedDeleteBit : 0))
@@ -117,6 +130,7 @@ struct BatchHeader: Equatable, Sendable {
                 payload.append(event.uuid.low)
             }
         }
+        origin?.encode(into: &payload)
         payload.appendChecksum()
         var frame = ByteWriter()
         frame.append(FormatConstants.batchHeaderMagic)
@@ -144,9 +158,9 @@ struct BatchHeader: Equatable, Sendable {
                 throw FormatViolation("batch header tag is not HLBA")
             }
             let version = try reader.read(UInt16.self)
-            guard version <= FormatConstants.compactedBatchVersion else {
+            guard version <= FormatConstants.originBatchVersion else {
                 throw FormatViolation(
-                    "batch was written by format version \(version); this healthlog reads up to \(FormatConstants.compactedBatchVersion)",
+                    "batch was written by format version \(version); this healthlog reads up to \(FormatConstants.originBatchVersion)",
                     isNewerVersion: true)
             }
             let flags = try reader.read(UInt16.self)
@@ -190,7 +204,7 @@ struct BatchHeader: Equatable, Sendable {
                 groups.append(group)
             }
             var dropped: [Dropped] = []
-            if version == FormatConstants.compactedBatchVersion {
+            if version >= FormatConstants.compactedBatchVersion {
                 let count = try reader.read(UInt32.self)
                 guard UInt64(count) <= last - first + 1, Int(count) * 24 <= reader.remaining else {
                     throw FormatViolation("batch header lists \(count) dropped events for sequence range \(first)...\(last)")
@@ -206,13 +220,14 @@ struct BatchHeader: Equatable, Sendable {
                 }
                 events += UInt64(count)
             }
+            let origin = version >= FormatConstants.originBatchVersion ? try BatchOrigin.decode(&reader) : nil
             guard reader.remaining == 4 else { throw FormatViolation("batch header has trailing bytes") }
             guard total == UInt64(framesLength) else { throw FormatViolation("batch header frame lengths disagree") }
             guard events == last - first + 1 else {
                 throw FormatViolation("batch header counts \(events) events for sequence range \(first)...\(last)")
             }
             names?.previous = groups.map(\.type)
-            return BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: groups, dropped: dropped)
+            return BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: groups, dropped: dropped, origin: origin)
         } catch is ByteReader.Truncated {
             throw FormatViolation("batch header is truncated")
         } catch let violation as FormatViolation {

@@ -59,6 +59,9 @@ enum FormatConstants {
     /// The batch header version of a batch `compact` rewrote: version 1 plus the list of
     /// dropped events (``BatchHeader/dropped``). Other batches keep version 1.
     static let compactedBatchVersion: UInt16 = 2
+    /// The batch header version of a batch that records its append's origin
+    /// (``BatchHeader/origin``): version 2's layout, then the origin record.
+    static let originBatchVersion: UInt16 = 3
 
     /// Batch flag: this batch ends an append (an append is visible once its last batch is).
     static let flagEndOfAppend: UInt16 = 1 << 0

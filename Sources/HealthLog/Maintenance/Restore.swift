@@ -65,6 +65,7 @@ struct Restore {
             faults.reach(.restoreCopied)
             if let point {
                 let cut = try RestoreCut.find(point, in: built)
+                try cut.refuseKeepingNothing(point, backup: backup)
                 try cut.apply(to: built)
                 report.keptSeq = cut.keptSeq
                 faults.reach(.restoreCut)

@@ -11,7 +11,8 @@ import Darwin
 /// headers: for an anchor, the last batch flagged end-of-append whose last sequence number
 /// is at or below the anchor's (an append the anchor falls inside of ends past it and is
 /// dropped whole); for a date, the last end-of-append batch before the first batch
-/// appended after the date (every batch of an append records the same append time). So
+/// appended after the date (every batch of an append records the same append time), or
+/// ending an append that committed after it (where the batch records its commit). So
 /// the restored log is always a prefix of the backup's, ending at a batch boundary that
 /// ends an append: never part of one.
 struct RestoreCut {
@@ -73,15 +74,25 @@ struct RestoreCut {
             keptSeq: last.header.lastSeq, end: (file.name, last.end, last.end == file.size), isWholeLog: last.header.lastSeq == snapshot.headSeq)
     }
 
+    /// Refuses, with ``HealthLogError/Code/anchorRefused``, a cut that keeps no event of a
+    /// backup that holds some, unless `point` is the anchor `0`, which asks for that.
+    func refuseKeepingNothing(_ point: RestorePoint, backup: String) throws {
+        guard keptSeq == 0, !isWholeLog else { return }
+        if case .anchor(let anchor) = point, anchor.seq == 0 { return }
+        throw HealthLogError(
+            .anchorRefused,
+            "restoring \(backup) to \(point) would keep no event: the backup's first append ends after it ('healthlog --store \(backup) log' lists its appends); to empty the store on purpose, give --to 0. Nothing was restored")
+    }
+
     /// Whether `header`'s batch lies past `point`: it holds a number above the anchor's, or
-    /// was appended after the date.
+    /// was appended after the date, or ends an append that committed after it.
     private static func isPast(_ header: BatchHeader, _ point: RestorePoint) -> Bool {
         switch point {
         case .anchor(let anchor):
             return header.lastSeq > anchor.seq
         case .date(let date):
             let millis = date.microseconds >= 0 ? date.microseconds / 1000 : (date.microseconds - 999) / 1000
-            return header.appendedMillis > millis
+            return header.appendedMillis > millis || (header.origin?.committedMillis ?? 0) > millis
         }
     }
 

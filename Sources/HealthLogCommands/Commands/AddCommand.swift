@@ -25,7 +25,7 @@ enum AddCommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
         guard let typeName = arguments.value("--type") else { throw HealthLogError(.badUsage, "--type is required") }
-        let store = try context.store(sync: !arguments.has("--no-sync"))
+        let store = try context.store(sync: !arguments.has("--no-sync"), origin: AppendOrigin(command: "add"))
         let identifier = try TypeNames.resolve(typeName, present: { store.exists ? try store.typesPresent() : [] })
         guard let type = SampleType(identifier) else { throw HealthLogError(.badUsage, "--type '\(typeName)' is not a type identifier") }
         let sample = try AddedSample(arguments, fields: try fields(arguments)).sample(of: type)

@@ -16,7 +16,9 @@ enum AppendCommand {
         discussion: "Prints the new anchor on stdout and a summary (added, deleted, replaced, skipped) on stderr. Any invalid line writes nothing and exits 2.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        let store = try context.store(sync: !arguments.has("--no-sync"))
+        let files = arguments.positionals.filter { $0 != "-" }.map { String($0.split(separator: "/").last ?? Substring($0)) }
+        let origin = AppendOrigin(command: "append", file: files.isEmpty ? nil : files.joined(separator: ", "))
+        let store = try context.store(sync: !arguments.has("--no-sync"), origin: origin)
         var opened: [Int32] = []
         defer { for fd in opened { close(fd) } }
         var readers: [LineReader] = []

@@ -14,7 +14,7 @@ enum DeleteCommand {
             guard let uuid = SampleUUID(text) else { throw HealthLogError(.badUsage, "argument \(k + 1): '\(text)' is not a UUID") }
             return uuid
         }
-        AppendCommand.report(try context.store(sync: !arguments.has("--no-sync")).append(deleting: uuids), context)
+        AppendCommand.report(try context.store(sync: !arguments.has("--no-sync"), origin: AppendOrigin(command: "delete")).append(deleting: uuids), context)
         return ExitCode.success
     }
 }

@@ -27,7 +27,7 @@ struct BackupAfterRestoreTests {
         let fixture = try PointInTimeFixture()
         defer { fixture.dir.remove() }
         let store = fixture.store
-        _ = try store.restore(from: fixture.backup, force: true, to: .date(Timestamp(microseconds: (fixture.appendedMillis[0] - 1) * 1000)))
+        _ = try store.restore(from: fixture.backup, force: true, to: .anchor(QueryAnchor(fromValue: 0)))
         #expect(try store.headAnchor().seq == 0)
         _ = try store.backup(to: fixture.backup)
         #expect(!FileManager.default.fileExists(atPath: fixture.backup + "/checkpoint"))

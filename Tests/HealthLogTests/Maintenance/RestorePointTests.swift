@@ -65,11 +65,16 @@ struct RestorePointTests {
         }
     }
 
-    @Test("A date before the first append keeps nothing: an empty timeline of the same store whose next event is numbered above everything issued")
+    @Test("A date before the first append is refused (anchorRefused, the store untouched); the anchor 0 keeps nothing: an empty timeline of the same store whose next event is numbered above everything issued")
     func dateBeforeEverything() throws {
         let fixture = try PointInTimeFixture()
         defer { fixture.dir.remove() }
-        let report = try fixture.store.restore(from: fixture.backup, force: true, to: .date(Timestamp(commandLine: "2020-01-01")!))
+        let refusal = #expect(throws: HealthLogError.self) {
+            try fixture.store.restore(from: fixture.backup, force: true, to: .date(Timestamp(commandLine: "2020-01-01")!))
+        }
+        #expect(refusal?.code == .anchorRefused && refusal?.message.contains("would keep no event") == true, "\(String(describing: refusal))")
+        #expect(try RestoreFixture.seqs(fixture.store).count == 150)
+        let report = try fixture.store.restore(from: fixture.backup, force: true, to: .anchor(QueryAnchor(fromValue: 0)))
         #expect(report.keptSeq == 0 && report.firstSeq == 151)
         #expect(try RestoreFixture.seqs(fixture.store).isEmpty && (try fixture.store.headAnchor().seq) == 0)
         #expect(throws: HealthLogError.self) { try RestoreFixture.seqs(fixture.store, from: QueryAnchor(fromValue: 1)) }

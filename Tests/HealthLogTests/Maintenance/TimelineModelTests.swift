@@ -152,13 +152,17 @@ struct TimelineRun {
         switch random.int(0...2) {
         case 1 where !candidates.isEmpty:
             let chosen = random.pick(candidates).anchor
-            point = .anchor(chosen)
-            restored = backup.cut(keeping: backup.appends.filter { $0.last <= chosen.seq }.count)
+            let keeping = backup.appends.filter { $0.last <= chosen.seq }.count
+            // An anchor inside the first append keeps nothing and is refused; the anchor 0 asks for that.
+            point = .anchor(keeping == 0 ? QueryAnchor(fromValue: 0) : chosen)
+            restored = backup.cut(keeping: keeping)
         case 2 where !backup.appends.isEmpty:
             let append = random.pick(backup.appends)
             let millis = append.millis - Int64(random.int(0...1))
-            point = .date(Timestamp(microseconds: millis * 1000))
-            restored = backup.cut(keeping: backup.appends.filter { $0.millis <= millis }.count)
+            let keeping = backup.appends.filter { $0.millis <= millis }.count
+            // A date that keeps nothing is refused; the anchor 0 asks for that.
+            point = keeping == 0 ? .anchor(QueryAnchor(fromValue: 0)) : .date(Timestamp(microseconds: millis * 1000))
+            restored = backup.cut(keeping: keeping)
         default: break
         }
         // The backup's starts past the kept seq (it was taken right after a restore) fold

@@ -37,8 +37,8 @@ enum GoldenTexts {
           recover                   Copy every readable event of a damaged store into a
                                     new store and list what could not be read.
           anchor                    Print the anchor of the last committed event.
-          log                       List the store's appends, newest first: what made
-                                    each, when, and the anchor to restore to.
+          log                       List the store's appends and restores, newest first:
+                                    what made each, when, and the anchor to restore to.
           stats                     Show per-type counts and dates, and the store's
                                     size.
           verify                    Check every checksum, the sequence continuity and
@@ -528,7 +528,7 @@ enum GoldenTexts {
 
     /// `healthlog log --help`.
     static let log = """
-        OVERVIEW: List the store's appends, newest first: what made each, when, and the anchor to restore to.
+        OVERVIEW: List the store's appends and restores, newest first: what made each, when, and the anchor to restore to.
 
         USAGE: healthlog [--store <dir>] log [--limit <n>] [--format <format>]
 
@@ -540,12 +540,13 @@ enum GoldenTexts {
                                     append.
           -h, --help                Show help information.
 
-        Each row is one append: its sequence numbers, when it committed (UTC; for
-        appends made before commit times were recorded, when it began, marked with ~),
-        the adds and deletes it holds, what made it (the command, the input file, an
-        export's date), and the anchor just past it. To undo an append, restore a backup
-        to the anchor of the row below it: 'healthlog restore --force --to ANCHOR
-        BACKUP'.
+        Each row is one append or restore, newest first. An append shows its sequence
+        numbers, when it committed (UTC; for appends made before commit times were
+        recorded, when it began, marked with ~), the adds and deletes it holds, what
+        made it (the command, the input file, an export's date), and the anchor just
+        past it; a restore, what it kept and the timeline it started. To undo an append,
+        restore a backup to the anchor of the row below it: 'healthlog restore --force
+        --to ANCHOR BACKUP'.
         """
 
     /// `healthlog stats --help`.

@@ -65,6 +65,11 @@ struct LogCLITests {
         let real = try Self.run(["--store", store, "restore", "--force", "--to", undo, dir.file("backup")])
         #expect(real.status == 0 && real.stderr.contains("keeps sequence 1…10"), "\(real.stderr)")
         #expect(Events.seqs(try CrashTests.rawReplay(store)) == Array(1...10))
+        #expect(try Self.run(["--store", store, "append"], stdin: Events.lines(30...31)).status == 0)
+        let log = try Self.run(["--store", store, "log"]).stdout.split(separator: "\n").map(String.init)
+        #expect(log.count == 4 && log[1].hasPrefix("26…27 "), "\(log)")
+        #expect(log[2].hasPrefix("- ") && log[2].hasSuffix("restore: kept 1…10, new timeline from 26 (11…25 discarded)"), "\(log)")
+        #expect(log[3].hasPrefix("1…10 "), "\(log)")
     }
 
     @Test("A bare date before every append exits 3 naming --to 0 and changes nothing; --time-zone moves the bare date to that zone's midnight; --to 0 empties the store")

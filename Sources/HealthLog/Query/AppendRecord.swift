@@ -56,7 +56,32 @@ extension HealthStore {
         return records.reversed()
     }
 
-    private static func instant(_ millis: Int64) -> Timestamp {
+    fileprivate static func instant(_ millis: Int64) -> Timestamp {
         Timestamp(microseconds: millis * 1000, fractionDigits: 3)
+    }
+}
+
+/// One restore in the store's history, as ``HealthStore/restoreHistory()`` lists it: what
+/// it kept and the timeline it started.
+public struct RestoreRecord: Sendable, Hashable {
+    /// The last sequence number kept from before the restore.
+    public var keptSeq: UInt64
+    /// The first sequence number of the timeline it started.
+    public var firstSeq: UInt64
+    /// When the restore happened.
+    public var restoredAt: Timestamp
+
+    /// The numbers issued before the restore and gone after it, if any.
+    public var discarded: ClosedRange<UInt64>? { firstSeq > keptSeq + 1 ? (keptSeq + 1)...(firstSeq - 1) : nil }
+}
+
+extension HealthStore {
+    /// The restores that made the store's timelines, newest first; empty when there is no
+    /// store or it was never restored.
+    public func restoreHistory() throws -> [RestoreRecord] {
+        guard layout.exists else { return [] }
+        return try Timelines.read(layout).starts.reversed().map {
+            RestoreRecord(keptSeq: $0.keptSeq, firstSeq: $0.firstSeq, restoredAt: Self.instant($0.createdMillis))
+        }
     }
 }

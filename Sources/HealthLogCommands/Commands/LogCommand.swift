@@ -4,12 +4,12 @@ import HealthLog
 /// `restore --to` cuts at.
 enum LogCommand {
     static let spec = CommandSpec(
-        name: "log", abstract: "List the store's appends, newest first: what made each, when, and the anchor to restore to.", usage: "[--limit <n>] [--format <format>]",
+        name: "log", abstract: "List the store's appends and restores, newest first: what made each, when, and the anchor to restore to.", usage: "[--limit <n>] [--format <format>]",
         options: [
             .init(name: "--limit", value: "n", help: "Only the newest n appends (0: all, the default)."),
             .init(name: "--format", value: "format", help: "table (the default) or ndjson: one object per append."),
         ],
-        discussion: "Each row is one append: its sequence numbers, when it committed (UTC; for appends made before commit times were recorded, when it began, marked with ~), the adds and deletes it holds, what made it (the command, the input file, an export's date), and the anchor just past it. To undo an append, restore a backup to the anchor of the row below it: 'healthlog restore --force --to ANCHOR BACKUP'.")
+        discussion: "Each row is one append or restore, newest first. An append shows its sequence numbers, when it committed (UTC; for appends made before commit times were recorded, when it began, marked with ~), the adds and deletes it holds, what made it (the command, the input file, an export's date), and the anchor just past it; a restore, what it kept and the timeline it started. To undo an append, restore a backup to the anchor of the row below it: 'healthlog restore --force --to ANCHOR BACKUP'.")
 
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         try arguments.expectNoPositionals()
@@ -22,22 +22,49 @@ enum LogCommand {
         guard format == "table" || format == "ndjson" else { throw HealthLogError(.badUsage, "unknown --format '\(format)': use table or ndjson") }
         let store = try context.store()
         guard store.exists else { throw HealthLogError(.noStore, "no store at \(store.directory)") }
-        var records = try store.appendHistory()
-        if limit > 0 { records = Array(records.prefix(limit)) }
+        var entries = Self.entries(try store.appendHistory(), try store.restoreHistory())
+        if limit > 0 { entries = Array(entries.prefix(limit)) }
         if format == "ndjson" {
-            for record in records { context.terminal.print(ndjson(record)) }
+            for entry in entries { context.terminal.print(ndjson(entry)) }
         } else {
-            table(records, context.terminal)
+            table(entries, context.terminal)
         }
         return ExitCode.success
     }
 
-    private static func table(_ records: [AppendRecord], _ terminal: Terminal) {
-        let rows = records.map { record in
-            [
-                record.firstSeq == record.lastSeq ? "\(record.firstSeq)" : "\(record.firstSeq)…\(record.lastSeq)",
-                when(record), String(record.added), String(record.deleted), origin(record), record.anchor.token,
-            ]
+    /// One row of the log: an append, or a restore between the appends it kept and those
+    /// of the timeline it started.
+    enum Entry {
+        case append(AppendRecord)
+        case restore(RestoreRecord)
+    }
+
+    /// Appends and restores, newest first: a restore sits below the appends of its
+    /// timeline and above the ones it kept.
+    static func entries(_ appends: [AppendRecord], _ restores: [RestoreRecord]) -> [Entry] {
+        var out: [Entry] = []
+        var pending = restores[...]
+        for record in appends {
+            while let restore = pending.first, restore.firstSeq > record.lastSeq {
+                out.append(.restore(restore))
+                pending = pending.dropFirst()
+            }
+            out.append(.append(record))
+        }
+        return out + pending.map(Entry.restore)
+    }
+
+    private static func table(_ entries: [Entry], _ terminal: Terminal) {
+        let rows = entries.map { entry in
+            switch entry {
+            case .append(let record):
+                [
+                    record.firstSeq == record.lastSeq ? "\(record.firstSeq)" : "\(record.firstSeq)…\(record.lastSeq)",
+                    when(record), String(record.added), String(record.deleted), origin(record), record.anchor.token,
+                ]
+            case .restore(let restore):
+                ["-", clock(restore.restoredAt), "", "", describe(restore), ""]
+            }
         }
         let header = ["seq", "committed", "added", "deleted", "origin", "anchor"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -69,6 +96,21 @@ enum LogCommand {
         if let file = origin.file { text += " " + file }
         if let date = origin.exportDate { text += " (exported \(date))" }
         return text
+    }
+
+    /// `restore: kept 1…20, new timeline from 31 (21…30 discarded)`.
+    private static func describe(_ restore: RestoreRecord) -> String {
+        let kept = restore.keptSeq == 0 ? "kept nothing" : "kept 1…\(restore.keptSeq)"
+        let discarded = restore.discarded.map { " (\($0.lowerBound)…\($0.upperBound) discarded)" } ?? ""
+        return "restore: \(kept), new timeline from \(restore.firstSeq)\(discarded)"
+    }
+
+    private static func ndjson(_ entry: Entry) -> String {
+        switch entry {
+        case .append(let record): ndjson(record)
+        case .restore(let restore):
+            "{\"restoredAt\":\(JSONText.string(restore.restoredAt.description)),\"keptSeq\":\(restore.keptSeq),\"firstSeq\":\(restore.firstSeq)}"
+        }
     }
 
     private static func ndjson(_ record: AppendRecord) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import HealthLogTestSupport
 @testable import HealthLog
 import Testing
@@ -48,6 +49,34 @@ struct AppendHistoryTests {
         #expect(try RestoreFixture.tree(fixture.dir.path) == before)
         let whole = try fixture.store.previewRestore(from: fixture.backup)
         #expect(whole.keptSeq == 100 && whole.discarded.isEmpty)
+    }
+
+    @Test("A date after an append began and before it committed does not keep it: the cut follows the commit time its origin records")
+    func dateCutFollowsCommit() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var options = RestoreFixture.options
+        options.origin = AppendOrigin(command: "append")
+        let store = HealthStore(directory: dir.file("store"), options: options)
+        _ = try store.append(ndjson: RestoreFixture.lines(5, from: 0))
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let date = Clock.nowMillis() + 20
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let feeder = Thread {
+            let lines = RestoreFixture.lines(5, from: 5)
+            _ = lines.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+            while Clock.nowMillis() <= date + 1 { usleep(1_000) }
+            close(writeEnd)
+        }
+        feeder.start()
+        _ = try store.append([LineReader(fileDescriptor: readEnd, name: nil)])
+        close(readEnd)
+        let history = try store.appendHistory()
+        #expect(history[0].appendedAt.microseconds <= date * 1000 && history[0].committedAt!.microseconds > date * 1000)
+        _ = try store.backup(to: dir.file("backup"))
+        let report = try store.restore(from: dir.file("backup"), force: true, to: .date(Timestamp(microseconds: date * 1000)))
+        #expect(report.keptSeq == 5)
     }
 
     @Test("A point that keeps no event is refused before anything is copied, unless it is the anchor 0")

@@ -60,7 +60,8 @@ extension HealthStore {
         let spill = EventSpill(near: directory)
         var live: LiveAppendFeed?
         if let staging {
-            var writer = ImportWriter(store: HealthStore(directory: staging.directory, options: self.options), eventsPerAppend: options.eventsPerAppend)
+            let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))
+            var writer = ImportWriter(store: HealthStore(directory: staging.directory, options: dated.options), eventsPerAppend: options.eventsPerAppend)
             writer.appendsOutliveFailure = false
             live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes)
         }

@@ -39,6 +39,10 @@ struct LogCLITests {
         #expect(objects.count == 2)
         #expect(objects[0]["command"] as? String == "import" && objects[0]["exportDate"] != nil && objects[0]["committedAt"] != nil)
         #expect(objects[1]["firstSeq"] as? Int == 12 && objects[1]["deleted"] as? Int == 1 && objects[1]["added"] as? Int == 0)
+        let fresh = dir.file("fresh")
+        #expect(try Self.run(["--store", fresh, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")]).status == 0)
+        let freshRows = try Self.run(["--store", fresh, "log"]).stdout.split(separator: "\n")
+        #expect(freshRows.count == 2 && freshRows[1].contains(" import freddiefujiwara-ahcd.xml (exported "), "\(freshRows)")
         let none = try Self.run(["--store", dir.file("none"), "log"])
         #expect(none.status == 1 && none.stderr.contains("no store"), "\(none.stderr)")
     }

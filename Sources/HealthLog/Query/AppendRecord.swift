@@ -21,46 +21,6 @@ public struct AppendRecord: Sendable, Hashable {
     public var anchor: QueryAnchor
 }
 
-extension HealthStore {
-    /// Every append of the log, newest first (`healthlog log`): an undo you can see, since
-    /// each record's ``AppendRecord/anchor`` names a point `restore --to` can cut at.
-    /// Empty when there is no store.
-    ///
-    /// - Throws: ``HealthLogError`` for damage, naming the file and offset.
-    public func appendHistory() throws -> [AppendRecord] {
-        guard layout.exists else { return [] }
-        let snapshot = try LogSnapshot(layout)
-        let tag = snapshot.meta.storeID.tag
-        let generation = snapshot.compactions.generation
-        var records: [AppendRecord] = []
-        var open: AppendRecord?
-        for batch in try snapshot.allBatches() {
-            let header = batch.header
-            var record = open ?? AppendRecord(
-                firstSeq: header.firstSeq, lastSeq: header.lastSeq, appendedAt: Self.instant(header.appendedMillis), committedAt: nil,
-                added: 0, deleted: 0, origin: nil, anchor: .beginning)
-            for group in header.groups {
-                if group.isDelete { record.deleted += Int(group.count) } else { record.added += Int(group.count) }
-            }
-            record.lastSeq = header.lastSeq
-            guard header.isEndOfAppend else {
-                open = record
-                continue
-            }
-            record.committedAt = header.origin.map { Self.instant($0.committedMillis) }
-            record.origin = header.origin?.origin
-            record.anchor = QueryAnchor(seq: header.lastSeq, storeTag: tag, generation: generation)
-            records.append(record)
-            open = nil
-        }
-        return records.reversed()
-    }
-
-    fileprivate static func instant(_ millis: Int64) -> Timestamp {
-        Timestamp(microseconds: millis * 1000, fractionDigits: 3)
-    }
-}
-
 /// One restore in the store's history, as ``HealthStore/restoreHistory()`` lists it: what
 /// it kept and the timeline it started.
 public struct RestoreRecord: Sendable, Hashable {
@@ -73,15 +33,4 @@ public struct RestoreRecord: Sendable, Hashable {
 
     /// The numbers issued before the restore and gone after it, if any.
     public var discarded: ClosedRange<UInt64>? { firstSeq > keptSeq + 1 ? (keptSeq + 1)...(firstSeq - 1) : nil }
-}
-
-extension HealthStore {
-    /// The restores that made the store's timelines, newest first; empty when there is no
-    /// store or it was never restored.
-    public func restoreHistory() throws -> [RestoreRecord] {
-        guard layout.exists else { return [] }
-        return try Timelines.read(layout).starts.reversed().map {
-            RestoreRecord(keptSeq: $0.keptSeq, firstSeq: $0.firstSeq, restoredAt: Self.instant($0.createdMillis))
-        }
-    }
 }

@@ -271,10 +271,10 @@ struct CorruptionTests {
             try ByteSurgery.rechecksum(segment, range: payload..<(payload + 44), storedAt: payload + 44)
         case .batchHeader:
             // As a newer healthlog would append it: the last batch (batch header version 2
-            // is a compacted batch's, so the newer one is 3).
+            // is a compacted batch's, 3 one that records its origin, so the newer one is 4).
             let payload = last.offset + 8
             let crcAt = last.groupOffsets[0] - 4
-            try ByteSurgery.patch(segment, at: payload + 4, with: [3, 0])
+            try ByteSurgery.patch(segment, at: payload + 4, with: [4, 0])
             try ByteSurgery.rechecksum(segment, range: payload..<crcAt, storedAt: crcAt)
         case .metaFile:
             let meta = fixture.storePath + "/meta"
@@ -291,7 +291,7 @@ struct CorruptionTests {
         for (name, attempt) in attempts {
             let error = try #require(throws: HealthLogError.self, "\(name)") { try attempt() }
             #expect(error.code == .unsupportedVersion, "\(name): \(error)")
-            #expect(error.message.contains(place == .batchHeader ? "version 3" : "version 2") && error.message.hasSuffix("upgrade healthlog"), "\(name): \(error)")
+            #expect(error.message.contains(place == .batchHeader ? "version 4" : "version 2") && error.message.hasSuffix("upgrade healthlog"), "\(name): \(error)")
         }
         #expect(try ByteSurgery.image(of: fixture.storePath) == image)
     }

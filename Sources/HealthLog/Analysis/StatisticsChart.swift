@@ -4,7 +4,7 @@
 /// point per interval, the average with its minimum–maximum range shaded. A line never
 /// crosses an interval without data: it stops, and a lone interval is a point. The time
 /// axis is labelled at round calendar steps and broken around long empty stretches (see
-/// the README's Charts section); the value axis has round ticks in the display unit (durations in
+/// docs/exports-and-statistics.md, "Charts"); the value axis has round ticks in the display unit (durations in
 /// hours, minutes or seconds, whichever fits). Any browser shows it.
 public struct StatisticsChart {
     /// The rows to draw, in one unit, ascending.

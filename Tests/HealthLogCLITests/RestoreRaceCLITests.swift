@@ -27,8 +27,28 @@ struct RestoreRaceCLITests {
         let result = try run(store, ["add", "--type", "HeartRate", "--value", "70", "--unit", "count/min"])
         guard result.status == 0 else { return nil }
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 2, "\(result.stdout)")
+        guard lines.count == 2 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: result.stdout]) }
         return Acknowledged(uuid: lines[0].uppercased(), seq: try QueryAnchor(token: lines[1]).seq)
+    }
+
+    /// Runs `add` in a loop on each of `writers` threads until `running` turns false; each
+    /// acknowledged add, or what went wrong, lands in `outcomes`; `finished` counts the
+    /// threads that stopped.
+    static func addLoops(
+        _ store: String, writers: Int, running: WatchedValue<Bool>, outcomes: WatchedValue<[Result<Acknowledged, any Error>]>, finished: WatchedValue<Int>
+    ) {
+        for _ in 0..<writers {
+            Thread {
+                while running.value {
+                    do {
+                        if let ack = try Self.add(store) { outcomes.update { $0.append(.success(ack)) } }
+                    } catch {
+                        outcomes.update { $0.append(.failure(error)) }
+                    }
+                }
+                finished.update { $0 += 1 }
+            }.start()
+        }
     }
 
     /// The UUID of every sample event the store replays, by sequence number.
@@ -48,26 +68,35 @@ struct RestoreRaceCLITests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = dir.file("store")
-        for (range, backup) in [(1...3000, "bk1"), (3001...6000, "bk2"), (6001...9000, nil)] {
+        for (range, backup) in [(1...4000, "bk1"), (4001...8000, "bk2"), (8001...12000, nil)] {
             let seeded = try Self.run(store, ["append"], stdin: Events.lines(range))
             try #require(seeded.status == 0, "\(seeded.stderr)")
             if let backup { try #require(try Self.run(store, ["backup", dir.file(backup)]).status == 0) }
         }
         var acknowledged: [UInt64: String] = [:]
         for trial in 0..<8 {
+            let running = WatchedValue(true)
+            let outcomes = WatchedValue<[Result<Acknowledged, any Error>]>([])
+            let finished = WatchedValue(0)
+            Self.addLoops(store, writers: 2, running: running, outcomes: outcomes, finished: finished)
             let restores = try ["bk1", "bk2"].map {
                 try HealthLogBinary.launch(["--store", store, "restore", "--force", dir.file($0)], environment: Self.environment, outputIn: dir)
             }
-            var acks: [Acknowledged] = []
-            let deadline = Date().addingTimeInterval(300)
-            repeat {
-                if let ack = try Self.add(store) { acks.append(ack) }
-            } while restores.contains(where: \.process.isRunning) && Date() < deadline
+            let ended = await eventually(within: 300) { !restores.contains(where: \.process.isRunning) }
             for restore in restores where restore.process.isRunning { _ = await restore.stop(with: SIGKILL) }
-            if let ack = try Self.add(store) { acks.append(ack) }
+            running.update { $0 = false }
+            #expect(await finished.wait(within: 120) { $0 == 2 })
+            #expect(ended, "trial \(trial): the restores did not end")
             for restore in restores {
                 let result = restore.finish()
                 #expect(result.status == 0, "trial \(trial): \(result.stderr)")
+            }
+            var acks: [Acknowledged] = []
+            for outcome in outcomes.value {
+                switch outcome {
+                case .success(let ack): acks.append(ack)
+                case .failure(let error): Issue.record("trial \(trial): add printed no UUID and anchor: \(error)")
+                }
             }
             let verify = try Self.run(store, ["verify"])
             #expect(verify.status == 0, "trial \(trial): \(verify.stdout)\(verify.stderr)")

@@ -35,6 +35,18 @@ struct RestoreLockTests {
         return options
     }
 
+    /// Polls `condition` every 10 ms on this thread for up to `seconds`; returns whether it
+    /// came to hold. (On this thread, not in a task: a task's wake-up can wait behind the
+    /// other tests for longer than the code under test waits for its lock.)
+    static func poll(within seconds: Double = 120, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
     /// Runs `body` on a new thread; its outcome appears in the returned value.
     static func start<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> WatchedValue<Result<T, HealthLogError>?> {
         let outcome = WatchedValue<Result<T, HealthLogError>?>(nil)
@@ -102,8 +114,8 @@ struct RestoreLockTests {
 
     /// Puts `ahead` at `store` (the old one moved to `store.old`) while whoever waits holds
     /// the old store's lock open; returns the new store's lock, held.
-    private static func swap(_ fixture: RestoreFixture, releasing held: Int32) async throws -> Int32 {
-        #expect(await eventually { openCount(fixture.dir.file("store/lock")) == 2 }, "the waiter opened the store's lock")
+    private static func swap(_ fixture: RestoreFixture, releasing held: Int32) throws -> Int32 {
+        #expect(poll { openCount(fixture.dir.file("store/lock")) == 2 }, "the waiter opened the store's lock")
         #expect(rename(fixture.dir.file("store"), fixture.dir.file("store.old")) == 0)
         #expect(rename(fixture.dir.file("ahead"), fixture.dir.file("store")) == 0)
         let newLock = try hold(fixture.dir.file("store/lock"))
@@ -112,17 +124,17 @@ struct RestoreLockTests {
     }
 
     @Test("A restore waiting on the lock of a store swapped away waits for the lock of the store now there, and numbers above it")
-    func restoreRelocks() async throws {
+    func restoreRelocks() throws {
         let (fixture, held) = try Self.swapFixture()
         defer { fixture.dir.remove() }
-        let store = HealthStore(directory: fixture.dir.file("store"), options: Self.waiting(60))
+        let store = HealthStore(directory: fixture.dir.file("store"), options: Self.waiting(600))
         let backup = fixture.backup
         let outcome = Self.start { try store.restore(from: backup, force: true) }
-        let newLock = try await Self.swap(fixture, releasing: held)
-        let relocked = await eventually { Self.openCount(fixture.dir.file("store/lock")) == 2 || outcome.value != nil }
+        let newLock = try Self.swap(fixture, releasing: held)
+        let relocked = Self.poll { Self.openCount(fixture.dir.file("store/lock")) == 2 || outcome.value != nil }
         #expect(relocked && outcome.value == nil, "the restore went on holding the lock of the store swapped away: \(String(describing: outcome.value))")
         close(newLock)
-        #expect(await outcome.wait { $0 != nil })
+        #expect(Self.poll(within: 600) { outcome.value != nil })
         let report = try #require(try outcome.value?.get())
         #expect(report.firstSeq == 351 && report.replacedStore)
         #expect(try RestoreFixture.seqs(store) == Array(1...100))
@@ -131,16 +143,16 @@ struct RestoreLockTests {
     }
 
     @Test("An append waiting on the lock of a store swapped away appends to the store now there")
-    func writerRelocks() async throws {
+    func writerRelocks() throws {
         let (fixture, held) = try Self.swapFixture()
         defer { fixture.dir.remove() }
-        let store = HealthStore(directory: fixture.dir.file("store"), options: Self.waiting(60))
+        let store = HealthStore(directory: fixture.dir.file("store"), options: Self.waiting(600))
         let outcome = Self.start { try store.append(ndjson: RestoreFixture.lines(1, from: 900)).anchor.seq }
-        let newLock = try await Self.swap(fixture, releasing: held)
-        #expect(await eventually { Self.openCount(fixture.dir.file("store/lock")) == 2 || outcome.value != nil })
+        let newLock = try Self.swap(fixture, releasing: held)
+        #expect(Self.poll { Self.openCount(fixture.dir.file("store/lock")) == 2 || outcome.value != nil })
         #expect(outcome.value == nil)
         close(newLock)
-        #expect(await outcome.wait { $0 != nil })
+        #expect(Self.poll(within: 600) { outcome.value != nil })
         #expect(try outcome.value?.get() == 351)
         #expect(try RestoreFixture.seqs(HealthStore(directory: fixture.dir.file("store.old"))) == Array(1...150))
     }

@@ -83,7 +83,7 @@ struct RestoreLockTests {
         #expect(try RestoreFixture.tree(fixture.dir.path) == before)
     }
 
-    @Test("A restore into a missing directory whose creation lock is held times out with the lock message and creates nothing")
+    @Test("A restore, a writer or a recover into a missing directory whose creation lock is held times out with the lock message and creates nothing")
     func waitsOnEntryLock() throws {
         let fixture = try RestoreFixture()
         defer { fixture.dir.remove() }
@@ -100,6 +100,10 @@ struct RestoreLockTests {
             try HealthStore(directory: fixture.dir.file("fresh"), options: Self.waiting(0.3)).append(ndjson: RestoreFixture.lines(1, from: 0))
         }
         #expect(writer?.code == .locked, "a writer creating the store waits on the same lock")
+        let salvage = #expect(throws: HealthLogError.self) {
+            try HealthStore(directory: fixture.dir.file("store"), options: Self.waiting(0.3)).recover(to: fixture.dir.file("fresh"))
+        }
+        #expect(salvage?.code == .locked, "so does a recover into it")
         #expect(!FileManager.default.fileExists(atPath: fixture.dir.file("fresh")))
     }
 

@@ -19,6 +19,6 @@ extension HealthStore {
     ///   ``HealthLogError/Code/corrupt`` when the store's identity cannot be told (meta and
     ///   every segment header unreadable); ``HealthLogError/Code/io`` when writing fails.
     public func recover(to destination: String) throws -> RecoverReport {
-        try Recover(source: layout, destination: destination, segmentBytes: options.segmentBytes).run()
+        try Recover(source: layout, destination: destination, segmentBytes: options.segmentBytes, lockTimeout: options.lockTimeout).run()
     }
 }

@@ -126,6 +126,12 @@ public final class HealthStore: Sendable {
     /// history it discards are refused, and new events get sequence numbers above every
     /// number issued before.
     ///
+    /// The restore takes the directory's writer lock (for a missing directory, the lock
+    /// writers take to create it) before it reads anything, waiting for it like a writer,
+    /// and holds it until the new store is in place: appends, other restores and imports
+    /// into a new store wait for it (up to ``StoreOptions/lockTimeout``), then go to the
+    /// restored store.
+    ///
     /// With `point` (point-in-time recovery) only the appends that ended at or before it
     /// come back (``RestorePoint``): never part of an append, and what the backup holds
     /// after it becomes discarded history too. `progress` is called as the backup's files
@@ -137,7 +143,8 @@ public final class HealthStore: Sendable {
     /// ```
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when the directory holds something else
-    ///   (or a store without `force`); ``HealthLogError/Code/corrupt`` (or
+    ///   (or a store without `force`); ``HealthLogError/Code/locked`` when another process
+    ///   holds the lock longer than the lock timeout; ``HealthLogError/Code/corrupt`` (or
     ///   ``HealthLogError/Code/unsafeFile``) when the backup is damaged, incomplete or
     ///   tampered with; ``HealthLogError/Code/anchorRefused`` when `point` is an anchor of
     ///   another store, past the backup's head or inside history the backup had itself

@@ -38,7 +38,7 @@ extension HealthStore {
     ///   one; ``HealthLogError/Code/badUsage`` for a file that cannot be opened; a store code
     ///   when writing fails.
     public func importExport(at path: String, options: ImportOptions = ImportOptions(), progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
-        guard let staging = try ImportStaging.begin(for: directory) else { return try importExport(at: path, options: options, progress: progress, staging: nil) }
+        guard let staging = try ImportStaging.begin(for: directory, timeout: self.options.lockTimeout) else { return try importExport(at: path, options: options, progress: progress, staging: nil) }
         do {
             let report = try importExport(at: path, options: options, progress: progress, staging: staging)
             if report.appends > 0 { try staging.commit() } else { staging.abandon() }

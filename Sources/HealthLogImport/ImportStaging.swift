@@ -13,9 +13,12 @@ import HealthLog
 /// Apple systems). Until that rename nothing exists at the target, so a malformed export, a
 /// failed append or a crash leaves the target as it was: not created.
 ///
-/// The import holds the directory's lock while it builds it; a later import into the same
-/// target removes the leftovers of killed imports (marked, unlocked, named exactly so) and
-/// leaves everything else beside the target alone.
+/// The import holds the target's ``StoreEntryLock`` from before it reads the export until
+/// the rename, so a second import into the same new store, a restore into it or a writer
+/// creating it waits (up to the lock timeout) instead of racing this one, and then finds
+/// the store this one put there. It holds the built directory's lock while it builds it; a
+/// later import into the same target removes the leftovers of killed imports (marked,
+/// unlocked, named exactly so) and leaves everything else beside the target alone.
 final class ImportStaging {
     /// The infix between the target's name and the random part.
     static let infix = ".import-"
@@ -24,31 +27,69 @@ final class ImportStaging {
     let target: String
     /// The directory the new store is built in, locked while the import builds it.
     private let scratch: ScratchDirectory
+    /// The target's lock, held until the store is renamed into place or abandoned.
+    private var entry: StoreEntryLock?
 
     /// The directory the new store is built in.
     var directory: String { scratch.path }
 
     /// Starts building a new store for `target`, or `nil` when `target` exists (a store, an
-    /// empty directory, a file, a link: the import then appends at the target itself) or no
-    /// directory can be made beside it.
+    /// empty directory, a file, a link: the import then appends at the target itself; also
+    /// when it was created while this waited for its lock) or no directory can be made
+    /// beside it.
     ///
-    /// - Throws: ``HealthLogError/Code/io`` when a leftover directory of a killed import
-    ///   cannot be removed.
-    static func begin(for target: String) throws -> ImportStaging? {
+    /// - Throws: ``HealthLogError/Code/locked`` when another process creating the store
+    ///   holds its lock longer than `timeout` seconds; ``HealthLogError/Code/io`` when a
+    ///   leftover directory of a killed import cannot be removed.
+    static func begin(for target: String, timeout: Double = StoreOptions().lockTimeout) throws -> ImportStaging? {
         var path = target
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        guard !path.isEmpty, path != "/" else { return nil }
-        var status = stat()
-        guard lstat(path, &status) != 0, errno == ENOENT else { return nil }
-        _ = try ScratchDirectory.removeLeftovers(beside: path, infix: infix)
-        guard let scratch = try? ScratchDirectory.make(beside: path, infix: infix) else { return nil }
-        return ImportStaging(target: path, scratch: scratch)
+        guard !path.isEmpty, path != "/", isMissing(path) else { return nil }
+        let entry: StoreEntryLock
+        do {
+            entry = try StoreEntryLock.acquire(for: path, timeout: timeout)
+        } catch let error as HealthLogError where error.code != .locked {
+            return nil
+        }
+        do {
+            guard isMissing(path) else {
+                entry.release()
+                return nil
+            }
+            _ = try ScratchDirectory.removeLeftovers(beside: path, infix: infix)
+        } catch {
+            entry.release()
+            throw error
+        }
+        guard let scratch = try? ScratchDirectory.make(beside: path, infix: infix) else {
+            entry.release()
+            return nil
+        }
+        return ImportStaging(target: path, scratch: scratch, entry: entry)
     }
 
-    /// The new store for `target` being built in `scratch`.
-    private init(target: String, scratch: ScratchDirectory) {
+    /// Whether nothing is at `path` (not even a link).
+    private static func isMissing(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) != 0 && errno == ENOENT
+    }
+
+    /// The new store for `target` being built in `scratch`, holding `entry`.
+    private init(target: String, scratch: ScratchDirectory, entry: StoreEntryLock) {
         self.target = target
         self.scratch = scratch
+        self.entry = entry
+    }
+
+    /// Lets the target's lock go (an import that neither committed nor abandoned).
+    deinit {
+        entry?.release()
+    }
+
+    /// Lets the target's lock go.
+    private func releaseEntry() {
+        entry?.release()
+        entry = nil
     }
 
     /// Puts the store built at the target, then syncs the directory holding both, so the
@@ -84,6 +125,7 @@ final class ImportStaging {
             throw HealthLogError(.io, "cannot rename \(directory) to \(target): \(String(cString: strerror(err)))", errno: err)
         }
         scratch.release()
+        releaseEntry()
         do {
             try HealthStore.syncDirectory(containing: target)
         } catch let error as HealthLogError {
@@ -95,5 +137,6 @@ final class ImportStaging {
     /// A directory that cannot be removed stays marked, for the next import to remove.
     func abandon() {
         try? scratch.remove()
+        releaseEntry()
     }
 }

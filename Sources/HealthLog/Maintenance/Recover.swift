@@ -17,7 +17,8 @@ import Darwin
 /// lost range recorded as a timeline gap (``RecoverPlan``), so clients' anchors keep
 /// working and an anchor inside a lost range is refused with the advice to resync. It is
 /// built beside the destination (`DEST.recover-XXXXXX`, 0700), indexed, verified, and put
-/// in place with one rename; the destination must be missing or an empty directory.
+/// in place with one rename; the destination must be missing (it is then held with its
+/// ``StoreEntryLock`` throughout) or an empty directory.
 struct Recover {
     /// The damaged store.
     let source: StoreLayout
@@ -25,13 +26,20 @@ struct Recover {
     let destination: String
     /// The new store's segment size (``StoreOptions/segmentBytes``).
     var segmentBytes = FormatConstants.defaultSegmentBytes
+    /// How long to wait for a missing destination's creation lock (``StoreOptions/lockTimeout``).
+    var lockTimeout = StoreOptions().lockTimeout
 
     /// The suffix (before a random part) of the new store while it is built.
     static let temporaryInfix = ".recover-"
 
     /// Runs the salvage.
     func run() throws -> RecoverReport {
-        let target = try checkDestination()
+        var target = try checkDestination()
+        // A missing destination is put in place holding its creation lock, so a writer, an
+        // import or a restore creating it meanwhile waits; checked again under the lock.
+        let entry = FileDescriptor.exists(target) ? nil : try StoreEntryLock.acquire(for: target, timeout: lockTimeout)
+        defer { entry?.release() }
+        if entry != nil { target = try checkDestination() }
         var report = RecoverReport()
         let files = try listSegments(&report)
         let storeID = try identity(files, &report)

@@ -4,13 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Restores a backup into a store directory, atomically: the new store is built beside the
+/// Restores a backup into a store directory, atomically, holding the target's lock from
+/// its first look at the target until the new store is in place (``RestoreTarget``: the
+/// writer lock of the directory there, or the ``StoreEntryLock`` of a missing one), so no
+/// append and no other restore runs meanwhile. The new store is built beside the
 /// target (`TARGET.restore-XXXXXX`, a ``ScratchDirectory``), every file copied and checked against the
 /// manifest (``BackupSource``), the result verified like `verify` does (its derived indexes
 /// rebuilt in the same pass over the log), its new timeline
 /// recorded (``Timelines``), everything fsynced; only then is it put in place with one
-/// rename (a missing or empty target) or one atomic exchange with the old store (under the
-/// old store's writer lock, so no append is in flight), and the old store removed. A crash
+/// rename (a missing target) or one atomic exchange with the directory there (a store or an
+/// empty directory), which is then removed; writers waiting on the replaced directory's
+/// lock then find the new store's (``WriterLock``). A crash
 /// at any instant leaves the old store or the new one at the target; a leftover
 /// `TARGET.restore-XXXXXX` beside it (half a new store, or the replaced old one, both marked
 /// as such) is removed by the next restore, and nothing else beside the target is touched.
@@ -45,7 +49,20 @@ struct Restore {
         guard let real = BackupTarget.resolved(target) else {
             throw HealthLogError(.io, "cannot resolve \(target): \(describeErrno(errno))", errno: errno)
         }
-        let state = try RestoreTarget.check(real, backup: backup, force: force)
+        let (state, lock) = try RestoreTarget.lock(real, backup: backup, force: force, timeout: options.lockTimeout)
+        defer { lock.release() }
+        do {
+            return try run(into: real, state)
+        } catch {
+            // An empty directory got its `lock` from this restore: it is left as it was.
+            if state == .empty, case .writer(let held) = lock, WriterLock.isLinked(held.fd, at: real + "/lock") { unlink(real + "/lock") }
+            throw error
+        }
+    }
+
+    /// Builds the new store beside `real` and puts it in place, holding the target's lock
+    /// (see ``RestoreTarget/lock(_:backup:force:timeout:)``); `state` is what is there.
+    private func run(into real: String, _ state: RestoreTarget.State) throws -> RestoreReport {
         let source = try BackupSource(backup)
         if let point { try RestoreCut.check(point, against: source) }
         let faults = FaultCounter(options.faults)
@@ -56,8 +73,6 @@ struct Restore {
         let scratch = try ScratchDirectory.make(beside: real, infix: Self.temporaryInfix)
         let temporary = scratch.path
         let built = StoreLayout(directory: temporary)
-        var lock: WriterLock?
-        defer { lock?.release() }
         do {
             (report.filesCopied, report.bytesCopied) = try source.copy(into: built) { done, total in
                 progress?(RestoreProgress(stage: .copying, done: done, total: total))
@@ -73,15 +88,16 @@ struct Restore {
             try verify(built, source, keptSeq: report.keptSeq)
             faults.reach(.restoreVerified)
             let old = state == .store ? StoreLayout(directory: real) : nil
-            if let old { lock = try WriterLock.acquire(old, timeout: options.lockTimeout) }
             report.firstSeq = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
             try DurableFile.syncDirectory(built.segments)
             try DurableFile.syncDirectory(temporary)
             faults.reach(.restoreSynced)
             try scratch.unmark()
-            if old != nil {
+            if state == .missing {
+                _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, real) }
+            } else {
                 // Marked before the swap, so a crash right after it leaves the replaced
-                // store as a leftover the next restore removes.
+                // directory as a leftover the next restore removes.
                 try ScratchDirectory.mark(real)
                 do {
                     try DirectorySwap.exchange(temporary, real)
@@ -89,8 +105,6 @@ struct Restore {
                     ScratchDirectory.unmark(real)
                     throw error
                 }
-            } else {
-                _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, real) }
             }
         } catch {
             try? scratch.remove()
@@ -99,9 +113,7 @@ struct Restore {
         scratch.release()
         faults.reach(.restoreSwapped)
         try DurableFile.syncDirectory(containing: real)
-        lock?.release()
-        lock = nil
-        if state == .store { try DirectoryTree.remove(temporary) }
+        if state != .missing { try DirectoryTree.remove(temporary) }
         report.replacedStore = state == .store
         return report
     }

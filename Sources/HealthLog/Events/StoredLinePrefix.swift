@@ -49,4 +49,15 @@ enum StoredLinePrefix {
         guard at + 36 <= line.count, memcmp(line.baseAddress! + number.end, op.baseAddress!, op.count) == 0 else { return nil }
         return at
     }
+
+    /// Whether stored `line` is of type `type`: its `"type"` field, which follows the UUID,
+    /// holds exactly that identifier.
+    static func hasType(_ line: UnsafeRawBufferPointer, _ type: String, isDelete: Bool) -> Bool {
+        guard let at = uuidOffset(line, isDelete: isDelete) else { return false }
+        var expected = #"","type":""# + type + "\""
+        return expected.withUTF8 { field in
+            let start = at + 36
+            return start + field.count <= line.count && memcmp(line.baseAddress! + start, field.baseAddress!, field.count) == 0
+        }
+    }
 }

@@ -103,6 +103,10 @@ extension IndexChecker {
             report.notes.append("\(display) reaches past the log's head; the next write rebuilds it")
             return
         }
+        guard index.binding == snapshot.binding(at: index.coveredSeq) else {
+            report.problems.append("\(display) at byte 32: was derived from another log (store or batch at sequence \(index.coveredSeq)); run 'healthlog reindex'")
+            return
+        }
         let expected = try DeletedAddIndex.entries(from: snapshot, through: index.coveredSeq)
         var k = 0
         for (position, entry) in found.enumerated() {

@@ -50,14 +50,20 @@ enum StoredLinePrefix {
         return at
     }
 
+    /// What follows a stored line's UUID, up to its type identifier.
+    static let type: StaticString = #"","type":""#
+
     /// Whether stored `line` is of type `type`: its `"type"` field, which follows the UUID,
-    /// holds exactly that identifier.
+    /// holds exactly that identifier. Compared in place, without building a string.
     static func hasType(_ line: UnsafeRawBufferPointer, _ type: String, isDelete: Bool) -> Bool {
         guard let at = uuidOffset(line, isDelete: isDelete) else { return false }
-        var expected = #"","type":""# + type + "\""
-        return expected.withUTF8 { field in
-            let start = at + 36
-            return start + field.count <= line.count && memcmp(line.baseAddress! + start, field.baseAddress!, field.count) == 0
-        }
+        let field = bytes(Self.type)
+        let name = at + 36 + field.count
+        guard name <= line.count, memcmp(line.baseAddress! + at + 36, field.baseAddress!, field.count) == 0 else { return false }
+        let utf8 = type.utf8
+        let end = name + utf8.count
+        guard end < line.count, line[end] == UInt8(ascii: "\"") else { return false }
+        return utf8.withContiguousStorageIfAvailable { memcmp(line.baseAddress! + name, $0.baseAddress!, $0.count) == 0 }
+            ?? UnsafeRawBufferPointer(rebasing: line[name..<end]).elementsEqual(utf8)
     }
 }

@@ -255,7 +255,7 @@ struct LogScan {
     }
 
     /// The committed batches of sealed segment `index` whose `lastSeq` is above `seq`, from
-    /// its sidecar index alone, without reading the table before them (see
+    /// its sidecar index, each found in the segment, without reading the table before them (see
     /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:)``); `nil` when the
     /// index does not vouch for them, or does not decode.
     func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary) -> [BatchRef]? {

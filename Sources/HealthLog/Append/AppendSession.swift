@@ -292,7 +292,7 @@ final class AppendSession {
             try flush(endOfAppend: true)
             state.preparePersist(through: writer.headSeq)
             try writer.commit()
-            try? state.persist(from: startHead + 1, to: writer.headSeq, reach: writer.reach)
+            try? state.persist(from: startHead + 1, to: writer.headSeq, binding: writer.binding, reach: writer.reach)
         }
         if let meta = writer.meta {
             summary.anchor = QueryAnchor(seq: writer.headSeq, storeTag: meta.storeID.tag, generation: writer.snapshot?.compactions.generation ?? 0)

@@ -232,6 +232,13 @@ final class LogWriter {
         written = []
     }
 
+    /// The binding (``LogBinding``) of the log as of the last committed append: `nil` when
+    /// this writer committed none or no longer knows its last batch.
+    var binding: LogBinding? {
+        guard let meta, let last = segmentCommitted?.batches.last, last.header.lastSeq == headSeq else { return nil }
+        return LogBinding(storeID: meta.storeID, lastBatch: last.header)
+    }
+
     /// The batches of segment `name` committed before the open append.
     private func committedBatches(of name: SegmentName) -> [BatchRef] {
         guard let committed = segmentCommitted, committed.name == name else { return [] }

@@ -33,10 +33,11 @@ enum TailRecovery {
     }
 
     /// Rewrites the index of every segment that needs one: those the scan found missing,
-    /// stale or unusable, and sealed segments whose index body is damaged. Indexes are
+    /// stale or unusable, and sealed segments whose index body is damaged or disagrees with
+    /// the segment. Indexes are
     /// derived, so a failure here is left for the next writer or `reindex`.
     static func repairIndexes(_ snapshot: LogSnapshot, _ layout: StoreLayout) {
-        let damagedPrefix = (0..<snapshot.prefixSegmentCount).filter { !SegmentIndex.isSound(layout, snapshot.segments[$0].name) }
+        let damagedPrefix = (0..<snapshot.prefixSegmentCount).filter { !SegmentIndex.vouches(layout, for: snapshot.segments[$0]) }
         for index in snapshot.segmentsNeedingIndex + damagedPrefix where index < snapshot.segments.count {
             let name = snapshot.segments[index].name
             guard FileDescriptor.exists(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) else { continue }

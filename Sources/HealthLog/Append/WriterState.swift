@@ -9,7 +9,7 @@
 /// Older samples are found through the store's UUID index (``UUIDRunSet``) and, for a
 /// delete, their stored add line; sync identifiers through the ``SyncTable``. Both are
 /// opened only when an append first needs them, so appending fresh samples never reads
-/// the log. ``persist(from:to:reach:)`` adds the append to both indexes after it commits.
+/// the log. ``persist(from:to:binding:reach:)`` adds the append to both indexes after it commits.
 struct WriterState {
     /// Interned type identifiers and source and device tokens.
     var names = Interner()
@@ -181,15 +181,16 @@ struct WriterState {
     }
 
     /// Before the append of events up to `to` commits: starts encoding its UUID run in the
-    /// background, so the encoding overlaps the commit's syncs (``persist(from:to:reach:)``
+    /// background, so the encoding overlaps the commit's syncs (``persist(from:to:binding:reach:)``
     /// then waits for it). Derived data: the store's files are not touched.
     func preparePersist(through to: UInt64) {
         appended?.prepareFinish(through: to)
     }
 
-    /// After the append committed events `from...to`: adds them to the UUID index, when
-    /// this append read it rewrites the sync table, and brings the deleted-add index up to `to`.
-    mutating func persist(from: UInt64, to: UInt64, reach: (FaultPlan.Point) -> Void) throws {
+    /// After the append committed events `from...to` (`binding`: the log's as of `to`, `nil`
+    /// when unknown): adds them to the UUID index, when this append read it rewrites the sync
+    /// table, and brings the deleted-add index up to `to`.
+    mutating func persist(from: UInt64, to: UInt64, binding: LogBinding?, reach: (FaultPlan.Point) -> Void) throws {
         guard to >= from else { return }
         if let builder = appended {
             appended = nil
@@ -213,7 +214,7 @@ struct WriterState {
         }
         let adds = deletedAdds
         deletedAdds = []
-        try DeletedAddIndex.extend(layout, snapshot: snapshot, from: from, to: to, adding: adds)
+        if let binding { try DeletedAddIndex.extend(layout, snapshot: snapshot, from: from, to: to, adding: adds, binding: binding) }
     }
 
     /// The stub of an add event.

@@ -49,4 +49,21 @@ enum StoredLinePrefix {
         guard at + 36 <= line.count, memcmp(line.baseAddress! + number.end, op.baseAddress!, op.count) == 0 else { return nil }
         return at
     }
+
+    /// What follows a stored line's UUID, up to its type identifier.
+    static let type: StaticString = #"","type":""#
+
+    /// Whether stored `line` is of type `type`: its `"type"` field, which follows the UUID,
+    /// holds exactly that identifier. Compared in place, without building a string.
+    static func hasType(_ line: UnsafeRawBufferPointer, _ type: String, isDelete: Bool) -> Bool {
+        guard let at = uuidOffset(line, isDelete: isDelete) else { return false }
+        let field = bytes(Self.type)
+        let name = at + 36 + field.count
+        guard name <= line.count, memcmp(line.baseAddress! + at + 36, field.baseAddress!, field.count) == 0 else { return false }
+        let utf8 = type.utf8
+        let end = name + utf8.count
+        guard end < line.count, line[end] == UInt8(ascii: "\"") else { return false }
+        return utf8.withContiguousStorageIfAvailable { memcmp(line.baseAddress! + name, $0.baseAddress!, $0.count) == 0 }
+            ?? UnsafeRawBufferPointer(rebasing: line[name..<end]).elementsEqual(utf8)
+    }
 }

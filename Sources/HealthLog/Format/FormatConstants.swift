@@ -22,7 +22,9 @@ enum FormatConstants {
     /// The layout version of the sync-identifier table (`uuids/sync`) this build writes and reads.
     static let syncTableVersion: UInt16 = 1
     /// The layout version of the deleted-add index (`uuids/deleted-adds`) this build writes and reads.
-    static let deletedAddIndexVersion: UInt16 = 1
+    /// Version 1 had a 40-byte header without the ``LogBinding``; version 2 binds the file to
+    /// the store and to the batch ending at the number it covers.
+    static let deletedAddIndexVersion: UInt16 = 2
 
     /// LZ4 frame magic number (a data frame).
     static let lz4FrameMagic: UInt32 = 0x184D_2204

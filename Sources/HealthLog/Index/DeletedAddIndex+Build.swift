@@ -43,14 +43,15 @@ extension DeletedAddIndex {
     }
 
     /// After an append committed events `from...to`, whose deletes deleted the adds
-    /// `adds`: rewrites the sidecar to cover `to`. It takes the sidecar's entries when it
-    /// covers exactly the log before the append, else (missing, damaged, behind or ahead)
-    /// rebuilds them from `snapshot`, the log as of before the append.
-    static func extend(_ layout: StoreLayout, snapshot: LogSnapshot?, from: UInt64, to: UInt64, adding adds: [UInt64]) throws {
+    /// `adds`: rewrites the sidecar to cover `to`, bound to `binding` (the log after the
+    /// append). It takes the sidecar's entries when it covers exactly the log before the
+    /// append and is bound to it, else (missing, damaged, behind, ahead or bound to another
+    /// log) rebuilds them from `snapshot`, the log as of before the append.
+    static func extend(_ layout: StoreLayout, snapshot: LogSnapshot?, from: UInt64, to: UInt64, adding adds: [UInt64], binding: LogBinding) throws {
         guard to >= from else { return }
         let before = from - 1
         var entries: [UInt64]
-        if let index = open(layout, head: before), index.coveredSeq == before, let all = try? index.allEntries() {
+        if let snapshot, let index = open(for: snapshot), index.coveredSeq == before, let all = try? index.allEntries() {
             entries = all
         } else if before == 0 {
             entries = []
@@ -67,7 +68,7 @@ extension DeletedAddIndex {
                 entries = merged(entries, sorted)
             }
         }
-        try write(layout, entries, coveredSeq: to)
+        try write(layout, entries, coveredSeq: to, binding: binding)
     }
 
     /// The union of two ascending lists, ascending, without repeats.

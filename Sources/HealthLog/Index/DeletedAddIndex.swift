@@ -10,14 +10,18 @@ import Darwin
 /// instead of every later delete frame of its types.
 ///
 /// Derived data, like the other indexes: a missing or damaged file, one of another index
-/// version, or one reaching past the log's head is ignored by readers (they read the
-/// deletes from the log instead) and rebuilt by the next writer and by `reindex`; one that
-/// covers less than the log is used for what it covers, the deletes after it read from the
-/// log. Entries for adds that `compact` dropped may stay (no line holds their number).
+/// version, one reaching past the log's head, or one bound to another log (``LogBinding``:
+/// another store's, or a log that no longer ends a batch at its covered number the way it
+/// did) is ignored by readers (they read the deletes from the log instead) and rebuilt by
+/// the next writer and by `reindex`; one that covers less than the log is used for what it
+/// covers, the deletes after it read from the log. Entries for adds that `compact` dropped
+/// may stay (no line holds their number).
 ///
-/// Layout (little-endian): a 40-byte header — `HLDA`, u16 index version
+/// Layout (little-endian): a 60-byte header — `HLDA`, u16 index version
 /// (``FormatConstants/deletedAddIndexVersion``), u16 0, u64 covered seq, u64 entry count,
-/// u32 block count, u32 block-table CRC-32C, u32 header CRC-32C, u32 0 — then a block table
+/// u32 block count, u32 block-table CRC-32C, the ``LogBinding`` (16-byte store identity,
+/// u32 check of the batch ending at the covered seq), u32 0, u32 header CRC-32C of the 56
+/// bytes before it — then a block table
 /// (per block of ``blockEntries`` entries: u64 its first entry, u32 the CRC-32C of its
 /// entries, u32 0), then the entries, u64 each. A reader loads the header and the table,
 /// then only the blocks its range touches, each checked when first read.
@@ -25,7 +29,7 @@ final class DeletedAddIndex {
     /// The file's tag.
     static let tag: [UInt8] = Array("HLDA".utf8)
     /// The header's length in bytes.
-    static let headerLength = 40
+    static let headerLength = 60
     /// The length of one block-table entry in bytes.
     static let tableEntryLength = 16
     /// Entries per block (the last block may hold fewer).
@@ -33,6 +37,8 @@ final class DeletedAddIndex {
 
     /// The last sequence number whose deletes the file reflects.
     let coveredSeq: UInt64
+    /// The log it was derived from.
+    let binding: LogBinding
     /// How many adds it lists.
     let count: Int
     /// The first entry of each block.
@@ -61,15 +67,24 @@ final class DeletedAddIndex {
         return index
     }
 
+    /// Opens the sidecar of `snapshot`'s store as ``open(_:head:)`` does, and only when it is
+    /// bound to that log: the same store, and the batch ending at its covered number the one
+    /// it was derived from.
+    static func open(for snapshot: LogSnapshot) -> DeletedAddIndex? {
+        guard let index = open(snapshot.layout, head: snapshot.headSeq), index.binding == snapshot.binding(at: index.coveredSeq) else { return nil }
+        return index
+    }
+
     private init?(_ fd: FileDescriptor) {
         guard let size = try? fd.size(), size >= Self.headerLength,
             let head = try? fd.read(at: 0, count: min(size, 4096)), head.count >= Self.headerLength,
             IndexVersion(head, tag: Self.tag, current: FormatConstants.deletedAddIndexVersion) == .current,
-            CRC32C.checksum(head[0..<32]) == ByteReaderValue.u32(head, 32)
+            CRC32C.checksum(head[0..<Self.headerLength - 4]) == ByteReaderValue.u32(head, Self.headerLength - 4),
+            let binding = LogBinding(head, at: 32)
         else { return nil }
         var r = ByteReader(head, at: 8)
         guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt64.self), let blockCount = try? r.read(UInt32.self),
-            let tableCRC = try? r.read(UInt32.self), count <= UInt64(Int32.max),
+            let tableCRC = try? r.read(UInt32.self), count <= UInt64(size / 8),
             Int(blockCount) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries,
             size == Self.headerLength + Int(blockCount) * Self.tableEntryLength + Int(count) * 8
         else { return nil }
@@ -91,6 +106,7 @@ final class DeletedAddIndex {
             crcs.append(crc)
         }
         coveredSeq = covered
+        self.binding = binding
         self.count = Int(count)
         self.firsts = firsts
         self.crcs = crcs
@@ -159,8 +175,9 @@ final class DeletedAddIndex {
     /// Where entry `k` lies in the file.
     func offset(ofEntry k: Int) -> Int { Self.headerLength + firsts.count * Self.tableEntryLength + k * 8 }
 
-    /// The file's bytes for `entries` (ascending, no repeats), covering `1...coveredSeq`.
-    static func encoded(_ entries: [UInt64], coveredSeq: UInt64) -> [UInt8] {
+    /// The file's bytes for `entries` (ascending, no repeats), covering `1...coveredSeq` of
+    /// the log `binding` names.
+    static func encoded(_ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding) -> [UInt8] {
         var table = ByteWriter()
         var body = ByteWriter()
         var start = 0
@@ -182,15 +199,16 @@ final class DeletedAddIndex {
         w.append(UInt64(entries.count))
         w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
         w.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-        w.appendChecksum()
+        binding.write(to: &w)
         w.append(UInt32(0))
+        w.appendChecksum()
         return w.bytes + table.bytes + body.bytes
     }
 
     /// Writes the sidecar for `entries` (temporary file and rename; not synced: it is
     /// derived data, checked when read, like the other indexes).
-    static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64) throws {
+    static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding) throws {
         try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try DurableFile.replace(path(layout), with: encoded(entries, coveredSeq: coveredSeq), sync: false)
+        try DurableFile.replace(path(layout), with: encoded(entries, coveredSeq: coveredSeq, binding: binding), sync: false)
     }
 }

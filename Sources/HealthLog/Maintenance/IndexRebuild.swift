@@ -65,7 +65,9 @@ struct IndexRebuild {
         sync.coveredSeq = snapshot.headSeq
         try sync.write(layout)
         let deletedAdds = try DeletedAddIndex.entries(from: snapshot, through: snapshot.headSeq)
-        try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq)
+        if let binding = snapshot.binding(at: snapshot.headSeq) {
+            try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq, binding: binding)
+        }
         report.deletedAdds = deletedAdds.count
         report.events = snapshot.headSeq
         return report

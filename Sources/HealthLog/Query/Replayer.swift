@@ -38,7 +38,7 @@ struct Replayer {
         let predicate = request.predicate
         let after = request.anchor.seq
         // An index that covers nothing after the anchor cannot hide any of its adds.
-        let index = request.raw ? nil : DeletedAddIndex.open(snapshot.layout, head: snapshot.headSeq).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
+        let index = request.raw ? nil : DeletedAddIndex.open(for: snapshot).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         // A limited replay that need not read every delete after the anchor takes the batches
         // its limit needs, and more only if those run out first.

@@ -44,7 +44,8 @@ struct BatchLines {
     }
 
     /// Splits one group's decompressed NDJSON (`length` bytes of the storage from `start`)
-    /// into lines and checks them against the group's header entry; errors name
+    /// into lines and checks them against the group's header entry (count, first and last
+    /// sequence number, the first line's type); errors name
     /// `location`, the group's frame.
     private mutating func splitGroup(_ entry: BatchHeader.Group, at start: Int, length: Int, location: @autoclosure () -> String) throws {
         let before = unordered.count
@@ -56,6 +57,11 @@ struct BatchLines {
         guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
             throw HealthLogError(.corrupt, "\(location()): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
         }
+        let first = unordered[before]
+        let isOfType = storage.withUnsafeBytes { raw in
+            StoredLinePrefix.hasType(UnsafeRawBufferPointer(rebasing: raw[first.start..<first.end]), entry.type, isDelete: entry.isDelete)
+        }
+        guard isOfType else { throw HealthLogError(.corrupt, "\(location()): frame holds events of another type than its header's \(entry.type)") }
     }
 
     /// Puts the lines in sequence order: by direct placement when every group of the batch

@@ -95,15 +95,16 @@ struct LogScan {
     }
 
     /// Takes up to `limit` leading segments on their sidecar index's word: each must have a
-    /// sound prologue, an index header that continues the sequence, covers the whole file,
-    /// and names a last batch that is byte-identical in the segment.
+    /// sound prologue, an index header that starts at the segment's base, continues the
+    /// sequence, covers the whole file, and names a last batch that is byte-identical in the
+    /// segment and ends, with the index's last sequence number and flag, where the file does.
     private mutating func adoptPrefix(upTo limit: Int) throws -> (count: Int, nextSeq: UInt64) {
         prefix = []
         var nextSeq: UInt64 = 1
         for file in segments.prefix(limit) {
             guard try checkPrologue(file, expectedBase: nextSeq) == nil, let summary = SegmentIndex.readSummary(layout, file.name),
-                summary.batchCount > 0, continues(summary.firstSeq, nextSeq), summary.coveredLength == file.size,
-                try lastBatchMatches(file, summary)
+                summary.batchCount > 0, summary.firstSeq == file.name.baseSeq, continues(summary.firstSeq, nextSeq),
+                summary.coveredLength == file.size, try lastBatchMatches(file, summary)
             else { break }
             prefix.append(summary)
             nextSeq = summary.lastSeq + 1
@@ -122,7 +123,7 @@ struct LogScan {
     private mutating func adoptLastSegment(_ checkpoint: Checkpoint?, nextSeq: UInt64) throws -> Bool {
         guard usingIndexes, let checkpoint, let file = segments.last, checkpoint.segmentBase == file.name.baseSeq,
             try checkPrologue(file, expectedBase: nextSeq) == nil, let summary = SegmentIndex.readSummary(layout, file.name),
-            summary.batchCount > 0, continues(summary.firstSeq, nextSeq), summary.lastIsEndOfAppend,
+            summary.batchCount > 0, summary.firstSeq == file.name.baseSeq, continues(summary.firstSeq, nextSeq), summary.lastIsEndOfAppend,
             summary.coveredLength == file.size, checkpoint.endOffset == UInt64(file.size), checkpoint.seq == summary.lastSeq,
             case .success(let last) = try readBatch(file, segments.count - 1, at: summary.lastOffset, expectedSeq: nil),
             last.end == file.size, last.header.isEndOfAppend, last.header.lastSeq == summary.lastSeq,
@@ -132,13 +133,20 @@ struct LogScan {
         return true
     }
 
+    /// Whether the batch header at `summary`'s last offset is the one the index header names
+    /// and says what the header says of it: this store's, its last sequence number and its
+    /// end-of-append flag, and frames that end where the covered length does.
     private func lastBatchMatches(_ file: SegmentFile, _ summary: SegmentIndex.Summary) throws -> Bool {
         let head = try file.read(at: summary.lastOffset, count: 8)
         guard head.count == 8, ByteReaderValue.u32(head, 0) == FormatConstants.batchHeaderMagic else { return false }
         let length = Int(ByteReaderValue.u32(head, 4))
         guard length <= FormatConstants.maxBatchHeaderLength else { return false }
         let payload = try file.read(at: summary.lastOffset + 8, count: length)
-        return payload.count == length && length >= 4 && SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC
+        guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC,
+            let header = try? BatchHeader.decode(payload: payload)
+        else { return false }
+        return header.storeTag == meta.storeID.tag && header.lastSeq == summary.lastSeq && header.firstSeq >= summary.firstSeq
+            && header.isEndOfAppend == summary.lastIsEndOfAppend && summary.lastOffset + 8 + length + header.framesLength == summary.coveredLength
     }
 
     /// Walks the segments from `first` on.
@@ -232,24 +240,28 @@ struct LogScan {
             offset = ref.end
             seq = header.lastSeq + 1
         }
-        guard offset == sidecar.coveredLength else { return nil }
-        if let last = sidecar.entries.last {
-            var expected = ByteWriter()
-            expected.append(FormatConstants.batchHeaderMagic)
-            expected.append(UInt32(last.payload.count))
-            expected.append(bytes: last.payload)
-            guard try file.read(at: last.offset, count: expected.bytes.count) == expected.bytes else { return nil }
-        }
+        guard offset == sidecar.coveredLength, Self.segment(file, holds: sidecar.entries) else { return nil }
         return (refs, offset)
     }
 
+    /// Whether every one of `entries` (from a sidecar index) is, byte for byte, the batch
+    /// header at its offset in `file`: a sidecar whose checksums hold may still be another
+    /// segment's, a stale build's or edited, and it is used only for what the segment confirms.
+    static func segment(_ file: SegmentFile, holds entries: [SegmentIndex.Entry]) -> Bool {
+        var buffer: [UInt8] = []
+        return entries.allSatisfy { entry in
+            entry.payload.withUnsafeBytes { file.holdsHeader($0, at: entry.offset, buffer: &buffer) }
+        }
+    }
+
     /// The committed batches of sealed segment `index` whose `lastSeq` is above `seq`, from
-    /// its sidecar index alone, without reading the table before them (see
+    /// its sidecar index, each found in the segment, without reading the table before them (see
     /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:)``); `nil` when the
     /// index does not vouch for them, or does not decode.
     func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary) -> [BatchRef]? {
         guard usingIndexes,
-            let entries = SegmentIndex.entries(layout, segments[index].name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues)
+            let entries = SegmentIndex.entries(layout, segments[index].name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues),
+            Self.segment(segments[index], holds: entries)
         else { return nil }
         let names = BatchHeader.Names()
         var refs: [BatchRef] = []

@@ -176,11 +176,13 @@ final class LogSnapshot {
         var counted = 0
         var isDecoded = true
         let timelines = scan.timelines
+        let file = segments[index]
+        var buffer: [UInt8] = []
         let isSound = SegmentIndex.walk(
             layout, segments[index].name, after: seq, matching: prefix[index], storeTag: meta.storeID.tag,
             continues: { first, expected in timelines.continues(first, after: expected - 1) }
         ) { offset, payload in
-            guard let header = try? BatchHeader.decode(payload: Array(payload), names: names) else {
+            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? BatchHeader.decode(payload: Array(payload), names: names) else {
                 isDecoded = false
                 return false
             }
@@ -198,10 +200,18 @@ final class LogSnapshot {
         try batches(after: 0)
     }
 
-    /// The committed batch holding `seq`, if any.
+    /// The committed batch holding `seq`, if any: of the leading segments, only the table
+    /// of the one whose range reaches `seq` is read.
     func batch(containing seq: UInt64) throws -> BatchRef? {
         guard seq >= 1 else { return nil }
-        return try batches(after: seq - 1).first.flatMap { $0.header.firstSeq <= seq ? $0 : nil }
+        let found: BatchRef?
+        if let index = prefix.firstIndex(where: { $0.lastSeq >= seq }) {
+            found = try prefixBatches(index, after: seq - 1).first
+        } else {
+            let k = tailStart(after: seq - 1)
+            found = k < tail.count ? tail[k] : nil
+        }
+        return found.flatMap { $0.header.firstSeq <= seq ? $0 : nil }
     }
 
     /// The batches of leading segment `index` whose `lastSeq` is above `seq`: read from the
@@ -227,8 +237,11 @@ final class LogSnapshot {
         if let failure = result.failure {
             throw HealthLogError(.corrupt, "\(file.location(failure.offset)): \(failure.violation.reason)")
         }
-        guard result.batches.count == summary.batchCount, result.batches.last?.header.lastSeq == summary.lastSeq else {
-            throw HealthLogError(.corrupt, "\(file.displayPath): holds \(result.batches.count) batches, its index says \(summary.batchCount): run 'healthlog reindex'")
+        // The walk checked every header; only the range the snapshot was opened on must
+        // hold (the index header's other claims, such as its batch count, are the index's
+        // word, and a wrong one only leaves the index to be rebuilt).
+        guard result.batches.first?.header.firstSeq == summary.firstSeq, result.batches.last?.header.lastSeq == summary.lastSeq else {
+            throw HealthLogError(.corrupt, "\(file.displayPath): holds events \(result.batches.first?.header.firstSeq ?? 0)...\(result.batches.last?.header.lastSeq ?? 0), its index says \(summary.firstSeq)...\(summary.lastSeq): run 'healthlog reindex'")
         }
         loadedPrefix[index] = result.batches
         return result.batches

@@ -90,6 +90,17 @@ struct SegmentFile {
         }
     }
 
+    /// Whether the batch header frame at `offset` is byte for byte the magic, the length and
+    /// `payload` (a copy, such as a sidecar index lists): one read into `buffer`. A sidecar's
+    /// batch is used only once the segment confirms it, so a copy that disagrees in any
+    /// field (a group's type, range or frame) is never the only witness of an answer.
+    func holdsHeader(_ payload: UnsafeRawBufferPointer, at offset: Int, buffer: inout [UInt8]) -> Bool {
+        let count = 8 + payload.count
+        guard offset >= 0, offset + count <= size, (try? read(into: &buffer, at: offset, count: count)) != nil else { return false }
+        return ByteReaderValue.u32(buffer, 0) == FormatConstants.batchHeaderMagic && ByteReaderValue.u32(buffer, 4) == UInt32(payload.count)
+            && buffer.withUnsafeBytes { frame in payload.isEmpty || memcmp(frame.baseAddress! + 8, payload.baseAddress!, payload.count) == 0 }
+    }
+
     /// Makes `buffer` `count` bytes long for a read to overwrite, zeroing no more than it
     /// must: shortened in place, lengthened within its capacity by the missing bytes only,
     /// else replaced by an uninitialized buffer (frames of one reader differ by a few

@@ -8,10 +8,11 @@ import Darwin
 /// with their offsets, so opening a store reads one small file per segment instead of one
 /// header per batch, and a query finds each type's frames without touching the segment.
 ///
-/// Derived data, never trusted blindly: its own checksums must match, its batches must
-/// chain (offsets, sequence numbers, store tag), and the last batch it lists must be
-/// byte-identical in the segment. Otherwise it is ignored (the headers are walked) and
-/// the next writer rebuilds it.
+/// Derived data, never trusted blindly: its own checksums must match, its header must say
+/// what its body lists, its batches must chain (offsets, sequence numbers, store tag), and
+/// every batch a reader takes from it must be byte-identical in the segment (the header
+/// alone vouches for a sealed segment only through its last batch, read from the segment).
+/// Otherwise it is ignored (the headers are walked) and the next writer rebuilds it.
 ///
 /// Layout (little-endian): a 76-byte header — `HLIX`, u16 index version
 /// (``FormatConstants/segmentIndexVersion``; a file of any other is ignored, see
@@ -52,6 +53,14 @@ struct SegmentIndex: Equatable {
 
     static let tag: [UInt8] = Array("HLIX".utf8)
     static let headerLength = 76
+    /// The fewest bytes a batch header payload takes: the fixed fields and the CRC-32C, no group.
+    static let minimumPayloadLength = 52
+    /// The fewest segment bytes a batch takes (its header frame, no group), and so the
+    /// bound a batch count must keep below the covered length: a count is never taken, or
+    /// allocated for, on the file's word alone.
+    static let minimumBatchLength = 8 + minimumPayloadLength
+    /// The fewest body bytes an entry takes: offset, length and the shortest payload.
+    static let minimumEntryLength = 12 + minimumPayloadLength
 
     /// The sidecar path of segment `name`.
     static func path(_ layout: StoreLayout, _ name: SegmentName) -> String {
@@ -138,11 +147,14 @@ struct SegmentIndex: Equatable {
         CRC32C.checksum(payload.dropLast(4))
     }
 
-    /// Whether the sidecar of `name` is whole: its header and body checksums hold. Writers
-    /// ask this of the segments readers take on their header's word, so a damaged body is
-    /// rewritten rather than only worked around.
-    static func isSound(_ layout: StoreLayout, _ name: SegmentName) -> Bool {
-        read(layout, name) != nil
+    /// Whether the sidecar of `file` is whole and true: its checksums hold, its header
+    /// agrees with its body, and every batch it lists is, byte for byte, the header at its
+    /// offset in the segment. Writers ask this of the segments readers take on their
+    /// header's word, so a damaged, edited or foreign body is rewritten rather than only
+    /// worked around.
+    static func vouches(_ layout: StoreLayout, for file: SegmentFile) -> Bool {
+        guard let index = read(layout, file.name) else { return false }
+        return LogScan.segment(file, holds: index.entries)
     }
 
     /// Writes the sidecar (temporary file and rename; not synced: it is derived data).
@@ -170,7 +182,8 @@ struct SegmentIndex: Equatable {
         path(layout, name) + DurableFile.temporarySuffix
     }
 
-    /// Reads the sidecar of `name`; `nil` when missing or when its checksums or shape are wrong.
+    /// Reads the sidecar of `name`; `nil` when missing or when its checksums or shape are
+    /// wrong, or its header does not say what its body lists.
     static func read(_ layout: StoreLayout, _ name: SegmentName) -> SegmentIndex? {
         guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
         defer { fd.close() }
@@ -203,6 +216,8 @@ struct SegmentIndex: Equatable {
             let lastCRC = try? r.read(UInt32.self), let flags = try? r.read(UInt32.self),
             let bodyLength = try? r.read(UInt32.self), let bodyCRC = try? r.read(UInt32.self),
             base == name.baseSeq, generation == name.generation, covered <= UInt64(Int32.max), lastOffset <= covered,
+            covered >= UInt64(SegmentLayout.prologueLength), UInt64(count) * UInt64(minimumBatchLength) <= covered - UInt64(SegmentLayout.prologueLength),
+            UInt64(count) * UInt64(minimumEntryLength) <= UInt64(bodyLength),
             count == 0 ? first == 0 && last == 0 : first >= 1 && first <= last && last < FormatConstants.maxSequence
         else { return nil }
         let summary = Summary(
@@ -226,7 +241,7 @@ struct SegmentIndex: Equatable {
             else { return nil }
             entries.append(Entry(offset: Int(offset), payload: Array(payload)))
         }
-        guard body.remaining == 0 else { return nil }
+        guard body.remaining == 0, summary(listing: entries) == header.summary else { return nil }
         return SegmentIndex(name: name, summary: header.summary, entries: entries)
     }
 }

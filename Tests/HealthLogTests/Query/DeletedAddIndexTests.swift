@@ -91,6 +91,9 @@ struct DeletedAddIndexTests {
 
         var head: UInt64 { events.last!.seq }
         var indexPath: String { DeletedAddIndex.path(layout) }
+
+        /// The binding of the store's log at `seq` (the end of an append).
+        func binding(at seq: UInt64) throws -> LogBinding { try #require(try LogSnapshot(layout).binding(at: seq)) }
     }
 
     @Test("The writer lists every deleted add after each append, covering its head, and reindex writes the same bytes")
@@ -101,7 +104,7 @@ struct DeletedAddIndexTests {
         #expect(index.coveredSeq == fixture.head)
         #expect(index.blockCount == 2)
         #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
-        #expect(fixture.images[0] == DeletedAddIndex.encoded([], coveredSeq: 3000))
+        #expect(fixture.images[0] == DeletedAddIndex.encoded([], coveredSeq: 3000, binding: try fixture.binding(at: 3000)))
         let written = try ByteSurgery.read(fixture.indexPath)
         let report = try fixture.store.reindex()
         #expect(report.deletedAdds == fixture.deletedAdds(through: fixture.head).count)
@@ -113,7 +116,21 @@ struct DeletedAddIndexTests {
     /// What is done to the index before reading.
     enum State: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case sound, missing, behind, emptyBehind, ahead, blockFlipped, tableFlipped, headerFlipped, otherVersion
+        /// Well-formed, covering the log, listing every add, but bound to another store or to
+        /// another batch at its covered number (a log cut and written on), or of version 1.
+        case otherStore, otherBatch, versionOne
         var testDescription: String { rawValue }
+
+        /// Every add of the log: an index that lists them hides every sample when taken.
+        static func everyAdd(_ fixture: Fixture) -> [UInt64] { fixture.events.filter { !$0.isDelete }.map(\.seq) }
+
+        /// The bytes of a version 1 file (a 40-byte header without the binding) for `entries`.
+        static func versionOne(_ entries: [UInt64], coveredSeq: UInt64) -> [UInt8] {
+            let current = DeletedAddIndex.encoded(entries, coveredSeq: coveredSeq, binding: LogBinding(storeID: StoreID.random(), check: 0))
+            var header = Array(current[0..<4]) + [1, 0] + Array(current[6..<32])
+            header += withUnsafeBytes(of: CRC32C.checksum(header[...]).littleEndian) { Array($0) } + [0, 0, 0, 0]
+            return header + current[DeletedAddIndex.headerLength...]
+        }
 
         func apply(_ fixture: Fixture) throws {
             let path = fixture.indexPath
@@ -126,13 +143,21 @@ struct DeletedAddIndexTests {
                 // Well-formed, claiming every add of the log deleted by events past its head:
                 // a reader that took it would leave out every sample.
                 let every = fixture.events.filter { !$0.isDelete }.map(\.seq)
-                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10, binding: try fixture.binding(at: fixture.head)), to: path)
             case .blockFlipped:
                 // An entry of the second block (the one the later pages need).
                 try ByteSurgery.flip(path, at: try ByteSurgery.size(path) - 8 * 100, mask: 0x01)
             case .tableFlipped: try ByteSurgery.flip(path, at: DeletedAddIndex.headerLength + 20, mask: 0x04)
             case .headerFlipped: try ByteSurgery.flip(path, at: 9, mask: 0x01)
             case .otherVersion: try ByteSurgery.patch(path, at: 4, with: [9, 0])
+            case .otherStore:
+                let binding = LogBinding(storeID: StoreID.random(), check: try fixture.binding(at: fixture.head).check)
+                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding), to: path)
+            case .otherBatch:
+                var binding = try fixture.binding(at: fixture.head)
+                binding.check ^= 1
+                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding), to: path)
+            case .versionOne: try ByteSurgery.write(Self.versionOne(Self.everyAdd(fixture), coveredSeq: fixture.head), to: path)
             }
         }
     }
@@ -183,9 +208,9 @@ struct DeletedAddIndexTests {
             ({ try ByteSurgery.flip(fixture.indexPath, at: 12, mask: 0x10) }, "damaged (checksum or layout)"),
             ({
                 entries.remove(at: 700)
-                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head), to: fixture.indexPath)
+                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head)), to: fixture.indexPath)
             }, "disagrees with the log"),
-            ({ try ByteSurgery.write(DeletedAddIndex.encoded(entries + [fixture.head - 1], coveredSeq: fixture.head), to: fixture.indexPath) }, "disagrees with the log"),
+            ({ try ByteSurgery.write(DeletedAddIndex.encoded(entries + [fixture.head - 1], coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head)), to: fixture.indexPath) }, "disagrees with the log"),
         ]
         for (damage, text) in cases {
             try damage()
@@ -199,7 +224,7 @@ struct DeletedAddIndexTests {
         #expect(behind.isSound, "an index behind the log is sound: \(behind)")
     }
 
-    @Test("The next writer rebuilds a missing, damaged, behind or ahead index, and adds its own deletes", arguments: [State.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped])
+    @Test("The next writer rebuilds a missing, damaged, behind, ahead, foreign or version 1 index, and adds its own deletes", arguments: [State.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped, .otherStore, .otherBatch, .versionOne])
     func writerRebuilds(_ state: State) throws {
         var fixture = try Fixture()
         defer { fixture.dir.remove() }

@@ -32,6 +32,7 @@ struct Recover {
     /// Runs the salvage.
     func run() throws -> RecoverReport {
         let target = try checkDestination()
+        try SpecialFileCheck.refuse(in: source.directory)
         var report = RecoverReport()
         let files = try listSegments(&report)
         let storeID = try identity(files, &report)

@@ -83,6 +83,28 @@ struct BackupCLITests {
         #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
     }
 
+    @Test("backup --follow takes a round when the store is compacted, without waiting for an append")
+    func followNoticesACompaction() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store"), backup = dir.file("backup")
+        #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...6)).status == 0)
+        let anchor = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(7...8, deleting: [1, 2]))
+        #expect(anchor.status == 0)
+        let follower = try HealthLogBinary.launch(["--store", store, "backup", "--follow", backup], outputIn: dir)
+        #expect(await eventually { FileManager.default.fileExists(atPath: backup + "/manifest") })
+        let compacted = try HealthLogBinary.run(["--store", store, "compact", "--horizon", anchor.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        let expected = try HealthLogBinary.run(["--store", store, "replay", "--raw"]).stdout
+        #expect(await eventually {
+            FileManager.default.fileExists(atPath: backup + "/compactions")
+                && (try? HealthLogBinary.run(["--store", backup, "replay", "--raw"]).stdout) == expected
+        }, "the backup holds the compacted log")
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        #expect(follower.finish().status == 0)
+        #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
+    }
+
     @Test("A backup --follow round that fails ends the follow by itself with exit 1 and the error, and the backup has no manifest")
     func failedRoundEndsTheFollow() async throws {
         let dir = try TemporaryDirectory()

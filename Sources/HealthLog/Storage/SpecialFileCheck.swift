@@ -11,16 +11,16 @@ import Darwin
 /// the command before anything reads past it or writes over it.
 enum SpecialFileCheck {
     /// Throws ``HealthLogError/Code/unsafeFile`` naming the first file of `directory`,
-    /// `directory/segments` or `directory/uuids` whose name healthlog uses (or that name
-    /// with `.tmp`) and that is neither a regular file, a directory nor a symbolic link
+    /// `directory/segments` or `directory/uuids` whose name healthlog uses (a store's files,
+    /// a backup's `manifest`, a segment, an index, a UUID run, or that name with `.tmp`) and that is neither a regular file, a directory nor a symbolic link
     /// (links are refused where they are opened). A folder that does not exist or is not a
     /// directory holds nothing here (it is refused or ignored where it is opened); files
     /// of other names are left to their owner.
     static func refuse(in directory: String) throws {
         let folders: [(path: String, isOurs: (String) -> Bool, isNamedByUser: Bool)] = [
-            (directory, { ["meta", "checkpoint", "timelines", "compactions", "lock", Backup.manifestName, ScratchDirectory.markerName].contains($0) }, true),
+            (directory, { ["meta", "checkpoint", "timelines", "compactions", "lock", "manifest", ScratchDirectory.markerName].contains($0) }, true),
             (directory + "/segments", { SegmentName(fileName: $0) != nil || $0.hasSuffix(".idx") }, false),
-            (directory + "/uuids", { $0 == "sync" || $0 == "deleted-adds" || UUIDRun.range(ofFileName: $0) != nil }, false),
+            (directory + "/uuids", { $0 == "sync" || $0 == "deleted-adds" || $0.hasSuffix(".run") }, false),
         ]
         for folder in folders {
             var info = stat()

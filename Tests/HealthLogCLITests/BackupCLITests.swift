@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import HealthLogTestSupport
 import Testing
@@ -51,6 +54,55 @@ struct BackupCLITests {
         #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
         #expect(backedUp() == (try HealthLogBinary.run(["--store", store, "replay", "--raw", "--from", "0"]).stdout))
         #expect(try HealthLogBinary.run(["--store", dir.file("restored"), "restore", backup]).status == 0)
+    }
+
+    /// Each file's inode and modification and change times under `directory`, by relative
+    /// path, `manifest` left out.
+    static func stamps(_ directory: String) throws -> [String: [Int]] {
+        var stamps: [String: [Int]] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory) where name != "manifest" {
+            var info = stat()
+            try #require(lstat(directory + "/" + name, &info) == 0)
+            stamps[name] = [Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+        }
+        return stamps
+    }
+
+    @Test("A backup of an unchanged store into its earlier backup leaves every file there untouched (inode and times), meta and checkpoint included")
+    func unchangedFilesAreLeftAlone() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store"), backup = dir.file("backup")
+        #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...40, deleting: [3])).status == 0)
+        #expect(try HealthLogBinary.run(["--store", store, "backup", backup]).status == 0)
+        let before = try Self.stamps(backup)
+        #expect(before.keys.contains("meta") && before.keys.contains("checkpoint"))
+        let again = try HealthLogBinary.run(["--store", store, "backup", backup])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Self.stamps(backup) == before)
+        #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
+    }
+
+    @Test("backup --follow takes a round when the store is compacted, without waiting for an append")
+    func followNoticesACompaction() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store"), backup = dir.file("backup")
+        #expect(try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(1...6)).status == 0)
+        let anchor = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(7...8, deleting: [1, 2]))
+        #expect(anchor.status == 0)
+        let follower = try HealthLogBinary.launch(["--store", store, "backup", "--follow", backup], outputIn: dir)
+        #expect(await eventually { FileManager.default.fileExists(atPath: backup + "/manifest") })
+        let compacted = try HealthLogBinary.run(["--store", store, "compact", "--horizon", anchor.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        let expected = try HealthLogBinary.run(["--store", store, "replay", "--raw"]).stdout
+        #expect(await eventually {
+            FileManager.default.fileExists(atPath: backup + "/compactions")
+                && (try? HealthLogBinary.run(["--store", backup, "replay", "--raw"]).stdout) == expected
+        }, "the backup holds the compacted log")
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        #expect(follower.finish().status == 0)
+        #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
     }
 
     @Test("A backup --follow round that fails ends the follow by itself with exit 1 and the error, and the backup has no manifest")

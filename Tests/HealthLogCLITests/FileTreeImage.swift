@@ -8,14 +8,14 @@ import Foundation
 /// tree was written, created, removed or chmod'ed.
 struct FileTreeImage: Equatable {
     /// Each entry's path relative to the root (`""` for the root), with its mode and bytes
-    /// (`nil` for a directory, or a link's target text for a symbolic link).
+    /// (`nil` for a directory or a special file, or a link's target text for a symbolic link).
     private(set) var entries: [String: Entry] = [:]
 
     /// One file, directory or link.
     struct Entry: Equatable {
         /// The `st_mode` bits, type included.
         var mode: mode_t
-        /// The file's bytes, a link's target, `nil` for a directory.
+        /// The file's bytes, a link's target, `nil` for a directory or a special file.
         var bytes: Data?
     }
 
@@ -42,8 +42,10 @@ struct FileTreeImage: Equatable {
             }
         case S_IFLNK:
             entries[name] = Entry(mode: info.st_mode, bytes: Data(try FileManager.default.destinationOfSymbolicLink(atPath: path).utf8))
-        default:
+        case S_IFREG:
             entries[name] = Entry(mode: info.st_mode, bytes: FileManager.default.contents(atPath: path))
+        default:
+            entries[name] = Entry(mode: info.st_mode, bytes: nil)
         }
     }
 }

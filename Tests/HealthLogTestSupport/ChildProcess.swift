@@ -91,6 +91,16 @@ public struct LaunchedProgram {
             stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
     }
 
+    /// Waits up to `seconds` for the process to exit and returns what it printed and how it
+    /// ended; `nil` when it did not exit in time (it is then killed with SIGKILL, so a hang
+    /// cannot stall the run).
+    public func finish(within seconds: Double) async -> BuiltProgram.Result? {
+        if await exited.wait(within: seconds, until: { $0 }) { return finish() }
+        kill(process.processIdentifier, SIGKILL)
+        _ = finish()
+        return nil
+    }
+
     /// Sends `signal` and waits for the process to exit, for up to `seconds`; returns
     /// whether it exited in time. One that did not is killed (SIGKILL), so it cannot hang
     /// the run.

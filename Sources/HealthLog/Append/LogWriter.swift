@@ -70,6 +70,7 @@ final class LogWriter {
     }
 
     private func openExisting() throws {
+        try SpecialFileCheck.refuse(in: layout.directory)
         try Debris.remove(layout)
         _ = try UnusedSegments.remove(layout, faults: faults)
         let snapshot = try LogSnapshot(layout)

@@ -18,7 +18,9 @@ import Darwin
 /// before its rename, and the directories after. The destination must not be the store or
 /// lie inside it (``BackupTarget``).
 ///
-/// The store's `timelines` and `compactions` go along when it has them. Last, once the copy verified, the
+/// The store's `timelines` and `compactions` go along when it has them. `meta`, the
+/// checkpoint, `timelines` and `compactions` are replaced only when their bytes change, so
+/// a backup of an unchanged store leaves them untouched. Last, once the copy verified, the
 /// ``BackupManifest`` is written (temporary, fsync, rename, directory fsync): every file
 /// with its size and SHA-256, the store, timeline and head. The old manifest is removed
 /// first, so a backup that did not finish has none and no restore takes it.
@@ -103,7 +105,8 @@ struct Backup {
         }
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name
-            try Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset)).write(destination, sync: true)
+            let checkpoint = Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset))
+            try DurableFile.replaceUnlessSame(destination.checkpoint, with: checkpoint.encoded(), syncDirectory: false)
         } else {
             // An empty log (a point-in-time restore that kept nothing): a checkpoint an
             // earlier backup left would name events the copy does not hold.
@@ -113,13 +116,13 @@ struct Backup {
             if snapshot.timelines.starts.isEmpty {
                 unlink(destination.timelines)
             } else {
-                try snapshot.timelines.write(destination)
+                try DurableFile.replaceUnlessSame(destination.timelines, with: snapshot.timelines.encoded())
             }
         }
         if snapshot.compactions.entries.isEmpty {
             unlink(destination.compactions)
         } else {
-            try snapshot.compactions.write(destination)
+            try DurableFile.replaceUnlessSame(destination.compactions, with: snapshot.compactions.encoded())
         }
         try DurableFile.syncDirectory(destination.segments)
         try DurableFile.syncDirectory(destination.directory)
@@ -159,7 +162,7 @@ struct Backup {
             }
         }
         try OwnedDirectory.prepare(destination.segments)
-        try DurableFile.replace(destination.meta, with: Array(meta.text.utf8))
+        try DurableFile.replaceUnlessSame(destination.meta, with: Array(meta.text.utf8))
     }
 
     /// The manifest's name in a backup directory.

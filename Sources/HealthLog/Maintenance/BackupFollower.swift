@@ -3,8 +3,9 @@
 ///
 /// The watcher is set up before the first round, so an append committed while a round
 /// runs wakes the next wait and is in the next round. A wake-up that finds the store's
-/// head and timeline unchanged (the watcher's safety interval, a file that is not an
-/// append) runs no round. Each round is a verified, incremental backup with its manifest
+/// head, timeline and compaction generation unchanged (the watcher's safety interval, a
+/// file that is neither an append, a restore nor a compaction) runs no round; a compaction,
+/// which rewrites segments without moving the head, runs one as an append does. Each round is a verified, incremental backup with its manifest
 /// written last, so the destination is restorable after every round; it remembers what
 /// the previous round left (``BackupMemory``), so a round that only extends the growing
 /// segment copies, digests and verifies only the new bytes. A round that fails ends the
@@ -36,15 +37,20 @@ struct BackupFollower {
         return report
     }
 
-    /// Where the store's log ends: its head and current timeline.
+    /// Where the store's log ends and which files hold it: its head, current timeline and
+    /// compaction generation.
     private static func position(_ layout: StoreLayout) throws -> Position {
         let snapshot = try LogSnapshot(layout)
-        return Position(headSeq: snapshot.headSeq, timeline: snapshot.timelines.starts.last?.id ?? snapshot.meta.storeID)
+        return Position(
+            headSeq: snapshot.headSeq, timeline: snapshot.timelines.starts.last?.id ?? snapshot.meta.storeID,
+            compactions: snapshot.compactions.generation)
     }
 
-    /// A store's head and timeline, compared to tell whether a round has anything to do.
+    /// A store's head, timeline and compaction generation, compared to tell whether a round
+    /// has anything to do.
     private struct Position: Equatable {
         let headSeq: UInt64
         let timeline: StoreID
+        let compactions: UInt32
     }
 }

@@ -8,7 +8,7 @@ import Darwin
 /// with every byte digested, so what is installed is exactly what the manifest vouches for.
 ///
 /// Refused with ``HealthLogError/Code/corrupt`` (or ``HealthLogError/Code/unsafeFile`` for a
-/// symbolic link): no manifest, a manifest whose checksum fails or that names a path outside
+/// symbolic link, a named pipe, a socket or a device): no manifest, a manifest whose checksum fails or that names a path outside
 /// the backup, a listed file missing, not a regular file, of another size or digest, and a
 /// segment in the backup the manifest does not list.
 struct BackupSource {
@@ -24,6 +24,7 @@ struct BackupSource {
     /// holds no segment the manifest does not list.
     init(_ directory: String) throws {
         self.directory = directory
+        try SpecialFileCheck.refuse(in: directory)
         let path = directory + "/" + Backup.manifestName
         let fd: FileDescriptor
         do {

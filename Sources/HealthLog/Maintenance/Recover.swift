@@ -40,6 +40,7 @@ struct Recover {
         let entry = FileDescriptor.exists(target) ? nil : try StoreEntryLock.acquire(for: target, timeout: lockTimeout)
         defer { entry?.release() }
         if entry != nil { target = try checkDestination() }
+        try SpecialFileCheck.refuse(in: source.directory)
         var report = RecoverReport()
         let files = try listSegments(&report)
         let storeID = try identity(files, &report)
@@ -61,6 +62,11 @@ struct Recover {
         let plan = RecoverPlan(
             found, acknowledged: acknowledged, issued: max(issued, acknowledged ?? 0), source: timelines, timelineID: StoreID.random(), now: Clock.nowMillis())
         report.lost = plan.lost
+        report.discarded = plan.discarded
+        for range in plan.discarded {
+            report.notes.append(
+                "sequence \(range.lowerBound)-\(range.upperBound) is history an earlier restore discarded, not lost: the batches on either side are stored one right after the other")
+        }
         report.tornTail = plan.torn
         report.duplicates = plan.duplicates
         report.headSeq = plan.batches.last?.header.lastSeq ?? 0
@@ -166,7 +172,8 @@ struct Recover {
         do {
             return try Timelines.read(source)
         } catch {
-            report.notes.append("timelines is unreadable; gaps a restore made are reported as lost")
+            report.notes.append(
+                "timelines is unreadable; a restore's jump between two batches stored one right after the other is taken as discarded history, any other gap as lost")
             return Timelines()
         }
     }

@@ -8,7 +8,10 @@
 /// were acknowledged (the last kept one is then marked as ending its append, since the
 /// batch that did is lost), and left out as a torn tail otherwise, as any writer would cut
 /// them. Every number from 1 to the acknowledged head that no kept batch holds, and that
-/// no timeline start of the damaged store already records as discarded, is lost. Each hole
+/// no timeline start of the damaged store already records as discarded, is lost, except a
+/// jump between two batches stored one right after the other in the same file: no bytes
+/// lie between them, so nothing there was lost, and the jump is history an earlier
+/// restore discarded (what its `timelines` would have said, were it readable). Each hole
 /// between kept batches becomes a timeline start (``Timelines/Start``) from the last number
 /// before it to the first after it, so the new store's continuity checks accept exactly
 /// these gaps; a lost tail becomes a start past every number the damaged store may have
@@ -20,6 +23,9 @@ struct RecoverPlan {
     private(set) var timelines = Timelines()
     /// The acknowledged sequence numbers no sound batch holds.
     private(set) var lost: [ClosedRange<UInt64>] = []
+    /// The jumps between adjacent batches that the damaged store's timelines do not record:
+    /// history an earlier restore discarded, not lost.
+    private(set) var discarded: [ClosedRange<UInt64>] = []
     /// The numbers of sound batches left out as a torn tail.
     private(set) var torn: ClosedRange<UInt64>?
     /// Batches left out because a batch before them holds their numbers.
@@ -51,14 +57,20 @@ struct RecoverPlan {
         let head = kept.last?.header.lastSeq ?? 0
         let top = max(head, acknowledged ?? 0)
         var expected: UInt64 = 1
+        var previous: RecoverScan.SoundBatch?
         for batch in kept {
             let first = batch.header.firstSeq
             if first != expected {
-                lost += Self.subtract(source, from: expected...(first - 1))
                 let recorded = source.starts.first { $0.keptSeq == expected - 1 && $0.firstSeq == first }
+                if recorded == nil, let previous, Self.isStoredRightAfter(batch, previous) {
+                    discarded.append(expected...(first - 1))
+                } else {
+                    lost += Self.subtract(source, from: expected...(first - 1))
+                }
                 timelines.starts.append(recorded ?? Timelines.Start(id: timelineID, firstSeq: first, keptSeq: expected - 1, createdMillis: now))
             }
             expected = batch.header.lastSeq + 1
+            previous = batch
         }
         if top > head {
             lost += Self.subtract(source, from: (head + 1)...top)
@@ -75,6 +87,11 @@ struct RecoverPlan {
         marked.header.flags |= FormatConstants.flagEndOfAppend
         marked.isHeaderRewritten = true
         return marked
+    }
+
+    /// Whether `batch` starts in the same file where `previous` ends, so no byte lies between them.
+    static func isStoredRightAfter(_ batch: RecoverScan.SoundBatch, _ previous: RecoverScan.SoundBatch) -> Bool {
+        batch.path == previous.path && batch.offset == previous.offset + previous.length
     }
 
     /// The parts of `range` that no start of `timelines` records as discarded.

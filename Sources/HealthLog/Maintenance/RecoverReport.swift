@@ -21,6 +21,10 @@ public struct RecoverReport: Sendable, Equatable {
     /// Acknowledged sequence numbers no readable batch holds, in order. Each range is a gap
     /// the new store's timelines record, so its continuity checks accept it.
     public var lost: [ClosedRange<UInt64>] = []
+    /// Sequence numbers an earlier restore discarded that the damaged store's `timelines`
+    /// does not record (it is unreadable): jumps between two batches stored one right after
+    /// the other, so no event was lost there. The new store's timelines record them.
+    public var discarded: [ClosedRange<UInt64>] = []
     /// The byte ranges that could not be read, in file order.
     public var unreadable: [Unreadable] = []
     /// Sequence numbers of readable batches left out because the append they belong to was

@@ -76,7 +76,8 @@ enum RestoreTarget {
     }
 
     /// The state of `target` (a real path); refuses with ``HealthLogError/Code/badUsage``
-    /// anything a restore may not replace.
+    /// anything a restore may not replace, and with ``HealthLogError/Code/unsafeFile`` a
+    /// store holding a named pipe, socket or device (``SpecialFileCheck``).
     static func check(_ target: String, backup: String, force: Bool) throws -> State {
         if let source = BackupTarget.resolved(backup), source == target {
             throw HealthLogError(.badUsage, "\(target) is the backup itself; restore into another directory")
@@ -88,6 +89,7 @@ enum RestoreTarget {
         }
         if StoreLayout(directory: target).exists {
             guard force else { throw HealthLogError(.badUsage, "\(target) holds a store; pass --force to replace it with the backup") }
+            try SpecialFileCheck.refuse(in: target)
             return .store
         }
         guard try DirectoryListing.names(in: target, isNamedByUser: true).allSatisfy({ $0 == "lock" }) else {

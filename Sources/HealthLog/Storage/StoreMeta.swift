@@ -22,11 +22,13 @@ struct StoreMeta: Sendable, Equatable {
         "\(FormatConstants.metaHeader)\nformat \(version)\nid \(storeID.text)\n"
     }
 
-    /// Reads and checks the `meta` file of `layout`, and that the store directory is this
-    /// user's and private (mode 0700), as every reader and writer of a store requires.
+    /// Reads and checks the `meta` file of `layout`, that the store directory is this
+    /// user's and private (mode 0700), and that the store holds no named pipe, socket or
+    /// device (``SpecialFileCheck``), as every reader and writer of a store requires.
     ///
     /// - Throws: ``HealthLogError/Code/noStore`` when there is no `meta`;
-    ///   ``HealthLogError/Code/unsafeFile`` when `meta` or the directory may not be used.
+    ///   ``HealthLogError/Code/unsafeFile`` when `meta`, the directory or a file in it may
+    ///   not be used.
     static func read(_ layout: StoreLayout) throws -> StoreMeta {
         let fd: FileDescriptor
         do {
@@ -39,6 +41,7 @@ struct StoreMeta: Sendable, Equatable {
         }
         defer { fd.close() }
         try OwnedDirectory.check(layout.directory, isPrivate: true, isNamedByUser: true)
+        try SpecialFileCheck.refuse(in: layout.directory)
         let bytes = try fd.read(at: 0, count: 4096)
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.count >= 3, lines[0] == FormatConstants.metaHeader, lines[1].hasPrefix("format "),

@@ -33,6 +33,24 @@ enum DurableFile {
         if sync, syncDirectory { try Self.syncDirectory(containing: path) }
     }
 
+    /// Replaces the file at `path` with `bytes` as ``replace(_:with:sync:syncDirectory:)``
+    /// does, unless it already holds exactly those bytes: then it is left untouched (same
+    /// inode, same times). Returns whether it wrote.
+    ///
+    /// - Throws: as ``replace(_:with:sync:syncDirectory:)``, and as
+    ///   ``FileDescriptor/open(_:flags:mode:)`` when something other than a missing file
+    ///   keeps `path` from being read (a named pipe there, say).
+    @discardableResult
+    static func replaceUnlessSame(_ path: String, with bytes: [UInt8], sync: Bool = true, syncDirectory: Bool = true) throws -> Bool {
+        do {
+            let fd = try FileDescriptor.open(path, flags: O_RDONLY)
+            defer { fd.close() }
+            if try fd.size() == bytes.count, try fd.read(at: 0, count: bytes.count) == bytes { return false }
+        } catch let error as HealthLogError where error.errno == ENOENT {}
+        try replace(path, with: bytes, sync: sync, syncDirectory: syncDirectory)
+        return true
+    }
+
     /// Fsyncs the directory that holds `path`, so a created or renamed entry is durable.
     static func syncDirectory(containing path: String) throws {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."

@@ -17,28 +17,59 @@ extension FileDescriptor {
 
         /// The word for messages.
         var noun: String { self == .directory ? "directory" : "regular file" }
+
+        /// What a file of type `type` (the `S_IFMT` bits of `st_mode`) is, for messages.
+        static func describe(_ type: mode_t) -> String {
+            switch type {
+            case S_IFREG: "a regular file"
+            case S_IFDIR: "a directory"
+            case S_IFLNK: "a symbolic link"
+            case S_IFIFO: "a named pipe (FIFO)"
+            case S_IFSOCK: "a socket"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            default: "a special file"
+            }
+        }
+
+        /// The refusal of `path`, found to be of type `type` where a `kind` was needed.
+        func refusal(_ path: String, found type: mode_t, errno: Int32? = nil) -> HealthLogError {
+            HealthLogError(
+                .unsafeFile, "\(path) is \(Kind.describe(type)), not a \(noun): healthlog uses only its own files in a store; remove it", errno: errno)
+        }
     }
 
-    /// Opens with `open(2)` (`O_CLOEXEC` added). When it fails as `O_NOFOLLOW` and
-    /// `O_DIRECTORY` fail on a symbolic link or a file of the wrong kind (`ELOOP`,
-    /// `ENOTDIR`), `lstat(2)` tells which, and the error is
+    /// Opens with `open(2)` (`O_CLOEXEC` added). When it fails as `O_NOFOLLOW`,
+    /// `O_DIRECTORY` and `O_NONBLOCK` fail on a symbolic link or a file of the wrong kind
+    /// (`ELOOP`, `ENOTDIR`, and `ENXIO` for a socket or a named pipe opened for writing with
+    /// no reader), `lstat(2)` tells which, and the error is
     /// ``HealthLogError/Code/unsafeFile`` naming the path.
     static func openRefusingLinks(_ path: String, flags: Int32, mode: mode_t) throws -> FileDescriptor {
         do {
             let fd = try retryingOnInterrupt("cannot open", path: path) { systemOpen(path, flags | O_CLOEXEC, mode) }
             return FileDescriptor(rawValue: fd, path: path)
-        } catch let error as HealthLogError where error.errno == ELOOP || error.errno == ENOTDIR {
+        } catch let error as HealthLogError where error.errno == ELOOP || error.errno == ENOTDIR || error.errno == ENXIO {
             var info = stat()
             guard lstat(path, &info) == 0 else { throw error }
-            if info.st_mode & S_IFMT == S_IFLNK {
+            let type = info.st_mode & S_IFMT
+            if type == S_IFLNK {
                 throw HealthLogError(
                     .unsafeFile, "\(path) is a symbolic link: healthlog never follows symbolic links in a store; remove it", errno: error.errno)
             }
-            if error.errno == ENOTDIR, flags & O_DIRECTORY != 0 {
-                throw HealthLogError(.unsafeFile, "\(path) is not a directory: healthlog uses only its own files in a store; remove it", errno: ENOTDIR)
+            let kind: Kind = flags & O_DIRECTORY != 0 ? .directory : .regularFile
+            if type != (kind == .directory ? S_IFDIR : S_IFREG) {
+                throw kind.refusal(path, found: type, errno: error.errno)
             }
             throw error
         }
+    }
+
+    /// Clears `O_NONBLOCK` from the open file's status flags (`fcntl(2)`), once it is known
+    /// to be a regular file or directory.
+    func clearNonBlocking() throws {
+        let flags = try retryingOnInterrupt("cannot fcntl", path: path) { fcntl(rawValue, F_GETFL) }
+        guard flags & O_NONBLOCK != 0 else { return }
+        try retryingOnInterrupt("cannot fcntl", path: path) { fcntl(rawValue, F_SETFL, flags & ~O_NONBLOCK) }
     }
 
     /// Opens the directory `path` and checks that it is this user's, refusing a symbolic
@@ -88,9 +119,7 @@ extension FileDescriptor {
     func requireOwned(_ kind: Kind) throws {
         let info = try status()
         let type = info.st_mode & S_IFMT
-        guard type == (kind == .directory ? S_IFDIR : S_IFREG) else {
-            throw HealthLogError(.unsafeFile, "\(path) is not a \(kind.noun): healthlog uses only its own files in a store; remove it")
-        }
+        guard type == (kind == .directory ? S_IFDIR : S_IFREG) else { throw kind.refusal(path, found: type) }
         guard info.st_uid == geteuid() else {
             throw HealthLogError(
                 .unsafeFile,

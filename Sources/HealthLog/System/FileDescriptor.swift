@@ -16,18 +16,21 @@ struct FileDescriptor: Sendable {
     /// The path it was opened with, for error messages.
     let path: String
 
-    /// Opens a store file with `open(2)` and `O_NOFOLLOW`, then checks with `fstat(2)` that
-    /// it is a regular file (a directory when `flags` holds `O_DIRECTORY`) owned by this
-    /// process's user; files it creates get `mode` (0600 by default). A symbolic link at
-    /// `path` is never followed, so nothing outside the store is opened through one.
+    /// Opens a store file with `open(2)`, `O_NOFOLLOW` and `O_NONBLOCK`, then checks with
+    /// `fstat(2)` that it is a regular file (a directory when `flags` holds `O_DIRECTORY`)
+    /// owned by this process's user, and clears `O_NONBLOCK` again; files it creates get
+    /// `mode` (0600 by default). A symbolic link at `path` is never followed, so nothing
+    /// outside the store is opened through one, and a named pipe, socket or device is
+    /// refused at once instead of waiting in `open(2)` for a writer that never comes.
     ///
     /// - Throws: ``HealthLogError/Code/unsafeFile`` naming `path` when it is a symbolic link,
     ///   another kind of file or another user's; ``HealthLogError/Code/io`` with the `errno`
     ///   (`ENOENT` among them) for any other failure.
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> FileDescriptor {
-        let fd = try openRefusingLinks(path, flags: flags | O_NOFOLLOW, mode: mode)
+        let fd = try openRefusingLinks(path, flags: flags | O_NOFOLLOW | O_NONBLOCK, mode: mode)
         do {
             try fd.requireOwned(flags & O_DIRECTORY != 0 ? .directory : .regularFile)
+            if flags & O_NONBLOCK == 0 { try fd.clearNonBlocking() }
         } catch {
             fd.close()
             throw error

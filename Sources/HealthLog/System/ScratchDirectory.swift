@@ -126,14 +126,23 @@ package final class ScratchDirectory {
     }
 
     /// Creates the empty marker (0600) in the directory open as `fd` (at `path`, for the
-    /// message); with `exclusive`, one already there is an error.
+    /// message); with `exclusive`, one already there is an error. It is opened without
+    /// blocking, and anything there but a regular file (a named pipe, say) is refused with
+    /// ``HealthLogError/Code/unsafeFile``.
     private static func createMarker(in fd: Int32, at path: String, exclusive: Bool) throws {
-        let marker = openat(fd, markerName, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o600)
+        let marker = openat(fd, markerName, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o600)
+        var info = stat()
         guard marker >= 0 else {
             let err = errno
+            if fstatat(fd, markerName, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw FileDescriptor.Kind.regularFile.refusal(path + "/" + markerName, found: info.st_mode & S_IFMT, errno: err)
+            }
             throw HealthLogError(.io, "cannot create \(path)/\(markerName): \(describeErrno(err))", errno: err)
         }
-        close(marker)
+        defer { close(marker) }
+        guard fstat(marker, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw FileDescriptor.Kind.regularFile.refusal(path + "/" + markerName, found: info.st_mode & S_IFMT)
+        }
     }
 
     /// Takes back a ``mark(_:)`` when the swap it prepared failed; a marker that cannot be

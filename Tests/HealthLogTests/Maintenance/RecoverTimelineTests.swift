@@ -29,6 +29,25 @@ struct RecoverTimelineTests {
         #expect(try copy.verify().isSound)
     }
 
+    @Test("With timelines garbage, the restore's jump between batches stored one after the other is discarded history, not lost, and stays refused")
+    func garbageTimelinesKeepTheGapDiscarded() throws {
+        let fixture = try Self.restored()
+        defer { fixture.dir.remove() }
+        let layout = StoreLayout(directory: fixture.dir.file("store"))
+        try ByteSurgery.write(Array(repeating: 0xA5, count: 60), to: layout.timelines)
+        let report = try fixture.store.recover(to: fixture.dir.file("recovered"))
+        #expect(report.lost.isEmpty && report.isComplete, "\(report.lost)")
+        #expect(report.discarded == [101...150])
+        #expect(report.notes.contains { $0.hasPrefix("timelines is unreadable") })
+        #expect(report.notes.contains { $0.hasPrefix("sequence 101-150 is history an earlier restore discarded") })
+        let copy = HealthStore(directory: fixture.dir.file("recovered"))
+        #expect(try RestoreFixture.seqs(copy) == Array(1...100) + Array(151...180))
+        let starts = try Timelines.read(StoreLayout(directory: fixture.dir.file("recovered"))).starts
+        #expect(starts.count == 1 && starts[0].keptSeq == 100 && starts[0].firstSeq == 151)
+        #expect(throws: HealthLogError.self) { try RestoreFixture.seqs(copy, from: QueryAnchor(fromValue: 120)) }
+        #expect(try copy.verify().isSound)
+    }
+
     @Test("The first batch after a restore's gap damaged: only its numbers are lost, the gap and the loss are one timeline start")
     func damageNextToTheGap() throws {
         let fixture = try Self.restored()

@@ -150,18 +150,25 @@ struct ExportMapper {
         return (events, unmapped, routes, clinical)
     }
 
-    /// Validates a draft with the store's parser and renders its event.
-    private func finish(_ draft: SampleDraft, _ element: ExportElement, isMember: Bool, _ skip: (ExportElement, String) -> Void) -> Event? {
+    /// Validates a draft with the store's parser and renders its event, under `uuid` when
+    /// given (a series part's), else the content-derived one.
+    private func finish(
+        _ draft: SampleDraft, _ element: ExportElement, isMember: Bool, uuid given: SampleUUID? = nil, _ skip: (ExportElement, String) -> Void
+    ) -> Event? {
         for key in draft.conflicts {
             skip(element, "metadata key '\(key)' is given again with another value; the first value is kept")
         }
-        let uuid = draft.contentUUID(workspace)
+        let uuid = given ?? draft.contentUUID(workspace)
         let state = workspace.usedUUIDs?.state(of: uuid) ?? .unknown
         if let inStore = InStore(state) {
             return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: inStore)
         }
         let capacity = SampleDraft.lineCapacity(canonicalCount: workspace.canonical.count, marker: marker)
         var line = draft.render(uuid: uuid, marker: marker, capacity: capacity)
+        guard line.count <= LineReader.maxLineLength else {
+            skip(element, "not a valid event: its line would be \(line.count) bytes, longer than the \(LineReader.maxLineLength) a stored line may hold")
+            return nil
+        }
         var prepared: [UInt8]?
         let problem: String? = line.withUnsafeBytes { bytes in
             do {
@@ -427,13 +434,38 @@ struct ExportMapper {
         return event(draft, line: reference.line)
     }
 
+    /// Part `index` of the route of `reference`, stored in parts, with the part's points.
+    func routePartEvent(_ reference: RouteReference, points: RoutePoints, index: Int, series: SampleUUID?) -> (event: Event?, problem: String?) {
+        var draft = reference.draft
+        draft.locations = points.array
+        return seriesPartEvent(draft, index: index, series: series, line: reference.line)
+    }
+
     /// The event of a sample read from a file beside the document (a route's points, an
     /// electrocardiogram), validated like any other, with the import marker; or why not.
     func event(_ draft: SampleDraft, line: Int = 0) -> (event: Event?, problem: String?) {
+        event(draft, line: line, uuid: nil)
+    }
+
+    /// ``event(_:line:)`` under `uuid` when given.
+    private func event(_ draft: SampleDraft, line: Int, uuid: SampleUUID?) -> (event: Event?, problem: String?) {
         var problem: String?
         let element = ExportElement(name: draft.type, attributes: [], line: line)
-        let event = finish(draft, element, isMember: false) { _, reason in problem = problem ?? reason }
+        let event = finish(draft, element, isMember: false, uuid: uuid) { _, reason in problem = problem ?? reason }
         return (event, problem)
+    }
+
+    /// The event of part `index` of a series stored in parts (``SeriesParts``): `draft`
+    /// holds the series' fields and the part's points or voltages; the part key is added,
+    /// and after the head the series' UUID (`series`, the head's), which also gives the
+    /// part its UUID.
+    func seriesPartEvent(_ draft: SampleDraft, index: Int, series: SampleUUID?, line: Int = 0) -> (event: Event?, problem: String?) {
+        var part = draft
+        part.addMetadata(SeriesParts.partKey, json: String(index))
+        guard index > 0 else { return event(part, line: line, uuid: nil) }
+        guard let series else { return (nil, "part \(index) of a series without its head") }
+        part.addMetadata(SeriesParts.seriesKey, json: JSONText.string(series.description))
+        return event(part, line: line, uuid: SeriesParts.partUUID(series: series, index: index))
     }
 
     private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {

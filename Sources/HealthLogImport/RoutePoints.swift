@@ -21,9 +21,7 @@ struct RoutePoints: Sendable {
         time: SampleDraft.Instant?, latitude: String?, longitude: String?, altitude: String?, speed: String?, course: String?,
         horizontalAccuracy: String?, verticalAccuracy: String?
     ) {
-        guard let time, let lat = latitude.flatMap(ExportMapper.number), let lon = longitude.flatMap(ExportMapper.number),
-            let latValue = Double(lat), abs(latValue) <= 90, let lonValue = Double(lon), abs(lonValue) <= 180
-        else {
+        guard let time, let (lat, lon) = Self.coordinates(latitude: latitude, longitude: longitude) else {
             leftOut += 1
             return
         }
@@ -43,6 +41,24 @@ struct RoutePoints: Sendable {
 
     /// The whole array, closed.
     var array: [UInt8] { json + [0x5D] }
+
+    /// The coordinates as JSON numbers, or `nil` when they are not numbers within ±90 and
+    /// ±180 degrees: a point ``add`` keeps has a time and these.
+    static func coordinates(latitude: String?, longitude: String?) -> (lat: String, lon: String)? {
+        guard let lat = latitude.flatMap(ExportMapper.number), let lon = longitude.flatMap(ExportMapper.number),
+            let latValue = Double(lat), abs(latValue) <= 90, let lonValue = Double(lon), abs(lonValue) <= 180
+        else { return nil }
+        return (lat, lon)
+    }
+
+    /// Empties the array for the next part of a route stored in parts (``SeriesParts``),
+    /// keeping the count of points left out.
+    mutating func startNextPart() {
+        json = [0x5B]
+        count = 0
+        first = nil
+        last = nil
+    }
 }
 
 extension RoutePoints {

@@ -28,6 +28,9 @@ struct ExportMapper {
         /// What the validator prepared of ``line`` for the append
         /// (``ImportLineValidator/prepare(line:)``), or `nil`: the append then prepares it.
         var prepared: [UInt8]? = nil
+        /// Whether the event is a part after the head of a series stored in parts
+        /// (``SeriesParts``): the report counts the series once, by its head.
+        var continuesSeries = false
     }
 
     /// A UUID the store has used: by a live sample or a deleted one.
@@ -465,7 +468,9 @@ struct ExportMapper {
         guard index > 0 else { return event(part, line: line, uuid: nil) }
         guard let series else { return (nil, "part \(index) of a series without its head") }
         part.addMetadata(SeriesParts.seriesKey, json: JSONText.string(series.description))
-        return event(part, line: line, uuid: SeriesParts.partUUID(series: series, index: index))
+        var mapped = event(part, line: line, uuid: SeriesParts.partUUID(series: series, index: index))
+        mapped.event?.continuesSeries = true
+        return mapped
     }
 
     private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {

@@ -2,7 +2,8 @@
 /// anchored queries once or for as long as they are wanted.
 extension HealthStore {
     /// Saves `samples` in one all-or-nothing append, as HealthKit's `save(_:)`; a correlation's
-    /// members must be saved in the same call. Returns the new head anchor.
+    /// members must be saved in the same call. A route or electrocardiogram longer than one
+    /// part is stored in linked parts (``SeriesParts``). Returns the new head anchor.
     ///
     /// ```swift
     /// let anchor = try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
@@ -19,7 +20,10 @@ extension HealthStore {
     /// ``save(_:)`` with the whole summary: what the command-line tool's `add` reports
     /// (the UUID added, or a sync-identifier replacement or skip, and any torn tail cut).
     package func append(_ samples: [any Sample]) throws -> AppendSummary {
-        let text = samples.map { SampleEncoder.addLine($0) + "\n" }.joined()
+        // A long route or electrocardiogram is stored in parts (SeriesParts): each head in
+        // its sample's place, so errors name the samples as given, the later parts after all.
+        let split = samples.map(SeriesParts.parts(of:))
+        let text = (split.map { $0[0] } + split.flatMap { $0.dropFirst() }).map { SampleEncoder.addLine($0) + "\n" }.joined()
         return try append(ndjson: Array(text.utf8), item: "sample")
     }
 

@@ -12,7 +12,7 @@ internal import CSodium
 /// Readers join the parts back: a query's result gives one ``WorkoutRouteSample`` or
 /// ``ElectrocardiogramSample`` per series (``QueryResult``), the analysis exports one row
 /// (``EventTable/rowCells(_:)``), and ``HealthStore/delete(_:)-([SampleUUID])`` of a head
-/// deletes every part.
+/// deletes every part. ``HealthStore/save(_:)`` stores a long series in parts too.
 public enum SeriesParts {
     /// The metadata key of a part's index, a number: 0 for the head.
     public static let partKey = "HealthLogSeriesPart"
@@ -56,5 +56,34 @@ public enum SeriesParts {
     /// Whether `type` is stored in parts when long: a workout route or an electrocardiogram.
     public static func isSeries(_ type: SampleType) -> Bool {
         type == WorkoutRouteSample.type || type == ElectrocardiogramSample.type
+    }
+
+    /// `sample` as the samples of its parts, head first, when it is a route or an
+    /// electrocardiogram longer than one part (and not itself a part); else `sample` alone.
+    static func parts(of sample: any Sample) -> [any Sample] {
+        guard place(in: sample.metadata) == nil, sample.metadata[partKey] == nil else { return [sample] }
+        func fields(_ index: Int) -> SampleFields {
+            var fields = sample.fields
+            fields.metadata[partKey] = .number(Double(index))
+            if index > 0 {
+                fields.uuid = partUUID(series: sample.uuid, index: index)
+                fields.metadata[seriesKey] = .string(sample.uuid.description)
+            }
+            return fields
+        }
+        if let route = sample as? WorkoutRouteSample, route.locations.count > pointsPerPart {
+            return stride(from: 0, to: route.locations.count, by: pointsPerPart).enumerated().map { index, from in
+                WorkoutRouteSample(
+                    workout: route.workout, locations: Array(route.locations[from..<min(from + pointsPerPart, route.locations.count)]), fields: fields(index))
+            }
+        }
+        if let ecg = sample as? ElectrocardiogramSample, ecg.voltages.count > voltagesPerPart {
+            return stride(from: 0, to: ecg.voltages.count, by: voltagesPerPart).enumerated().map { index, from in
+                ElectrocardiogramSample(
+                    classification: ecg.classification, voltageUnit: ecg.voltageUnit,
+                    voltages: Array(ecg.voltages[from..<min(from + voltagesPerPart, ecg.voltages.count)]), fields: fields(index))
+            }
+        }
+        return [sample]
     }
 }

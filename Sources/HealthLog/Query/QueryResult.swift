@@ -11,6 +11,10 @@ public struct QueryResult: Sendable {
     /// Where each series head collected so far is in ``addedSamples``, by its UUID, so its
     /// later parts join it.
     private var heads: [SampleUUID: Int] = [:]
+    /// For each series whose head's delete was collected, the UUID of the next part whose
+    /// delete joins it (the series' UUID and that part's index), so a series deleted whole
+    /// is one deleted object.
+    private var deletedParts: [SampleUUID: (series: SampleUUID, index: Int)] = [:]
 
     /// A result (for tests and for clients that assemble their own).
     public init(addedSamples: [any Sample] = [], deletedObjects: [DeletedObject] = [], newAnchor: QueryAnchor) {
@@ -20,10 +24,17 @@ public struct QueryResult: Sendable {
     }
 
     /// Adds the item a replayed line records; `location` names the store for a damage report.
+    /// The deletes of a series' later parts that follow its head's (as a delete of the
+    /// head writes them) join the head's deleted object.
     mutating func collect(_ line: ReplayedLine, location: @autoclosure () -> String) throws {
         let record = try EventRecord(line: line.body, seq: line.seq, location: location())
         if record.isDelete {
-            deletedObjects.append(SampleDecoder.deletedObject(record))
+            var place = (series: record.uuid, index: 0)
+            if SeriesParts.isSeries(record.type) {
+                place = deletedParts.removeValue(forKey: record.uuid) ?? place
+                deletedParts[SeriesParts.partUUID(series: place.series, index: place.index + 1)] = (place.series, place.index + 1)
+            }
+            if place.index == 0 { deletedObjects.append(SampleDecoder.deletedObject(record)) }
         } else {
             collect(SampleDecoder.sample(record))
         }

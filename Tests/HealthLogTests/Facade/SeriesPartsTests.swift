@@ -7,7 +7,7 @@ import Testing
 /// linked part lines, each under the line limit, and given back whole; deleted whole.
 @Suite("Series stored in parts")
 struct SeriesPartsTests {
-    @Test("save(_:) of a 25,000-point route and a 250,000-voltage ECG stores parts; result(_:) joins them, in order; delete(_:) removes every part")
+    @Test("save(_:) of a 25,000-point route and a 250,000-voltage ECG stores parts; result(_:) joins them, in order; delete(_:) removes every part, one deleted object a series")
     func saveJoinDelete() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -38,7 +38,9 @@ struct SeriesPartsTests {
         #expect(ecgBack.uuid == ecg.uuid && ecgBack.voltages == voltages && ecgBack.metadata.isEmpty)
 
         try store.delete([route.uuid, ecg.uuid])
-        #expect(try store.result(ReplayRequest()).addedSamples.isEmpty)
+        let after = try store.result(ReplayRequest())
+        #expect(after.addedSamples.isEmpty)
+        #expect(after.deletedObjects.map(\.uuid) == [route.uuid, ecg.uuid])
         #expect(try store.export(ReplayRequest()) { _ in } == 0)
     }
 

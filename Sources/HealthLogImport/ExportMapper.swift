@@ -372,8 +372,19 @@ struct ExportMapper {
                     skip(route, "\(route.routePoints.leftOut) of its \(route.locationCount) Location points have no date or coordinates and are left out")
                 }
                 var inline = draft
-                inline.locations = route.routePoints.array
-                if let event = finish(inline, route, isMember: false, skip) { events.append(event) }
+                let parts = route.routePoints.parts
+                if parts.count == 1 {
+                    inline.locations = parts[0]
+                    if let event = finish(inline, route, isMember: false, skip) { events.append(event) }
+                } else {
+                    var head: SampleUUID?
+                    for (index, part) in parts.enumerated() {
+                        inline.locations = part
+                        guard let event = seriesPart(inline, index: index, series: head, route, skip) else { break }
+                        head = head ?? event.uuid
+                        events.append(event)
+                    }
+                }
             } else if paths.isEmpty {
                 skip(route, "a route with neither Location points nor a FileReference path")
             }
@@ -463,14 +474,28 @@ struct ExportMapper {
     /// and after the head the series' UUID (`series`, the head's), which also gives the
     /// part its UUID.
     func seriesPartEvent(_ draft: SampleDraft, index: Int, series: SampleUUID?, line: Int = 0) -> (event: Event?, problem: String?) {
+        var problem: String?
+        let element = ExportElement(name: draft.type, attributes: [], line: line)
+        let event = seriesPart(draft, index: index, series: series, element) { _, reason in problem = problem ?? reason }
+        return (event, problem)
+    }
+
+    /// ``seriesPartEvent(_:index:series:line:)`` of a part mapped from `element`, its
+    /// problems given to `skip`.
+    private func seriesPart(
+        _ draft: SampleDraft, index: Int, series: SampleUUID?, _ element: ExportElement, _ skip: (ExportElement, String) -> Void
+    ) -> Event? {
         var part = draft
         part.addMetadata(SeriesParts.partKey, json: String(index))
-        guard index > 0 else { return event(part, line: line, uuid: nil) }
-        guard let series else { return (nil, "part \(index) of a series without its head") }
+        guard index > 0 else { return finish(part, element, isMember: false, skip) }
+        guard let series else {
+            skip(element, "part \(index + 1) of a series without its first part")
+            return nil
+        }
         part.addMetadata(SeriesParts.seriesKey, json: JSONText.string(series.description))
-        var mapped = event(part, line: line, uuid: SeriesParts.partUUID(series: series, index: index))
-        mapped.event?.continuesSeries = true
-        return mapped
+        var event = finish(part, element, isMember: false, uuid: SeriesParts.partUUID(series: series, index: index), skip)
+        event?.continuesSeries = true
+        return event
     }
 
     private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {

@@ -178,6 +178,31 @@ struct ImportLongSeriesTests {
         #expect(try Self.exported(store, type: ElectrocardiogramSample.type.identifier).isEmpty)
     }
 
+    @Test("An older export's inline route of 25,000 Location points imports in parts, joined back in order; re-import adds nothing")
+    func inlineLocations() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let count = 25_000
+        var xml = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2016-11-15 08:00:00 -0700\"/>\n"
+        xml += " <Workout workoutActivityType=\"HKWorkoutActivityTypeWalking\" sourceName=\"W\" startDate=\"2016-11-14 07:00:00 -0700\" endDate=\"2016-11-14 15:00:00 -0700\">\n"
+        xml += "  <WorkoutRoute sourceName=\"W\" startDate=\"2016-11-14 07:00:00 -0700\" endDate=\"2016-11-14 15:00:00 -0700\">\n"
+        for k in 0..<count {
+            let seconds = k % 60
+            let minutes = k / 60 % 60
+            xml += "   <Location date=\"2016-11-14 \(k < 3 * 3600 ? "0" : "")\(7 + k / 3600):\(minutes < 10 ? "0" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds) -0700\" latitude=\"\(Self.latitude(k))\" longitude=\"\(Self.longitude(k))\" altitude=\"21.2\"/>\n"
+        }
+        xml += "  </WorkoutRoute>\n </Workout>\n</HealthData>\n"
+        let path = dir.file("export.xml")
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let (report, store) = try ImportTests.importFresh(path, dir)
+        #expect(report.unmapped.isEmpty)
+        #expect(report.typeCounts[WorkoutRouteSample.type.identifier] == 1)
+        #expect(try Self.exported(store, type: WorkoutRouteSample.type.identifier).count == 3)
+        let routes = try ImportRouteTests.samples(store).routes
+        #expect(routes.count == 1 && routes.first?.locations.map(\.latitude) == (0..<count).map(Self.latitude) as [Double]?)
+        #expect(try store.importExport(at: path).summary.added == 0)
+    }
+
     @Test("A route of exactly one part's points is one line without part keys, as before")
     func onePartIsOneLine() throws {
         let dir = try TemporaryDirectory()

@@ -37,8 +37,9 @@ extension HealthStore {
             var live = request
             live.types = [type]
             do {
-                report.samples += try self.export(live) { line in
-                    let (year, text) = try export.row(line)
+                _ = try self.export(live) { line in
+                    guard let (year, text) = try export.row(line) else { return }
+                    report.samples += 1
                     if writers[year] == nil {
                         let typeDirectory = export.directory + "/" + partition
                         try OwnedDirectory.prepare(typeDirectory)

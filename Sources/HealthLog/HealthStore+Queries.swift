@@ -2,7 +2,8 @@
 /// anchored queries once or for as long as they are wanted.
 extension HealthStore {
     /// Saves `samples` in one all-or-nothing append, as HealthKit's `save(_:)`; a correlation's
-    /// members must be saved in the same call. Returns the new head anchor.
+    /// members must be saved in the same call. A route or electrocardiogram longer than one
+    /// part is stored in linked parts (``SeriesParts``). Returns the new head anchor.
     ///
     /// ```swift
     /// let anchor = try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
@@ -19,12 +20,16 @@ extension HealthStore {
     /// ``save(_:)`` with the whole summary: what the command-line tool's `add` reports
     /// (the UUID added, or a sync-identifier replacement or skip, and any torn tail cut).
     package func append(_ samples: [any Sample]) throws -> AppendSummary {
-        let text = samples.map { SampleEncoder.addLine($0) + "\n" }.joined()
+        // A long route or electrocardiogram is stored in parts (SeriesParts): each head in
+        // its sample's place, so errors name the samples as given, the later parts after all.
+        let split = samples.map(SeriesParts.parts(of:))
+        let text = (split.map { $0[0] } + split.flatMap { $0.dropFirst() }).map { SampleEncoder.addLine($0) + "\n" }.joined()
         return try append(ndjson: Array(text.utf8), item: "sample")
     }
 
     /// Deletes the live samples with `uuids` in one all-or-nothing append; each becomes a
-    /// deleted object for anchored queries. Returns the new head anchor.
+    /// deleted object for anchored queries. A series stored in parts (``SeriesParts``) is
+    /// deleted whole: its head's UUID deletes every live part. Returns the new head anchor.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` for an empty list, or naming a UUID that
     ///   is not live (as `UUID N`, its position from 1).
@@ -36,8 +41,55 @@ extension HealthStore {
     /// ``delete(_:)-([SampleUUID])`` with the whole summary, for the command-line tool.
     package func append(deleting uuids: [SampleUUID]) throws -> AppendSummary {
         guard !uuids.isEmpty else { throw HealthLogError(.badInput, "nothing to delete: the list of samples is empty") }
-        let text = uuids.map { SampleEncoder.deleteLine($0) + "\n" }.joined()
+        let text = try withSeriesParts(uuids).map { SampleEncoder.deleteLine($0) + "\n" }.joined()
         return try append(ndjson: Array(text.utf8), item: "UUID")
+    }
+
+    /// `uuids`, then the live parts after the head of each series among them, so a delete
+    /// takes a series whole; the given UUIDs keep their places, for the errors that name
+    /// them. Parts are found by their derived UUIDs in the UUID index, or, when the index
+    /// cannot answer, by reading the series types' lines.
+    private func withSeriesParts(_ uuids: [SampleUUID]) throws -> [SampleUUID] {
+        guard layout.exists else { return uuids }
+        var seen = Set(uuids)
+        var parts: [SampleUUID] = []
+        func take(_ part: SampleUUID) {
+            if seen.insert(part).inserted { parts.append(part) }
+        }
+        if let used = try usedUUIDs() {
+            for uuid in uuids {
+                var index = 1
+                scan: while true {
+                    let part = SeriesParts.partUUID(series: uuid, index: index)
+                    switch used.state(of: part) {
+                    case .live: take(part)
+                    case .deleted: break
+                    case .unused: break scan
+                    case .unknown: return try withSeriesPartsRead(uuids)
+                    }
+                    index += 1
+                }
+            }
+            return uuids + parts
+        }
+        return try withSeriesPartsRead(uuids)
+    }
+
+    /// ``withSeriesParts(_:)`` found by reading every live line of the series types.
+    private func withSeriesPartsRead(_ uuids: [SampleUUID]) throws -> [SampleUUID] {
+        let heads = Set(uuids)
+        var seen = heads
+        var parts: [SampleUUID] = []
+        let types: Set<String> = [WorkoutRouteSample.type.identifier, ElectrocardiogramSample.type.identifier]
+        _ = try export(ReplayRequest(types: types)) { line in
+            let body = UnsafeRawBufferPointer(rebasing: line[0..<(line.last == 10 ? line.count - 1 : line.count)])
+            let seq = StoredLinePrefix.sequenceNumber(body)?.seq ?? 0
+            let record = try EventRecord(line: body, seq: seq, location: "\(self.directory): event \(seq)")
+            if let series = SeriesParts.place(in: record.metadataDictionary)?.series, heads.contains(series), seen.insert(record.uuid).inserted {
+                parts.append(record.uuid)
+            }
+        }
+        return uuids + parts
     }
 
     /// Appends lines built from values, naming a bad one `ITEM N` in the error.

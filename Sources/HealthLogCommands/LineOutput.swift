@@ -20,9 +20,15 @@ enum LineOutput {
             return { line in terminal.write(line) }
         case "csv":
             terminal.print(String(EventCSV.header.dropLast()))
-            return { line in terminal.print(String(EventTable.csvRow(try EventTable.cells(line)).dropLast())) }
+            return { line in
+                guard let cells = try EventTable.rowCells(line) else { return }
+                terminal.print(String(EventTable.csvRow(cells).dropLast()))
+            }
         case "ndjson-rows":
-            return { line in terminal.print(String(EventTable.jsonRow(try EventTable.cells(line), names: EventTable.columns).dropLast())) }
+            return { line in
+                guard let cells = try EventTable.rowCells(line) else { return }
+                terminal.print(String(EventTable.jsonRow(cells, names: EventTable.columns).dropLast()))
+            }
         default:
             throw HealthLogError(.badUsage, "--format must be ndjson, csv or ndjson-rows, not '\(format!)'")
         }

@@ -31,7 +31,7 @@ enum ClinicalFiles {
                 problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: mapped.problem ?? "not a valid record"))
             }
         }
-        try files.forEachFile { indexes, source in
+        try files.forEachFile { indexes, source, _ in
             let text = try? readText(source)
             if text != nil { resourcesRead += 1 }
             for index in indexes {

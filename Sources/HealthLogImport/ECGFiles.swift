@@ -33,29 +33,40 @@ enum ECGFiles {
     /// - Throws: an error listing the zip's entries, or whatever `body` throws.
     static func read(input: String, isZip: Bool, mapper: ExportMapper, _ body: (ExportMapper.Event) throws -> Void) throws -> Outcome {
         var outcome = Outcome()
-        func deliver(_ source: any ExportByteSource, _ file: String) throws {
+        func deliver(_ source: any ExportByteSource, _ file: String, _ again: SeriesFile) throws {
             let read: (draft: SampleDraft, voltages: Int)
+            var fullParts = 0
             do {
-                read = try ECGReader.draft(source)
+                read = try ECGReader.draft(source, partLimit: SeriesParts.voltagesPerPart) { _ in fullParts += 1 }
             } catch let error as HealthLogError where error.code == .badInput {
                 outcome.problems.append(ExportFileProblem(file: file, reason: error.message))
                 return
             }
-            let mapped = mapper.event(read.draft)
-            guard let event = mapped.event else {
-                outcome.problems.append(ExportFileProblem(file: file, reason: mapped.problem ?? "not a valid electrocardiogram"))
-                return
+            if fullParts > 0 {
+                if let problem = try deliverParts(read.draft, again, mapper: mapper, body) {
+                    outcome.problems.append(ExportFileProblem(file: file, reason: problem))
+                    return
+                }
+            } else {
+                let mapped = mapper.event(read.draft)
+                guard let event = mapped.event else {
+                    outcome.problems.append(ExportFileProblem(file: file, reason: mapped.problem ?? "not a valid electrocardiogram"))
+                    return
+                }
+                try body(event)
             }
             outcome.filesRead += 1
             outcome.voltages += read.voltages
-            try body(event)
         }
         if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
+            var seen: [String: Int] = [:]
             while let name = try entries.next() {
+                let occurrence = seen[name, default: 0]
+                seen[name] = occurrence + 1
                 guard isECG(name) else { continue }
-                try deliver(entries, name)
+                try deliver(entries, name, SeriesFile(input: input, name: name, isZip: true, occurrence: occurrence))
             }
         } else {
             let folder = input.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -63,10 +74,45 @@ enum ECGFiles {
             for path in csvFiles(in: directory) {
                 let file = try ExportFile(path)
                 defer { file.close() }
-                try deliver(file, path)
+                try deliver(file, path, SeriesFile(input: input, name: path, isZip: false, occurrence: 0))
             }
         }
         return outcome
+    }
+
+    /// Reads the electrocardiogram `again` and hands its parts (``SeriesParts``) to `body`,
+    /// each with the fields of `whole` (the draft the first reading made, dated by every
+    /// voltage); returns why the head is not valid (then nothing is handed out), or why a
+    /// later part is not (then the parts before it were).
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the file no longer reads as it did the
+    ///   first time, or whatever `body` throws.
+    private static func deliverParts(
+        _ whole: SampleDraft, _ again: SeriesFile, mapper: ExportMapper, _ body: (ExportMapper.Event) throws -> Void
+    ) throws -> String? {
+        var head: SampleUUID?
+        var index = 0
+        var problem: String?
+        func emit(_ voltages: [UInt8]) throws {
+            guard problem == nil else { return }
+            var draft = whole
+            draft.voltages = voltages
+            let mapped = mapper.seriesPartEvent(draft, index: index, series: head)
+            guard let event = mapped.event else {
+                problem = "part \(index + 1) (voltages \(index * SeriesParts.voltagesPerPart + 1) on): \(mapped.problem ?? "not a valid electrocardiogram")"
+                return
+            }
+            if index == 0 { head = event.uuid }
+            index += 1
+            try body(event)
+        }
+        do {
+            let last = try again.read { try ECGReader.draft($0, partLimit: SeriesParts.voltagesPerPart, part: emit) }
+            try emit(last.draft.voltages ?? [0x5B, 0x5D])
+        } catch let error as HealthLogError where error.code == .badInput {
+            throw SeriesFile.changed(error)
+        }
+        return problem
     }
 
     /// The `.csv` files of `directory`, sorted by name; none when it does not exist.

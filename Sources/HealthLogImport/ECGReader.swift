@@ -12,11 +12,16 @@ enum ECGReader {
 
     /// The electrocardiogram in `source` as a sample draft, and how many voltages it holds.
     /// It starts at the recorded date and ends when its voltages do (their count over the
-    /// sample rate, to the millisecond).
+    /// sample rate, to the millisecond). Every `partLimit` voltages (``SeriesParts/voltagesPerPart``
+    /// for one stored in parts) are handed to `part` as a JSON array once the next voltage
+    /// comes, and are not kept: the draft's `voltages` are those after the last part.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` naming the file and line when the header
-    ///   has no recorded date or a line is neither a header line nor a voltage.
-    static func draft(_ source: any ExportByteSource) throws -> (draft: SampleDraft, voltages: Int) {
+    ///   has no recorded date or a line is neither a header line nor a voltage; whatever
+    ///   `part` throws.
+    static func draft(
+        _ source: any ExportByteSource, partLimit: Int = .max, part: ([UInt8]) throws -> Void = { _ in }
+    ) throws -> (draft: SampleDraft, voltages: Int) {
         let name = source.documentName
         var header: [(key: String, value: String)] = []
         var voltages: [UInt8] = [0x5B]
@@ -35,7 +40,13 @@ enum ECGReader {
             guard let number = decimal(text).flatMap(ExportMapper.number) else {
                 throw HealthLogError(.badInput, "\(name): line \(lineNumber): '\(text.prefix(40))' is not a voltage")
             }
-            if count > 0 { voltages.append(0x2C) }
+            if count > 0, count % partLimit == 0 {
+                voltages.append(0x5D)
+                try part(voltages)
+                voltages = [0x5B]
+            } else if count > 0 {
+                voltages.append(0x2C)
+            }
             voltages += Array(number.utf8)
             count += 1
         }

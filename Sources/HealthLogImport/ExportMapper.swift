@@ -28,6 +28,9 @@ struct ExportMapper {
         /// What the validator prepared of ``line`` for the append
         /// (``ImportLineValidator/prepare(line:)``), or `nil`: the append then prepares it.
         var prepared: [UInt8]? = nil
+        /// Whether the event is a part after the head of a series stored in parts
+        /// (``SeriesParts``): the report counts the series once, by its head.
+        var continuesSeries = false
     }
 
     /// A UUID the store has used: by a live sample or a deleted one.
@@ -150,18 +153,25 @@ struct ExportMapper {
         return (events, unmapped, routes, clinical)
     }
 
-    /// Validates a draft with the store's parser and renders its event.
-    private func finish(_ draft: SampleDraft, _ element: ExportElement, isMember: Bool, _ skip: (ExportElement, String) -> Void) -> Event? {
+    /// Validates a draft with the store's parser and renders its event, under `uuid` when
+    /// given (a series part's), else the content-derived one.
+    private func finish(
+        _ draft: SampleDraft, _ element: ExportElement, isMember: Bool, uuid given: SampleUUID? = nil, _ skip: (ExportElement, String) -> Void
+    ) -> Event? {
         for key in draft.conflicts {
             skip(element, "metadata key '\(key)' is given again with another value; the first value is kept")
         }
-        let uuid = draft.contentUUID(workspace)
+        let uuid = given ?? draft.contentUUID(workspace)
         let state = workspace.usedUUIDs?.state(of: uuid) ?? .unknown
         if let inStore = InStore(state) {
             return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: inStore)
         }
         let capacity = SampleDraft.lineCapacity(canonicalCount: workspace.canonical.count, marker: marker)
         var line = draft.render(uuid: uuid, marker: marker, capacity: capacity)
+        guard line.count <= LineReader.maxLineLength else {
+            skip(element, "not a valid event: its line would be \(line.count) bytes, longer than the \(LineReader.maxLineLength) a stored line may hold")
+            return nil
+        }
         var prepared: [UInt8]?
         let problem: String? = line.withUnsafeBytes { bytes in
             do {
@@ -362,8 +372,19 @@ struct ExportMapper {
                     skip(route, "\(route.routePoints.leftOut) of its \(route.locationCount) Location points have no date or coordinates and are left out")
                 }
                 var inline = draft
-                inline.locations = route.routePoints.array
-                if let event = finish(inline, route, isMember: false, skip) { events.append(event) }
+                let parts = route.routePoints.parts
+                if parts.count == 1 {
+                    inline.locations = parts[0]
+                    if let event = finish(inline, route, isMember: false, skip) { events.append(event) }
+                } else {
+                    var head: SampleUUID?
+                    for (index, part) in parts.enumerated() {
+                        inline.locations = part
+                        guard let event = seriesPart(inline, index: index, series: head, route, skip) else { break }
+                        head = head ?? event.uuid
+                        events.append(event)
+                    }
+                }
             } else if paths.isEmpty {
                 skip(route, "a route with neither Location points nor a FileReference path")
             }
@@ -427,13 +448,54 @@ struct ExportMapper {
         return event(draft, line: reference.line)
     }
 
+    /// Part `index` of the route of `reference`, stored in parts, with the part's points.
+    func routePartEvent(_ reference: RouteReference, points: RoutePoints, index: Int, series: SampleUUID?) -> (event: Event?, problem: String?) {
+        var draft = reference.draft
+        draft.locations = points.array
+        return seriesPartEvent(draft, index: index, series: series, line: reference.line)
+    }
+
     /// The event of a sample read from a file beside the document (a route's points, an
     /// electrocardiogram), validated like any other, with the import marker; or why not.
     func event(_ draft: SampleDraft, line: Int = 0) -> (event: Event?, problem: String?) {
+        event(draft, line: line, uuid: nil)
+    }
+
+    /// ``event(_:line:)`` under `uuid` when given.
+    private func event(_ draft: SampleDraft, line: Int, uuid: SampleUUID?) -> (event: Event?, problem: String?) {
         var problem: String?
         let element = ExportElement(name: draft.type, attributes: [], line: line)
-        let event = finish(draft, element, isMember: false) { _, reason in problem = problem ?? reason }
+        let event = finish(draft, element, isMember: false, uuid: uuid) { _, reason in problem = problem ?? reason }
         return (event, problem)
+    }
+
+    /// The event of part `index` of a series stored in parts (``SeriesParts``): `draft`
+    /// holds the series' fields and the part's points or voltages; the part key is added,
+    /// and after the head the series' UUID (`series`, the head's), which also gives the
+    /// part its UUID.
+    func seriesPartEvent(_ draft: SampleDraft, index: Int, series: SampleUUID?, line: Int = 0) -> (event: Event?, problem: String?) {
+        var problem: String?
+        let element = ExportElement(name: draft.type, attributes: [], line: line)
+        let event = seriesPart(draft, index: index, series: series, element) { _, reason in problem = problem ?? reason }
+        return (event, problem)
+    }
+
+    /// ``seriesPartEvent(_:index:series:line:)`` of a part mapped from `element`, its
+    /// problems given to `skip`.
+    private func seriesPart(
+        _ draft: SampleDraft, index: Int, series: SampleUUID?, _ element: ExportElement, _ skip: (ExportElement, String) -> Void
+    ) -> Event? {
+        var part = draft
+        part.addMetadata(SeriesParts.partKey, json: String(index))
+        guard index > 0 else { return finish(part, element, isMember: false, skip) }
+        guard let series else {
+            skip(element, "part \(index + 1) of a series without its first part")
+            return nil
+        }
+        part.addMetadata(SeriesParts.seriesKey, json: JSONText.string(series.description))
+        var event = finish(part, element, isMember: false, uuid: SeriesParts.partUUID(series: series, index: index), skip)
+        event?.continuesSeries = true
+        return event
     }
 
     private func mapActivitySummary(_ element: ExportElement, _ skip: (ExportElement, String) -> Void) -> Event? {

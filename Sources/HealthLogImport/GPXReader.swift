@@ -8,11 +8,15 @@ enum GPXReader {
     private static let pointFields: Set<String> = ["ele", "time", "speed", "course", "hAcc", "vAcc"]
 
     /// The points of the GPX document in `source`, counting its elements by name into
-    /// `counts`.
+    /// `counts`. Every `partLimit` points (``SeriesParts/pointsPerPart`` for a route stored
+    /// in parts) are handed to `part` once the next point to keep comes, and the points
+    /// start again from none: the points returned are those after the last part.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` naming the file when it is not GPX, is
-    ///   malformed XML (line and column), or ends before `</gpx>`.
-    static func points(_ source: any ExportByteSource, counts: inout [String: Int]) throws -> RoutePoints {
+    ///   malformed XML (line and column), or ends before `</gpx>`; whatever `part` throws.
+    static func points(
+        _ source: any ExportByteSource, counts: inout [String: Int], partLimit: Int = .max, part: (RoutePoints) throws -> Void = { _ in }
+    ) throws -> RoutePoints {
         let reader = try XMLStreamReader(source, readsText: true)
         let name = source.documentName
         let first: XMLStreamReader.Node?
@@ -33,9 +37,13 @@ enum GPXReader {
         var depth = 1
         var point: (lat: String?, lon: String?, fields: [String: String])?
         var text = ""
-        func finishPoint() {
+        func finishPoint() throws {
             guard let p = point else { return }
             let time = p.fields["time"].flatMap { text in Timestamp(iso8601: text).map { (iso: text, instant: $0) } }
+            if points.count == partLimit, time != nil, RoutePoints.coordinates(latitude: p.lat, longitude: p.lon) != nil {
+                try part(points)
+                points.startNextPart()
+            }
             points.add(
                 time: time, latitude: p.lat, longitude: p.lon, altitude: p.fields["ele"], speed: p.fields["speed"], course: p.fields["course"],
                 horizontalAccuracy: p.fields["hAcc"], verticalAccuracy: p.fields["vAcc"])
@@ -50,7 +58,7 @@ enum GPXReader {
                     if element == "trkpt" {
                         func value(_ key: String) -> String? { attributes.first(where: { $0.name == key })?.value }
                         point = (value("lat"), value("lon"), [:])
-                        if isEmpty { finishPoint() }
+                        if isEmpty { try finishPoint() }
                     }
                     if !isEmpty { depth += 1 }
                 case .text(let chunk):
@@ -58,7 +66,7 @@ enum GPXReader {
                 case .end(let element):
                     depth -= 1
                     if element == "trkpt" {
-                        finishPoint()
+                        try finishPoint()
                     } else if point != nil, pointFields.contains(element) {
                         point?.fields[element] = text.withoutBlanks
                     }

@@ -73,11 +73,14 @@ extension HealthStore {
             if run.count > 0 { report.typeCounts[run.type, default: 0] += run.count }
         }
         func keep(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
-            if run.count > 0, run.type == event.type {
-                run.count += 1
-            } else {
-                countRun()
-                run = (event.type, 1)
+            // A series stored in parts is counted once, by its head.
+            if !event.continuesSeries {
+                if run.count > 0, run.type == event.type {
+                    run.count += 1
+                } else {
+                    countRun()
+                    run = (event.type, 1)
+                }
             }
             if event.isCorrelationMember {
                 report.correlationMembers += 1

@@ -74,10 +74,11 @@ struct ReferencedFiles {
     }
 
     /// Calls `deliver` once for each file found, with the indexes of the paths that name
-    /// it and the file's bytes: in the zip's order, or in the paths' order beside the XML.
+    /// it, the file's bytes and where to read them again: in the zip's order, or in the
+    /// paths' order beside the XML.
     ///
     /// - Throws: an error reading the zip's entries, or whatever `deliver` throws.
-    func forEachFile(_ deliver: (_ indexes: [Int], _ source: any ExportByteSource) throws -> Void) throws {
+    func forEachFile(_ deliver: (_ indexes: [Int], _ source: any ExportByteSource, _ again: SeriesFile) throws -> Void) throws {
         var wanted: [Place: [Int]] = [:]
         for (index, place) in places.enumerated() {
             if let place { wanted[place, default: []].append(index) }
@@ -86,16 +87,19 @@ struct ReferencedFiles {
         if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
+            var seen: [String: Int] = [:]
             while let name = try entries.next() {
+                let occurrence = seen[name, default: 0]
+                seen[name] = occurrence + 1
                 guard let indexes = wanted[.entry(name)] else { continue }
-                try deliver(indexes, entries)
+                try deliver(indexes, entries, SeriesFile(input: input, name: name, isZip: true, occurrence: occurrence))
             }
         } else {
             for (place, indexes) in wanted.sorted(by: { $0.value[0] < $1.value[0] }) {
                 guard case .file(let path) = place else { continue }
                 let file = try ExportFile(path)
                 defer { file.close() }
-                try deliver(indexes, file)
+                try deliver(indexes, file, SeriesFile(input: input, name: path, isZip: false, occurrence: 0))
             }
         }
     }
@@ -125,27 +129,70 @@ struct RouteFiles {
         var problems = files.missing.sorted { $0.key < $1.key }.map {
             ReferencedFileProblem(file: references[$0.key].path, line: references[$0.key].line, reason: $0.value)
         }
-        try files.forEachFile { indexes, source in
+        try files.forEachFile { indexes, source, again in
             let points: RoutePoints
+            var fullParts = 0
             do {
-                points = try GPXReader.points(source, counts: &counts)
+                points = try GPXReader.points(source, counts: &counts, partLimit: SeriesParts.pointsPerPart) { _ in fullParts += 1 }
             } catch let error as HealthLogError where error.code == .badInput {
                 for index in indexes { problems.append(ReferencedFileProblem(file: references[index].path, line: references[index].line, reason: error.message)) }
                 return
             }
             filesRead += 1
-            for index in indexes {
+            for index in indexes where points.leftOut > 0 {
                 let reference = references[index]
-                if points.leftOut > 0 {
-                    problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: "\(points.leftOut) points without a time or coordinates left out"))
-                }
-                let mapped = mapper.routeEvent(reference, points: points)
-                if let event = mapped.event {
-                    try body(event)
-                } else {
-                    problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: mapped.problem ?? "not a valid route"))
-                }
+                problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: "\(points.leftOut) points without a time or coordinates left out"))
             }
+            if fullParts == 0 {
+                for index in indexes {
+                    let reference = references[index]
+                    let mapped = mapper.routeEvent(reference, points: points)
+                    if let event = mapped.event {
+                        try body(event)
+                    } else {
+                        problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: mapped.problem ?? "not a valid route"))
+                    }
+                }
+            } else {
+                problems += try readParts(again, indexes.map { references[$0] }, mapper: mapper, body)
+            }
+        }
+        return problems
+    }
+
+    /// Reads the route file `again` and hands out, for each of `references`, its route in
+    /// parts (``SeriesParts``), part by part; returns the references whose route is not
+    /// valid (none of its parts is imported once its head is not).
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the file no longer reads as it did the
+    ///   first time, or whatever `body` throws.
+    private func readParts(
+        _ again: SeriesFile, _ references: [ExportMapper.RouteReference], mapper: ExportMapper, _ body: (ExportMapper.Event) throws -> Void
+    ) throws -> [ReferencedFileProblem] {
+        var problems: [ReferencedFileProblem] = []
+        var heads: [SampleUUID?] = Array(repeating: nil, count: references.count)
+        var failed = Array(repeating: false, count: references.count)
+        var index = 0
+        func emit(_ points: RoutePoints) throws {
+            for (k, reference) in references.enumerated() where !failed[k] {
+                let mapped = mapper.routePartEvent(reference, points: points, index: index, series: heads[k])
+                guard let event = mapped.event else {
+                    failed[k] = true
+                    let reason = "part \(index + 1) of the route (points \(index * SeriesParts.pointsPerPart + 1) on): \(mapped.problem ?? "not a valid route")"
+                    problems.append(ReferencedFileProblem(file: reference.path, line: reference.line, reason: reason))
+                    continue
+                }
+                if index == 0 { heads[k] = event.uuid }
+                try body(event)
+            }
+            index += 1
+        }
+        var counts: [String: Int] = [:]
+        do {
+            let last = try again.read { try GPXReader.points($0, counts: &counts, partLimit: SeriesParts.pointsPerPart, part: emit) }
+            try emit(last)
+        } catch let error as HealthLogError where error.code == .badInput {
+            throw SeriesFile.changed(error)
         }
         return problems
     }

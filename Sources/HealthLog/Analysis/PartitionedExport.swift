@@ -122,9 +122,10 @@ public struct PartitionedExport: Sendable {
         }
     }
 
-    /// The row of a stored line for a partition file, newline included.
-    func row(_ line: UnsafeRawBufferPointer) throws -> (year: Int, text: String) {
-        var cells = try EventTable.cells(line)
+    /// The row of a stored line for a partition file, newline included; `nil` for a series
+    /// part after its head (``EventTable/rowCells(_:)``).
+    func row(_ line: UnsafeRawBufferPointer) throws -> (year: Int, text: String)? {
+        guard var cells = try EventTable.rowCells(line) else { return nil }
         let start = cells[EventTable.columns.firstIndex(of: "start")!]
         cells.remove(at: EventTable.columns.firstIndex(of: "type")!)
         cells.insert(.text(person), at: 0)

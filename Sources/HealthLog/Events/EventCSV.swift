@@ -5,11 +5,12 @@ public enum EventCSV {
     /// The header row, newline included.
     public static let header = EventTable.columns.joined(separator: ",") + "\n"
 
-    /// The row for a stored line (with or without its newline), newline included.
+    /// The row for a stored line (with or without its newline), newline included; empty for
+    /// a series part after its head (``EventTable/rowCells(_:)``).
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
     public static func row(_ line: UnsafeRawBufferPointer) throws -> String {
-        EventTable.csvRow(try EventTable.cells(line))
+        try EventTable.rowCells(line).map(EventTable.csvRow) ?? ""
     }
 
     /// A CSV cell: `text` itself, or quoted when it holds a comma, quote or line break.

@@ -39,9 +39,31 @@ public enum EventTable {
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
     public static func cells(_ line: UnsafeRawBufferPointer) throws -> [Cell] {
+        cells(try record(line))
+    }
+
+    /// The row's cells of a stored line, or `nil` for an add of a series part after its
+    /// head (``SeriesParts``): the analysis exports give a series stored in parts one row,
+    /// its head's, whose metadata leaves out the part key.
+    public static func rowCells(_ line: UnsafeRawBufferPointer) throws -> [Cell]? {
+        var r = try record(line)
+        if !r.isDelete, SeriesParts.isSeries(r.type), r.metadata.contains(where: { $0.key == SeriesParts.partKey }) {
+            guard let place = SeriesParts.place(in: r.metadataDictionary), place.series == nil else { return nil }
+            r.metadata.removeAll { $0.key == SeriesParts.partKey }
+        }
+        return cells(r)
+    }
+
+    /// The decoded stored line (with or without its newline).
+    private static func record(_ line: UnsafeRawBufferPointer) throws -> EventRecord {
         let body = UnsafeRawBufferPointer(rebasing: line[0..<(line.last == 10 ? line.count - 1 : line.count)])
         let seq = StoredLinePrefix.sequenceNumber(body)?.seq ?? 0
-        let r = try EventRecord(line: body, seq: seq, location: "event \(seq)")
+        return try EventRecord(line: body, seq: seq, location: "event \(seq)")
+    }
+
+    /// The cells of a decoded stored line.
+    private static func cells(_ r: EventRecord) -> [Cell] {
+        let seq = r.seq
         func text(_ s: String?) -> Cell { s.map(Cell.text) ?? .null }
         let isCategory = r.type.kind == .category
         let value: Cell = isCategory ? .null : r.numberText.map(Cell.number) ?? .null

@@ -60,10 +60,12 @@ enum RestoreCommand {
             let last = preview.kept.first.map { "; the last committed \(LogCommand.when($0)): \(LogCommand.origin($0))" } ?? ""
             lines.append("restore\(to) keeps sequence 1…\(preview.keptSeq) (\(String(counting: preview.kept.count, "append"))\(last))")
         }
-        if let first = preview.discarded.last {
-            let newest = preview.discarded.first!
-            lines.append(
-                "and discards the backup's sequence \(first.firstSeq)…\(preview.backupHeadSeq) (\(String(counting: preview.discarded.count, "append")), from \(LogCommand.when(first)): \(LogCommand.origin(first)), to \(LogCommand.when(newest)): \(LogCommand.origin(newest)))")
+        if let first = preview.discarded.last, let newest = preview.discarded.first {
+            let which =
+                preview.discarded.count == 1
+                ? "\(LogCommand.when(first)): \(LogCommand.origin(first))"
+                : "from \(LogCommand.when(first)): \(LogCommand.origin(first)), to \(LogCommand.when(newest)): \(LogCommand.origin(newest))"
+            lines.append("and discards the backup's sequence \(first.firstSeq)…\(preview.backupHeadSeq) (\(String(counting: preview.discarded.count, "append")), \(which))")
         }
         if let head = preview.storeHeadSeq {
             lines.append("and the store's sequence \(preview.backupHeadSeq + 1)…\(head), which the backup does not hold")

@@ -34,7 +34,7 @@ struct Verifier {
         report.headSeq = snapshot.headSeq
         report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq)
+        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, snapshot: snapshot)
         var rebuild = IndexRebuild()
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []

@@ -75,6 +75,30 @@ struct UUIDIndexBindingTests {
         for (name, bytes) in copiedAfter where name.hasSuffix(".run") || name == "uuids/sync" { #expect(foreign[name] != bytes, "\(name) rebuilt") }
     }
 
+    @Test("verify reports a UUID added twice in the log, naming both adds, after runs edited within the store let the second add in")
+    func uuidAddedTwiceReported() throws {
+        let fixture = try IndexFixture.shared.get()
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let other = try Self.foreignStore(dir)
+        let store = try IndexFixture.restore(fixture.pristine, into: dir.file("store"))
+        let layout = StoreLayout(directory: store.directory)
+        let snapshot = try LogSnapshot(layout)
+        // Another store's runs given this store's binding, their checksums recomputed: what
+        // the binding cannot tell, a forgery within the store.
+        for name in fixture.pristine.keys where name.hasSuffix(".run") {
+            let range = try #require(UUIDFingerprintRun.range(ofFileName: String(name.dropFirst(6))))
+            let foreign = try ByteSurgery.read(other.directory + "/" + name)
+            try ByteSurgery.write(UUIDFingerprintRun.rebound(foreign, to: try #require(snapshot.binding(at: range.upperBound))), to: store.directory + "/" + name)
+        }
+        #expect(try store.append(ndjson: IndexFixture.ndjson([IndexFixture.sample(5)])).added == 1)
+        let report = try store.verify()
+        let uuid = try #require(SampleUUID(IndexFixture.uuid(5)))
+        let twice = report.problems.filter { $0.contains("adds UUID") }
+        #expect(twice.count == 1 && twice[0].hasSuffix(": event 221 adds UUID \(uuid), which event 5 added already"), "\(report.problems)")
+        #expect(twice.first?.hasPrefix("segments/") == true)
+    }
+
     /// `bytes` (a version 3 run) in the layout of the version 2 runs of older builds: the
     /// 48-byte header without the binding (checksum of its first 40 bytes, then 4 zero bytes).
     static func versionTwo(_ bytes: [UInt8]) -> [UInt8] {

@@ -126,13 +126,13 @@ final class AppendedUUIDs {
         events = UUIDFingerprintRun.AppendEvents()
     }
 
-    /// The append's run covering `from...to` (every event added), written into
-    /// `directory`; the partial runs are removed. Waits for the encoding
-    /// ``prepareFinish(through:)`` started (for the same `to`), or encodes it now.
-    func finish(through to: UInt64, into directory: String) throws -> UUIDFingerprintRun {
+    /// The append's run covering `from...to` (every event added), bound to `binding` (the
+    /// log's at `to`), written into `directory`; the partial runs are removed. Waits for the
+    /// encoding ``prepareFinish(through:)`` started (for the same `to`), or encodes it now.
+    func finish(through to: UInt64, binding: LogBinding, into directory: String) throws -> UUIDFingerprintRun {
         if job == nil { prepareFinish(through: to) }
         precondition(job!.to == to, "the run is finished for the range it was prepared for")
-        let run = try job!.write(into: directory)
+        let run = try job!.write(into: directory, binding: binding)
         job = nil
         builder.discard()
         return run

@@ -1,7 +1,8 @@
 /// The encoding of an append's run of the fingerprint UUID index
-/// (``UUIDFingerprintRun/AppendEvents/fileBytes(from:to:)``) on a thread of its own,
-/// started before the commit's syncs so the two overlap; ``write(into:)`` waits for it and
-/// writes the file. Nothing is written before that, so a job given up leaves no file.
+/// (``UUIDFingerprintRun/AppendEvents/fileBytes(from:to:binding:)``) on a thread of its own,
+/// started before the commit's syncs so the two overlap; ``write(into:binding:)`` waits for
+/// it, binds the run to the log the commit left and writes the file. Nothing is written
+/// before that, so a job given up leaves no file.
 final class FingerprintRunJob {
     /// Where the thread leaves the run's bytes (read only after the thread is joined,
     /// which orders the two accesses).
@@ -24,7 +25,7 @@ final class FingerprintRunJob {
         self.from = from
         self.to = to
         let box = box
-        let work = { box.bytes = events.fileBytes(from: from, to: to) }
+        let work = { box.bytes = events.fileBytes(from: from, to: to, binding: .unbound) }
         thread = OSThread.start(work)
         if thread == nil { work() }
     }
@@ -38,14 +39,15 @@ final class FingerprintRunJob {
         thread = nil
     }
 
-    /// Waits for the encoding and writes the run into `directory` (created 0700 if absent;
-    /// temporary file and rename, not synced: derived data); returns it.
-    func write(into directory: String) throws -> UUIDFingerprintRun {
+    /// Waits for the encoding and writes the run, bound to `binding` (the log's at ``to``),
+    /// into `directory` (created 0700 if absent; temporary file and rename, not synced:
+    /// derived data); returns it.
+    func write(into directory: String, binding: LogBinding) throws -> UUIDFingerprintRun {
         join()
         guard let bytes = box.bytes else { throw HealthLogError(.io, "the encoding of a UUID run ended without its bytes") }
         try OwnedDirectory.prepare(directory)
         let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-        try DurableFile.replace(path, with: bytes, sync: false)
+        try DurableFile.replace(path, with: UUIDFingerprintRun.rebound(bytes, to: binding), sync: false)
         return try UUIDFingerprintRun.open(path)
     }
 }

@@ -197,20 +197,28 @@ struct WriterState {
             let run: UUIDFingerprintRun?
             do {
                 let runs = try uuidRuns()
-                run = runs.coveredSeq == from - 1 ? try builder.finish(through: to, into: runs.directory) : nil
+                // Without the log's binding the run is not written: the next writer indexes the append from the log.
+                if runs.coveredSeq == from - 1, let binding {
+                    run = try builder.finish(through: to, binding: binding, into: runs.directory)
+                } else {
+                    run = nil
+                }
             } catch {
                 builder.discard()
                 throw error
             }
             if let run { try uuidRuns().adopt(run, written: reach) } else { builder.discard() }
         }
-        if var table = syncTable, table.coveredSeq == from - 1 {
+        if var table = syncTable, table.coveredSeq == from - 1, let binding {
             table.coveredSeq = to
-            try table.write(layout)
-        } else if syncTable == nil, FileDescriptor.exists(SyncTable.path(layout)), SyncTable.read(layout) == nil {
-            // Damaged, and this append did not need it: rebuild it as of the log before this
-            // append (it is caught up past that when next loaded) rather than leave it damaged.
-            try SyncTable.load(layout, snapshot: snapshot).write(layout)
+            try table.write(layout, binding: binding)
+        } else if syncTable == nil, FileDescriptor.exists(SyncTable.path(layout)), !(SyncTable.read(layout)?.isBound(to: snapshot) ?? false),
+            let snapshot, let before = snapshot.binding(at: snapshot.headSeq)
+        {
+            // Damaged or bound to another log, and this append did not need it: rebuild it as of
+            // the log before this append (it is caught up past that when next loaded) rather
+            // than leave it so.
+            try SyncTable.load(layout, snapshot: snapshot).write(layout, binding: before)
         }
         let adds = deletedAdds
         deletedAdds = []

@@ -17,10 +17,13 @@ enum FormatConstants {
     /// The layout version of the store's sealed UUID-index runs (`uuids/*.run`, tag `HLUR`,
     /// ``UUIDFingerprintRun``) this build writes and reads. Version 1 was the 32-byte
     /// ``UUIDRun`` (full UUID, add and delete sequence numbers); version 2 keeps a
-    /// fingerprint and a block of sequence numbers per event, confirmed against the log.
-    static let uuidIndexVersion: UInt16 = 2
+    /// fingerprint and a block of sequence numbers per event, confirmed against the log;
+    /// version 3 adds the ``LogBinding`` of the batch ending at the run's last number.
+    static let uuidIndexVersion: UInt16 = 3
     /// The layout version of the sync-identifier table (`uuids/sync`) this build writes and reads.
-    static let syncTableVersion: UInt16 = 1
+    /// Version 1 had a 28-byte header without the ``LogBinding``; version 2 binds the table
+    /// to the store and to the batch ending at the number it covers.
+    static let syncTableVersion: UInt16 = 2
     /// The layout version of the deleted-add index (`uuids/deleted-adds`) this build writes and reads.
     /// Version 1 had a 40-byte header without the ``LogBinding``; version 2 binds the file to
     /// the store and to the batch ending at the number it covers.

@@ -13,6 +13,10 @@ struct LogBinding: Equatable {
     /// The bytes it takes in a file: the identity, then the check.
     static let length = 20
 
+    /// A binding to no log (no store has the identity of zeros): what a file encoded before
+    /// its log's binding is known holds until it is rewritten with that binding.
+    static let unbound = LogBinding(storeID: StoreID(bytes: [UInt8](repeating: 0, count: 16)), check: 0)
+
     /// The binding of a log of store `storeID` whose batch at the covered sequence number
     /// has `lastBatch` as its header (`nil`: the log is empty).
     init(storeID: StoreID, lastBatch: BatchHeader?) {

@@ -7,14 +7,18 @@ import Darwin
 /// The live samples that carry a sync identifier (HealthKit's `HKMetadataKeySyncIdentifier`),
 /// by identifier, kept in the sidecar `uuids/sync` for sequence numbers `1...coveredSeq`.
 ///
-/// Derived data: a missing or damaged file is rebuilt from the log, and a file that covers
-/// less than the log is brought up to date by reading only the events after it.
+/// Derived data: a missing or damaged file, one covering more than the log, or one bound to
+/// another log (``LogBinding``: another store's, or a log that no longer ends a batch at
+/// its covered number the way it did) is rebuilt from the log, and a file that covers less
+/// than the log is brought up to date by reading only the events after it.
 ///
-/// Layout (little-endian): `HLSY`, u16 index version (``FormatConstants/syncTableVersion``;
-/// a file of any other is ignored, see ``IndexVersion``), u16 0, u64 covered seq, u32
-/// entry count, u32 body CRC-32C, u32 header CRC-32C; then per entry: u16 identifier
-/// length, the identifier's JSON token, UUID (16 bytes), i64 version, u16 token length,
-/// the version's JSON token.
+/// Layout (little-endian): a 48-byte header — `HLSY`, u16 index version
+/// (``FormatConstants/syncTableVersion``; a file of any other is ignored, see
+/// ``IndexVersion``), u16 0, u64 covered seq, u32 entry count, u32 body CRC-32C, the
+/// ``LogBinding`` (16-byte store identity, u32 check of the batch ending at the covered
+/// seq), u32 CRC-32C of the 44 bytes before it — then per entry: u16 identifier length,
+/// the identifier's JSON token, UUID (16 bytes), i64 version, u16 token length, the
+/// version's JSON token.
 struct SyncTable: Equatable {
     /// One live sample's sync data.
     struct Entry: Equatable {
@@ -26,19 +30,33 @@ struct SyncTable: Equatable {
     var entries: [[UInt8]: Entry] = [:]
     /// The last sequence number reflected.
     var coveredSeq: UInt64 = 0
+    /// The log the file read was derived from (``unbound`` for a table not read from a file).
+    var binding = LogBinding.unbound
 
     static let tag: [UInt8] = Array("HLSY".utf8)
+    /// The header's length in bytes.
+    static let headerLength = 48
+    /// Where the ``LogBinding`` lies in the header.
+    static let bindingOffset = 24
 
     /// The sidecar's path.
     static func path(_ layout: StoreLayout) -> String { layout.directory + "/uuids/sync" }
 
-    /// The table of `snapshot`: the sidecar when sound, caught up with the log after it.
+    /// The table of `snapshot`: the sidecar when sound and bound to that log, caught up
+    /// with the log after it; else rebuilt from the log.
     static func load(_ layout: StoreLayout, snapshot: LogSnapshot?) throws -> SyncTable {
-        var table = read(layout) ?? SyncTable()
+        var table = read(layout).flatMap { $0.isBound(to: snapshot) ? $0 : nil } ?? SyncTable()
         let head = snapshot?.headSeq ?? 0
-        if table.coveredSeq > head { table = SyncTable() }
         if let snapshot, table.coveredSeq < head { try table.catchUp(snapshot, through: head) }
         return table
+    }
+
+    /// Whether the table, read from its file, covers no more than `snapshot`'s log and was
+    /// derived from it: the same store, and the batch ending at its covered number the one
+    /// it was derived from.
+    func isBound(to snapshot: LogSnapshot?) -> Bool {
+        guard let snapshot, coveredSeq <= snapshot.headSeq else { return false }
+        return binding == snapshot.binding(at: coveredSeq)
     }
 
     /// Applies the events after ``coveredSeq`` up to `last` that mention a sync identifier.
@@ -76,8 +94,8 @@ struct SyncTable: Equatable {
     /// The metadata key every line that carries a sync identifier contains.
     static let key = Array(#""HKMetadataKeySyncIdentifier""#.utf8)
 
-    /// The file's bytes.
-    func encoded() -> [UInt8] {
+    /// The file's bytes, bound to `binding` (the log's at ``coveredSeq``).
+    func encoded(binding: LogBinding) -> [UInt8] {
         var body = ByteWriter()
         for (identifier, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             body.append(UInt16(identifier.count))
@@ -95,28 +113,33 @@ struct SyncTable: Equatable {
         w.append(coveredSeq)
         w.append(UInt32(entries.count))
         w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        binding.write(to: &w)
         w.appendChecksum()
         return w.bytes + body.bytes
     }
 
-    /// Writes the sidecar (temporary file and rename; not synced).
-    func write(_ layout: StoreLayout) throws {
+    /// Writes the sidecar, bound to `binding` (the log's at ``coveredSeq``; temporary file
+    /// and rename; not synced).
+    func write(_ layout: StoreLayout, binding: LogBinding) throws {
         try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try DurableFile.replace(Self.path(layout), with: encoded(), sync: false)
+        try DurableFile.replace(Self.path(layout), with: encoded(binding: binding), sync: false)
     }
 
-    /// The sidecar when present and sound.
+    /// The sidecar when present and sound, with the binding it names (whether that is the
+    /// log's is for the caller to check, ``isBound(to:)``).
     static func read(_ layout: StoreLayout) -> SyncTable? {
         guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
         defer { fd.close() }
-        guard let size = try? fd.size(), size >= 28, size <= 1 << 30, let bytes = try? fd.read(at: 0, count: size), bytes.count == size,
-            IndexVersion(bytes, tag: tag, current: FormatConstants.syncTableVersion) == .current, CRC32C.checksum(bytes[0..<24]) == ByteReaderValue.u32(bytes, 24),
-            CRC32C.checksum(bytes[28...]) == ByteReaderValue.u32(bytes, 20)
+        let h = headerLength
+        guard let size = try? fd.size(), size >= h, size <= 1 << 30, let bytes = try? fd.read(at: 0, count: size), bytes.count == size,
+            IndexVersion(bytes, tag: tag, current: FormatConstants.syncTableVersion) == .current,
+            CRC32C.checksum(bytes[0..<h - 4]) == ByteReaderValue.u32(bytes, h - 4),
+            CRC32C.checksum(bytes[h...]) == ByteReaderValue.u32(bytes, 20), let binding = LogBinding(bytes, at: bindingOffset)
         else { return nil }
         var r = ByteReader(bytes, at: 8)
         guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt32.self) else { return nil }
-        var body = ByteReader(bytes, at: 28)
-        var table = SyncTable(entries: [:], coveredSeq: covered)
+        var body = ByteReader(bytes, at: h)
+        var table = SyncTable(entries: [:], coveredSeq: covered, binding: binding)
         for _ in 0..<count {
             guard let idLength = try? body.read(UInt16.self), let id = try? body.read(count: Int(idLength)),
                 let high = try? body.read(UInt64.self), let low = try? body.read(UInt64.self), let version = try? body.read(Int64.self),

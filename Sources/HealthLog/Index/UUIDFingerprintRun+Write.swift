@@ -56,8 +56,8 @@ extension UUIDFingerprintRun {
             last = key
         }
 
-        /// The run file's bytes: header and body.
-        func fileBytes() -> [UInt8] {
+        /// The run file's bytes, header and body, bound to `binding` (the log's at ``to``).
+        func fileBytes(binding: LogBinding) -> [UInt8] {
             precondition(appended == count, "every announced key was appended")
             var body: [UInt8] = []
             body.reserveCapacity(8 * (high.count + packed.count))
@@ -76,16 +76,16 @@ extension UUIDFingerprintRun {
             header.append(UInt64(count))
             header.append(bytes: [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
             header.append(body.isEmpty ? 0 : body.withUnsafeBytes { CRC32C.checksum($0) })
+            binding.write(to: &header)
             header.appendChecksum()
-            header.append(UInt32(0))
             return header.bytes + body
         }
 
-        /// Writes the run into `directory` (temporary file and rename; derived data, so not
-        /// synced); returns its path.
-        func write(directory: String) throws -> String {
+        /// Writes the run, bound to `binding`, into `directory` (temporary file and rename;
+        /// derived data, so not synced); returns its path.
+        func write(directory: String, binding: LogBinding) throws -> String {
             let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-            try DurableFile.replace(path, with: fileBytes(), sync: false)
+            try DurableFile.replace(path, with: fileBytes(binding: binding), sync: false)
             return path
         }
     }
@@ -114,17 +114,30 @@ extension UUIDFingerprintRun {
             return seqs.indices.map { UInt64(fingerprints[$0]) << 32 | ((seqs[$0] >> UInt64(shift)) - base) }
         }
 
-        /// Writes the run of these events covering `from...to` into `directory`; returns it.
-        func write(from: UInt64, to: UInt64, directory: String) throws -> UUIDFingerprintRun {
-            try UUIDFingerprintRun.write(keys: keys(from: from, to: to), from: from, to: to, directory: directory)
+        /// Writes the run of these events covering `from...to`, bound to `binding` (the
+        /// log's at `to`), into `directory`; returns it.
+        func write(from: UInt64, to: UInt64, binding: LogBinding, directory: String) throws -> UUIDFingerprintRun {
+            try UUIDFingerprintRun.write(keys: keys(from: from, to: to), from: from, to: to, binding: binding, directory: directory)
         }
     }
 
-    /// Writes the run of `keys` (any order) covering `from...to` into `directory`; returns it.
-    static func write(keys: [UInt64], from: UInt64, to: UInt64, directory: String) throws -> UUIDFingerprintRun {
+    /// Writes the run of `keys` (any order) covering `from...to`, bound to `binding`, into
+    /// `directory`; returns it.
+    static func write(keys: [UInt64], from: UInt64, to: UInt64, binding: LogBinding, directory: String) throws -> UUIDFingerprintRun {
         var encoder = Encoder(count: keys.count, from: from, to: to)
         for key in sorted(keys) { encoder.append(key) }
-        return try open(encoder.write(directory: directory))
+        return try open(encoder.write(directory: directory, binding: binding))
+    }
+
+    /// `bytes` (a whole run file) bound to `binding` instead: the binding and the header
+    /// checksum rewritten, for a run encoded before its append committed.
+    static func rebound(_ bytes: [UInt8], to binding: LogBinding) -> [UInt8] {
+        precondition(bytes.count >= headerLength, "a run file")
+        var header = ByteWriter()
+        header.append(bytes: Array(bytes[0..<bindingOffset]))
+        binding.write(to: &header)
+        header.appendChecksum()
+        return header.bytes + bytes[headerLength...]
     }
 
     /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits in one

@@ -23,12 +23,13 @@ import Darwin
 /// 512 that is 1.5 + 13 + 11 bits, about 3.2 bytes an event, where a full UUID with its
 /// sequence numbers took 32.
 ///
-/// Layout (little-endian): a 48-byte header — `HLUR`, u16 index version
+/// Layout (little-endian): a 64-byte header — `HLUR`, u16 index version
 /// (``FormatConstants/uuidIndexVersion``; a run of any other, the 32-byte ``UUIDRun`` of
 /// older builds included, is ignored and rebuilt, see ``IndexVersion``), u16 0, u64 from
 /// seq, u64 to seq, u64 key count, u8 low bits (`32 − k`), u8 block bits, u8 block shift,
-/// u8 0, u32 CRC-32C of the body, u32 CRC-32C of the header's first 40 bytes, u32 0 — then
-/// the body: the bucket bit vector as u64 words, then the fields packed from bit 0 of
+/// u8 0, u32 CRC-32C of the body, the ``LogBinding`` of the log at `to seq` (16-byte store
+/// identity, u32 check of the batch ending there), u32 CRC-32C of the header's first 60
+/// bytes — then the body: the bucket bit vector as u64 words, then the fields packed from bit 0 of
 /// u64 words (field `i` at bit `i × width`), and one more zero word.
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
@@ -37,9 +38,14 @@ import Darwin
 /// where its ones start in the bit vector, beside the 64 bits of the vector from there, so
 /// finding a bucket mostly reads one 16-byte entry, not a sample and then the vector, and
 /// a lookup's first cache miss is its last but the fields'. A run that fails any check does not open, and writers rebuild it from the log.
+/// A run that opens is used only while its ``binding`` is the log's at its last number
+/// (``UUIDRunSet/openChain(_:snapshot:removingOthers:)``): one copied from another store,
+/// or left from a log that a restore cut and wrote on, is treated as missing.
 final class UUIDFingerprintRun {
     static let tag: [UInt8] = Array("HLUR".utf8)
-    static let headerLength = 48
+    static let headerLength = 64
+    /// Where the ``LogBinding`` lies in the header.
+    static let bindingOffset = 40
     /// Every how many buckets the directory holds an entry (a power of two).
     static let bucketsPerEntry = 16
 
@@ -49,6 +55,8 @@ final class UUIDFingerprintRun {
     let toSeq: UInt64
     /// How many keys (events) it holds.
     let count: Int
+    /// The log it was derived from: the store, and the batch ending at ``toSeq``.
+    let binding: LogBinding
     /// Its path.
     let path: String
     /// Low fingerprint bits in a field (`32 − k`).
@@ -85,7 +93,8 @@ final class UUIDFingerprintRun {
         defer { fd.close() }
         guard let size = try? fd.size(), size >= Self.headerLength, let header = try? fd.read(at: 0, count: Self.headerLength),
             header.count == Self.headerLength, Array(header[0..<4]) == Self.tag,
-            CRC32C.checksum(header[0..<40]) == ByteReaderValue.u32(header, 40)
+            CRC32C.checksum(header[0..<Self.headerLength - 4]) == ByteReaderValue.u32(header, Self.headerLength - 4),
+            let binding = LogBinding(header, at: Self.bindingOffset)
         else { return nil }
         var r = ByteReader(header, at: 4)
         guard let version = try? r.read(UInt16.self), version == FormatConstants.uuidIndexVersion, (try? r.read(UInt16.self)) != nil,
@@ -105,6 +114,7 @@ final class UUIDFingerprintRun {
         fromSeq = from
         toSeq = to
         self.count = n
+        self.binding = binding
         self.path = path
         self.lowBits = lowBits
         self.blockBits = blockBits

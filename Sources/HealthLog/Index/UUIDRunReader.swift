@@ -1,6 +1,6 @@
 /// Read-only lookups in the store's UUID index, for a reader that runs beside the writer
 /// (an import checking which records a store already holds before it appends): the chain
-/// of runs from sequence number 1, chosen as ``UUIDRunSet`` chooses it, but nothing
+/// of runs from sequence number 1 bound to the log, chosen as ``UUIDRunSet`` chooses it, but nothing
 /// removed, rebuilt or written. Only a chain that covers the whole log as of the snapshot
 /// is used; one that does not (the writer has not caught it up yet) gives no reader, so a
 /// caller never takes a UUID for unused because the index lags behind the log.
@@ -26,7 +26,7 @@ final class UUIDRunReader {
         if let shared = sharing?.runs, (shared.last?.toSeq ?? 0) == snapshot.headSeq {
             runs = shared
         } else {
-            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", head: snapshot.headSeq, removingOthers: false)
+            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", snapshot: snapshot, removingOthers: false)
             guard (chain.last?.toSeq ?? 0) == snapshot.headSeq else { return nil }
             runs = chain
         }

@@ -15,10 +15,12 @@ import Darwin
 /// earlier builds gave.
 ///
 /// Writer-only (it deletes and writes files). On open it keeps the longest valid chain
-/// from 1 that does not pass the log's head, removes everything else (damaged runs, runs
-/// of an older layout, leftovers of an interrupted merge, runs of a cut tail), and builds
-/// a run for whatever part of the log the chain does not cover yet, so lookups always
-/// agree with a full scan.
+/// from 1 that does not pass the log's head and whose runs are bound to the log
+/// (``LogBinding``), removes everything else (damaged runs, runs of an older layout,
+/// leftovers of an interrupted merge, runs of a cut tail, runs copied from another store
+/// or left from a log a restore cut and wrote on), and builds a run for whatever part of
+/// the log the chain does not cover yet, so lookups always agree with a full scan. Runs
+/// end where batches do, so each is bound to the batch ending at its last number.
 final class UUIDRunSet {
     /// A UUID's add and delete sequence numbers (0 when absent).
     struct Found: Equatable {
@@ -46,13 +48,15 @@ final class UUIDRunSet {
         self.snapshot = snapshot
         self.chunkEvents = chunkEvents
         logged = snapshot.map(LoggedUUIDs.init)
-        runs = Self.openChain(directory, head: snapshot?.headSeq ?? 0, removingOthers: true)
+        runs = Self.openChain(directory, snapshot: snapshot, removingOthers: true)
         try rebuild(through: snapshot?.headSeq ?? 0)
     }
 
-    /// The chain in `directory`: from 1, at each step the longest run that opens, up to
-    /// `head`. With `removingOthers`, every other run file is removed (a writer's cleanup).
-    static func openChain(_ directory: String, head: UInt64, removingOthers: Bool) -> [UUIDFingerprintRun] {
+    /// The chain in `directory`: from 1, at each step the longest run that opens and is
+    /// bound to `snapshot`'s log at its last number, up to the log's head (none without a
+    /// log). With `removingOthers`, every other run file is removed (a writer's cleanup).
+    static func openChain(_ directory: String, snapshot: LogSnapshot?, removingOthers: Bool) -> [UUIDFingerprintRun] {
+        let head = snapshot?.headSeq ?? 0
         var candidates = ((try? DirectoryListing.names(in: directory)) ?? []).compactMap { name in
             UUIDFingerprintRun.range(ofFileName: name).map { (range: $0, name: name) }
         }
@@ -62,7 +66,7 @@ final class UUIDRunSet {
         var chain: [UUIDFingerprintRun] = []
         for candidate in candidates where candidate.range.lowerBound == next && candidate.range.upperBound <= head {
             guard let run = UUIDFingerprintRun(path: directory + "/" + candidate.name), run.fromSeq == candidate.range.lowerBound,
-                run.toSeq == candidate.range.upperBound
+                run.toSeq == candidate.range.upperBound, run.binding == snapshot?.binding(at: run.toSeq)
             else { continue }
             chain.append(run)
             keep.insert(candidate.name)
@@ -74,8 +78,9 @@ final class UUIDRunSet {
         return chain
     }
 
-    /// Builds runs for the events after ``coveredSeq`` up to `last` from the log, a run
-    /// every ``chunkEvents`` events, merging size tiers as they come.
+    /// Builds runs for the events after ``coveredSeq`` up to `last` (the head, where a
+    /// batch ends) from the log, a run at the end of the batch that brings it to
+    /// ``chunkEvents`` events, each bound to that batch, merging size tiers as they come.
     private func rebuild(through last: UInt64) throws {
         guard let snapshot, last > coveredSeq else { return }
         try OwnedDirectory.prepare(directory)
@@ -90,15 +95,19 @@ final class UUIDRunSet {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) has no readable uuid")
                     }
                     events.add(uuid, seq: event.seq)
-                    if events.count >= chunkEvents, event.seq < last {
-                        try add(events.write(from: from, to: event.seq, directory: directory))
-                        events = UUIDFingerprintRun.Events()
-                        from = event.seq + 1
-                    }
                 }
             }
+            let end = batch.header.lastSeq
+            if events.count >= chunkEvents, end < last {
+                try add(events.write(from: from, to: end, binding: LogBinding(storeID: snapshot.meta.storeID, lastBatch: batch.header), directory: directory))
+                events = UUIDFingerprintRun.Events()
+                from = end + 1
+            }
         }
-        try add(events.write(from: from, to: last, directory: directory))
+        guard let binding = snapshot.binding(at: last) else {
+            throw HealthLogError(.corrupt, "no committed batch ends at the log's head, event \(last)")
+        }
+        try add(events.write(from: from, to: last, binding: binding, directory: directory))
     }
 
     /// What the log holds of `uuid` (its add and delete sequence numbers), or `nil` when no

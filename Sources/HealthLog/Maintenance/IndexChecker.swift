@@ -67,10 +67,15 @@ struct IndexChecker {
             report.notes.append("uuids/sync reaches past the log's head; the next write rebuilds it")
             return
         }
+        guard found.isBound(to: snapshot) else {
+            report.problems.append(
+                "uuids/sync at byte \(SyncTable.bindingOffset): was derived from another log (store or batch at sequence \(found.coveredSeq)); run 'healthlog reindex'")
+            return
+        }
         var expected = SyncTable()
         try expected.catchUp(snapshot, through: found.coveredSeq)
         if expected.entries != found.entries {
-            report.problems.append("uuids/sync at byte 28: disagrees with the log; run 'healthlog reindex'")
+            report.problems.append("uuids/sync at byte \(SyncTable.headerLength): disagrees with the log; run 'healthlog reindex'")
         }
     }
 }

@@ -56,16 +56,17 @@ struct IndexRebuild {
             try SegmentIndex(name: file.name, batches: snapshot.batches(inSegment: index)).write(layout)
             report.segmentIndexes += 1
         }
-        if snapshot.headSeq > 0 {
+        let binding = snapshot.binding(at: snapshot.headSeq)
+        if snapshot.headSeq > 0, let binding {
             try OwnedDirectory.prepare(layout.directory + "/uuids")
-            _ = try uuids.write(from: 1, to: snapshot.headSeq, directory: layout.directory + "/uuids")
+            _ = try uuids.write(from: 1, to: snapshot.headSeq, binding: binding, directory: layout.directory + "/uuids")
         }
         report.uuids = adds
         var sync = sync
         sync.coveredSeq = snapshot.headSeq
-        try sync.write(layout)
+        if let binding { try sync.write(layout, binding: binding) }
         let deletedAdds = try DeletedAddIndex.entries(from: snapshot, through: snapshot.headSeq)
-        if let binding = snapshot.binding(at: snapshot.headSeq) {
+        if let binding {
             try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq, binding: binding)
         }
         report.deletedAdds = deletedAdds.count

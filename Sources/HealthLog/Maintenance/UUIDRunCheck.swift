@@ -33,8 +33,9 @@ final class UUIDRunCheck {
     /// What opening the runs found, reported by ``finish(headSeq:_:)``.
     private var found: (problems: [String], notes: [String]) = ([], [])
 
-    /// Opens the runs of `layout` for a log whose head is `headSeq`.
-    init(layout: StoreLayout, headSeq: UInt64) {
+    /// Opens the runs of `layout` for the log of `snapshot`.
+    init(layout: StoreLayout, snapshot: LogSnapshot) {
+        let headSeq = snapshot.headSeq
         directory = layout.directory + "/uuids"
         let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDFingerprintRun.range(ofFileName: $0) != nil } ?? []
         for name in names.sorted() {
@@ -49,6 +50,11 @@ final class UUIDRunCheck {
             }
             guard run.toSeq <= headSeq else {
                 found.notes.append("\(display) reaches past the log's head; the next write removes it")
+                continue
+            }
+            guard run.binding == snapshot.binding(at: run.toSeq) else {
+                found.problems.append(
+                    "\(display) at byte \(UUIDFingerprintRun.bindingOffset): was derived from another log (store or batch at sequence \(run.toSeq)); run 'healthlog reindex'")
                 continue
             }
             checked.append(Checked(display: display, run: run))

@@ -3,8 +3,9 @@
 /// than trusting any index, then checks every index against the log (``IndexChecker``).
 /// Reports each problem with its file and byte offset. A torn tail is a note, not a problem.
 ///
-/// Memory holds one batch and, for the UUID index, 12 bytes an event (``UUIDRunCheck``);
-/// nothing is written, unless ``rebuildsIndexes`` is set.
+/// Memory holds one batch and, for the UUID index, 12 bytes an event (``UUIDRunCheck``),
+/// and 16 bytes an add to find a UUID added twice (``UUIDReuseCheck``); nothing is
+/// written, unless ``rebuildsIndexes`` is set.
 struct Verifier {
     /// The store checked.
     let layout: StoreLayout
@@ -34,7 +35,8 @@ struct Verifier {
         report.headSeq = snapshot.headSeq
         report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, headSeq: snapshot.headSeq)
+        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, snapshot: snapshot)
+        let reuseCheck = rebuildsIndexes ? nil : UUIDReuseCheck()
         var rebuild = IndexRebuild()
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
@@ -83,6 +85,7 @@ struct Verifier {
             for event in batchEvents {
                 if rebuildsIndexes { rebuild.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
                 try uuidCheck?.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
+                if !event.isDelete { reuseCheck?.add(event.uuid, seq: event.seq) }
             }
             if rebuildsIndexes, let seq = rebuild.endBatch() {
                 report.problems.append(snapshot.unreadableEvent(seq, in: batch).message)
@@ -93,9 +96,11 @@ struct Verifier {
         checker.checkSegmentIndexes(&report)
         let sequenced = report.events
         report.events -= min(droppedCount, report.events)
-        if report.problems.isEmpty, rebuildsIndexes {
+        let walked = report.problems.isEmpty
+        if walked, eventCount == sequenced, let reuseCheck { try reuseCheck.finish(snapshot, batches, &report) }
+        if walked, rebuildsIndexes {
             _ = try rebuild.write(layout, snapshot, keepsSegmentIndexes: true)
-        } else if report.problems.isEmpty, eventCount == sequenced, let uuidCheck {
+        } else if walked, eventCount == sequenced, let uuidCheck {
             try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
             try checker.checkSyncTable(&report)
             try checker.checkDeletedAdds(&report)

@@ -179,10 +179,11 @@ struct IndexRecoveryTests {
             // The inputs as the writer wrote them: append 1's run (checked against the real
             // one) and append 2's, which the merge removed.
             let directory = scene.file("uuids")
+            let snapshot = try LogSnapshot(StoreLayout(directory: scene.path))
             func run(_ part: ArraySlice<(uuid: SampleUUID, seq: UInt64, isDelete: Bool)>, from: UInt64, to: UInt64) throws -> String {
                 var keys = UUIDFingerprintRun.Events()
                 for event in part { keys.add(event.uuid, seq: event.seq) }
-                return try keys.write(from: from, to: to, directory: directory).path
+                return try keys.write(from: from, to: to, binding: try #require(snapshot.binding(at: to)), directory: directory).path
             }
             let first = try run(events[0..<120], from: 1, to: 120)
             #expect(try ByteSurgery.read(first) == fixture.images[0]["uuids/00000000000000000001-00000000000000000120.run"])

@@ -14,7 +14,7 @@ struct IndexVersionTests {
     /// The fixture's segment indexes, relative to the store.
     static let segmentIndexes = [1, 5, 9].map { "segments/\(String(format: "%020d", $0)).0000.idx" }
 
-    @Test("A store whose segment indexes and UUID run are index version 1 verifies with a note for each and no problem")
+    @Test("A store whose segment indexes, UUID run and sync table are index version 1 verifies with a note for each and no problem")
     func oldSegmentIndexesAreNotes() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -22,9 +22,12 @@ struct IndexVersionTests {
         let report = try store.verify()
         #expect(report.problems == [])
         #expect(report.events == 13)
-        #expect(report.notes == (Self.segmentIndexes + ["uuids/00000000000000000001-00000000000000000013.run"]).map {
-            "\($0) is index version 1, an older layout than this healthlog's 2; it is ignored, and the next write or 'healthlog reindex' rebuilds it"
-        } + ["the UUID index covers events 1...0 of 13; the next write brings it up to date"])
+        func note(_ name: String, current: UInt16) -> String {
+            "\(name) is index version 1, an older layout than this healthlog's \(current); it is ignored, and the next write or 'healthlog reindex' rebuilds it"
+        }
+        #expect(report.notes == Self.segmentIndexes.map { note($0, current: FormatConstants.segmentIndexVersion) }
+            + [note("uuids/00000000000000000001-00000000000000000013.run", current: FormatConstants.uuidIndexVersion)]
+            + ["the UUID index covers events 1...0 of 13; the next write brings it up to date", note("uuids/sync", current: FormatConstants.syncTableVersion)])
     }
 
     @Test("A store whose segment indexes are index version 1 replays what it holds, and reading it changes no file")
@@ -80,8 +83,8 @@ struct IndexVersionTests {
 
     static let indexFiles = [
         IndexFile(name: segmentIndexes[0], checksummed: 0..<72),
-        IndexFile(name: "uuids/00000000000000000001-00000000000000000013.run", checksummed: 0..<40),
-        IndexFile(name: "uuids/sync", checksummed: 0..<24),
+        IndexFile(name: "uuids/00000000000000000001-00000000000000000013.run", checksummed: 0..<60),
+        IndexFile(name: "uuids/sync", checksummed: 0..<44),
     ]
 
     @Test("An index file of a newer index version is ignored, noted rather than called damage, and rebuilt by the next write", arguments: indexFiles)

@@ -20,11 +20,13 @@ struct UUIDFingerprintAppendRunTests {
     }
 
     /// The bytes of the run of `events` covering `from...to`, written from their keys.
-    private static func reference(_ events: [(uuid: SampleUUID, seq: UInt64)], from: UInt64, to: UInt64, in directory: String) throws -> [UInt8] {
+    private static func reference(
+        _ events: [(uuid: SampleUUID, seq: UInt64)], from: UInt64, to: UInt64, binding: LogBinding = .unbound, in directory: String
+    ) throws -> [UInt8] {
         try OwnedDirectory.prepare(directory)
         var all = UUIDFingerprintRun.Events()
         for event in events { all.add(event.uuid, seq: event.seq) }
-        return try ByteSurgery.read(all.write(from: from, to: to, directory: directory).path)
+        return try ByteSurgery.read(all.write(from: from, to: to, binding: binding, directory: directory).path)
     }
 
     @Test(
@@ -39,7 +41,7 @@ struct UUIDFingerprintAppendRunTests {
         var appended = UUIDFingerprintRun.AppendEvents()
         for event in events { appended.add(event.uuid, seq: event.seq) }
         #expect(appended.count == count)
-        #expect(appended.fileBytes(from: from, to: to) == (try Self.reference(events, from: from, to: to, in: dir.path)))
+        #expect(appended.fileBytes(from: from, to: to, binding: .unbound) == (try Self.reference(events, from: from, to: to, in: dir.path)))
     }
 
     @Test("An append's finished run holds a key for each add and delete, as the run of its events written from their keys", arguments: [1, 7, 100, 5_000])
@@ -63,9 +65,11 @@ struct UUIDFingerprintAppendRunTests {
             events.append((uuid, seq))
         }
         appended.prepareFinish(through: 1_502)
-        let run = try appended.finish(through: 1_502, into: dir.file("uuids"))
+        let binding = LogBinding(storeID: StoreID.random(), check: 0x1234_5678)
+        let run = try appended.finish(through: 1_502, binding: binding, into: dir.file("uuids"))
+        #expect(run.binding == binding)
         #expect((run.fromSeq, run.toSeq, run.count) == (41, 1_502, events.count))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("uuids")) == [UUIDFingerprintRun.fileName(from: 41, to: 1_502)])
-        #expect(try ByteSurgery.read(run.path) == (try Self.reference(events, from: 41, to: 1_502, in: dir.file("reference"))))
+        #expect(try ByteSurgery.read(run.path) == (try Self.reference(events, from: 41, to: 1_502, binding: binding, in: dir.file("reference"))))
     }
 }

@@ -22,7 +22,7 @@ struct UUIDFingerprintRunTests {
         try OwnedDirectory.prepare(directory)
         var all = UUIDFingerprintRun.Events()
         for event in events { all.add(event.uuid, seq: event.seq) }
-        return try all.write(from: from, to: to, directory: directory)
+        return try all.write(from: from, to: to, binding: .unbound, directory: directory)
     }
 
     /// The key of the event `seq` of `uuid` in a run from `from` with block shift `shift`,

@@ -95,11 +95,12 @@ struct UUIDRunStreamingTests {
         #expect(sound.isSound && sound.notes.isEmpty, "\(sound)")
 
         let path = store.directory + "/" + IndexRecoveryTests.Run.merged.rawValue
-        var keys = try #require(UUIDFingerprintRun(path: path)).keys()
+        let stored = try #require(UUIDFingerprintRun(path: path))
+        var keys = stored.keys()
         // Another fingerprint for key 40, still between its neighbours.
         keys[40] += 1 << 32
         #expect(keys[40] < keys[41])
-        _ = try UUIDFingerprintRun.write(keys: keys, from: 1, to: 205, directory: store.directory + "/uuids")
+        _ = try UUIDFingerprintRun.write(keys: keys, from: 1, to: 205, binding: stored.binding, directory: store.directory + "/uuids")
         let report = try Verifier(layout: layout).run()
         #expect(report.problems == ["\(IndexRecoveryTests.Run.merged.rawValue) at byte \(try #require(UUIDFingerprintRun(path: path)).fieldOffset(40)): disagrees with the log at entry 41; run 'healthlog reindex'"])
     }

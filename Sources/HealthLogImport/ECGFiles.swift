@@ -53,8 +53,9 @@ enum ECGFiles {
         if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
+            var read = Set<String>()
             while let name = try entries.next() {
-                guard isECG(name) else { continue }
+                guard isECG(name), read.insert(name).inserted else { continue }
                 try deliver(entries, name)
             }
         } else {

@@ -74,7 +74,8 @@ struct ReferencedFiles {
     }
 
     /// Calls `deliver` once for each file found, with the indexes of the paths that name
-    /// it and the file's bytes: in the zip's order, or in the paths' order beside the XML.
+    /// it and the file's bytes: in the zip's order (the first entry of a name repeated in
+    /// the zip), or in the paths' order beside the XML.
     ///
     /// - Throws: an error reading the zip's entries, or whatever `deliver` throws.
     func forEachFile(_ deliver: (_ indexes: [Int], _ source: any ExportByteSource) throws -> Void) throws {
@@ -86,8 +87,11 @@ struct ReferencedFiles {
         if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
+            // An entry named again is passed over: the first of the name is read (the
+            // report notes the others).
+            var delivered = Set<String>()
             while let name = try entries.next() {
-                guard let indexes = wanted[.entry(name)] else { continue }
+                guard let indexes = wanted[.entry(name)], delivered.insert(name).inserted else { continue }
                 try deliver(indexes, entries)
             }
         } else {

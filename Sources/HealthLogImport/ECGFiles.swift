@@ -61,11 +61,13 @@ enum ECGFiles {
         if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
+            // An entry named again is passed over: the first of the name is read (the
+            // report notes the others).
             var seen: [String: Int] = [:]
             while let name = try entries.next() {
                 let occurrence = seen[name, default: 0]
                 seen[name] = occurrence + 1
-                guard isECG(name) else { continue }
+                guard occurrence == 0, isECG(name) else { continue }
                 try deliver(entries, name, SeriesFile(input: input, name: name, isZip: true, occurrence: occurrence))
             }
         } else {

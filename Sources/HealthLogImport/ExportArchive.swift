@@ -27,6 +27,7 @@ final class ExportArchive: ExportByteSource {
             headServed = 0
             if head.withUnsafeBytes({ ExportInput.isHealthExport($0) }) {
                 documentName = "\(path): \(name)"
+                entries.limit = ImportLimits.documentBytes
                 return
             }
         }

@@ -60,6 +60,8 @@ final class ExportDocumentReader {
     static let readBytes = 4096
     /// Whether the end of the input was fed.
     private var finished = false
+    /// The attributes of the start tags fed so far, counted.
+    private var tags = StartTagScan()
 
     /// What the C callbacks reach: the byte source, the tags parsed, the lines waiting to
     /// be resolved, the first parse error.
@@ -181,7 +183,7 @@ final class ExportDocumentReader {
             previous: String?
         ) -> String {
             let count = end - start
-            if memchr(start, 0x26, count) != nil { return expanded(start, count) }
+            if memchr(start, 0x26, count) != nil { return expanded(start, count, attribute: String(cString: local)) }
             if prefix == nil {
                 let known = known(local)
                 if Self.holds(known.last, start, count) { return known.last }
@@ -198,19 +200,98 @@ final class ExportDocumentReader {
             text.utf8.withContiguousStorageIfAvailable { $0.count == count && memcmp($0.baseAddress!, start, count) == 0 } ?? false
         }
 
-        /// A value holding entity references, expanded the way the reader's attribute
-        /// node was built and read: `xmlStringLenGetNodeList`, then its text.
-        private func expanded(_ start: UnsafePointer<xmlChar>, _ count: Int) -> String {
-            let document = parser?.pointee.myDoc
-            guard let list = xmlStringLenGetNodeList(document, start, Int32(count)) else { return "" }
-            defer { xmlFreeNodeList(list) }
-            if list.pointee.type == XML_TEXT_NODE, list.pointee.next == nil {
-                return list.pointee.content.map { String(cString: $0) } ?? ""
+        /// The error that stopped the parser from a callback (an entity's expansion past
+        /// ``ImportLimits``), which ``failure()`` reports before libxml2's.
+        var limitError: HealthLogError?
+        /// Bytes entity references expanded to so far, in all values.
+        var expandedBytes = 0
+
+        /// A value holding references, expanded as libxml2's tree reads an attribute: a
+        /// character reference as its character, a predefined entity as its character, an
+        /// entity of the document's DTD as its replacement text, itself expanded; an
+        /// unknown or external entity as nothing. The expansion is linear in its output and
+        /// bounded by ``ImportLimits``: past a bound it stops the parser with
+        /// ``limitError`` and gives an empty value.
+        private func expanded(_ start: UnsafePointer<xmlChar>, _ count: Int, attribute: String) -> String {
+            guard limitError == nil else { return "" }
+            var out: [UInt8] = []
+            do {
+                let fromEntities = try expand(start, count, into: &out, nesting: 0, attribute: attribute)
+                expandedBytes += fromEntities
+                if expandedBytes > ImportLimits.expandedDocumentBytes {
+                    throw limit(
+                        "entity references in attribute values expand to more than \(ImportLimits.describe(ImportLimits.expandedDocumentBytes)) in all, the most the import expands")
+                }
+            } catch {
+                stop(error)
+                return ""
             }
-            guard let text = xmlNodeListGetString(document, list, 1) else { return "" }
-            // libxml2's xmlFree is free(3) unless a program installs its own allocator; healthlog does not.
-            defer { free(text) }
-            return String(cString: text)
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// Appends the expansion of the `count` bytes at `start` to `out`; returns how many
+        /// bytes entities (not character references) gave.
+        private func expand(_ start: UnsafePointer<xmlChar>, _ count: Int, into out: inout [UInt8], nesting: Int, attribute: String) throws -> Int {
+            var fromEntities = 0
+            var at = 0
+            while at < count {
+                guard let found = memchr(start + at, 0x26, count - at) else {
+                    out.append(contentsOf: UnsafeBufferPointer(start: start + at, count: count - at))
+                    break
+                }
+                let ampersand = UnsafeRawPointer(found).assumingMemoryBound(to: xmlChar.self) - start
+                out.append(contentsOf: UnsafeBufferPointer(start: start + at, count: ampersand - at))
+                guard let semicolon = memchr(start + ampersand, 0x3B, count - ampersand) else { break }
+                let end = UnsafeRawPointer(semicolon).assumingMemoryBound(to: xmlChar.self) - start
+                let name = UnsafeBufferPointer(start: start + ampersand + 1, count: end - ampersand - 1)
+                at = end + 1
+                if name.first == 0x23 {
+                    Self.appendCharacter(name.dropFirst(), to: &out)
+                    continue
+                }
+                let entityName = String(decoding: name, as: UTF8.self)
+                guard let entity = xmlGetDocEntity(parser?.pointee.myDoc, entityName), let content = entity.pointee.content else { continue }
+                let length = Int(strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self)))
+                if entity.pointee.etype == XML_INTERNAL_PREDEFINED_ENTITY {
+                    out.append(contentsOf: UnsafeBufferPointer(start: content, count: length))
+                    continue
+                }
+                guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY else { continue }
+                guard nesting < ImportLimits.entityNesting else {
+                    throw limit("attribute \(attribute): entity '\(entityName)' refers to itself, or entities nest more than \(ImportLimits.entityNesting) deep")
+                }
+                let before = out.count
+                _ = try expand(content, length, into: &out, nesting: nesting + 1, attribute: attribute)
+                fromEntities += out.count - before
+                if out.count > ImportLimits.expandedValueBytes {
+                    throw limit(
+                        "attribute \(attribute): entity references expand to more than \(ImportLimits.describe(ImportLimits.expandedValueBytes)), the most the import expands in one value")
+                }
+            }
+            return fromEntities
+        }
+
+        /// Appends the UTF-8 of a character reference's number (`38`, `x26`); nothing for
+        /// one that names no character.
+        private static func appendCharacter(_ digits: Slice<UnsafeBufferPointer<xmlChar>>, to out: inout [UInt8]) {
+            let hex = digits.first == 0x78
+            let text = String(decoding: hex ? digits.dropFirst() : digits, as: UTF8.self)
+            guard let value = UInt32(text, radix: hex ? 16 : 10), value != 0, let scalar = Unicode.Scalar(value) else { return }
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        }
+
+        /// The error for a bound of ``ImportLimits`` passed, at the parser's line.
+        private func limit(_ reason: String) -> HealthLogError {
+            let line = parser.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0
+            return HealthLogError(.badInput, "\(source.documentName): line \(line): \(reason)")
+        }
+
+        /// Keeps the first error thrown from a callback and turns the parser's callbacks
+        /// off; ``parse(_:count:terminate:)`` throws it once the piece is parsed.
+        /// (`xmlStopParser` would free the input the callback's arguments point into.)
+        func stop(_ error: any Error) {
+            if limitError == nil { limitError = error as? HealthLogError ?? HealthLogError(.badInput, "\(error)") }
+            parser?.pointee.disableSAX = 1
         }
     }
 
@@ -280,8 +361,16 @@ final class ExportDocumentReader {
             guard let shared = parser.pointee._private else { return }
             let context = Unmanaged<Context>.fromOpaque(shared).takeUnretainedValue()
             guard context.parseError == nil else { return }
-            let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-            context.parseError = (Int(error.pointee.line), Int(error.pointee.int2), ExportDocumentReader.trimmed(message))
+            var message = ExportDocumentReader.trimmed(error.pointee.message.map { String(cString: $0) } ?? "malformed XML")
+            var (line, column) = (Int(error.pointee.line), Int(error.pointee.int2))
+            // An error inside an entity's replacement text (parsed by a parser of its own,
+            // or as an input pushed on the document's) has the place in that text: the
+            // document's input gives where the entity is used.
+            if let main = context.parser, main != parser || main.pointee.inputNr > 1, main.pointee.inputNr > 0, let outer = main.pointee.inputTab[0] {
+                (line, column) = (Int(outer.pointee.line), Int(outer.pointee.col))
+                message += " (in an entity's replacement text, used here)"
+            }
+            context.parseError = (line, column, message)
         }
         // The reader starts the parser with the input's first 4 bytes, read at once.
         var head = [UInt8](repeating: 0, count: 4)
@@ -397,16 +486,20 @@ final class ExportDocumentReader {
         try parse(context, count: min(buffered, Self.pieceBytes), terminate: false)
     }
 
-    /// Feeds the parser the first `count` waiting bytes of ``buffer``.
+    /// Feeds the parser the first `count` waiting bytes of ``buffer``, once
+    /// ``StartTagScan`` found no start tag in them with too many attributes.
     private func parse(_ context: Context, count: Int, terminate: Bool) throws {
         context.piece += 1
         let from = start
+        if let line = buffer.withUnsafeBytes({ tags.scan(UnsafeRawBufferPointer(rebasing: $0[from..<(from + count)])) }) {
+            throw StartTagScan.refusal(context.source.documentName, line: line)
+        }
         let status = buffer.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress! + from, Int32(count), terminate ? 1 : 0) }
         }
         start += count
         buffered -= count
-        if status != 0 || parser.pointee.wellFormed == 0 { throw failure() }
+        if status != 0 || parser.pointee.wellFormed == 0 || context.limitError != nil { throw failure() }
     }
 
     /// Whether the whole input was read and it does not end with `endTag` (blanks after it
@@ -442,6 +535,7 @@ final class ExportDocumentReader {
     private func failure() -> any Error {
         let context = context.takeUnretainedValue()
         if let error = context.readFailure { return error }
+        if let error = context.limitError { return error }
         let name = context.source.documentName
         if let parsed = context.parseError {
             return HealthLogError(.badInput, "\(name): line \(parsed.line), column \(parsed.column): malformed XML: \(parsed.message)")

@@ -63,6 +63,7 @@ final class ExportFile: ExportByteSource {
     /// left, 0 at the end), from the block read ahead, which is refilled with `read(2)` as
     /// it runs out.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try ImportStop.check()
         guard buffer.count > 0 else { return 0 }
         var done = 0
         while done < buffer.count {

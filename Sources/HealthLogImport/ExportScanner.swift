@@ -31,7 +31,8 @@ struct ExportScanner {
     /// Calls `body` with each top-level element in document order.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` for XML that is not well-formed (with line
-    ///   and column) or a document whose root is not `HealthData`; whatever `body` throws.
+    ///   and column), a document whose root is not `HealthData`, or elements nested deeper
+    ///   than ``ImportLimits/depth``; whatever `body` throws.
     mutating func scan(_ body: (ExportElement) throws -> Void) throws {
         guard let root = try next(), !root.isEnd else {
             throw HealthLogError(.badInput, "\(source.documentName): the XML holds no element: not an Apple Health export")
@@ -53,6 +54,12 @@ struct ExportScanner {
                 continue
             }
             count(node)
+            // The root is at depth 1, the top-level elements at 2.
+            if stack.count + 2 > ImportLimits.depth {
+                throw HealthLogError(
+                    .badInput,
+                    "\(source.documentName): line \(node.line): element \(node.name) is nested \(stack.count + 2) deep, deeper than the \(ImportLimits.depth) the import reads")
+            }
             if node.name == "Location", !stack.isEmpty {
                 stack[stack.count - 1].locationCount += 1
                 if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: node.attributes) }

@@ -61,6 +61,9 @@ enum GPXReader {
                         if isEmpty { try finishPoint() }
                     }
                     if !isEmpty { depth += 1 }
+                    if depth > ImportLimits.depth {
+                        throw HealthLogError(.badInput, "\(name): line \(reader.line): element \(element) is nested \(depth) deep, deeper than the \(ImportLimits.depth) the import reads")
+                    }
                 case .text(let chunk):
                     if point != nil { text += chunk }
                 case .end(let element):

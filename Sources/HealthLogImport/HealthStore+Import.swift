@@ -95,6 +95,7 @@ extension HealthStore {
                 try keep(events[index], index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
             }
         }
+        if document.isZip { report.repeatedEntries = try ArchiveEntries.repeatedNames(path) }
         let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)
         var routeElements: [String: Int] = [:]
         var routeFilesRead = 0

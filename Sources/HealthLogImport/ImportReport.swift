@@ -40,6 +40,9 @@ public struct ImportReport: Sendable {
     public var clinicalResourcesRead = 0
     /// Clinical records whose resource file could not be read (imported without it).
     public var clinicalProblems: [ReferencedFileProblem] = []
+    /// Names that more than one file of the zip has, with how many have each: the first
+    /// file of each name is the one read.
+    public var repeatedEntries: [(name: String, count: Int)] = []
     /// What the appends did, added up: `added` and `alreadyPresent` (records an earlier
     /// import brought in), `replaced` and `skipped` by sync identifier, and `deleted` by
     /// `--mirror`. `anchor` is the head after the import.

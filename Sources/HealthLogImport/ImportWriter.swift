@@ -75,6 +75,7 @@ struct ImportWriter {
     /// Appends the events `gathered` holds, all-or-nothing, as the events added one by one
     /// would have been (nothing when it holds none); `gathered` is left as it is.
     mutating func append(_ gathered: GatheredAppend) throws {
+        try ImportStop.check()
         guard gathered.events > 0 else { return }
         let done: AppendSummary
         let vouched = unusedAsOfHead != nil && gathered.checked

@@ -74,8 +74,8 @@ struct ReferencedFiles {
     }
 
     /// Calls `deliver` once for each file found, with the indexes of the paths that name
-    /// it, the file's bytes and where to read them again: in the zip's order, or in the
-    /// paths' order beside the XML.
+    /// it, the file's bytes and where to read them again: in the zip's order (the first
+    /// entry of a name repeated in the zip), or in the paths' order beside the XML.
     ///
     /// - Throws: an error reading the zip's entries, or whatever `deliver` throws.
     func forEachFile(_ deliver: (_ indexes: [Int], _ source: any ExportByteSource, _ again: SeriesFile) throws -> Void) throws {
@@ -87,11 +87,13 @@ struct ReferencedFiles {
         if isZip {
             let entries = try ArchiveEntries(input)
             defer { entries.close() }
+            // An entry named again is passed over: the first of the name is read (the
+            // report notes the others).
             var seen: [String: Int] = [:]
             while let name = try entries.next() {
                 let occurrence = seen[name, default: 0]
                 seen[name] = occurrence + 1
-                guard let indexes = wanted[.entry(name)] else { continue }
+                guard occurrence == 0, let indexes = wanted[.entry(name)] else { continue }
                 try deliver(indexes, entries, SeriesFile(input: input, name: name, isZip: true, occurrence: occurrence))
             }
         } else {

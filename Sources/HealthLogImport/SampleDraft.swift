@@ -58,6 +58,12 @@ struct SampleDraft {
 
     /// The metadata entries, in the order added, each key once.
     private(set) var metadata: [(key: String, value: MetadataValue)] = []
+    /// The index of each entry by key, once there are more than ``scannedEntries``
+    /// (an element with thousands of attributes or `MetadataEntry` children is then read in
+    /// linear time; the few entries of a real sample are found by a scan, without hashing).
+    private var indexByKey: [String: Int] = [:]
+    /// How many entries are found by a scan before ``indexByKey`` is built.
+    private static let scannedEntries = 16
     /// Keys given twice with different values: the first value is kept.
     private(set) var conflicts: [String] = []
 
@@ -70,7 +76,20 @@ struct SampleDraft {
 
     /// The index of the entry for `key`.
     private func entry(_ key: String) -> Int? {
-        metadata.firstIndex { $0.key == key }
+        if metadata.count > Self.scannedEntries { return indexByKey[key] }
+        return metadata.firstIndex { $0.key == key }
+    }
+
+    /// Adds an entry whose key is not there yet.
+    private mutating func append(_ key: String, _ value: MetadataValue) {
+        metadata.append((key, value))
+        if metadata.count > Self.scannedEntries {
+            if indexByKey.isEmpty {
+                for (index, entry) in metadata.enumerated() { indexByKey[entry.key] = index }
+            } else {
+                indexByKey[key] = metadata.count - 1
+            }
+        }
     }
 
     /// Adds a metadata entry. A key given again with the same value is dropped (modern
@@ -81,7 +100,7 @@ struct SampleDraft {
             if metadata[index].value.jsonText != json { conflicts.append(key) }
             return
         }
-        metadata.append((key, .json(json)))
+        append(key, .json(json))
     }
 
     /// Adds a metadata entry whose value is the string `text`: the same entry as
@@ -91,13 +110,13 @@ struct SampleDraft {
             if metadata[index].value.jsonText != JSONText.string(text) { conflicts.append(key) }
             return
         }
-        metadata.append((key, .text(text)))
+        append(key, .text(text))
     }
 
     /// Adds a metadata entry whose value is a date, kept as ISO text.
     mutating func addMetadata(_ key: String, date: Instant) {
         guard entry(key) == nil else { return }
-        metadata.append((key, .date(date)))
+        append(key, .date(date))
     }
 
     /// The UUID derived from the content: the first 128 bits of SHA-256 over the
@@ -137,9 +156,16 @@ struct SampleDraft {
     /// (String order), equal keys kept in their order: an insertion sort, since a sample
     /// has a handful of entries and this runs for every record twice (the canonical form
     /// and the line); the stable library sort's set-up cost more than the sorting.
+    /// Past ``scannedEntries`` entries (an element with thousands of attributes), the
+    /// library's sort, by key and then by place, so the time stays n log n.
     private func sortByKey(_ order: inout [Int]) {
         func key(_ index: Int) -> String { index < 0 ? Self.markerKey : metadata[index].key }
         guard order.count > 1 else { return }
+        if order.count > Self.scannedEntries {
+            let keyed = order.map { (key: key($0), place: $0 < 0 ? Int.max : $0, index: $0) }
+            order = keyed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.place < $1.place }.map(\.index)
+            return
+        }
         for k in 1..<order.count {
             let moving = order[k]
             let movingKey = key(moving)

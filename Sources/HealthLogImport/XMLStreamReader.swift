@@ -44,6 +44,8 @@ final class XMLStreamReader {
         var parseError: (line: Int, column: Int, message: String)?
         /// What was handed to the parser: its newlines, last bytes, whether it all was.
         var input = InputTail()
+        /// The attributes of the start tags read so far, counted.
+        var tags = StartTagScan()
         init(_ source: any ExportByteSource) { self.source = source }
     }
 
@@ -57,6 +59,9 @@ final class XMLStreamReader {
             let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
             do {
                 let count = try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
+                if let line = context.tags.scan(UnsafeRawBufferPointer(start: buffer, count: count)) {
+                    throw StartTagScan.refusal(context.source.documentName, line: line)
+                }
                 if count == 0 { context.input.reachedEnd = true }
                 context.input.took(UnsafeRawPointer(buffer), count)
                 return Int32(count)

@@ -40,6 +40,9 @@ extension ImportReport {
             if !clinicalProblems.isEmpty { out.append(.stderr("clinical records imported without their resource: \(clinicalProblems.count)")) }
             for problem in clinicalProblems { out.append(.stderr("  \(problem)")) }
         }
+        for (name, count) in repeatedEntries {
+            out.append(.stderr("healthlog: note: the zip holds \(count) files named \(name): the first is read, the others passed over"))
+        }
         for type in typeCounts.keys.sorted() where !HealthKitTypes.isKnown(type) {
             out.append(.stderr("healthlog: note: type \(type) is not one healthlog knows (a newer HealthKit type?): imported as given, without checks of its units or values"))
         }

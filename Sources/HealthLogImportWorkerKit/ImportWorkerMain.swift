@@ -19,6 +19,8 @@ package enum ImportWorkerMain {
         let channel = WorkerChannel(fd: 1)
         do {
             let request = try WorkerRequest(arguments, acceptsFaults: acceptsFaults)
+            ParentWatch.handleSignals()
+            if let fd = request.parentPipe { ParentWatch.watch(fd) }
             var lastStep: (phase: ImportProgress.Phase, megabytes: Int)?
             let store = HealthStore(directory: request.storePath, options: request.storeOptions)
             let report = try store.importExport(at: request.exportPath, options: request.importOptions) { step in

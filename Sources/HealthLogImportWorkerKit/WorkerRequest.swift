@@ -3,7 +3,7 @@ import HealthLogImport
 
 /// What `healthlog` asks the worker to import, read from the arguments it passes:
 /// `--store DIR [--mirror] [--no-sync] [--segment-bytes N] [--batch-bytes N]
-/// [--lock-timeout S] [--fault PLAN]… -- FILE`, the store options `healthlog` took from
+/// [--lock-timeout S] [--parent-pipe FD] [--fault PLAN]… -- FILE`, the store options `healthlog` took from
 /// its environment spelled out, so the worker reads no environment of its own.
 struct WorkerRequest {
     /// The store directory.
@@ -14,6 +14,8 @@ struct WorkerRequest {
     var storeOptions = StoreOptions()
     /// Mirroring.
     var importOptions = ImportOptions()
+    /// The read end of the pipe whose end tells that `healthlog` ended (``ParentWatch``).
+    var parentPipe: Int32?
 
     /// Reads the arguments; `--fault` only when `acceptsFaults` (the test-only twin).
     ///
@@ -32,6 +34,7 @@ struct WorkerRequest {
             case "--segment-bytes": storeOptions.segmentBytes = try Self.number(value(argument), argument)
             case "--batch-bytes": storeOptions.batchBytes = try Self.number(value(argument), argument)
             case "--lock-timeout": storeOptions.lockTimeout = try Self.number(value(argument), argument)
+            case "--parent-pipe": parentPipe = try Self.number(value(argument), argument)
             case "--fault":
                 guard acceptsFaults else { throw HealthLogError(.badUsage, "healthlog-import injects no faults; '--fault' is for the test-only worker") }
                 let text = try value(argument)

@@ -34,22 +34,38 @@ struct ImportWorker {
         guard pipe(&ends) == 0 else { throw Self.failure("cannot create a pipe for healthlog-import", errno) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        // The watch pipe: the worker reads its end of file when this process ends, however
+        // it ends; only this process holds the write end.
+        var watch: [Int32] = [0, 0]
+        guard pipe(&watch) == 0 else {
+            let err = errno
+            _ = close(readEnd)
+            _ = close(writeEnd)
+            throw Self.failure("cannot create a pipe for healthlog-import", err)
+        }
+        _ = fcntl(watch[1], F_SETFD, FD_CLOEXEC)
+        defer { _ = close(watch[1]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_addclose(&actions, writeEnd)
+        posix_spawn_file_actions_adddup2(&actions, watch[0], 0)
+        posix_spawn_file_actions_addclose(&actions, watch[0])
         let argv = [executable] + arguments
         var cArgv = argv.map { strdup($0) } + [nil]
         defer { for argument in cArgv { free(argument) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, &cArgv, environ)
         _ = close(writeEnd)
+        _ = close(watch[0])
         guard spawned == 0 else {
             _ = close(readEnd)
             let hint = spawned == ENOENT ? " (it is built beside healthlog by 'swift build --product healthlog-import')" : ""
             throw Self.failure("cannot run \(executable)\(hint)", spawned)
         }
+        WorkerSignals.forward(to: pid)
+        defer { WorkerSignals.restore() }
         var failure: HealthLogError?
         var reporting = false
         try Self.readLines(readEnd) { fields in
@@ -95,6 +111,7 @@ struct ImportWorker {
         if !options.sync { out.append("--no-sync") }
         out += ["--segment-bytes", String(options.segmentBytes), "--batch-bytes", String(options.batchBytes)]
         out += ["--lock-timeout", String(options.lockTimeout)]
+        out += ["--parent-pipe", "0"]
         if let kill = options.faults.kill { out += ["--fault", "kill:\(kill.point.rawValue):\(kill.occurrence)"] }
         if let bytes = options.faults.failWritesAfterBytes { out += ["--fault", "enospc-after:\(bytes)"] }
         if options.faults.failSync { out += ["--fault", "fail-fsync"] }

@@ -17,31 +17,10 @@ enum SignalStop {
     static func install() throws -> StopSignal {
         let stop = try StopSignal()
         stopDescriptor = stop.descriptor
-        for signalNumber in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { _ in
-                var byte: UInt8 = 1
-                _ = write(stopDescriptor, &byte, 1)
-            }
-            #else
-            action.__sigaction_u.__sa_handler = { _ in
-                var byte: UInt8 = 1
-                _ = write(stopDescriptor, &byte, 1)
-            }
-            #endif
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(signalNumber, &action, nil)
+        SignalHandlers.install([SIGINT, SIGTERM]) { _ in
+            var byte: UInt8 = 1
+            _ = write(stopDescriptor, &byte, 1)
         }
-        // A process inherits its parent's signal mask: started from a thread that blocks
-        // SIGINT and SIGTERM (as Foundation's Process does from a Dispatch worker), the
-        // signals would stay pending forever and the follow could not be stopped.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        sigaddset(&handled, SIGINT)
-        sigaddset(&handled, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         return stop
     }
 }

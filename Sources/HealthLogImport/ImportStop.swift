@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import HealthLog
+import HealthLog
 import Synchronization
 
 /// A request to stop the import in this process: a signal handler (SIGINT, SIGTERM) or the

@@ -21,21 +21,7 @@ enum ParentWatch {
     /// it cleans up.
     static func handleSignals() {
         signal(SIGPIPE, SIG_IGN)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { ImportStop.request($0) }
-            #else
-            action.__sigaction_u.__sa_handler = { ImportStop.request($0) }
-            #endif
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(signalNumber, &action, nil)
-        }
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, signalNumber) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        SignalHandlers.install([SIGINT, SIGTERM, SIGHUP]) { ImportStop.request($0) }
     }
 
     /// Watches `fd` (the read end of the parent's pipe) on a thread of its own: at its end

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HealthLog
 
 /// The worker the handlers below pass signals to; a C signal handler cannot capture
 /// context, so it lives here. Written before the handlers are installed.
@@ -18,23 +19,7 @@ enum WorkerSignals {
     /// Passes the signals on to the worker `pid` from now on.
     static func forward(to pid: pid_t) {
         workerID = pid
-        for signalNumber in forwarded {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { signalNumber in _ = kill(workerID, signalNumber) }
-            #else
-            action.__sigaction_u.__sa_handler = { signalNumber in _ = kill(workerID, signalNumber) }
-            #endif
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(signalNumber, &action, nil)
-        }
-        // A process inherits its parent's signal mask (Foundation's Process starts one from
-        // a thread that blocks these): unblocked, so they reach the handlers.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for signalNumber in forwarded { sigaddset(&handled, signalNumber) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        SignalHandlers.install(forwarded) { signalNumber in _ = kill(workerID, signalNumber) }
     }
 
     /// Gives the signals their default action again.

@@ -165,7 +165,9 @@ struct BoundedImportCLITests {
             {
                 return worker
             }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            // A blocking sleep: an await could leave this task waiting for a thread of a pool
+            // other tests keep busy while the import runs to its end.
+            usleep(20_000)
         }
         return nil
     }
@@ -204,7 +206,7 @@ struct BoundedImportCLITests {
         _ = launched.finish()
         var waited = 0
         while !Self.ended(worker), waited < 60_000 {
-            try await Task.sleep(nanoseconds: 50_000_000)
+            usleep(50_000)
             waited += 50
         }
         #expect(Self.ended(worker))

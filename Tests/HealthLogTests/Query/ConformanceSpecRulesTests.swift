@@ -399,7 +399,7 @@ struct ConformanceSpecRulesTests {
             return results
         }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(120))
             consumer.cancel()
         }
         let results = try await consumer.value

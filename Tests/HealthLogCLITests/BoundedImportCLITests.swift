@@ -42,36 +42,23 @@ struct BoundedImportCLITests {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".import-") }
     }
 
-    static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    static let record =
-        "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" creationDate=\"2024-03-01 08:00:00 +0000\" startDate=\"2024-03-01 08:00:00 +0000\" endDate=\"2024-03-01 08:01:00 +0000\" value=\"12\""
-    static let workout =
-        "<Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"10\" durationUnit=\"min\" sourceName=\"Watch\" creationDate=\"2024-03-01 09:00:00 +0000\" startDate=\"2024-03-01 08:50:00 +0000\" endDate=\"2024-03-01 09:00:00 +0000\"><WorkoutRoute sourceName=\"Watch\" creationDate=\"2024-03-01 09:00:00 +0000\" startDate=\"2024-03-01 08:50:00 +0000\" endDate=\"2024-03-01 09:00:00 +0000\"><FileReference path=\"/workout-routes/route_1.gpx\"/></WorkoutRoute></Workout>"
-    static let point = "<trkpt lat=\"1.5\" lon=\"-2.5\"><time>2024-03-01T08:55:00Z</time></trkpt>\n"
-
-    /// An export document with `dtd`'s declarations, if any, and `body` in its root.
-    static func document(_ body: String, dtd: String? = nil) -> [UInt8] {
-        let subset = dtd.map { "<!DOCTYPE HealthData [\n\($0)]>\n" } ?? ""
-        return Array((head + subset + "<HealthData locale=\"en_US\">\n" + body + "\n</HealthData>\n").utf8)
-    }
-
     /// The hostile documents: name, bytes, what the error ends with.
     static let hostileDocuments: [(name: String, bytes: @Sendable () -> [UInt8], message: String)] = [
         (
-            "deep.xml", { document(record + ">\n" + String(repeating: "<a>", count: 30_000) + String(repeating: "</a>", count: 30_000) + "</Record>") },
+            "deep.xml", { HostileExport.document(HostileExport.record + ">\n" + String(repeating: "<a>", count: 30_000) + String(repeating: "</a>", count: 30_000) + "</Record>") },
             "deep.xml: line 4: element a is nested 257 deep, deeper than the 256 the import reads"
         ),
         (
             "entities.xml",
             {
-                document(
-                    record.replacingOccurrences(of: "\"Phone\"", with: "\"" + String(repeating: "&e;", count: 20_000) + "\"") + "/>",
+                HostileExport.document(
+                    HostileExport.record.replacingOccurrences(of: "\"Phone\"", with: "\"" + String(repeating: "&e;", count: 20_000) + "\"") + "/>",
                     dtd: "<!ENTITY e \"" + String(repeating: "x", count: 100_000) + "\">\n")
             },
             "entities.xml: line 6: attribute sourceName: entity references expand to more than 1 MiB, the most the import expands in one value"
         ),
         (
-            "attributes.xml", { document(record + (0..<300_000).map { " k\($0)=\"v\"" }.joined() + "/>") },
+            "attributes.xml", { HostileExport.document(HostileExport.record + (0..<300_000).map { " k\($0)=\"v\"" }.joined() + "/>") },
             "attributes.xml: line 3: a start tag holds more than 1000 attributes, the most the import reads on one element"
         ),
     ]
@@ -95,7 +82,7 @@ struct BoundedImportCLITests {
     /// A zip of the document (a record and a workout whose route is `route_1.gpx`) and
     /// `extra` after it.
     static func zip(_ extra: [CraftedZip.Entry]) -> [UInt8] {
-        CraftedZip.make([CraftedZip.stored("apple_health_export/export.xml", document(record + "/>\n" + workout))] + extra)
+        CraftedZip.make([CraftedZip.stored("apple_health_export/export.xml", HostileExport.document(HostileExport.record + "/>\n" + HostileExport.workout))] + extra)
     }
 
     @Test("A route and an electrocardiogram that unpack to 1 GiB are listed as refused, the rest imports, under 256 MiB", .timeLimit(.minutes(10)))
@@ -104,7 +91,7 @@ struct BoundedImportCLITests {
         defer { dir.remove() }
         let gpx = CraftedZip.repeated(
             "apple_health_export/workout-routes/route_1.gpx", prefix: Array("<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>".utf8),
-            pattern: Array(Self.point.utf8), size: 1 << 30, suffix: Array("</trkseg></trk></gpx>\n".utf8))
+            pattern: Array(HostileExport.point.utf8), size: 1 << 30, suffix: Array("</trkseg></trk></gpx>\n".utf8))
         let csv = CraftedZip.repeated(
             "apple_health_export/electrocardiograms/ecg_2024-03-01.csv",
             prefix: Array("Name,A\nRecorded Date,2024-03-01 08:00:00 +0000\nSample Rate,512 hertz\n\n".utf8), pattern: Array("-265.868\n".utf8),
@@ -122,7 +109,7 @@ struct BoundedImportCLITests {
     func entrySize() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>" + String(repeating: Self.point, count: 2000) + "</trkseg></trk></gpx>\n"
+        let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>" + String(repeating: HostileExport.point, count: 2000) + "</trkseg></trk></gpx>\n"
         try ByteSurgery.write(Self.zip([CraftedZip.stored("apple_health_export/workout-routes/route_1.gpx", Array(gpx.utf8))]), to: dir.file("export.zip"))
         let refused = try Self.measured(
             ["--store", dir.file("store"), "import", dir.file("export.zip")], environment: ["HEALTHLOG_IMPORT_ENTRY_BYTES": "65536"], in: dir)
@@ -138,7 +125,7 @@ struct BoundedImportCLITests {
     func repeatedEntriesNoted() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>" + Self.point + "</trkseg></trk></gpx>\n"
+        let gpx = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>" + HostileExport.point + "</trkseg></trk></gpx>\n"
         let route = CraftedZip.stored("apple_health_export/workout-routes/route_1.gpx", Array(gpx.utf8))
         try ByteSurgery.write(Self.zip([route, route]), to: dir.file("export.zip"))
         let run = try HealthLogBinary.run(["--store", dir.file("store"), "import", dir.file("export.zip")])
@@ -148,10 +135,10 @@ struct BoundedImportCLITests {
 
     /// An export of `count` records, about 210 bytes each.
     static func manyRecords(_ count: Int) -> [UInt8] {
-        var text = head + "<HealthData locale=\"en_US\">\n"
+        var text = HostileExport.head + "<HealthData locale=\"en_US\">\n"
         text.reserveCapacity(count * 220)
         for k in 0..<count {
-            text += record.replacingOccurrences(of: "value=\"12\"", with: "value=\"\(k)\"") + "/>\n"
+            text += HostileExport.record.replacingOccurrences(of: "value=\"12\"", with: "value=\"\(k)\"") + "/>\n"
         }
         return Array((text + "</HealthData>\n").utf8)
     }

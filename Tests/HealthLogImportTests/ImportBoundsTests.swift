@@ -9,20 +9,6 @@ import Testing
 /// or file named (each test's time limit only bounds a hang).
 @Suite("Apple Health import: bounded on any input")
 struct ImportBoundsTests {
-    static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    static let record =
-        "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" creationDate=\"2024-03-01 08:00:00 +0000\" startDate=\"2024-03-01 08:00:00 +0000\" endDate=\"2024-03-01 08:01:00 +0000\" value=\"12\""
-    static let workout =
-        "<Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"10\" durationUnit=\"min\" sourceName=\"Watch\" creationDate=\"2024-03-01 09:00:00 +0000\" startDate=\"2024-03-01 08:50:00 +0000\" endDate=\"2024-03-01 09:00:00 +0000\"><WorkoutRoute sourceName=\"Watch\" creationDate=\"2024-03-01 09:00:00 +0000\" startDate=\"2024-03-01 08:50:00 +0000\" endDate=\"2024-03-01 09:00:00 +0000\"><FileReference path=\"/workout-routes/route_1.gpx\"/></WorkoutRoute></Workout>"
-    static let point = "<trkpt lat=\"1.5\" lon=\"-2.5\"><time>2024-03-01T08:55:00Z</time></trkpt>\n"
-
-    /// An export document: `dtd` (an internal subset's declarations, if any), then the
-    /// root with `body`.
-    static func document(_ body: String, dtd: String? = nil) -> [UInt8] {
-        let subset = dtd.map { "<!DOCTYPE HealthData [\n\($0)]>\n" } ?? ""
-        return Array((head + subset + "<HealthData locale=\"en_US\">\n" + body + "\n</HealthData>\n").utf8)
-    }
-
     /// Imports `bytes`, written as `name`, into a fresh store: the report, or the error
     /// and whether anything (the store, its staging) was left in the directory.
     static func importing(_ bytes: [UInt8], name: String = "export.xml") throws -> Result<ImportReport, HealthLogError> {
@@ -51,8 +37,8 @@ struct ImportBoundsTests {
 
     @Test("Elements nested 30,000 deep are refused at the first past the limit, naming line and depth", .timeLimit(.minutes(10)))
     func deepNesting() throws {
-        let body = Self.record + ">\n" + String(repeating: "<a>", count: 30_000) + String(repeating: "</a>", count: 30_000) + "</Record>"
-        let error = try Self.refusal(Self.document(body))
+        let body = HostileExport.record + ">\n" + String(repeating: "<a>", count: 30_000) + String(repeating: "</a>", count: 30_000) + "</Record>"
+        let error = try Self.refusal(HostileExport.document(body))
         #expect(error.code == .badInput)
         #expect(error.message.hasSuffix("export.xml: line 4: element a is nested 257 deep, deeper than the 256 the import reads"))
     }
@@ -60,8 +46,8 @@ struct ImportBoundsTests {
     @Test("An entity of 100,000 characters used 20,000 times in an attribute is refused at its line", .timeLimit(.minutes(10)))
     func entityExpansionInValue() throws {
         let dtd = "<!ENTITY e \"" + String(repeating: "x", count: 100_000) + "\">\n"
-        let body = Self.record.replacingOccurrences(of: "\"Phone\"", with: "\"" + String(repeating: "&e;", count: 20_000) + "\"") + "/>"
-        let error = try Self.refusal(Self.document(body, dtd: dtd))
+        let body = HostileExport.record.replacingOccurrences(of: "\"Phone\"", with: "\"" + String(repeating: "&e;", count: 20_000) + "\"") + "/>"
+        let error = try Self.refusal(HostileExport.document(body, dtd: dtd))
         #expect(error.code == .badInput)
         #expect(
             error.message.hasSuffix(
@@ -72,8 +58,8 @@ struct ImportBoundsTests {
     func entityLaughs() throws {
         var dtd = "<!ENTITY l0 \"lol\">\n"
         for level in 1...9 { dtd += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">\n" }
-        let body = Self.record.replacingOccurrences(of: "\"Phone\"", with: "\"&l9;\"") + "/>"
-        let error = try Self.refusal(Self.document(body, dtd: dtd))
+        let body = HostileExport.record.replacingOccurrences(of: "\"Phone\"", with: "\"&l9;\"") + "/>"
+        let error = try Self.refusal(HostileExport.document(body, dtd: dtd))
         #expect(error.message.contains("attribute sourceName: entity references expand to more than 1 MiB") || error.message.contains("malformed XML"))
     }
 
@@ -81,21 +67,21 @@ struct ImportBoundsTests {
     func entityExpansionInAll() throws {
         let dtd = "<!ENTITY e \"" + String(repeating: "y", count: 900_000) + "\">\n"
         let records = (0..<80).map { k in
-            Self.record.replacingOccurrences(of: "\"Phone\"", with: "\"&e;\"").replacingOccurrences(of: "value=\"12\"", with: "value=\"\(k)\"") + "/>"
+            HostileExport.record.replacingOccurrences(of: "\"Phone\"", with: "\"&e;\"").replacingOccurrences(of: "value=\"12\"", with: "value=\"\(k)\"") + "/>"
         }
-        let error = try Self.refusal(Self.document(records.joined(separator: "\n"), dtd: dtd))
+        let error = try Self.refusal(HostileExport.document(records.joined(separator: "\n"), dtd: dtd))
         #expect(error.message.contains("entity references in attribute values expand to more than 64 MiB in all"))
     }
 
     @Test("Entities within the bounds still expand: a character reference, a predefined entity, a nested one")
     func entitiesExpand() throws {
         let dtd = "<!ENTITY who \"Tom &#38;#38; &jerry;\">\n<!ENTITY jerry \"Jerry&#x21;\">\n"
-        let body = Self.record.replacingOccurrences(of: "\"Phone\"", with: "\"&who; &lt;3 &#65;\"") + "/>"
-        guard case .success = try Self.importing(Self.document(body, dtd: dtd)) else {
+        let body = HostileExport.record.replacingOccurrences(of: "\"Phone\"", with: "\"&who; &lt;3 &#65;\"") + "/>"
+        guard case .success = try Self.importing(HostileExport.document(body, dtd: dtd)) else {
             Issue.record("refused")
             return
         }
-        let scanned = try Self.scanned(Self.document(body, dtd: dtd))
+        let scanned = try Self.scanned(HostileExport.document(body, dtd: dtd))
         #expect(scanned.first?["sourceName"] == "Tom & Jerry! <3 A")
     }
 
@@ -122,7 +108,7 @@ struct ImportBoundsTests {
     @Test("An entity loop used in content is reported where it is used, not in the entity's own text")
     func entityLoopLine() throws {
         let dtd = "<!ENTITY a \"&b;\">\n<!ENTITY b \"&a;\">\n"
-        let error = try Self.refusal(Self.document(Self.record + ">\n&a;</Record>", dtd: dtd))
+        let error = try Self.refusal(HostileExport.document(HostileExport.record + ">\n&a;</Record>", dtd: dtd))
         #expect(error.message.contains("export.xml: line 8, column 4: malformed XML: Detected an entity reference loop"))
         #expect(error.message.contains("entity reference loop"))
     }
@@ -130,7 +116,7 @@ struct ImportBoundsTests {
     @Test("An element with 30,000 attributes is refused before libxml2's scan for repeated names, at its line", .timeLimit(.minutes(10)))
     func manyAttributes() throws {
         let attributes = (0..<30_000).map { " k\($0)=\"v\"" }.joined()
-        let error = try Self.refusal(Self.document("<ExportDate value=\"2024-03-01 09:00:00 +0000\"/>\n" + Self.record + attributes + "/>"))
+        let error = try Self.refusal(HostileExport.document("<ExportDate value=\"2024-03-01 09:00:00 +0000\"/>\n" + HostileExport.record + attributes + "/>"))
         #expect(error.message.hasSuffix("export.xml: line 4: a start tag holds more than 1000 attributes, the most the import reads on one element"))
     }
 
@@ -138,10 +124,10 @@ struct ImportBoundsTests {
     func manyEntriesKept() throws {
         let attributes = (0..<990).map { " k\($0)=\"v\($0)\"" }.joined()
         let entries = (0..<100_000).map { "<MetadataEntry key=\"m\($0)\" value=\"\($0)\"/>" }.joined()
-        let body = Self.record + attributes + ">" + entries + "<MetadataEntry key=\"m7\" value=\"other\"/></Record>"
+        let body = HostileExport.record + attributes + ">" + entries + "<MetadataEntry key=\"m7\" value=\"other\"/></Record>"
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try ByteSurgery.write(Self.document(body), to: dir.file("export.xml"))
+        try ByteSurgery.write(HostileExport.document(body), to: dir.file("export.xml"))
         let store = HealthStore(directory: dir.file("store"))
         let report = try store.importExport(at: dir.file("export.xml"))
         #expect(report.summary.added == 1)
@@ -154,14 +140,14 @@ struct ImportBoundsTests {
     /// A zip of the document (a record and a workout whose route is `route_1.gpx`) and
     /// `extra` entries after it.
     static func zip(_ extra: [CraftedZip.Entry]) -> [UInt8] {
-        CraftedZip.make([CraftedZip.stored("apple_health_export/export.xml", document(record + "/>\n" + workout))] + extra)
+        CraftedZip.make([CraftedZip.stored("apple_health_export/export.xml", HostileExport.document(HostileExport.record + "/>\n" + HostileExport.workout))] + extra)
     }
 
     @Test("A route that unpacks to 256 MiB from 2 MiB is listed as refused and the rest imports", .timeLimit(.minutes(10)))
     func routeBomb() throws {
         let gpx = CraftedZip.repeated(
             "apple_health_export/workout-routes/route_1.gpx", prefix: Array("<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>".utf8),
-            pattern: Array(Self.point.utf8), size: 256 << 20, suffix: Array("</trkseg></trk></gpx>\n".utf8))
+            pattern: Array(HostileExport.point.utf8), size: 256 << 20, suffix: Array("</trkseg></trk></gpx>\n".utf8))
         #expect(gpx.stored.count < 3 << 20)
         guard case .success(let report) = try Self.importing(Self.zip([gpx]), name: "export.zip") else {
             Issue.record("refused")
@@ -175,11 +161,11 @@ struct ImportBoundsTests {
 
     @Test("Files of one name in a zip are named in the report, and the first is the one read")
     func repeatedEntries() throws {
-        let first = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>" + Self.point + "</trkseg></trk></gpx>\n"
+        let first = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>" + HostileExport.point + "</trkseg></trk></gpx>\n"
         let second = first.replacingOccurrences(of: "1.5", with: "2.5")
         let bytes = CraftedZip.make([
-            CraftedZip.stored("apple_health_export/export.xml", Self.document(Self.record + "/>\n" + Self.workout)),
-            CraftedZip.stored("apple_health_export/export.xml", Self.document(Self.record.replacingOccurrences(of: "\"12\"", with: "\"13\"") + "/>")),
+            CraftedZip.stored("apple_health_export/export.xml", HostileExport.document(HostileExport.record + "/>\n" + HostileExport.workout)),
+            CraftedZip.stored("apple_health_export/export.xml", HostileExport.document(HostileExport.record.replacingOccurrences(of: "\"12\"", with: "\"13\"") + "/>")),
             CraftedZip.stored("apple_health_export/workout-routes/route_1.gpx", Array(first.utf8)),
             CraftedZip.stored("apple_health_export/workout-routes/route_1.gpx", Array(second.utf8)),
         ])

@@ -57,6 +57,8 @@ package enum HealthLogCommand {
                 rest.append(argument)
             }
         }
+        if rest.first == "--generate-completion-script" { return generateCompletionScript(rest.dropFirst(), terminal) }
+        if rest.first == "generate-docs" { return generateDocs(rest.dropFirst(), terminal) }
         if rest.first == "--version" {
             terminal.print(ToolVersion.line)
             terminal.flush()

@@ -50,7 +50,10 @@ struct ClockOptions: OptionGroup {
 extension ParsedArguments<ClockOptions> {
     /// The clock the options name.
     func timeZone() throws -> StatisticsTimeZone {
-        let given = [isGiven(\.utcOffset) ? "--utc-offset" : nil, isGiven(\.timeZone) ? "--time-zone" : nil, self.local ? "--local" : nil].compactMap { $0 }
+        let given = [
+            isGiven(\.utcOffset) ? options.utcOffset.declaration.name : nil, isGiven(\.timeZone) ? options.timeZone.declaration.name : nil,
+            self.local ? options.local?.declaration.name : nil,
+        ].compactMap { $0 }
         guard given.count <= 1 else { throw HealthLogError(.badUsage, "\(given.joined(separator: " and ")) exclude each other: give one") }
         if let minutes = try self.utcOffset { return .fixed(offsetMinutes: minutes) }
         if let rules = try self.timeZone { return .named(rules) }

@@ -4,12 +4,18 @@ package import HealthLog
 /// The shipping executable and the test-only fault tool both call ``main(_:faults:importWorker:)``.
 package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
-    static var commands: [CommandSpec] {
-        [
-            AppendCommand.spec, AddCommand.spec, DeleteCommand.spec, ReplayCommand.spec, ExportCommand.spec, AggregateCommand.spec, PlotCommand.spec,
-            BackupCommand.spec, RestoreCommand.spec, RecoverCommand.spec, AnchorCommand.spec, LogCommand.spec, StatsCommand.spec, VerifyCommand.spec,
-            ReindexCommand.spec, CompactCommand.spec, ImportCommand.spec,
-        ]
+    static let commandTypes: [any Command.Type] = [
+        AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
+        BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
+        ReindexCommand.self, CompactCommand.self, ImportCommand.self,
+    ]
+
+    /// Every command's spec, for help and the generated reference.
+    static var commands: [CommandSpec] { commandTypes.map { $0.spec } }
+
+    /// The spec of the command called `name`; only its own options are read.
+    static func command(named name: String) -> CommandSpec? {
+        commandTypes.first { $0.configuration.name == name }?.spec
     }
 
     /// The top-level help.
@@ -18,7 +24,7 @@ package enum HealthLogCommand {
         text += "\n\nUSAGE: \(ToolHelp.usage)\n\nOPTIONS:\n"
         for row in [ToolHelp.store, ToolHelp.help, ToolHelp.version] { text += CommandSpec.row(row.left, row.help) }
         text += "\nCOMMANDS:\n"
-        for command in commands { text += CommandSpec.row(command.name, command.abstract) }
+        for command in commandTypes { text += CommandSpec.row(command.configuration.name, command.configuration.abstract) }
         text += "\n  See 'healthlog help <command>' for detailed help.\n\nENVIRONMENT:\n"
         for row in ToolHelp.environment { text += CommandSpec.row(row.left, row.help) }
         text += "\nEXIT CODES:\n"
@@ -65,7 +71,7 @@ package enum HealthLogCommand {
             return ExitCode.success
         }
         guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
-            if rest.count > 1, let command = commands.first(where: { $0.name == rest[1] }) {
+            if rest.count > 1, let command = command(named: rest[1]) {
                 terminal.print(command.help.dropLast().description)
             } else {
                 terminal.print(String(help.dropLast()))
@@ -73,7 +79,7 @@ package enum HealthLogCommand {
             terminal.flush()
             return ExitCode.success
         }
-        guard let command = commands.first(where: { $0.name == name }) else {
+        guard let command = command(named: name) else {
             return usageError(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", terminal, nil)
         }
         let commandArguments = Array(rest.dropFirst())

@@ -6,7 +6,8 @@ enum MarkdownReference {
     /// `docs/reference/healthlog.md`: usage, global options, the commands, environment and exit codes.
     static func overview(_ commands: [CommandSpec]) -> String {
         var text = "\(notice)\n\n# healthlog\n\n\(escape(ToolHelp.overview))\n\n```\n\(ToolHelp.usage)\n```\n\n"
-        text += "Every command has `--help`; `healthlog help <command>` prints the same page.\n\n## Options\n\n"
+        text += "Every command has `--help`; `healthlog help <command>` prints the same page. What each command does and prints: "
+        text += "[Commands](../commands.md).\n\n## Options\n\n"
         for row in [ToolHelp.store, ToolHelp.help, ToolHelp.version] { text += item(row.left, row.help) }
         text += "\n## Commands\n\n| command | what it does |\n|---|---|\n"
         for command in commands { text += "| [`\(command.name)`](\(command.name).md) | \(cell(command.abstract)) |\n" }

@@ -37,13 +37,13 @@ public final class HealthStore: Sendable {
     /// - Throws: ``HealthLogError`` with code ``HealthLogError/Code/badInput`` for bad input,
     ///   ``HealthLogError/Code/locked`` when another writer holds the lock past the timeout,
     ///   or a store code for I/O failure or damage.
-    public func append(_ inputs: [LineReader]) throws -> AppendSummary {
+    package func append(_ inputs: [LineReader]) throws -> AppendSummary {
         let session = try AppendSession(layout, options: options)
         return try session.run(inputs)
     }
 
     /// Appends NDJSON event lines held in memory; see ``append(_:)``.
-    public func append(ndjson: [UInt8]) throws -> AppendSummary {
+    package func append(ndjson: [UInt8]) throws -> AppendSummary {
         try append([LineReader(bytes: ndjson)])
     }
 

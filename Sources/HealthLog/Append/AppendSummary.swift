@@ -30,7 +30,7 @@ public struct AppendSummary: Sendable, Equatable {
     package init() {}
 
     /// The one-line summary the CLI prints on stderr.
-    public var text: String {
+    package var text: String {
         "added \(added), deleted \(deleted), replaced \(replaced), skipped \(skipped)"
     }
 }

@@ -106,7 +106,7 @@ extension HealthStore {
     /// Runs an anchored query once and returns its samples and deleted objects, decoded.
     ///
     /// - Throws: as ``replay(_:deliver:)``.
-    public func result(_ request: ReplayRequest) throws -> QueryResult {
+    package func result(_ request: ReplayRequest) throws -> QueryResult {
         var result = QueryResult(newAnchor: request.anchor)
         let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
             try result.collect(line, location: "\(self.directory): event \(line.seq)")
@@ -120,7 +120,7 @@ extension HealthStore {
     /// of the store, not its history.
     ///
     /// - Returns: how many samples were delivered.
-    public func export(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+    package func export(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         var live = request
         live.anchor = .beginning
         live.limit = 0
@@ -150,7 +150,7 @@ extension HealthStore {
     /// - Returns: the anchor of the last item delivered, or the request's anchor.
     /// - Throws: ``HealthLogError/Code/badUsage`` for a request with a limit; otherwise as
     ///   ``replay(_:deliver:)``.
-    public func follow(
+    package func follow(
         _ request: ReplayRequest, until stop: StopSignal, deliver: (UnsafeRawBufferPointer) throws -> Void,
         afterBatch: (ReplayOutcome) throws -> Void
     ) throws -> QueryAnchor {

@@ -53,7 +53,7 @@ public final class HealthStore: Sendable {
     /// - Throws: ``HealthLogError/Code/anchorRefused`` for an anchor from another store or
     ///   past the head; ``HealthLogError/Code/noStore`` when there is no store;
     ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
-    public func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
+    package func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let snapshot = try LogSnapshot(layout)
         return try Replayer(snapshot: snapshot, request: request).run { try deliver($0.bytes) }
     }

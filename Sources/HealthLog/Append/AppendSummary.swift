@@ -23,7 +23,7 @@ public struct AppendSummary: Sendable, Equatable {
     /// not know (``HealthKitTypes``), stored as given.
     public var notes: [String] = []
     /// A torn tail that this append's writer found and cut before writing, if any.
-    public var recoveredTail: TornTail?
+    package var recoveredTail: TornTail?
 
     /// Nothing done yet: every count 0, the anchor at the beginning (for a caller that
     /// adds up several appends, as an import does).

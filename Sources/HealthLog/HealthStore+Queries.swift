@@ -3,7 +3,7 @@
 extension HealthStore {
     /// Saves `samples` in one all-or-nothing append, as HealthKit's `save(_:)`; a correlation's
     /// members must be saved in the same call. A route or electrocardiogram longer than one
-    /// part is stored in linked parts (``SeriesParts``). Returns the new head anchor.
+    /// part is stored in linked parts. Returns the new head anchor.
     ///
     /// ```swift
     /// let anchor = try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
@@ -28,7 +28,7 @@ extension HealthStore {
     }
 
     /// Deletes the live samples with `uuids` in one all-or-nothing append; each becomes a
-    /// deleted object for anchored queries. A series stored in parts (``SeriesParts``) is
+    /// deleted object for anchored queries. A series stored in parts is
     /// deleted whole: its head's UUID deletes every live part. Returns the new head anchor.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` for an empty list, or naming a UUID that

@@ -20,7 +20,7 @@ public struct AppendSummary: Sendable, Equatable {
     /// The UUID of the last sample added (the `add` command prints it).
     public var lastAdded: SampleUUID?
     /// Notes on what was accepted but is worth knowing, once each: types healthlog does
-    /// not know (``HealthKitTypes``), stored as given.
+    /// not know, stored as given.
     public var notes: [String] = []
     /// A torn tail that this append's writer found and cut before writing, if any.
     package var recoveredTail: TornTail?

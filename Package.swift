@@ -77,7 +77,8 @@ let package = Package(
         // The test-only twin of `healthlog` that injects the faults HEALTHLOG_TEST_FAULT names;
         // built by `swift build` and run by the CLI tests, but not a product.
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
-        .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources"),
+        // A user's program: no `package` access, so it builds against the public API only.
+        .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources", packageAccess: false),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),

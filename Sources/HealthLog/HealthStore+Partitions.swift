@@ -9,7 +9,7 @@ extension HealthStore {
     /// The store's identity as text (a UUID), the default person of a partitioned export.
     ///
     /// - Throws: ``HealthLogError/Code/noStore`` when there is no store.
-    public func identityText() throws -> String {
+    package func identityText() throws -> String {
         try LogSnapshot(layout).meta.storeID.text
     }
 
@@ -26,7 +26,7 @@ extension HealthStore {
     /// - Throws: ``HealthLogError/Code/noStore`` when there is no store; ``HealthLogError/Code/unsafeFile``
     ///   when a directory in the way is a symbolic link or another user's; ``HealthLogError/Code/io``
     ///   when a file cannot be written (files already renamed into place stay, each whole).
-    public func exportPartitioned(_ request: ReplayRequest, as export: PartitionedExport) throws -> PartitionedExport.Report {
+    package func exportPartitioned(_ request: ReplayRequest, as export: PartitionedExport) throws -> PartitionedExport.Report {
         try OwnedDirectory.prepare(export.directory, isNamedByUser: true)
         var report = PartitionedExport.Report()
         let name = export.person + "." + export.format.fileExtension

@@ -3,7 +3,7 @@
 extension HealthStore {
     /// Saves `samples` in one all-or-nothing append, as HealthKit's `save(_:)`; a correlation's
     /// members must be saved in the same call. A route or electrocardiogram longer than one
-    /// part is stored in linked parts (``SeriesParts``). Returns the new head anchor.
+    /// part is stored in linked parts. Returns the new head anchor.
     ///
     /// ```swift
     /// let anchor = try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
@@ -28,7 +28,7 @@ extension HealthStore {
     }
 
     /// Deletes the live samples with `uuids` in one all-or-nothing append; each becomes a
-    /// deleted object for anchored queries. A series stored in parts (``SeriesParts``) is
+    /// deleted object for anchored queries. A series stored in parts is
     /// deleted whole: its head's UUID deletes every live part. Returns the new head anchor.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` for an empty list, or naming a UUID that
@@ -106,7 +106,7 @@ extension HealthStore {
     /// Runs an anchored query once and returns its samples and deleted objects, decoded.
     ///
     /// - Throws: as ``replay(_:deliver:)``.
-    public func result(_ request: ReplayRequest) throws -> QueryResult {
+    package func result(_ request: ReplayRequest) throws -> QueryResult {
         var result = QueryResult(newAnchor: request.anchor)
         let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
             try result.collect(line, location: "\(self.directory): event \(line.seq)")
@@ -120,7 +120,7 @@ extension HealthStore {
     /// of the store, not its history.
     ///
     /// - Returns: how many samples were delivered.
-    public func export(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+    package func export(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         var live = request
         live.anchor = .beginning
         live.limit = 0
@@ -150,7 +150,7 @@ extension HealthStore {
     /// - Returns: the anchor of the last item delivered, or the request's anchor.
     /// - Throws: ``HealthLogError/Code/badUsage`` for a request with a limit; otherwise as
     ///   ``replay(_:deliver:)``.
-    public func follow(
+    package func follow(
         _ request: ReplayRequest, until stop: StopSignal, deliver: (UnsafeRawBufferPointer) throws -> Void,
         afterBatch: (ReplayOutcome) throws -> Void
     ) throws -> QueryAnchor {

@@ -9,9 +9,10 @@
 ///
 /// ```swift
 /// let store = HealthStore(directory: "health.store")
-/// let summary = try store.append(ndjson: Array(ndjson.utf8))
-/// let outcome = try store.replay(ReplayRequest(anchor: .beginning)) { line in print(String(decoding: line, as: UTF8.self), terminator: "") }
-/// save(outcome.newAnchor.token)
+/// try store.save([QuantitySample(type: .quantity("HeartRate"), quantity: Quantity(72, "count/min"),
+///                                fields: SampleFields(start: .now()))])
+/// let result = try await AnchoredObjectQueryDescriptor(anchor: savedAnchor).result(for: store)
+/// persist(result.newAnchor.token)
 /// ```
 public final class HealthStore: Sendable {
     /// The store directory.
@@ -37,13 +38,13 @@ public final class HealthStore: Sendable {
     /// - Throws: ``HealthLogError`` with code ``HealthLogError/Code/badInput`` for bad input,
     ///   ``HealthLogError/Code/locked`` when another writer holds the lock past the timeout,
     ///   or a store code for I/O failure or damage.
-    public func append(_ inputs: [LineReader]) throws -> AppendSummary {
+    package func append(_ inputs: [LineReader]) throws -> AppendSummary {
         let session = try AppendSession(layout, options: options)
         return try session.run(inputs)
     }
 
     /// Appends NDJSON event lines held in memory; see ``append(_:)``.
-    public func append(ndjson: [UInt8]) throws -> AppendSummary {
+    package func append(ndjson: [UInt8]) throws -> AppendSummary {
         try append([LineReader(bytes: ndjson)])
     }
 
@@ -53,7 +54,7 @@ public final class HealthStore: Sendable {
     /// - Throws: ``HealthLogError/Code/anchorRefused`` for an anchor from another store or
     ///   past the head; ``HealthLogError/Code/noStore`` when there is no store;
     ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
-    public func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
+    package func replay(_ request: ReplayRequest, deliver: (UnsafeRawBufferPointer) throws -> Void) throws -> ReplayOutcome {
         let snapshot = try LogSnapshot(layout)
         return try Replayer(snapshot: snapshot, request: request).run { try deliver($0.bytes) }
     }
@@ -104,7 +105,7 @@ public final class HealthStore: Sendable {
 
     /// Keeps the backup at `destination` current until `stop` is signalled (continuous
     /// backup): one ``backup(to:progress:)`` now, then another each time an append lands,
-    /// woken as ``follow(_:until:deliver:afterBatch:)`` is. Every round is as consistent,
+    /// woken as a long-running anchored query is. Every round is as consistent,
     /// incremental and verified as a one-off backup, and ends with the manifest written,
     /// so the destination can be restored after any round. `afterRound` is called with
     /// each round's report; a round under way when `stop` is signalled is finished first.

@@ -10,18 +10,18 @@ import Synchronization
 /// watch for the parent's end sets it, and the import's reads and appends then fail with
 /// ``HealthLogError/Code/io``, so the import ends the way any failure ends it (a new store's
 /// staging directory removed, the appends already made kept).
-public enum ImportStop {
+package enum ImportStop {
     /// The signal that asked for the stop, 0 while none did.
     private static let signal = Atomic<Int32>(0)
 
     /// Asks the import to stop because of `signalNumber` (the first request wins). Safe in
     /// a signal handler: one atomic compare-and-exchange.
-    public static func request(_ signalNumber: Int32) {
+    package static func request(_ signalNumber: Int32) {
         _ = signal.compareExchange(expected: 0, desired: signalNumber, ordering: .relaxed)
     }
 
     /// Whether a stop was asked for.
-    public static var isRequested: Bool { signal.load(ordering: .relaxed) != 0 }
+    package static var isRequested: Bool { signal.load(ordering: .relaxed) != 0 }
 
     /// Throws when a stop was asked for.
     ///

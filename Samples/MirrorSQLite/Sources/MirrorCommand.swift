@@ -38,10 +38,7 @@ enum MirrorCommand {
     private static func run(_ options: MirrorOptions, crashHook: CrashHook) async throws {
         let store = HealthStore(directory: options.store)
         guard store.exists else { throw HealthLogError(.noStore, "no store at \(options.store)") }
-        let types = Set(
-            try options.types.compactMap { name in
-                SampleType(try TypeNames.resolve(name, present: store.typesPresent))
-            })
+        let types = Set(try options.types.map(store.sampleType(named:)))
         let mirror = try MirrorDatabase(path: options.database, types: types.map(\.identifier), crashHook: crashHook)
         let sync = MirrorSync(store: store, mirror: mirror, types: types, batchSize: options.batchSize) {
             Console.report("healthlog-mirror: \($0)")

@@ -20,9 +20,9 @@ import Darwin
 /// place, this person's files (`.csv` or `.ndjson`) that this export did not write are
 /// removed, within the types it covers. Other people's files are never touched. Directories are created 0700 and
 /// files 0600: the partitions are health data.
-public struct PartitionedExport: Sendable {
+package struct PartitionedExport: Sendable {
     /// The format of the partition files.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// CSV with a header row (`.csv`).
         case csv
         /// One JSON object of the columns per line (`.ndjson`).
@@ -33,29 +33,29 @@ public struct PartitionedExport: Sendable {
     }
 
     /// What an export wrote.
-    public struct Report: Sendable, Equatable {
+    package struct Report: Sendable, Equatable {
         /// The files written, relative to the directory (`type=HeartRate/year=2024/alice.csv`), sorted.
-        public var files: [String] = []
+        package var files: [String] = []
         /// The samples written.
-        public var samples = 0
+        package var samples = 0
         /// This person's files removed from partitions that no longer hold their samples.
-        public var removed: [String] = []
+        package var removed: [String] = []
     }
 
     /// The columns of a partition file.
-    public static let columns = ["person"] + EventTable.columns.filter { $0 != "type" }
+    package static let columns = ["person"] + EventTable.columns.filter { $0 != "type" }
 
     /// The directory the partitions live in.
-    public var directory: String
+    package var directory: String
     /// The person's identifier (a file name: letters, digits, `.`, `_`, `-`; not starting with `.`).
-    public var person: String
+    package var person: String
     /// The files' format.
-    public var format: Format
+    package var format: Format
 
     /// An export of `person`'s samples into `directory`.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when `person` cannot name a file.
-    public init(directory: String, person: String, format: Format = .csv) throws {
+    package init(directory: String, person: String, format: Format = .csv) throws {
         let allowed = person.utf8.allSatisfy { c in
             (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 95 || c == 45 || c == 46
         }

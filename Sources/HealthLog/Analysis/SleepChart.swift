@@ -1,13 +1,13 @@
 /// Draws ``SleepNight``s as a standalone SVG chart: a bar per night of the hours asleep,
 /// stacked by stage (deep, core, REM, unspecified asleep, then awake on top), with the
 /// time in bed as a pale bar behind the stack, and a legend of the stages present.
-public struct SleepChart {
+package struct SleepChart {
     /// The nights, ascending.
-    public var nights: [SleepNight]
+    package var nights: [SleepNight]
     /// The title.
-    public var title: String
+    package var title: String
     /// The line under the title.
-    public var subtitle: String
+    package var subtitle: String
 
     /// The colour of each stage.
     private static let colors: [SleepNight.Stage: String] = [
@@ -15,7 +15,7 @@ public struct SleepChart {
     ]
 
     /// A chart of `nights`; `clock` names whose clock the nights follow.
-    public init(nights: [SleepNight], clock: String = "UTC") {
+    package init(nights: [SleepNight], clock: String = "UTC") {
         self.nights = nights
         title = "SleepAnalysis — hours per night by stage (hours)"
         let samples = nights.reduce(0) { $0 + $1.count }
@@ -23,7 +23,7 @@ public struct SleepChart {
     }
 
     /// The SVG document.
-    public var svg: String {
+    package var svg: String {
         let stacked = SleepNight.Stage.allCases.filter { $0 != .inBed }
         let highest = nights.map { n in Swift.max(stacked.reduce(0) { $0 + (n.seconds[$1] ?? 0) }, n.seconds[.inBed] ?? 0) / 3600 }.max() ?? 1
         let axis = ChartValueAxis(covering: 0, highest, integral: false)
@@ -56,7 +56,7 @@ public struct SleepChart {
     }
 
     /// Writes the SVG document to `path` atomically, mode 0600.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try DurableFile.replace(path, with: Array(svg.utf8))
     }
 }

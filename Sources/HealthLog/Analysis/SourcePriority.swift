@@ -4,12 +4,12 @@
 /// `iPad`), then every other source (apps), each group by name. The Health app puts a
 /// paired watch above the phone it was set up with and apps below the devices; healthlog
 /// cannot see what a source is beyond its name, so the name decides.
-public struct SourcePriority: Sendable, Hashable {
+package struct SourcePriority: Sendable, Hashable {
     /// The sources named first, highest priority first.
-    public var named: [String]
+    package var named: [String]
 
     /// The order with `named` first, then the default.
-    public init(_ named: [String] = []) {
+    package init(_ named: [String] = []) {
         self.named = named
     }
 

@@ -6,19 +6,19 @@
 /// axis is labelled at round calendar steps and broken around long empty stretches (see
 /// docs/exports-and-statistics.md, "Charts"); the value axis has round ticks in the display unit (durations in
 /// hours, minutes or seconds, whichever fits). Any browser shows it.
-public struct StatisticsChart {
+package struct StatisticsChart {
     /// The rows to draw, in one unit, ascending.
-    public var rows: [Statistics]
+    package var rows: [Statistics]
     /// The figure drawn.
-    public var figure: StatisticsFigure
+    package var figure: StatisticsFigure
     /// The title: the short type name, the figure, the interval and the unit.
-    public var title: String
+    package var title: String
     /// The line under the title: how many samples, from when to when, on whose clock.
-    public var subtitle: String
+    package var subtitle: String
 
     /// A chart of `figure` over `rows` of `type` at `interval`; `clock` names whose clock
     /// the intervals follow (`UTC`, `Europe/Berlin`).
-    public init(rows: [Statistics], figure: StatisticsFigure, type: SampleType, interval: StatisticsInterval, clock: String = "UTC") {
+    package init(rows: [Statistics], figure: StatisticsFigure, type: SampleType, interval: StatisticsInterval, clock: String = "UTC") {
         self.rows = rows
         self.figure = figure
         let unit = Self.displayUnit(figure, rows)
@@ -43,7 +43,7 @@ public struct StatisticsChart {
     var isBars: Bool { figure == .count || figure == .sum || figure == .duration }
 
     /// The SVG document.
-    public var svg: String {
+    package var svg: String {
         let unit = Self.displayUnit(figure, rows)
         let points = rows.compactMap { row in figure.value(of: row).map { (row: row, value: $0 / unit.divisor) } }
         var low = points.map(\.value).min() ?? 0
@@ -107,7 +107,7 @@ public struct StatisticsChart {
 
     /// Writes the SVG document to `path` atomically, mode 0600 (charts of health data are
     /// health data).
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try DurableFile.replace(path, with: Array(svg.utf8))
     }
 }

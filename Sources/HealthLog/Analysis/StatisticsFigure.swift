@@ -1,6 +1,6 @@
 /// One figure of a ``Statistics`` row by the name `aggregate --stat` and `plot --stat`
 /// use for it.
-public enum StatisticsFigure: String, Sendable, CaseIterable {
+package enum StatisticsFigure: String, Sendable, CaseIterable {
     /// The number of samples.
     case count
     /// The sum of the values.
@@ -18,7 +18,7 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
 
     /// The option that makes a ``StatisticsQuery`` compute the figure (none for the count,
     /// which is always there).
-    public var option: StatisticsOptions {
+    package var option: StatisticsOptions {
         switch self {
         case .count: []
         case .sum: .sum
@@ -33,7 +33,7 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
     /// The figure a command shows for `type` unless told otherwise: the sum of a
     /// cumulative type (or one healthlog does not know), the average of a discrete one,
     /// the count of samples of other kinds.
-    public static func defaultFigure(for type: SampleType) -> StatisticsFigure {
+    package static func defaultFigure(for type: SampleType) -> StatisticsFigure {
         guard type.kind == .quantity else { return .count }
         return QuantityTypeInfo.of(type.identifier)?.style.isCumulative == false ? .avg : .sum
     }
@@ -42,7 +42,7 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
     /// cumulative type, count, average, minimum and maximum for a discrete one, count,
     /// sum, average, minimum and maximum for a quantity type healthlog does not know, and
     /// count and duration for other kinds.
-    public static func defaultFigures(for type: SampleType) -> [StatisticsFigure] {
+    package static func defaultFigures(for type: SampleType) -> [StatisticsFigure] {
         guard type.kind == .quantity else { return [.count, .duration] }
         switch QuantityTypeInfo.of(type.identifier)?.style.isCumulative {
         case true?: return [.count, .sum]
@@ -52,7 +52,7 @@ public enum StatisticsFigure: String, Sendable, CaseIterable {
     }
 
     /// The figure in `row`, if it has it.
-    public func value(of row: Statistics) -> Double? {
+    package func value(of row: Statistics) -> Double? {
         switch self {
         case .count: Double(row.count)
         case .sum: row.sum

@@ -39,7 +39,8 @@ public struct StatisticsQuery: Sendable, Hashable {
     /// does not know, the first sample's).
     public var unit: HealthUnit?
     /// The sources that win when sources are merged, highest priority first; the others
-    /// follow in ``SourcePriority``'s default order.
+    /// follow by default: Apple Watch sources, then iPhone and iPad sources, then the rest,
+    /// each group by name.
     public var sourcePriority: [String]
 
     /// A query.

@@ -20,17 +20,17 @@ public struct AppendSummary: Sendable, Equatable {
     /// The UUID of the last sample added (the `add` command prints it).
     public var lastAdded: SampleUUID?
     /// Notes on what was accepted but is worth knowing, once each: types healthlog does
-    /// not know (``HealthKitTypes``), stored as given.
+    /// not know, stored as given.
     public var notes: [String] = []
     /// A torn tail that this append's writer found and cut before writing, if any.
-    public var recoveredTail: TornTail?
+    package var recoveredTail: TornTail?
 
     /// Nothing done yet: every count 0, the anchor at the beginning (for a caller that
     /// adds up several appends, as an import does).
     package init() {}
 
     /// The one-line summary the CLI prints on stderr.
-    public var text: String {
+    package var text: String {
         "added \(added), deleted \(deleted), replaced \(replaced), skipped \(skipped)"
     }
 }

@@ -2,13 +2,13 @@
 /// constant name Apple's exports write (`HKCategoryValueSleepAnalysisAsleepCore`), whether
 /// given as that name, as the part after the type's prefix (`AsleepCore`), in any case, or
 /// as its integer (`3`). So every spelling of a value matches every other.
-public enum CategoryValues {
+package enum CategoryValues {
     /// The stored name of `text` for the category type `identifier`; `nil` when healthlog
     /// does not know the type (the value is then kept as given).
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` when the type is known and `text` is none
     ///   of its values, listing them.
-    public static func canonical(_ text: String, type identifier: String) throws -> String? {
+    package static func canonical(_ text: String, type identifier: String) throws -> String? {
         guard let set = HealthKitTypes.categoryValues(of: identifier) else { return nil }
         let value = Int(text) ?? set.value(named: text)
         guard let value, let name = set.name(of: value) else {
@@ -20,7 +20,7 @@ public enum CategoryValues {
     /// The integer `text` (a name in any of the accepted spellings, or an integer) stands
     /// for in the category type `identifier`; for a type healthlog does not know, the
     /// integer itself or the number of a constant's full name. `nil` when it names nothing.
-    public static func integer(_ text: String, type identifier: String) -> Int? {
+    package static func integer(_ text: String, type identifier: String) -> Int? {
         if let value = Int(text) { return value }
         if let set = HealthKitTypes.categoryValues(of: identifier) { return set.value(named: text) }
         return constants[text]

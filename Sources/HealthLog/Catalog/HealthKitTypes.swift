@@ -5,9 +5,9 @@
 /// (electrocardiograms, audiograms). Identifiers with HealthKit's prefixes that are not
 /// in it are still accepted (new iOS versions add types); the table decides what is
 /// checked, the short names people type, and the "did you mean" of a typo.
-public enum HealthKitTypes {
+package enum HealthKitTypes {
     /// Every known full identifier.
-    public static let known: Set<String> = Set(
+    package static let known: Set<String> = Set(
         QuantityTypeInfo.names.map { "HKQuantityTypeIdentifier" + $0 } + CategoryTypeTable.sets.keys.map { "HKCategoryTypeIdentifier" + $0 }
             + ["BloodPressure", "Food"].map { "HKCorrelationTypeIdentifier" + $0 }
             + ["DateOfBirth", "BiologicalSex", "BloodType", "FitzpatrickSkinType", "WheelchairUse", "ActivityMoveMode", "CardioFitnessMedicationsUse"]
@@ -48,19 +48,19 @@ public enum HealthKitTypes {
     }
 
     /// Whether `identifier` is a full identifier healthlog knows, spelled exactly.
-    public static func isKnown(_ identifier: String) -> Bool { known.contains(identifier) }
+    package static func isKnown(_ identifier: String) -> Bool { known.contains(identifier) }
 
     /// The known identifiers `name` spells, full or short, in any case (`stepcount`,
     /// `HeartRate`, `hkquantitytypeidentifierheartrate`); empty when none, several when a
     /// short name is ambiguous.
-    public static func matching(_ name: String) -> [String] {
+    package static func matching(_ name: String) -> [String] {
         if isKnownQuantity(name) || known.contains(name) { return [name] }
         return byLowercased[name.lowercased()] ?? []
     }
 
     /// The known identifier `name` (full or short) is a near miss of: within two edits,
     /// ignoring case, and not itself a spelling of a known identifier. `nil` when none.
-    public static func nearMiss(of name: String) -> String? {
+    package static func nearMiss(of name: String) -> String? {
         guard matching(name).isEmpty else { return nil }
         let lower = name.lowercased()
         let isFull = SampleKind(typeIdentifier: name) != nil

@@ -1,6 +1,6 @@
 /// Resolves the type names people type (`HeartRate`, `stepcount`, `SleepAnalysis`,
 /// `Workout`) to HealthKit's full identifiers, as SPEC §4 allows "when unambiguous".
-public enum TypeNames {
+package enum TypeNames {
     /// Returns the full identifier for `name`: a known identifier spelled in full or short,
     /// in any case; else an identifier with a HealthKit prefix as given (types newer than
     /// healthlog), unless it is a near miss of a known one; else the one type present in
@@ -8,7 +8,7 @@ public enum TypeNames {
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for a name that matches nothing (with
     ///   "did you mean …" when it is close to a known type), several types, or a near miss.
-    public static func resolve(_ name: String, present: () throws -> Set<String>) throws -> String {
+    package static func resolve(_ name: String, present: () throws -> Set<String>) throws -> String {
         let known = HealthKitTypes.matching(name)
         if known.count == 1 { return known[0] }
         if known.count > 1 { throw HealthLogError(.badUsage, "type '\(name)' is ambiguous: \(known.joined(separator: ", "))") }
@@ -28,7 +28,7 @@ public enum TypeNames {
 
     /// The short form of a full identifier (`HKQuantityTypeIdentifierHeartRate` → `HeartRate`,
     /// `HKWorkoutTypeIdentifier` → `Workout`).
-    public static func shortForm(_ identifier: String) -> String {
+    package static func shortForm(_ identifier: String) -> String {
         for entry in SampleKind.prefixes where identifier.hasPrefix(entry.prefix) {
             if entry.exact { return String(entry.prefix.dropFirst(2).dropLast("TypeIdentifier".count)) }
             return String(identifier.dropFirst(entry.prefix.count))

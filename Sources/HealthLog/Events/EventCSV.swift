@@ -1,20 +1,20 @@
 /// Renders stored event lines as CSV (RFC 4180, with a header row) for `export` and
 /// `replay --format csv`, in ``EventTable``'s columns: a shape DuckDB, pandas and
 /// spreadsheets read directly.
-public enum EventCSV {
+package enum EventCSV {
     /// The header row, newline included.
-    public static let header = EventTable.columns.joined(separator: ",") + "\n"
+    package static let header = EventTable.columns.joined(separator: ",") + "\n"
 
     /// The row for a stored line (with or without its newline), newline included; empty for
     /// a series part after its head (``EventTable/rowCells(_:)``).
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
-    public static func row(_ line: UnsafeRawBufferPointer) throws -> String {
+    package static func row(_ line: UnsafeRawBufferPointer) throws -> String {
         try EventTable.rowCells(line).map(EventTable.csvRow) ?? ""
     }
 
     /// A CSV cell: `text` itself, or quoted when it holds a comma, quote or line break.
-    public static func cell(_ cell: String) -> String {
+    package static func cell(_ cell: String) -> String {
         guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
         return "\"" + cell.replacingAll("\"", with: "\"\"") + "\""
     }

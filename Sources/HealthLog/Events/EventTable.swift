@@ -14,15 +14,15 @@
 ///   numbers (`10.2` and `10.20` as one); NDJSON rows hold it exactly as recorded.
 /// - `metadata`, `totals`: JSON text in CSV, JSON objects in NDJSON rows; `objects` lists
 ///   member UUIDs separated by spaces.
-public enum EventTable {
+package enum EventTable {
     /// The columns, in order.
-    public static let columns = [
+    package static let columns = [
         "seq", "op", "uuid", "type", "start", "startOffset", "localStart", "end", "endOffset", "value", "unit", "category", "source", "sourceVersion", "device",
         "metadata", "activity", "duration", "totals", "objects",
     ]
 
     /// One cell of a row.
-    public enum Cell: Sendable, Equatable {
+    package enum Cell: Sendable, Equatable {
         /// No value (an empty CSV cell, JSON `null`).
         case null
         /// A number, as JSON text.
@@ -38,14 +38,14 @@ public enum EventTable {
     /// The cells of a stored line (with or without its newline), in ``columns`` order.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the stored line does not parse.
-    public static func cells(_ line: UnsafeRawBufferPointer) throws -> [Cell] {
+    package static func cells(_ line: UnsafeRawBufferPointer) throws -> [Cell] {
         cells(try record(line))
     }
 
     /// The row's cells of a stored line, or `nil` for an add of a series part after its
     /// head (``SeriesParts``): the analysis exports give a series stored in parts one row,
     /// its head's, whose metadata leaves out the part key.
-    public static func rowCells(_ line: UnsafeRawBufferPointer) throws -> [Cell]? {
+    package static func rowCells(_ line: UnsafeRawBufferPointer) throws -> [Cell]? {
         var r = try record(line)
         if !r.isDelete, SeriesParts.isSeries(r.type), r.metadata.contains(where: { $0.key == SeriesParts.partKey }) {
             guard let place = SeriesParts.place(in: r.metadataDictionary), place.series == nil else { return nil }
@@ -84,7 +84,7 @@ public enum EventTable {
     }
 
     /// `cells` as a CSV row, newline included.
-    public static func csvRow(_ cells: [Cell]) -> String {
+    package static func csvRow(_ cells: [Cell]) -> String {
         cells.map { cell in
             switch cell {
             case .null: ""
@@ -97,7 +97,7 @@ public enum EventTable {
 
     /// `cells` as one JSON object named by `names` (a line of NDJSON rows), newline included;
     /// empty cells are written as `null`, so every row has every column.
-    public static func jsonRow(_ cells: [Cell], names: [String]) -> String {
+    package static func jsonRow(_ cells: [Cell], names: [String]) -> String {
         var out = "{"
         for (k, cell) in cells.enumerated() {
             if k > 0 { out += "," }

@@ -2,7 +2,7 @@
 /// parser reads it.
 extension JSONText {
     /// A command-line value as JSON: a number or boolean when it reads as one, else a string.
-    public static func scalar(_ text: String) -> String {
+    package static func scalar(_ text: String) -> String {
         if text == "true" || text == "false" || isNumber(text) { return text }
         return string(text)
     }

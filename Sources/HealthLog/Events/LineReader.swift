@@ -8,9 +8,9 @@ import Darwin
 /// lines (``nextChunk()``) or lines (``forEachLine(_:)``). A regular file is mapped
 /// (``MappedFile``) rather than copied into buffers; a pipe is read in large chunks. Lines
 /// longer than ``maxLineLength`` are refused rather than buffered without bound.
-public struct LineReader {
+package struct LineReader {
     /// The longest line accepted, in bytes.
-    public static let maxLineLength = 16 << 20
+    package static let maxLineLength = 16 << 20
     /// The bytes a chunk holds at least, when the input has them: it ends at the first line
     /// end at or past this many bytes.
     static let chunkBytes = 1 << 20
@@ -30,19 +30,19 @@ public struct LineReader {
     private var carry: [UInt8] = []
     private var isAtEnd = false
     /// The number of the last line returned by ``forEachLine(_:)`` (1-based).
-    public private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     /// The input's name for error messages (a file name), or `nil` for standard input.
-    public let name: String?
+    package let name: String?
 
     /// Reads from an open file descriptor (not closed by the reader); `name` prefixes
     /// error messages.
-    public init(fileDescriptor: Int32, name: String?) {
+    package init(fileDescriptor: Int32, name: String?) {
         source = .descriptor(FileDescriptor(rawValue: fileDescriptor, path: name ?? "standard input"))
         self.name = name
     }
 
     /// Reads from bytes in memory.
-    public init(bytes: [UInt8], name: String? = nil) {
+    package init(bytes: [UInt8], name: String? = nil) {
         self.name = name
         source = .memory(bytes)
     }

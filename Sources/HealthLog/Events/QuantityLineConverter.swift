@@ -2,14 +2,14 @@
 /// value converted and the unit replaced; other lines unchanged. As HealthKit's
 /// `doubleValue(for:)` raises for an incompatible unit, a quantity sample whose unit does
 /// not convert is refused, never passed on in its own unit.
-public struct QuantityLineConverter {
+package struct QuantityLineConverter {
     /// The unit every quantity sample is written in.
-    public let unit: HealthUnit
+    package let unit: HealthUnit
     private let unitToken: [UInt8]
     private var converters: [String: Result<@Sendable (Double) -> Double, HealthLogError>] = [:]
 
     /// A converter to `unit`.
-    public init(unit: HealthUnit) {
+    package init(unit: HealthUnit) {
         self.unit = unit
         unitToken = Array(JSONText.string(unit.text).utf8)
     }
@@ -19,7 +19,7 @@ public struct QuantityLineConverter {
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for a quantity sample whose unit does not
     ///   convert to ``unit``, naming its type and unit.
-    public mutating func convert(_ line: UnsafeRawBufferPointer) throws -> [UInt8]? {
+    package mutating func convert(_ line: UnsafeRawBufferPointer) throws -> [UInt8]? {
         let body = line.last == 10 ? UnsafeRawBufferPointer(rebasing: line[..<(line.count - 1)]) : line
         guard let event = try? EventLineParser.parse(body), !event.isDelete, event.kind == .quantity,
             case .number(let valueRange, _) = event.value, let unitRange = event.unit, let typeRange = event.type

@@ -20,7 +20,7 @@ public struct CompactReport: Sendable, Equatable {
     /// (the next writer that finds none removes them).
     public var filesWaitingForReaders = 0
     /// A torn tail cut before compacting, if any.
-    public var recoveredTail: TornTail?
+    package var recoveredTail: TornTail?
 
     /// Bytes the segments shrank by.
     public var bytesReclaimed: Int { bytesBefore - bytesAfter }

@@ -49,5 +49,5 @@ public struct ReindexReport: Sendable, Equatable {
     /// Deleted samples in the deleted-add index.
     public var deletedAdds = 0
     /// A torn tail cut before rebuilding, if any.
-    public var recoveredTail: TornTail?
+    package var recoveredTail: TornTail?
 }

@@ -19,7 +19,7 @@ public enum RestorePoint: Sendable, Hashable, CustomStringConvertible {
     /// an ISO 8601 instant), else an anchor token, `0` or a bare sequence number.
     ///
     /// - Throws: ``HealthLogError/Code/anchorRefused`` when `text` is neither.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         if let date = Timestamp(commandLine: text) {
             self = .date(date)
             return

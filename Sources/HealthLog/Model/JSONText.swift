@@ -1,7 +1,7 @@
 /// Writes JSON text for values the tool builds itself (the `add` and `delete` commands).
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal, quotes included.
-    public static func string(_ text: String) -> String {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -21,7 +21,7 @@ public enum JSONText {
 
     /// A finite number as JSON: an integer without a fraction when it is one (below
     /// 10^15), else Swift's shortest form that reads back as the same `Double`.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }

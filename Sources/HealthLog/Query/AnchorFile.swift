@@ -7,10 +7,10 @@ import Darwin
 /// A file that holds one anchor token, as `replay --anchor-file` keeps it: read before a
 /// query, replaced atomically (temporary file, fsync, rename, directory fsync) after the
 /// query's output is safely out, so a crash never leaves an anchor ahead of the data.
-public enum AnchorFile {
+package enum AnchorFile {
     /// The anchor in the file at `path`, or `nil` when the file does not exist.
     /// - Throws: ``HealthLogError/Code/anchorRefused`` when its content is malformed.
-    public static func read(_ path: String) throws -> QueryAnchor? {
+    package static func read(_ path: String) throws -> QueryAnchor? {
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.openNamedByUser(path, flags: O_RDONLY)
@@ -28,7 +28,7 @@ public enum AnchorFile {
     }
 
     /// Replaces the file at `path` with `anchor`'s token (mode 0600), durably.
-    public static func write(_ anchor: QueryAnchor, to path: String) throws {
+    package static func write(_ anchor: QueryAnchor, to path: String) throws {
         try DurableFile.replace(path, with: Array((anchor.token + "\n").utf8))
     }
 }

@@ -1,20 +1,20 @@
 /// An anchored query over the log (SPEC §3): which types, from which anchor, how many
 /// items, and whether to see HealthKit's view or the raw log.
-public struct ReplayRequest: Sendable {
+package struct ReplayRequest: Sendable {
     /// The position to replay after.
-    public var anchor: QueryAnchor
+    package var anchor: QueryAnchor
     /// Full type identifiers to return; empty for all types.
-    public var types: Set<String>
+    package var types: Set<String>
     /// Which samples and deleted objects to return, beyond their types.
-    public var predicate: QueryPredicate
+    package var predicate: QueryPredicate
     /// The most samples plus deleted objects to return; 0 for no limit.
-    public var limit: Int
+    package var limit: Int
     /// `false` (HealthKit's view): a sample deleted later comes back only as its deleted
     /// object. `true`: every event as recorded.
-    public var raw: Bool
+    package var raw: Bool
 
     /// Creates a request.
-    public init(anchor: QueryAnchor = .beginning, types: Set<String> = [], predicate: QueryPredicate = .all, limit: Int = 0, raw: Bool = false) {
+    package init(anchor: QueryAnchor = .beginning, types: Set<String> = [], predicate: QueryPredicate = .all, limit: Int = 0, raw: Bool = false) {
         self.anchor = anchor
         self.types = types
         self.predicate = predicate
@@ -24,11 +24,11 @@ public struct ReplayRequest: Sendable {
 }
 
 /// What a replay delivered.
-public struct ReplayOutcome: Sendable, Equatable {
+package struct ReplayOutcome: Sendable, Equatable {
     /// How many lines (samples plus deleted objects) were delivered.
-    public var delivered: Int
+    package var delivered: Int
     /// The anchor of the last item delivered, or the request's anchor when none was.
-    public var newAnchor: QueryAnchor
+    package var newAnchor: QueryAnchor
     /// The last sequence number the replay looked at: the head it saw, or the last item
     /// delivered when the limit cut it short. A follow-up replay after it misses nothing.
     var scannedThrough: UInt64

@@ -2,7 +2,7 @@
 /// predicate for `--category 1` matches `HKCategoryValueSleepAnalysisAsleepUnspecified`.
 /// Names healthlog does not know match only themselves. The table is
 /// ``CategoryValues``'s, which also knows each type's values.
-public enum CategoryConstants {
+package enum CategoryConstants {
     /// The integer value of the constant `name`, or `nil` when healthlog does not know it.
-    public static func value(of name: String) -> Int? { CategoryValues.constants[name] }
+    package static func value(of name: String) -> Int? { CategoryValues.constants[name] }
 }

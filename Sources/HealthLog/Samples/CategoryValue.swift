@@ -6,8 +6,8 @@ public enum CategoryValue: Hashable, Sendable, CustomStringConvertible {
     /// A constant's name, as Apple's export writes it.
     case name(String)
 
-    /// The integer: the value itself, or the number of a constant healthlog knows
-    /// (see ``CategoryConstants``); `nil` for an unknown name.
+    /// The integer: the value itself, or the number of a constant healthlog knows;
+    /// `nil` for an unknown name.
     public var integerValue: Int? {
         switch self {
         case .integer(let value): value

@@ -36,7 +36,7 @@ public struct RouteLocation: Hashable, Sendable {
 
     /// The point as the event line's `locations` item: `{"time":…,"lat":…,"lon":…}` and
     /// `alt`, `speed`, `course`, `hAcc`, `vAcc` where recorded.
-    public var json: String {
+    package var json: String {
         var out = #"{"time":"\#(time)","lat":\#(JSONText.number(latitude)),"lon":\#(JSONText.number(longitude))"#
         for (key, value) in [("alt", altitude), ("speed", speed), ("course", course), ("hAcc", horizontalAccuracy), ("vAcc", verticalAccuracy)] {
             if let value { out += #","\#(key)":\#(JSONText.number(value))"# }

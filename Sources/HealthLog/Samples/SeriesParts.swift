@@ -13,20 +13,20 @@ internal import CSodium
 /// ``ElectrocardiogramSample`` per series (``QueryResult``), the analysis exports one row
 /// (``EventTable/rowCells(_:)``), and ``HealthStore/delete(_:)-([SampleUUID])`` of a head
 /// deletes every part. ``HealthStore/save(_:)`` stores a long series in parts too.
-public enum SeriesParts {
+package enum SeriesParts {
     /// The metadata key of a part's index, a number: 0 for the head.
-    public static let partKey = "HealthLogSeriesPart"
+    package static let partKey = "HealthLogSeriesPart"
     /// The metadata key of the series' UUID (its head's), on every part after the head.
-    public static let seriesKey = "HealthLogSeries"
+    package static let seriesKey = "HealthLogSeries"
     /// The route points a part holds at most: a line of about 1.3 MB.
-    public static let pointsPerPart = 10_000
+    package static let pointsPerPart = 10_000
     /// The voltages a part holds at most: a line of about 1 MB.
-    public static let voltagesPerPart = 100_000
+    package static let voltagesPerPart = 100_000
 
     /// The UUID of part `index` (from 1) of the series whose head has `series`: the first
     /// 128 bits of SHA-256 of `healthlog series part v1`, a newline, the head's 16 bytes
     /// and the index (u32, big-endian), with RFC 9562's version 8 and variant bits set.
-    public static func partUUID(series: SampleUUID, index: Int) -> SampleUUID {
+    package static func partUUID(series: SampleUUID, index: Int) -> SampleUUID {
         var input = Array("healthlog series part v1\n".utf8)
         for shift in stride(from: 56, through: 0, by: -8) { input.append(UInt8(truncatingIfNeeded: series.high >> UInt64(shift))) }
         for shift in stride(from: 56, through: 0, by: -8) { input.append(UInt8(truncatingIfNeeded: series.low >> UInt64(shift))) }
@@ -45,7 +45,7 @@ public enum SeriesParts {
 
     /// Where a sample with `metadata` stands in a series: its part index and, after the
     /// head, the series' UUID; `nil` for a sample stored whole.
-    public static func place(in metadata: [String: MetadataValue]) -> (index: Int, series: SampleUUID?)? {
+    package static func place(in metadata: [String: MetadataValue]) -> (index: Int, series: SampleUUID?)? {
         guard case .number(let number)? = metadata[partKey], number >= 0, number < Double(Int32.max), number.rounded() == number else { return nil }
         let index = Int(number)
         guard index > 0 else { return (0, nil) }
@@ -54,7 +54,7 @@ public enum SeriesParts {
     }
 
     /// Whether `type` is stored in parts when long: a workout route or an electrocardiogram.
-    public static func isSeries(_ type: SampleType) -> Bool {
+    package static func isSeries(_ type: SampleType) -> Bool {
         type == WorkoutRouteSample.type || type == ElectrocardiogramSample.type
     }
 

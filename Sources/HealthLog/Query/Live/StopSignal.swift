@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Tells a long-running query (``HealthStore/follow(_:until:deliver:afterBatch:)``,
+/// Tells a long-running task (``HealthStore/backup(to:until:afterRound:)``,
 /// ``AnchoredObjectQuery``) to finish: from any thread, or from a signal handler by
 /// writing one byte to ``descriptor``.
 ///

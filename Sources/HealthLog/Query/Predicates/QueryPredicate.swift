@@ -54,8 +54,8 @@ public struct QueryPredicate: Hashable, Sendable {
     }
 
     /// Category samples with any of `values`, each read for the sample's type: an integer,
-    /// a constant's full name, or the part after the type's prefix, in any case
-    /// (``CategoryValues``), so `3`, `AsleepCore` and
+    /// a constant's full name, or the part after the type's prefix, in any case,
+    /// so `3`, `AsleepCore` and
     /// `HKCategoryValueSleepAnalysisAsleepCore` match the same sleep samples.
     public static func categoryValues(_ values: [CategoryValue]) -> QueryPredicate {
         QueryPredicate(conditions: [.categories(values)])

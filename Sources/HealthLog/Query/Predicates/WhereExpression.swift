@@ -3,10 +3,10 @@
 /// `value != -1e3`, `value > 100 lb`). Without a unit, `value` is the quantity in the
 /// sample's own unit; with one (a HealthKit unit string, ``HealthUnit``), the sample's
 /// value converted to it, and samples in units that do not convert do not match.
-public enum WhereExpression {
+package enum WhereExpression {
     /// The predicate `text` stands for; throws ``HealthLogError/Code/badUsage`` naming the
     /// bad token and its column.
-    public static func parse(_ text: String) throws -> QueryPredicate {
+    package static func parse(_ text: String) throws -> QueryPredicate {
         let chars = Array(text.unicodeScalars)
         var i = 0
         func skipBlanks() { while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 } }

@@ -11,7 +11,7 @@ let package = Package(
         // The worker `healthlog import` runs, so no other command loads the import's libraries.
         .executable(name: "healthlog-import", targets: ["HealthLogImportWorker"]),
         // Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in
-        // sync by anchors (SPEC §5), built by `swift build`.
+        // sync by anchors, built by `swift build`.
         .executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]),
     ],
     targets: [

@@ -134,7 +134,7 @@ extension HealthStore {
         return count
     }
 
-    /// Runs a long-running anchored query (SPEC §3 rule 10): delivers every stored line
+    /// Runs a long-running anchored query: delivers every stored line
     /// after the request's anchor that matches it, then each later one as any process
     /// appends it, until `stop` is signalled. After the first pass, and after each later
     /// batch that delivered something, `afterBatch` gets the outcome (its anchor is the

@@ -30,7 +30,7 @@ public final class HealthStore: Sendable {
     /// Whether a store exists at the directory.
     public var exists: Bool { layout.exists }
 
-    /// Appends the NDJSON event lines of `inputs` (SPEC §1), in order, as one append, all-or-nothing: on any invalid
+    /// Appends the NDJSON event lines of `inputs`, in order, as one append, all-or-nothing: on any invalid
     /// line the store is left byte-identical and the error names the line and field.
     ///
     /// - Returns: what was added, deleted, replaced or skipped, and the new head anchor.
@@ -118,7 +118,7 @@ public final class HealthStore: Sendable {
     }
 
     /// Replaces this store's directory with the backup at `backup` (one `backup(to:)`
-    /// wrote), as a new timeline of the backed-up store (SPEC §3 rule 7): the directory
+    /// wrote), as a new timeline of the backed-up store (<doc:BackupAndRestore#Restore>): the directory
     /// must be missing or empty, or hold a store and `force` be set. Every file is checked
     /// against the backup's manifest and the copy verified before anything at the
     /// directory changes; the new store is swapped in atomically, so a crash leaves the old

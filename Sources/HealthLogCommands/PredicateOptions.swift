@@ -1,7 +1,7 @@
 import HealthLog
 
-/// The predicate options that `replay` shares with the commands that select samples
-/// (SPEC §4): what they are, and the ``QueryPredicate`` they build.
+/// The predicate options that `replay` shares with the commands that select samples:
+/// what they are, and the ``QueryPredicate`` they build.
 enum PredicateOptions {
     /// The options, for a command's spec.
     static let options: [CommandSpec.Option] = [

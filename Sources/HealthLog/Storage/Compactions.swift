@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The `compactions` file: every `compact` that changed the log (SPEC §3 rule 8), and the
+/// The `compactions` file: every `compact` that changed the log, and the
 /// commit point of each.
 ///
 /// Compaction *n* (1-based: its *generation*) rewrote some segments as files of generation

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The `timelines` file: where the store's history was cut by a restore (SPEC §3 rule 7).
+/// The `timelines` file: where the store's history was cut by a restore.
 ///
 /// A store without the file is one timeline whose sequence numbers run 1, 2, 3, … with no
 /// gap. Each restore records a timeline start: the restored backup ended at ``Start/keptSeq``

@@ -159,7 +159,7 @@ extension HealthStore {
 
     /// Starts `query` on a thread of its own, as HealthKit's `execute(_:)`: its results
     /// handler gets the first results; its update handler, when set, every later change
-    /// until ``stop(_:)``. Errors reach the handler that would have had the results.
+    /// until ``stop(_:)-(AnchoredObjectQuery)``. Errors reach the handler that would have had the results.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for a query already executed, a negative
     ///   limit, or a limit together with an update handler.

@@ -15,13 +15,9 @@ import Darwin
 /// events compared by full UUID. Compacted events stay in their batch's dropped list
 /// (``BatchHeader/dropped``), so their UUIDs are confirmed the same way.
 ///
-/// The keys (fingerprint << 32 | block, see ``UUIDFingerprint``) are sorted and stored as
-/// an Elias–Fano sequence of the fingerprints: with `n` keys, the top `k = ⌊log₂ n⌋` bits
-/// of a fingerprint are its bucket, written in unary in a bit vector of `n + 2ᵏ` bits (key
-/// `i` of bucket `b` sets bit `b + i`; each bucket ends with a 0), and the other
-/// `32 − k` bits beside its block number in a fixed-width field. At 1M events in blocks of
-/// 512 that is 1.5 + 13 + 11 bits, about 3.2 bytes an event, where a full UUID with its
-/// sequence numbers took 32.
+/// The keys (fingerprint << 32 | block, see ``UUIDFingerprint``) are stored sorted, as an
+/// Elias–Fano sequence: at 1M events in blocks of 512, about 3.2 bytes an event, against
+/// 32 for a full UUID with its sequence numbers.
 ///
 /// Its bytes: `Format.md`, "UUID index" (index version ``FormatConstants/uuidIndexVersion``;
 /// a run of any other, of ``UUIDRun``'s 32-byte layout included, is ignored and rebuilt, see

@@ -9,10 +9,13 @@
 ///
 /// ```swift
 /// let store = HealthStore(directory: "health.store")
-/// let summary = try store.append(ndjson: Array(ndjson.utf8))
-/// let outcome = try store.replay(ReplayRequest(anchor: .beginning)) { line in print(String(decoding: line, as: UTF8.self), terminator: "") }
-/// save(outcome.newAnchor.token)
+/// try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
+///                                fields: SampleFields(start: .now()))])
+/// let result = try await AnchoredObjectQueryDescriptor(anchor: savedAnchor).result(for: store)
+/// save(result.newAnchor.token)
 /// ```
+///
+/// <doc:GettingStarted> walks through the rest.
 public final class HealthStore: Sendable {
     /// The store directory.
     public let directory: String

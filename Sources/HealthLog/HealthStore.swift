@@ -107,7 +107,7 @@ public final class HealthStore: Sendable {
 
     /// Keeps the backup at `destination` current until `stop` is signalled (continuous
     /// backup): one ``backup(to:progress:)`` now, then another each time an append lands,
-    /// woken as ``follow(_:until:deliver:afterBatch:)`` is. Every round is as consistent,
+    /// woken as a long-running query is. Every round is as consistent,
     /// incremental and verified as a one-off backup, and ends with the manifest written,
     /// so the destination can be restored after any round. `afterRound` is called with
     /// each round's report; a round under way when `stop` is signalled is finished first.

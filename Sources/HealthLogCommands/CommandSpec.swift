@@ -1,38 +1,38 @@
-/// How a command describes itself: the text of its `--help` and the options it accepts.
+/// A command as the dispatcher, help and the generated reference see it: its prose, its
+/// declarations, the usage line made from them, and how to run it.
 struct CommandSpec {
-    /// One option: `--name <value>` or a flag.
-    struct Option {
-        var name: String
-        var value: String?
-        var help: String
-        var repeatable = false
-        /// A one-letter spelling, e.g. `-o`.
-        var short: String? = nil
-    }
+    let configuration: CommandConfiguration
+    /// Every declared option and positional argument, in the order written.
+    let declarations: [Declaration]
+    /// The usage after the command's name, made from the declarations.
+    let usage: String
+    /// Parses the arguments after the command's name and runs the command.
+    let run: ([String], Context) throws -> Int32
 
-    var name: String
-    var abstract: String
-    var usage: String
-    var arguments: [(name: String, help: String)] = []
-    var options: [Option]
-    var discussion: String?
+    var name: String { configuration.name }
+    var abstract: String { configuration.abstract }
+
+    /// The options, without the positional arguments.
+    var options: [Declaration] { declarations.filter { $0.kind != .positional } }
+
+    /// The positional arguments.
+    var arguments: [Declaration] { declarations.filter { $0.kind == .positional } }
+
+    /// `healthlog [--store <dir>] NAME USAGE`.
+    var usageLine: String { "healthlog [--store <dir>] \(name)\(usage.isEmpty ? "" : " " + usage)" }
 
     /// The help text, in the shape OVERVIEW / USAGE / ARGUMENTS / OPTIONS.
     var help: String {
-        var text = "OVERVIEW: \(abstract)\n\nUSAGE: healthlog [--store <dir>] \(name)\(usage.isEmpty ? "" : " " + usage)\n"
+        var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usageLine)\n"
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
             for argument in arguments { text += Self.row(argument.name, argument.help) }
         }
         text += "\nOPTIONS:\n"
-        text += Self.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
-        for option in options {
-            let long = option.value.map { "\(option.name) <\($0)>" } ?? option.name
-            let left = option.short.map { "\($0), \(long)" } ?? long
-            text += Self.row(left, option.help + (option.repeatable ? " Repeatable." : ""))
-        }
-        text += Self.row("-h, --help", "Show help information.")
-        if let discussion { text += "\n" + Self.wrap(discussion, width: 80) + "\n" }
+        text += Self.row(ToolHelp.store.left, ToolHelp.store.help)
+        for option in options { text += Self.row(option.helpLeft, option.helpText) }
+        text += Self.row(ToolHelp.help.left, ToolHelp.help.help)
+        if let discussion = configuration.discussion { text += "\n" + Self.wrap(discussion, width: 80) + "\n" }
         return text
     }
 
@@ -66,4 +66,12 @@ struct CommandSpec {
         for line in lines.dropFirst() { out += "\n" + pad + line }
         return out + "\n"
     }
+}
+
+extension Declaration {
+    /// The left column of the option's help row: `-o, --output <file>`.
+    var helpLeft: String { short.map { "\($0), \(spelling)" } ?? spelling }
+
+    /// The right column of the option's help row.
+    var helpText: String { help + (repeatable && kind != .positional ? " Repeatable." : "") }
 }

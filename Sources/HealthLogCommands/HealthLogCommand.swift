@@ -4,49 +4,31 @@ package import HealthLog
 /// The shipping executable and the test-only fault tool both call ``main(_:faults:importWorker:)``.
 package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
-    static var commands: [(spec: CommandSpec, run: (ParsedArguments, Context) throws -> Int32)] {
-        [
-        (AppendCommand.spec, AppendCommand.run),
-        (AddCommand.spec, AddCommand.run),
-        (DeleteCommand.spec, DeleteCommand.run),
-        (ReplayCommand.spec, ReplayCommand.run),
-        (ExportCommand.spec, ExportCommand.run),
-        (AggregateCommand.spec, AggregateCommand.run),
-        (PlotCommand.spec, PlotCommand.run),
-        (BackupCommand.spec, BackupCommand.run),
-        (RestoreCommand.spec, RestoreCommand.run),
-        (RecoverCommand.spec, RecoverCommand.run),
-        (AnchorCommand.spec, AnchorCommand.run),
-        (LogCommand.spec, LogCommand.run),
-        (StatsCommand.spec, StatsCommand.run),
-        (VerifyCommand.spec, VerifyCommand.run),
-        (ReindexCommand.spec, ReindexCommand.run),
-        (CompactCommand.spec, CompactCommand.run),
-        (ImportCommand.spec, ImportCommand.run),
-        ]
+    static let commandTypes: [any Command.Type] = [
+        AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
+        BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
+        ReindexCommand.self, CompactCommand.self, ImportCommand.self,
+    ]
+
+    /// Every command's spec, for help and the generated reference.
+    static var commands: [CommandSpec] { commandTypes.map { $0.spec } }
+
+    /// The spec of the command called `name`; only its own options are read.
+    static func command(named name: String) -> CommandSpec? {
+        commandTypes.first { $0.configuration.name == name }?.spec
     }
 
     /// The top-level help.
     static var help: String {
-        var text = CommandSpec.wrap(
-            "OVERVIEW: An append-only, LZ4-compressed event log of health samples with HealthKit-style anchored queries.",
-            width: 80)
-        text += "\n\nUSAGE: healthlog [--store <dir>] <command> [<options>]\n\nOPTIONS:\n"
-        text += CommandSpec.row("--store <dir>", "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
-        text += CommandSpec.row("-h, --help", "Show help information.")
-        text += CommandSpec.row("--version", "Show the tool's version and the store format versions it writes.")
+        var text = CommandSpec.wrap("OVERVIEW: " + ToolHelp.overview, width: 80)
+        text += "\n\nUSAGE: \(ToolHelp.usage)\n\nOPTIONS:\n"
+        for row in [ToolHelp.store, ToolHelp.help, ToolHelp.version] { text += CommandSpec.row(row.left, row.help) }
         text += "\nCOMMANDS:\n"
-        for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
+        for command in commandTypes { text += CommandSpec.row(command.configuration.name, command.configuration.abstract) }
         text += "\n  See 'healthlog help <command>' for detailed help.\n\nENVIRONMENT:\n"
-        text += CommandSpec.row("HEALTHLOG_STORE", "The store directory when --store is not given.")
-        text += CommandSpec.row("HEALTHLOG_LOCK_TIMEOUT", "Seconds a writer waits for another writer's lock (default 10).")
-        text += CommandSpec.row("HEALTHLOG_SEGMENT_BYTES", "Segment size limit in bytes (default 64 MiB).")
-        text += CommandSpec.row("HEALTHLOG_BATCH_BYTES", "NDJSON bytes per batch (default 1 MiB).")
+        for row in ToolHelp.environment { text += CommandSpec.row(row.left, row.help) }
         text += "\nEXIT CODES:\n"
-        text += CommandSpec.row("0", "Success.")
-        text += CommandSpec.row("1", "Store or I/O failure (damage, permissions, disk full, lock timeout, no store).")
-        text += CommandSpec.row("2", "Bad usage or bad input; nothing was written.")
-        text += CommandSpec.row("3", "Anchor refused: malformed, from another store, or past the head.")
+        for row in ToolHelp.exitCodes { text += CommandSpec.row(row.left, row.help) }
         return text
     }
 
@@ -81,38 +63,39 @@ package enum HealthLogCommand {
                 rest.append(argument)
             }
         }
+        if rest.first == "--generate-completion-script" { return generateCompletionScript(rest.dropFirst(), terminal) }
+        if rest.first == "generate-docs" { return generateDocs(rest.dropFirst(), terminal) }
         if rest.first == "--version" {
             terminal.print(ToolVersion.line)
             terminal.flush()
             return ExitCode.success
         }
         guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
-            if rest.count > 1, let command = commands.first(where: { $0.spec.name == rest[1] }) {
-                terminal.print(command.spec.help.dropLast().description)
+            if rest.count > 1, let command = command(named: rest[1]) {
+                terminal.print(command.help.dropLast().description)
             } else {
                 terminal.print(String(help.dropLast()))
             }
             terminal.flush()
             return ExitCode.success
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let command = command(named: name) else {
             return usageError(name.hasPrefix("-") ? "unknown option '\(name)'" : "unknown command '\(name)'", terminal, nil)
         }
         let commandArguments = Array(rest.dropFirst())
         if commandArguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
-            terminal.print(String(command.spec.help.dropLast()))
+            terminal.print(String(command.help.dropLast()))
             terminal.flush()
             return ExitCode.success
         }
         let context = Context(storePath: storePath, terminal: terminal, faults: faults, importWorker: importWorker)
         do {
-            let parsed = try ParsedArguments(commandArguments, spec: command.spec)
-            let status = try command.run(parsed, context)
+            let status = try command.run(commandArguments, context)
             terminal.flush()
             return status
         } catch let error as HealthLogError {
             terminal.flush()
-            if error.code == .badUsage { return usageError(error.message, terminal, command.spec) }
+            if error.code == .badUsage { return usageError(error.message, terminal, command) }
             terminal.failure(error.message)
             return ExitCode.of(error)
         } catch {
@@ -126,10 +109,10 @@ package enum HealthLogCommand {
     static func usageError(_ message: String, _ terminal: Terminal, _ spec: CommandSpec?) -> Int32 {
         terminal.failure(message)
         if let spec {
-            terminal.error("Usage: healthlog [--store <dir>] \(spec.name)\(spec.usage.isEmpty ? "" : " " + spec.usage)")
+            terminal.error("Usage: \(spec.usageLine)")
             terminal.error("See 'healthlog \(spec.name) --help'.")
         } else {
-            terminal.error("Usage: healthlog [--store <dir>] <command> [<options>]")
+            terminal.error("Usage: \(ToolHelp.usage)")
             terminal.error("See 'healthlog --help'.")
         }
         return ExitCode.badInput

@@ -9,15 +9,6 @@ struct AddedSample {
     let duration: String?
     let fields: SampleFields
 
-    /// The options of `arguments`, with the common fields already built.
-    init(_ arguments: ParsedArguments, fields: SampleFields) {
-        value = arguments.value("--value")
-        unit = arguments.value("--unit")
-        activity = arguments.value("--activity")
-        duration = arguments.value("--duration")
-        self.fields = fields
-    }
-
     /// The sample of `type`.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for an option the kind requires but is

@@ -1,36 +1,46 @@
 import HealthLog
 
 /// `healthlog aggregate`: per-interval statistics of one type's live samples.
-enum AggregateCommand {
-    static let spec = CommandSpec(
+enum AggregateCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "aggregate",
         abstract: "Per-interval statistics of one type's live samples (a statistics collection query).",
-        usage: "--type <type> --interval hour|day|week|month [--stat <list>] [--unit <unit>] [--source-priority <list>] [--separate-by-source] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format csv|ndjson]",
-        options: [
-            .init(name: "--type", value: "type", help: "The type, in full or short (HeartRate), in any case."),
-            .init(name: "--interval", value: "interval", help: "hour, day, week (Monday to Monday) or month."),
-            .init(name: "--stat", value: "list", help: "Comma-separated figures, in the order wanted: count, sum (cumulative types), avg, min, max, most-recent (discrete types), duration (seconds covered). Default: count,sum for cumulative types, count,avg,min,max for discrete ones, count,duration for other kinds."),
-            UnitOption.option,
-            SourcePriorityOption.option,
-            .init(name: "--separate-by-source", help: "One row per interval and source, the sources not merged (a source column is added)."),
-        ] + ClockOptions.options + PredicateOptions.options + [
-            .init(name: "--format", value: "format", help: "csv (the default: a header row, then one row per interval) or ndjson."),
-        ],
         discussion: "As in HealthKit, sources are merged: a cumulative type's sum counts each stretch of time once, from the highest-priority source that covers it, prorating samples by time, also across intervals; a discrete type's figures take every source's samples. A sample counts (count, avg, min, max, most-recent) in the interval that holds its start. Deleted samples do not count.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        try arguments.expectNoPositionals()
-        let interval = try TypeOptions.interval(arguments)
-        let format = arguments.value("--format")?.lowercased() ?? "csv"
-        guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
-        let clock = try ClockOptions.timeZone(arguments)
-        let unit = try UnitOption.unit(arguments)
-        let priority = SourcePriorityOption.sources(arguments)
-        let predicate = try PredicateOptions.predicate(arguments)
+    struct Options: OptionGroup {
+        let type = TypeOptions.single(help: "The type, in full or short (HeartRate), in any case.")
+        let interval = TypeOptions.requiredInterval(help: "hour, day, week (Monday to Monday) or month.")
+        let stat = Option(
+            "--stat", "list",
+            help:
+                "Comma-separated figures, in the order wanted: count, sum (cumulative types), avg, min, max, most-recent (discrete types), duration (seconds covered). Default: count,sum for cumulative types, count,avg,min,max for discrete ones, count,duration for other kinds.",
+            parse: AggregateCommand.figures)
+        let unit = UnitOption.option
+        let sourcePriority = SourcePriorityOption.option
+        let separateBySource = Flag("--separate-by-source", help: "One row per interval and source, the sources not merged (a source column is added).")
+        let clock = ClockOptions()
+        let predicate = PredicateOptions()
+        let format = Option(
+            "--format", "format", help: "csv (the default: a header row, then one row per interval) or ndjson.", synopsis: "--format csv|ndjson",
+            completion: .choices(["csv", "ndjson"])
+        ) { text in
+            let format = text.lowercased()
+            guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
+            return format
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
+        let interval = try arguments.interval
+        let format = try arguments.format ?? "csv"
+        let clock = try arguments.clock.timeZone()
+        let unit = try arguments.unit
+        let priority = try arguments.sourcePriority ?? []
+        let predicate = try arguments.predicate.predicate()
         let store = try context.store()
-        let type = try TypeOptions.single(arguments, store)
-        let stats = try arguments.value("--stat").map(figures) ?? StatisticsFigure.defaultFigures(for: type)
-        let separate = arguments.has("--separate-by-source")
+        let type = try TypeOptions.single(try arguments.type, store)
+        let stats = try arguments.stat ?? StatisticsFigure.defaultFigures(for: type)
+        let separate = arguments.separateBySource
         var options = stats.reduce(into: StatisticsOptions()) { $0.formUnion($1.option) }
         if separate { options.insert(.separateBySource) }
         let rows = try store.statistics(

@@ -6,23 +6,28 @@ import Darwin
 import HealthLog
 
 /// `healthlog append [FILE…]`: append NDJSON events, all-or-nothing.
-enum AppendCommand {
-    static let spec = CommandSpec(
+enum AppendCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "append",
         abstract: "Append NDJSON events from files or standard input, all-or-nothing.",
-        usage: "[--no-sync] [<file> ...]",
-        arguments: [("<file>", "NDJSON event files, read in order as one append; '-' or none reads standard input.")],
-        options: [.init(name: "--no-sync", help: "Do not wait for fdatasync before reporting success: faster, but a power loss or OS crash may lose the append.")],
         discussion: "Prints the new anchor on stdout and a summary (added, deleted, replaced, skipped) on stderr. Any invalid line writes nothing and exits 2.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        let files = arguments.positionals.filter { $0 != "-" }.map { String($0.split(separator: "/").last ?? Substring($0)) }
+    struct Options: OptionGroup {
+        let noSync = Flag("--no-sync", help: "Do not wait for fdatasync before reporting success: faster, but a power loss or OS crash may lose the append.")
+        let files = Positional(
+            "<file>", help: "NDJSON event files, read in order as one append; '-' or none reads standard input.", repeatable: true, required: false
+        ) { $0 }
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
+        let paths = try arguments.files
+        let files = paths.filter { $0 != "-" }.map { String($0.split(separator: "/").last ?? Substring($0)) }
         let origin = AppendOrigin(command: "append", file: files.isEmpty ? nil : files.joined(separator: ", "))
-        let store = try context.store(sync: !arguments.has("--no-sync"), origin: origin)
+        let store = try context.store(sync: !arguments.noSync, origin: origin)
         var opened: [Int32] = []
         defer { for fd in opened { close(fd) } }
         var readers: [LineReader] = []
-        for path in arguments.positionals.isEmpty ? ["-"] : arguments.positionals {
+        for path in paths.isEmpty ? ["-"] : paths {
             if path == "-" {
                 readers.append(LineReader(fileDescriptor: 0, name: nil))
                 continue

@@ -1,24 +1,25 @@
 import HealthLog
 
 /// `healthlog compact`: drop deleted history up to a horizon.
-enum CompactCommand {
-    static let spec = CommandSpec(
+enum CompactCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "compact", abstract: "Drop samples deleted before a horizon, with their deletes; older anchors below it expire.",
-        usage: "--horizon <date|anchor>",
-        options: [
-            .init(name: "--horizon", value: "date|anchor", help: "Drop deletes appended before this date (an ISO 8601 instant, or YYYY-MM-DD for its midnight UTC), or at or before this anchor (a token, or a sequence number), with the samples they deleted.")
-        ],
         discussion: "Rewrites only the segments holding such events, as new files beside the old ones, and commits them with one atomic rename under the writer lock: a crash at any instant leaves the old log or the new one, and readers running meanwhile see one or the other. Afterwards an anchor issued before the compaction that points below the horizon is refused with exit 3 and the advice to resync from 0; anchors issued after it stay valid. Sequence numbers and compacted UUIDs are never reused. Prints what was dropped and the bytes reclaimed on stderr; progress goes to stderr when it is a terminal.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        try arguments.expectNoPositionals()
-        guard let text = arguments.value("--horizon") else { throw HealthLogError(.badUsage, "compact needs --horizon DATE or --horizon ANCHOR") }
-        let horizon: CompactionHorizon
-        if let date = Timestamp(commandLine: text) {
-            horizon = .date(date)
-        } else {
-            horizon = .anchor(try QueryAnchor(token: text))
+    struct Options: OptionGroup {
+        let horizon = RequiredOption(
+            "--horizon", "date|anchor",
+            help:
+                "Drop deletes appended before this date (an ISO 8601 instant, or YYYY-MM-DD for its midnight UTC), or at or before this anchor (a token, or a sequence number), with the samples they deleted.",
+            missing: "compact needs --horizon DATE or --horizon ANCHOR"
+        ) { text in
+            if let date = Timestamp(commandLine: text) { return CompactionHorizon.date(date) }
+            return .anchor(try QueryAnchor(token: text))
         }
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
+        let horizon = try arguments.horizon
         let progress = ProgressLine("compact", context.terminal)
         let report = try context.store().compact(horizon: horizon, progress: progress.update)
         progress.finish()

@@ -2,24 +2,26 @@ import HealthLog
 
 /// `healthlog log`: the store's appends, newest first, each with the anchor that
 /// `restore --to` cuts at.
-enum LogCommand {
-    static let spec = CommandSpec(
-        name: "log", abstract: "List the store's appends and restores, newest first: what made each, when, and the anchor to restore to.", usage: "[--limit <n>] [--format <format>]",
-        options: [
-            .init(name: "--limit", value: "n", help: "Only the newest n appends (0: all, the default)."),
-            .init(name: "--format", value: "format", help: "table (the default) or ndjson: one object per append."),
-        ],
+enum LogCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "log", abstract: "List the store's appends and restores, newest first: what made each, when, and the anchor to restore to.",
         discussion: "Each row is one append or restore, newest first. An append shows its sequence numbers, when it committed (UTC; for appends made before commit times were recorded, when it began, marked with ~), the adds and deletes it holds, what made it (the command, the input file, an export's date), and the anchor just past it; a restore, what it kept and the timeline it started. To undo an append, restore a backup to the anchor of the row below it: 'healthlog restore --force --to ANCHOR BACKUP'.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        try arguments.expectNoPositionals()
-        var limit = 0
-        if let text = arguments.value("--limit") {
+    struct Options: OptionGroup {
+        let limit = Option("--limit", "n", help: "Only the newest n appends (0: all, the default).") { text in
             guard let n = Int(text), n >= 0 else { throw HealthLogError(.badUsage, "--limit needs a whole number, not '\(text)'") }
-            limit = n
+            return n
         }
-        let format = arguments.value("--format") ?? "table"
-        guard format == "table" || format == "ndjson" else { throw HealthLogError(.badUsage, "unknown --format '\(format)': use table or ndjson") }
+        let format = Option("--format", "format", help: "table (the default) or ndjson: one object per append.", completion: .choices(["table", "ndjson"])) {
+            text in
+            guard text == "table" || text == "ndjson" else { throw HealthLogError(.badUsage, "unknown --format '\(text)': use table or ndjson") }
+            return text
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
+        let limit = try arguments.limit ?? 0
+        let format = try arguments.format ?? "table"
         let store = try context.store()
         guard store.exists else { throw HealthLogError(.noStore, "no store at \(store.directory)") }
         var entries = Self.entries(try store.appendHistory(), try store.restoreHistory())

@@ -2,35 +2,37 @@ import HealthLog
 
 /// `healthlog restore`: put a backup in place of the store, as a new timeline, whole or
 /// cut at a point in time (`--to`).
-enum RestoreCommand {
-    static let spec = CommandSpec(
-        name: "restore", abstract: "Restore a backup into the store directory, verified and atomically, as a new timeline.", usage: "[--force] [--to <anchor|date>] [--dry-run] <src>",
-        arguments: [("<src>", "A directory 'healthlog backup' wrote.")],
-        options: [
-            .init(name: "--force", help: "Replace the store at the store directory; without it the directory must be missing or empty."),
-            .init(
-                name: "--to", value: "anchor|date",
-                help: "Point-in-time recovery: bring back only the appends that ended at or before the anchor's position (a token, 0 or a sequence number), or were committed at or before the date (2026-11-30, its first instant on the clock the options below name, or an ISO 8601 instant), never part of an append. 'healthlog log' lists the appends with their anchors. What the backup holds after it is discarded history. An anchor of another store, past the backup's head or inside history the backup had discarded, a date after the backup was taken, and a point that keeps no event (unless it is 0) are refused with exit 3."),
-            .init(name: "--dry-run", help: "Say what the restore would keep and discard, and change nothing."),
-            .init(name: "--utc-offset", value: "offset", help: "A bare --to date is midnight at this offset, +HH:MM or -HH:MM (default: UTC)."),
-            .init(name: "--time-zone", value: "name", help: "A bare --to date is midnight in this IANA time zone (Europe/Berlin)."),
-        ],
+enum RestoreCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "restore", abstract: "Restore a backup into the store directory, verified and atomically, as a new timeline.",
         discussion: "Every file of the backup is checked against its manifest (size and SHA-256) and the copy verified before the store directory is touched: a damaged, incomplete or tampered backup is refused with exit 1 and the directory is left as it was. The new store is built beside the directory and swapped in with one rename, so a crash leaves the old store or the new one. The restore starts a new timeline: anchors up to the last event kept keep working, anchors into the history it discards are refused with exit 3, and new events get sequence numbers above every number issued before. Prints the restored store's head anchor on stdout; progress goes to stderr when it is a terminal.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        guard arguments.positionals.count == 1 else { throw HealthLogError(.badUsage, "restore takes one backup directory") }
-        let clock = try ClockOptions.timeZone(arguments)
-        let point = try arguments.value("--to").map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? RestorePoint(parsing: text) }
+    struct Options: OptionGroup {
+        let force = Flag("--force", help: "Replace the store at the store directory; without it the directory must be missing or empty.")
+        let to = Option(
+            "--to", "anchor|date",
+            help:
+                "Point-in-time recovery: bring back only the appends that ended at or before the anchor's position (a token, 0 or a sequence number), or were committed at or before the date (2026-11-30, its first instant on the clock the options below name, or an ISO 8601 instant), never part of an append. 'healthlog log' lists the appends with their anchors. What the backup holds after it is discarded history. An anchor of another store, past the backup's head or inside history the backup had discarded, a date after the backup was taken, and a point that keeps no event (unless it is 0) are refused with exit 3."
+        )
+        let dryRun = Flag("--dry-run", help: "Say what the restore would keep and discard, and change nothing.")
+        let clock = ClockOptions.restore
+        let source = Positional("<src>", help: "A directory 'healthlog backup' wrote.", exactlyOne: "restore takes one backup directory")
+    }
+
+    static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
+        let source = try arguments.source
+        let clock = try arguments.clock.timeZone()
+        let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? RestorePoint(parsing: text) }
         let store = try context.store()
-        let preview = try store.previewRestore(from: arguments.positionals[0], to: point)
+        let preview = try store.previewRestore(from: source, to: point)
         for line in describe(preview, point) { context.terminal.summary(line) }
-        if arguments.has("--dry-run") {
+        if arguments.dryRun {
             context.terminal.summary("dry run: nothing was changed")
             return ExitCode.success
         }
         let copying = ProgressLine("restore (copy)", context.terminal, unit: "files")
         let verifying = ProgressLine("restore (verify)", context.terminal)
-        let report = try store.restore(from: arguments.positionals[0], force: arguments.has("--force"), to: point) { step in
+        let report = try store.restore(from: source, force: arguments.force, to: point) { step in
             switch step.stage {
             case .copying: copying.update(step.done, step.total)
             case .verifying:

@@ -1,13 +1,12 @@
 import HealthLog
 
 /// `healthlog stats`: per-type counts and dates, and the store's size.
-enum StatsCommand {
-    static let spec = CommandSpec(
-        name: "stats", abstract: "Show per-type counts and dates, and the store's size.", usage: "", options: [],
+enum StatsCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "stats", abstract: "Show per-type counts and dates, and the store's size.",
         discussion: "Per type: live samples, deleted objects, and the first start and last end of any sample of the type ever added. Then events, segments, bytes on disk and the compression ratio. Answered from the index, without reading events.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        try arguments.expectNoPositionals()
+    static func run(_ arguments: ParsedArguments<NoOptions>, _ context: Context) throws -> Int32 {
         let stats = try context.store().stats()
         let t = context.terminal
         let width = max(4, stats.types.map(\.type.count).max() ?? 0)

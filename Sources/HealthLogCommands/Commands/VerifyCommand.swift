@@ -1,13 +1,12 @@
 import HealthLog
 
 /// `healthlog verify`: check every checksum and the sequence continuity.
-enum VerifyCommand {
-    static let spec = CommandSpec(
-        name: "verify", abstract: "Check every checksum, the sequence continuity and the indexes.", usage: "", options: [],
+enum VerifyCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "verify", abstract: "Check every checksum, the sequence continuity and the indexes.",
         discussion: "Reads every frame and checks every checksum and that sequence numbers run without gaps, then that every index agrees with the segments. Prints each problem with its file and byte offset and exits 1 if there is any; a torn tail (an unfinished last append, which the next writer cuts) and an index that is only behind are notes. Progress goes to stderr when it is a terminal.")
 
-    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
-        try arguments.expectNoPositionals()
+    static func run(_ arguments: ParsedArguments<NoOptions>, _ context: Context) throws -> Int32 {
         let progress = ProgressLine("verify", context.terminal)
         let report = try context.store().verify(progress: progress.update)
         progress.finish()

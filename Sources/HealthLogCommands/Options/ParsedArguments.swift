@@ -1,0 +1,131 @@
+import HealthLog
+
+/// A command's arguments split against its declared `Options`, read back typed through
+/// the declarations themselves: `try arguments.limit` is the value of `Options.limit`, so
+/// an option the command does not declare does not compile. Unknown options, missing
+/// values, a single-valued option given twice and positional arguments to a command that
+/// declares none are usage errors when parsing; a value is parsed when it is read.
+@dynamicMemberLookup
+struct ParsedArguments<Options: OptionGroup> {
+    let options: Options
+    private let given: GivenArguments
+
+    /// Splits `arguments` against the declarations of `options`.
+    init(_ arguments: [String], options: Options) throws {
+        let given = try GivenArguments(arguments, declarations: options.declarations)
+        if !options.declarations.contains(where: { $0.kind == .positional }), let first = given.positionals.first {
+            throw HealthLogError(.badUsage, "unexpected argument '\(first)'")
+        }
+        self.init(options: options, given: given)
+    }
+
+    private init(options: Options, given: GivenArguments) {
+        self.options = options
+        self.given = given
+    }
+
+    /// Whether the flag was given.
+    subscript(dynamicMember path: KeyPath<Options, Flag>) -> Bool {
+        given.flags.contains(options[keyPath: path].declaration.name)
+    }
+
+    /// Whether the flag, when the group declares it, was given.
+    subscript(dynamicMember path: KeyPath<Options, Flag?>) -> Bool {
+        options[keyPath: path].map { given.flags.contains($0.declaration.name) } ?? false
+    }
+
+    /// The option's value, `nil` when not given.
+    subscript<Value>(dynamicMember path: KeyPath<Options, Option<Value>>) -> Value? {
+        get throws { try text(path).map(options[keyPath: path].parse) }
+    }
+
+    /// The option's value; bad usage when not given.
+    subscript<Value>(dynamicMember path: KeyPath<Options, RequiredOption<Value>>) -> Value {
+        get throws {
+            let required = options[keyPath: path]
+            guard let text = given.values[required.declaration.name]?.last else { throw HealthLogError(.badUsage, required.missing) }
+            return try required.option.parse(text)
+        }
+    }
+
+    /// The values of every time the option was given, in order.
+    subscript<Value>(dynamicMember path: KeyPath<Options, Repeated<Value>>) -> [Value] {
+        get throws {
+            let repeated = options[keyPath: path]
+            return try (given.values[repeated.declaration.name] ?? []).map(repeated.parse)
+        }
+    }
+
+    /// The value of the positional arguments.
+    subscript<Value>(dynamicMember path: KeyPath<Options, Positional<Value>>) -> Value {
+        get throws { try options[keyPath: path].parse(given.positionals) }
+    }
+
+    /// A nested group's arguments.
+    subscript<Group: OptionGroup>(dynamicMember path: KeyPath<Options, Group>) -> ParsedArguments<Group> {
+        ParsedArguments<Group>(options: options[keyPath: path], given: given)
+    }
+
+    /// Whether the option was given, without parsing its value.
+    func isGiven<Value>(_ path: KeyPath<Options, Option<Value>>) -> Bool {
+        text(path) != nil
+    }
+
+    /// The text given for the option, as typed (for messages that quote it).
+    func text<Value>(_ path: KeyPath<Options, Option<Value>>) -> String? {
+        given.values[options[keyPath: path].declaration.name]?.last
+    }
+}
+
+/// The command line split into option values and flags (by their declarations' names)
+/// and positional arguments.
+private struct GivenArguments {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    init(_ arguments: [String], declarations: [Declaration]) throws {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            var argument = arguments[index]
+            index += 1
+            if !onlyPositionals, argument.count == 2, argument.hasPrefix("-"), argument != "--",
+                let option = declarations.first(where: { $0.short == argument }) {
+                argument = option.name
+            }
+            if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inline: String?
+            if let eq = argument.firstIndex(of: "=") {
+                name = String(argument[..<eq])
+                inline = String(argument[argument.index(after: eq)...])
+            }
+            guard let option = declarations.first(where: { $0.name == name && $0.kind != .positional }) else {
+                throw HealthLogError(.badUsage, "unknown option '\(name)'")
+            }
+            if option.kind == .flag {
+                guard inline == nil else { throw HealthLogError(.badUsage, "option '\(name)' takes no value") }
+                flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard index < arguments.count else { throw HealthLogError(.badUsage, "option '\(name)' needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            if !option.repeatable, values[name] != nil { throw HealthLogError(.badUsage, "option '\(name)' is given twice") }
+            values[name, default: []].append(value)
+        }
+    }
+}

@@ -11,7 +11,7 @@ let package = Package(
         // The worker `healthlog import` runs, so no other command loads the import's libraries.
         .executable(name: "healthlog-import", targets: ["HealthLogImportWorker"]),
         // Samples/MirrorSQLite: the sample program that keeps a SQLite mirror of a store in
-        // sync by anchors (SPEC §5), built by `swift build`.
+        // sync by anchors, built by `swift build`.
         .executable(name: "healthlog-mirror", targets: ["HealthLogMirror"]),
     ],
     targets: [
@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "HealthLog", dependencies: ["CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium", "CWriteback"]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of
-        // an import's CPU; BENCHMARKS.md, "The parse and mapping threads: lookups, names, sorting").
+        // an import's CPU).
         // Debug builds, which the tests run, keep them.
         .target(
             name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive", "CLZ4", "CAtomicRename"],

@@ -39,9 +39,9 @@ public struct AnchoredObjectQueryDescriptor: Sendable {
     /// Runs the query once, on a thread of its own (reading the log blocks, which the
     /// caller's task should not).
     ///
-    /// - Throws: ``HealthLogError/Code/anchorRefused`` for an anchor from another store or
-    ///   past the head; ``HealthLogError/Code/noStore`` when there is no store;
-    ///   ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
+    /// - Throws: ``HealthLogError/Code/anchorRefused`` for an anchor the store refuses
+    ///   (<doc:SyncingWithAnchors#Anchors-that-are-refused>); ``HealthLogError/Code/noStore``
+    ///   when there is no store; ``HealthLogError/Code/corrupt`` for damage, naming file and offset.
     public func result(for store: HealthStore) async throws -> QueryResult {
         let request = request
         return try await withCheckedThrowingContinuation { continuation in

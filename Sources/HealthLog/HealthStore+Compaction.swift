@@ -1,4 +1,4 @@
-/// Compaction (SPEC §3 rule 8).
+/// Compaction: dropping deleted history, which expires the anchors that point below it.
 extension HealthStore {
     /// Drops the samples deleted at or before `horizon` together with their deletes, under
     /// the writer lock. Afterwards an anchor issued before this compaction that points below

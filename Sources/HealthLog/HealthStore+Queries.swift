@@ -134,7 +134,7 @@ extension HealthStore {
         return count
     }
 
-    /// Runs a long-running anchored query (SPEC §3 rule 10): delivers every stored line
+    /// Runs a long-running anchored query: delivers every stored line
     /// after the request's anchor that matches it, then each later one as any process
     /// appends it, until `stop` is signalled. After the first pass, and after each later
     /// batch that delivered something, `afterBatch` gets the outcome (its anchor is the
@@ -159,7 +159,7 @@ extension HealthStore {
 
     /// Starts `query` on a thread of its own, as HealthKit's `execute(_:)`: its results
     /// handler gets the first results; its update handler, when set, every later change
-    /// until ``stop(_:)``. Errors reach the handler that would have had the results.
+    /// until ``stop(_:)-(AnchoredObjectQuery)``. Errors reach the handler that would have had the results.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for a query already executed, a negative
     ///   limit, or a limit together with an update handler.

@@ -2,7 +2,7 @@
 extension HealthStore {
     /// The per-interval statistics of `query`: HealthKit's statistics collection query.
     /// Reads only the groups of the type (and, with a date range, of the times) asked for;
-    /// without a predicate, on two threads (``StatisticsScan``).
+    /// without a predicate, on two threads.
     ///
     /// ```swift
     /// let daily = try store.statistics(StatisticsQuery(type: .quantity("HeartRate"), interval: .day))

@@ -1,7 +1,6 @@
 /// The import's append for lines it has checked against the store's UUID index: the
 /// writer then looks each add's UUID up among the append's own samples only, instead of
-/// reading the index for every one (an import of 500,000 records spent about a third of
-/// its appending there). `package` access, like the rest of the import's door.
+/// reading the index for every one. `package` access, like the rest of the import's door.
 extension HealthStore {
     /// ``appendImporting(ndjson:)`` for lines whose adds the caller has found unused in the
     /// store as of head `head` (with ``usedUUIDs(sharing:)``, and none of them in an earlier append

@@ -9,11 +9,13 @@
 ///
 /// ```swift
 /// let store = HealthStore(directory: "health.store")
-/// try store.save([QuantitySample(type: .quantity("HeartRate"), quantity: Quantity(72, "count/min"),
+/// try store.save([QuantitySample(type: .quantity("StepCount"), quantity: Quantity(120, "count"),
 ///                                fields: SampleFields(start: .now()))])
 /// let result = try await AnchoredObjectQueryDescriptor(anchor: savedAnchor).result(for: store)
-/// persist(result.newAnchor.token)
+/// save(result.newAnchor.token)
 /// ```
+///
+/// <doc:GettingStarted> walks through the rest.
 public final class HealthStore: Sendable {
     /// The store directory.
     public let directory: String
@@ -31,7 +33,7 @@ public final class HealthStore: Sendable {
     /// Whether a store exists at the directory.
     public var exists: Bool { layout.exists }
 
-    /// Appends the NDJSON event lines of `inputs` (SPEC §1), in order, as one append, all-or-nothing: on any invalid
+    /// Appends the NDJSON event lines of `inputs`, in order, as one append, all-or-nothing: on any invalid
     /// line the store is left byte-identical and the error names the line and field.
     ///
     /// - Returns: what was added, deleted, replaced or skipped, and the new head anchor.
@@ -105,7 +107,7 @@ public final class HealthStore: Sendable {
 
     /// Keeps the backup at `destination` current until `stop` is signalled (continuous
     /// backup): one ``backup(to:progress:)`` now, then another each time an append lands,
-    /// woken as a long-running anchored query is. Every round is as consistent,
+    /// woken as a long-running query is. Every round is as consistent,
     /// incremental and verified as a one-off backup, and ends with the manifest written,
     /// so the destination can be restored after any round. `afterRound` is called with
     /// each round's report; a round under way when `stop` is signalled is finished first.
@@ -119,7 +121,7 @@ public final class HealthStore: Sendable {
     }
 
     /// Replaces this store's directory with the backup at `backup` (one `backup(to:)`
-    /// wrote), as a new timeline of the backed-up store (SPEC §3 rule 7): the directory
+    /// wrote), as a new timeline of the backed-up store (<doc:BackupAndRestore#Restore>): the directory
     /// must be missing or empty, or hold a store and `force` be set. Every file is checked
     /// against the backup's manifest and the copy verified before anything at the
     /// directory changes; the new store is swapped in atomically, so a crash leaves the old

@@ -44,7 +44,7 @@ struct Context {
     }
 }
 
-/// Exit codes, one table (SPEC §4).
+/// Exit codes, one table (`docs/commands.md`, "Exit codes").
 enum ExitCode {
     static let success: Int32 = 0
     static let storeFailure: Int32 = 1

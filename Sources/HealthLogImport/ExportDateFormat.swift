@@ -1,6 +1,6 @@
 import HealthLog
 
-/// The date formats of Apple Health exports, turned into SPEC §1's ISO 8601 instants with
+/// The date formats of Apple Health exports, turned into the ISO 8601 instants of event lines, with
 /// the offset kept.
 enum ExportDateFormat {
     /// Parses `2024-03-01 08:00:00 +0100` (the usual format) or `20151107171924+0100`
@@ -66,7 +66,7 @@ enum ExportDateFormat {
     }
 
     /// Parses a plain date (`2016-11-15`, or `19881029` in iOS 8 exports) as its midnight
-    /// UTC, the meaning SPEC §4 gives a date.
+    /// UTC, as the command line reads a date.
     static func day(_ text: String) -> (iso: String, instant: Timestamp)? {
         let b = Array(text.utf8)
         let dashed: String

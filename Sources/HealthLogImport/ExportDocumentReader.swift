@@ -7,26 +7,15 @@ import HealthLog
 
 import CLibXML2
 
-/// The export document's start and end tags, from libxml2's SAX2 interface: the push
-/// parser is fed the input and calls back with each tag's name and attributes, so no
-/// node is built (``XMLStreamReader``'s `xmlTextReader` builds a tree node per element
-/// and per attribute and looks each attribute up in the DTD's ID table). Holds a few
-/// tags at a time, so a file of any size is read in bounded memory.
+/// The export document's start and end tags, from libxml2's SAX2 push parser: it calls
+/// back with each tag's name and attributes and builds no tree node, and holds a few tags
+/// at a time, so a file of any size is read in bounded memory.
 ///
-/// It gives what ``XMLStreamReader`` gave for the same input, so the import's elements,
-/// report and errors do not change:
-/// - the same parser settings (``XMLStreamReader/options``: no network, no DTD loading or
-///   validation, no entity substitution) and the same structured error handler, so the
-///   same first error, line and column stop it;
-/// - the input fed in the reader's pieces (4 bytes, then 512 at a time, the rest with
-///   the end), so the same error wins and the end of the input is seen at the same point;
-/// - attribute values as the reader's tree gave them: an entity reference (`&amp;` comes
-///   through as `&#38;`) expanded against the document's own DTD, namespace declarations
-///   first, attributes the DTD defaults left out;
-/// - lines as `xmlGetLineNo` gave them on the reader's node: past line 65,534 libxml2 keeps
-///   no line in a node, and the reader took the line of the text node after the start
-///   tag when that node was parsed in the same piece, else 65,535. ``Context/resolve(_:)``
-///   reproduces that.
+/// Its tags, attribute values, errors and lines are those ``XMLStreamReader`` (libxml2's
+/// `xmlTextReader`) gives for the same input: the same parser options and error handler,
+/// the input fed in the same pieces, entities expanded against the document's own DTD, and
+/// lines past 65,534 as ``Context`` works them out (`docs/import.md`,
+/// "Reading"; `ExportDocumentReaderTests` compares the two on every fixture).
 final class ExportDocumentReader {
     /// A start tag with its attributes in document order, or an end tag.
     struct Node {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import HealthLog
 
-/// Maps the top-level elements of an export to SPEC §1 event lines, validated by the
+/// Maps the top-level elements of an export to event lines, validated by the
 /// store's own event parser, and lists what it cannot map. Pure: the same element always
 /// maps to the same lines, so the import's checking pass and writing pass agree.
 struct ExportMapper {

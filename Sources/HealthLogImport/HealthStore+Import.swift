@@ -13,13 +13,13 @@ extension HealthStore {
     /// parses the document while this one maps each element and checks its event, then the
     /// route, electrocardiogram and clinical files are read and mapped; a malformed document
     /// is refused with its line and column and leaves the store as it was (not even
-    /// created). The checked events wait in an ``EventSpill`` (compressed in memory, the
+    /// created). The checked events wait in a spill (compressed in memory, the
     /// rest in an unlinked temporary file beside the store) and are then appended in appends
     /// of ``ImportOptions/eventsPerAppend`` events, each all-or-nothing and durable. A crash
     /// or I/O failure during the appends leaves whole appends; running the import again
     /// completes it, adding only what is missing. When nothing exists at the store's path,
-    /// the appends go, while the export is read, to a new store built beside it
-    /// (``ImportStaging``), renamed into place once all of the export was read and appended:
+    /// the appends go, while the export is read, to a new store built beside it,
+    /// renamed into place once all of the export was read and appended:
     /// until then nothing exists at the path, whatever fails.
     ///
     /// ```swift
@@ -33,9 +33,9 @@ extension HealthStore {
     ///   - progress: called as the document is read, then as the events are appended.
     /// - Returns: the counts per element and per type, what could not be mapped, and what
     ///   the appends did.
-    /// - Throws: ``HealthLogError/Code/badInput`` for a malformed document (naming the
+    /// - Throws: `HealthLogError.Code.badInput` for a malformed document (naming the
     ///   line and column), a document that is not an Apple Health export, or a zip without
-    ///   one; ``HealthLogError/Code/badUsage`` for a file that cannot be opened; a store code
+    ///   one; `HealthLogError.Code.badUsage` for a file that cannot be opened; a store code
     ///   when writing fails.
     public func importExport(at path: String, options: ImportOptions = ImportOptions(), progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
         guard let staging = try ImportStaging.begin(for: directory, timeout: self.options.lockTimeout) else { return try importExport(at: path, options: options, progress: progress, staging: nil) }

@@ -1,4 +1,4 @@
-/// How ``HealthStore/importExport(at:options:progress:)`` runs.
+/// How ``HealthLog/HealthStore/importExport(at:options:progress:)`` runs.
 public struct ImportOptions: Sendable {
     /// Treat the export as the whole truth about what imports brought in: delete (with
     /// delete events) every live imported sample the export no longer holds. Samples that

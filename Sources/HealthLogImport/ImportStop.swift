@@ -8,7 +8,7 @@ import Synchronization
 
 /// A request to stop the import in this process: a signal handler (SIGINT, SIGTERM) or the
 /// watch for the parent's end sets it, and the import's reads and appends then fail with
-/// ``HealthLogError/Code/io``, so the import ends the way any failure ends it (a new store's
+/// `HealthLogError.Code.io`, so the import ends the way any failure ends it (a new store's
 /// staging directory removed, the appends already made kept).
 package enum ImportStop {
     /// The signal that asked for the stop, 0 while none did.

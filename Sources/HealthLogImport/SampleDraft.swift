@@ -1,6 +1,6 @@
 import HealthLog
 
-/// A sample being built from an export element: the fields of its SPEC §1 event line as
+/// A sample being built from an export element: the fields of its event line as
 /// JSON texts, rendered once to derive its UUID from its content and once as the line the
 /// import appends.
 struct SampleDraft {
@@ -9,7 +9,7 @@ struct SampleDraft {
 
     /// The metadata key that marks a sample as imported; its value is the export's date.
     static let markerKey = "HealthLogImport"
-    /// The prefix of the metadata keys the import adds for what SPEC §1 has no field for.
+    /// The prefix of the metadata keys the import adds for what the event line has no field for.
     static let keyPrefix = "HealthLogImport."
     /// Versions the content rule: hashed before the content, so a future rule can never
     /// give an old record's UUID to different content.

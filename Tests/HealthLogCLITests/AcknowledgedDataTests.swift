@@ -6,7 +6,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Issue #9 items 1–3, tried from the outside on the real binary: the broken state is made
+/// Acknowledged data under damage, tried from the outside on the real binary: the broken state is made
 /// with file surgery, a planted directory or a full tmpfs, never with a test hook that
 /// says all is well. The invariant checked each time: every sequence number acknowledged
 /// by an exit-0 append comes back with its original event, or the command exits 1 naming

@@ -5,7 +5,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Issue #9 item 10: `--anchor-file` records what healthlog handed to its output. Through a
+/// `--anchor-file` records what healthlog handed to its output. Through a
 /// pipe that runs ahead of what the reader has consumed, so the exactly-once pattern is
 /// the reader's own: it keeps the `seq` of the last line it applied and resumes from it.
 @Suite("Anchor file through a pipe")

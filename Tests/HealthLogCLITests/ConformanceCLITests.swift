@@ -4,14 +4,14 @@ import Synchronization
 import HealthLogTestSupport
 import Testing
 
-/// The command-line side of the SPEC §3 conformance tests: refused anchors exit 3
+/// The command-line side of the conformance tests of the anchor rules: refused anchors exit 3
 /// (rule 6), predicate options and their usage errors (rule 9), paging with an anchor
 /// file (rule 4), and `replay --follow` (rule 10) against appends by other processes,
 /// stopped by SIGINT and SIGTERM. The library side is in
 /// `HealthLogTests/Query/Conformance*Tests.swift`.
-@Suite("Conformance: SPEC §3 on the command line")
+@Suite("Conformance: anchor rules on the command line")
 struct ConformanceCLITests {
-    /// A heart-rate line (SPEC §1) with `extra` members appended.
+    /// A heart-rate event line with `extra` members appended.
     static func heartRate(_ uuid: String, _ value: Int, start: String = "2024-03-01T08:00:00Z", _ extra: String = "") -> String {
         #"{"uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierHeartRate","start":"\#(start)","value":\#(value),"unit":"count/min"\#(extra)}"# + "\n"
     }

@@ -7,7 +7,7 @@ import HealthLogTestSupport
 import Testing
 
 /// The real `healthlog` commands (in the test-only fault tool) killed in the middle of an append, and writers competing
-/// for one store (SPEC §2 "Atomicity and durability", "Concurrency").
+/// for one store (`Format.md`, "Writing" and "Locks").
 ///
 /// `HEALTHLOG_TEST_FAULT=kill:POINT:N` makes the fault tool's process `SIGKILL` itself the Nth time an
 /// append reaches POINT (a batch written, a segment created, an index written). Small

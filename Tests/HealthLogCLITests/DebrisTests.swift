@@ -5,7 +5,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// What writers killed mid-write leave behind (issue #9, item 5): the next writer removes
+/// What writers killed mid-write leave behind: the next writer removes
 /// every file named like one of the store's temporary files, and nothing else; read-only
 /// commands remove nothing.
 @Suite("Debris of killed writers")

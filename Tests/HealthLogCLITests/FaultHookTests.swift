@@ -4,7 +4,7 @@ import Glibc
 import HealthLogTestSupport
 import Testing
 
-/// Issue #11 item 4: fault injection is not product API. The shipping `healthlog` reads no
+/// Fault injection is not product API. The shipping `healthlog` reads no
 /// `HEALTHLOG_TEST_FAULT`; only the test-only fault tool does.
 @Suite("Fault hook")
 struct FaultHookTests {

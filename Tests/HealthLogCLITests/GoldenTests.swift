@@ -2,7 +2,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Golden tests of what `healthlog` prints (SPEC §4): every `--help` page word for word
+/// Golden tests of what `healthlog` prints: every `--help` page word for word
 /// (texts in ``GoldenTexts``), the exact text and exit code of the common errors, and the
 /// stdout/stderr contract of `append` (the anchor alone on stdout, the summary on stderr)
 /// and `replay` (events on stdout, `next-anchor: TOKEN` on stderr, `--anchor-file`).

@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 
 /// `healthlog import` runs in `healthlog-import`, the only executable that links the
-/// import's libraries (issue #11): the other commands must not load libxml2 or libarchive,
+/// import's libraries: the other commands must not load libxml2 or libarchive,
 /// and the import must behave as if it ran in `healthlog` itself.
 @Suite("import worker")
 struct ImportWorkerTests {

@@ -6,8 +6,8 @@ import HealthLog
 import HealthLogTestSupport
 import Testing
 
-/// `reindex`, `stats` and the index checks of `verify` through the real binary (SPEC §2
-/// "The indexer", §4 exit codes), and a writer (the fault tool) killed while it writes the derived files
+/// `reindex`, `stats` and the index checks of `verify` through the real binary (the
+/// indexes, exit codes), and a writer (the fault tool) killed while it writes the derived files
 /// (`HEALTHLOG_TEST_FAULT=kill:segment-index-written:N`, `kill:uuid-run-written`,
 /// `kill:checkpoint-written`): the append it was committing survives whole, `verify` passes,
 /// and the next normal append leaves indexes that `verify` finds silent and that a

@@ -5,7 +5,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Issue #9: many writers killed from the outside, at moments no test hook chooses. After
+/// Many writers killed from the outside, at moments no test hook chooses. After
 /// every round, every event of every append that exited 0 is in the log with its original
 /// content, no sequence number ever names two different events, and `verify` passes.
 @Suite("Killed writers")

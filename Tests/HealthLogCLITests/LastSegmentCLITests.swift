@@ -4,7 +4,7 @@ import HealthLogTestSupport
 import Testing
 
 /// The last segment is taken on its sidecar index's word only when the index, the
-/// checkpoint and the file end at the same batch (issue #12, item 3). Tried from the
+/// checkpoint and the file end at the same batch. Tried from the
 /// outside on the real binary, with the state made by a killed writer or by file surgery:
 /// a stale or foreign sidecar, bytes past it, a cut segment or a damaged last header all
 /// behave as a walk of every header does — no acknowledged event lost, a torn tail cut by

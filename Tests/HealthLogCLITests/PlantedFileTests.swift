@@ -5,8 +5,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Symbolic links planted in a store, and store directories open to others (issue #9,
-/// item 4): the real `healthlog` never writes or chmods anything outside the store through
+/// Symbolic links planted in a store, and store directories open to others: the real `healthlog` never writes or chmods anything outside the store through
 /// a planted link, refuses what it may not use with exit 1 and a message naming the path,
 /// and loses no acknowledged event.
 @Suite("Planted links and open store directories")

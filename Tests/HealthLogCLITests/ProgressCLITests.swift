@@ -2,7 +2,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Long jobs show progress on stderr when it is a terminal (SPEC §4), and only then: run
+/// Long jobs show progress on stderr when it is a terminal, and only then: run
 /// under a pseudo-terminal, `backup` and `restore` draw a line redrawn in place that ends
 /// at 100%; with stderr a pipe they print no progress at all.
 @Suite("Progress on a terminal")

@@ -3,7 +3,7 @@ import HealthLog
 import HealthLogTestSupport
 import Testing
 
-/// Issue #11 item 5: `add` builds a typed sample (workouts included) and saves it through
+/// `add` builds a typed sample (workouts included) and saves it through
 /// the library; `--version`; an empty append writes nothing and says so; a directory given
 /// as an input file is bad usage.
 @Suite("Thin client")

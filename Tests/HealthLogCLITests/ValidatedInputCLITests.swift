@@ -2,8 +2,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// Input checked against HealthKit's table of types, units and category values (issue #13
-/// item 3): refused input writes nothing and exits 2 with the reason; accepted input is
+/// Input checked against HealthKit's table of types, units and category values: refused input writes nothing and exits 2 with the reason; accepted input is
 /// stored in one form.
 @Suite("Validated input")
 struct ValidatedInputCLITests {

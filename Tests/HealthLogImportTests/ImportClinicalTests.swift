@@ -4,7 +4,7 @@ import Testing
 @testable import HealthLog
 @testable import HealthLogImport
 
-/// Clinical records, audiograms and vision prescriptions (issue #14 item 3): samples of
+/// Clinical records, audiograms and vision prescriptions: samples of
 /// their HealthKit types, the FHIR resource kept as it is, everything else of the element
 /// kept whole; a resource the zip lacks is listed and the record imported without it.
 @Suite("Apple Health import: clinical records, audiograms, vision prescriptions")

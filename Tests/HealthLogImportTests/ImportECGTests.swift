@@ -4,7 +4,7 @@ import Testing
 @testable import HealthLog
 @testable import HealthLogImport
 
-/// Electrocardiograms (issue #14 item 2): each `electrocardiograms/*.csv` becomes one
+/// Electrocardiograms: each `electrocardiograms/*.csv` becomes one
 /// electrocardiogram sample with its header's figures and every voltage, the locale's
 /// decimal comma read right; one that does not read is listed and the rest imports.
 @Suite("Apple Health import: electrocardiograms")

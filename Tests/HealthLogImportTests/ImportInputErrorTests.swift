@@ -4,7 +4,7 @@ import Testing
 @testable import HealthLog
 @testable import HealthLogImport
 
-/// Files that are not a whole Apple Health export (issue #14 item 4): each gets its own
+/// Files that are not a whole Apple Health export: each gets its own
 /// message naming the file and the problem, libxml2's words at most as detail, and the
 /// store is not created.
 @Suite("Apple Health import: inputs that are not an export")

@@ -4,7 +4,7 @@ import Testing
 @testable import HealthLog
 @testable import HealthLogImport
 
-/// Workout routes (issue #14 item 1): GPX files in the zip or beside the XML, and older
+/// Workout routes: GPX files in the zip or beside the XML, and older
 /// exports' inline `Location` points, become route samples linked to their workout, every
 /// route of a workout in several parts, idempotently; a missing or unreadable route file is
 /// listed and the rest imports.

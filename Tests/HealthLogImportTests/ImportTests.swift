@@ -4,7 +4,7 @@ import Testing
 @testable import HealthLog
 @testable import HealthLogImport
 
-/// `HealthStore.importExport(at:)` on the public sample exports (SPEC §6, issue #5):
+/// `HealthStore.importExport(at:)` on the public sample exports:
 /// faithful per-type counts, idempotence, exports that contain earlier ones, refusal of
 /// malformed XML with nothing written, legacy iOS 8 exports, zips found by content, and
 /// `--mirror`.

@@ -1,4 +1,4 @@
-// libFuzzer target for the Apple Health import (issue #5): libxml2's streaming reader as
+// libFuzzer target for the Apple Health import: libxml2's streaming reader as
 // the library drives it, the mapping of every element to event lines, the content UUIDs,
 // and the importing append. Built by tools/fuzz/run with the library's sources as one
 // module; not part of Package.swift.

@@ -1,5 +1,5 @@
-// libFuzzer target for the import's readers of the files beside an export's XML (issue
-// #14): the GPX reader (libxml2's reader with text, trkpt points, the cut-short check) and
+// libFuzzer target for the import's readers of the files beside an export's XML: the
+// GPX reader (libxml2's reader with text, trkpt points, the cut-short check) and
 // the electrocardiogram CSV reader (header, either decimal separator). Built by
 // tools/fuzz/run with the library's and the import's sources as one module.
 //

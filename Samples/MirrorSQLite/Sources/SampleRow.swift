@@ -7,7 +7,7 @@ struct SampleRow {
     let values: [SQLiteValue]
 
     /// The row for `sample`: its kind's value and unit in the `value` and `unit` columns,
-    /// and the whole sample as its SPEC §1 event line in `event`.
+    /// and the whole sample as its event line in `event`.
     init(_ sample: any Sample) {
         let (value, unit) = SampleRow.valueAndUnit(of: sample)
         values = [

@@ -14,7 +14,7 @@ public struct Statistics: Sendable, Hashable {
     /// another source's samples cover).
     public var count: Int
     /// The sum of the values of a cumulative type with the sources merged (or of this row's
-    /// source), samples prorated by time (``CumulativeMerge``); 0 for an interval without
+    /// source), samples prorated by time; 0 for an interval without
     /// any.
     public var sum: Double?
     /// The mean of the values.

@@ -4,7 +4,7 @@
 /// As in HealthKit, the sources are merged first: a cumulative type's sum counts each
 /// stretch of time once, from the highest-priority source covering it
 /// (``sourcePriority``), and prorates a sample over the intervals it spans
-/// (``CumulativeMerge``); a discrete type's average, minimum, maximum and most recent
+/// (<doc:ComputingStatistics#Sources-are-merged-first>); a discrete type's average, minimum, maximum and most recent
 /// value take every source's samples, each in the interval holding its start.
 /// ``StatisticsOptions/separateBySource`` gives one row per source instead. Values are in
 /// ``unit`` (by default the type's, ``QuantityTypeInfo``). Intervals follow ``timeZone``

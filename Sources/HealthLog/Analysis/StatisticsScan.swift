@@ -28,11 +28,9 @@ struct StatisticsScan {
     /// once and then reused (at 64 the yardstick's heart rates faulted in 15 MB of them),
     /// and that neither thread waits long at the first and last window.
     static let window = 16
-    /// The part of the first two windows the second thread reads, where the split starts
-    /// (measured on the yardstick's heart rates with the second thread a window ahead, on
-    /// the machine of 2026-12-02: at 0.64 it took 53% of the process's CPU samples and the
-    /// calling thread 46%; on that of 2026-12-04, at 0.60 it took 36% and the calling thread
-    /// 43%, so the balance is the machine's and the split adapts from there).
+    /// The part of the first two windows the second thread reads, where the split starts;
+    /// from there it adapts to the two threads' pace, since where they balance depends on
+    /// the machine (on the benchmark's heart rates, between 0.60 and 0.64).
     static let workerShare = 0.60
 
     /// One batch's groups of the type.

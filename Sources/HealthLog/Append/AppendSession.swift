@@ -1,4 +1,4 @@
-/// One append: reads event lines, validates each against SPEC §1 and the store, encodes
+/// One append: reads event lines, validates each alone and against the store, encodes
 /// the events into batches and writes them; ``finish()`` commits, and any error rolls the
 /// whole append back so the store's files are byte-identical to before.
 ///

@@ -1,4 +1,4 @@
-/// What one append did (SPEC §1: "added, deleted, replaced, skipped").
+/// What one append did: samples added, deleted, replaced and skipped.
 public struct AppendSummary: Sendable, Equatable {
     /// Samples added.
     public var added = 0

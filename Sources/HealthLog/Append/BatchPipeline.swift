@@ -13,8 +13,7 @@ final class BatchPipeline {
     private let writer: LogWriter
     /// The batches being encoded, oldest first. The writer waits for each, so they run
     /// ahead of the chunks of lines waiting to be parsed at the default class: behind those,
-    /// the writer sat idle while a core parsed lines it could not store yet (ingest ~5%
-    /// faster, BENCHMARKS.md).
+    /// the writer would sit idle while a core parsed lines it could not store yet.
     private let jobs = OrderedJobs<Result<Encoded, any Error>>(qos: .userInitiated)
     /// A written batch's builder, emptied, for the batch after next.
     private var spare: BatchBuilder?

@@ -1,5 +1,5 @@
 /// Resolves the type names people type (`HeartRate`, `stepcount`, `SleepAnalysis`,
-/// `Workout`) to HealthKit's full identifiers, as SPEC §4 allows "when unambiguous".
+/// `Workout`) to HealthKit's full identifiers, when the name is unambiguous.
 package enum TypeNames {
     /// Returns the full identifier for `name`: a known identifier spelled in full or short,
     /// in any case; else an identifier with a HealthKit prefix as given (types newer than

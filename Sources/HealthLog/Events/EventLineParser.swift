@@ -1,7 +1,7 @@
-/// Parses one NDJSON event line (SPEC §1) strictly: every field's JSON type, no unknown or
+/// Parses one NDJSON event line strictly: every field's JSON type, no unknown or
 /// repeated fields, UUIDs and ISO 8601 instants well formed, numbers finite, and the
 /// per-kind rules of ``EventRules``. Hand-written because Foundation's decoders would cap
-/// ingest speed (see `research/swift-speeds.md`); fuzzed and tested against bad input.
+/// ingest speed; fuzzed and tested against bad input.
 enum EventLineParser {
     /// Parses `line` (without its newline) into a ``ParsedEvent``; with a `memo`, value
     /// tokens equal to ones it holds from the lines before are taken from it, and those

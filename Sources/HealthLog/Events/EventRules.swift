@@ -1,4 +1,4 @@
-/// The per-kind rules of SPEC §1 that go beyond JSON types: which fields an add of each
+/// The per-kind rules of the event line that go beyond JSON types: which fields an add of each
 /// kind needs and which it may not carry, what a delete may carry, `end ≥ start`.
 enum EventRules {
     /// Checks `event`, whose fields present are the bits of `seen`; fills `end` from `start`.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The top-level fields of an event line (SPEC §1). The raw value is the field's bit in
+/// The top-level fields of an event line. The raw value is the field's bit in
 /// the parser's "seen" mask.
 enum Field: Int, CaseIterable {
     case op, uuid, type, start, end, value, unit, source, sourceVersion, device, metadata, activity, duration, totals, objects, workout, locations, voltages, seq

@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// What an input line must satisfy beyond SPEC §1's shape, checked against HealthKit's
-/// table (``HealthKitTypes``) on input only — stored lines are never re-checked, so a store
-/// written before these rules keeps reading:
+/// What an input line must satisfy beyond the event line's shape, checked against
+/// HealthKit's table (``HealthKitTypes``) on input only — stored lines are never re-checked,
+/// so a stored line these rules would refuse still reads:
 ///
 /// - a type given short (`HeartRate`) or in another case becomes its full identifier; an
 ///   unknown identifier with a HealthKit prefix is accepted with a note, but one within

@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// Splits a stream of bytes (a file descriptor or an in-memory buffer) into chunks of whole
-/// lines (``nextChunk()``) or lines (``forEachLine(_:)``). A regular file is mapped
-/// (``MappedFile``) rather than copied into buffers; a pipe is read in large chunks. Lines
+/// lines (`nextChunk()`) or lines (`forEachLine(_:)`). A regular file is mapped
+/// (`MappedFile`) rather than copied into buffers; a pipe is read in large chunks. Lines
 /// longer than ``maxLineLength`` are refused rather than buffered without bound.
 package struct LineReader {
     /// The longest line accepted, in bytes.
@@ -29,7 +29,7 @@ package struct LineReader {
     /// For a descriptor: the start of a line read past the last chunk's end.
     private var carry: [UInt8] = []
     private var isAtEnd = false
-    /// The number of the last line returned by ``forEachLine(_:)`` (1-based).
+    /// The number of the last line returned by `forEachLine(_:)` (1-based).
     package private(set) var lineNumber = 0
     /// The input's name for error messages (a file name), or `nil` for standard input.
     package let name: String?

@@ -1,4 +1,4 @@
-/// Writes samples and deletes as event lines (SPEC §1) for ``HealthStore/save(_:)`` and
+/// Writes samples and deletes as event lines for ``HealthStore/save(_:)`` and
 /// ``HealthStore/delete(_:)``, which append them through the same parser as any input.
 enum SampleEncoder {
     /// The line that adds `sample`.
@@ -36,6 +36,6 @@ enum SampleEncoder {
 }
 
 extension Sample {
-    /// The event line that adds the sample (SPEC §1), without a newline.
+    /// The event line that adds the sample, without a newline.
     public var description: String { SampleEncoder.addLine(self) }
 }

@@ -1,6 +1,6 @@
 /// What the writer remembers of every sample ever added: enough to refuse a reused UUID,
 /// to check a delete targets a live sample, and to copy the deleted sample's type, dates,
-/// source and device into the delete event (SPEC §1).
+/// source and device into the delete event.
 struct SampleStub {
     /// The add event's sequence number.
     var seq: UInt64

@@ -10,8 +10,7 @@ struct BatchOrigin: Equatable, Sendable {
     private static let fileKey: UInt8 = 2
     private static let exportDateKey: UInt8 = 3
 
-    /// Appends the record: u16 length, then the commit time (i64) and each field present
-    /// as key (u8), length (u16) and UTF-8 text.
+    /// Appends the record (its bytes: `Format.md`, "The batch header").
     func encode(into writer: inout ByteWriter) {
         var body = ByteWriter()
         body.append(committedMillis)

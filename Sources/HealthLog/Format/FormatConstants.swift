@@ -11,7 +11,7 @@ enum FormatConstants {
     /// version 2 keeps the CRC-32C of that payload without its own trailing CRC-32C.
     static let segmentIndexVersion: UInt16 = 2
     /// The layout version of UUID-index runs (`uuids/*.run`) this build writes and reads.
-    /// The 32-byte ``UUIDRun`` (`HLUR` version 1) is now only the append's scratch format and
+    /// The 32-byte ``UUIDRun`` (`HLUR` version 1) is only the append's scratch format and
     /// the sealed index of older builds, which this build ignores and rebuilds.
     static let uuidRunVersion: UInt16 = 1
     /// The layout version of the store's sealed UUID-index runs (`uuids/*.run`, tag `HLUR`,

@@ -17,13 +17,8 @@ import Darwin
 /// covers, the deletes after it read from the log. Entries for adds that `compact` dropped
 /// may stay (no line holds their number).
 ///
-/// Layout (little-endian): a 60-byte header — `HLDA`, u16 index version
-/// (``FormatConstants/deletedAddIndexVersion``), u16 0, u64 covered seq, u64 entry count,
-/// u32 block count, u32 block-table CRC-32C, the ``LogBinding`` (16-byte store identity,
-/// u32 check of the batch ending at the covered seq), u32 0, u32 header CRC-32C of the 56
-/// bytes before it — then a block table
-/// (per block of ``blockEntries`` entries: u64 its first entry, u32 the CRC-32C of its
-/// entries, u32 0), then the entries, u64 each. A reader loads the header and the table,
+/// Its bytes: `Format.md`, "Deleted-add index" (blocks of ``blockEntries`` entries, bound
+/// to the log by a ``LogBinding``). A reader loads the header and the table,
 /// then only the blocks its range touches, each checked when first read.
 final class DeletedAddIndex {
     /// The file's tag.

@@ -12,13 +12,8 @@ import Darwin
 /// its covered number the way it did) is rebuilt from the log, and a file that covers less
 /// than the log is brought up to date by reading only the events after it.
 ///
-/// Layout (little-endian): a 48-byte header — `HLSY`, u16 index version
-/// (``FormatConstants/syncTableVersion``; a file of any other is ignored, see
-/// ``IndexVersion``), u16 0, u64 covered seq, u32 entry count, u32 body CRC-32C, the
-/// ``LogBinding`` (16-byte store identity, u32 check of the batch ending at the covered
-/// seq), u32 CRC-32C of the 44 bytes before it — then per entry: u16 identifier length,
-/// the identifier's JSON token, UUID (16 bytes), i64 version, u16 token length, the
-/// version's JSON token.
+/// Its bytes: `Format.md`, "Sync table" (index version ``FormatConstants/syncTableVersion``;
+/// a file of any other is ignored, see ``IndexVersion``; bound to the log by a ``LogBinding``).
 struct SyncTable: Equatable {
     /// One live sample's sync data.
     struct Entry: Equatable {

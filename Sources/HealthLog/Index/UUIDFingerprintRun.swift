@@ -15,22 +15,13 @@ import Darwin
 /// events compared by full UUID. Compacted events stay in their batch's dropped list
 /// (``BatchHeader/dropped``), so their UUIDs are confirmed the same way.
 ///
-/// The keys (fingerprint << 32 | block, see ``UUIDFingerprint``) are sorted and stored as
-/// an Elias–Fano sequence of the fingerprints: with `n` keys, the top `k = ⌊log₂ n⌋` bits
-/// of a fingerprint are its bucket, written in unary in a bit vector of `n + 2ᵏ` bits (key
-/// `i` of bucket `b` sets bit `b + i`; each bucket ends with a 0), and the other
-/// `32 − k` bits beside its block number in a fixed-width field. At 1M events in blocks of
-/// 512 that is 1.5 + 13 + 11 bits, about 3.2 bytes an event, where a full UUID with its
-/// sequence numbers took 32.
+/// The keys (fingerprint << 32 | block, see ``UUIDFingerprint``) are stored sorted, as an
+/// Elias–Fano sequence: at 1M events in blocks of 512, about 3.2 bytes an event, against
+/// 32 for a full UUID with its sequence numbers.
 ///
-/// Layout (little-endian): a 64-byte header — `HLUR`, u16 index version
-/// (``FormatConstants/uuidIndexVersion``; a run of any other, the 32-byte ``UUIDRun`` of
-/// older builds included, is ignored and rebuilt, see ``IndexVersion``), u16 0, u64 from
-/// seq, u64 to seq, u64 key count, u8 low bits (`32 − k`), u8 block bits, u8 block shift,
-/// u8 0, u32 CRC-32C of the body, the ``LogBinding`` of the log at `to seq` (16-byte store
-/// identity, u32 check of the batch ending there), u32 CRC-32C of the header's first 60
-/// bytes — then the body: the bucket bit vector as u64 words, then the fields packed from bit 0 of
-/// u64 words (field `i` at bit `i × width`), and one more zero word.
+/// Its bytes: `Format.md`, "UUID index" (index version ``FormatConstants/uuidIndexVersion``;
+/// a run of any other, of ``UUIDRun``'s 32-byte layout included, is ignored and rebuilt, see
+/// ``IndexVersion``; bound to the log at `to seq` by a ``LogBinding``).
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
 /// `2ᵏ` zeros, and keeps a bucket directory in memory (a byte a bucket; with more than

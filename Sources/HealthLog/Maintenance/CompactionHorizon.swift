@@ -1,5 +1,5 @@
 /// Where `compact` stops: deletes at or before the horizon are dropped with the samples
-/// they deleted (SPEC §3 rule 8).
+/// they deleted (<doc:BackupAndRestore#Drop-deleted-history>).
 public enum CompactionHorizon: Sendable, Equatable {
     /// Deletes appended before this instant (batch headers record when each append
     /// happened): the horizon is the last event of the longest run of batches, from the

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// `compact`: drops the samples deleted at or before a horizon together with their deletes
-/// (SPEC §3 rule 8), under the writer lock, crash-safe and safe against concurrent readers.
+/// and expires the anchors that would miss them; under the writer lock, crash-safe and
+/// safe against concurrent readers.
 ///
 /// 1. Finds the deletes at or before the horizon and, through the UUID index, the add of
 ///    each deleted sample: those events are dropped.

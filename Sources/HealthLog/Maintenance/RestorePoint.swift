@@ -1,6 +1,6 @@
-/// Where a point-in-time restore cuts the backup's log (`restore --to`, SPEC §4): only the
+/// Where a point-in-time restore cuts the backup's log (`restore --to`): only the
 /// appends that ended at or before the point come back, never part of one, and everything
-/// after it becomes history the new timeline discards (SPEC §3 rule 7).
+/// after it becomes history the new timeline discards (<doc:BackupAndRestore#Undo-a-bad-import-restore-to-a-point-in-time>).
 ///
 /// ```swift
 /// // Undo yesterday afternoon's bad import:

@@ -1,5 +1,5 @@
 extension Timestamp {
-    /// Parses a date as the command line takes it (SPEC §4): an ISO 8601 instant, or a
+    /// Parses a date as the command line takes it: an ISO 8601 instant, or a
     /// calendar date `YYYY-MM-DD` meaning its midnight UTC; `nil` if malformed.
     package init?(commandLine text: String) {
         if let instant = Timestamp(iso8601: text) {

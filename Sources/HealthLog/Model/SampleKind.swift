@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The kind of a sample, decided by its type identifier's prefix (SPEC §1).
+/// The kind of a sample, decided by its type identifier's prefix.
 public enum SampleKind: String, Sendable, CaseIterable {
     /// `HKQuantityTypeIdentifier…`: a number with a unit.
     case quantity

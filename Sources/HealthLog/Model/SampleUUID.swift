@@ -1,5 +1,5 @@
 /// A 128-bit RFC 4122 UUID held as two integers: cheap to hash and compare, printed in
-/// upper case as SPEC §1 asks.
+/// upper case, as event lines hold it.
 public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The first 8 bytes, big-endian.
     public var high: UInt64

@@ -1,4 +1,4 @@
-/// An ISO 8601 instant as SPEC §1 takes it: microseconds since 1970 (UTC), plus the UTC
+/// An ISO 8601 instant as an event line holds it: microseconds since 1970 (UTC), plus the UTC
 /// offset and spelling it was written with, so it prints back as the same instant with the
 /// same offset.
 public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {

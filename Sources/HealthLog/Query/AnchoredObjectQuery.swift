@@ -1,7 +1,7 @@
 /// An anchored query, shaped like HealthKit's `HKAnchoredObjectQuery`: the samples and
 /// deleted objects of some types recorded after an anchor, handed to `resultsHandler`;
 /// with an ``updateHandler``, it then keeps running and hands over each later change as
-/// any process appends it, until ``HealthStore/stop(_:)``.
+/// any process appends it, until ``HealthStore/stop(_:)-(AnchoredObjectQuery)``.
 ///
 /// ```swift
 /// let query = AnchoredObjectQuery(type: .quantity("HeartRate"), predicate: nil, anchor: saved, limit: 0) {
@@ -53,7 +53,7 @@ public final class AnchoredObjectQuery: Sendable {
     }
 
     /// Called with each change after the first results, as long as the query runs. Set it
-    /// before ``HealthStore/execute(_:)``, and only on a query without a limit: as in
+    /// before ``HealthStore/execute(_:)-(AnchoredObjectQuery)``, and only on a query without a limit: as in
     /// HealthKit, setting it after `execute` is a programming error (it traps), and a
     /// limit together with it makes `execute` throw.
     public var updateHandler: ResultsHandler? {

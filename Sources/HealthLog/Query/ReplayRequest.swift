@@ -1,4 +1,4 @@
-/// An anchored query over the log (SPEC §3): which types, from which anchor, how many
+/// An anchored query over the log: which types, from which anchor, how many
 /// items, and whether to see HealthKit's view or the raw log.
 package struct ReplayRequest: Sendable {
     /// The position to replay after.

@@ -1,6 +1,6 @@
 /// The record of a deleted sample, as an anchored query returns it: HealthKit's
-/// `HKDeletedObject`, plus the fields SPEC §3 rule 3 copies at delete time so that
-/// predicates can apply to it.
+/// `HKDeletedObject`, plus the fields of the deleted sample copied at delete time, so that
+/// type filters and predicates apply to it (<doc:SyncingWithAnchors#What-a-query-returns>).
 public struct DeletedObject: Hashable, Sendable {
     /// The deleted sample's UUID.
     public var uuid: SampleUUID

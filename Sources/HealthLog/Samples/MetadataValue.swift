@@ -1,4 +1,4 @@
-/// A metadata value as SPEC §1 allows it: a string, a number or a boolean (HealthKit's
+/// A metadata value: a string, a number or a boolean (HealthKit's
 /// `NSString` and `NSNumber` values).
 public enum MetadataValue: Hashable, Sendable, CustomStringConvertible {
     /// A string.

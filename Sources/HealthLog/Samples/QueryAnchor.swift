@@ -1,18 +1,18 @@
 /// A position in a store's log, as an anchored query takes and returns it: HealthKit's
 /// `HKQueryAnchor` for healthlog.
 ///
-/// Its ``token`` is opaque, printable and URL-safe: base64url of a version byte, the
-/// store's tag, the sequence number, in version 2 the store's compaction generation when
-/// the anchor was issued (so an anchor from before a compaction is told from one issued
-/// after it), and a CRC-32C, so an anchor from another store or a
-/// mistyped one is refused rather than silently read as "from the beginning". `0` (the
-/// ``beginning``) and a bare decimal sequence number are accepted too, as
-/// `HKQueryAnchor(fromValue:)` is; those carry no store and fit any store.
+/// Its ``token`` is opaque, printable and URL-safe. It names the store, the sequence
+/// number and, once the store was compacted, the compactions it had (so an anchor from
+/// before a compaction is told from one issued after it), with a checksum, so an anchor
+/// from another store or a mistyped one is refused rather than silently read as "from the
+/// beginning" (<doc:Format#Anchors> gives its bytes). `0` (the ``beginning``) and a bare
+/// decimal sequence number are accepted too, as `HKQueryAnchor(fromValue:)` is; those
+/// carry no store and fit any store.
 ///
 /// ```swift
 /// let anchor = try QueryAnchor(token: savedText)
-/// let next = try store.replay(from: anchor) { line in … }.newAnchor
-/// save(next.token)
+/// let result = try await AnchoredObjectQueryDescriptor(anchor: anchor).result(for: store)
+/// save(result.newAnchor.token)
 /// ```
 public struct QueryAnchor: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The sequence number of the last event the anchor covers (0: nothing yet).

@@ -12,7 +12,7 @@ public struct SampleType: Hashable, Sendable, CustomStringConvertible {
     public let kind: SampleKind
 
     /// The type with the full identifier `identifier`, or `nil` when it has no HealthKit
-    /// prefix (SPEC §1).
+    /// prefix (``SampleKind``).
     public init?(_ identifier: String) {
         guard let kind = SampleKind(typeIdentifier: identifier) else { return nil }
         self.identifier = identifier

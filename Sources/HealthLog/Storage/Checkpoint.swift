@@ -14,8 +14,7 @@ import Darwin
 /// since their data may still be lost to a power cut. It also bounds work: a reader
 /// verifies every frame checksum of the last append only when that append ends past it.
 ///
-/// Layout (little-endian): `HLCP`, u16 version, u16 0, u64 seq, u64 segment base seq,
-/// u64 end offset in that segment, u32 CRC-32C of the preceding bytes.
+/// Its bytes: `Format.md`, "The `checkpoint` file (36 bytes)".
 struct Checkpoint: Equatable, Sendable {
     /// The last acknowledged sequence number.
     var seq: UInt64

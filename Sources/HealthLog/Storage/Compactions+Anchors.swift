@@ -1,4 +1,4 @@
-/// How anchors are judged against the compactions (SPEC §3 rule 8): an anchor issued before
+/// How anchors are judged against the compactions: an anchor issued before
 /// a compaction (of an older generation) that points below its horizon would miss deletes
 /// the compaction dropped, so it is refused as expired, with the advice to resync from 0.
 /// Anchors issued after a compaction stay valid wherever they point, 0 always works, and

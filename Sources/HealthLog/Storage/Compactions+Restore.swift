@@ -1,4 +1,4 @@
-/// The compactions record of a restored store (SPEC §3 rules 7 and 8).
+/// The compactions record of a restored store.
 ///
 /// An anchor carries the generation its store had when it was issued, and expires when a
 /// compaction of a later generation dropped deletes above it. A restore brings back the

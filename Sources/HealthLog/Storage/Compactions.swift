@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The `compactions` file: every `compact` that changed the log (SPEC §3 rule 8), and the
+/// The `compactions` file: every `compact` that changed the log, and the
 /// commit point of each.
 ///
 /// Compaction *n* (1-based: its *generation*) rewrote some segments as files of generation
@@ -21,11 +21,7 @@ import Darwin
 /// still naming the old offset (the crash came before it was rewritten) is read at the
 /// new one (``translate(_:)``).
 ///
-/// Layout (little-endian): `HLCO`, u16 version (1), u16 0, u32 count; per entry u64
-/// horizon seq, i64 created (ms since 1970), u64 dropped events, u64 checkpoint seq,
-/// u64 checkpoint segment base, u64 old end offset, u64 new end offset (the last four 0
-/// when the checkpoint's segment was not rewritten); then CRC-32C of everything before.
-/// Written atomically (temporary, fsync, rename, directory fsync), mode 0600. Not
+/// Its bytes: `Format.md`, "Compaction and the `compactions` file". Written atomically (temporary, fsync, rename, directory fsync), mode 0600. Not
 /// derived: a damaged file is damage. A store without it was never compacted.
 struct Compactions: Sendable, Equatable {
     /// One compaction.

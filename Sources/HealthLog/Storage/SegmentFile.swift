@@ -9,29 +9,12 @@ import Darwin
 /// are invisible to it. Its descriptor is opened only when bytes are read, and held in the
 /// snapshot's bounded ``SegmentDescriptors``.
 ///
-/// Why a size taken by `stat(2)` of the path, and a descriptor opened later by the same
-/// path, still describe one consistent file. Between the two, a writer can only do this
-/// to a segment path:
-/// - append: the bytes land past the recorded size and are never read;
-/// - cut a torn tail on open, or roll back a failed append: truncate the segment holding
-///   the append point down to it and remove every later segment. Bytes below the
-///   committed point never change (`compact` writes a new generation under a new name,
-///   and the old file stays until no snapshot holds the readers' lock, see ``ReaderLock``);
-/// - after a removal, start a segment of the same name (names are base sequence numbers).
-///
-/// So the file found at open time is checked to be the one stat'ed (same device and
-/// inode; a file system may reuse a freed inode number, so this is a guard, not the
-/// proof: a new segment under the old name holds a later writer's batches, which
-/// continue the sequence from the cut and are checked like any others). A truncated segment is the same file: reads past its new end come back short,
-/// exactly as they would through a descriptor held since the stat, and those bytes lay
-/// past the committed point, so the scan sees a truncation, which is a torn tail. A
-/// removed segment, or a new file under its name, is *vanished* and reads as empty: it
-/// held only bytes past the committed point (a cut never removes a committed batch), so
-/// the scan again sees a truncation, the decision a snapshot listing the directory after
-/// the cut would make. What differs from holding every descriptor from the start is only
-/// that such uncommitted bytes may read as missing rather than as they were; they are
-/// never delivered. A committed batch that cannot be read in full is an error naming the
-/// file and offset, as before.
+/// The file opened must be the one listed (same device and inode). A truncated segment
+/// reads short past its new end, and a removed one, or a new file under its name, is
+/// *vanished* and reads as empty: a writer only ever cuts bytes past the committed point
+/// (old generations stay while a snapshot holds the ``ReaderLock``), so the scan sees a
+/// truncation, a torn tail. Why a size from `stat(2)` and a descriptor opened later still
+/// describe one consistent file: `Format.md`, "Reading, and telling a torn tail from damage".
 struct SegmentFile {
     /// The file's name.
     let name: SegmentName

@@ -14,14 +14,9 @@ import Darwin
 /// alone vouches for a sealed segment only through its last batch, read from the segment).
 /// Otherwise it is ignored (the headers are walked) and the next writer rebuilds it.
 ///
-/// Layout (little-endian): a 76-byte header — `HLIX`, u16 index version
-/// (``FormatConstants/segmentIndexVersion``; a file of any other is ignored, see
-/// ``IndexVersion``), u16 0, u64 base seq, u32 generation, u32 batch count, u64 covered
-/// length (the segment bytes it describes), u64 first seq, u64 last seq, u64 offset of the
-/// last batch, u32 CRC-32C of the last batch's header payload without its own trailing CRC
-/// (see ``lastBatchCheck(_:)``), u32 flags (bit 0: the last batch ends an append), u32 body
-/// length, u32 body CRC-32C, u32 header CRC-32C — then per batch u64 offset, u32 payload
-/// length, and the batch header's payload exactly as in the segment.
+/// Its bytes: `Format.md`, "Segment index" (a file of any other index version than
+/// ``FormatConstants/segmentIndexVersion`` is ignored, see ``IndexVersion``; the last-batch
+/// check is ``lastBatchCheck(_:)``).
 ///
 /// The header alone (its ``Summary``) lets a reader skip a sealed segment it does not need:
 /// it names the segment's sequence range and lets the reader check, with one small read,

@@ -1,4 +1,4 @@
-/// How anchors are judged against the timelines (SPEC §3 rule 7): an anchor at or before a
+/// How anchors are judged against the timelines: an anchor at or before a
 /// restore's kept head, or in a later timeline, names history the store still has; one
 /// inside a restore's discarded range names events that are gone, whatever was appended
 /// since, and is refused.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The `timelines` file: where the store's history was cut by a restore (SPEC §3 rule 7).
+/// The `timelines` file: where the store's history was cut by a restore.
 ///
 /// A store without the file is one timeline whose sequence numbers run 1, 2, 3, … with no
 /// gap. Each restore records a timeline start: the restored backup ended at ``Start/keptSeq``
@@ -13,11 +13,10 @@ import Darwin
 /// every number issued before. The log then jumps from `keptSeq` to `firstSeq`, and that is
 /// the only kind of gap any continuity check accepts: one a start records, exactly.
 ///
-/// Layout (little-endian): `HLTL`, u16 version (1), u16 0, u32 count; per start the
-/// timeline id (16 bytes), u64 first seq, u64 kept seq, i64 created (ms since 1970); then
-/// CRC-32C of everything before. Starts are in order, each `keptSeq < firstSeq`, and each
-/// `firstSeq` at most the next start's `keptSeq`. Written atomically (temporary, fsync,
-/// rename, directory fsync), mode 0600. Not derived: a damaged file is damage.
+/// Its bytes: `Format.md`, "The `timelines` file and the gap rule". Starts are in order,
+/// each `keptSeq < firstSeq`, and each `firstSeq` at most the next start's `keptSeq`.
+/// Written atomically (temporary, fsync, rename, directory fsync), mode 0600. Not derived:
+/// a damaged file is damage.
 struct Timelines: Sendable, Equatable {
     /// One timeline start.
     struct Start: Sendable, Equatable {

@@ -1,7 +1,7 @@
 /// A HealthKit unit (`HKUnit`) parsed from its string: `count/min`, `kg`, `lb`, `mg/dL`,
-/// `mmol<180.15588000005408>/L`, `mL/kg·min`, `degF`, `%`, … (see ``UnitParser`` for the
-/// grammar). Two units are compatible when they measure the same dimension; a value then
-/// converts between them as HealthKit's `doubleValue(for:)` does.
+/// `mmol<180.15588000005408>/L`, `mL/kg·min`, `degF`, `%`, … (the grammar is in
+/// `docs/exports-and-statistics.md`, "Units"). Two units are compatible when they measure the
+/// same dimension; a value then converts between them as HealthKit's `doubleValue(for:)` does.
 ///
 /// ```swift
 /// let lb = try HealthUnit("lb")

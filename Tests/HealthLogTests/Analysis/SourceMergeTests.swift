@@ -2,7 +2,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Statistics that merge sources as HealthKit does (issue #13 item 1), against answers
+/// Statistics that merge sources as HealthKit does, against answers
 /// computed by hand: each stretch of time counts once, from the highest-priority source
 /// covering it, and a sample counts in proportion to the part of its duration kept.
 @Suite("Source merging")

@@ -2,7 +2,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// The long-running statistics query (issue #13 item 8): first results, then the
+/// The long-running statistics query: first results, then the
 /// statistics again after each append or delete of the type, until stopped.
 @Suite("Statistics collection query")
 struct StatisticsCollectionQueryTests {

@@ -5,7 +5,7 @@ import Testing
 
 /// An append larger than its in-memory chunk: its UUID bookkeeping lives in partial runs
 /// on disk and a Bloom filter (``AppendedUUIDs``), its stubs in a ``StubSpill``, and every
-/// rule of SPEC §1 holds as when everything fits in memory.
+/// rule of the event line holds as when everything fits in memory.
 @Suite("Appends in chunks")
 struct AppendInChunksTests {
     @Test("Lookups of an append's UUIDs answer as a dictionary of them would, across many written-out chunks", arguments: [1, 4, 50])

@@ -8,8 +8,8 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Write faults injected in-process through ``StoreOptions/faults`` (research/log-formats.md,
-/// "Failure tests", 9 and 10), and the figures of `stats` checked against a raw replay.
+/// Write faults injected in-process through ``StoreOptions/faults`` (a short write, a
+/// full disk, a failed `fsync`), and the figures of `stats` checked against a raw replay.
 ///
 /// - A short write then `ENOSPC` (`enospc-after:BYTES`) at several points of an append,
 ///   one of them inside the segment roll: the append throws `.io` with `ENOSPC`, the

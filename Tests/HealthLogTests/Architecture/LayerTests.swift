@@ -2,7 +2,7 @@ import Foundation
 import HealthLogTestSupport
 import Testing
 
-/// The core library's floors, enforced (issue #11 item 2): each folder of
+/// The core library's floors, enforced: each folder of
 /// `Sources/HealthLog` is a floor, and a file may use only what its own floor and the
 /// floors below it declare. So the arrows run one way, and there is no cycle between
 /// folders. A new folder must be given its place here before anything builds on it.

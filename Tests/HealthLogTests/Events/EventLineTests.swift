@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// The event line contract of SPEC §1, exercised through `HealthStore.append(ndjson:)`:
+/// The event line contract (`docs/events-and-queries.md`, "The event line"), exercised through `HealthStore.append(ndjson:)`:
 /// every kind of bad input is refused with `.badInput` naming the line and the field and
 /// leaves the store byte-identical; and the positive rules round-trip (UUID case, default
 /// `end`, category names and integers, UTC offsets, fractional seconds, ignored `seq`,

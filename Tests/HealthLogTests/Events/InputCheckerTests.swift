@@ -1,8 +1,7 @@
 import Testing
 @testable import HealthLog
 
-/// The input rules apply to input only (issue #13 item 3): lines stored before them, which
-/// they would refuse, still read.
+/// The input rules apply to input only: stored lines they would refuse still read.
 @Suite("Input checks")
 struct InputCheckerTests {
     static let oldLines = [

@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthLog
 
-/// ``SampleUUID``'s text: the 36 upper-case characters SPEC §1 asks for, made word by word.
+/// ``SampleUUID``'s text: the 36 upper-case characters of an event line, made word by word.
 @Suite("Sample UUID text")
 struct SampleUUIDTextTests {
     /// The text a digit at a time, as a reader of RFC 4122 writes it.

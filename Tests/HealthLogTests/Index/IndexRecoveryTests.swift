@@ -3,8 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// One named test per failure mode of the derived files (research/log-formats.md, "Failure
-/// tests", 7 and 8; SPEC §2 "The indexer"): a segment's `.idx`, a UUID-index run, the
+/// One named test per failure mode of the derived files (`Format.md`, "Indexes"): a segment's `.idx`, a UUID-index run, the
 /// sync-identifier table and the checkpoint, each deleted, truncated, bit-flipped, stale
 /// or foreign.
 ///

@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 
 /// The append's Bloom filter of UUIDs it wrote out: never a false negative, and bounded in
-/// size whatever it is asked to hold (issue #9 item 12: memory under 64 MB at any append size).
+/// size whatever it is asked to hold (so an append's memory stays under 64 MB at any size).
 @Suite("UUID Bloom filter")
 struct UUIDBloomTests {
     @Test("A filter asked for 100 million UUIDs stays at its maximum size and still never misses one it holds")

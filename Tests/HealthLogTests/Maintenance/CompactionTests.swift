@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// `compact` and SPEC §3 rule 8 through the library: what is dropped, which anchors
+/// `compact` and anchor rule 8 (expiry) through the library: what is dropped, which anchors
 /// expire, UUIDs never reused, and a reader whose snapshot began before the compaction.
 @Suite("Compaction")
 struct CompactionTests {

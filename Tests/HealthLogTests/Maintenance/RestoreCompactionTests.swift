@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// SPEC §3 rules 7 and 8 together: a restore must not let the generation an anchor issued
+/// Anchor rules 7 (restore) and 8 (compaction) together: a restore must not let the generation an anchor issued
 /// before it carries (in any history) count as having seen compactions it never saw, and a compacted UUID
 /// stays used in a store cut below the horizon.
 @Suite("Restore of a compacted store")

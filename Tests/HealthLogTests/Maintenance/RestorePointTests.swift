@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Point-in-time recovery (`restore --to`, SPEC §4): only whole appends that ended at or
+/// Point-in-time recovery (`restore --to`): only whole appends that ended at or
 /// before the point come back, what came after is discarded history (rule 7), and a point
 /// the backup cannot name is refused with nothing written.
 @Suite("Restore to a point in time")

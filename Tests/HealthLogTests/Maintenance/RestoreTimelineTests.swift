@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// `restore` and SPEC §3 rule 7: a new timeline of the same store, anchors before the
+/// `restore` and anchor rule 7: a new timeline of the same store, anchors before the
 /// backup still valid, anchors into discarded history refused, numbers never reused.
 @Suite("Restore timelines")
 struct RestoreTimelineTests {

@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// SPEC §3 rules 7 and 8 together, against a model (issue #10 item 9): random appends,
+/// Anchor rules 7 (restore) and 8 (compaction) together, against a model: random appends,
 /// deletes, backups into two directories, restores of either over the store (whole, `--to`
 /// an anchor issued while that backup's history was current, mid-append ones included,
 /// and `--to` a date) and compactions (horizon an anchor or a date). After every step every

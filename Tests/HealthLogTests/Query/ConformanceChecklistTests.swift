@@ -3,14 +3,15 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Conformance tests for the "Conformance checklist" of
-/// `research/healthkit-semantics.md`, one per item that applies to healthlog, named after
-/// the item. An item that states a SPEC §3 rule again is checked once, by that rule's test
-/// in `ConformanceSpecRulesTests.swift`, named after both: items 7 (rule 5), 8 (rule 1),
-/// 9 (rule 2), 11 (rule 3), 14 (rule 10) and 19 (rule 6, where SPEC deliberately differs
-/// from HealthKit: refuse, never restart or clamp). Items 20, 22, 24, 26 and
-/// 27 do not apply yet (compaction, `deleteObjects(of:predicate:)`, descriptor lists,
-/// statistics, Health Connect expiry); see the report in the branch's history.
+/// Conformance tests for HealthKit's documented behaviour of anchored queries, one per
+/// behaviour that applies to healthlog, numbered and named after it. A behaviour that
+/// restates an anchor rule (`docs/events-and-queries.md`) is checked once, by that rule's
+/// test in `ConformanceSpecRulesTests.swift`, named after both: items 7 (rule 5), 8 (rule 1),
+/// 9 (rule 2), 11 (rule 3), 14 (rule 10) and 19 (rule 6, where healthlog deliberately
+/// differs from HealthKit: refuse, never restart or clamp). Items 20, 22, 24, 26 and 27
+/// have no test here: compaction and its expiry of anchors (20, 27) and statistics (26)
+/// are tested in their own suites; `deleteObjects(of:predicate:)` (22) and descriptor
+/// lists (24) have no counterpart in healthlog.
 @Suite("Conformance: HealthKit checklist")
 struct ConformanceChecklistTests {
     /// A small log: heart rates and step counts, some deleted, one append interleaving

@@ -3,11 +3,11 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// SPEC §3 rule 9 (predicates), option by option through the library, and a seeded
+/// Anchor rule 9 (predicates; `docs/events-and-queries.md`), option by option through the library, and a seeded
 /// randomized comparison of every kind of predicate against a brute-force filter over a
 /// model of the log. The command-line spellings (`--where`, repeated options, exit 2) are
 /// in `HealthLogCLITests/ConformanceCLITests.swift`.
-@Suite("Conformance: SPEC §3 rule 9, predicates")
+@Suite("Conformance: rule 9, predicates")
 struct ConformancePredicateTests {
     @Test("Rule 9: date ranges with either bound open, under each option")
     func rule9OpenBounds() throws {

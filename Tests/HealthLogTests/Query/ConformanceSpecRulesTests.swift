@@ -3,12 +3,13 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Conformance tests for SPEC §3, one (or, for rule 9, several) per numbered rule, through
-/// the library API. Rules 7 (`restore`) and 8 (`compact`) need commands not built yet.
+/// Conformance tests for the anchor rules of `docs/events-and-queries.md`, one (or, for rule 9,
+/// several) per numbered rule, through the library API. Rules 7 (`restore`) and 8
+/// (`compact`) are tested with those commands' tests.
 /// The command-line side (exit codes, `replay --follow`) is in
 /// `HealthLogCLITests/ConformanceCLITests.swift`; the predicate details of rule 9 are in
 /// `ConformancePredicateTests.swift`.
-@Suite("Conformance: SPEC §3 rules")
+@Suite("Conformance: anchor rules")
 struct ConformanceSpecRulesTests {
     /// A log where one append interleaves three types (so a batch holds several type
     /// groups whose lines must be merged back into sequence order), spread over many

@@ -4,7 +4,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-// Helpers shared by the conformance suites (SPEC §3 rules, the HealthKit checklist, and
+// Helpers shared by the conformance suites (the anchor rules, the HealthKit checklist, and
 // the predicate tests): stores with tiny batches, sample builders, replayed lines with
 // their sequence numbers, and a seeded random generator.
 

@@ -3,8 +3,8 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// A seeded, model-based property test of appends and anchored queries (SPEC §1 and §3,
-/// rules 1–6). Random appends — adds of several types (one rare), deletes of live samples
+/// A seeded, model-based property test of appends and anchored queries (the event line
+/// and anchor rules 1–6 of `docs/events-and-queries.md`). Random appends — adds of several types (one rare), deletes of live samples
 /// (also ones added earlier in the same append), sync-identifier replacements and skipped
 /// lower versions, empty appends, and invalid appends that must change nothing — run
 /// against a small in-memory model, with batch and segment sizes small enough that appends

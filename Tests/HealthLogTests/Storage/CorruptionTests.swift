@@ -3,8 +3,8 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// One named test per failure mode of the segment log (research/log-formats.md, "Failure
-/// tests"; SPEC §2 "Atomicity", "Damage", versioning and file modes).
+/// One named test per failure mode of the segment log: atomicity, damage, format versions
+/// and file modes (`Format.md`, "Reading, and telling a torn tail from damage").
 ///
 /// The rule under test: a torn tail (the last append cut short, failing its checksum with
 /// no checkpoint vouching for it, or followed by junk) is invisible to readers, a note for

@@ -2,8 +2,8 @@
 import HealthLogTestSupport
 import Testing
 
-/// The on-disk format, byte for byte (issue #11 item 7): the worked example of the format
-/// document, written by an earlier build, against what this build writes for the same input.
+/// The on-disk format, byte for byte: the worked example of the format document
+/// (`Format.md`), as committed, against what this build writes for the same input.
 @Suite("Format image")
 struct FormatImageTests {
     /// The fixture folder.

@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthLog
 
-/// HealthKit's unit strings and the conversions between compatible units (issue #13 item 2).
+/// HealthKit's unit strings and the conversions between compatible units.
 @Suite("Units")
 struct HealthUnitTests {
     private static func convert(_ value: Double, _ from: String, _ to: String) throws -> Double {

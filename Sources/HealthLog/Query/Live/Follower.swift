@@ -1,4 +1,4 @@
-/// Runs a long-running anchored query (SPEC §3 rule 10): everything after the anchor,
+/// Runs a long-running anchored query: everything after the anchor,
 /// then each later matching event as any process appends it, until stopped.
 ///
 /// Each pass is an ordinary replay from the position the previous pass scanned through

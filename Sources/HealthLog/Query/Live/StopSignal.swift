@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Tells a long-running task (``HealthStore/backup(to:until:afterRound:)``,
-/// ``AnchoredObjectQuery``) to finish: from any thread, or from a signal handler by
-/// writing one byte to ``descriptor``.
+/// Tells a long-running job (a continuous backup, ``HealthStore/backup(to:until:afterRound:)``;
+/// an ``AnchoredObjectQuery``; `replay --follow`) to finish: from any thread, or from a
+/// signal handler by writing one byte to ``descriptor``.
 ///
 /// A follow that is stopped finishes the batch it is delivering, then returns.
 public final class StopSignal: Sendable {

@@ -2,7 +2,7 @@
 /// `HKQuery.predicateFor…` family as values. Predicates combine with ``and(_:)``.
 ///
 /// A deleted object carries its sample's UUID, type, dates, source, device and sync
-/// metadata (SPEC §3 rule 3), and predicates on those fields apply to it; a predicate on a
+/// metadata, and predicates on those fields apply to it; a predicate on a
 /// field it does not carry (a quantity's value, a category value, other metadata) lets the
 /// deletion of a sample of a matching kind through, so a client never misses the deletion
 /// of a sample it was sent.

@@ -86,8 +86,6 @@ enum FormatConstants {
     /// Default size at which a segment is sealed and a new one started.
     static let defaultSegmentBytes = 64 << 20
 
-    /// Magic of the checkpoint file.
-    static let checkpointTag: [UInt8] = Array("HLCP".utf8)
     /// The first line of the `meta` file.
     static let metaHeader = "healthlog-store"
 }

@@ -14,9 +14,12 @@ import Darwin
 /// since their data may still be lost to a power cut. It also bounds work: a reader
 /// verifies every frame checksum of the last append only when that append ends past it.
 ///
-/// Layout (little-endian): `HLCP`, u16 version, u16 0, u64 seq, u64 segment base seq,
-/// u64 end offset in that segment, u32 CRC-32C of the preceding bytes.
+/// Layout: a ``SmallFile`` record tagged `HLCP` (version ``FormatConstants/version``) whose
+/// fields are u64 seq, u64 segment base seq and u64 end offset in that segment; 36 bytes.
 struct Checkpoint: Equatable, Sendable {
+    /// The file's kind.
+    static let file = SmallFile(tag: "HLCP", version: FormatConstants.version, headerLength: 36, length: nil)
+
     /// The last acknowledged sequence number.
     var seq: UInt64
     /// The segment where that append ends.
@@ -26,15 +29,11 @@ struct Checkpoint: Equatable, Sendable {
 
     /// The file's bytes.
     func encoded() -> [UInt8] {
-        var w = ByteWriter()
-        w.append(bytes: FormatConstants.checkpointTag)
-        w.append(FormatConstants.version)
-        w.append(UInt16(0))
-        w.append(seq)
-        w.append(segmentBase)
-        w.append(endOffset)
-        w.appendChecksum()
-        return w.bytes
+        Self.file.encode { w in
+            w.append(seq)
+            w.append(segmentBase)
+            w.append(endOffset)
+        }
     }
 
     /// Reads the checkpoint of `layout`; `nil` when there is none (a new store, or one
@@ -49,12 +48,9 @@ struct Checkpoint: Equatable, Sendable {
         }
         defer { fd.close() }
         let bytes = try fd.read(at: 0, count: 64)
-        guard bytes.count == 36, Array(bytes[0..<4]) == FormatConstants.checkpointTag,
-            CRC32C.checksum(bytes[0..<32]) == ByteReaderValue.u32(bytes, 32)
-        else {
-            throw HealthLogError(.corrupt, "checkpoint at byte 0: not a valid checkpoint (\(bytes.count) bytes, bad tag or checksum); it records which appends were acknowledged, so a torn tail cannot be told from lost data. If 'healthlog verify' finds nothing else wrong once it is moved away, the log is whole")
+        guard bytes.count == 36, var r = Self.file.open(bytes) else {
+            throw HealthLogError(.corrupt, "checkpoint at byte 0: not a valid checkpoint (\(bytes.count) bytes, bad tag, version or checksum); it records which appends were acknowledged, so a torn tail cannot be told from lost data. If 'healthlog verify' finds nothing else wrong once it is moved away, the log is whole")
         }
-        var r = ByteReader(bytes, at: 8)
         let seq = try r.read(UInt64.self), base = try r.read(UInt64.self), end = try r.read(UInt64.self)
         return Checkpoint(seq: seq, segmentBase: base, endOffset: end)
     }
@@ -63,6 +59,6 @@ struct Checkpoint: Equatable, Sendable {
     /// rename; the rename itself is made durable by the caller (see
     /// ``LogWriter/commit()``), which must know whether a failure came before it.
     func write(_ layout: StoreLayout, sync: Bool) throws {
-        try DurableFile.replace(layout.checkpoint, with: encoded(), sync: sync, syncDirectory: false)
+        try SmallFile.write(layout.checkpoint, encoded(), sync: sync, syncDirectory: false)
     }
 }

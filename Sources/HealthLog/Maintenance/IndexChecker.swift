@@ -26,7 +26,7 @@ struct IndexChecker {
                 report.notes.append("\(display) is missing; the next write rebuilds it")
                 continue
             }
-            let version = IndexVersion(path: path, tag: SegmentIndex.tag, current: FormatConstants.segmentIndexVersion)
+            let version = IndexVersion(path: path, of: SegmentIndex.file)
             if case .other(let found) = version {
                 report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.segmentIndexVersion))
                 continue

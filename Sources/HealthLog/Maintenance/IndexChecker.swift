@@ -55,7 +55,7 @@ struct IndexChecker {
     func checkSyncTable(_ report: inout VerifyReport) throws {
         let path = SyncTable.path(layout)
         guard FileDescriptor.exists(path) else { return }
-        if case .other(let version) = IndexVersion(path: path, tag: SyncTable.tag, current: FormatConstants.syncTableVersion) {
+        if case .other(let version) = IndexVersion(path: path, of: SyncTable.file) {
             report.notes.append(IndexVersion.note("uuids/sync", version: version, current: FormatConstants.syncTableVersion))
             return
         }

@@ -89,7 +89,7 @@ extension IndexChecker {
         let display = DeletedAddIndex.display
         let path = DeletedAddIndex.path(layout)
         guard FileDescriptor.exists(path) else { return }
-        if case .other(let version) = IndexVersion(path: path, tag: DeletedAddIndex.tag, current: FormatConstants.deletedAddIndexVersion) {
+        if case .other(let version) = IndexVersion(path: path, of: DeletedAddIndex.file) {
             report.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.deletedAddIndexVersion))
             return
         }

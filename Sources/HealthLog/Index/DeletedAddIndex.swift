@@ -22,8 +22,9 @@ import Darwin
 /// covered seq, u64 entry count, u32 block count, u32 block-table CRC-32C, the
 /// ``LogBinding`` (16-byte store identity, u32 check of the batch ending at the covered
 /// seq), u32 0 — then a block table (per block of ``blockEntries`` entries: u64 its first
-/// entry, u32 the CRC-32C of its entries, u32 0), then the entries, u64 each. A reader loads the header and the table,
-/// then only the blocks its range touches, each checked when first read.
+/// entry, u32 the CRC-32C of its entries, u32 0), then the entries, u64 each. A reader
+/// loads the header and the table, then only the blocks its range touches, each checked
+/// when first read.
 final class DeletedAddIndex {
     /// The header's length in bytes.
     static let headerLength = 60

@@ -45,7 +45,7 @@ public struct AnchoredObjectQueryDescriptor: Sendable {
     public func result(for store: HealthStore) async throws -> QueryResult {
         let request = request
         return try await withCheckedThrowingContinuation { continuation in
-            BackgroundThread.start {
+            OSThread.detach {
                 continuation.resume(with: Result { try store.result(request) })
             }
         }

@@ -168,7 +168,7 @@ extension HealthStore {
         let request = query.request
         let layout = self.layout
         let directory = self.directory
-        BackgroundThread.start {
+        OSThread.detach {
             var isFirst = true
             do {
                 guard let update else {

@@ -49,7 +49,7 @@ extension HealthStore {
         try query.query.validate()
         let (update, stop) = try query.begin()
         let layout = self.layout
-        BackgroundThread.start {
+        OSThread.detach {
             var isFirst = true
             do {
                 let anchor = self.exists ? try self.headAnchor() : QueryAnchor.beginning

@@ -69,7 +69,7 @@ enum DocumentPass {
         let steps = HandoffQueue<Step>(capacity: 4)
         let helperWork = HandoffQueue<HelperWork>(capacity: 2)
         let results = HandoffQueue<[ExportMapper.Mapped]>(capacity: 2)
-        let scanner = try JoinableThread { scan(path, elementsPerBatch: max(1, elementsPerBatch), steps: steps, helper: helperWork) }
+        let scanner = try OSThread.start(for: "the import") { scan(path, elementsPerBatch: max(1, elementsPerBatch), steps: steps, helper: helperWork) }
         defer {
             steps.cancel()
             helperWork.cancel()
@@ -77,7 +77,7 @@ enum DocumentPass {
             scanner.join()
         }
         let helperUUIDs = usedUUIDs.helper
-        let helper = try JoinableThread { mapBatches(helperWork, into: results, usedUUIDs: helperUUIDs) }
+        let helper = try OSThread.start(for: "the import") { mapBatches(helperWork, into: results, usedUUIDs: helperUUIDs) }
         defer {
             helperWork.cancel()
             results.cancel()

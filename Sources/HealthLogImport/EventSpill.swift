@@ -15,7 +15,7 @@ import HealthLog
 /// so a planted link is never followed) and removed at once, so it never shows in a
 /// directory listing, nobody else can open it, and the kernel frees it when the import ends,
 /// however it ends. It goes beside the store (in the store's directory when it exists, else
-/// in the one that will hold it), else in `$TMPDIR` or `/tmp`. A chunk in the file is its
+/// in the one that will hold it), else in a scratch directory (``ScratchFiles/directories``). A chunk in the file is its
 /// frame's length and its records' length (4 bytes each, little-endian), then the frame.
 ///
 /// Each record: a flags byte (``Flags``), the UUID's 16 bytes, the line's length and its
@@ -174,14 +174,13 @@ final class EventSpill {
     }
 
     /// Creates the unlinked file: in the store's directory, the one that will hold it,
-    /// `$TMPDIR` or `/tmp`, the first that takes it.
+    /// the scratch directories, the first that takes it.
     private static func createFile(near storeDirectory: String) throws -> Int32 {
         let parent = storeDirectory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let environment = getenv("TMPDIR").map { String(cString: $0) }
-        let candidates = [storeDirectory, parent.isEmpty ? (storeDirectory.hasPrefix("/") ? "/" : ".") : parent, environment, "/tmp"]
+        let candidates = [storeDirectory, parent.isEmpty ? (storeDirectory.hasPrefix("/") ? "/" : ".") : parent] + ScratchFiles.directories
         var lastError: Int32 = 0
         var random = SystemRandomNumberGenerator()
-        for case let directory? in candidates where !directory.isEmpty {
+        for directory in candidates where !directory.isEmpty {
             let path = directory + "/.healthlog-import-spill-" + String(random.next() as UInt64, radix: 16)
             let opened = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard opened >= 0 else {

@@ -41,7 +41,7 @@ final class LiveAppendFeed {
     /// The writer and the queues, shared with the appending thread.
     private let appending: Appending
     /// The appending thread, until it is joined.
-    private var thread: JoinableThread?
+    private var thread: OSThread?
     /// The append being gathered.
     private var current = GatheredAppend()
     /// The events an append holds, at least.
@@ -62,7 +62,7 @@ final class LiveAppendFeed {
         self.maxBytes = maxBytes
         _ = appending.free.push(GatheredAppend())
         let appending = appending
-        thread = try JoinableThread { Self.run(appending) }
+        thread = try OSThread.start(for: "the import") { Self.run(appending) }
     }
 
     /// Stops and joins the appending thread, if it still runs.

@@ -67,7 +67,7 @@ enum SpillAppendFeed {
     ) throws -> Outcome {
         let reading = Reading(spill, memberTypes: memberTypes, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes)
         _ = reading.free.push(GatheredAppend())
-        let thread = try JoinableThread { gather(reading) }
+        let thread = try OSThread.start(for: "the import") { gather(reading) }
         defer {
             reading.ready.cancel()
             reading.free.cancel()

@@ -7,8 +7,8 @@ extension ImportReport {
     /// could not be, a note per type healthlog does not know (``HealthKitTypes``) and what
     /// could not be mapped on standard error, then the anchor on standard output, then the
     /// summary on standard error.
-    var messages: [WorkerMessage] {
-        var out: [WorkerMessage] = []
+    var messages: [ImportWorkerMessage] {
+        var out: [ImportWorkerMessage] = []
         if let torn = summary.recoveredTail { out.append(.stderr("healthlog: cut a \(torn.summary)")) }
         var head = "healthlog: read \(document)"
         if let locale { head += ", locale \(locale)" }

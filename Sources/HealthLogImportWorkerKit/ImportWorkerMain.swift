@@ -9,8 +9,8 @@ import HealthLogImport
 /// The body of `healthlog-import`, the worker `healthlog import` runs so that only an
 /// import loads libxml2 and libarchive. It is started by `healthlog`, never by hand:
 /// `healthlog` has already checked the command line and the environment, and passes what
-/// they say as ``WorkerRequest`` arguments. Everything the import prints, and its failure,
-/// goes back to `healthlog` as ``WorkerMessage``s on standard output.
+/// they say as ``ImportWorkerRequest`` arguments. Everything the import prints, and its
+/// failure, goes back to `healthlog` as ``ImportWorkerMessage``s on standard output.
 package enum ImportWorkerMain {
     /// Runs the import `arguments` ask for and exits: 0 when it succeeded, 1 when it failed
     /// (the failure sent as a message). Only the test-only twin passes `acceptsFaults`; the
@@ -18,12 +18,14 @@ package enum ImportWorkerMain {
     package static func run(_ arguments: [String], acceptsFaults: Bool) -> Never {
         let channel = WorkerChannel(fd: 1)
         do {
-            let request = try WorkerRequest(arguments, acceptsFaults: acceptsFaults)
+            let request = try ImportWorkerRequest(arguments: arguments, acceptsFaults: acceptsFaults)
             ParentWatch.handleSignals()
             if let fd = request.parentPipe { ParentWatch.watch(fd) }
             var lastStep: (phase: ImportProgress.Phase, megabytes: Int)?
             let store = HealthStore(directory: request.storePath, options: request.storeOptions)
-            let report = try store.importExport(at: request.exportPath, options: request.importOptions) { step in
+            var options = ImportOptions()
+            options.mirror = request.mirror
+            let report = try store.importExport(at: request.exportPath, options: options) { step in
                 let megabytes = step.bytesDone >> 20
                 guard lastStep?.phase != step.phase || lastStep?.megabytes != megabytes else { return }
                 lastStep = (step.phase, megabytes)

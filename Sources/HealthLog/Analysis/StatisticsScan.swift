@@ -253,7 +253,7 @@ struct StatisticsScan {
             var more: [SampleUUID] = []
             var failure: (any Error)?
             var workerFailure: (any Error)?
-            SecondThread.run({
+            OSThread.run({
                 do { try collect(deletes[split...], into: &more, through: groupReader) } catch { workerFailure = error }
             }, alongside: {
                 do { try collect(deletes[..<split], into: &uuids, through: nil) } catch { failure = error }

@@ -5,9 +5,8 @@ import Darwin
 #endif
 
 /// The writer's ``SampleStub``s by ordinal, in bounded memory: the newest `bufferRecords`
-/// in memory, older ones in fixed 36-byte records of a scratch file (created under
-/// `$TMPDIR`, else `/tmp`, with `mkstemp(3)` and unlinked at once, so nothing outlives the
-/// process), read back with `pread(2)` when a later line of the same append deletes an
+/// in memory, older ones in fixed 36-byte records of a scratch file (``ScratchFiles``,
+/// unlinked at once, so nothing outlives the process), read back with `pread(2)` when a later line of the same append deletes an
 /// older sample or reuses its UUID. Stubs never change once appended, and their sequence
 /// numbers run on from the first one's, so a record leaves the number out. An append of
 /// any size holds a buffer, not a stub per sample.
@@ -111,15 +110,6 @@ final class StubSpill {
 
     /// A new scratch file, already unlinked.
     private static func makeFile() throws -> FileDescriptor {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((base + "/healthlog-stubs-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            let err = errno
-            throw HealthLogError(.io, "cannot create a scratch file in \(base): \(describeErrno(err))", errno: err)
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        unlink(path)
-        return FileDescriptor(rawValue: fd, path: path)
+        try ScratchFiles.makeUnlinkedFile(prefix: "healthlog-stubs-")
     }
 }

@@ -67,4 +67,10 @@ enum ByteReaderValue {
         guard offset + 4 <= bytes.count else { return 0 }
         return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
     }
+
+    /// The `UInt64` at `offset`, or 0 when out of range.
+    static func u64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+        guard offset + 8 <= bytes.count else { return 0 }
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    }
 }

@@ -10,9 +10,9 @@ enum FormatConstants {
     /// CRC-32C of the last batch's whole header payload, which is the same for every batch;
     /// version 2 keeps the CRC-32C of that payload without its own trailing CRC-32C.
     static let segmentIndexVersion: UInt16 = 2
-    /// The layout version of UUID-index runs (`uuids/*.run`) this build writes and reads.
-    /// The 32-byte ``UUIDRun`` (`HLUR` version 1) is only the append's scratch format and
-    /// the sealed index of older builds, which this build ignores and rebuilds.
+    /// The layout version of the append's scratch runs (``UUIDRun``, tag `HLUS`) this build
+    /// writes and reads. The same 32-byte layout tagged `HLUR` (version 1) is the sealed UUID
+    /// index of older builds, which this build ignores and rebuilds.
     static let uuidRunVersion: UInt16 = 1
     /// The layout version of the store's sealed UUID-index runs (`uuids/*.run`, tag `HLUR`,
     /// ``UUIDFingerprintRun``) this build writes and reads. Version 1 was the 32-byte
@@ -86,8 +86,6 @@ enum FormatConstants {
     /// Default size at which a segment is sealed and a new one started.
     static let defaultSegmentBytes = 64 << 20
 
-    /// Magic of the checkpoint file.
-    static let checkpointTag: [UInt8] = Array("HLCP".utf8)
     /// The first line of the `meta` file.
     static let metaHeader = "healthlog-store"
 }

@@ -17,14 +17,18 @@ import Darwin
 /// covers, the deletes after it read from the log. Entries for adds that `compact` dropped
 /// may stay (no line holds their number).
 ///
-/// Its bytes: `Format.md`, "Deleted-add index" (blocks of ``blockEntries`` entries, bound
+/// Its bytes: a ``SmallFile`` tagged `HLDA`; `Format.md`, "Deleted-add index" (blocks of ``blockEntries`` entries, bound
 /// to the log by a ``LogBinding``). A reader loads the header and the table,
 /// then only the blocks its range touches, each checked when first read.
 final class DeletedAddIndex {
-    /// The file's tag.
-    static let tag: [UInt8] = Array("HLDA".utf8)
     /// The header's length in bytes.
     static let headerLength = 60
+    /// The file's kind: its length is the header's, the block table's and the entries'.
+    static let file = SmallFile(tag: "HLDA", version: FormatConstants.deletedAddIndexVersion, headerLength: headerLength) { header in
+        let count = ByteReaderValue.u64(header, 16)
+        guard count <= UInt64(Int32.max) else { return nil }
+        return headerLength + Int(ByteReaderValue.u32(header, 24)) * tableEntryLength + Int(count) * 8
+    }
     /// The length of one block-table entry in bytes.
     static let tableEntryLength = 16
     /// Entries per block (the last block may hold fewer).
@@ -72,16 +76,12 @@ final class DeletedAddIndex {
 
     private init?(_ fd: FileDescriptor) {
         guard let size = try? fd.size(), size >= Self.headerLength,
-            let head = try? fd.read(at: 0, count: min(size, 4096)), head.count >= Self.headerLength,
-            IndexVersion(head, tag: Self.tag, current: FormatConstants.deletedAddIndexVersion) == .current,
-            CRC32C.checksum(head[0..<Self.headerLength - 4]) == ByteReaderValue.u32(head, Self.headerLength - 4),
+            let head = try? fd.read(at: 0, count: min(size, 4096)), var r = Self.file.open(head, fileLength: size),
             let binding = LogBinding(head, at: 32)
         else { return nil }
-        var r = ByteReader(head, at: 8)
         guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt64.self), let blockCount = try? r.read(UInt32.self),
             let tableCRC = try? r.read(UInt32.self), count <= UInt64(size / 8),
-            Int(blockCount) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries,
-            size == Self.headerLength + Int(blockCount) * Self.tableEntryLength + Int(count) * 8
+            Int(blockCount) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries
         else { return nil }
         let tableLength = Int(blockCount) * Self.tableEntryLength
         var table = Array(head[Self.headerLength..<min(head.count, Self.headerLength + tableLength)])
@@ -186,24 +186,20 @@ final class DeletedAddIndex {
             body.append(bytes: block.bytes)
             start = end
         }
-        var w = ByteWriter()
-        w.append(bytes: tag)
-        w.append(FormatConstants.deletedAddIndexVersion)
-        w.append(UInt16(0))
-        w.append(coveredSeq)
-        w.append(UInt64(entries.count))
-        w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
-        w.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-        binding.write(to: &w)
-        w.append(UInt32(0))
-        w.appendChecksum()
-        return w.bytes + table.bytes + body.bytes
+        return file.encode(body: table.bytes + body.bytes) { w in
+            w.append(coveredSeq)
+            w.append(UInt64(entries.count))
+            w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
+            w.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+            binding.write(to: &w)
+            w.append(UInt32(0))
+        }
     }
 
     /// Writes the sidecar for `entries` (temporary file and rename; not synced: it is
     /// derived data, checked when read, like the other indexes).
     static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding) throws {
         try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try DurableFile.replace(path(layout), with: encoded(entries, coveredSeq: coveredSeq, binding: binding), sync: false)
+        try SmallFile.write(path(layout), encoded(entries, coveredSeq: coveredSeq, binding: binding), sync: false)
     }
 }

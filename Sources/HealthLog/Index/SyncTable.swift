@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The live samples that carry a sync identifier (HealthKit's `HKMetadataKeySyncIdentifier`),
 /// by identifier, kept in the sidecar `uuids/sync` for sequence numbers `1...coveredSeq`.
 ///
@@ -12,7 +6,7 @@ import Darwin
 /// its covered number the way it did) is rebuilt from the log, and a file that covers less
 /// than the log is brought up to date by reading only the events after it.
 ///
-/// Its bytes: `Format.md`, "Sync table" (index version ``FormatConstants/syncTableVersion``;
+/// Its bytes: a ``SmallFile`` tagged `HLSY`; `Format.md`, "Sync table" (index version ``FormatConstants/syncTableVersion``;
 /// a file of any other is ignored, see ``IndexVersion``; bound to the log by a ``LogBinding``).
 struct SyncTable: Equatable {
     /// One live sample's sync data.
@@ -28,9 +22,11 @@ struct SyncTable: Equatable {
     /// The log the file read was derived from (``unbound`` for a table not read from a file).
     var binding = LogBinding.unbound
 
-    static let tag: [UInt8] = Array("HLSY".utf8)
     /// The header's length in bytes.
     static let headerLength = 48
+    /// The file's kind: the body runs to the end of the file, so its checksum and its
+    /// entries, decoded to the last byte, check its length.
+    static let file = SmallFile(tag: "HLSY", version: FormatConstants.syncTableVersion, headerLength: headerLength, length: nil)
     /// Where the ``LogBinding`` lies in the header.
     static let bindingOffset = 24
 
@@ -101,39 +97,29 @@ struct SyncTable: Equatable {
             body.append(UInt16(entry.sync.versionToken.count))
             body.append(bytes: entry.sync.versionToken)
         }
-        var w = ByteWriter()
-        w.append(bytes: Self.tag)
-        w.append(FormatConstants.syncTableVersion)
-        w.append(UInt16(0))
-        w.append(coveredSeq)
-        w.append(UInt32(entries.count))
-        w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-        binding.write(to: &w)
-        w.appendChecksum()
-        return w.bytes + body.bytes
+        return Self.file.encode(body: body.bytes) { w in
+            w.append(coveredSeq)
+            w.append(UInt32(entries.count))
+            w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+            binding.write(to: &w)
+        }
     }
 
     /// Writes the sidecar, bound to `binding` (the log's at ``coveredSeq``; temporary file
     /// and rename; not synced).
     func write(_ layout: StoreLayout, binding: LogBinding) throws {
         try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try DurableFile.replace(Self.path(layout), with: encoded(binding: binding), sync: false)
+        try SmallFile.write(Self.path(layout), encoded(binding: binding), sync: false)
     }
 
     /// The sidecar when present and sound, with the binding it names (whether that is the
     /// log's is for the caller to check, ``isBound(to:)``).
     static func read(_ layout: StoreLayout) -> SyncTable? {
-        guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
-        defer { fd.close() }
-        let h = headerLength
-        guard let size = try? fd.size(), size >= h, size <= 1 << 30, let bytes = try? fd.read(at: 0, count: size), bytes.count == size,
-            IndexVersion(bytes, tag: tag, current: FormatConstants.syncTableVersion) == .current,
-            CRC32C.checksum(bytes[0..<h - 4]) == ByteReaderValue.u32(bytes, h - 4),
-            CRC32C.checksum(bytes[h...]) == ByteReaderValue.u32(bytes, 20), let binding = LogBinding(bytes, at: bindingOffset)
+        guard let bytes = (try? SmallFile.read(path(layout))) ?? nil, var r = file.open(bytes),
+            CRC32C.checksum(bytes[headerLength...]) == ByteReaderValue.u32(bytes, 20), let binding = LogBinding(bytes, at: bindingOffset)
         else { return nil }
-        var r = ByteReader(bytes, at: 8)
         guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt32.self) else { return nil }
-        var body = ByteReader(bytes, at: h)
+        var body = ByteReader(bytes, at: headerLength)
         var table = SyncTable(entries: [:], coveredSeq: covered, binding: binding)
         for _ in 0..<count {
             guard let idLength = try? body.read(UInt16.self), let id = try? body.read(count: Int(idLength)),

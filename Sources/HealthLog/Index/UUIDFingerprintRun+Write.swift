@@ -67,25 +67,21 @@ extension UUIDFingerprintRun {
             #if _endian(big)
             preconditionFailure("run files are little-endian")
             #endif
-            var header = ByteWriter()
-            header.append(bytes: UUIDFingerprintRun.tag)
-            header.append(FormatConstants.uuidIndexVersion)
-            header.append(UInt16(0))
-            header.append(from)
-            header.append(to)
-            header.append(UInt64(count))
-            header.append(bytes: [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
-            header.append(body.isEmpty ? 0 : body.withUnsafeBytes { CRC32C.checksum($0) })
-            binding.write(to: &header)
-            header.appendChecksum()
-            return header.bytes + body
+            return UUIDFingerprintRun.file.encode(body: body) { header in
+                header.append(from)
+                header.append(to)
+                header.append(UInt64(count))
+                header.append(bytes: [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
+                header.append(body.isEmpty ? 0 : body.withUnsafeBytes { CRC32C.checksum($0) })
+                binding.write(to: &header)
+            }
         }
 
         /// Writes the run, bound to `binding`, into `directory` (temporary file and rename;
         /// derived data, so not synced); returns its path.
         func write(directory: String, binding: LogBinding) throws -> String {
             let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-            try DurableFile.replace(path, with: fileBytes(binding: binding), sync: false)
+            try SmallFile.write(path, fileBytes(binding: binding), sync: false)
             return path
         }
     }
@@ -132,12 +128,9 @@ extension UUIDFingerprintRun {
     /// `bytes` (a whole run file) bound to `binding` instead: the binding and the header
     /// checksum rewritten, for a run encoded before its append committed.
     static func rebound(_ bytes: [UInt8], to binding: LogBinding) -> [UInt8] {
-        precondition(bytes.count >= headerLength, "a run file")
-        var header = ByteWriter()
-        header.append(bytes: Array(bytes[0..<bindingOffset]))
-        binding.write(to: &header)
-        header.appendChecksum()
-        return header.bytes + bytes[headerLength...]
+        var fields = ByteWriter()
+        binding.write(to: &fields)
+        return file.resealed(bytes, at: bindingOffset, with: fields.bytes)
     }
 
     /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits in one

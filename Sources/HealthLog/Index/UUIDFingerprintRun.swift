@@ -19,7 +19,7 @@ import Darwin
 /// Elias–Fano sequence: at 1M events in blocks of 512, about 3.2 bytes an event, against
 /// 32 for a full UUID with its sequence numbers.
 ///
-/// Its bytes: `Format.md`, "UUID index" (index version ``FormatConstants/uuidIndexVersion``;
+/// Its bytes: a ``SmallFile`` tagged `HLUR`; `Format.md`, "UUID index" (index version ``FormatConstants/uuidIndexVersion``;
 /// a run of any other, of ``UUIDRun``'s 32-byte layout included, is ignored and rebuilt, see
 /// ``IndexVersion``; bound to the log at `to seq` by a ``LogBinding``).
 ///
@@ -33,8 +33,15 @@ import Darwin
 /// (``UUIDRunSet/openChain(_:snapshot:removingOthers:)``): one copied from another store,
 /// or left from a log that a restore cut and wrote on, is treated as missing.
 final class UUIDFingerprintRun {
-    static let tag: [UInt8] = Array("HLUR".utf8)
     static let headerLength = 64
+    /// The file's kind: its length is the header's and the words its key count and field
+    /// widths give.
+    static let file = SmallFile(tag: "HLUR", version: FormatConstants.uuidIndexVersion, headerLength: headerLength) { header in
+        let count = ByteReaderValue.u64(header, 24)
+        let lowBits = Int(header[32])
+        guard count <= UInt64(Int32.max), lowBits <= 32 else { return nil }
+        return headerLength + 8 * words(count: Int(count), lowBits: lowBits, blockBits: Int(header[33])).total
+    }
     /// Where the ``LogBinding`` lies in the header.
     static let bindingOffset = 40
     /// Every how many buckets the directory holds an entry (a power of two).
@@ -82,14 +89,10 @@ final class UUIDFingerprintRun {
     init?(path: String) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
         defer { fd.close() }
-        guard let size = try? fd.size(), size >= Self.headerLength, let header = try? fd.read(at: 0, count: Self.headerLength),
-            header.count == Self.headerLength, Array(header[0..<4]) == Self.tag,
-            CRC32C.checksum(header[0..<Self.headerLength - 4]) == ByteReaderValue.u32(header, Self.headerLength - 4),
-            let binding = LogBinding(header, at: Self.bindingOffset)
+        guard let size = try? fd.size(), let header = try? fd.read(at: 0, count: Self.headerLength),
+            var r = Self.file.open(header, fileLength: size), let binding = LogBinding(header, at: Self.bindingOffset)
         else { return nil }
-        var r = ByteReader(header, at: 4)
-        guard let version = try? r.read(UInt16.self), version == FormatConstants.uuidIndexVersion, (try? r.read(UInt16.self)) != nil,
-            let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
+        guard let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
             from >= 1, from <= to, to < FormatConstants.maxSequence, count <= UInt64(Int32.max)
         else { return nil }
         let lowBits = Int(header[32])
@@ -99,9 +102,7 @@ final class UUIDFingerprintRun {
         guard shift == UUIDFingerprint.blockShift(from: from, to: to), blockBits == Self.bits(for: Self.lastBlock(from: from, to: to, shift: shift)),
             lowBits == 32 - Self.highBits(count: n)
         else { return nil }
-        let highWords = n == 0 ? 0 : (n + (1 << (32 - lowBits)) + 63) / 64
-        let packed = n == 0 ? 0 : Self.packedWords(count: n, width: lowBits + blockBits)
-        guard size == Self.headerLength + 8 * (highWords + packed) else { return nil }
+        let highWords = Self.words(count: n, lowBits: lowBits, blockBits: blockBits).high
         fromSeq = from
         toSeq = to
         self.count = n
@@ -142,6 +143,14 @@ final class UUIDFingerprintRun {
 
     /// The u64 words of `count` fields of `width` bits, and one more (a field read takes two words).
     static func packedWords(count: Int, width: Int) -> Int { (count * width + 63) / 64 + 1 }
+
+    /// The u64 words of the bit vector and of the whole body of a run of `count` keys whose
+    /// fields hold `lowBits` fingerprint bits and `blockBits` block bits.
+    static func words(count: Int, lowBits: Int, blockBits: Int) -> (high: Int, total: Int) {
+        guard count > 0 else { return (0, 0) }
+        let high = (count + (1 << (32 - lowBits)) + 63) / 64
+        return (high, high + packedWords(count: count, width: lowBits + blockBits))
+    }
 
     /// Checks that the bit vector `words` holds `ones` ones and `zeros` zeros (any bit past
     /// them 0 too) and returns its bucket directory (see ``directory``); `nil` if not.

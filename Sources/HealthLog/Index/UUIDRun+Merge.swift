@@ -101,14 +101,12 @@ extension UUIDRun {
         let from = runs[0].fromSeq
         let to = runs[runs.count - 1].toSeq
         let path = directory + "/" + fileName(from: from, to: to)
-        let temporary = path + DurableFile.temporarySuffix
-        let fd = try FileDescriptor.createExclusive(temporary)
-        do {
+        try DurableFile.replace(path, sync: false) { fd in
             var table = ByteWriter()
             var block: [Entry] = []
             block.reserveCapacity(blockEntries)
             var body: [UInt8] = []
-            var offset = headerLength + blocks * 20
+            var offset = headerLength + blocks * tableEntryLength
             func flushBlock() throws {
                 guard let first = block.first else { return }
                 body.removeAll(keepingCapacity: true)
@@ -125,25 +123,8 @@ extension UUIDRun {
                 if block.count == blockEntries { try flushBlock() }
             }
             try flushBlock()
-            var header = ByteWriter()
-            header.append(bytes: tag)
-            header.append(FormatConstants.uuidRunVersion)
-            header.append(UInt16(0))
-            header.append(from)
-            header.append(to)
-            header.append(UInt64(count))
-            header.append(UInt32(blocks))
-            header.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-            header.appendChecksum()
-            header.append(UInt32(0))
-            try fd.write(header.bytes + table.bytes, at: 0)
-            fd.close()
-        } catch {
-            fd.close()
-            unlink(temporary)
-            throw error
+            try fd.write(header(from: from, to: to, count: count, table: table.bytes) + table.bytes, at: 0)
         }
-        try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
         return path
     }
 }

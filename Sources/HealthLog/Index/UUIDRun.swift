@@ -4,16 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// One immutable run of the UUID index, `uuids/<fromSeq>-<toSeq>.run`: for every UUID that
-/// the events `fromSeq...toSeq` add or delete, the sequence number of its add and of its
-/// delete (0 when that event is not in the run), sorted by UUID.
+/// One immutable scratch run of an append's UUIDs, `<fromSeq>-<toSeq>.run` in a scratch
+/// directory: for every UUID that the events `fromSeq...toSeq` add or delete, the sequence
+/// number of its add and of its delete (0 when that event is not in the run), sorted by UUID.
 ///
-/// Layout (little-endian): a 48-byte header — `HLUR`, u16 index version
-/// (``FormatConstants/uuidRunVersion``; a file of any other is ignored, see
-/// ``IndexVersion``), u16 0, u64 from seq, u64 to seq, u64 entry count, u32 block count,
-/// u32 block-table CRC-32C, u32 header CRC-32C, u32 0 — then a block table (per block of
-/// 2,048 entries: the block's first UUID, 16 bytes, and the CRC-32C of its entries), then
-/// the entries, 32 bytes each: UUID high u64, UUID low u64, add seq u64, delete seq u64.
+/// Layout: a ``SmallFile`` tagged `HLUS` (version ``FormatConstants/uuidRunVersion``) with a
+/// 48-byte header whose fields are u64 from seq, u64 to seq, u64 entry count, u32 block
+/// count, u32 block-table CRC-32C, u32 0 — then a block table (per block of 2,048 entries:
+/// the block's first UUID, 16 bytes, and the CRC-32C of its entries), then the entries, 32
+/// bytes each: UUID high u64, UUID low u64, add seq u64, delete seq u64.
 ///
 /// A lookup binary-searches the block table (held in memory), then one page of the block's
 /// entries read with `pread(2)`: the first time a block is touched it is read whole, its
@@ -30,10 +29,17 @@ final class UUIDRun {
         var deleteSeq: UInt64
     }
 
-    static let tag: [UInt8] = Array("HLUR".utf8)
     static let headerLength = 48
     static let entryLength = 32
     static let blockEntries = 2048
+    /// The length of one block-table entry in bytes.
+    static let tableEntryLength = 20
+    /// The file's kind: its length is the header's, the block table's and the entries'.
+    static let file = SmallFile(tag: "HLUS", version: FormatConstants.uuidRunVersion, headerLength: headerLength) { header in
+        let count = ByteReaderValue.u64(header, 24)
+        guard count <= UInt64(Int32.max) else { return nil }
+        return headerLength + Int(ByteReaderValue.u32(header, 32)) * tableEntryLength + Int(count) * entryLength
+    }
 
     /// The first sequence number the run covers.
     let fromSeq: UInt64
@@ -100,21 +106,17 @@ final class UUIDRun {
 
     /// Reads and checks the header and block table of the run open at `fd`.
     private static func check(_ fd: FileDescriptor) -> (from: UInt64, to: UInt64, count: Int, firsts: [SampleUUID], crcs: [UInt32], entriesOffset: Int)? {
-        guard let size = try? fd.size(), size >= Self.headerLength, let header = try? fd.read(at: 0, count: Self.headerLength),
-            header.count == Self.headerLength, Array(header[0..<4]) == Self.tag,
-            CRC32C.checksum(header[0..<40]) == ByteReaderValue.u32(header, 40)
+        guard let size = try? fd.size(), let header = try? fd.read(at: 0, count: Self.headerLength),
+            var r = Self.file.open(header, fileLength: size)
         else { return nil }
-        var r = ByteReader(header, at: 4)
-        guard let version = try? r.read(UInt16.self), version == FormatConstants.uuidRunVersion, (try? r.read(UInt16.self)) != nil,
-            let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
+        guard let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
             let blocks = try? r.read(UInt32.self), let tableCRC = try? r.read(UInt32.self),
             from >= 1, from <= to, to < FormatConstants.maxSequence,
             count <= UInt64(Int32.max), Int(blocks) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries
         else { return nil }
-        let tableLength = Int(blocks) * 20
+        let tableLength = Int(blocks) * Self.tableEntryLength
         let entriesOffset = Self.headerLength + tableLength
-        guard size == entriesOffset + Int(count) * Self.entryLength,
-            let table = try? fd.read(at: Self.headerLength, count: tableLength), table.count == tableLength,
+        guard let table = try? fd.read(at: Self.headerLength, count: tableLength), table.count == tableLength,
             CRC32C.checksum(table[...]) == tableCRC
         else { return nil }
         var t = ByteReader(table)
@@ -223,7 +225,7 @@ final class UUIDRun {
     /// `directory` (temporary file and rename; derived data, so not synced).
     static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String) throws -> String {
         let blocks = (entries.count + blockEntries - 1) / blockEntries
-        let entriesStart = headerLength + blocks * 20
+        let entriesStart = headerLength + blocks * tableEntryLength
         // One buffer for the whole file, the entries encoded after room for the header and
         // block table (filled in last): no copy of the entries to put the header first.
         var file = [UInt8](repeating: 0, count: entriesStart)
@@ -239,21 +241,23 @@ final class UUIDRun {
             blockTable.append(CRC32C.checksum(file[bodyStart...]))
             blockStart = end
         }
-        var header = ByteWriter()
-        header.append(bytes: tag)
-        header.append(FormatConstants.uuidRunVersion)
-        header.append(UInt16(0))
-        header.append(from)
-        header.append(to)
-        header.append(UInt64(entries.count))
-        header.append(UInt32(blocks))
-        header.append(blockTable.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-        header.appendChecksum()
-        header.append(UInt32(0))
-        file.replaceSubrange(0..<headerLength, with: header.bytes)
+        file.replaceSubrange(0..<headerLength, with: header(from: from, to: to, count: entries.count, table: blockTable.bytes))
         file.replaceSubrange(headerLength..<entriesStart, with: blockTable.bytes)
         let path = directory + "/" + fileName(from: from, to: to)
-        try DurableFile.replace(path, with: file, sync: false)
+        try SmallFile.write(path, file, sync: false)
         return path
+    }
+
+    /// The sealed header of a run covering `from...to` with `count` entries and the block
+    /// table `table`.
+    static func header(from: UInt64, to: UInt64, count: Int, table: [UInt8]) -> [UInt8] {
+        Self.file.encode { w in
+            w.append(from)
+            w.append(to)
+            w.append(UInt64(count))
+            w.append(UInt32(table.count / tableEntryLength))
+            w.append(table.withUnsafeBytes { CRC32C.checksum($0) })
+            w.append(UInt32(0))
+        }
     }
 }

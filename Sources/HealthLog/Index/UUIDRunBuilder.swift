@@ -17,8 +17,8 @@ import Darwin
 /// (``UUIDFingerprintRun/AppendEvents``).
 ///
 /// Partial runs go into the given directory, or (when none is given, as for an append)
-/// into a scratch directory made under `$TMPDIR` (else `/tmp`) on the first spill and
-/// removed by ``discard()``.
+/// into a scratch directory (``ScratchFiles``) made on the first spill and removed by
+/// ``discard()``.
 final class UUIDRunBuilder {
     /// The events held in memory before a partial run is written, by default: 2¹⁸ events,
     /// about 25 MB while being sorted and folded (with the writer's hash of them, ~40 MB).
@@ -182,13 +182,7 @@ final class UUIDRunBuilder {
             try OwnedDirectory.prepare(directory)
             return directory
         }
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((base + "/healthlog-uuids-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            let err = errno
-            throw HealthLogError(.io, "cannot create a scratch directory in \(base): \(describeErrno(err))", errno: err)
-        }
-        let path = String(cString: made)
+        let path = try ScratchFiles.makeDirectory(prefix: "healthlog-uuids-")
         directory = path
         return path
     }

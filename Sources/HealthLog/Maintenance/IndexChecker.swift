@@ -26,7 +26,7 @@ struct IndexChecker {
                 report.notes.append("\(display) is missing; the next write rebuilds it")
                 continue
             }
-            let version = IndexVersion(path: path, tag: SegmentIndex.tag, current: FormatConstants.segmentIndexVersion)
+            let version = IndexVersion(path: path, of: SegmentIndex.file)
             if case .other(let found) = version {
                 report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.segmentIndexVersion))
                 continue
@@ -55,7 +55,7 @@ struct IndexChecker {
     func checkSyncTable(_ report: inout VerifyReport) throws {
         let path = SyncTable.path(layout)
         guard FileDescriptor.exists(path) else { return }
-        if case .other(let version) = IndexVersion(path: path, tag: SyncTable.tag, current: FormatConstants.syncTableVersion) {
+        if case .other(let version) = IndexVersion(path: path, of: SyncTable.file) {
             report.notes.append(IndexVersion.note("uuids/sync", version: version, current: FormatConstants.syncTableVersion))
             return
         }
@@ -89,7 +89,7 @@ extension IndexChecker {
         let display = DeletedAddIndex.display
         let path = DeletedAddIndex.path(layout)
         guard FileDescriptor.exists(path) else { return }
-        if case .other(let version) = IndexVersion(path: path, tag: DeletedAddIndex.tag, current: FormatConstants.deletedAddIndexVersion) {
+        if case .other(let version) = IndexVersion(path: path, of: DeletedAddIndex.file) {
             report.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.deletedAddIndexVersion))
             return
         }

@@ -40,7 +40,7 @@ final class UUIDRunCheck {
         let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDFingerprintRun.range(ofFileName: $0) != nil } ?? []
         for name in names.sorted() {
             let display = "uuids/" + name
-            if case .other(let version) = IndexVersion(path: directory + "/" + name, tag: UUIDFingerprintRun.tag, current: FormatConstants.uuidIndexVersion) {
+            if case .other(let version) = IndexVersion(path: directory + "/" + name, of: UUIDFingerprintRun.file) {
                 found.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.uuidIndexVersion))
                 continue
             }

@@ -266,7 +266,7 @@ final class ReplayPipeline {
         /// A channel with its decoder thread running; `nil` when no thread can be started.
         static func start(checkContent: Bool) throws -> Channel? {
             let channel = try Channel(checkContent: checkContent)
-            return BackgroundThread.startIfPossible { channel.run() } ? channel : nil
+            return OSThread.detachIfPossible { channel.run() } ? channel : nil
         }
 
         deinit {

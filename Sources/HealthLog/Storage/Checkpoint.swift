@@ -14,8 +14,11 @@ import Darwin
 /// since their data may still be lost to a power cut. It also bounds work: a reader
 /// verifies every frame checksum of the last append only when that append ends past it.
 ///
-/// Its bytes: `Format.md`, "The `checkpoint` file (36 bytes)".
+/// Its bytes: a ``SmallFile`` tagged `HLCP`; `Format.md`, "The `checkpoint` file (36 bytes)".
 struct Checkpoint: Equatable, Sendable {
+    /// The file's kind.
+    static let file = SmallFile(tag: "HLCP", version: FormatConstants.version, headerLength: 36, length: nil)
+
     /// The last acknowledged sequence number.
     var seq: UInt64
     /// The segment where that append ends.
@@ -25,15 +28,11 @@ struct Checkpoint: Equatable, Sendable {
 
     /// The file's bytes.
     func encoded() -> [UInt8] {
-        var w = ByteWriter()
-        w.append(bytes: FormatConstants.checkpointTag)
-        w.append(FormatConstants.version)
-        w.append(UInt16(0))
-        w.append(seq)
-        w.append(segmentBase)
-        w.append(endOffset)
-        w.appendChecksum()
-        return w.bytes
+        Self.file.encode { w in
+            w.append(seq)
+            w.append(segmentBase)
+            w.append(endOffset)
+        }
     }
 
     /// Reads the checkpoint of `layout`; `nil` when there is none (a new store, or one
@@ -48,12 +47,9 @@ struct Checkpoint: Equatable, Sendable {
         }
         defer { fd.close() }
         let bytes = try fd.read(at: 0, count: 64)
-        guard bytes.count == 36, Array(bytes[0..<4]) == FormatConstants.checkpointTag,
-            CRC32C.checksum(bytes[0..<32]) == ByteReaderValue.u32(bytes, 32)
-        else {
-            throw HealthLogError(.corrupt, "checkpoint at byte 0: not a valid checkpoint (\(bytes.count) bytes, bad tag or checksum); it records which appends were acknowledged, so a torn tail cannot be told from lost data. If 'healthlog verify' finds nothing else wrong once it is moved away, the log is whole")
+        guard bytes.count == 36, var r = Self.file.open(bytes) else {
+            throw HealthLogError(.corrupt, "checkpoint at byte 0: not a valid checkpoint (\(bytes.count) bytes, bad tag, version or checksum); it records which appends were acknowledged, so a torn tail cannot be told from lost data. If 'healthlog verify' finds nothing else wrong once it is moved away, the log is whole")
         }
-        var r = ByteReader(bytes, at: 8)
         let seq = try r.read(UInt64.self), base = try r.read(UInt64.self), end = try r.read(UInt64.self)
         return Checkpoint(seq: seq, segmentBase: base, endOffset: end)
     }
@@ -62,6 +58,6 @@ struct Checkpoint: Equatable, Sendable {
     /// rename; the rename itself is made durable by the caller (see
     /// ``LogWriter/commit()``), which must know whether a failure came before it.
     func write(_ layout: StoreLayout, sync: Bool) throws {
-        try DurableFile.replace(layout.checkpoint, with: encoded(), sync: sync, syncDirectory: false)
+        try SmallFile.write(layout.checkpoint, encoded(), sync: sync, syncDirectory: false)
     }
 }

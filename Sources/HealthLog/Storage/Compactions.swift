@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `compactions` file: every `compact` that changed the log, and the
 /// commit point of each.
 ///
@@ -21,8 +15,9 @@ import Darwin
 /// still naming the old offset (the crash came before it was rewritten) is read at the
 /// new one (``translate(_:)``).
 ///
-/// Its bytes: `Format.md`, "Compaction and the `compactions` file". Written atomically (temporary, fsync, rename, directory fsync), mode 0600. Not
-/// derived: a damaged file is damage. A store without it was never compacted.
+/// Its bytes: a ``SmallFile`` tagged `HLCO`; `Format.md`, "Compaction and the `compactions`
+/// file". Written durably, mode 0600. Not derived: a damaged file is damage. A store
+/// without it was never compacted.
 struct Compactions: Sendable, Equatable {
     /// One compaction.
     struct Entry: Sendable, Equatable {
@@ -41,8 +36,8 @@ struct Compactions: Sendable, Equatable {
     /// The compactions, oldest first; entry *k* made generation *k + 1*.
     var entries: [Entry] = []
 
-    /// The file's tag.
-    static let tag: [UInt8] = Array("HLCO".utf8)
+    /// The file's kind: a record whose length its count gives.
+    static let file = SmallFile(tag: "HLCO", version: 1, headerLength: nil) { 16 + Int(ByteReaderValue.u32($0, 8)) * 56 }
 
     /// The newest committed generation (0: never compacted).
     var generation: UInt32 { UInt32(entries.count) }
@@ -83,31 +78,23 @@ struct Compactions: Sendable, Equatable {
 
     /// The file's bytes.
     func encoded() -> [UInt8] {
-        var w = ByteWriter()
-        w.append(bytes: Self.tag)
-        w.append(UInt16(1))
-        w.append(UInt16(0))
-        w.append(UInt32(entries.count))
-        for entry in entries {
-            w.append(entry.horizonSeq)
-            w.append(entry.createdMillis)
-            w.append(entry.droppedEvents)
-            w.append(entry.checkpointBefore?.seq ?? 0)
-            w.append(entry.checkpointBefore?.segmentBase ?? 0)
-            w.append(entry.checkpointBefore?.endOffset ?? 0)
-            w.append(entry.checkpointBefore == nil ? 0 : entry.checkpointNewOffset)
+        Self.file.encode { w in
+            w.append(UInt32(entries.count))
+            for entry in entries {
+                w.append(entry.horizonSeq)
+                w.append(entry.createdMillis)
+                w.append(entry.droppedEvents)
+                w.append(entry.checkpointBefore?.seq ?? 0)
+                w.append(entry.checkpointBefore?.segmentBase ?? 0)
+                w.append(entry.checkpointBefore?.endOffset ?? 0)
+                w.append(entry.checkpointBefore == nil ? 0 : entry.checkpointNewOffset)
+            }
         }
-        w.appendChecksum()
-        return w.bytes
     }
 
     /// Decodes the file's bytes; `nil` when they are not a sound compactions file.
     static func decode(_ bytes: [UInt8]) -> Compactions? {
-        guard bytes.count >= 16, Array(bytes[0..<4]) == tag, ByteReaderValue.u32(bytes, bytes.count - 4) == CRC32C.checksum(bytes[0..<(bytes.count - 4)]) else { return nil }
-        var r = ByteReader(bytes, at: 4)
-        guard (try? r.read(UInt16.self)) == 1, (try? r.read(UInt16.self)) != nil, let count = try? r.read(UInt32.self),
-            bytes.count == 16 + Int(count) * 56
-        else { return nil }
+        guard var r = file.open(bytes), let count = try? r.read(UInt32.self) else { return nil }
         var out = Compactions()
         for _ in 0..<count {
             guard let horizon = try? r.read(UInt64.self), let created = try? r.read(Int64.self), let dropped = try? r.read(UInt64.self),
@@ -124,14 +111,7 @@ struct Compactions: Sendable, Equatable {
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the file exists but does not decode.
     static func read(_ layout: StoreLayout) throws -> Compactions {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(layout.compactions, flags: O_RDONLY)
-        } catch let error as HealthLogError where error.errno == ENOENT {
-            return Compactions()
-        }
-        defer { fd.close() }
-        let bytes = try fd.read(at: 0, count: try fd.size())
+        guard let bytes = try SmallFile.read(layout.compactions) else { return Compactions() }
         guard let compactions = decode(bytes) else {
             throw HealthLogError(.corrupt, "\(layout.compactions) at byte 0: not a valid compactions file; it records which segment files compaction committed, so the log cannot be read")
         }
@@ -140,6 +120,6 @@ struct Compactions: Sendable, Equatable {
 
     /// Replaces the file of `layout` atomically and durably: the commit point of a compaction.
     func write(_ layout: StoreLayout) throws {
-        try DurableFile.replace(layout.compactions, with: encoded())
+        try SmallFile.write(layout.compactions, encoded(), sync: true)
     }
 }

@@ -39,6 +39,11 @@ enum IndexVersion: Equatable {
         self.init((try? fd.read(at: 0, count: 6)) ?? [], tag: tag, current: current)
     }
 
+    /// What the file at `path`, of kind `file`, declares.
+    init(path: String, of file: SmallFile) {
+        self.init(path: path, tag: file.tag, current: file.version)
+    }
+
     /// `verify`'s note for `display`, a file of version `version` where this build uses
     /// `current`.
     static func note(_ display: String, version: UInt16, current: UInt16) -> String {

@@ -48,8 +48,7 @@ extension SegmentIndex {
         defer { fd.close() }
         guard let file = MappedFile(fd), file.count >= headerLength else { return false }
         return file.withBytes(0..<file.count) { bytes -> Bool in
-            guard let header = decodeHeader(Array(bytes[0..<headerLength]), name: name), header.summary == summary,
-                header.bodyLength == bytes.count - headerLength
+            guard let header = decodeHeader(Array(bytes[0..<headerLength]), name: name, fileLength: bytes.count), header.summary == summary
             else { return false }
             var at = headerLength
             var offset = SegmentLayout.prologueLength

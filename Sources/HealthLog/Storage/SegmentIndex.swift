@@ -14,7 +14,7 @@ import Darwin
 /// alone vouches for a sealed segment only through its last batch, read from the segment).
 /// Otherwise it is ignored (the headers are walked) and the next writer rebuilds it.
 ///
-/// Its bytes: `Format.md`, "Segment index" (a file of any other index version than
+/// Its bytes: a ``SmallFile`` tagged `HLIX`; `Format.md`, "Segment index" (a file of any other index version than
 /// ``FormatConstants/segmentIndexVersion`` is ignored, see ``IndexVersion``; the last-batch
 /// check is ``lastBatchCheck(_:)``).
 ///
@@ -46,8 +46,11 @@ struct SegmentIndex: Equatable {
         var lastIsEndOfAppend: Bool
     }
 
-    static let tag: [UInt8] = Array("HLIX".utf8)
     static let headerLength = 76
+    /// The file's kind: its length is the header's plus the body length the header gives.
+    static let file = SmallFile(tag: "HLIX", version: FormatConstants.segmentIndexVersion, headerLength: headerLength) {
+        headerLength + Int(ByteReaderValue.u32($0, 64))
+    }
     /// The fewest bytes a batch header payload takes: the fixed fields and the CRC-32C, no group.
     static let minimumPayloadLength = 52
     /// The fewest segment bytes a batch takes (its header frame, no group), and so the
@@ -115,24 +118,19 @@ struct SegmentIndex: Equatable {
             body.append(UInt32(entry.payload.count))
             body.append(bytes: entry.payload)
         }
-        var w = ByteWriter()
-        w.append(bytes: Self.tag)
-        w.append(FormatConstants.segmentIndexVersion)
-        w.append(UInt16(0))
-        w.append(name.baseSeq)
-        w.append(name.generation)
-        w.append(UInt32(entries.count))
-        w.append(UInt64(coveredLength))
-        w.append(firstSeq)
-        w.append(lastSeq)
-        w.append(UInt64(entries.last?.offset ?? 0))
-        w.append(entries.last.map { Self.lastBatchCheck($0.payload) } ?? 0)
-        w.append(UInt32(lastIsEndOfAppend ? 1 : 0))
-        w.append(UInt32(body.bytes.count))
-        w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-        w.appendChecksum()
-        w.append(bytes: body.bytes)
-        return w.bytes
+        return Self.file.encode(body: body.bytes) { w in
+            w.append(name.baseSeq)
+            w.append(name.generation)
+            w.append(UInt32(entries.count))
+            w.append(UInt64(coveredLength))
+            w.append(firstSeq)
+            w.append(lastSeq)
+            w.append(UInt64(entries.last?.offset ?? 0))
+            w.append(entries.last.map { Self.lastBatchCheck($0.payload) } ?? 0)
+            w.append(UInt32(lastIsEndOfAppend ? 1 : 0))
+            w.append(UInt32(body.bytes.count))
+            w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        }
     }
 
     /// What the header keeps of the last batch: the CRC-32C of its header payload without
@@ -154,22 +152,19 @@ struct SegmentIndex: Equatable {
 
     /// Writes the sidecar (temporary file and rename; not synced: it is derived data).
     func write(_ layout: StoreLayout) throws {
-        try DurableFile.replace(Self.path(layout, name), with: encoded(), sync: false)
+        try SmallFile.write(Self.path(layout, name), encoded(), sync: false)
     }
 
     /// Writes the index under its temporary name (`NAME.idx.tmp`), for a segment sealed by
     /// an append still open: ``publishStaged(_:_:)`` puts it in place once the append
     /// commits, and a rollback (or ``Debris``, after a crash) removes it.
     func writeStaged(_ layout: StoreLayout) throws {
-        let fd = try FileDescriptor.createExclusive(Self.stagedPath(layout, name))
-        defer { fd.close() }
-        try fd.write(encoded(), at: 0)
+        try DurableFile.stage(Self.path(layout, name), with: encoded())
     }
 
     /// Renames the staged index of `name` into place.
     static func publishStaged(_ layout: StoreLayout, _ name: SegmentName) throws {
-        let staged = stagedPath(layout, name)
-        try retryingOnInterrupt("cannot rename", path: staged) { rename(staged, path(layout, name)) }
+        try DurableFile.publish(path(layout, name))
     }
 
     /// The temporary name of the index of `name`.
@@ -193,18 +188,14 @@ struct SegmentIndex: Equatable {
         guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
         defer { fd.close() }
         guard let size = try? fd.size(), let bytes = try? fd.read(at: 0, count: headerLength),
-            let header = decodeHeader(bytes, name: name), size == headerLength + header.bodyLength
+            let header = decodeHeader(bytes, name: name, fileLength: size)
         else { return nil }
         return header.summary
     }
 
-    /// Decodes and checks the 76-byte header.
-    static func decodeHeader(_ bytes: [UInt8], name: SegmentName) -> (summary: Summary, bodyLength: Int, bodyCRC: UInt32)? {
-        guard bytes.count >= headerLength, Array(bytes[0..<4]) == tag,
-            CRC32C.checksum(bytes[0..<headerLength - 4]) == ByteReaderValue.u32(bytes, headerLength - 4)
-        else { return nil }
-        var r = ByteReader(bytes, at: 4)
-        guard let version = try? r.read(UInt16.self), version == FormatConstants.segmentIndexVersion, (try? r.read(UInt16.self)) != nil,
+    /// Decodes and checks the 76-byte header of a file `fileLength` bytes long.
+    static func decodeHeader(_ bytes: [UInt8], name: SegmentName, fileLength: Int) -> (summary: Summary, bodyLength: Int, bodyCRC: UInt32)? {
+        guard var r = file.open(bytes, fileLength: fileLength),
             let base = try? r.read(UInt64.self), let generation = try? r.read(UInt32.self),
             let count = try? r.read(UInt32.self), let covered = try? r.read(UInt64.self),
             let first = try? r.read(UInt64.self), let last = try? r.read(UInt64.self), let lastOffset = try? r.read(UInt64.self),
@@ -223,7 +214,7 @@ struct SegmentIndex: Equatable {
 
     /// Decodes sidecar bytes for segment `name`; `nil` if anything is off.
     static func decode(_ bytes: [UInt8], name: SegmentName) -> SegmentIndex? {
-        guard let header = decodeHeader(bytes, name: name), header.bodyLength == bytes.count - headerLength,
+        guard let header = decodeHeader(bytes, name: name, fileLength: bytes.count),
             CRC32C.checksum(bytes[headerLength...]) == header.bodyCRC
         else { return nil }
         let count = header.summary.batchCount

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `timelines` file: where the store's history was cut by a restore.
 ///
 /// A store without the file is one timeline whose sequence numbers run 1, 2, 3, … with no
@@ -13,9 +7,9 @@ import Darwin
 /// every number issued before. The log then jumps from `keptSeq` to `firstSeq`, and that is
 /// the only kind of gap any continuity check accepts: one a start records, exactly.
 ///
-/// Its bytes: `Format.md`, "The `timelines` file and the gap rule". Starts are in order,
+/// Its bytes: a ``SmallFile`` tagged `HLTL`; `Format.md`, "The `timelines` file and the gap rule". Starts are in order,
 /// each `keptSeq < firstSeq`, and each `firstSeq` at most the next start's `keptSeq`.
-/// Written atomically (temporary, fsync, rename, directory fsync), mode 0600. Not derived:
+/// Written durably, mode 0600. Not derived:
 /// a damaged file is damage.
 struct Timelines: Sendable, Equatable {
     /// One timeline start.
@@ -36,8 +30,8 @@ struct Timelines: Sendable, Equatable {
     /// The starts, oldest first; empty for a store that was never restored.
     var starts: [Start] = []
 
-    /// The file's tag.
-    static let tag: [UInt8] = Array("HLTL".utf8)
+    /// The file's kind: a record whose length its count gives.
+    static let file = SmallFile(tag: "HLTL", version: 1, headerLength: nil) { 16 + Int(ByteReaderValue.u32($0, 8)) * 40 }
 
     /// Whether a batch or segment starting at `first` may follow one ending at `last`: the
     /// next number, or the jump a timeline start records from exactly `last`.
@@ -66,28 +60,20 @@ struct Timelines: Sendable, Equatable {
 
     /// The file's bytes.
     func encoded() -> [UInt8] {
-        var w = ByteWriter()
-        w.append(bytes: Self.tag)
-        w.append(UInt16(1))
-        w.append(UInt16(0))
-        w.append(UInt32(starts.count))
-        for start in starts {
-            w.append(bytes: start.id.bytes)
-            w.append(start.firstSeq)
-            w.append(start.keptSeq)
-            w.append(start.createdMillis)
+        Self.file.encode { w in
+            w.append(UInt32(starts.count))
+            for start in starts {
+                w.append(bytes: start.id.bytes)
+                w.append(start.firstSeq)
+                w.append(start.keptSeq)
+                w.append(start.createdMillis)
+            }
         }
-        w.appendChecksum()
-        return w.bytes
     }
 
     /// Decodes the file's bytes; `nil` when they are not a sound timelines file.
     static func decode(_ bytes: [UInt8]) -> Timelines? {
-        guard bytes.count >= 16, Array(bytes[0..<4]) == tag, ByteReaderValue.u32(bytes, bytes.count - 4) == CRC32C.checksum(bytes[0..<(bytes.count - 4)]) else { return nil }
-        var r = ByteReader(bytes, at: 4)
-        guard (try? r.read(UInt16.self)) == 1, (try? r.read(UInt16.self)) != nil, let count = try? r.read(UInt32.self),
-            bytes.count == 16 + Int(count) * 40
-        else { return nil }
+        guard var r = file.open(bytes), let count = try? r.read(UInt32.self) else { return nil }
         var out = Timelines()
         for _ in 0..<count {
             guard let id = try? r.read(count: 16), let first = try? r.read(UInt64.self), let kept = try? r.read(UInt64.self),
@@ -102,14 +88,7 @@ struct Timelines: Sendable, Equatable {
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the file exists but does not decode.
     static func read(_ layout: StoreLayout) throws -> Timelines {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(layout.timelines, flags: O_RDONLY)
-        } catch let error as HealthLogError where error.errno == ENOENT {
-            return Timelines()
-        }
-        defer { fd.close() }
-        let bytes = try fd.read(at: 0, count: try fd.size())
+        guard let bytes = try SmallFile.read(layout.timelines) else { return Timelines() }
         guard let timelines = decode(bytes) else {
             throw HealthLogError(.corrupt, "\(layout.timelines) at byte 0: not a valid timelines file; it records where restores cut the log, so the log's sequence gaps cannot be checked")
         }
@@ -118,6 +97,6 @@ struct Timelines: Sendable, Equatable {
 
     /// Replaces the file of `layout` atomically and durably.
     func write(_ layout: StoreLayout) throws {
-        try DurableFile.replace(layout.timelines, with: encoded())
+        try SmallFile.write(layout.timelines, encoded(), sync: true)
     }
 }

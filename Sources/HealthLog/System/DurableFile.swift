@@ -18,10 +18,18 @@ enum DurableFile {
     /// `syncDirectory: false` leaves the directory fsync (which makes the rename durable)
     /// to the caller.
     static func replace(_ path: String, with bytes: [UInt8], sync: Bool = true, syncDirectory: Bool = true) throws {
+        try replace(path, sync: sync, syncDirectory: syncDirectory) { try $0.write(bytes, at: 0) }
+    }
+
+    /// Replaces the file at `path` with what `write` writes into the new temporary (a file
+    /// too large to hold whole in memory, written in pieces), as
+    /// ``replace(_:with:sync:syncDirectory:)`` does. When `write` throws, the temporary is
+    /// removed and the old file stays.
+    static func replace(_ path: String, sync: Bool = true, syncDirectory: Bool = true, writing write: (FileDescriptor) throws -> Void) throws {
         let temporary = path + temporarySuffix
         let fd = try FileDescriptor.createExclusive(temporary)
         do {
-            try fd.write(bytes, at: 0)
+            try write(fd)
             if sync { try fd.sync() }
             fd.close()
         } catch {
@@ -29,8 +37,23 @@ enum DurableFile {
             unlink(temporary)
             throw error
         }
-        try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
+        try publish(path)
         if sync, syncDirectory { try Self.syncDirectory(containing: path) }
+    }
+
+    /// Writes `bytes` as the temporary of `path` (`<path>.tmp`, created afresh, not synced)
+    /// and leaves it there: ``publish(_:)`` puts it in place later, and until then a
+    /// rollback (or ``Debris``, after a crash) removes it.
+    static func stage(_ path: String, with bytes: [UInt8]) throws {
+        let fd = try FileDescriptor.createExclusive(path + temporarySuffix)
+        defer { fd.close() }
+        try fd.write(bytes, at: 0)
+    }
+
+    /// Renames the temporary of `path` over `path`.
+    static func publish(_ path: String) throws {
+        let temporary = path + temporarySuffix
+        try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
     }
 
     /// Replaces the file at `path` with `bytes` as ``replace(_:with:sync:syncDirectory:)``

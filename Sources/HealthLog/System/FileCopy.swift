@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Copies a prefix of a file to a new file atomically: into `DEST.tmp` (mode 0600), fsync,
-/// rename over `DEST`. The destination is never seen half-written.
+/// Copies a prefix of a file to a new file atomically, through ``DurableFile``: into
+/// `DEST.tmp` (mode 0600), fsync, rename over `DEST`. The destination is never seen
+/// half-written.
 enum FileCopy {
     /// The bytes read at a time when copying or comparing.
     static let chunkBytes = 1 << 20
@@ -16,9 +17,7 @@ enum FileCopy {
     static func copy(_ source: String, length: Int, to destination: String, digest: SHA256Digest? = nil) throws -> Int {
         let input = try FileDescriptor.open(source, flags: O_RDONLY)
         defer { input.close() }
-        let temporary = destination + DurableFile.temporarySuffix
-        let output = try FileDescriptor.createExclusive(temporary)
-        do {
+        try DurableFile.replace(destination, syncDirectory: false) { output in
             var buffer: [UInt8] = []
             var done = 0
             while done < length {
@@ -30,14 +29,7 @@ enum FileCopy {
                 try digest?.update(buffer)
                 done += buffer.count
             }
-            try output.sync()
-            output.close()
-        } catch {
-            output.close()
-            unlink(temporary)
-            throw error
         }
-        _ = try retryingOnInterrupt("rename", path: temporary) { rename(temporary, destination) }
         return length
     }
 

@@ -47,6 +47,46 @@ package struct OSThread {
         return OSThread(started)
     }
 
+    /// Starts `body` on a new thread.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` naming `purpose` ("the import") when no thread
+    ///   can be started.
+    package static func start(for purpose: String, _ body: @escaping () -> Void) throws -> OSThread {
+        guard let started = start(body) else {
+            let reason = errno
+            throw HealthLogError(.io, "cannot start a thread for \(purpose): \(String(cString: strerror(reason)))", errno: reason)
+        }
+        return started
+    }
+
+    /// Starts `body` on a new, detached thread (a long job, such as a follow, that would
+    /// starve Dispatch's or Swift concurrency's shared pools); runs it here when no thread
+    /// can be started.
+    package static func detach(_ body: @escaping () -> Void) {
+        if !detachIfPossible(body) { body() }
+    }
+
+    /// Starts `body` on a new, detached thread; `false` (and `body` not run) when no thread
+    /// can be started.
+    package static func detachIfPossible(_ body: @escaping () -> Void) -> Bool {
+        guard let thread = start(body) else { return false }
+        thread.detach()
+        return true
+    }
+
+    /// Runs `background` on a new thread and `foreground` on this one, and returns when
+    /// both have. The two must touch disjoint state; what `background` produced is the
+    /// caller's once this returns. When no thread can be started, `background` runs here
+    /// after `foreground`: the same result, later.
+    package static func run(_ background: () -> Void, alongside foreground: () -> Void) {
+        withoutActuallyEscaping(background) { body in
+            let thread = start(body)
+            foreground()
+            guard let thread else { return body() }
+            thread.join()
+        }
+    }
+
     /// Waits for the job to end (`pthread_join`).
     package func join() {
         pthread_join(thread, nil)

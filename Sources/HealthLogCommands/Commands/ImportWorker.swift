@@ -9,11 +9,9 @@ import HealthLog
 /// libraries (libxml2, libarchive), so that no other command pays for loading them, and
 /// prints what it reports exactly as an import in this process would.
 ///
-/// The worker gets the store and its options as arguments, and answers on a pipe with one
-/// message a line (the worker's `WorkerMessage`): `progress STAGE DONE TOTAL`,
-/// `stderr TEXT`, `stdout TEXT` or `failure CODE ERRNO MESSAGE`, fields separated by tabs,
-/// with `\`, tab and newline escaped. A failure is thrown here as the same
-/// ``HealthLogError``, so messages and exit codes are those of the import itself.
+/// The worker gets the store and its options as arguments (``ImportWorkerRequest``), and
+/// answers on a pipe with one ``ImportWorkerMessage`` a line. A failure is thrown here as
+/// the same ``HealthLogError``, so messages and exit codes are those of the import itself.
 struct ImportWorker {
     /// The store to import into, with the options the environment gave.
     let store: HealthStore
@@ -68,23 +66,21 @@ struct ImportWorker {
         defer { WorkerSignals.restore() }
         var failure: HealthLogError?
         var reporting = false
-        try Self.readLines(readEnd) { fields in
-            switch (fields.first, fields.count) {
-            case ("progress", 4):
-                progress.update(stage: fields[1], Int(fields[2]) ?? 0, Int(fields[3]) ?? 1)
-            case ("stderr", 2), ("stdout", 2):
+        try ImportWorkerMessage.receive(from: readEnd) { message in
+            switch message {
+            case .progress(let stage, let done, let total):
+                progress.update(stage: stage, done, total)
+            case .stderr(let text):
                 if !reporting { progress.finish() }
                 reporting = true
-                if fields[0] == "stderr" {
-                    terminal.error(fields[1])
-                } else {
-                    terminal.print(fields[1])
-                    terminal.flush()
-                }
-            case ("failure", 4):
-                failure = HealthLogError(HealthLogError.Code(rawValue: fields[1]), fields[3], errno: Int32(fields[2]))
-            default:
-                break
+                terminal.error(text)
+            case .stdout(let text):
+                if !reporting { progress.finish() }
+                reporting = true
+                terminal.print(text)
+                terminal.flush()
+            case .failure(let error):
+                failure = error
             }
         }
         _ = close(readEnd)
@@ -103,19 +99,10 @@ struct ImportWorker {
         }
     }
 
-    /// The worker's arguments: the store, the options, the export.
+    /// The worker's arguments: the store, the options, the export, and the watch pipe as
+    /// its standard input.
     private var arguments: [String] {
-        let options = store.options
-        var out = ["--store", store.directory]
-        if mirror { out.append("--mirror") }
-        if !options.sync { out.append("--no-sync") }
-        out += ["--segment-bytes", String(options.segmentBytes), "--batch-bytes", String(options.batchBytes)]
-        out += ["--lock-timeout", String(options.lockTimeout)]
-        out += ["--parent-pipe", "0"]
-        if let kill = options.faults.kill { out += ["--fault", "kill:\(kill.point.rawValue):\(kill.occurrence)"] }
-        if let bytes = options.faults.failWritesAfterBytes { out += ["--fault", "enospc-after:\(bytes)"] }
-        if options.faults.failSync { out += ["--fault", "fail-fsync"] }
-        return out + ["--", path]
+        ImportWorkerRequest(storePath: store.directory, exportPath: path, storeOptions: store.options, mirror: mirror, parentPipe: 0).arguments
     }
 
     /// The worker `name` in the directory of the running executable (`/proc/self/exe`).
@@ -125,41 +112,6 @@ struct ImportWorker {
         let me = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
         let directory = me.lastIndex(of: "/").map { String(me[..<$0]) } ?? "."
         return directory + "/" + name
-    }
-
-    /// Calls `body` with the unescaped fields of each line read from `fd` until its end.
-    private static func readLines(_ fd: Int32, _ body: ([String]) throws -> Void) throws {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw failure("cannot read from healthlog-import", errno) }
-            if n == 0 { return }
-            pending += chunk[0..<n]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                try body(line.split(separator: "\t", omittingEmptySubsequences: false).map(unescaped))
-            }
-        }
-    }
-
-    /// A field with `\\`, `\t` and `\n` turned back into what they stand for.
-    private static func unescaped(_ field: Substring) -> String {
-        var out = ""
-        var escaping = false
-        for character in field {
-            if escaping {
-                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                out.append(character)
-            }
-        }
-        return out
     }
 
     /// Waits for the worker with `waitpid(2)`; returns its status.

@@ -144,9 +144,9 @@ struct UUIDFingerprintRunTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let entries = [UUIDRun.Entry(uuid: SampleUUID(high: 1, low: 2), addSeq: 1, deleteSeq: 0)]
-        let path = try UUIDRun.write(entries, from: 1, to: 1, directory: dir.path)
+        let path = try UUIDRun.writeAsOlderBuild(entries, from: 1, to: 1, directory: dir.path)
         #expect(UUIDFingerprintRun(path: path) == nil)
-        #expect(IndexVersion(path: path, tag: UUIDFingerprintRun.tag, current: FormatConstants.uuidIndexVersion) == .other(1))
+        #expect(IndexVersion(path: path, of: UUIDFingerprintRun.file) == .other(1))
     }
 
     @Test("Merged runs hold the keys of one run written for their whole range", arguments: [[1, 1], [500, 2_000], [4_000, 10, 3_000], [0, 700]])

@@ -12,7 +12,7 @@ struct UUIDIndexUpgradeTests {
     /// The 32-byte run of `events` covering `from...to`, written into `directory` as an
     /// older build wrote its sealed runs.
     static func oldRun(_ events: ArraySlice<(uuid: SampleUUID, seq: UInt64, isDelete: Bool)>, from: UInt64, to: UInt64, into directory: String) throws {
-        _ = try UUIDRun.write(UUIDRunSet.combine(Array(events)), from: from, to: to, directory: directory)
+        _ = try UUIDRun.writeAsOlderBuild(UUIDRunSet.combine(Array(events)), from: from, to: to, directory: directory)
     }
 
     @Test("Old runs instead of the fingerprint runs, or beside them, are noted and replaced by the next write", arguments: [false, true])

@@ -1,26 +1,52 @@
-import HealthLog
-import HealthLogImport
-
-/// What `healthlog` asks the worker to import, read from the arguments it passes:
-/// `--store DIR [--mirror] [--no-sync] [--segment-bytes N] [--batch-bytes N]
-/// [--lock-timeout S] [--parent-pipe FD] [--fault PLAN]… -- FILE`, the store options `healthlog` took from
-/// its environment spelled out, so the worker reads no environment of its own.
-struct WorkerRequest {
+/// What `healthlog import` asks the import worker (`healthlog-import`) to do. Both ends use
+/// this type: `healthlog` passes ``arguments``, the worker reads them with
+/// ``init(arguments:acceptsFaults:)``.
+///
+/// The arguments are `--store DIR [--mirror] [--no-sync] [--segment-bytes N]
+/// [--batch-bytes N] [--lock-timeout S] [--parent-pipe FD] [--fault PLAN]… -- FILE`: the
+/// store options `healthlog` took from its environment spelled out, so the worker reads no
+/// environment of its own.
+package struct ImportWorkerRequest {
     /// The store directory.
-    var storePath = ""
+    package var storePath: String
     /// The export to import.
-    var exportPath = ""
-    /// The store handle's tunables.
-    var storeOptions = StoreOptions()
-    /// Mirroring.
-    var importOptions = ImportOptions()
-    /// The read end of the pipe whose end tells that `healthlog` ended (``ParentWatch``).
-    var parentPipe: Int32?
+    package var exportPath: String
+    /// The store handle's tunables (and, for the test-only worker, its fault plan).
+    package var storeOptions: StoreOptions
+    /// `--mirror`.
+    package var mirror: Bool
+    /// The read end of the pipe whose end tells the worker that `healthlog` ended.
+    package var parentPipe: Int32?
 
-    /// Reads the arguments; `--fault` only when `acceptsFaults` (the test-only twin).
+    /// A request to import `exportPath` into `storePath`.
+    package init(storePath: String, exportPath: String, storeOptions: StoreOptions, mirror: Bool, parentPipe: Int32?) {
+        self.storePath = storePath
+        self.exportPath = exportPath
+        self.storeOptions = storeOptions
+        self.mirror = mirror
+        self.parentPipe = parentPipe
+    }
+
+    /// The worker's arguments.
+    package var arguments: [String] {
+        var out = ["--store", storePath]
+        if mirror { out.append("--mirror") }
+        if !storeOptions.sync { out.append("--no-sync") }
+        out += ["--segment-bytes", String(storeOptions.segmentBytes), "--batch-bytes", String(storeOptions.batchBytes)]
+        out += ["--lock-timeout", String(storeOptions.lockTimeout)]
+        if let parentPipe { out += ["--parent-pipe", String(parentPipe)] }
+        let faults = storeOptions.faults
+        if let kill = faults.kill { out += ["--fault", "kill:\(kill.point.rawValue):\(kill.occurrence)"] }
+        if let bytes = faults.failWritesAfterBytes { out += ["--fault", "enospc-after:\(bytes)"] }
+        if faults.failSync { out += ["--fault", "fail-fsync"] }
+        return out + ["--", exportPath]
+    }
+
+    /// Reads the worker's arguments; `--fault` only when `acceptsFaults` (the test-only twin).
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` for arguments `healthlog` never passes.
-    init(_ arguments: [String], acceptsFaults: Bool) throws {
+    package init(arguments: [String], acceptsFaults: Bool) throws {
+        self.init(storePath: "", exportPath: "", storeOptions: StoreOptions(), mirror: false, parentPipe: nil)
         var rest = arguments[...]
         func value(_ option: String) throws -> String {
             guard let value = rest.popFirst() else { throw HealthLogError(.badUsage, "healthlog-import: option '\(option)' needs a value") }
@@ -29,7 +55,7 @@ struct WorkerRequest {
         while let argument = rest.popFirst() {
             switch argument {
             case "--store": storePath = try value(argument)
-            case "--mirror": importOptions.mirror = true
+            case "--mirror": mirror = true
             case "--no-sync": storeOptions.sync = false
             case "--segment-bytes": storeOptions.segmentBytes = try Self.number(value(argument), argument)
             case "--batch-bytes": storeOptions.batchBytes = try Self.number(value(argument), argument)

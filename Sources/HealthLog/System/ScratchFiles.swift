@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where scratch files that belong to no store go, chosen in this one place: `$TMPDIR`
+/// when it is set and not empty, then `/tmp`, the first that takes the file.
+package enum ScratchFiles {
+    /// The directories to try, in order.
+    package static var directories: [String] {
+        directories(temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) })
+    }
+
+    /// The directories to try when `$TMPDIR` is `temporaryDirectory`.
+    static func directories(temporaryDirectory: String?) -> [String] {
+        guard let temporaryDirectory, !temporaryDirectory.isEmpty, temporaryDirectory != "/tmp" else { return ["/tmp"] }
+        return [temporaryDirectory, "/tmp"]
+    }
+
+    /// Makes a private directory (mode 0700, `mkdtemp(3)`) named `prefix` and six random
+    /// characters in the first of `directories` that takes it; returns its path.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` naming the last directory tried when none does.
+    static func makeDirectory(prefix: String, in directories: [String] = directories) throws -> String {
+        try firstTaking("a scratch directory", in: directories) { base in
+            var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
+            return String(cString: made)
+        }
+    }
+
+    /// Creates a file (mode 0600, `mkstemp(3)`) named `prefix` and six random characters in
+    /// the first of `directories` that takes it, and unlinks it at once, so nothing
+    /// outlives the process and nobody else can open it.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` naming the last directory tried when none does.
+    static func makeUnlinkedFile(prefix: String, in directories: [String] = directories) throws -> FileDescriptor {
+        try firstTaking("a scratch file", in: directories) { base in
+            var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return nil }
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            unlink(path)
+            return FileDescriptor(rawValue: fd, path: path)
+        }
+    }
+
+    /// The first non-`nil` result of `make` over `directories` (`nil` with `errno` set
+    /// when it fails in that directory).
+    private static func firstTaking<T>(_ what: String, in directories: [String], _ make: (String) -> T?) throws -> T {
+        var last = (directory: "/tmp", errno: Int32(0))
+        for directory in directories {
+            if let made = make(directory) { return made }
+            last = (directory, errno)
+        }
+        throw HealthLogError(.io, "cannot create \(what) in \(last.directory): \(describeErrno(last.errno))", errno: last.errno)
+    }
+}

@@ -7,10 +7,9 @@
 /// every number issued before. The log then jumps from `keptSeq` to `firstSeq`, and that is
 /// the only kind of gap any continuity check accepts: one a start records, exactly.
 ///
-/// Its bytes: a ``SmallFile`` tagged `HLTL`; `Format.md`, "The `timelines` file and the gap rule". Starts are in order,
-/// each `keptSeq < firstSeq`, and each `firstSeq` at most the next start's `keptSeq`.
-/// Written durably, mode 0600. Not derived:
-/// a damaged file is damage.
+/// Its bytes: a ``SmallFile`` tagged `HLTL`; `Format.md`, "The `timelines` file and the gap
+/// rule". Starts are in order, each `keptSeq < firstSeq`, and each `firstSeq` at most the
+/// next start's `keptSeq`. Written durably, mode 0600. Not derived: a damaged file is damage.
 struct Timelines: Sendable, Equatable {
     /// One timeline start.
     struct Start: Sendable, Equatable {

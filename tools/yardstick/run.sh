@@ -135,9 +135,9 @@ if [[ -n $HL ]]; then
   rm -rf "$S90"
   head -n "$A90" "$DATA" >"$WORK/part1.ndjson"
   tail -n +"$((A90 + 1))" "$DATA" >"$WORK/part2.ndjson"
-  if "$HEALTHLOG" --store "$S90" append "$WORK/part1.ndjson" &&
+  if "$HEALTHLOG" --store "$S90" append "$WORK/part1.ndjson" >/dev/null &&
      tok=$("$HEALTHLOG" --store "$S90" replay --from 0 --type "$BG" 2>&1 >/dev/null | sed -n 's/^next-anchor: //p' | tail -n 1) &&
-     [[ -n $tok ]] && "$HEALTHLOG" --store "$S90" append "$WORK/part2.ndjson"; then
+     [[ -n $tok ]] && "$HEALTHLOG" --store "$S90" append "$WORK/part2.ndjson" >/dev/null; then
     read_job "query glucose from 90%" healthlog "$HL --store $(q "$S90") replay --from $(q "$tok") --type $BG"
   else
     say "  could not build the two-append store or read its anchor"; record "query glucose from 90%" healthlog - - - - FAILED

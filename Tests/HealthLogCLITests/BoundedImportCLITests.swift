@@ -59,7 +59,7 @@ struct BoundedImportCLITests {
         ),
         (
             "attributes.xml", { HostileExport.document(HostileExport.record + (0..<300_000).map { " k\($0)=\"v\"" }.joined() + "/>") },
-            "attributes.xml: line 3: a start tag holds more than 1000 attributes, the most the import reads on one element"
+            "attributes.xml: line 3: element Record has more than 1000 attributes, the most the import reads on one element"
         ),
     ]
 

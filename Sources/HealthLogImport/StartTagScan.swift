@@ -11,8 +11,9 @@ import HealthLog
 /// The scan costs one pass over the bytes, so the import's cost stays linear in its input.
 ///
 /// An attribute value cannot hold a literal `<`, so a start tag's attributes all lie
-/// between its `<` and the next `<` of the input, each with one `=`: the `=` signs there
-/// bound the count from above. Spans that start a comment, a declaration, a processing
+/// between its `<` and the next `<` of the input, each with one `=` outside quotes and
+/// before the tag's `>`: those `=` signs bound the count from above (for a well-formed tag,
+/// they are the count; an `=` in a value or in the text after the tag is not one). Spans that start a comment, a declaration, a processing
 /// instruction or an end tag (`<!`, `<?`, `</`) are not counted. An entity's replacement
 /// text, where a start tag may be spelled with character references (`&#60;`), is scanned
 /// on its own when the entity is declared (``firstCrowdedTag(in:)``). A scan made with
@@ -34,8 +35,10 @@ struct StartTagScan {
     private var afterBang = false
     /// The `=` signs of the span being counted.
     private var equals = 0
-    /// Whether the span since the last `<` is a start tag's.
+    /// Whether the span since the last `<` is a start tag's, up to its `>`.
     private var counting = false
+    /// The quote that opened the attribute value being scanned, or 0 outside a value.
+    private var quote: UInt8 = 0
     /// Whether the last byte scanned was a `<` (the next byte says what it starts).
     private var afterLessThan = false
     /// The line the scan has reached (1-based).
@@ -89,20 +92,36 @@ struct StartTagScan {
             }
             let next = memchr(base + at, 0x3C, count - at).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? count
             if readingName { readName(base, from: at, to: next) }
-            var signs = 0
             var newlines = 0
-            for k in at..<next {
-                let byte = base[k]
-                signs &+= byte == 0x3D ? 1 : 0
-                newlines &+= byte == 0x0A ? 1 : 0
-            }
+            var k = at
             if counting {
+                var signs = 0
+                while k < next {
+                    let byte = base[k]
+                    k += 1
+                    newlines &+= byte == 0x0A ? 1 : 0
+                    if quote != 0 {
+                        if byte == quote { quote = 0 }
+                    } else if byte == 0x22 || byte == 0x27 {
+                        quote = byte
+                    } else if byte == 0x3D {
+                        signs += 1
+                    } else if byte == 0x3E {
+                        counting = false
+                        break
+                    }
+                }
                 equals += signs
                 if equals > ImportLimits.attributes { return .crowded(CrowdedTag(line: tagLine, element: String(decoding: name, as: UTF8.self))) }
+            }
+            while k < next {
+                newlines &+= base[k] == 0x0A ? 1 : 0
+                k += 1
             }
             line += newlines
             if next < count {
                 equals = 0
+                quote = 0
                 counting = false
                 afterLessThan = true
                 tagLine = line

@@ -120,6 +120,17 @@ struct ImportBoundsTests {
         #expect(error.message.hasSuffix("export.xml: line 4: element Record has more than 1000 attributes, the most the import reads on one element"))
     }
 
+    @Test("An = in an attribute value or in the text after a tag is not counted as an attribute")
+    func equalsSignsNotAttributes() throws {
+        let signs = String(repeating: "=", count: 2 * ImportLimits.attributes)
+        let body = HostileExport.record + " note='\(signs)>'>\(signs)<MetadataEntry key=\"k\" value=\"\(signs)\"/></Record>"
+        guard case .success(let report) = try Self.importing(HostileExport.document(body)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(report.summary.added == 1)
+    }
+
     @Test("A start tag of 30,000 attributes spelled with character references in an entity is refused where the entity is declared", .timeLimit(.minutes(10)))
     func manyAttributesInEntity() throws {
         let attributes = (0..<30_000).map { " k\($0)='v'" }.joined()

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// The bounds an import keeps on any input, so a hostile export costs bounded time and
-/// memory: how deep elements nest, how much text entity references expand to, and how
-/// large a file read from a zip may unpack. The zip bounds can be lowered for tests with
+/// memory: how deep elements nest, how many attributes, attribute defaults and namespace
+/// declarations libxml2 compares one by one, how much text entity references expand to,
+/// and how large a file read from a zip may unpack. The zip bounds can be lowered for tests with
 /// `HEALTHLOG_IMPORT_ENTRY_BYTES`, `HEALTHLOG_IMPORT_DOCUMENT_BYTES` and
 /// `HEALTHLOG_IMPORT_RATIO_FLOOR` (bytes).
 enum ImportLimits {

@@ -48,17 +48,22 @@ final class XMLStreamReader {
         var parseError: (line: Int, column: Int, message: String)?
         /// What was handed to the parser: its newlines, last bytes, whether it all was.
         var input = InputTail()
-        /// The attributes of the start tags read so far, counted; a DTD declaration refused
-        /// (its entities and attribute defaults would reach libxml2 unscanned).
-        var tags = StartTagScan(refusingDeclarations: true)
-        init(_ source: any ExportByteSource) { self.source = source }
+        /// The attributes of the start tags read so far, counted (and a DTD declaration
+        /// refused, when the reader was made so).
+        var tags: StartTagScan
+        init(_ source: any ExportByteSource, refusingDeclarations: Bool) {
+            self.source = source
+            tags = StartTagScan(refusingDeclarations: refusingDeclarations)
+        }
     }
 
     /// Starts a reader over `source` (which the reader does not close); `readsText` makes
-    /// ``next()`` return character data as well as tags.
-    init(_ source: any ExportByteSource, readsText: Bool = false) throws {
+    /// ``next()`` return character data as well as tags; `refusingDeclarations` refuses a
+    /// DTD declaration (`<!ENTITY`, `<!ATTLIST`, …), whose entities and attribute defaults
+    /// would reach libxml2 unscanned (this reader cannot see them before libxml2 uses them).
+    init(_ source: any ExportByteSource, readsText: Bool = false, refusingDeclarations: Bool = false) throws {
         self.readsText = readsText
-        let context = Unmanaged.passRetained(Context(source))
+        let context = Unmanaged.passRetained(Context(source, refusingDeclarations: refusingDeclarations))
         let read: xmlInputReadCallback = { opaque, buffer, length in
             guard let opaque, let buffer else { return -1 }
             let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()

@@ -12,14 +12,16 @@ import HealthLog
 ///
 /// An attribute value cannot hold a literal `<`, so a start tag's attributes all lie
 /// between its `<` and the next `<` of the input, each with one `=` outside quotes and
-/// before the tag's `>`: those `=` signs bound the count from above (for a well-formed tag,
-/// they are the count; an `=` in a value or in the text after the tag is not one). Spans that start a comment, a declaration, a processing
-/// instruction or an end tag (`<!`, `<?`, `</`) are not counted. An entity's replacement
-/// text, where a start tag may be spelled with character references (`&#60;`), is scanned
-/// on its own when the entity is declared (``firstCrowdedTag(in:)``). A scan made with
-/// `refusingDeclarations` also stops at the first markup declaration (`<!ENTITY`,
-/// `<!ATTLIST`, `<!ELEMENT`, `<!NOTATION`), for the files beside the export document, whose
-/// reader cannot see an entity or attribute default before libxml2 uses it.
+/// before the tag's `>`: those `=` signs bound the count from above (for a well-formed
+/// tag, they are the count; an `=` in a value or in the text after the tag is not one;
+/// where a quote is out of place, libxml2 stops reading the tag's attributes). Spans that
+/// start a comment, a declaration, a processing instruction or an end tag (`<!`, `<?`,
+/// `</`) are not counted. An entity's replacement text, where a start tag may be spelled
+/// with character references (`&#60;`), is scanned on its own when the entity is declared
+/// (``firstCrowdedTag(in:)``). A scan made with `refusingDeclarations` also stops at the
+/// first markup declaration (`<!ENTITY`, `<!ATTLIST`, `<!ELEMENT`, `<!NOTATION`), for the
+/// files beside the export document, whose reader cannot see an entity or attribute
+/// default before libxml2 uses it.
 struct StartTagScan {
     /// What the scan stops at.
     enum Finding: Equatable {

@@ -72,6 +72,12 @@ final class ExportDocumentReader {
         var waiting: [(index: Int, depth: Int, piece: Int)] = []
         /// The open elements.
         var depth = 0
+        /// The namespace declarations of each open element.
+        var namespaceCounts: [Int] = []
+        /// The namespace declarations in scope: the sum of ``namespaceCounts``.
+        var namespacesInScope = 0
+        /// The attribute defaults the document's DTD declared so far.
+        var attributeDefaults = 0
         /// The number of the piece being parsed.
         var piece = 0
         /// Names by libxml2's interned name, with the last value each had (most values repeat).
@@ -275,6 +281,12 @@ final class ExportDocumentReader {
             return HealthLogError(.badInput, "\(source.documentName): line \(line): \(reason)")
         }
 
+        /// Stops the parser with a bound of ``ImportLimits`` passed: `reason`, at the parser's
+        /// line.
+        func refuse(_ reason: String) {
+            stop(limit(reason))
+        }
+
         /// Keeps the first error thrown from a callback and turns the parser's callbacks
         /// off; ``parse(_:count:terminate:)`` throws it once the piece is parsed.
         /// (`xmlStopParser` would free the input the callback's arguments point into.)
@@ -294,6 +306,12 @@ final class ExportDocumentReader {
             let line = Int(xmlSAX2GetLineNumber(ctx))
             context.depth += 1
             context.made(atDepth: context.depth, textLine: nil)
+            context.namespaceCounts.append(Int(namespaceCount))
+            context.namespacesInScope += Int(namespaceCount)
+            if context.namespacesInScope > ImportLimits.namespaces {
+                context.refuse(
+                    "element \(String(cString: local)) is in the scope of more than \(ImportLimits.namespaces) namespace declarations, the most the import reads")
+            }
             var list: [(name: String, value: String)] = []
             let kept = Int(attributeCount - defaulted)
             list.reserveCapacity(Int(namespaceCount) + kept)
@@ -323,7 +341,37 @@ final class ExportDocumentReader {
             guard let context = ExportDocumentReader.context(ctx) else { return }
             if let last = context.waiting.last, last.depth > context.depth { context.resolve(ExportDocumentReader.unkeptLine) }
             context.depth -= 1
+            context.namespacesInScope -= context.namespaceCounts.popLast() ?? 0
             context.nodes.append(Node(name: "", attributes: [], line: 0, isEnd: true))
+        }
+        // A start tag in an entity's replacement text is parsed where the entity is used,
+        // out of ``StartTagScan``'s sight: the text is scanned when the entity is declared.
+        handler.entityDecl = { ctx, name, type, publicID, systemID, content in
+            if let context = ExportDocumentReader.context(ctx), let content,
+                let tag = StartTagScan.firstCrowdedTag(
+                    in: UnsafeRawBufferPointer(start: content, count: strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
+            {
+                let entity = name.map { String(cString: $0) } ?? ""
+                context.refuse(
+                    "entity '\(entity)' holds element \(tag.element) with more than \(ImportLimits.attributes) attributes, the most the import reads on one element")
+                return
+            }
+            xmlSAX2EntityDecl(ctx, name, type, publicID, systemID, content)
+        }
+        // libxml2 adds each attribute default of the DTD to every start tag of its element,
+        // comparing it with each attribute the tag has so far.
+        handler.attributeDecl = { ctx, element, name, type, def, defaultValue, tree in
+            if let context = ExportDocumentReader.context(ctx), defaultValue != nil,
+                def != Int32(XML_ATTRIBUTE_IMPLIED.rawValue), def != Int32(XML_ATTRIBUTE_REQUIRED.rawValue)
+            {
+                context.attributeDefaults += 1
+                if context.attributeDefaults > ImportLimits.attributeDefaults {
+                    context.refuse("the DTD declares more than \(ImportLimits.attributeDefaults) attribute defaults, the most the import reads")
+                    xmlFreeEnumeration(tree)
+                    return
+                }
+            }
+            xmlSAX2AttributeDecl(ctx, element, name, type, def, defaultValue, tree)
         }
         let text: charactersSAXFunc = { ctx, _, _ in
             guard let context = ExportDocumentReader.context(ctx) else { return }
@@ -480,8 +528,8 @@ final class ExportDocumentReader {
     private func parse(_ context: Context, count: Int, terminate: Bool) throws {
         context.piece += 1
         let from = start
-        if let line = buffer.withUnsafeBytes({ tags.scan(UnsafeRawBufferPointer(rebasing: $0[from..<(from + count)])) }) {
-            throw StartTagScan.refusal(context.source.documentName, line: line)
+        if let tag = buffer.withUnsafeBytes({ tags.scan(UnsafeRawBufferPointer(rebasing: $0[from..<(from + count)])) }) {
+            throw StartTagScan.refusal(context.source.documentName, tag)
         }
         let status = buffer.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress! + from, Int32(count), terminate ? 1 : 0) }

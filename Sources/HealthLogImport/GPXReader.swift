@@ -17,7 +17,7 @@ enum GPXReader {
     static func points(
         _ source: any ExportByteSource, counts: inout [String: Int], partLimit: Int = .max, part: (RoutePoints) throws -> Void = { _ in }
     ) throws -> RoutePoints {
-        let reader = try XMLStreamReader(source, readsText: true)
+        let reader = try XMLStreamReader(source, readsText: true, refusingDeclarations: true)
         let name = source.documentName
         let first: XMLStreamReader.Node?
         do {

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// The bounds an import keeps on any input, so a hostile export costs bounded time and
-/// memory: how deep elements nest, how much text entity references expand to, and how
-/// large a file read from a zip may unpack. The zip bounds can be lowered for tests with
+/// memory: how deep elements nest, how many attributes, attribute defaults and namespace
+/// declarations libxml2 compares one by one, how much text entity references expand to,
+/// and how large a file read from a zip may unpack. The zip bounds can be lowered for tests with
 /// `HEALTHLOG_IMPORT_ENTRY_BYTES`, `HEALTHLOG_IMPORT_DOCUMENT_BYTES` and
 /// `HEALTHLOG_IMPORT_RATIO_FLOOR` (bytes).
 enum ImportLimits {
@@ -16,6 +17,13 @@ enum ImportLimits {
     /// The most attributes one element may have (``StartTagScan``). Apple Health exports
     /// give an element twenty at most.
     static let attributes = 1000
+    /// The most attribute defaults (`<!ATTLIST e a CDATA "x">`) a document's DTD may
+    /// declare: libxml2 adds each to every start tag of its element, comparing it with
+    /// every attribute before it. Apple Health exports declare none.
+    static let attributeDefaults = 32
+    /// The most namespace declarations in scope at one element: libxml2 looks a prefix up
+    /// by comparing it with each of them. Apple Health exports declare none.
+    static let namespaces = 64
     /// The most bytes one attribute value may expand to through entity references.
     static let expandedValueBytes = 1 << 20
     /// The most bytes entity references may expand to in one document, all values together.

@@ -8,26 +8,69 @@ import HealthLog
 /// Counts the attributes of each start tag in the bytes before libxml2 parses them, so a
 /// tag with more than ``ImportLimits/attributes`` is refused before libxml2 2.9's check for
 /// repeated attributes, which compares each attribute with every one before it, runs on it.
+/// The scan costs one pass over the bytes, so the import's cost stays linear in its input.
 ///
 /// An attribute value cannot hold a literal `<`, so a start tag's attributes all lie
-/// between its `<` and the next `<` of the input, each with one `=`: the `=` signs there
-/// bound the count from above. Spans that start a comment, a declaration, a processing
-/// instruction or an end tag (`<!`, `<?`, `</`) are not counted.
+/// between its `<` and the next `<` of the input, each with one `=` outside quotes and
+/// before the tag's `>`: those `=` signs bound the count from above (for a well-formed
+/// tag, they are the count; an `=` in a value or in the text after the tag is not one;
+/// where a quote is out of place, libxml2 stops reading the tag's attributes). Spans that
+/// start a comment, a declaration, a processing instruction or an end tag (`<!`, `<?`,
+/// `</`) are not counted. An entity's replacement text, where a start tag may be spelled
+/// with character references (`&#60;`), is scanned on its own when the entity is declared
+/// (``firstCrowdedTag(in:)``). A scan made with `refusingDeclarations` also stops at the
+/// first markup declaration (`<!ENTITY`, `<!ATTLIST`, `<!ELEMENT`, `<!NOTATION`), for the
+/// files beside the export document, whose reader cannot see an entity or attribute
+/// default before libxml2 uses it.
 struct StartTagScan {
+    /// What the scan stops at.
+    enum Finding: Equatable {
+        /// A start tag with more than ``ImportLimits/attributes`` attributes.
+        case crowded(CrowdedTag)
+        /// A markup declaration, at its line, in a scan refusing them.
+        case declaration(line: Int)
+    }
+
+    /// Whether a markup declaration is a ``Finding/declaration``.
+    private let refusesDeclarations: Bool
+    /// Whether the last bytes scanned were `<!` (the next byte says what it starts).
+    private var afterBang = false
     /// The `=` signs of the span being counted.
     private var equals = 0
-    /// Whether the span since the last `<` is a start tag's.
+    /// Whether the span since the last `<` is a start tag's, up to its `>`.
     private var counting = false
+    /// The quote that opened the attribute value being scanned, or 0 outside a value.
+    private var quote: UInt8 = 0
     /// Whether the last byte scanned was a `<` (the next byte says what it starts).
     private var afterLessThan = false
     /// The line the scan has reached (1-based).
     private var line = 1
     /// The line of the last `<`.
     private var tagLine = 1
+    /// The first bytes of the name of the start tag being counted.
+    private var name: [UInt8] = []
+    /// Whether the bytes scanned are still the start tag's name.
+    private var readingName = false
+    /// The most bytes of a name kept for a message.
+    private static let nameBytes = 64
 
-    /// Scans the next `bytes` of the input; returns the line of a start tag with more than
-    /// ``ImportLimits/attributes`` attributes, or `nil`.
-    mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    /// A scan of an input from its start; `refusingDeclarations` stops it at a markup
+    /// declaration.
+    init(refusingDeclarations: Bool = false) {
+        refusesDeclarations = refusingDeclarations
+    }
+
+    /// A start tag refused: its line and name.
+    struct CrowdedTag: Equatable {
+        /// The line of the tag's `<` (1-based, in the bytes scanned).
+        var line: Int
+        /// The tag's name (its first 64 bytes).
+        var element: String
+    }
+
+    /// Scans the next `bytes` of the input; returns the first start tag with more than
+    /// ``ImportLimits/attributes`` attributes (or declaration refused), or `nil`.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Finding? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let count = bytes.count
         var at = 0
@@ -35,23 +78,52 @@ struct StartTagScan {
             if afterLessThan {
                 let byte = base[at]
                 counting = byte != 0x21 && byte != 0x3F && byte != 0x2F
+                readingName = counting
+                name.removeAll(keepingCapacity: true)
                 afterLessThan = false
+                if refusesDeclarations, byte == 0x21 {
+                    afterBang = true
+                    at += 1
+                    continue
+                }
+            }
+            if afterBang {
+                afterBang = false
+                let byte = base[at]
+                if byte == 0x45 || byte == 0x41 || byte == 0x4E { return .declaration(line: tagLine) }
             }
             let next = memchr(base + at, 0x3C, count - at).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? count
-            var signs = 0
+            if readingName { readName(base, from: at, to: next) }
             var newlines = 0
-            for k in at..<next {
-                let byte = base[k]
-                signs &+= byte == 0x3D ? 1 : 0
-                newlines &+= byte == 0x0A ? 1 : 0
-            }
+            var k = at
             if counting {
+                var signs = 0
+                while k < next {
+                    let byte = base[k]
+                    k += 1
+                    newlines &+= byte == 0x0A ? 1 : 0
+                    if quote != 0 {
+                        if byte == quote { quote = 0 }
+                    } else if byte == 0x22 || byte == 0x27 {
+                        quote = byte
+                    } else if byte == 0x3D {
+                        signs += 1
+                    } else if byte == 0x3E {
+                        counting = false
+                        break
+                    }
+                }
                 equals += signs
-                if equals > ImportLimits.attributes { return tagLine }
+                if equals > ImportLimits.attributes { return .crowded(CrowdedTag(line: tagLine, element: String(decoding: name, as: UTF8.self))) }
+            }
+            while k < next {
+                newlines &+= base[k] == 0x0A ? 1 : 0
+                k += 1
             }
             line += newlines
             if next < count {
                 equals = 0
+                quote = 0
                 counting = false
                 afterLessThan = true
                 tagLine = line
@@ -61,8 +133,34 @@ struct StartTagScan {
         return nil
     }
 
-    /// The error for a start tag at `line` with too many attributes, in `document`.
-    static func refusal(_ document: String, line: Int) -> HealthLogError {
-        HealthLogError(.badInput, "\(document): line \(line): a start tag holds more than \(ImportLimits.attributes) attributes, the most the import reads on one element")
+    /// Keeps the name bytes among the `base[from..<to]`, up to the first byte that ends a name.
+    private mutating func readName(_ base: UnsafePointer<UInt8>, from: Int, to: Int) {
+        for k in from..<to {
+            let byte = base[k]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x2F || byte == 0x3E || byte == 0x3D {
+                readingName = false
+                return
+            }
+            if name.count < Self.nameBytes { name.append(byte) }
+        }
+    }
+
+    /// The first start tag in `text` (all of it, e.g. an entity's replacement text) with
+    /// more than ``ImportLimits/attributes`` attributes, or `nil`.
+    static func firstCrowdedTag(in text: UnsafeRawBufferPointer) -> CrowdedTag? {
+        var scan = StartTagScan()
+        guard case .crowded(let tag)? = scan.scan(text) else { return nil }
+        return tag
+    }
+
+    /// The error for `finding` in `document`.
+    static func refusal(_ document: String, _ finding: Finding) -> HealthLogError {
+        switch finding {
+        case .crowded(let tag):
+            HealthLogError(
+                .badInput, "\(document): line \(tag.line): element \(tag.element) has more than \(ImportLimits.attributes) attributes, the most the import reads on one element")
+        case .declaration(let line):
+            HealthLogError(.badInput, "\(document): line \(line): a DTD declaration (<!ENTITY, <!ATTLIST, …), which the import does not read in this file")
+        }
     }
 }

@@ -35,6 +35,10 @@ final class XMLStreamReader {
     private let context: Unmanaged<Context>
     /// Whether ``next()`` returns character data too.
     private let readsText: Bool
+    /// The depth and namespace declarations of each open element that has any.
+    private var namespaceScopes: [(depth: Int32, count: Int)] = []
+    /// The namespace declarations in scope: the sum of ``namespaceScopes``' counts.
+    private var namespacesInScope = 0
 
     /// What the C callbacks reach: the byte source, its failure, the first parse error, and
     /// what was handed to the parser.
@@ -44,23 +48,29 @@ final class XMLStreamReader {
         var parseError: (line: Int, column: Int, message: String)?
         /// What was handed to the parser: its newlines, last bytes, whether it all was.
         var input = InputTail()
-        /// The attributes of the start tags read so far, counted.
-        var tags = StartTagScan()
-        init(_ source: any ExportByteSource) { self.source = source }
+        /// The attributes of the start tags read so far, counted (and a DTD declaration
+        /// refused, when the reader was made so).
+        var tags: StartTagScan
+        init(_ source: any ExportByteSource, refusingDeclarations: Bool) {
+            self.source = source
+            tags = StartTagScan(refusingDeclarations: refusingDeclarations)
+        }
     }
 
     /// Starts a reader over `source` (which the reader does not close); `readsText` makes
-    /// ``next()`` return character data as well as tags.
-    init(_ source: any ExportByteSource, readsText: Bool = false) throws {
+    /// ``next()`` return character data as well as tags; `refusingDeclarations` refuses a
+    /// DTD declaration (`<!ENTITY`, `<!ATTLIST`, …), whose entities and attribute defaults
+    /// would reach libxml2 unscanned (this reader cannot see them before libxml2 uses them).
+    init(_ source: any ExportByteSource, readsText: Bool = false, refusingDeclarations: Bool = false) throws {
         self.readsText = readsText
-        let context = Unmanaged.passRetained(Context(source))
+        let context = Unmanaged.passRetained(Context(source, refusingDeclarations: refusingDeclarations))
         let read: xmlInputReadCallback = { opaque, buffer, length in
             guard let opaque, let buffer else { return -1 }
             let context = Unmanaged<Context>.fromOpaque(opaque).takeUnretainedValue()
             do {
                 let count = try context.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length)))
-                if let line = context.tags.scan(UnsafeRawBufferPointer(start: buffer, count: count)) {
-                    throw StartTagScan.refusal(context.source.documentName, line: line)
+                if let tag = context.tags.scan(UnsafeRawBufferPointer(start: buffer, count: count)) {
+                    throw StartTagScan.refusal(context.source.documentName, tag)
                 }
                 if count == 0 { context.input.reachedEnd = true }
                 context.input.took(UnsafeRawPointer(buffer), count)
@@ -115,11 +125,14 @@ final class XMLStreamReader {
                 let name = String(cString: xmlTextReaderConstName(reader))
                 let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
                 var attributes: [(name: String, value: String)] = []
+                var namespaces = 0
                 while xmlTextReaderMoveToNextAttribute(reader) == 1 {
                     let value = xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
+                    namespaces += xmlTextReaderIsNamespaceDecl(reader) == 1 ? 1 : 0
                     attributes.append((String(cString: xmlTextReaderConstName(reader)), value))
                 }
                 xmlTextReaderMoveToElement(reader)
+                try scope(namespaces, of: name)
                 return .start(name: name, attributes: attributes, isEmpty: isEmpty)
             case 15:
                 return .end(name: String(cString: xmlTextReaderConstName(reader)))
@@ -128,6 +141,26 @@ final class XMLStreamReader {
             default:
                 continue
             }
+        }
+    }
+
+    /// Counts the `count` namespace declarations of the start tag `name` just read, with
+    /// those of its open ancestors: libxml2 looks each prefix up through all of them.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` past ``ImportLimits/namespaces``.
+    private func scope(_ count: Int, of name: String) throws {
+        let depth = xmlTextReaderDepth(reader)
+        while let last = namespaceScopes.last, last.depth >= depth {
+            namespacesInScope -= last.count
+            namespaceScopes.removeLast()
+        }
+        guard count > 0 else { return }
+        namespaceScopes.append((depth, count))
+        namespacesInScope += count
+        if namespacesInScope > ImportLimits.namespaces {
+            throw HealthLogError(
+                .badInput,
+                "\(context.takeUnretainedValue().source.documentName): line \(line): element \(name) is in the scope of more than \(ImportLimits.namespaces) namespace declarations, the most the import reads")
         }
     }
 

@@ -59,13 +59,30 @@ struct BoundedImportCLITests {
         ),
         (
             "attributes.xml", { HostileExport.document(HostileExport.record + (0..<300_000).map { " k\($0)=\"v\"" }.joined() + "/>") },
-            "attributes.xml: line 3: a start tag holds more than 1000 attributes, the most the import reads on one element"
+            "attributes.xml: line 3: element Record has more than 1000 attributes, the most the import reads on one element"
+        ),
+        (
+            "entity-attributes.xml",
+            {
+                HostileExport.document(
+                    HostileExport.record + ">&crowd;</Record>", dtd: "<!ENTITY crowd \"&#60;a" + (0..<300_000).map { " k\($0)='v'" }.joined() + "/&#62;\">\n")
+            },
+            "entity-attributes.xml: line 3: entity 'crowd' holds element a with more than 1000 attributes, the most the import reads on one element"
+        ),
+        (
+            "defaults.xml",
+            {
+                HostileExport.document(
+                    String(repeating: HostileExport.record + "/>\n", count: 1000),
+                    dtd: "<!ATTLIST Record" + (0..<30_000).map { " d\($0) CDATA \"x\"" }.joined() + ">\n")
+            },
+            "defaults.xml: line 3: the DTD declares more than 32 attribute defaults, the most the import reads"
         ),
     ]
 
     @Test(
-        "Deep nesting, entity expansion and 300,000 attributes are refused with their line, under 256 MiB, leaving nothing",
-        .timeLimit(.minutes(10)), arguments: 0..<3)
+        "Deep nesting, entity expansion, 300,000 attributes (in a tag or an entity) and 30,000 attribute defaults are refused with their line, under 256 MiB, leaving nothing",
+        .timeLimit(.minutes(10)), arguments: 0..<5)
     func hostileDocument(_ index: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

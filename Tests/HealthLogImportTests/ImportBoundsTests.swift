@@ -117,7 +117,48 @@ struct ImportBoundsTests {
     func manyAttributes() throws {
         let attributes = (0..<30_000).map { " k\($0)=\"v\"" }.joined()
         let error = try Self.refusal(HostileExport.document("<ExportDate value=\"2024-03-01 09:00:00 +0000\"/>\n" + HostileExport.record + attributes + "/>"))
-        #expect(error.message.hasSuffix("export.xml: line 4: a start tag holds more than 1000 attributes, the most the import reads on one element"))
+        #expect(error.message.hasSuffix("export.xml: line 4: element Record has more than 1000 attributes, the most the import reads on one element"))
+    }
+
+    @Test("An = in an attribute value or in the text after a tag is not counted as an attribute")
+    func equalsSignsNotAttributes() throws {
+        let signs = String(repeating: "=", count: 2 * ImportLimits.attributes)
+        let body = HostileExport.record + " note='\(signs)>'>\(signs)<MetadataEntry key=\"k\" value=\"\(signs)\"/></Record>"
+        guard case .success(let report) = try Self.importing(HostileExport.document(body)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(report.summary.added == 1)
+    }
+
+    @Test("A start tag of 30,000 attributes spelled with character references in an entity is refused where the entity is declared", .timeLimit(.minutes(10)))
+    func manyAttributesInEntity() throws {
+        let attributes = (0..<30_000).map { " k\($0)='v'" }.joined()
+        let dtd = "<!ENTITY crowd \"&#60;a\(attributes)/&#62;\">\n"
+        let error = try Self.refusal(HostileExport.document(HostileExport.record + ">&crowd;</Record>", dtd: dtd))
+        #expect(error.code == .badInput)
+        #expect(error.message.hasSuffix("export.xml: line 3: entity 'crowd' holds element a with more than 1000 attributes, the most the import reads on one element"))
+    }
+
+    @Test("A DTD declaring more attribute defaults than the bound is refused; up to it, the document imports")
+    func attributeDefaults() throws {
+        let over = "<!ATTLIST Record" + (0...ImportLimits.attributeDefaults).map { " d\($0) CDATA \"x\"" }.joined() + ">\n"
+        let error = try Self.refusal(HostileExport.document(HostileExport.record + "/>", dtd: over))
+        #expect(error.message.hasSuffix("export.xml: line 3: the DTD declares more than 32 attribute defaults, the most the import reads"))
+        let within = "<!ATTLIST Record" + (0..<ImportLimits.attributeDefaults).map { " d\($0) CDATA \"x\"" }.joined() + " n CDATA #IMPLIED>\n"
+        guard case .success(let report) = try Self.importing(HostileExport.document(HostileExport.record + "/>", dtd: within)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(report.summary.added == 1)
+    }
+
+    @Test("An element in the scope of more namespace declarations than the bound is refused at its line")
+    func namespacesInScope() throws {
+        let declarations = (0..<40).map { " xmlns:p\($0)=\"urn:p\($0)\"" }.joined()
+        let body = "<p0:Wrap\(declarations)>\n<p1:Wrap\(declarations.replacingOccurrences(of: "xmlns:p", with: "xmlns:q"))>\n" + HostileExport.record + "/></p1:Wrap></p0:Wrap>"
+        let error = try Self.refusal(HostileExport.document(body))
+        #expect(error.message.hasSuffix("export.xml: line 4: element Wrap is in the scope of more than 64 namespace declarations, the most the import reads"))
     }
 
     @Test("Attributes up to the limit and 100,000 MetadataEntry children are all kept, in linear time", .timeLimit(.minutes(10)))
@@ -156,6 +197,30 @@ struct ImportBoundsTests {
         #expect(report.routeFilesRead == 0)
         #expect(report.routeProblems.count == 1)
         #expect(report.routeProblems.first?.reason.contains("unpacks to more than 100 times its compressed size past 32 MiB (a zip bomb?): not read") == true)
+        #expect(report.summary.added == 2)
+    }
+
+    @Test(
+        "A route declaring an entity or attribute default, or under too many namespace declarations, is listed as refused and the rest imports",
+        arguments: [
+            (
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n<!ATTLIST trkpt d CDATA \"x\">\n]>\n<gpx version=\"1.1\"><trk><trkseg>",
+                "route_1.gpx: line 3: a DTD declaration (<!ENTITY, <!ATTLIST, …), which the import does not read in this file"
+            ),
+            (
+                "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"" + (0..<70).map { " xmlns:p\($0)=\"u\"" }.joined() + ">\n<trk><trkseg>",
+                "route_1.gpx: line 2: element gpx is in the scope of more than 64 namespace declarations, the most the import reads"
+            ),
+        ])
+    func routeDeclarations(_ head: String, _ reason: String) throws {
+        let gpx = head + HostileExport.point + "</trkseg></trk></gpx>\n"
+        guard case .success(let report) = try Self.importing(Self.zip([CraftedZip.stored("apple_health_export/workout-routes/route_1.gpx", Array(gpx.utf8))]), name: "export.zip")
+        else {
+            Issue.record("refused")
+            return
+        }
+        #expect(report.routeFilesRead == 0)
+        #expect(report.routeProblems.first?.reason.contains(reason) == true, "\(report.routeProblems)")
         #expect(report.summary.added == 2)
     }
 

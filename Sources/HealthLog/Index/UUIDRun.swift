@@ -8,11 +8,9 @@ import Darwin
 /// directory: for every UUID that the events `fromSeq...toSeq` add or delete, the sequence
 /// number of its add and of its delete (0 when that event is not in the run), sorted by UUID.
 ///
-/// Layout: a ``SmallFile`` tagged `HLUS` (version ``FormatConstants/uuidRunVersion``) with a
-/// 48-byte header whose fields are u64 from seq, u64 to seq, u64 entry count, u32 block
-/// count, u32 block-table CRC-32C, u32 0 — then a block table (per block of 2,048 entries:
-/// the block's first UUID, 16 bytes, and the CRC-32C of its entries), then the entries, 32
-/// bytes each: UUID high u64, UUID low u64, add seq u64, delete seq u64.
+/// Its bytes: a ``SmallFile`` tagged `HLUS` (version ``FormatConstants/uuidRunVersion``);
+/// `Format.md`, "UUID index: `uuids/<from>-<to>.run`" (blocks of 2,048 entries of 32 bytes,
+/// the UUID then its add and delete sequence numbers, under a block table).
 ///
 /// A lookup binary-searches the block table (held in memory), then one page of the block's
 /// entries read with `pread(2)`: the first time a block is touched it is read whole, its

@@ -535,7 +535,8 @@ enum GoldenTexts {
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
-          --limit <n>               Only the newest n appends (0: all, the default).
+          --limit <n>               Only the newest n appends, with the restores among
+                                    them (0: all, the default).
           --format <format>         table (the default) or ndjson: one object per
                                     append.
           -h, --help                Show help information.

@@ -69,6 +69,8 @@ struct LogCLITests {
         #expect(log.count == 4 && log[1].hasPrefix("26…27 "), "\(log)")
         #expect(log[2].hasPrefix("- ") && log[2].hasSuffix("restore: kept 1…10, new timeline from 26 (11…25 discarded)"), "\(log)")
         #expect(log[3].hasPrefix("1…10 "), "\(log)")
+        let limited = try HealthLogBinary.run(["--store", store, "log", "--limit", "2"]).stdout.split(separator: "\n").map(String.init)
+        #expect(limited == log, "--limit counts appends, not the restore rows between them: \(limited)")
     }
 
     @Test("A bare date before every append exits 3 naming --to 0 and changes nothing; --time-zone moves the bare date to that zone's midnight; --to 0 empties the store")

@@ -8,7 +8,7 @@ enum LogCommand: Command {
         discussion: "Each row is one append or restore, newest first. An append shows its sequence numbers, when it committed (UTC; for appends made before commit times were recorded, when it began, marked with ~), the adds and deletes it holds, what made it (the command, the input file, an export's date), and the anchor just past it; a restore, what it kept and the timeline it started. To undo an append, restore a backup to the anchor of the row below it: 'healthlog restore --force --to ANCHOR BACKUP'.")
 
     struct Options: OptionGroup {
-        let limit = Option("--limit", "n", help: "Only the newest n appends (0: all, the default).") { text in
+        let limit = Option("--limit", "n", help: "Only the newest n appends, with the restores among them (0: all, the default).") { text in
             guard let n = Int(text), n >= 0 else { throw HealthLogError(.badUsage, "--limit needs a whole number, not '\(text)'") }
             return n
         }
@@ -25,7 +25,7 @@ enum LogCommand: Command {
         let store = try context.store()
         guard store.exists else { throw HealthLogError(.noStore, "no store at \(store.directory)") }
         var entries = Self.entries(try store.appendHistory(), try store.restoreHistory())
-        if limit > 0 { entries = Array(entries.prefix(limit)) }
+        if limit > 0 { entries = Self.newest(entries, appends: limit) }
         if format == "ndjson" {
             for entry in entries { context.terminal.print(ndjson(entry)) }
         } else {
@@ -54,6 +54,17 @@ enum LogCommand: Command {
             out.append(.append(record))
         }
         return out + pending.map(Entry.restore)
+    }
+
+    /// The rows down to the `count`th append, the restores between them included.
+    static func newest(_ entries: [Entry], appends count: Int) -> [Entry] {
+        var appends = 0
+        let end = entries.firstIndex { entry in
+            guard case .append = entry else { return false }
+            appends += 1
+            return appends == count
+        }
+        return end.map { Array(entries[...$0]) } ?? entries
     }
 
     private static func table(_ entries: [Entry], _ terminal: Terminal) {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthLog
 
 /// The hidden entry points that print or write what ``Reference`` makes from the command
@@ -16,9 +21,15 @@ extension HealthLogCommand {
     /// `healthlog generate-docs DIR`: the reference, man page and completions written below
     /// DIR (the package's root), each path printed on stdout.
     static func generateDocs(_ arguments: ArraySlice<String>, _ terminal: Terminal) -> Int32 {
-        guard arguments.count == 1 else { return usageError("generate-docs takes the directory to write below", terminal, nil) }
+        guard arguments.count == 1, let directory = arguments.first, !directory.hasPrefix("-") else {
+            return usageError("generate-docs takes the directory to write below", terminal, nil)
+        }
+        var status = stat()
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            return usageError("generate-docs: '\(directory)' is not a directory", terminal, nil)
+        }
         do {
-            for path in try Reference.write(below: arguments[arguments.startIndex]) { terminal.print(path) }
+            for path in try Reference.write(below: directory) { terminal.print(path) }
             terminal.flush()
             return ExitCode.success
         } catch let error as HealthLogError {

@@ -128,7 +128,7 @@ struct PartitionCLITests {
         #expect(try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", "ann"]).stdout == "type=HeartRate/year=2023/ann.csv\ntype=HeartRate/year=2024/ann.csv\n")
         try "person\nzoe\n".write(toFile: other, atomically: true, encoding: .utf8)
         #expect(try HealthLogBinary.run(["--store", store, "delete", String(uuid)]).status == 0)
-        let again = try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", "ann", "--format", "ndjson-rows"])
+        let again = try HealthLogBinary.run(["--store", store, "export", "--partition", lake, "--person", "ann", "--format", "NDJSON-Rows"])
         #expect(again.stdout == "type=HeartRate/year=2023/ann.ndjson\n")
         #expect(again.stderr.contains("removed 2 stale files"))
         #expect(!FileManager.default.fileExists(atPath: lake + "/type=HeartRate/year=2024/ann.csv"))

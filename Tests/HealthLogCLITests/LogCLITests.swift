@@ -29,7 +29,7 @@ struct LogCLITests {
         #expect(rows[3].hasPrefix("11 ") && rows[3].contains(" add "), "\(rows[3])")
         #expect(rows[4].hasPrefix("1…10 ") && rows[4].contains(" append week-1.ndjson "), "\(rows[4])")
         #expect(rows[4].hasSuffix(appended.stdout.trimmingCharacters(in: .newlines)))
-        let ndjson = try HealthLogBinary.run(["--store", store, "log", "--format", "ndjson", "--limit", "2"])
+        let ndjson = try HealthLogBinary.run(["--store", store, "log", "--format", "NDJSON", "--limit", "2"])
         let objects = try ndjson.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         #expect(objects.count == 2)
         #expect(objects[0]["command"] as? String == "import" && objects[0]["exportDate"] != nil && objects[0]["committedAt"] != nil)

@@ -40,6 +40,24 @@ struct ReferenceTests {
         #expect(result.stderr.hasPrefix("healthlog: error: --generate-completion-script takes one of bash, zsh, fish\n"))
     }
 
+    @Test("generate-docs writes only into a directory that exists: --help and a missing path are bad usage and create nothing")
+    func generateDocsNeedsADirectory() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        for argument in ["--help", "-h", dir.file("missing/deeper")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: HealthLogBinary.path)
+            process.arguments = ["generate-docs", argument]
+            process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "\(argument)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     @Test("Each command's reference page holds its usage line and every option of its --help")
     func pagesFollowHelp() throws {
         for command in ["replay", "plot", "restore", "add"] {

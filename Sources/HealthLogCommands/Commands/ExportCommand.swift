@@ -30,7 +30,7 @@ enum ExportCommand: Command {
         if let directory = try arguments.partition {
             if arguments.isGiven(\.unit) { throw HealthLogError(.badUsage, "--unit does not go with --partition: partitions keep each sample's own unit") }
             let name = arguments.text(\.format) ?? "csv"
-            guard let format = PartitionedExport.Format(rawValue: name) else {
+            guard let format = PartitionedExport.Format(rawValue: name.lowercased()) else {
                 throw HealthLogError(.badUsage, "--partition writes csv or ndjson-rows, not '\(name)'")
             }
             if let person = try arguments.person { _ = try PartitionedExport(directory: directory, person: person) }

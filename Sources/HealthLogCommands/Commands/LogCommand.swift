@@ -14,8 +14,9 @@ enum LogCommand: Command {
         }
         let format = Option("--format", "format", help: "table (the default) or ndjson: one object per append.", completion: .choices(["table", "ndjson"])) {
             text in
-            guard text == "table" || text == "ndjson" else { throw HealthLogError(.badUsage, "unknown --format '\(text)': use table or ndjson") }
-            return text
+            let format = text.lowercased()
+            guard format == "table" || format == "ndjson" else { throw HealthLogError(.badUsage, "unknown --format '\(text)': use table or ndjson") }
+            return format
         }
     }
 

@@ -9,7 +9,7 @@ import Darwin
 /// reads with ``receive(from:_:)``.
 ///
 /// On the pipe a message is one line of fields separated by tabs, each field with `\`,
-/// tab and newline escaped as `\\`, `\t`, `\n`; the first field names the message.
+/// tab, carriage return and newline escaped as `\\`, `\t`, `\r`, `\n`; the first field names the message.
 package enum ImportWorkerMessage: Equatable, Sendable {
     /// `progress STAGE DONE TOTAL`: where a pass is, in MiB of the input.
     case progress(stage: String, done: Int, total: Int)
@@ -35,14 +35,21 @@ package enum ImportWorkerMessage: Equatable, Sendable {
     /// The message a line (without its newline) holds; `nil` for a line that is none
     /// (passed over, so a newer worker's messages do not stop an older `healthlog`).
     package init?(line: String) {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescaped)
+        let fields = line.unicodeScalars.split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescaped)
         switch (fields.first, fields.count) {
-        case ("progress", 4): self = .progress(stage: fields[1], done: Int(fields[2]) ?? 0, total: Int(fields[3]) ?? 1)
+        case ("progress", 4): self = .progress(stage: fields[1], done: Self.count(fields[2], else: 0), total: Self.count(fields[3], else: 1))
         case ("stderr", 2): self = .stderr(fields[1])
         case ("stdout", 2): self = .stdout(fields[1])
         case ("failure", 4): self = .failure(HealthLogError(HealthLogError.Code(rawValue: fields[1]), fields[3], errno: Int32(fields[2])))
         default: return nil
         }
+    }
+
+    /// A progress count: `text` as a number in 0...2⁴⁸ (far past any count, and small
+    /// enough to turn into a percentage), else `fallback`.
+    private static func count(_ text: String, else fallback: Int) -> Int {
+        guard let value = Int(text), value >= 0 else { return fallback }
+        return min(value, 1 << 48)
     }
 
     /// Calls `body` with each message read from `fd` until its end.
@@ -68,34 +75,41 @@ package enum ImportWorkerMessage: Equatable, Sendable {
         }
     }
 
-    /// `text` with `\`, tab and newline escaped.
+    /// `text` with `\`, tab, carriage return and newline escaped, scalar by scalar (a
+    /// `Character` may join a line break to what follows it, as "\r\n" does).
     private static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
-    /// A field with `\\`, `\t` and `\n` turned back into what they stand for.
-    private static func unescaped(_ field: Substring) -> String {
-        var out = ""
+    /// A field with `\\`, `\t`, `\r` and `\n` turned back into what they stand for.
+    private static func unescaped(_ field: Substring.UnicodeScalarView) -> String {
+        var out = String.UnicodeScalarView()
         var escaping = false
-        for character in field {
+        for scalar in field {
             if escaping {
-                out.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                switch scalar {
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case "n": out.append("\n")
+                default: out.append(scalar)
+                }
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 }

@@ -1,8 +1,11 @@
 /// The numbers of the on-disk format, shared by every reader and writer.
-/// `Documentation/FORMAT.md` (and the DocC article) explain each one.
+/// The Format article explains each one.
 enum FormatConstants {
     /// The format version this build writes and the newest it reads.
     static let version: UInt16 = 1
+    /// The layout version of the `checkpoint` record, its own so that a new store format
+    /// version leaves every existing checkpoint readable.
+    static let checkpointVersion: UInt16 = 1
 
     /// The layout version of segment indexes (`segments/*.idx`) this build writes and reads.
     /// Indexes are derived data with versions of their own: a file of any other version is

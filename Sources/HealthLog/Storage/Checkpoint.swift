@@ -17,7 +17,7 @@ import Darwin
 /// Its bytes: a ``SmallFile`` tagged `HLCP`; `Format.md`, "The `checkpoint` file (36 bytes)".
 struct Checkpoint: Equatable, Sendable {
     /// The file's kind.
-    static let file = SmallFile(tag: "HLCP", version: FormatConstants.version, headerLength: 36, length: nil)
+    static let file = SmallFile(tag: "HLCP", version: FormatConstants.checkpointVersion, headerLength: 36, length: nil)
 
     /// The last acknowledged sequence number.
     var seq: UInt64

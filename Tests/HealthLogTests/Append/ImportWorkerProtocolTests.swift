@@ -16,13 +16,24 @@ struct ImportWorkerProtocolTests {
         .stdout(""),
         .failure(HealthLogError(.corrupt, "segments/x at byte 12: damaged\tline\ntwo")),
         .failure(HealthLogError(.io, "cannot write: No space left on device", errno: ENOSPC)),
+        .failure(HealthLogError(.badInput, "export.xml: route a\r\nb.gpx not read")),
+        .stderr("x\t\u{301}y"),
+        .stdout("\u{301}a field that opens with a combining mark"),
     ]
 
     @Test("Each message is one line that reads back as the same message", arguments: messages)
     func messageRoundTrip(_ message: ImportWorkerMessage) {
         let line = message.line
-        #expect(line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" })
+        #expect(line.utf8.last == 0x0A && !line.utf8.dropLast().contains(0x0A) && !line.utf8.contains(0x0D))
         #expect(ImportWorkerMessage(line: String(line.dropLast())) == message)
+    }
+
+    @Test("A progress count from the pipe is a number a percentage can be made of, whatever the line says")
+    func progressCountsBounded() {
+        let message = ImportWorkerMessage(line: "progress\tx\t9223372036854775807\t-5")
+        guard case .progress(_, let done, let total) = message else { Issue.record("\(String(describing: message))"); return }
+        #expect(done <= 1 << 48 && total == 1)
+        #expect(done.multipliedReportingOverflow(by: 100).overflow == false)
     }
 
     @Test("Messages read from a pipe arrive whole and in order, lines that are no message passed over")

@@ -5,10 +5,11 @@ import Darwin
 #endif
 
 /// `verify`'s checks of the derived files against the log: every segment's sidecar index,
-/// the sync-identifier table and the deleted-add index (the UUID index has ``UUIDRunCheck``). An index that is
-/// merely behind the log (a crash before it was rewritten) or of another index version
-/// (``IndexVersion``) is a note; one that is damaged or disagrees with the log is a
-/// problem, reported with its file and byte offset.
+/// the sync-identifier table and the deleted-add index (the UUID index has ``UUIDRunCheck``).
+/// An index that is merely behind the log (a crash before it was rewritten), ahead of it
+/// (a crash after it was written for an append that never committed) or of another index
+/// version (``IndexVersion``) is a note; one that is damaged or disagrees with the log is
+/// a problem, reported with its file and byte offset.
 struct IndexChecker {
     let layout: StoreLayout
     /// The log, walked without trusting any index.
@@ -38,7 +39,13 @@ struct IndexChecker {
             var offset = SegmentIndex.headerLength
             var agrees = true
             for (k, entry) in found.entries.enumerated() {
-                guard k < expected.entries.count, entry == expected.entries[k] else {
+                guard k < expected.entries.count else {
+                    let past = found.entries.count - k
+                    report.notes.append("\(display) lists \(past) \(past == 1 ? "batch" : "batches") past the log's end (an append that did not finish); the next write rewrites it")
+                    agrees = false
+                    break
+                }
+                guard entry == expected.entries[k] else {
                     report.problems.append("\(display) at byte \(offset): batch \(k + 1) disagrees with \(file.displayPath); run 'healthlog reindex'")
                     agrees = false
                     break

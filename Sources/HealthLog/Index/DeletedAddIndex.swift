@@ -17,9 +17,10 @@ import Darwin
 /// covers, the deletes after it read from the log. Entries for adds that `compact` dropped
 /// may stay (no line holds their number).
 ///
-/// Its bytes: a ``SmallFile`` tagged `HLDA`; `Format.md`, "Deleted-add index" (blocks of ``blockEntries`` entries, bound
-/// to the log by a ``LogBinding``). A reader loads the header and the table,
-/// then only the blocks its range touches, each checked when first read.
+/// Its bytes: a ``SmallFile`` tagged `HLDA`; `Format.md`, "Deleted-add index" (blocks of
+/// ``blockEntries`` entries, bound to the log by a ``LogBinding``). A reader loads the
+/// header and the table, then only the blocks its range touches, each checked when first
+/// read.
 final class DeletedAddIndex {
     /// The header's length in bytes.
     static let headerLength = 60

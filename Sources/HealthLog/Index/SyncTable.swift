@@ -6,8 +6,9 @@
 /// its covered number the way it did) is rebuilt from the log, and a file that covers less
 /// than the log is brought up to date by reading only the events after it.
 ///
-/// Its bytes: a ``SmallFile`` tagged `HLSY`; `Format.md`, "Sync table" (index version ``FormatConstants/syncTableVersion``;
-/// a file of any other is ignored, see ``IndexVersion``; bound to the log by a ``LogBinding``).
+/// Its bytes: a ``SmallFile`` tagged `HLSY`; `Format.md`, "Sync table" (index version
+/// ``FormatConstants/syncTableVersion``; a file of any other is ignored, see
+/// ``IndexVersion``; bound to the log by a ``LogBinding``).
 struct SyncTable: Equatable {
     /// One live sample's sync data.
     struct Entry: Equatable {

@@ -19,9 +19,10 @@ import Darwin
 /// Elias–Fano sequence: at 1M events in blocks of 512, about 3.2 bytes an event, against
 /// 32 for a full UUID with its sequence numbers.
 ///
-/// Its bytes: a ``SmallFile`` tagged `HLUR`; `Format.md`, "UUID index" (index version ``FormatConstants/uuidIndexVersion``;
-/// a run of any other, of ``UUIDRun``'s 32-byte layout included, is ignored and rebuilt, see
-/// ``IndexVersion``; bound to the log at `to seq` by a ``LogBinding``).
+/// Its bytes: a ``SmallFile`` tagged `HLUR`; `Format.md`, "UUID index" (index version
+/// ``FormatConstants/uuidIndexVersion``; a run of any other, of ``UUIDRun``'s 32-byte
+/// layout included, is ignored and rebuilt, see ``IndexVersion``; bound to the log at `to
+/// seq` by a ``LogBinding``).
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
 /// `2ᵏ` zeros, and keeps a bucket directory in memory (a byte a bucket; with more than

@@ -14,9 +14,9 @@ import Darwin
 /// alone vouches for a sealed segment only through its last batch, read from the segment).
 /// Otherwise it is ignored (the headers are walked) and the next writer rebuilds it.
 ///
-/// Its bytes: a ``SmallFile`` tagged `HLIX`; `Format.md`, "Segment index" (a file of any other index version than
-/// ``FormatConstants/segmentIndexVersion`` is ignored, see ``IndexVersion``; the last-batch
-/// check is ``lastBatchCheck(_:)``).
+/// Its bytes: a ``SmallFile`` tagged `HLIX`; `Format.md`, "Segment index" (a file of any
+/// other index version than ``FormatConstants/segmentIndexVersion`` is ignored, see
+/// ``IndexVersion``; the last-batch check is ``lastBatchCheck(_:)``).
 ///
 /// The header alone (its ``Summary``) lets a reader skip a sealed segment it does not need:
 /// it names the segment's sequence range and lets the reader check, with one small read,

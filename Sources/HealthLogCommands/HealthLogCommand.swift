@@ -4,11 +4,13 @@ package import HealthLog
 /// The shipping executable and the test-only fault tool both call ``main(_:faults:importWorker:)``.
 package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
-    static let commandTypes: [any Command.Type] = [
-        AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
-        BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
-        ReindexCommand.self, CompactCommand.self, ImportCommand.self,
-    ]
+    static var commandTypes: [any Command.Type] {
+        [
+            AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
+            BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
+            ReindexCommand.self, CompactCommand.self, ImportCommand.self,
+        ]
+    }
 
     /// Every command's spec, for help and the generated reference.
     static var commands: [CommandSpec] { commandTypes.map { $0.spec } }

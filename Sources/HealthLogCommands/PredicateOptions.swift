@@ -13,10 +13,7 @@ struct PredicateOptions: OptionGroup {
     let strictEnd = Flag("--strict-end", help: "The sample's end must lie in [start, end).")
     let source = Repeated("--source", "name", help: "Only samples from this source.")
     let device = Repeated("--device", "name", help: "Only samples from this device.")
-    let uuid = Repeated("--uuid", "uuid", help: "Only the sample with this UUID.") { text in
-        guard let uuid = SampleUUID(text) else { throw HealthLogError(.badUsage, "--uuid '\(text)' is not a UUID") }
-        return uuid
-    }
+    let uuid = Repeated("--uuid", "uuid", help: "Only the sample with this UUID.", parse: SampleUUID.uuidOption)
     let metadata = Repeated(
         "--metadata", "key[=value]", help: "Only samples whose metadata has this key (with this value, compared as text). All given must hold.",
         parse: metadataPredicate)

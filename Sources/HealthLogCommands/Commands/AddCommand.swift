@@ -19,10 +19,7 @@ enum AddCommand: Command {
         let end = Option("--end", "date", help: "ISO 8601 instant or YYYY-MM-DD (default: the start).") { try AddCommand.date($0, "--end") }
         let source = Option("--source", "name", help: "The source (app or device) name.")
         let device = Option("--device", "name", help: "The device description.")
-        let uuid = Option("--uuid", "uuid", help: "The sample's UUID (default: a random one).") { text in
-            guard let uuid = SampleUUID(text) else { throw HealthLogError(.badUsage, "--uuid '\(text)' is not a UUID") }
-            return uuid
-        }
+        let uuid = Option("--uuid", "uuid", help: "The sample's UUID (default: a random one).", parse: SampleUUID.uuidOption)
         let metadata = Repeated(
             "--metadata", "key=value", help: "A metadata entry; the value is a number or boolean when it reads as one, else a string."
         ) { entry in

@@ -50,6 +50,7 @@ enum ExitCode {
     static let storeFailure: Int32 = 1
     static let badInput: Int32 = 2
     static let anchorRefused: Int32 = 3
+    static let keyRefused: Int32 = 4
 
     /// The exit code of an error's category.
     static func of(_ error: HealthLogError) -> Int32 {
@@ -57,6 +58,7 @@ enum ExitCode {
         case .store: storeFailure
         case .input: badInput
         case .anchor: anchorRefused
+        case .key: keyRefused
         }
     }
 }

@@ -27,5 +27,6 @@ enum ToolHelp {
         Row(left: "1", help: "Store or I/O failure (damage, permissions, disk full, lock timeout, no store)."),
         Row(left: "2", help: "Bad usage or bad input; nothing was written."),
         Row(left: "3", help: "Anchor refused: malformed, from another store, or past the head."),
+        Row(left: "4", help: "Encrypted store: no secret given, or it opens no key slot; nothing was written."),
     ]
 }

@@ -273,8 +273,8 @@ struct GoldenTests {
             error = "\(segment) at byte \(at): batch header checksum mismatch; "
         case .newerFormatInMeta:
             let meta = try String(contentsOfFile: store + "/meta", encoding: .utf8)
-            try meta.replacingOccurrences(of: "\nformat 1\n", with: "\nformat 2\n").write(toFile: store + "/meta", atomically: false, encoding: .utf8)
-            error = "\(store) was written by healthlog format version 2; this healthlog reads up to version 1: upgrade healthlog\n"
+            try meta.replacingOccurrences(of: "\nformat 1\n", with: "\nformat 3\n").write(toFile: store + "/meta", atomically: false, encoding: .utf8)
+            error = "\(store) was written by healthlog format version 3; this healthlog reads up to version 2: upgrade healthlog\n"
         }
         let before = try Self.files(store)
         for command in [["replay"], ["anchor"], ["delete", Events.uuid(1)], ["verify"]] {

@@ -65,6 +65,8 @@ enum GoldenTexts {
           2                         Bad usage or bad input; nothing was written.
           3                         Anchor refused: malformed, from another store, or
                                     past the head.
+          4                         Encrypted store: no secret given, or it opens no key
+                                    slot; nothing was written.
         """
 
     /// `healthlog append --help`.

@@ -28,6 +28,7 @@ enum MirrorCommand {
                 return 2
             case .anchor: return 3
             case .store: return 1
+            case .key: return 4
             }
         } catch {
             Console.report("healthlog-mirror: error: \(error)")

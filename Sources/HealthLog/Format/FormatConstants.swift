@@ -3,6 +3,13 @@
 enum FormatConstants {
     /// The format version this build writes and the newest it reads.
     static let version: UInt16 = 1
+    /// The format version of an encrypted store's `meta`: builds that read only version 1
+    /// refuse the store rather than write plaintext into it.
+    static let encryptedVersion: UInt16 = 2
+    /// The `encryption` line's value in an encrypted store's `meta`: the AEAD of its units.
+    static let cipherName = "xchacha20poly1305"
+    /// The bytes that open every encrypted unit's associated data.
+    static let unitAssociatedTag: [UInt8] = Array("healthlog unit v1".utf8)
     /// The layout version of the `checkpoint` record, its own so that a new store format
     /// version leaves every existing checkpoint readable.
     static let checkpointVersion: UInt16 = 1

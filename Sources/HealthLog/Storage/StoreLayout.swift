@@ -17,6 +17,8 @@ import Darwin
 struct StoreLayout: Sendable {
     /// The store directory.
     let directory: String
+    /// The secret and keys of an encrypted store; `nil` when none was given.
+    var keys: StoreKeys? = nil
 
     /// The `meta` file.
     var meta: String { directory + "/meta" }
@@ -30,6 +32,8 @@ struct StoreLayout: Sendable {
     var compactions: String { directory + "/compactions" }
     /// The segments directory.
     var segments: String { directory + "/segments" }
+    /// The key slots of an encrypted store (``KeySlots``).
+    var keySlots: String { directory + "/keys" }
 
     /// The path of the segment that starts at `baseSeq`.
     func segment(baseSeq: UInt64, generation: UInt32 = 0) -> String {

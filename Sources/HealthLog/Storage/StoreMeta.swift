@@ -4,22 +4,32 @@ import Glibc
 import Darwin
 #endif
 
-/// The `meta` file: the store's identity and the format version it was created with.
+/// The `meta` file: the store's identity and the format version it was created with; an
+/// encrypted store's is format 2 and names its cipher.
 ///
 /// ```
 /// healthlog-store
-/// format 1
+/// format 2
 /// id 6F1C0D2E-9B7A-4E43-8C55-2D7A1F0E9B31
+/// encryption xchacha20poly1305
 /// ```
 struct StoreMeta: Sendable, Equatable {
     /// The store's identity.
     var storeID: StoreID
     /// The format version.
     var version: UInt16
+    /// Whether the store is encrypted (``StoreCipher``).
+    var isEncrypted = false
+
+    /// The `meta` of a new store `storeID`, encrypted or not.
+    static func new(_ storeID: StoreID, encrypted: Bool) -> StoreMeta {
+        StoreMeta(storeID: storeID, version: encrypted ? FormatConstants.encryptedVersion : FormatConstants.version, isEncrypted: encrypted)
+    }
 
     /// The file's text.
     var text: String {
         "\(FormatConstants.metaHeader)\nformat \(version)\nid \(storeID.text)\n"
+            + (isEncrypted ? "encryption \(FormatConstants.cipherName)\n" : "")
     }
 
     /// Reads and checks the `meta` file of `layout`, that the store directory is this
@@ -50,11 +60,18 @@ struct StoreMeta: Sendable, Equatable {
         else {
             throw HealthLogError(.corrupt, "\(layout.meta): not a healthlog meta file")
         }
-        guard version <= FormatConstants.version else {
+        guard version <= FormatConstants.encryptedVersion else {
             throw HealthLogError(
                 .unsupportedVersion,
-                "\(layout.directory) was written by healthlog format version \(version); this healthlog reads up to version \(FormatConstants.version): upgrade healthlog")
+                "\(layout.directory) was written by healthlog format version \(version); this healthlog reads up to version \(FormatConstants.encryptedVersion): upgrade healthlog")
         }
-        return StoreMeta(storeID: id, version: version)
+        let cipher = lines.dropFirst(3).first { $0.hasPrefix("encryption ") }.map { String($0.dropFirst(11)) }
+        guard (version == FormatConstants.encryptedVersion) == (cipher != nil) else {
+            throw HealthLogError(.corrupt, "\(layout.meta): format \(version) \(cipher == nil ? "without" : "with") an encryption line")
+        }
+        guard cipher == nil || cipher == FormatConstants.cipherName else {
+            throw HealthLogError(.unsupportedVersion, "\(layout.directory) is encrypted with '\(cipher!)'; this healthlog knows \(FormatConstants.cipherName): upgrade healthlog")
+        }
+        return StoreMeta(storeID: id, version: version, isEncrypted: cipher != nil)
     }
 }

@@ -49,9 +49,13 @@ public struct HealthLogError: Error, CustomStringConvertible, Sendable, Equatabl
         /// regular file (or directory), another user's, or a store directory that group or
         /// others may access. The message names the path and says how to fix it.
         public static let unsafeFile = Code("unsafeFile", .store)
+        /// The store is encrypted and no secret was given (the message says how to give one).
+        public static let keyRequired = Code("keyRequired", .key)
+        /// The store is encrypted and the secret given opens none of its key slots.
+        public static let wrongKey = Code("wrongKey", .key)
 
         private static let known: [String: Category] = Dictionary(
-            uniqueKeysWithValues: [badInput, badUsage, anchorRefused, corrupt, io, syncFailed, noStore, locked, unsupportedVersion, unsafeFile]
+            uniqueKeysWithValues: [badInput, badUsage, anchorRefused, corrupt, io, syncFailed, noStore, locked, unsupportedVersion, unsafeFile, keyRequired, wrongKey]
                 .map { ($0.rawValue, $0.category) })
     }
 
@@ -63,6 +67,8 @@ public struct HealthLogError: Error, CustomStringConvertible, Sendable, Equatabl
         case input
         /// Anchor refused (exit code 3).
         case anchor
+        /// An encrypted store's secret missing or wrong (exit code 4); never damage.
+        case key
     }
 
     /// What kind of failure this is.

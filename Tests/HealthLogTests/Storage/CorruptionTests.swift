@@ -280,7 +280,7 @@ struct CorruptionTests {
             let meta = fixture.storePath + "/meta"
             let text = String(decoding: try ByteSurgery.read(meta), as: UTF8.self)
             #expect(text.contains("\nformat 1\n"))
-            try ByteSurgery.write(Array(text.replacingOccurrences(of: "\nformat 1\n", with: "\nformat 2\n").utf8), to: meta)
+            try ByteSurgery.write(Array(text.replacingOccurrences(of: "\nformat 1\n", with: "\nformat 3\n").utf8), to: meta)
         }
         let image = try ByteSurgery.image(of: fixture.storePath)
         let attempts: [(String, () throws -> Void)] = [

@@ -1,0 +1,54 @@
+internal import CSodium
+
+/// Bytes that must never reach the disk or outlive their use: a key. Held in libsodium's
+/// guarded allocation (`sodium_malloc`: guard pages around it, locked into memory with
+/// `mlock` where the system allows, so it is never swapped out), read-only once filled, and
+/// wiped (`sodium_free` zeroes it) when the last reference goes.
+final class SecretBytes: @unchecked Sendable {
+    /// The number of bytes.
+    let count: Int
+    private let base: UnsafeMutableRawPointer
+
+    /// `count` bytes filled by `fill`, then made read-only.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when libsodium cannot start or allocate.
+    init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        try Sodium.ready()
+        guard count > 0, let base = sodium_malloc(count) else {
+            throw HealthLogError(.io, "libsodium: cannot allocate \(count) bytes of guarded memory for a key")
+        }
+        self.count = count
+        self.base = base
+        do {
+            try fill(UnsafeMutableRawBufferPointer(start: base, count: count))
+        } catch {
+            sodium_free(base)
+            throw error
+        }
+        sodium_mprotect_readonly(base)
+    }
+
+    /// `count` random bytes (`randombytes_buf`): a new key.
+    static func random(count: Int) throws -> SecretBytes {
+        try SecretBytes(count: count) { randombytes_buf($0.baseAddress!, $0.count) }
+    }
+
+    /// A copy of `bytes`; the caller wipes its own copy.
+    convenience init(copying bytes: UnsafeRawBufferPointer) throws {
+        try self.init(count: bytes.count) { $0.copyMemory(from: bytes) }
+    }
+
+    deinit {
+        sodium_free(base)
+    }
+
+    /// Calls `body` with the bytes, valid only during the call.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Whether `other` holds the same bytes (compared in constant time).
+    func isEqual(to other: SecretBytes) -> Bool {
+        count == other.count && sodium_memcmp(base, other.base, count) == 0
+    }
+}

@@ -24,10 +24,15 @@ public final class HealthStore: Sendable {
     let layout: StoreLayout
 
     /// A handle on the store at `directory`; nothing is read or created until first use.
-    public init(directory: String, options: StoreOptions = StoreOptions()) {
+    public convenience init(directory: String, options: StoreOptions = StoreOptions()) {
+        self.init(directory: directory, options: options, keys: nil)
+    }
+
+    /// A handle on the store at `directory` that opens an encrypted store with `keys`.
+    init(directory: String, options: StoreOptions, keys: StoreKeys?) {
         self.directory = directory
         self.options = options
-        layout = StoreLayout(directory: directory)
+        layout = StoreLayout(directory: directory, keys: keys)
     }
 
     /// Whether a store exists at the directory.

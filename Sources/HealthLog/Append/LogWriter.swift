@@ -92,7 +92,7 @@ final class LogWriter {
             resume = (name, point.offset)
             segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
         }
-        appender = try SegmentAppender(layout, options: options, faults: faults, storeID: snapshot.meta.storeID, resume: resume)
+        appender = try SegmentAppender(layout, options: options, faults: faults, storeID: snapshot.meta.storeID, cipher: snapshot.cipher, resume: resume)
         TailRecovery.repairIndexes(snapshot, layout)
     }
 
@@ -128,12 +128,12 @@ final class LogWriter {
     @discardableResult
     private func ensureStore() throws -> SegmentAppender {
         if let appender { return appender }
-        let newMeta = StoreMeta(storeID: StoreID.random(), version: FormatConstants.version)
+        let newMeta = StoreMeta.new(StoreID.random(), encrypted: false)
         try OwnedDirectory.prepare(layout.segments)
         try DurableFile.replace(layout.meta, with: Array(newMeta.text.utf8), sync: options.sync)
         meta = newMeta
         metaCreated = true
-        let made = try SegmentAppender(layout, options: options, faults: faults, storeID: newMeta.storeID, resume: nil)
+        let made = try SegmentAppender(layout, options: options, faults: faults, storeID: newMeta.storeID, cipher: nil, resume: nil)
         appender = made
         return made
     }

@@ -16,6 +16,8 @@ final class SegmentAppender {
     private let options: StoreOptions
     private let faults: FaultCounter
     private let storeID: StoreID
+    /// The cipher of an encrypted store: each batch is sealed where it is written.
+    private let cipher: StoreCipher?
     /// The segment being appended to, open read-write, and the offset of the next batch.
     private(set) var current: (name: SegmentName, fd: FileDescriptor, offset: Int)?
     /// Where the open append started: segment and offset, to undo back to.
@@ -30,11 +32,14 @@ final class SegmentAppender {
 
     /// An appender for the store `storeID`, continuing at `resume` (the append point of the
     /// committed log) or, without one, starting a segment at the first write.
-    init(_ layout: StoreLayout, options: StoreOptions, faults: FaultCounter, storeID: StoreID, resume: (name: SegmentName, offset: Int)?) throws {
+    init(
+        _ layout: StoreLayout, options: StoreOptions, faults: FaultCounter, storeID: StoreID, cipher: StoreCipher?, resume: (name: SegmentName, offset: Int)?
+    ) throws {
         self.layout = layout
         self.options = options
         self.faults = faults
         self.storeID = storeID
+        self.cipher = cipher
         if let resume {
             let fd = try FileDescriptor.open(layout.segment(baseSeq: resume.name.baseSeq, generation: resume.name.generation), flags: O_RDWR)
             current = (resume.name, fd, resume.offset)
@@ -47,10 +52,16 @@ final class SegmentAppender {
     }
 
     /// Writes one encoded batch (`bytes`, whose header is `header`), first rolling to a new
-    /// segment when the current one would pass the size limit. Returns the segment and
-    /// where the batch's frames lie.
-    func write(_ bytes: [UInt8], header: BatchHeader) throws -> (name: SegmentName, batch: BatchRef) {
-        var segment = try segmentFor(byteCount: bytes.count, firstSeq: header.firstSeq)
+    /// segment when the current one would pass the size limit; in an encrypted store the
+    /// batch is sealed for the place it goes to (``BatchHeader/sealed(_:at:)``). Returns the
+    /// segment and where the batch's frames lie.
+    func write(_ plain: [UInt8], header plainHeader: BatchHeader) throws -> (name: SegmentName, batch: BatchRef) {
+        var segment = try segmentFor(byteCount: cipher == nil ? plain.count : plainHeader.sealedLength(plain.count), firstSeq: plainHeader.firstSeq)
+        var (header, bytes) = (plainHeader, plain)
+        if let cipher {
+            let place = BatchPlace(cipher: cipher, segmentBase: segment.name.baseSeq, generation: segment.name.generation, offset: segment.offset)
+            (header, bytes) = plainHeader.sealed(plain, at: place)
+        }
         if appendStart == nil { appendStart = (segment.name, segment.offset) }
         try faults.write(bytes, to: segment.fd, at: segment.offset)
         currentIsDirty = true
@@ -60,7 +71,8 @@ final class SegmentAppender {
             groupOffsets.append(at)
             at += Int(group.frameLength)
         }
-        let batch = BatchRef(segment: -1, offset: segment.offset, groupOffsets: groupOffsets, end: at, header: header)
+        var batch = BatchRef(segment: -1, offset: segment.offset, groupOffsets: groupOffsets, end: at, header: header)
+        if cipher != nil { batch.sealedPayload = Array(bytes[8..<8 + Int(ByteReaderValue.u32(bytes, 4))]) }
         segment.offset += bytes.count
         current = segment
         startWriteback()

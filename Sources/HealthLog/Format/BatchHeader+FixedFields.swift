@@ -14,15 +14,23 @@ extension BatchHeader {
         var lastSeq: UInt64
         /// The bytes of the batch's frames after its header.
         var framesLength: Int
+        /// The batch's flags (``FormatConstants/flagEndOfAppend`` and the others).
+        var flags: UInt16
+
+        /// Whether the batch ends an append.
+        var isEndOfAppend: Bool { flags & FormatConstants.flagEndOfAppend != 0 }
 
         /// The bytes before the first group: tag, version, flags, store tag, sequence range,
         /// append time, frames length, group count and padding; a payload also ends with its
         /// CRC-32C.
         static let length = 48
 
-        /// The fields of `payload`; `nil` when it is too short or not tagged `HLBA`.
+        /// The fields of `payload`; `nil` when it is too short or not tagged `HLBA`. They
+        /// are in clear in a sealed header too, so a reader without the key (a backup) walks
+        /// an encrypted store's batches by them.
         init?(_ payload: UnsafeRawBufferPointer) {
             guard payload.count >= Self.length + 4, payload.prefix(4).elementsEqual(FormatConstants.batchTag) else { return nil }
+            flags = UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: 6, as: UInt16.self))
             storeTag = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
             firstSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
             lastSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 24, as: UInt64.self))

@@ -77,6 +77,18 @@ struct BatchHeader: Equatable, Sendable {
     var dropped: [Dropped] = []
     /// What made the append this batch ends and when it committed (version 3 headers only).
     var origin: BatchOrigin?
+    /// A sealed header read without the key (a *shell*): its fixed fields only, no groups;
+    /// the length of its frames, and the CRC-32C of all of them, which a sealed header keeps
+    /// in clear so a reader without the key (a backup) can check the bytes it copies.
+    var shell: Shell?
+
+    /// What a sealed header shows without the key, beyond its fixed fields.
+    struct Shell: Equatable, Sendable {
+        /// The length of the batch's frames.
+        var framesLength: Int
+        /// The CRC-32C of all of the batch's stored frames.
+        var framesCRC: UInt32
+    }
 
     /// The bit of a dropped event's stored sequence number that marks a delete.
     private static let droppedDeleteBit: UInt64 = 1 << 63
@@ -85,7 +97,7 @@ struct BatchHeader: Equatable, Sendable {
     var isEndOfAppend: Bool { flags & FormatConstants.flagEndOfAppend != 0 }
 
     /// The total length of the frames that follow the header.
-    var framesLength: Int { groups.reduce(0) { $0 + Int($1.frameLength) } }
+    var framesLength: Int { shell?.framesLength ?? groups.reduce(0) { $0 + Int($1.frameLength) } }
 
     /// The header version this batch is written in: 3 with an origin, 2 when compaction
     /// dropped events, else 1.
@@ -94,12 +106,18 @@ struct BatchHeader: Equatable, Sendable {
         return dropped.isEmpty ? FormatConstants.version : FormatConstants.compactedBatchVersion
     }
 
-    /// The bytes of the whole skippable frame: magic, length, payload with its CRC.
-    func encoded() -> [UInt8] {
+    /// Whether the batch's table and frames are sealed units of an encrypted store.
+    var isSealed: Bool { flags & FormatConstants.flagSealed != 0 }
+
+    /// The bytes of the whole skippable frame: magic, length, payload with its CRC. With
+    /// `place`, an encrypted store's batch: the table after the fixed fields sealed as one
+    /// unit bound to the place and to the fixed fields (the header is flagged sealed),
+    /// followed by `framesCRC`, the CRC-32C of the batch's sealed frames.
+    func encoded(sealingAt place: BatchPlace? = nil, framesCRC: UInt32 = 0) -> [UInt8] {
         var payload = ByteWriter()
         payload.append(bytes: FormatConstants.batchTag)
         payload.append(version)
-        payload.append(flags)
+        payload.append(place == nil ? flags & ~FormatConstants.flagSealed : flags | FormatConstants.flagSealed)
         payload.append(storeTag)
         payload.append(firstSeq)
         payload.append(lastSeq)
@@ -107,6 +125,29 @@ struct BatchHeader: Equatable, Sendable {
         payload.append(UInt32(framesLength))
         payload.append(UInt16(groups.count))
         payload.append(UInt16(0))
+        if let place {
+            let unit = place.cipher.seal(encodedTable(), .batchTable, place: place.tableBytes(fixedFields: payload.bytes))
+            payload.append(bytes: unit)
+            payload.append(framesCRC)
+        } else {
+            encodeTable(into: &payload)
+        }
+        payload.appendChecksum()
+        var frame = ByteWriter()
+        frame.append(FormatConstants.batchHeaderMagic)
+        frame.append(UInt32(payload.bytes.count))
+        frame.append(bytes: payload.bytes)
+        return frame.bytes
+    }
+
+    /// The table: the group entries, the dropped list, the origin.
+    private func encodedTable() -> [UInt8] {
+        var table = ByteWriter()
+        encodeTable(into: &table)
+        return table.bytes
+    }
+
+    private func encodeTable(into payload: inout ByteWriter) {
         for group in groups {
             let name = Array(group.type.utf8)
             payload.append(group.kind)
@@ -131,12 +172,6 @@ struct BatchHeader: Equatable, Sendable {
             }
         }
         origin?.encode(into: &payload)
-        payload.appendChecksum()
-        var frame = ByteWriter()
-        frame.append(FormatConstants.batchHeaderMagic)
-        frame.append(UInt32(payload.bytes.count))
-        frame.append(bytes: payload.bytes)
-        return frame.bytes
     }
 
     /// Decodes a header payload (the bytes after the skippable frame's magic and length).
@@ -146,7 +181,11 @@ struct BatchHeader: Equatable, Sendable {
     /// `names`, when given, holds the group names of the header decoded before: a group
     /// whose name is among them shares that string rather than allocating its own (the
     /// batches of one log name the same few types, mostly in the same order).
-    static func decode(payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil) throws -> BatchHeader {
+    ///
+    /// A sealed header (an encrypted store's) needs `place`, where the batch lies and the
+    /// store's cipher: its table opens only there. Without it, `shell: true` reads it as a
+    /// ``shell`` (fixed fields only); otherwise it is refused.
+    static func decode(payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil, place: BatchPlace? = nil, shell: Bool = false) throws -> BatchHeader {
         guard bytes.count >= 4 else { throw FormatViolation("batch header is too short") }
         let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self) }
         guard !verifyingChecksum || CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
@@ -173,6 +212,25 @@ struct BatchHeader: Equatable, Sendable {
             _ = try reader.read(UInt16.self)
             guard first >= 1, last >= first else { throw FormatViolation("batch header has an empty sequence range") }
             guard last < FormatConstants.maxSequence else { throw FormatViolation("batch header names sequence \(last), past the format's limit") }
+            var trailer = 4
+            if flags & FormatConstants.flagSealed != 0 {
+                guard bytes.count >= reader.position + StoreCipher.overhead + 8 else { throw FormatViolation("batch header is truncated") }
+                let framesCRC = ByteReaderValue.u32(bytes, bytes.count - 8)
+                guard let place else {
+                    guard shell else { throw FormatViolation("batch header is sealed (an encrypted store's) and no key was given to open it") }
+                    var header = BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: [])
+                    header.shell = Shell(framesLength: Int(framesLength), framesCRC: framesCRC)
+                    return header
+                }
+                let unit = Array(bytes[reader.position..<bytes.count - 8])
+                guard let table = place.cipher.open(unit, .batchTable, place: place.tableBytes(fixedFields: Array(bytes[0..<reader.position]))) else {
+                    throw FormatViolation("batch header's table: " + unit.withUnsafeBytes { place.cipher.failure(of: $0) })
+                }
+                reader = ByteReader(table)
+                trailer = 0
+            } else if place != nil {
+                throw FormatViolation("batch header is not sealed in an encrypted store")
+            }
             var groups: [Group] = []
             groups.reserveCapacity(groupCount)
             var total: UInt64 = 0
@@ -221,7 +279,7 @@ struct BatchHeader: Equatable, Sendable {
                 events += UInt64(count)
             }
             let origin = version >= FormatConstants.originBatchVersion ? try BatchOrigin.decode(&reader) : nil
-            guard reader.remaining == 4 else { throw FormatViolation("batch header has trailing bytes") }
+            guard reader.remaining == trailer else { throw FormatViolation("batch header has trailing bytes") }
             guard total == UInt64(framesLength) else { throw FormatViolation("batch header frame lengths disagree") }
             guard events == last - first + 1 else {
                 throw FormatViolation("batch header counts \(events) events for sequence range \(first)...\(last)")

@@ -82,6 +82,9 @@ enum FormatConstants {
     static let flagEndOfAppend: UInt16 = 1 << 0
     /// Batch flag: the batch holds delete events.
     static let flagHasDeletes: UInt16 = 1 << 1
+    /// Batch flag: the batch is an encrypted store's: its header's table and its group
+    /// frames are sealed units (``StoreCipher``).
+    static let flagSealed: UInt16 = 1 << 2
 
     /// Group kind: add events.
     static let groupKindAdd: UInt8 = 0

@@ -25,6 +25,8 @@ final class ReplayPipeline {
         fileprivate(set) var groups: [Int]
         /// The batch's segment, named in errors.
         fileprivate var file: SegmentFile
+        /// The store's cipher, for a sealed batch's frames.
+        fileprivate let cipher: StoreCipher?
         /// The chosen groups' stored frames, back to back.
         fileprivate var frames: [UInt8] = []
         /// Where each chosen group's frame starts in ``frames``.
@@ -41,18 +43,19 @@ final class ReplayPipeline {
         /// Whether it went to the decoder thread (else it is decoded when taken).
         fileprivate var isSubmitted = false
 
-        fileprivate init(_ batch: BatchRef, _ groups: [Int], _ file: SegmentFile) {
+        fileprivate init(_ batch: BatchRef, _ groups: [Int], _ file: SegmentFile, cipher: StoreCipher?) {
             self.batch = batch
             self.groups = groups
             self.file = file
+            self.cipher = cipher
         }
 
         /// Decompresses the frames read (or keeps the read's failure).
         fileprivate func decompress(_ decoder: LZ4FrameDecoder, checkContent: Bool) {
             guard failure == nil else { return }
             do {
-                try frames.withUnsafeBytes { raw in
-                    try lines.decompress(frames: raw, at: starts, of: batch, groups: groups, in: file, decoder: decoder, checkContent: checkContent)
+                try frames.withUnsafeMutableBytes { raw in
+                    try lines.decompress(frames: raw, at: starts, of: batch, groups: groups, in: file, decoder: decoder, cipher: cipher, checkContent: checkContent)
                 }
             } catch {
                 failure = error
@@ -204,7 +207,7 @@ final class ReplayPipeline {
             slot.failure = nil
             slot.isDone = false
         } else {
-            slot = Slot(batch, groups, file)
+            slot = Slot(batch, groups, file, cipher: snapshot.cipher)
         }
         slot.lines.reserve(room.storage)
         slot.frames.reserveCapacity(room.frames)

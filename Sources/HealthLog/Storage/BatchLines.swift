@@ -126,23 +126,25 @@ extension BatchLines {
     /// The first half of ``load(_:_:groups:through:)`` for frames already in memory: `frames`
     /// holds the stored frame of each of `groups` (indexes into the batch header's groups)
     /// at the matching entry of `starts`, as read from `file`, the batch's segment. Checks
-    /// each frame's CRC-32C and decompresses it through `decoder` (not the snapshot's), with
+    /// each frame's CRC-32C, opens it in place with `cipher` when the batch is sealed, and
+    /// decompresses it through `decoder` (not the snapshot's), with
     /// the errors reading through the snapshot gives (`file` is only named in them), so a
     /// thread other than the snapshot's can do it. ``index(_:groups:in:hiding:)`` then
     /// lists the lines.
     mutating func decompress(
-        frames: UnsafeRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
-        checkContent: Bool = false
+        frames: UnsafeMutableRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
+        cipher: StoreCipher?, checkContent: Bool = false
     ) throws {
         reserve(Self.room(for: groups, of: batch))
         var used = 0
         for (k, g) in groups.enumerated() {
             let entry = batch.header.groups[g]
             let frameOffset = batch.groupOffsets[g]
-            let frame = UnsafeRawBufferPointer(rebasing: frames[starts[k]..<starts[k] + Int(entry.frameLength)])
-            guard CRC32C.checksum(frame) == entry.frameCRC else {
+            let stored = UnsafeMutableRawBufferPointer(rebasing: frames[starts[k]..<starts[k] + Int(entry.frameLength)])
+            guard CRC32C.checksum(UnsafeRawBufferPointer(stored)) == entry.frameCRC else {
                 throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
             }
+            let frame = try file.frame(stored, group: g, of: batch, cipher: cipher)
             let length = Int(entry.rawLength)
             let failure = storage.withUnsafeMutableBytes { raw in
                 decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[used...]), length: length, checkContent: checkContent)
@@ -152,7 +154,7 @@ extension BatchLines {
         }
     }
 
-    /// The storage ``decompress(frames:at:of:groups:in:decoder:checkContent:)`` needs for
+    /// The storage ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:)`` needs for
     /// `groups` of `batch`: their content and a block's room past it, so LZ4 decodes every
     /// block in place.
     static func room(for groups: [Int], of batch: BatchRef) -> Int {
@@ -171,7 +173,7 @@ extension BatchLines {
         storage = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
     }
 
-    /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:checkContent:)``
+    /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:)``
     /// left in the storage into lines, checks them against the header as
     /// ``load(_:_:groups:through:)`` does, marks those `isHidden` says to leave out (visiting them
     /// in storage order, while their bytes are fresh in the cache), and puts them in

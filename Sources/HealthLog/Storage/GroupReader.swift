@@ -8,6 +8,7 @@ final class GroupReader {
     private let segments: [SegmentFile]
     private let decoder: LZ4FrameDecoder
     private let checksContent: Bool
+    private let cipher: StoreCipher?
     private var frameBuffer: [UInt8] = []
 
     /// A reader of `snapshot`'s segments.
@@ -16,12 +17,13 @@ final class GroupReader {
         segments = snapshot.segments.map { $0.reading(through: descriptors) }
         decoder = try LZ4FrameDecoder()
         checksContent = snapshot.checksContent
+        cipher = snapshot.cipher
     }
 
     /// Decompresses group `group` of `batch` into `storage` at `offset`, as
     /// ``LogSnapshot/readGroup(_:_:into:at:)`` does; returns the number of bytes written.
     func readGroup(_ batch: BatchRef, _ group: Int, into storage: inout [UInt8], at offset: Int) throws -> Int {
         try LogSnapshot.readGroup(
-            batch, group, of: segments[batch.segment], frameBuffer: &frameBuffer, decoder: decoder, checksContent: checksContent, into: &storage, at: offset)
+            batch, group, of: segments[batch.segment], frameBuffer: &frameBuffer, decoder: decoder, cipher: cipher, checksContent: checksContent, into: &storage, at: offset)
     }
 }

@@ -10,6 +10,8 @@
 struct LogScan {
     let layout: StoreLayout
     let meta: StoreMeta
+    /// The cipher of an encrypted store, whose batch headers' tables are sealed.
+    let cipher: StoreCipher?
     /// Where restores cut the log: the only gaps in sequence numbers it accepts.
     let timelines: Timelines
     /// What `compact` committed: which generation of each segment is in use.
@@ -34,6 +36,7 @@ struct LogScan {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
+        cipher = try layout.cipher(meta)
         timelines = try Timelines.read(layout)
         compactions = try Compactions.read(layout)
         let descriptors = SegmentDescriptors(layout)
@@ -143,7 +146,7 @@ struct LogScan {
         guard length <= FormatConstants.maxBatchHeaderLength else { return false }
         let payload = try file.read(at: summary.lastOffset + 8, count: length)
         guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC,
-            let header = try? BatchHeader.decode(payload: payload)
+            let header = try? BatchHeader.decode(payload: payload, place: place(file, summary.lastOffset))
         else { return false }
         return header.storeTag == meta.storeID.tag && header.lastSeq == summary.lastSeq && header.firstSeq >= summary.firstSeq
             && header.isEndOfAppend == summary.lastIsEndOfAppend && summary.lastOffset + 8 + length + header.framesLength == summary.coveredLength
@@ -232,10 +235,10 @@ struct LogScan {
         var seq = expectedSeq
         let names = BatchHeader.Names()
         for entry in sidecar.entries {
-            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false, names: names),
+            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false, names: names, place: place(file, offset)),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header)
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header, payload: entry.payload)
             refs.append(ref)
             offset = ref.end
             seq = header.lastSeq + 1
@@ -267,8 +270,8 @@ struct LogScan {
         var refs: [BatchRef] = []
         refs.reserveCapacity(entries.count)
         for entry in entries {
-            guard let header = try? BatchHeader.decode(payload: entry.payload, names: names) else { return nil }
-            refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header))
+            guard let header = try? BatchHeader.decode(payload: entry.payload, names: names, place: place(segments[index], entry.offset)) else { return nil }
+            refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: entry.payload))
         }
         return refs
     }
@@ -307,7 +310,7 @@ struct LogScan {
         guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete")) }
         let header: BatchHeader
         do {
-            header = try BatchHeader.decode(payload: payload)
+            header = try BatchHeader.decode(payload: payload, place: place(file, offset))
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.location(offset)): \(violation.reason): upgrade healthlog") }
             return .failure(violation)
@@ -316,9 +319,15 @@ struct LogScan {
         if let expectedSeq, !continues(header.firstSeq, expectedSeq) {
             return .failure(FormatViolation("batch starts at sequence \(header.firstSeq), expected \(expectedSeq)"))
         }
-        let ref = BatchRef(segment: index, offset: offset, payloadLength: length, header: header)
+        let ref = BatchRef(segment: index, offset: offset, payloadLength: length, header: header, payload: payload)
         guard ref.end <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file")) }
         return .success(ref)
+    }
+
+    /// Where the batch at `offset` of `file` lies, for opening its sealed table; `nil` in a
+    /// plaintext store.
+    func place(_ file: SegmentFile, _ offset: Int) -> BatchPlace? {
+        cipher.map { file.place(offset, cipher: $0) }
     }
 
     /// Whether something starting at `first` may come where `expected` (the previous

@@ -15,6 +15,9 @@ final class LogSnapshot {
     let layout: StoreLayout
     /// The store's identity and format.
     let meta: StoreMeta
+    /// The cipher of an encrypted store (its batches' tables and frames are sealed); `nil`
+    /// for a plaintext store.
+    let cipher: StoreCipher?
     /// The segments, in sequence order: names and sizes, their descriptors opened only
     /// while their bytes are read (at most ``SegmentDescriptors/defaultCapacity`` at once).
     let segments: [SegmentFile]
@@ -67,6 +70,7 @@ final class LogSnapshot {
     init(_ layout: StoreLayout, usingIndexes: Bool = true, betweenReads: () throws -> Void = {}) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
+        cipher = try layout.cipher(meta)
         readerLock = try ReaderLock.shared(layout)
         decoder = try LZ4FrameDecoder()
         // The checkpoint first, then the segments' list and sizes: read the other way round, an
@@ -182,11 +186,11 @@ final class LogSnapshot {
             layout, segments[index].name, after: seq, matching: prefix[index], storeTag: meta.storeID.tag,
             continues: { first, expected in timelines.continues(first, after: expected - 1) }
         ) { offset, payload in
-            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? BatchHeader.decode(payload: Array(payload), names: names) else {
+            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? BatchHeader.decode(payload: Array(payload), names: names, place: scan.place(file, offset)) else {
                 isDecoded = false
                 return false
             }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header)
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: Array(payload))
             refs.append(ref)
             counted += count(ref)
             return counted < wanted
@@ -252,14 +256,15 @@ final class LogSnapshot {
     /// after the group's may be overwritten), after checking the frame's CRC-32C; damage is
     /// reported with the file and byte offset. Returns the number of bytes written.
     func readGroup(_ batch: BatchRef, _ group: Int, into storage: inout [UInt8], at offset: Int) throws -> Int {
-        try Self.readGroup(batch, group, of: segments[batch.segment], frameBuffer: &frameBuffer, decoder: decoder, checksContent: checksContent, into: &storage, at: offset)
+        try Self.readGroup(
+            batch, group, of: segments[batch.segment], frameBuffer: &frameBuffer, decoder: decoder, cipher: cipher, checksContent: checksContent, into: &storage, at: offset)
     }
 
     /// ``readGroup(_:_:into:at:)`` from `file` (the batch's segment) through the given
     /// frame buffer and decoder: what a ``GroupReader`` on another thread runs with its own.
     static func readGroup(
-        _ batch: BatchRef, _ group: Int, of file: SegmentFile, frameBuffer: inout [UInt8], decoder: LZ4FrameDecoder, checksContent: Bool,
-        into storage: inout [UInt8], at offset: Int
+        _ batch: BatchRef, _ group: Int, of file: SegmentFile, frameBuffer: inout [UInt8], decoder: LZ4FrameDecoder, cipher: StoreCipher?,
+        checksContent: Bool, into storage: inout [UInt8], at offset: Int
     ) throws -> Int {
         let entry = batch.header.groups[group]
         let frameOffset = batch.groupOffsets[group]
@@ -270,8 +275,9 @@ final class LogSnapshot {
         let length = Int(entry.rawLength)
         let room = offset + length + LZ4FrameDecoder.blockSize
         if storage.count < room { storage.append(contentsOf: repeatElement(0, count: room - storage.count)) }
-        let failure = frameBuffer.withUnsafeBytes { frame in
-            storage.withUnsafeMutableBytes { raw in
+        let failure = try frameBuffer.withUnsafeMutableBytes { stored in
+            let frame = try file.frame(stored, group: group, of: batch, cipher: cipher)
+            return storage.withUnsafeMutableBytes { raw in
                 decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset...]), length: length, checkContent: checksContent)
             }
         }

@@ -117,12 +117,20 @@ struct BatchRef: Sendable {
     var end: Int
     /// The decoded header.
     var header: BatchHeader
+    /// A sealed header's payload as stored (its table is sealed with a nonce of its own,
+    /// so it cannot be encoded again byte for byte): what a sidecar index copies. `nil` for
+    /// a plaintext batch, whose payload ``BatchHeader/encoded(sealingAt:)`` gives.
+    var sealedPayload: [UInt8]? = nil
+
+    /// The header payload as stored in the segment.
+    var storedPayload: [UInt8] { sealedPayload ?? Array(header.encoded().dropFirst(8)) }
 }
 
 extension BatchRef {
     /// The batch of segment `segment` whose header frame, with a payload of `payloadLength`
     /// bytes, starts at `offset` and says `header`: its frames follow the header in order.
-    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader) {
+    /// `payload` (the stored payload) is kept for a sealed header only.
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, payload: @autoclosure () -> [UInt8]) {
         var groupOffsets: [Int] = []
         groupOffsets.reserveCapacity(header.groups.count)
         var at = offset + 8 + payloadLength
@@ -130,6 +138,7 @@ extension BatchRef {
             groupOffsets.append(at)
             at += Int(group.frameLength)
         }
-        self.init(segment: segment, offset: offset, groupOffsets: groupOffsets, end: at, header: header)
+        self.init(segment: segment, offset: offset, groupOffsets: groupOffsets, end: offset + 8 + payloadLength + header.framesLength, header: header)
+        if header.isSealed { sealedPayload = payload() }
     }
 }

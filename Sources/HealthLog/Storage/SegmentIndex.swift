@@ -75,7 +75,7 @@ struct SegmentIndex: Equatable {
     /// The index of `batches` (all in segment `name`, committed, in order).
     init(name: SegmentName, batches: some Collection<BatchRef>) {
         self.name = name
-        entries = batches.map { Entry(offset: $0.offset, payload: Array($0.header.encoded().dropFirst(8))) }
+        entries = batches.map { Entry(offset: $0.offset, payload: $0.storedPayload) }
         coveredLength = batches.reduce(SegmentLayout.prologueLength) { max($0, $1.end) }
         let last = batches.reduce(nil as BatchRef?) { $1 }
         firstSeq = batches.first?.header.firstSeq ?? 0
@@ -92,8 +92,8 @@ struct SegmentIndex: Equatable {
                 batchCount: 0, coveredLength: SegmentLayout.prologueLength, firstSeq: 0, lastSeq: 0, lastOffset: 0,
                 lastPayloadCRC: 0, lastIsEndOfAppend: false)
         }
-        guard let head = try? BatchHeader.decode(payload: first.payload, verifyingChecksum: false),
-            let tail = try? BatchHeader.decode(payload: last.payload, verifyingChecksum: false)
+        guard let head = first.payload.withUnsafeBytes({ BatchHeader.FixedFields($0) }),
+            let tail = last.payload.withUnsafeBytes({ BatchHeader.FixedFields($0) })
         else { return nil }
         return Summary(
             batchCount: entries.count, coveredLength: last.offset + 8 + last.payload.count + tail.framesLength,

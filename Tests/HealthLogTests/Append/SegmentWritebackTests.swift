@@ -39,7 +39,7 @@ struct SegmentWritebackTests {
         options.writebackBytes = 1
         // Two batches a segment: the third rolls to a new one.
         options.segmentBytes = SegmentLayout.prologueLength + 2 * batches.map(\.bytes.count).max()!
-        let appender = try SegmentAppender(StoreLayout(directory: dir.file("store")), options: options, faults: FaultCounter(FaultPlan()), storeID: .random(), resume: nil)
+        let appender = try SegmentAppender(StoreLayout(directory: dir.file("store")), options: options, faults: FaultCounter(FaultPlan()), storeID: .random(), cipher: nil, resume: nil)
         var segments: Set<UInt64> = []
         for batch in batches {
             let (name, _) = try appender.write(batch.bytes, header: batch.header)
@@ -52,7 +52,7 @@ struct SegmentWritebackTests {
         // A threshold larger than a segment's bytes starts none.
         options.writebackBytes = 1 << 30
         #expect(mkdir(dir.file("other"), 0o700) == 0)
-        let patient = try SegmentAppender(StoreLayout(directory: dir.file("other")), options: options, faults: FaultCounter(FaultPlan()), storeID: .random(), resume: nil)
+        let patient = try SegmentAppender(StoreLayout(directory: dir.file("other")), options: options, faults: FaultCounter(FaultPlan()), storeID: .random(), cipher: nil, resume: nil)
         for batch in batches { _ = try patient.write(batch.bytes, header: batch.header) }
         #expect(patient.writebackFrom == 0)
     }

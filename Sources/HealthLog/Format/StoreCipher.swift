@@ -72,6 +72,16 @@ final class StoreCipher: Sendable {
         }
     }
 
+    /// Opens `unit`, sealed as `purpose` at `place`, in place: its plaintext overwrites its
+    /// ciphertext. Returns where in `unit` the plaintext lies; `nil` when it does not open.
+    func openInPlace(_ unit: UnsafeMutableRawBufferPointer, _ purpose: Purpose, place: [UInt8]) -> Range<Int>? {
+        let plaintext = 4 + XChaCha20Poly1305.nonceLength..<unit.count - XChaCha20Poly1305.tagLength
+        guard unit.count >= Self.overhead,
+            open(UnsafeRawBufferPointer(unit), purpose, place: place, into: UnsafeMutableRawBufferPointer(rebasing: unit[plaintext]))
+        else { return nil }
+        return plaintext
+    }
+
     /// The plaintext of `unit`, sealed as `purpose` at `place`; `nil` when it does not open.
     func open(_ unit: [UInt8], _ purpose: Purpose, place: [UInt8]) -> [UInt8]? {
         guard unit.count >= Self.overhead else { return nil }

@@ -1,0 +1,134 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// An encrypted store's segments: every batch's table and group frames are sealed units
+/// bound to their place, the log answers exactly what a plaintext log of the same appends
+/// answers, and a unit changed or moved is damage naming the file and offset.
+@Suite("Encrypted segments")
+struct EncryptedSegmentTests {
+    /// A new, empty encrypted store at `path` with one random data key, and a handle on it.
+    static func makeStore(_ path: String, options: StoreOptions = StoreOptions()) throws -> HealthStore {
+        let id = StoreID.random()
+        #expect(mkdir(path, 0o700) == 0)
+        let meta = StoreMeta.new(id, encrypted: true)
+        try Array(meta.text.utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path + "/meta")) }
+        chmod(path + "/meta", 0o600)
+        let cipher = StoreCipher(storeID: id, keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        return HealthStore(directory: path, options: options, keys: StoreKeys(cipher: cipher))
+    }
+
+    /// Options that make many small segments and batches.
+    static var smallSegments: StoreOptions {
+        var options = StoreOptions()
+        options.segmentBytes = 16384
+        options.batchBytes = 4096
+        return options
+    }
+
+    /// Every file under `directory`, with its bytes.
+    static func files(_ directory: String) throws -> [(String, [UInt8])] {
+        let walker = FileManager.default.enumerator(atPath: directory)!
+        var out: [(String, [UInt8])] = []
+        while let name = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            out.append((name, try ByteSurgery.read(directory + "/" + name)))
+        }
+        return out
+    }
+
+    @Test("An encrypted store answers every anchor exactly as a plaintext store of the same appends")
+    func sameAnswers() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let options = Self.smallSegments
+        let sealed = try Self.makeStore(dir.path + "/sealed", options: options)
+        let plain = HealthStore(directory: dir.path + "/plain", options: options)
+        for store in [sealed, plain] {
+            _ = try store.append(ndjson: CompactionTests.lines(1...1500))
+            _ = try store.append(ndjson: CompactionTests.lines(1501...1600, deleting: [3, 8, 1550]))
+        }
+        #expect(try CompactionTests.raw(sealed) == CompactionTests.raw(plain))
+        for seq: UInt64 in [0, 1, 700, 1599, 1603] {
+            let anchor = QueryAnchor(seq: seq, storeTag: try sealed.headAnchor().storeTag, generation: 0)
+            let plainAnchor = QueryAnchor(seq: seq, storeTag: try plain.headAnchor().storeTag, generation: 0)
+            #expect(try CompactionTests.raw(sealed, from: anchor) == CompactionTests.raw(plain, from: plainAnchor), "from \(seq)")
+        }
+        #expect(try sealed.verify().isSound)
+        #expect(try Self.files(dir.path + "/sealed").filter { $0.0.hasSuffix(".log.lz4") }.count > 2, "many segments")
+    }
+
+    @Test("No segment or segment index of an encrypted store holds a sample's type, value, UUID (as text or raw bytes) or an LZ4 frame of its lines")
+    func segmentsRevealNoContent() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try Self.makeStore(dir.path + "/s", options: Self.smallSegments)
+        _ = try store.append(ndjson: CompactionTests.lines(1...400, deleting: [5]))
+        let uuid = CompactionTests.uuid(123)
+        let sample = try #require(SampleUUID(uuid))
+        let raw = withUnsafeBytes(of: sample.high.bigEndian, Array.init) + withUnsafeBytes(of: sample.low.bigEndian, Array.init)
+        let rawLittle = withUnsafeBytes(of: sample.high.littleEndian, Array.init) + withUnsafeBytes(of: sample.low.littleEndian, Array.init)
+        let needles: [[UInt8]] = [
+            Array("HeartRate".utf8), Array("StepCount".utf8), Array(uuid.utf8), raw, rawLittle, [0x04, 0x22, 0x4D, 0x18], Array("count/min".utf8),
+        ]
+        for (name, file) in try Self.files(dir.path + "/s") where name.hasPrefix("segments/") {
+            // Past the empty LZ4 frame every segment opens with.
+            let bytes = Array(file.dropFirst(name.hasSuffix(".log.lz4") ? LZ4Frame.emptyFrame.count : 0))
+            for needle in needles {
+                #expect(Self.find(needle, in: bytes) == nil, "\(name) holds \(needle)")
+            }
+        }
+    }
+
+    @Test("A changed bit in a sealed table, a changed fixed field, or a changed frame is damage naming the segment and offset, even with the header's checksum made good")
+    func tamperedUnitsAreDamage() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/s"
+        let store = try Self.makeStore(path)
+        _ = try store.append(ndjson: CompactionTests.lines(1...40))
+        _ = try store.append(ndjson: CompactionTests.lines(41...80))
+        let snapshot = try LogSnapshot(store.layout)
+        let batch = try #require(snapshot.allBatches().first)
+        let segment = path + "/" + snapshot.segments[0].displayPath
+        let original = try ByteSurgery.read(segment)
+        let payload = batch.offset + 8
+        let payloadEnd = batch.groupOffsets[0]
+        // A bit of the sealed table; the append time in the fixed fields; a bit of a frame.
+        for offset in [payload + 48 + 40, payload + 32, batch.groupOffsets[0] + 60] {
+            try ByteSurgery.write(original, to: segment)
+            try ByteSurgery.flip(segment, at: offset, mask: 0x10)
+            try ByteSurgery.rechecksum(segment, range: payload..<payloadEnd - 4, storedAt: payloadEnd - 4)
+            let error = try #require(throws: HealthLogError.self) { try CompactionTests.raw(store) }
+            #expect(error.code == .corrupt && error.message.contains(snapshot.segments[0].displayPath), "\(offset): \(error)")
+        }
+        try ByteSurgery.write(original, to: segment)
+        #expect(try CompactionTests.raw(store).count == 80)
+    }
+
+    @Test("A segment renamed to another base (its header's base and checksum made to match) opens none of its units")
+    func movedSegmentDoesNotOpen() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/s"
+        let store = try Self.makeStore(path)
+        _ = try store.append(ndjson: CompactionTests.lines(1...40))
+        let layout = store.layout
+        let from = layout.segment(baseSeq: 1)
+        let bytes = try ByteSurgery.read(from)
+        let header = try SegmentHeader.decode(Array(bytes[LZ4Frame.emptyFrame.count..<SegmentLayout.prologueLength]))
+        #expect(header.baseSeq == 1)
+        let place = BatchPlace(cipher: try #require(try layout.cipher(try StoreMeta.read(layout))), segmentBase: 2, generation: 0, offset: SegmentLayout.prologueLength)
+        let payloadLength = Int(ByteReaderValue.u32(bytes, SegmentLayout.prologueLength + 4))
+        let payload = Array(bytes[(SegmentLayout.prologueLength + 8)..<(SegmentLayout.prologueLength + 8 + payloadLength)])
+        #expect(throws: FormatViolation.self) { try BatchHeader.decode(payload: payload, place: place) }
+        _ = try BatchHeader.decode(payload: payload, place: BatchPlace(cipher: place.cipher, segmentBase: 1, generation: 0, offset: SegmentLayout.prologueLength))
+    }
+
+    /// Where `needle` first occurs in `haystack`, if anywhere.
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        haystack.firstRange(of: needle)?.lowerBound
+    }
+}

@@ -102,7 +102,8 @@ public final class HealthStore: Sendable {
     /// backup of this store) while writers keep writing: the copy holds every append
     /// committed when it began, is itself a store, and is verified before this returns.
     /// Files already there and unchanged are not rewritten. `progress` is called with
-    /// (segments done, segments).
+    /// (segments done, segments). An encrypted store needs no secret: its ciphertext and key
+    /// slots are copied as they are, checked by their checksums.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when `destination` holds something else;
     ///   ``HealthLogError/Code/corrupt`` when the copy fails verification.
@@ -156,11 +157,14 @@ public final class HealthStore: Sendable {
     ///   ``HealthLogError/Code/unsafeFile``) when the backup is damaged, incomplete or
     ///   tampered with; ``HealthLogError/Code/anchorRefused`` when `point` is an anchor of
     ///   another store, past the backup's head or inside history the backup had itself
-    ///   discarded, or a date after the backup was taken. Each leaves the directory as it was.
+    ///   discarded, or a date after the backup was taken; ``HealthLogError/Code/keyRequired``
+    ///   or ``HealthLogError/Code/wrongKey`` for a backup of an encrypted store when this
+    ///   handle's secret opens none of the key slots the backup holds. Each leaves the
+    ///   directory as it was.
     public func restore(
         from backup: String, force: Bool = false, to point: RestorePoint? = nil, progress: ((RestoreProgress) -> Void)? = nil
     ) throws -> RestoreReport {
-        try Restore(backup: backup, target: directory, force: force, point: point, progress: progress, options: options).run()
+        try Restore(backup: backup, target: directory, force: force, point: point, progress: progress, options: options, keys: layout.keys).run()
     }
 
     /// Checks every checksum and the sequence continuity of the whole log, and that every

@@ -18,6 +18,13 @@ import Darwin
 /// before its rename, and the directories after. The destination must not be the store or
 /// lie inside it (``BackupTarget``).
 ///
+/// An encrypted store is backed up without its key: the snapshot reads its batch headers
+/// as shells (``LogSnapshot/readsShells``), the ciphertext is copied byte for byte, and
+/// the copy is checked by what its checksums and fixed fields allow (``Verifier/keyless``).
+/// Its key slots (`keys/*.slot`) go along, so a restore opens the copy with any secret
+/// that opened the store when the backup was taken; a slot the store no longer has is
+/// removed from the backup.
+///
 /// The store's `timelines` and `compactions` go along when it has them. `meta`, the
 /// checkpoint, `timelines` and `compactions` are replaced only when their bytes change, so
 /// a backup of an unchanged store leaves them untouched. Last, once the copy verified, the
@@ -51,7 +58,7 @@ struct Backup {
     /// whole copy. Any other change (a new, replaced or removed file, another timeline) is
     /// handled and verified as in a one-off backup. `memory` is `nil` after a round that failed.
     func run(remembering memory: inout BackupMemory?) throws -> BackupReport {
-        let snapshot = try LogSnapshot(source)
+        let snapshot = try LogSnapshot(source, keyless: true)
         try BackupTarget.check(destination.directory, store: source.directory)
         let known = memory.flatMap { $0.storeID == snapshot.meta.storeID && $0.timelines == snapshot.timelines ? $0 : nil }
         memory = nil
@@ -59,7 +66,9 @@ struct Backup {
         if known == nil || !Self.isUnchanged("meta", known, at: destination.meta) { try prepareDestination(snapshot.meta) }
         unlink(destination.directory + "/" + Self.manifestName)
         var entries: [BackupManifest.Entry] = []
-        var report = BackupReport(headSeq: snapshot.headSeq)
+        var report = BackupReport(
+            headSeq: snapshot.headSeq,
+            headAnchor: QueryAnchor(seq: snapshot.headSeq, storeTag: snapshot.meta.storeID.tag, generation: snapshot.compactions.generation))
         var isVerifiedByParts = known != nil
         var appended: [(path: String, from: Int, to: Int)] = []
         let copied = snapshot.appendPoint.map { Array(snapshot.segments[...$0.segment]) } ?? []
@@ -103,6 +112,7 @@ struct Backup {
             report.filesRemoved += 1
             isVerifiedByParts = false
         }
+        entries += try copyKeySlots(&report)
         if let point = snapshot.appendPoint, snapshot.headSeq > 0 {
             let name = snapshot.segments[point.segment].name
             let checkpoint = Checkpoint(seq: snapshot.headSeq, segmentBase: name.baseSeq, endOffset: UInt64(point.offset))
@@ -128,10 +138,10 @@ struct Backup {
         try DurableFile.syncDirectory(destination.directory)
         progress?(copied.count, copied.count)
         if let known, isVerifiedByParts {
-            try BackupTailCheck(destination: destination, timelines: snapshot.timelines, storeTag: snapshot.meta.storeID.tag)
+            try BackupTailCheck(destination: destination, timelines: snapshot.timelines, storeTag: snapshot.meta.storeID.tag, isEncrypted: snapshot.meta.isEncrypted)
                 .check(appended, after: known.headSeq, head: snapshot.headSeq)
         } else {
-            let check = try Verifier(layout: destination, progress: nil).run()
+            let check = try Verifier(layout: destination, progress: nil, keyless: true).run()
             guard check.isSound, check.headSeq == snapshot.headSeq else {
                 throw HealthLogError(
                     .corrupt,
@@ -209,6 +219,35 @@ struct Backup {
         let (entry, _) = try copyUnlessSame(path, length: status.size, to: target, as: relative, &report)
         try remember(entry, source: status, target: target, in: &next)
         return entry
+    }
+
+    /// Copies the store's key slots into the destination's `keys/` unless it holds the same
+    /// bytes, each read whole in one pass (a slot is replaced by a rename, never changed in
+    /// place, so the copy is one version of it), and removes the destination's slots the
+    /// store no longer has. Returns their manifest entries; a plaintext store has none.
+    private func copyKeySlots(_ report: inout BackupReport) throws -> [BackupManifest.Entry] {
+        let names = try DirectoryListing.names(in: source.keySlots).filter(BackupManifest.isKeySlotName).sorted()
+        let present = try DirectoryListing.names(in: destination.keySlots).filter(BackupManifest.isKeySlotName)
+        if !names.isEmpty { try OwnedDirectory.prepare(destination.keySlots) }
+        var entries: [BackupManifest.Entry] = []
+        for name in names {
+            // A slot removed since the listing is left out, as a later listing would.
+            guard let bytes = try SmallFile.read(source.keySlots + "/" + name, maxLength: BackupSource.maxManifestBytes) else { continue }
+            if try DurableFile.replaceUnlessSame(destination.keySlots + "/" + name, with: bytes, syncDirectory: false) {
+                report.filesWritten += 1
+                report.bytesWritten += bytes.count
+            } else {
+                report.filesKept += 1
+            }
+            entries.append(BackupManifest.Entry(path: BackupManifest.keySlotsDirectory + name, size: bytes.count, sha256: try SHA256Digest.hex(of: bytes)))
+        }
+        let kept = Set(entries.map { String($0.path.dropFirst(BackupManifest.keySlotsDirectory.count)) })
+        for name in present where !kept.contains(name) {
+            unlink(destination.keySlots + "/" + name)
+            report.filesRemoved += 1
+        }
+        if !names.isEmpty || !present.isEmpty { try DurableFile.syncDirectory(destination.keySlots) }
+        return entries
     }
 
     /// Whether the destination's small file `name` (at `path`) is as `known`'s round left it.

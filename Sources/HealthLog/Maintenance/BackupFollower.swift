@@ -40,7 +40,7 @@ struct BackupFollower {
     /// Where the store's log ends and which files hold it: its head, current timeline and
     /// compaction generation.
     private static func position(_ layout: StoreLayout) throws -> Position {
-        let snapshot = try LogSnapshot(layout)
+        let snapshot = try LogSnapshot(layout, keyless: true)
         return Position(
             headSeq: snapshot.headSeq, timeline: snapshot.timelines.starts.last?.id ?? snapshot.meta.storeID,
             compactions: snapshot.compactions.generation)

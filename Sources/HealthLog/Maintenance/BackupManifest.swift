@@ -13,8 +13,8 @@
 /// sha256 <digest of every byte above this line>
 /// ```
 ///
-/// A path is one of `meta`, `checkpoint`, `timelines`, `compactions`, `segments/<segment name>` and
-/// `segments/<segment name>.idx`; anything else (`../x`, an absolute path, another
+/// A path is one of `meta`, `checkpoint`, `timelines`, `compactions`, `segments/<segment name>`,
+/// `segments/<segment name>.idx` and an encrypted store's key slots, `keys/<id>.slot`; anything else (`../x`, an absolute path, another
 /// directory) makes the manifest invalid.
 struct BackupManifest: Equatable {
     /// One file of the backup.
@@ -48,9 +48,18 @@ struct BackupManifest: Equatable {
         return body + "sha256 \(try SHA256Digest.hex(of: Array(body.utf8)))\n"
     }
 
+    /// The directory of the key slots in a backup, as its paths begin.
+    static let keySlotsDirectory = "keys/"
+
+    /// Whether `name` is a key slot's file name: four digits and `.slot` (`0001.slot`).
+    static func isKeySlotName(_ name: String) -> Bool {
+        name.utf8.count == 9 && name.hasSuffix(".slot") && name.utf8.prefix(4).allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     /// Whether `path` names a file a backup may hold.
     static func isBackupPath(_ path: String) -> Bool {
         if ["meta", "checkpoint", "timelines", "compactions"].contains(path) { return true }
+        if path.hasPrefix(keySlotsDirectory) { return isKeySlotName(String(path.dropFirst(keySlotsDirectory.count))) }
         guard path.hasPrefix("segments/") else { return false }
         let name = String(path.dropFirst("segments/".count))
         if SegmentName(fileName: name) != nil { return true }

@@ -64,6 +64,7 @@ struct BackupSource {
     /// (files done, files) before each file and once at the end.
     func copy(into layout: StoreLayout, progress: (Int, Int) -> Void = { _, _ in }) throws -> (files: Int, bytes: Int) {
         try OwnedDirectory.prepare(layout.segments)
+        if manifest.entries.contains(where: { $0.path.hasPrefix(BackupManifest.keySlotsDirectory) }) { try OwnedDirectory.prepare(layout.keySlots) }
         var bytes = 0
         for (done, entry) in manifest.entries.enumerated() {
             progress(done, manifest.entries.count)

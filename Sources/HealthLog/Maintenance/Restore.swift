@@ -24,6 +24,10 @@ import Darwin
 /// after the cut becomes discarded history like what the replaced store held after the
 /// backup.
 ///
+/// A backup of an encrypted store is restored only with a secret that opens one of the key
+/// slots the backup holds (any passphrase or key file that opened the store when the backup
+/// was taken): checked before anything is copied, and the new store keeps those slots.
+///
 /// The new timeline starts above every sequence number the backup's history or the
 /// replaced store (when it is the same store) ever issued, so no number is reused and
 /// anchors into the discarded history are refused.
@@ -40,6 +44,8 @@ struct Restore {
     var progress: ((RestoreProgress) -> Void)?
     /// The lock timeout and test faults.
     let options: StoreOptions
+    /// The secret that opens a backup of an encrypted store (by the slots the backup holds).
+    var keys: StoreKeys? = nil
 
     /// The suffix (before a random part) of the new store while it is built beside the target.
     static let temporaryInfix = ".restore-"
@@ -65,6 +71,7 @@ struct Restore {
     private func run(into real: String, _ state: RestoreTarget.State) throws -> RestoreReport {
         let source = try BackupSource(backup)
         if let point { try RestoreCut.check(point, against: source) }
+        try Self.openKeys(of: StoreLayout(directory: backup, keys: keys))
         let faults = FaultCounter(options.faults)
         var report = RestoreReport()
         report.backupHeadSeq = source.manifest.headSeq
@@ -72,7 +79,7 @@ struct Restore {
         report.leftoversRemoved = try ScratchDirectory.removeLeftovers(beside: real, infix: Self.temporaryInfix)
         let scratch = try ScratchDirectory.make(beside: real, infix: Self.temporaryInfix)
         let temporary = scratch.path
-        let built = StoreLayout(directory: temporary)
+        let built = StoreLayout(directory: temporary, keys: keys)
         do {
             (report.filesCopied, report.bytesCopied) = try source.copy(into: built) { done, total in
                 progress?(RestoreProgress(stage: .copying, done: done, total: total))
@@ -90,6 +97,7 @@ struct Restore {
             let old = state == .store ? StoreLayout(directory: real) : nil
             report.firstSeq = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
             try DurableFile.syncDirectory(built.segments)
+            if FileDescriptor.exists(built.keySlots) { try DurableFile.syncDirectory(built.keySlots) }
             try DurableFile.syncDirectory(temporary)
             faults.reach(.restoreSynced)
             try scratch.unmark()
@@ -116,6 +124,17 @@ struct Restore {
         if state != .missing { try DirectoryTree.remove(temporary) }
         report.replacedStore = state == .store
         return report
+    }
+
+    /// Opens the keys of the backup at `layout` when its store is encrypted, so a missing or
+    /// wrong secret is refused (``HealthLogError/Code/keyRequired``,
+    /// ``HealthLogError/Code/wrongKey``) before anything is written. The keys stay open on
+    /// `layout`'s ``StoreKeys`` for the store built from the backup, whose slots are the
+    /// backup's, checked against the manifest as they are copied.
+    /// A meta that does not read is left to the copy, which refuses it against the manifest.
+    static func openKeys(of layout: StoreLayout) throws {
+        guard let meta = try? StoreMeta.read(layout), meta.isEncrypted else { return }
+        _ = try layout.cipher(meta)
     }
 
     /// Checks the store built at `layout`: the backup's store, sound, ending at `keptSeq`
@@ -178,10 +197,11 @@ struct Restore {
         if restored != backup { try restored.write(layout) }
     }
 
-    /// The number the store at `layout` would issue next. A damaged store is judged by what
+    /// The number the store at `layout` would issue next, read without its key (an
+    /// encrypted store's sequence numbers are in clear). A damaged store is judged by what
     /// survives of it: its checkpoint, its newest segment's name and its timelines.
     private static func nextSeq(of layout: StoreLayout) -> UInt64 {
-        if let snapshot = try? LogSnapshot(layout) { return snapshot.timelines.nextSeq(head: snapshot.headSeq) }
+        if let snapshot = try? LogSnapshot(layout, keyless: true) { return snapshot.timelines.nextSeq(head: snapshot.headSeq) }
         let acknowledged = (try? Checkpoint.read(layout))??.seq ?? 0
         let newest = (try? layout.listSegments())?.last?.baseSeq ?? 0
         let timelines = (try? Timelines.read(layout)) ?? Timelines()

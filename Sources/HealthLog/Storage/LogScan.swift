@@ -12,6 +12,9 @@ struct LogScan {
     let meta: StoreMeta
     /// The cipher of an encrypted store, whose batch headers' tables are sealed.
     let cipher: StoreCipher?
+    /// Whether batch headers are read as shells (``BatchHeader/shell``): an encrypted store
+    /// walked without its key, as a backup does.
+    let readsShells: Bool
     /// Where restores cut the log: the only gaps in sequence numbers it accepts.
     let timelines: Timelines
     /// What `compact` committed: which generation of each segment is in use.
@@ -32,11 +35,14 @@ struct LogScan {
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
 
-    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true) throws {
+    /// A scan of the store at `layout`; `keyless` reads an encrypted store's batch headers
+    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:betweenReads:)``).
+    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false) throws {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
-        cipher = try layout.cipher(meta)
+        readsShells = keyless && meta.isEncrypted
+        cipher = readsShells ? nil : try layout.cipher(meta)
         timelines = try Timelines.read(layout)
         compactions = try Compactions.read(layout)
         let descriptors = SegmentDescriptors(layout)
@@ -146,7 +152,7 @@ struct LogScan {
         guard length <= FormatConstants.maxBatchHeaderLength else { return false }
         let payload = try file.read(at: summary.lastOffset + 8, count: length)
         guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC,
-            let header = try? BatchHeader.decode(payload: payload, place: place(file, summary.lastOffset))
+            let header = try? decode(payload, file, summary.lastOffset)
         else { return false }
         return header.storeTag == meta.storeID.tag && header.lastSeq == summary.lastSeq && header.firstSeq >= summary.firstSeq
             && header.isEndOfAppend == summary.lastIsEndOfAppend && summary.lastOffset + 8 + length + header.framesLength == summary.coveredLength
@@ -235,7 +241,7 @@ struct LogScan {
         var seq = expectedSeq
         let names = BatchHeader.Names()
         for entry in sidecar.entries {
-            guard entry.offset == offset, let header = try? BatchHeader.decode(payload: entry.payload, verifyingChecksum: false, names: names, place: place(file, offset)),
+            guard entry.offset == offset, let header = try? decode(entry.payload, file, offset, verifyingChecksum: false, names: names),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
             let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header, payload: entry.payload)
@@ -270,7 +276,7 @@ struct LogScan {
         var refs: [BatchRef] = []
         refs.reserveCapacity(entries.count)
         for entry in entries {
-            guard let header = try? BatchHeader.decode(payload: entry.payload, names: names, place: place(segments[index], entry.offset)) else { return nil }
+            guard let header = try? decode(entry.payload, segments[index], entry.offset, names: names) else { return nil }
             refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: entry.payload))
         }
         return refs
@@ -310,7 +316,7 @@ struct LogScan {
         guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete")) }
         let header: BatchHeader
         do {
-            header = try BatchHeader.decode(payload: payload, place: place(file, offset))
+            header = try decode(payload, file, offset)
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.location(offset)): \(violation.reason): upgrade healthlog") }
             return .failure(violation)
@@ -328,6 +334,15 @@ struct LogScan {
     /// plaintext store.
     func place(_ file: SegmentFile, _ offset: Int) -> BatchPlace? {
         cipher.map { file.place(offset, cipher: $0) }
+    }
+
+    /// Decodes the batch header `payload` found at `offset` of `file`: opened in place with
+    /// the store's cipher, or read as a shell when ``readsShells`` (and then refused unless
+    /// it is sealed, as every header of an encrypted store is).
+    func decode(_ payload: [UInt8], _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil) throws -> BatchHeader {
+        let header = try BatchHeader.decode(payload: payload, verifyingChecksum: verifyingChecksum, names: names, place: place(file, offset), shell: readsShells)
+        if readsShells, header.shell == nil { throw FormatViolation("batch header is not sealed in an encrypted store") }
+        return header
     }
 
     /// Whether something starting at `first` may come where `expected` (the previous
@@ -370,6 +385,14 @@ struct LogScan {
         while first > 0, !batches[first - 1].header.isEndOfAppend { first -= 1 }
         var buffer: [UInt8] = []
         for batch in batches[first..<committedCount] {
+            if let shell = batch.header.shell {
+                try segments[batch.segment].read(into: &buffer, at: batch.end - shell.framesLength, count: shell.framesLength)
+                if CRC32C.checksum(buffer[...]) != shell.framesCRC {
+                    committedCount = first
+                    demotedReason = "the last append fails its frame checksum"
+                    return
+                }
+            }
             for (g, group) in batch.header.groups.enumerated() {
                 try segments[batch.segment].read(into: &buffer, at: batch.groupOffsets[g], count: Int(group.frameLength))
                 if CRC32C.checksum(buffer[...]) != group.frameCRC {

@@ -63,14 +63,26 @@ final class LogSnapshot {
     private let decoder: LZ4FrameDecoder
     private var frameBuffer: [UInt8] = []
 
+    /// Whether this is a keyless snapshot of an encrypted store: its batch headers are
+    /// shells (``BatchHeader/shell``: fixed fields, no groups), so it knows the log's
+    /// structure (segments, sequence numbers, the append point, each batch's frames and
+    /// their CRC-32C) and none of its content. Its batches are given only to those who ask
+    /// for shells (``allBatches(allowingShells:)``, ``batches(inSegment:allowingShells:)``):
+    /// any other read throws ``HealthLogError/Code/keyRequired``, so no query can answer
+    /// from shells (nothing, silently).
+    let readsShells: Bool
+
     /// Opens a snapshot of the store at `layout`; `usingIndexes: false` walks every batch
     /// header instead of trusting the segments' sidecar indexes (as `verify` does).
-    /// `betweenReads` runs between reading the checkpoint and listing the segments (tests
-    /// commit an append there, as a concurrent writer may).
-    init(_ layout: StoreLayout, usingIndexes: Bool = true, betweenReads: () throws -> Void = {}) throws {
+    /// `keyless` opens an encrypted store without asking for its key (see ``readsShells``):
+    /// what a backup, which copies ciphertext, needs; a plaintext store's snapshot is the
+    /// same either way. `betweenReads` runs between reading the checkpoint and listing the
+    /// segments (tests commit an append there, as a concurrent writer may).
+    init(_ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, betweenReads: () throws -> Void = {}) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
-        cipher = try layout.cipher(meta)
+        readsShells = keyless && meta.isEncrypted
+        cipher = readsShells ? nil : try layout.cipher(meta)
         readerLock = try ReaderLock.shared(layout)
         decoder = try LZ4FrameDecoder()
         // The checkpoint first, then the segments' list and sizes: read the other way round, an
@@ -78,7 +90,7 @@ final class LogSnapshot {
         // reads as acknowledged events missing.
         let acknowledged = try Checkpoint.read(layout)
         try betweenReads()
-        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes)
+        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless)
         checkpoint = scan.compactions.translate(acknowledged)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
@@ -101,14 +113,28 @@ final class LogSnapshot {
     /// The number of committed batches.
     var batchCount: Int { prefix.reduce(0) { $0 + $1.batchCount } + tail.count }
 
-    /// The committed batches of segment `index`.
-    func batches(inSegment index: Int) throws -> [BatchRef] {
+    /// The committed batches of segment `index`; `allowingShells` takes a keyless
+    /// snapshot's shells (see ``readsShells``).
+    func batches(inSegment index: Int, allowingShells: Bool = false) throws -> [BatchRef] {
+        if !allowingShells { try requireKey() }
         if index < prefix.count { return try prefixBatches(index) }
         return tail.filter { $0.segment == index }
     }
 
     /// Every committed batch holding a sequence number above `seq`, in order.
     func batches(after seq: UInt64) throws -> [BatchRef] {
+        try requireKey()
+        return try batches(from: seq)
+    }
+
+    /// Refuses, with ``HealthLogError/Code/keyRequired``, a read of a keyless snapshot's
+    /// batches by a reader that needs their content.
+    private func requireKey() throws {
+        if readsShells { throw StoreKeys.keyRequired(layout) }
+    }
+
+    /// ``batches(after:)`` without the check.
+    private func batches(from seq: UInt64) throws -> [BatchRef] {
         var out: [BatchRef] = []
         if let last = prefix.last, seq < last.lastSeq {
             var first = 0
@@ -137,6 +163,7 @@ final class LogSnapshot {
     /// (the table is loaded in full, as ``batches(after:)`` does, when the sidecar does not
     /// vouch for it). Partial tables are not kept.
     func batches(after seq: UInt64, upTo wanted: Int, counting count: (BatchRef) -> Int) throws -> (batches: [BatchRef], reachesHead: Bool) {
+        try requireKey()
         var out: [BatchRef] = []
         var counted = 0
         func isEnough(_ batch: BatchRef) -> Bool {
@@ -186,7 +213,7 @@ final class LogSnapshot {
             layout, segments[index].name, after: seq, matching: prefix[index], storeTag: meta.storeID.tag,
             continues: { first, expected in timelines.continues(first, after: expected - 1) }
         ) { offset, payload in
-            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? BatchHeader.decode(payload: Array(payload), names: names, place: scan.place(file, offset)) else {
+            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? scan.decode(Array(payload), file, offset, names: names) else {
                 isDecoded = false
                 return false
             }
@@ -199,14 +226,17 @@ final class LogSnapshot {
         return (refs, counted)
     }
 
-    /// Every committed batch, in order.
-    func allBatches() throws -> [BatchRef] {
-        try batches(after: 0)
+    /// Every committed batch, in order; `allowingShells` takes a keyless snapshot's shells
+    /// (see ``readsShells``).
+    func allBatches(allowingShells: Bool = false) throws -> [BatchRef] {
+        if !allowingShells { try requireKey() }
+        return try batches(from: 0)
     }
 
     /// The committed batch holding `seq`, if any: of the leading segments, only the table
     /// of the one whose range reaches `seq` is read.
     func batch(containing seq: UInt64) throws -> BatchRef? {
+        try requireKey()
         guard seq >= 1 else { return nil }
         let found: BatchRef?
         if let index = prefix.firstIndex(where: { $0.lastSeq >= seq }) {

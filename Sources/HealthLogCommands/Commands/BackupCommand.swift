@@ -23,7 +23,7 @@ enum BackupCommand: Command {
         let progress = ProgressLine("backup", context.terminal, unit: "segments")
         let report = try store.backup(to: destination, progress: progress.update)
         progress.finish()
-        context.terminal.print(try HealthStore(directory: destination).headAnchor().token)
+        context.terminal.print(report.headAnchor.token)
         context.terminal.flush()
         context.terminal.summary("backed up \(String(counting: report.headSeq, "event")): \(String(counting: report.filesWritten, "file")) written (\(String(counting: report.bytesWritten, "byte"))), \(report.filesKept) unchanged, \(report.filesRemoved) removed; verified")
         return ExitCode.success
@@ -33,10 +33,10 @@ enum BackupCommand: Command {
     /// until SIGINT or SIGTERM.
     private static func follow(_ store: HealthStore, into destination: String, _ context: Context) throws -> Int32 {
         let stop = try SignalStop.install()
-        _ = try store.backup(to: destination, until: stop) { report in
+        let last = try store.backup(to: destination, until: stop) { report in
             context.terminal.summary("backed up to seq \(report.headSeq)")
         }
-        context.terminal.print(try HealthStore(directory: destination).headAnchor().token)
+        context.terminal.print(last.headAnchor.token)
         context.terminal.flush()
         return ExitCode.success
     }

@@ -127,6 +127,26 @@ struct EncryptedSegmentTests {
         _ = try BatchHeader.decode(payload: payload, place: BatchPlace(cipher: place.cipher, segmentBase: 1, generation: 0, offset: SegmentLayout.prologueLength))
     }
 
+    @Test("Compaction of an encrypted store seals every rewritten batch for its new place and answers as a compacted plaintext store")
+    func compactionReseals() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let sealed = try Self.makeStore(dir.path + "/sealed", options: Self.smallSegments)
+        let plain = HealthStore(directory: dir.path + "/plain", options: Self.smallSegments)
+        for store in [sealed, plain] {
+            _ = try store.append(ndjson: CompactionTests.lines(1...600))
+            _ = try store.append(ndjson: CompactionTests.lines(601...700, deleting: [3, 250, 640]))
+            let report = try store.compact(horizon: .anchor(try store.headAnchor()))
+            #expect(report.eventsDropped == 6)
+            _ = try store.append(ndjson: CompactionTests.lines(701...720))
+        }
+        #expect(try CompactionTests.raw(sealed) == CompactionTests.raw(plain))
+        #expect(try sealed.verify().isSound)
+        for (name, file) in try Self.files(dir.path + "/sealed") where name.hasPrefix("segments/") {
+            #expect(Self.find(Array("HeartRate".utf8), in: file) == nil, "\(name)")
+        }
+    }
+
     /// Where `needle` first occurs in `haystack`, if anywhere.
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         haystack.firstRange(of: needle)?.lowerBound

@@ -180,7 +180,7 @@ _healthlog() {
             case $prev in
                 --horizon) _healthlog_values none; return ;;
             esac
-            COMPREPLY=($(compgen -W "--horizon --help -h" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "--horizon --rekey --help -h" -- "$cur")) ;;
         import)
             case $prev in
             esac

@@ -146,6 +146,7 @@ complete -c healthlog -n '__healthlog_using recover' -x -a '(__fish_complete_dir
 complete -c healthlog -n '__healthlog_using log' -l limit -x -d 'Only the newest n appends, with the restores among them (0: all, the default)'
 complete -c healthlog -n '__healthlog_using log' -l format -x -a 'table ndjson' -d 'table (the default) or ndjson: one object per append'
 complete -c healthlog -n '__healthlog_using compact' -l horizon -x -d 'Drop deletes appended before this date (an ISO 8601 instant, or YYYY-MM-DD for its midnight UTC), or at or before this anchor (a token, or a sequence number), with the samples they deleted'
+complete -c healthlog -n '__healthlog_using compact' -l rekey -d 'Encrypted store: also rewrite every segment sealed under a key epoch older than the current one (\'healthlog key rotate\' starts a new one), then rebuild the indexes, so no file needs the older keys'
 complete -c healthlog -n '__healthlog_using import' -l mirror -d 'Delete (with delete events) the samples earlier imports brought in that this export no longer holds; samples that did not come from an import are never touched'
 complete -c healthlog -n '__healthlog_using import' -l no-sync -d 'Do not wait for fdatasync before reporting success'
 complete -c healthlog -n '__healthlog_using import' -F

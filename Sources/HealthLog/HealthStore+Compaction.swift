@@ -22,4 +22,17 @@ extension HealthStore {
     public func compact(horizon: CompactionHorizon, progress: ((Int, Int) -> Void)? = nil) throws -> CompactReport {
         try Compactor(layout: layout, options: options, horizon: horizon, progress: progress).run()
     }
+
+    /// Rewrites every segment of an encrypted store that holds data sealed under a key
+    /// epoch older than the current one (after a key rotation), under the current epoch,
+    /// and with `horizon` drops deleted history as ``compact(horizon:progress:)`` does, in
+    /// the same crash-safe, reader-safe way; then rebuilds the derived files.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` for a plaintext store; as
+    ///   ``compact(horizon:progress:)`` otherwise.
+    public func rekey(horizon: CompactionHorizon? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> CompactReport {
+        var compactor = Compactor(layout: layout, options: options, horizon: horizon, progress: progress)
+        compactor.rekey = true
+        return try compactor.run()
+    }
 }

@@ -45,7 +45,8 @@ enum GoldenTexts {
                                     the indexes.
           reindex                   Rebuild the indexes from the segments.
           compact                   Drop samples deleted before a horizon, with their
-                                    deletes; older anchors below it expire.
+                                    deletes; older anchors below it expire. Or rewrite
+                                    an encrypted store under its newest key.
           import                    Import an Apple Health export (export.zip or
                                     export.xml), idempotently.
 
@@ -588,9 +589,9 @@ enum GoldenTexts {
 
     /// `healthlog compact --help`.
     static let compact = """
-        OVERVIEW: Drop samples deleted before a horizon, with their deletes; older anchors below it expire.
+        OVERVIEW: Drop samples deleted before a horizon, with their deletes; older anchors below it expire. Or rewrite an encrypted store under its newest key.
 
-        USAGE: healthlog [--store <dir>] compact --horizon <date|anchor>
+        USAGE: healthlog [--store <dir>] compact [--horizon <date|anchor>] [--rekey]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
@@ -599,6 +600,11 @@ enum GoldenTexts {
                                     instant, or YYYY-MM-DD for its midnight UTC), or at
                                     or before this anchor (a token, or a sequence
                                     number), with the samples they deleted.
+          --rekey                   Encrypted store: also rewrite every segment sealed
+                                    under a key epoch older than the current one
+                                    ('healthlog key rotate' starts a new one), then
+                                    rebuild the indexes, so no file needs the older
+                                    keys.
           -h, --help                Show help information.
 
         Rewrites only the segments holding such events, as new files beside the old

@@ -5,6 +5,8 @@
 #
 # Environment: SEED (1), RUNS (5), WARMUP (1),
 #              WORK (/tmp/healthlog-bench/EVENTS; generated data is cached there),
+#              ENCRYPTED (1: every healthlog job again on an encrypted store, opened
+#              with a key file; 0 to skip),
 #              HEALTHLOG_BUILD (how the binary was built, for the table's header).
 # Needs: python3, sqlite3, hyperfine, lz4, jq; duckdb (pip) for the DuckDB rows.
 # Results: a Markdown table (with the machine and load) on stdout, $WORK/results.tsv, hyperfine JSON in $WORK/json/.
@@ -85,7 +87,15 @@ csv_count() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "count") c 
 declare -A SQLITE_ROWS
 note_vs_sqlite() { local s=${SQLITE_ROWS[$1]:-}; [[ -n $s && $s != "$2" ]] && echo "rows differ from sqlite ($s)" || true; }
 
-DB=$WORK/sqlite.db STORE=$WORK/hl.store DDB=$WORK/duck.duckdb
+DB=$WORK/sqlite.db STORE=$WORK/hl.store DDB=$WORK/duck.duckdb ENC=$WORK/hl-encrypted.store
+# The encrypted store's key file: every healthlog command finds it in HEALTHLOG_KEY_FILE
+# (a plaintext store ignores it), so both stores run the very same commands.
+ENCRYPTED=${ENCRYPTED:-1}
+[[ -n $HL ]] || ENCRYPTED=0
+if (( ENCRYPTED )); then
+  export HEALTHLOG_KEY_FILE=$WORK/store.key
+  [[ -s $HEALTHLOG_KEY_FILE ]] || { head -c 32 /dev/urandom >"$HEALTHLOG_KEY_FILE"; chmod 600 "$HEALTHLOG_KEY_FILE"; }
+fi
 
 # ---- reference sizes and lz4 speed -------------------------------------------
 raw=$(stat -c %s "$DATA")
@@ -110,6 +120,10 @@ fi
 if [[ -n $HL ]] && bench ingest healthlog "rm -rf $(q "$STORE")" "$HL --store $(q "$STORE") append $(q "$DATA")" count; then
   record ingest healthlog "$MEDIAN" "$N" "$(disk "$STORE")" "$RSS_KB" ""
 fi
+if (( ENCRYPTED )) && bench ingest "healthlog encrypted" "rm -rf $(q "$ENC") && $HL --store $(q "$ENC") init --encrypt" \
+     "$HL --store $(q "$ENC") append $(q "$DATA")" count; then
+  record ingest "healthlog encrypted" "$MEDIAN" "$N" "$(disk "$ENC")" "$RSS_KB" ""
+fi
 
 # ---- read jobs ---------------------------------------------------------------------
 # read_job JOB PEER CMD: an output-producing job; rows = output lines.
@@ -122,33 +136,39 @@ read_job() {
 }
 read_job "replay all from 0" sqlite "$BENCH/sqlite_peer.sh replay $(q "$DB") 0"
 [[ -n $HL ]] && read_job "replay all from 0" healthlog "$HL --store $(q "$STORE") replay --from 0"
+(( ENCRYPTED )) && read_job "replay all from 0" "healthlog encrypted" "$HL --store $(q "$ENC") replay --from 0"
 
 read_job "query glucose from 0" sqlite "$BENCH/sqlite_peer.sh query $(q "$DB") $BG 0 0"
 [[ -n $HL ]] && read_job "query glucose from 0" healthlog "$HL --store $(q "$STORE") replay --from 0 --type $BG"
+(( ENCRYPTED )) && read_job "query glucose from 0" "healthlog encrypted" "$HL --store $(q "$ENC") replay --from 0 --type $BG"
 
 read_job "query glucose from 90%" sqlite "$BENCH/sqlite_peer.sh query $(q "$DB") $BG $A90 0"
 if [[ -n $HL ]]; then
   # healthlog anchors are opaque: build a second store in two appends (first
   # A90 lines, then the rest) and take the next-anchor after the first one.
   say "healthlog: two-append store for the 90% anchor"
-  S90=$WORK/hl90.store
-  rm -rf "$S90"
   head -n "$A90" "$DATA" >"$WORK/part1.ndjson"
   tail -n +"$((A90 + 1))" "$DATA" >"$WORK/part2.ndjson"
-  if "$HEALTHLOG" --store "$S90" append "$WORK/part1.ndjson" >/dev/null &&
-     tok=$("$HEALTHLOG" --store "$S90" replay --from 0 --type "$BG" 2>&1 >/dev/null | sed -n 's/^next-anchor: //p' | tail -n 1) &&
-     [[ -n $tok ]] && "$HEALTHLOG" --store "$S90" append "$WORK/part2.ndjson" >/dev/null; then
-    read_job "query glucose from 90%" healthlog "$HL --store $(q "$S90") replay --from $(q "$tok") --type $BG"
-  else
-    say "  could not build the two-append store or read its anchor"; record "query glucose from 90%" healthlog - - - - FAILED
-  fi
+  peers=(healthlog); (( ENCRYPTED )) && peers+=("healthlog encrypted")
+  for peer in "${peers[@]}"; do
+    S90=$WORK/hl90${peer#healthlog}.store; S90=${S90// /-}
+    rm -rf "$S90"
+    [[ $peer == healthlog ]] || "$HEALTHLOG" --store "$S90" init --encrypt
+    if "$HEALTHLOG" --store "$S90" append "$WORK/part1.ndjson" >/dev/null &&
+       tok=$("$HEALTHLOG" --store "$S90" replay --from 0 --type "$BG" 2>&1 >/dev/null | sed -n 's/^next-anchor: //p' | tail -n 1) &&
+       [[ -n $tok ]] && "$HEALTHLOG" --store "$S90" append "$WORK/part2.ndjson" >/dev/null; then
+      read_job "query glucose from 90%" "$peer" "$HL --store $(q "$S90") replay --from $(q "$tok") --type $BG"
+    else
+      say "  could not build the two-append store or read its anchor"; record "query glucose from 90%" "$peer" - - - - FAILED
+    fi
+  done
   rm -f "$WORK/part1.ndjson" "$WORK/part2.ndjson"
 fi
 
 # Paged replay: paged.sh prints "pages=P rows=R".
 paged_job() {
   local peer=$1 where=$2 job="paged HR limit $PAGE"
-  bench "$job" "$peer" "" "$BENCH/paged.sh $peer $(q "$where") $HR $PAGE" keep || return 0
+  bench "$job" "$peer" "" "$BENCH/paged.sh ${peer%% *} $(q "$where") $HR $PAGE" keep || return 0
   local pages rows note
   pages=$(sed -n 's/^pages=\([0-9]*\) .*/\1/p' "$WORK/last.out")
   rows=$(sed -n 's/.* rows=\([0-9]*\)$/\1/p' "$WORK/last.out")
@@ -157,6 +177,7 @@ paged_job() {
 }
 paged_job sqlite "$DB"
 [[ -n $HL ]] && paged_job healthlog "$STORE"
+(( ENCRYPTED )) && paged_job "healthlog encrypted" "$ENC"
 
 # Aggregate: rows = samples aggregated (sum of the count column).
 agg_job() {
@@ -175,6 +196,7 @@ if (( DUCK )); then
   agg_job "duckdb (table)" "python3 $BENCH/duckdb_peer.py aggregate $(q "$DDB") $HR"
 fi
 [[ -n $HL ]] && agg_job healthlog "$HL --store $(q "$STORE") aggregate --type $HR --interval day --format csv"
+(( ENCRYPTED )) && agg_job "healthlog encrypted" "$HL --store $(q "$ENC") aggregate --type $HR --interval day --format csv"
 
 # ---- table ---------------------------------------------------------------------
 # Markdown, ready for BENCHMARKS.md. "SQLite ÷ this" is the SQLite peer's median over this
@@ -206,6 +228,24 @@ awk -F'\t' '
              (eps[i] == "-" ? "" : eps[i]), mb, kb, note[i]
     }
   }' "$RESULTS"
+if (( ENCRYPTED )); then
+  echo
+  echo "The encrypted store beside the plaintext one, in this run (time and disk: encrypted ÷ plaintext, lower is better):"
+  echo
+  awk -F'\t' '
+    NR == 1 { next }
+    $2 == "healthlog" && $3 != "-" { plain[$1] = $3; pbytes[$1] = $6; order[++n] = $1 }
+    $2 == "healthlog encrypted" && $3 != "-" { enc[$1] = $3; ebytes[$1] = $6 }
+    END {
+      print "| job | plaintext s | encrypted s | encrypted ÷ plaintext | disk ratio |"
+      print "|---|---:|---:|---:|---:|"
+      for (i = 1; i <= n; i++) {
+        j = order[i]; if (!(j in enc)) continue
+        d = (pbytes[j] != "-" && ebytes[j] != "-" && pbytes[j] > 0 ? sprintf("%.3f", ebytes[j] / pbytes[j]) : "")
+        printf "| %s | %.3f | %.3f | %.2f× | %s |\n", j, plain[j], enc[j], enc[j] / plain[j], d
+      }
+    }' "$RESULTS"
+fi
 echo
 echo "HR = $HR, glucose = $BG, 90% anchor = seq $A90; rows = events ingested, lines out or samples aggregated."
 echo "Raw results: $RESULTS; hyperfine's JSON in $WORK/json/, its output in $LOG."

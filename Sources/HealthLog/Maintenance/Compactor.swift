@@ -22,14 +22,20 @@ import Darwin
 ///    readers where it now points), releases the lock and removes the superseded files
 ///    unless a reader still holds a snapshot (``UnusedSegments``).
 ///
-/// Sequence numbers are never reused and the head stays where it was.
+/// Sequence numbers are never reused and the head stays where it was. With ``rekey``, the
+/// segments holding a batch sealed under an older key epoch are rewritten too (a rekey
+/// alone commits an entry that drops nothing and expires no anchor), and the derived files
+/// are rebuilt, so that no file needs the older keys any more.
 struct Compactor {
     /// The store.
     let layout: StoreLayout
     /// The writer's options (lock timeout, test faults).
     let options: StoreOptions
-    /// Where to stop.
-    let horizon: CompactionHorizon
+    /// Where to stop; `nil` to drop nothing (a rekey only).
+    let horizon: CompactionHorizon?
+    /// Whether to also rewrite every segment holding a batch sealed under a key epoch
+    /// older than the current one (`compact --rekey`), then rebuild the derived files.
+    var rekey = false
     /// Called with (batches done, batches of the segments to rewrite).
     var progress: ((Int, Int) -> Void)?
 
@@ -43,11 +49,33 @@ struct Compactor {
         guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
         let faults = FaultCounter(options.faults)
         var report = try compactHoldingLock(faults)
-        let lock = try WriterLock.acquire(layout, timeout: options.lockTimeout)
-        defer { lock.release() }
-        let removal = try UnusedSegments.remove(layout, faults: faults)
-        report.filesWaitingForReaders = removal.waiting
+        do {
+            let lock = try WriterLock.acquire(layout, timeout: options.lockTimeout)
+            defer { lock.release() }
+            report.filesWaitingForReaders = try UnusedSegments.remove(layout, faults: faults).waiting
+        }
+        if rekey, report.generation > 0 {
+            _ = try Reindexer(layout: layout, options: options, progress: nil).run()
+        }
         return report
+    }
+
+    /// The segments of `snapshot` holding a batch sealed under a key epoch other than the
+    /// current one (none in a plaintext store).
+    private func staleSegments(_ snapshot: LogSnapshot) throws -> [Int] {
+        guard rekey else { return [] }
+        guard let cipher = snapshot.cipher else {
+            throw HealthLogError(.badUsage, "\(layout.directory) is not encrypted: there is no key to rotate")
+        }
+        guard let point = snapshot.appendPoint else { return [] }
+        return try (0...point.segment).filter { index in
+            try snapshot.batches(inSegment: index).contains { batch in
+                let epoch = batch.sealedPayload.flatMap { payload in
+                    payload.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[BatchHeader.FixedFields.length...])) }
+                }
+                return epoch != cipher.currentEpoch
+            }
+        }
     }
 
     /// Steps 1 to 4 up to the checkpoint, holding the writer lock.
@@ -61,20 +89,21 @@ struct Compactor {
         let horizonSeq = try resolve(snapshot)
         report.horizonSeq = horizonSeq
         let compactions = snapshot.compactions
-        guard horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) else { return report }
-        let plan = try CompactionPlan(snapshot, horizonSeq: horizonSeq)
-        guard !plan.dropped.isEmpty else { return report }
-        report.deletesDropped = plan.deleteCount
-        report.eventsDropped = plan.dropped.count
+        let stale = try staleSegments(snapshot)
+        let plan = horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) ? try CompactionPlan(snapshot, horizonSeq: horizonSeq) : nil
+        let dropped = plan?.dropped ?? [:]
+        guard !dropped.isEmpty || !stale.isEmpty else { return report }
+        report.deletesDropped = plan?.deleteCount ?? 0
+        report.eventsDropped = dropped.count
         let generation = compactions.generation + 1
-        let segmentsToRewrite = plan.segments
+        let segmentsToRewrite = Set((plan?.segments ?? []) + stale).sorted()
         var checkpointMove: (before: Checkpoint, newOffset: UInt64)?
         var newBytes: [Int: Int] = [:]
         let total = try segmentsToRewrite.reduce(0) { $0 + (try snapshot.batches(inSegment: $1).count) }
         var done = 0
         for index in segmentsToRewrite {
             let rewriter = SegmentRewriter(layout: layout, snapshot: snapshot, generation: generation, faults: faults)
-            let rewritten = try rewriter.rewrite(segment: index, dropping: plan.dropped) {
+            let rewritten = try rewriter.rewrite(segment: index, dropping: dropped) {
                 progress?(done, total)
                 done += 1
             }
@@ -92,7 +121,7 @@ struct Compactor {
         var next = compactions
         next.entries.append(
             Compactions.Entry(
-                horizonSeq: horizonSeq, createdMillis: Clock.nowMillis(), droppedEvents: UInt64(plan.dropped.count),
+                horizonSeq: dropped.isEmpty ? 0 : horizonSeq, createdMillis: Clock.nowMillis(), droppedEvents: UInt64(dropped.count),
                 checkpointBefore: checkpointMove?.before, checkpointNewOffset: checkpointMove?.newOffset ?? 0))
         try next.write(layout)
         faults.reach(.compactCommitted)
@@ -111,6 +140,7 @@ struct Compactor {
 
     /// The horizon as a sequence number of `snapshot`'s log.
     private func resolve(_ snapshot: LogSnapshot) throws -> UInt64 {
+        guard let horizon else { return 0 }
         switch horizon {
         case .anchor(let anchor):
             try anchor.validate(storeTag: snapshot.meta.storeID.tag, head: snapshot.headSeq)

@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// Writes one segment again without the events a compaction drops, as a new file of the
-/// compaction's generation beside the old one (see ``Compactor``). The old file is only
-/// read.
+/// compaction's generation beside the old one (see ``Compactor``); in an encrypted store
+/// every batch is sealed again for its new place, under the current key epoch. The old
+/// file is only read.
 struct SegmentRewriter {
     /// The store.
     let layout: StoreLayout
@@ -50,28 +51,27 @@ struct SegmentRewriter {
         var lines = BatchLines()
         for batch in try snapshot.batches(inSegment: index) {
             batchStarted()
-            let (newHeader, frames) = try rewrite(batch, dropping: dropped, buffer: &buffer, lines: &lines)
-            let encoded = newHeader.encoded()
-            var groupOffsets: [Int] = []
-            var at = offset + encoded.count
-            try faults.write(encoded, to: fd, at: offset)
-            for frame in frames {
-                groupOffsets.append(at)
-                try faults.write(frame, to: fd, at: at)
-                at += frame.count
+            let (plainHeader, frames) = try rewrite(batch, dropping: dropped, buffer: &buffer, lines: &lines)
+            var (newHeader, encoded) = (plainHeader, plainHeader.encoded() + frames.joined())
+            if let cipher = snapshot.cipher {
+                (newHeader, encoded) = plainHeader.sealed(encoded, at: BatchPlace(cipher: cipher, segmentBase: name.baseSeq, generation: generation, offset: offset))
             }
-            refs.append(BatchRef(segment: index, offset: offset, groupOffsets: groupOffsets, end: at, header: newHeader))
-            endOffsets[batch.end] = at
-            offset = at
+            try faults.write(encoded, to: fd, at: offset)
+            let payloadLength = Int(ByteReaderValue.u32(encoded, 4))
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: payloadLength, header: newHeader, payload: Array(encoded[8..<8 + payloadLength]))
+            refs.append(ref)
+            endOffsets[batch.end] = ref.end
+            offset = ref.end
         }
         try faults.syncData(fd)
         try SegmentIndex(name: name, batches: refs).write(layout)
         return Rewritten(size: offset, endOffsets: endOffsets)
     }
 
-    /// The header and frames of `batch` without the dropped events: unchanged when it holds
-    /// none; otherwise each group holding one recompressed without it (or left out when
-    /// nothing of it remains), and the dropped events added to the header's list.
+    /// The plaintext header and LZ4 frames of `batch` without the dropped events: each
+    /// group holding one recompressed without it (or left out when nothing of it remains),
+    /// the others as stored (opened, in an encrypted store, to be sealed again at their new
+    /// place), and the dropped events added to the header's list.
     private func rewrite(_ batch: BatchRef, dropping dropped: [UInt64: BatchHeader.Dropped], buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
         let file = snapshot.segments[batch.segment]
         var header = batch.header
@@ -82,8 +82,15 @@ struct SegmentRewriter {
             let touches = !mine.isEmpty && mine.contains { $0.isDelete == group.isDelete && $0.seq >= group.firstSeq && $0.seq <= group.lastSeq }
             if !touches {
                 try file.read(into: &buffer, at: batch.groupOffsets[g], count: Int(group.frameLength))
-                frames.append(buffer)
-                groups.append(group)
+                guard CRC32C.checksum(buffer[...]) == group.frameCRC else {
+                    throw HealthLogError(.corrupt, "\(file.location(batch.groupOffsets[g])): frame checksum mismatch (\(group.type) events \(group.firstSeq)...\(group.lastSeq))")
+                }
+                let frame = try buffer.withUnsafeMutableBytes { Array(try file.frame($0, group: g, of: batch, cipher: snapshot.cipher)) }
+                var entry = group
+                entry.frameLength = UInt32(frame.count)
+                entry.frameCRC = CRC32C.checksum(frame[...])
+                frames.append(frame)
+                groups.append(entry)
                 continue
             }
             try lines.load(snapshot, batch, groups: [g])
@@ -111,8 +118,9 @@ struct SegmentRewriter {
             frames.append(frame)
             groups.append(entry)
         }
-        guard !mine.isEmpty else { return (header, frames) }
         header.groups = groups
+        header.flags &= ~FormatConstants.flagSealed
+        guard !mine.isEmpty else { return (header, frames) }
         header.dropped = (header.dropped + mine).sorted { $0.seq < $1.seq }
         if groups.contains(where: \.isDelete) {
             header.flags |= FormatConstants.flagHasDeletes

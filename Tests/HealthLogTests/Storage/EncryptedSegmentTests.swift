@@ -9,14 +9,21 @@ import Testing
 @Suite("Encrypted segments")
 struct EncryptedSegmentTests {
     /// A new, empty encrypted store at `path` with one random data key, and a handle on it.
-    static func makeStore(_ path: String, options: StoreOptions = StoreOptions()) throws -> HealthStore {
+    static func makeStore(_ path: String, options: StoreOptions = StoreOptions(), keys: [UInt32: SecretBytes]? = nil) throws -> HealthStore {
         let id = StoreID.random()
         #expect(mkdir(path, 0o700) == 0)
         let meta = StoreMeta.new(id, encrypted: true)
         try Array(meta.text.utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path + "/meta")) }
         chmod(path + "/meta", 0o600)
-        let cipher = StoreCipher(storeID: id, keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        let keys = try keys ?? [0: SecretBytes.random(count: 32)]
+        let cipher = StoreCipher(storeID: id, keys: keys, current: keys.keys.min()!)
         return HealthStore(directory: path, options: options, keys: StoreKeys(cipher: cipher))
+    }
+
+    /// Another handle on `store` that holds `keys` and seals under `current`.
+    static func handle(_ store: HealthStore, keys: [UInt32: SecretBytes], current: UInt32) throws -> HealthStore {
+        let cipher = StoreCipher(storeID: try StoreMeta.read(store.layout).storeID, keys: keys, current: current)
+        return HealthStore(directory: store.directory, options: store.options, keys: StoreKeys(cipher: cipher))
     }
 
     /// Options that make many small segments and batches.
@@ -125,6 +132,48 @@ struct EncryptedSegmentTests {
         let payload = Array(bytes[(SegmentLayout.prologueLength + 8)..<(SegmentLayout.prologueLength + 8 + payloadLength)])
         #expect(throws: FormatViolation.self) { try BatchHeader.decode(payload: payload, place: place) }
         _ = try BatchHeader.decode(payload: payload, place: BatchPlace(cipher: place.cipher, segmentBase: 1, generation: 0, offset: SegmentLayout.prologueLength))
+    }
+
+    @Test("Compaction of an encrypted store seals every rewritten batch for its new place and answers as a compacted plaintext store")
+    func compactionReseals() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let sealed = try Self.makeStore(dir.path + "/sealed", options: Self.smallSegments)
+        let plain = HealthStore(directory: dir.path + "/plain", options: Self.smallSegments)
+        for store in [sealed, plain] {
+            _ = try store.append(ndjson: CompactionTests.lines(1...600))
+            _ = try store.append(ndjson: CompactionTests.lines(601...700, deleting: [3, 250, 640]))
+            let report = try store.compact(horizon: .anchor(try store.headAnchor()))
+            #expect(report.eventsDropped == 6)
+            _ = try store.append(ndjson: CompactionTests.lines(701...720))
+        }
+        #expect(try CompactionTests.raw(sealed) == CompactionTests.raw(plain))
+        #expect(try sealed.verify().isSound)
+        for (name, file) in try Self.files(dir.path + "/sealed") where name.hasPrefix("segments/") {
+            #expect(Self.find(Array("HeartRate".utf8), in: file) == nil, "\(name)")
+        }
+    }
+
+    @Test("After a key rotation a rekey rewrites every segment sealed under the older epoch; then the newest key alone reads the whole log")
+    func rekeyLeavesOnlyTheNewestEpoch() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let old = try SecretBytes.random(count: 32)
+        let new = try SecretBytes.random(count: 32)
+        let first = try Self.makeStore(dir.path + "/s", options: Self.smallSegments, keys: [0: old])
+        _ = try first.append(ndjson: CompactionTests.lines(1...300))
+        let rotated = try Self.handle(first, keys: [0: old, 1: new], current: 1)
+        _ = try rotated.append(ndjson: CompactionTests.lines(301...400, deleting: [7]))
+        let expected = try CompactionTests.raw(rotated)
+        let onlyNew = try Self.handle(first, keys: [1: new], current: 1)
+        #expect(throws: HealthLogError.self) { try CompactionTests.raw(onlyNew) }
+        let report = try rotated.rekey()
+        #expect(report.generation == 1 && report.eventsDropped == 0 && report.segmentsRewritten >= 1)
+        #expect(try CompactionTests.raw(onlyNew) == expected)
+        #expect(try onlyNew.verify().isSound)
+        let again = try onlyNew.rekey()
+        #expect(again.generation == 0, "nothing left under an older epoch")
+        #expect(throws: HealthLogError.self) { try HealthStore(directory: dir.path + "/p").rekey() }
     }
 
     /// Where `needle` first occurs in `haystack`, if anywhere.

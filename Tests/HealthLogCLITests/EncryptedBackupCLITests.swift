@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// `healthlog backup` and `restore` on an encrypted store, run with no secret at all.
+@Suite("backup of an encrypted store")
+struct EncryptedBackupCLITests {
+    /// An encrypted store at `path` (one random data key, open on the returned handle)
+    /// holding `count` step counts.
+    private static func encryptedStore(_ path: String, count: Int) throws -> HealthStore {
+        let id = StoreID.random()
+        #expect(mkdir(path, 0o700) == 0)
+        try ByteSurgery.write(Array(StoreMeta.new(id, encrypted: true).text.utf8), to: path + "/meta")
+        chmod(path + "/meta", 0o600)
+        let cipher = StoreCipher(storeID: id, keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        let store = HealthStore(directory: path, options: StoreOptions(), keys: StoreKeys(cipher: cipher))
+        _ = try store.append(ndjson: Array((1...count).map(BackupCLITests.steps).joined().utf8))
+        return store
+    }
+
+    @Test("backup and backup --follow of an encrypted store need no secret and print the head anchor; restore without one exits 4, prints nothing on stdout and creates nothing")
+    func backupWithoutTheKey() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try Self.encryptedStore(dir.file("store"), count: 20)
+        let head = try store.headAnchor().token + "\n"
+        #expect(try HealthLogBinary.run(["--store", dir.file("store"), "replay"]).status == 4)
+        let result = try HealthLogBinary.run(["--store", dir.file("store"), "backup", dir.file("backup")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == head)
+        #expect(result.stderr.hasPrefix("healthlog: backed up 20 events: "), "\(result.stderr)")
+        let follower = try HealthLogBinary.launch(["--store", dir.file("store"), "backup", "--follow", dir.file("followed")], outputIn: dir)
+        #expect(await eventually { FileManager.default.fileExists(atPath: dir.file("followed/manifest")) })
+        _ = try store.append(ndjson: Array(BackupCLITests.steps(21).utf8))
+        #expect(await eventually { (try? BackupSource(dir.file("followed")).manifest.headSeq) == 21 })
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        let followed = follower.finish()
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(followed.stdout == (try store.headAnchor().token + "\n"))
+        for command in [["restore", dir.file("backup")], ["restore", "--dry-run", dir.file("followed")]] {
+            let refused = try HealthLogBinary.run(["--store", dir.file("restored")] + command)
+            #expect(refused.status == 4, "\(command): \(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.contains("is encrypted"), "\(refused.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix("std") }.sorted() == ["backup", "followed", "store"])
+        #expect(try HealthLogBinary.run(["--store", dir.file("backup"), "verify"]).status == 4)
+    }
+}

@@ -144,7 +144,10 @@ public final class HealthStore: Sendable {
     /// With `point` (point-in-time recovery) only the appends that ended at or before it
     /// come back (``RestorePoint``): never part of an append, and what the backup holds
     /// after it becomes discarded history too. `progress` is called as the backup's files
-    /// are copied and the new store's batches verified.
+    /// are copied and the new store's batches verified. `decrypting` restores a backup of
+    /// an encrypted store as a plaintext store: every batch opened and written in the clear,
+    /// keeping the store's identity, sequence numbers and anchors (a syncing client notices
+    /// nothing); the restored store has no key slots.
     ///
     /// ```swift
     /// // Undo yesterday afternoon's bad import:
@@ -159,12 +162,13 @@ public final class HealthStore: Sendable {
     ///   another store, past the backup's head or inside history the backup had itself
     ///   discarded, or a date after the backup was taken; ``HealthLogError/Code/keyRequired``
     ///   or ``HealthLogError/Code/wrongKey`` for a backup of an encrypted store when this
-    ///   handle's secret opens none of the key slots the backup holds. Each leaves the
+    ///   handle's secret opens none of the key slots the backup holds, or `decrypting` a
+    ///   backup of a plaintext store (``HealthLogError/Code/badUsage``). Each leaves the
     ///   directory as it was.
     public func restore(
-        from backup: String, force: Bool = false, to point: RestorePoint? = nil, progress: ((RestoreProgress) -> Void)? = nil
+        from backup: String, force: Bool = false, to point: RestorePoint? = nil, decrypting: Bool = false, progress: ((RestoreProgress) -> Void)? = nil
     ) throws -> RestoreReport {
-        try Restore(backup: backup, target: directory, force: force, point: point, progress: progress, options: options, keys: layout.keys).run()
+        try Restore(backup: backup, target: directory, force: force, point: point, progress: progress, options: options, keys: layout.keys, decrypts: decrypting).run()
     }
 
     /// Checks every checksum and the sequence continuity of the whole log, and that every

@@ -28,6 +28,9 @@ import Darwin
 /// slots the backup holds (any passphrase or key file that opened the store when the backup
 /// was taken): checked before anything is copied, and the new store keeps those slots.
 ///
+/// With ``decrypts``, the copy is rewritten in the clear before it is verified
+/// (``StoreDecryption``): the same store, sequence numbers and anchors, without its keys.
+///
 /// The new timeline starts above every sequence number the backup's history or the
 /// replaced store (when it is the same store) ever issued, so no number is reused and
 /// anchors into the discarded history are refused.
@@ -46,6 +49,9 @@ struct Restore {
     let options: StoreOptions
     /// The secret that opens a backup of an encrypted store (by the slots the backup holds).
     var keys: StoreKeys? = nil
+    /// Whether the backup (of an encrypted store) is restored as a plaintext store
+    /// (``StoreDecryption``).
+    var decrypts = false
 
     /// The suffix (before a random part) of the new store while it is built beside the target.
     static let temporaryInfix = ".restore-"
@@ -72,6 +78,9 @@ struct Restore {
         let source = try BackupSource(backup)
         if let point { try RestoreCut.check(point, against: source) }
         try Self.openKeys(of: StoreLayout(directory: backup, keys: keys))
+        if decrypts, (try? StoreMeta.read(StoreLayout(directory: backup)))?.isEncrypted != true {
+            throw HealthLogError(.badUsage, "\(backup) holds a plaintext store: restore it without --decrypt")
+        }
         let faults = FaultCounter(options.faults)
         var report = RestoreReport()
         report.backupHeadSeq = source.manifest.headSeq
@@ -92,6 +101,7 @@ struct Restore {
                 report.keptSeq = cut.keptSeq
                 faults.reach(.restoreCut)
             }
+            if decrypts { try StoreDecryption(layout: built, faults: faults).run() }
             try verify(built, source, keptSeq: report.keptSeq)
             faults.reach(.restoreVerified)
             let old = state == .store ? StoreLayout(directory: real) : nil

@@ -51,7 +51,7 @@ struct SegmentRewriter {
         var lines = BatchLines()
         for batch in try snapshot.batches(inSegment: index) {
             batchStarted()
-            let (plainHeader, frames) = try rewrite(batch, dropping: dropped, buffer: &buffer, lines: &lines)
+            let (plainHeader, frames) = try plain(batch, dropping: dropped, buffer: &buffer, lines: &lines)
             var (newHeader, encoded) = (plainHeader, plainHeader.encoded() + frames.joined())
             if let cipher = snapshot.cipher {
                 (newHeader, encoded) = plainHeader.sealed(encoded, at: BatchPlace(cipher: cipher, segmentBase: name.baseSeq, generation: generation, offset: offset))
@@ -72,7 +72,7 @@ struct SegmentRewriter {
     /// group holding one recompressed without it (or left out when nothing of it remains),
     /// the others as stored (opened, in an encrypted store, to be sealed again at their new
     /// place), and the dropped events added to the header's list.
-    private func rewrite(_ batch: BatchRef, dropping dropped: [UInt64: BatchHeader.Dropped], buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
+    func plain(_ batch: BatchRef, dropping dropped: [UInt64: BatchHeader.Dropped], buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
         let file = snapshot.segments[batch.segment]
         var header = batch.header
         let mine = (header.firstSeq...header.lastSeq).compactMap { dropped[$0] }

@@ -185,4 +185,43 @@ struct EncryptedBackupTests {
         let error = try #require(throws: HealthLogError.self) { try check(isEncrypted: true) }
         #expect(error.message.contains("frame checksum mismatch"), "\(error.message)")
     }
+
+    @Test("A backup of an encrypted store restored with decrypting is a plaintext store of the same identity: every batch in the clear, the same head anchor and the same replay from every anchor as a restore that keeps it encrypted, and no key slots; a plaintext backup is refused")
+    func restoreDecrypting() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try Self.filledStore(dir.file("store"))
+        _ = try store.compact(horizon: .anchor(try store.headAnchor()))
+        _ = try store.append(ndjson: CompactionTests.lines(651...700))
+        _ = try HealthStore(directory: dir.file("store")).backup(to: dir.file("backup"))
+        let plain = HealthStore(directory: dir.file("plain"), options: StoreOptions(), keys: store.layout.keys)
+        _ = try plain.restore(from: dir.file("backup"), decrypting: true)
+        let sealed = HealthStore(directory: dir.file("sealed"), options: StoreOptions(), keys: store.layout.keys)
+        _ = try sealed.restore(from: dir.file("backup"))
+        let meta = try StoreMeta.read(plain.layout)
+        let sourceID = try StoreMeta.read(store.layout).storeID
+        #expect(!meta.isEncrypted && meta.storeID == sourceID)
+        let reader = HealthStore(directory: dir.file("plain"))
+        #expect(try reader.verify().isSound)
+        let head = try store.headAnchor()
+        #expect(try reader.headAnchor().token == sealed.headAnchor().token)
+        for seq: UInt64 in [0, 652, 660, 699] {
+            let anchor = QueryAnchor(seq: seq, storeTag: head.storeTag, generation: head.generation)
+            let expected = try CompactionTests.raw(store, from: anchor)
+            #expect(try CompactionTests.raw(reader, from: anchor) == expected, "from \(seq)")
+            #expect(try CompactionTests.raw(sealed, from: anchor) == expected, "from \(seq)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("plain/keys")))
+        let segments = try EncryptedSegmentTests.files(dir.file("plain")).filter { $0.0.hasSuffix(".log.lz4") }
+        #expect(segments.count > 2)
+        #expect(segments.allSatisfy { EncryptedSegmentTests.find(Array("HeartRate".utf8), in: $0.1) != nil })
+        #expect(try LogSnapshot(plain.layout).allBatches().allSatisfy { !$0.header.isSealed })
+        _ = try reader.append(ndjson: CompactionTests.lines(701...702))
+        #expect(try reader.verify().isSound)
+        _ = try reader.backup(to: dir.file("plain-backup"))
+        let refused = try #require(throws: HealthLogError.self) {
+            _ = try HealthStore(directory: dir.file("again")).restore(from: dir.file("plain-backup"), decrypting: true)
+        }
+        #expect(refused.code == .badUsage)
+    }
 }

@@ -41,7 +41,7 @@ struct EncryptedBackupCLITests {
         let followed = follower.finish()
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(followed.stdout == (try store.headAnchor().token + "\n"))
-        for command in [["restore", dir.file("backup")], ["restore", "--dry-run", dir.file("followed")]] {
+        for command in [["restore", dir.file("backup")], ["restore", "--dry-run", dir.file("followed")], ["restore", "--decrypt", dir.file("backup")]] {
             let refused = try HealthLogBinary.run(["--store", dir.file("restored")] + command)
             #expect(refused.status == 4, "\(command): \(refused.stderr)")
             #expect(refused.stdout.isEmpty)
@@ -49,5 +49,17 @@ struct EncryptedBackupCLITests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix("std") }.sorted() == ["backup", "followed", "store"])
         #expect(try HealthLogBinary.run(["--store", dir.file("backup"), "verify"]).status == 4)
+    }
+
+    @Test("restore --decrypt of a plaintext store's backup exits 2 and creates nothing")
+    func decryptingAPlaintextBackup() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try HealthLogBinary.run(["--store", dir.file("store"), "append"], stdin: BackupCLITests.steps(1)).status == 0)
+        #expect(try HealthLogBinary.run(["--store", dir.file("store"), "backup", dir.file("backup")]).status == 0)
+        let refused = try HealthLogBinary.run(["--store", dir.file("restored"), "restore", "--decrypt", dir.file("backup")])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("without --decrypt"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("restored")))
     }
 }

@@ -445,7 +445,7 @@ enum GoldenTexts {
     static let restore = """
         OVERVIEW: Restore a backup into the store directory, verified and atomically, as a new timeline.
 
-        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] <src>
+        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] [--decrypt] <src>
 
         ARGUMENTS:
           <src>                     A directory 'healthlog backup' wrote.
@@ -469,6 +469,10 @@ enum GoldenTexts {
                                     no event (unless it is 0) are refused with exit 3.
           --dry-run                 Say what the restore would keep and discard, and
                                     change nothing.
+          --decrypt                 Restore a backup of an encrypted store as a
+                                    plaintext store (its secret needed): the same store,
+                                    sequence numbers and anchors, every batch written in
+                                    the clear, no key slots.
           --utc-offset <offset>     A bare --to date is midnight at this offset, +HH:MM
                                     or -HH:MM (default: UTC).
           --time-zone <name>        A bare --to date is midnight in this IANA time zone

@@ -15,6 +15,9 @@ enum RestoreCommand: Command {
                 "Point-in-time recovery: bring back only the appends that ended at or before the anchor's position (a token, 0 or a sequence number), or were committed at or before the date (2026-11-30, its first instant on the clock the options below name, or an ISO 8601 instant), never part of an append. 'healthlog log' lists the appends with their anchors. What the backup holds after it is discarded history. An anchor of another store, past the backup's head or inside history the backup had discarded, a date after the backup was taken, and a point that keeps no event (unless it is 0) are refused with exit 3."
         )
         let dryRun = Flag("--dry-run", help: "Say what the restore would keep and discard, and change nothing.")
+        let decrypt = Flag(
+            "--decrypt",
+            help: "Restore a backup of an encrypted store as a plaintext store (its secret needed): the same store, sequence numbers and anchors, every batch written in the clear, no key slots.")
         let clock = ClockOptions.restore
         let source = Positional("<src>", help: "A directory 'healthlog backup' wrote.", exactlyOne: "restore takes one backup directory")
     }
@@ -32,7 +35,7 @@ enum RestoreCommand: Command {
         }
         let copying = ProgressLine("restore (copy)", context.terminal, unit: "files")
         let verifying = ProgressLine("restore (verify)", context.terminal)
-        let report = try store.restore(from: source, force: arguments.force, to: point) { step in
+        let report = try store.restore(from: source, force: arguments.force, to: point, decrypting: arguments.decrypt) { step in
             switch step.stage {
             case .copying: copying.update(step.done, step.total)
             case .verifying:

@@ -75,10 +75,9 @@ final class StoreCipher: Sendable {
     /// Opens `unit`, sealed as `purpose` at `place`, in place: its plaintext overwrites its
     /// ciphertext. Returns where in `unit` the plaintext lies; `nil` when it does not open.
     func openInPlace(_ unit: UnsafeMutableRawBufferPointer, _ purpose: Purpose, place: [UInt8]) -> Range<Int>? {
+        guard unit.count >= Self.overhead else { return nil }
         let plaintext = 4 + XChaCha20Poly1305.nonceLength..<unit.count - XChaCha20Poly1305.tagLength
-        guard unit.count >= Self.overhead,
-            open(UnsafeRawBufferPointer(unit), purpose, place: place, into: UnsafeMutableRawBufferPointer(rebasing: unit[plaintext]))
-        else { return nil }
+        guard open(UnsafeRawBufferPointer(unit), purpose, place: place, into: UnsafeMutableRawBufferPointer(rebasing: unit[plaintext])) else { return nil }
         return plaintext
     }
 

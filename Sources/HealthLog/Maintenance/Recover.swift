@@ -19,6 +19,11 @@ import Darwin
 /// built beside the destination (`DEST.recover-XXXXXX`, 0700), indexed, verified, and put
 /// in place with one rename; the destination must be missing (it is then held with its
 /// ``StoreEntryLock`` throughout) or an empty directory.
+///
+/// An encrypted store needs its key (the source layout's) and stays encrypted: every
+/// salvaged batch is sealed again for its new place, and the key slots are copied, so the
+/// same passphrases open the new store. When `meta` is unreadable, a batch header flagged
+/// sealed tells that the store is encrypted.
 struct Recover {
     /// The damaged store.
     let source: StoreLayout
@@ -43,20 +48,18 @@ struct Recover {
         try SpecialFileCheck.refuse(in: source.directory)
         var report = RecoverReport()
         let files = try listSegments(&report)
-        let storeID = try identity(files, &report)
+        let (storeID, meta) = try identity(files, &report)
         guard let decoder = try? LZ4FrameDecoder() else { throw HealthLogError(.io, "cannot create an LZ4 decompression context") }
-        var found: [RecoverScan.SoundBatch] = []
-        var issued: UInt64 = 0
-        for name in files {
-            let file = read(name, &report)
-            let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-            let scan = RecoverScan(file.bytes, file: "segments/" + file.name.fileName, path: path, storeTag: storeID.tag, decoder: decoder)
-            found += scan.batches
-            report.unreadable += scan.unreadable.map {
-                RecoverReport.Unreadable(file: $0.file, offset: $0.offset, length: $0.length, reason: $0.reason, seqs: $0.seqs)
-            }
-            issued = max(issued, file.name.baseSeq, scan.batches.last?.header.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
+        var cipher = try meta.flatMap { try source.cipher($0) }
+        var scanned = scan(files, storeID: storeID, cipher: cipher, stoppingAtSealed: meta == nil, decoder: decoder)
+        if scanned.stoppedAtSealed {
+            // meta is unreadable and the batches are sealed: an encrypted store.
+            cipher = try source.cipher(StoreMeta.new(storeID, encrypted: true))
+            scanned = scan(files, storeID: storeID, cipher: cipher, stoppingAtSealed: false, decoder: decoder)
         }
+        let (found, issued) = (scanned.found, scanned.issued)
+        report.unreadable = scanned.unreadable
+        report.notes += scanned.notes
         let acknowledged = checkpoint(&report)
         let timelines = sourceTimelines(&report)
         let plan = RecoverPlan(
@@ -71,8 +74,45 @@ struct Recover {
         report.duplicates = plan.duplicates
         report.headSeq = plan.batches.last?.header.lastSeq ?? 0
         report.events = plan.batches.reduce(0) { $0 + $1.header.lastSeq - $1.header.firstSeq + 1 - UInt64($1.header.dropped.count) }
-        try build(plan, storeID: storeID, at: target, headSeq: report.headSeq, &report)
+        try build(plan, storeID: storeID, cipher: cipher, at: target, headSeq: report.headSeq, &report)
         return report
+    }
+
+    /// What the walk of every segment found.
+    private struct Scanned {
+        /// The sound batches, in file order.
+        var found: [RecoverScan.SoundBatch] = []
+        /// The unreadable byte ranges.
+        var unreadable: [RecoverReport.Unreadable] = []
+        /// The highest sequence number anything in the segments names.
+        var issued: UInt64 = 0
+        /// Files that could not be read.
+        var notes: [String] = []
+        /// Whether the walk stopped at a sealed batch header it had no cipher for.
+        var stoppedAtSealed = false
+    }
+
+    /// Walks every segment (``RecoverScan``), opening sealed batches with `cipher`. With
+    /// `stoppingAtSealed`, stops at the first sealed batch header found with no cipher.
+    private func scan(_ files: [SegmentName], storeID: StoreID, cipher: StoreCipher?, stoppingAtSealed: Bool, decoder: LZ4FrameDecoder) -> Scanned {
+        var scanned = Scanned()
+        for name in files {
+            let file = read(name, &scanned.notes)
+            let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
+            let scan = RecoverScan(
+                file.bytes, name: file.name, file: "segments/" + file.name.fileName, path: path, storeTag: storeID.tag, cipher: cipher, decoder: decoder)
+            if stoppingAtSealed, scan.foundSealedWithoutKey {
+                scanned.stoppedAtSealed = true
+                return scanned
+            }
+            scanned.found += scan.batches
+            scanned.unreadable += scan.unreadable.map {
+                RecoverReport.Unreadable(file: $0.file, offset: $0.offset, length: $0.length, reason: $0.reason, seqs: $0.seqs)
+            }
+            scanned.issued = max(
+                scanned.issued, file.name.baseSeq, scan.batches.last?.header.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
+        }
+        return scanned
     }
 
     /// Refuses a destination that exists and is not an empty directory, or that is the
@@ -113,22 +153,23 @@ struct Recover {
 
     /// Reads segment `name` whole (one at a time, so memory holds one segment); one that
     /// cannot be read is a note and counts as empty.
-    private func read(_ name: SegmentName, _ report: inout RecoverReport) -> SegmentBytes {
+    private func read(_ name: SegmentName, _ notes: inout [String]) -> SegmentBytes {
         let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
         do {
             let fd = try FileDescriptor.open(path, flags: O_RDONLY)
             defer { fd.close() }
             return SegmentBytes(name: name, bytes: try fd.read(at: 0, count: try fd.size()))
         } catch let error as HealthLogError {
-            report.notes.append("segments/\(name.fileName) cannot be read: \(error.message)")
+            notes.append("segments/\(name.fileName) cannot be read: \(error.message)")
         } catch {
-            report.notes.append("segments/\(name.fileName) cannot be read")
+            notes.append("segments/\(name.fileName) cannot be read")
         }
         return SegmentBytes(name: name, bytes: [])
     }
 
-    /// The store's identity: `meta`'s, else the one most segment headers name.
-    private func identity(_ files: [SegmentName], _ report: inout RecoverReport) throws -> StoreID {
+    /// The store's identity and `meta`: `meta`'s, else (`meta` unreadable, `nil`) the one
+    /// most segment headers name.
+    private func identity(_ files: [SegmentName], _ report: inout RecoverReport) throws -> (StoreID, StoreMeta?) {
         var named: [StoreID: Int] = [:]
         for name in files {
             let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
@@ -144,13 +185,13 @@ struct Recover {
             if let other = named.keys.first(where: { $0 != meta.storeID }) {
                 report.notes.append("a segment header names store \(other.text); meta's identity \(meta.storeID.text) is kept and that segment's batches are not this store's")
             }
-            return meta.storeID
+            return (meta.storeID, meta)
         } catch let error as HealthLogError where error.code == .corrupt || error.code == .noStore {
             guard let best = named.max(by: { ($0.value, $0.key.text) < ($1.value, $1.key.text) })?.key else {
                 throw HealthLogError(.corrupt, "\(source.directory): meta is unreadable (\(error.message)) and no segment header is sound, so the store's identity is unknown")
             }
             report.notes.append("meta is unreadable (\(error.message)); the store's identity \(best.text) comes from \(named[best] ?? 0) segment header(s)")
-            return best
+            return (best, nil)
         }
     }
 
@@ -179,17 +220,20 @@ struct Recover {
     }
 
     /// Writes the plan into a new directory beside `target` (a ``ScratchDirectory``, after
-    /// removing those of killed salvages, noted in `report`), indexes and verifies it, and
-    /// renames it into place.
-    private func build(_ plan: RecoverPlan, storeID: StoreID, at target: String, headSeq: UInt64, _ report: inout RecoverReport) throws {
+    /// removing those of killed salvages, noted in `report`), encrypted with `cipher` when
+    /// given, indexes and verifies it (with the source's keys), and renames it into place.
+    private func build(_ plan: RecoverPlan, storeID: StoreID, cipher: StoreCipher?, at target: String, headSeq: UInt64, _ report: inout RecoverReport) throws {
         for leftover in try ScratchDirectory.removeLeftovers(beside: target, infix: Self.temporaryInfix) {
             report.notes.append("removed \(leftover), left by an interrupted recover")
         }
         let scratch = try ScratchDirectory.make(beside: target, infix: Self.temporaryInfix)
         let temporary = scratch.path
-        let built = StoreLayout(directory: temporary)
+        let built = StoreLayout(directory: temporary, keys: source.keys)
         do {
-            try RecoverWriter(layout: built, storeID: storeID, segmentBytes: segmentBytes).write(plan)
+            let writer = RecoverWriter(layout: built, storeID: storeID, segmentBytes: segmentBytes, cipher: cipher, keySlots: source.keySlots)
+            if try writer.write(plan) == 0, cipher != nil {
+                report.notes.append("\(source.keySlots) holds no key slot to copy; the recovered store has none either")
+            }
             if let compactions = try? Compactions.read(source), compactions.generation > 0 { try compactions.carried.write(built) }
             _ = try Reindexer(layout: built, options: StoreOptions()).run()
             let check = try Verifier(layout: built, progress: nil).run()

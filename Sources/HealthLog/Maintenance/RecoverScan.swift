@@ -11,6 +11,12 @@
 /// a length, a payload whose CRC-32C holds), so a zeroed or garbled region costs only the
 /// batches it overlaps. A batch whose header is sound but whose frames are not is skipped
 /// to its end, and its sequence range is known.
+///
+/// In an encrypted store each batch's table opens with the place it was sealed for (the
+/// segment's base and generation from the file's name, the batch's offset) and each frame
+/// opens in place before it is decompressed; a unit that does not open is damage like any
+/// other. A sealed header whose checksum holds but whose table does not open (or that no
+/// key was given for) still tells the batch's numbers and length from its fixed fields.
 struct RecoverScan {
     /// A batch that checked out: its header and where its bytes (header frame and data
     /// frames) are, so they are read again only when written, one batch at a time.
@@ -23,6 +29,8 @@ struct RecoverScan {
         var offset: Int
         /// Its length in bytes.
         var length: Int
+        /// Where its units are bound, in an encrypted store; `nil` in a plaintext one.
+        var place: BatchPlace?
         /// Whether ``header`` differs from the stored one (``RecoverPlan`` marked it as
         /// ending its append), so its header frame is written encoded anew.
         var isHeaderRewritten = false
@@ -46,11 +54,18 @@ struct RecoverScan {
     private(set) var batches: [SoundBatch] = []
     /// The unreadable ranges, in file order.
     private(set) var unreadable: [Unreadable] = []
+    /// Whether a batch header of this store flagged sealed was found with no cipher to
+    /// open it (an encrypted store's batch).
+    private(set) var foundSealedWithoutKey = false
 
     /// The file's name in messages.
     private let file: String
     /// The file's path.
     private let path: String
+    /// The file's name: the segment's base and generation, part of every unit's place.
+    private let name: SegmentName
+    /// The store's cipher; `nil` for a plaintext store.
+    private let cipher: StoreCipher?
     /// The file's bytes.
     private let bytes: [UInt8]
     /// The store's tag; batches of another store are not this store's events.
@@ -58,11 +73,14 @@ struct RecoverScan {
     /// Decompresses frames to check them.
     private let decoder: LZ4FrameDecoder
 
-    /// Walks `bytes`, the content of segment `file` (at `path`), keeping the batches of the
-    /// store with tag `storeTag`.
-    init(_ bytes: [UInt8], file: String, path: String, storeTag: UInt64, decoder: LZ4FrameDecoder) {
+    /// Walks `bytes`, the content of segment `name` (at `path`, `file` in messages),
+    /// keeping the batches of the store with tag `storeTag`, whose units open with `cipher`
+    /// in an encrypted store.
+    init(_ bytes: [UInt8], name: SegmentName, file: String, path: String, storeTag: UInt64, cipher: StoreCipher?, decoder: LZ4FrameDecoder) {
         self.file = file
         self.path = path
+        self.name = name
+        self.cipher = cipher
         self.bytes = bytes
         self.storeTag = storeTag
         self.decoder = decoder
@@ -73,7 +91,7 @@ struct RecoverScan {
             offset = nextHeader(from: 0) ?? bytes.count
         }
         while offset < bytes.count {
-            guard let (header, end) = soundHeader(at: offset) else {
+            guard let (header, end, sealedProblem) = soundHeader(at: offset) else {
                 if pending == nil { pending = (offset, headerProblem(at: offset)) }
                 offset = nextHeader(from: offset + 1) ?? bytes.count
                 continue
@@ -83,10 +101,10 @@ struct RecoverScan {
                 pending = nil
             }
             let stop = min(end, bytes.count)
-            if let problem = framesProblem(header, at: offset, end: end) {
+            if let problem = sealedProblem ?? framesProblem(header, at: offset, end: end) {
                 unreadable.append(Unreadable(file: file, offset: offset, length: stop - offset, reason: problem, seqs: header.firstSeq...header.lastSeq))
             } else {
-                batches.append(SoundBatch(header: header, path: path, offset: offset, length: end - offset))
+                batches.append(SoundBatch(header: header, path: path, offset: offset, length: end - offset, place: batchPlace(offset)))
             }
             offset = stop
         }
@@ -109,15 +127,35 @@ struct RecoverScan {
         }
     }
 
+    /// The place of the batch at `offset`, in an encrypted store.
+    private func batchPlace(_ offset: Int) -> BatchPlace? {
+        cipher.map { BatchPlace(cipher: $0, segmentBase: name.baseSeq, generation: name.generation, offset: offset) }
+    }
+
     /// The sound batch header of this store at `offset` and where its frames end (maybe
-    /// past the end of the file), or `nil`.
-    private func soundHeader(at offset: Int) -> (BatchHeader, Int)? {
+    /// past the end of the file), or `nil`. A sealed header whose table cannot be opened
+    /// (no cipher, or its table does not authenticate here) comes as a shell, with why.
+    private mutating func soundHeader(at offset: Int) -> (BatchHeader, Int, String?)? {
         guard offset + 8 <= bytes.count, ByteReaderValue.u32(bytes, offset) == FormatConstants.batchHeaderMagic else { return nil }
         let length = Int(ByteReaderValue.u32(bytes, offset + 4))
-        guard length <= FormatConstants.maxBatchHeaderLength, offset + 8 + length <= bytes.count,
-            let header = try? BatchHeader.decode(payload: Array(bytes[(offset + 8)..<(offset + 8 + length)])), header.storeTag == storeTag
-        else { return nil }
-        return (header, offset + 8 + length + header.framesLength)
+        guard length <= FormatConstants.maxBatchHeaderLength, offset + 8 + length <= bytes.count else { return nil }
+        let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
+        let end = offset + 8 + length
+        guard let place = batchPlace(offset) else {
+            guard let header = try? BatchHeader.decode(payload: payload, shell: true), header.storeTag == storeTag else { return nil }
+            guard header.shell == nil else {
+                foundSealedWithoutKey = true
+                return (header, end + header.framesLength, "batch is sealed (an encrypted store's) and no key was given to open it")
+            }
+            return (header, end + header.framesLength, nil)
+        }
+        do {
+            let header = try BatchHeader.decode(payload: payload, place: place)
+            return header.storeTag == storeTag ? (header, end + header.framesLength, nil) : nil
+        } catch {
+            guard let shell = try? BatchHeader.decode(payload: payload, shell: true), shell.isSealed, shell.storeTag == storeTag else { return nil }
+            return (shell, end + shell.framesLength, (error as? FormatViolation)?.reason ?? "batch header's table does not open")
+        }
     }
 
     /// Why there is no sound batch header at `offset`.
@@ -127,7 +165,7 @@ struct RecoverScan {
         let length = Int(ByteReaderValue.u32(bytes, offset + 4))
         guard length <= FormatConstants.maxBatchHeaderLength, offset + 8 + length <= bytes.count else { return "batch header is incomplete" }
         do {
-            let header = try BatchHeader.decode(payload: Array(bytes[(offset + 8)..<(offset + 8 + length)]))
+            let header = try BatchHeader.decode(payload: Array(bytes[(offset + 8)..<(offset + 8 + length)]), place: batchPlace(offset))
             return header.storeTag == storeTag ? "batch header is unreadable" : "batch belongs to another store"
         } catch let violation as FormatViolation {
             return violation.reason
@@ -137,7 +175,7 @@ struct RecoverScan {
     }
 
     /// The offset of the next sound batch header at or after `start`, or `nil`.
-    private func nextHeader(from start: Int) -> Int? {
+    private mutating func nextHeader(from start: Int) -> Int? {
         var k = start
         while k + 8 <= bytes.count {
             if bytes[k] == 0x51, bytes[k + 1] == 0x2A, bytes[k + 2] == 0x4D, bytes[k + 3] == 0x18, soundHeader(at: k) != nil { return k }
@@ -147,7 +185,8 @@ struct RecoverScan {
     }
 
     /// What is wrong with the frames of the batch at `offset` (header `header`, ending at
-    /// `end`), or `nil` when every frame and line checks out.
+    /// `end`), or `nil` when every frame (opened first, in an encrypted store) and line
+    /// checks out.
     private func framesProblem(_ header: BatchHeader, at offset: Int, end: Int) -> String? {
         guard end <= bytes.count else { return "batch frames end past the end of the file" }
         var seen = [Bool](repeating: false, count: Int(header.lastSeq - header.firstSeq + 1))
@@ -155,10 +194,17 @@ struct RecoverScan {
         for event in header.dropped { seen[Int(event.seq - header.firstSeq)] = true }
         var at = end - header.framesLength
         var raw: [UInt8] = []
-        for group in header.groups {
-            let frame = Array(bytes[at..<(at + Int(group.frameLength))])
+        let place = header.isSealed ? batchPlace(offset) : nil
+        for (index, group) in header.groups.enumerated() {
+            var frame = Array(bytes[at..<(at + Int(group.frameLength))])
             at += Int(group.frameLength)
             guard CRC32C.checksum(frame[...]) == group.frameCRC else { return "frame checksum mismatch in group '\(group.type)'" }
+            if let place {
+                guard let opened = frame.withUnsafeMutableBytes({ place.openGroup(index, group, in: $0) }) else {
+                    return "frame of group '\(group.type)': " + frame.withUnsafeBytes { place.cipher.failure(of: $0) }
+                }
+                frame = Array(frame[opened])
+            }
             raw = [UInt8](repeating: 0, count: Int(group.rawLength))
             if let violation = raw.withUnsafeMutableBytes({ decoder.decompress(frame, into: $0, checkContent: true) }) {
                 return violation.reason

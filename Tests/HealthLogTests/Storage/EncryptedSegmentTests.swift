@@ -176,6 +176,20 @@ struct EncryptedSegmentTests {
         #expect(throws: HealthLogError.self) { try HealthStore(directory: dir.path + "/p").rekey() }
     }
 
+    @Test("A unit shorter than a unit's overhead, or forged, does not open, in place or not (found by the sealed fuzz target)")
+    func shortUnitsDoNotOpen() throws {
+        let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        for length in [0, 1, 8, StoreCipher.overhead - 1, StoreCipher.overhead, 100] {
+            var unit = [UInt8](repeating: 0x48, count: length)
+            #expect(unit.withUnsafeMutableBytes { cipher.openInPlace($0, .batchTable, place: []) } == nil, "\(length) bytes")
+            #expect(cipher.open(unit, .groupFrame, place: []) == nil)
+        }
+        let sealed = cipher.seal([1, 2, 3], .groupFrame, place: [9])
+        #expect(cipher.open(sealed, .groupFrame, place: [9]) == [1, 2, 3])
+        #expect(cipher.open(sealed, .groupFrame, place: [8]) == nil)
+        #expect(cipher.open(sealed, .batchTable, place: [9]) == nil)
+    }
+
     /// Where `needle` first occurs in `haystack`, if anywhere.
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         haystack.firstRange(of: needle)?.lowerBound

@@ -3,7 +3,7 @@ import HealthLog
 /// `healthlog unlock`: keep an encrypted store's keys in the kernel keyring for a while.
 enum UnlockCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "unlock", abstract: "Keep an encrypted store's keys in the user's kernel keyring for a while.",
+        name: "unlock", abstract: "Keep an encrypted store's keys in the kernel keyring for a while.",
         discussion: "Opens the store with its secret once, then keeps its unwrapped data keys in the user's kernel keyring (Linux keyutils), which drops them when the time is up: until then, this user's commands on the store ask for no secret and pay no key derivation. 'healthlog lock' drops them at once; 'key rotate' updates them. Where no kernel keyring is available (a container that forbids it, or another system) it says so and exits 1.")
 
     /// How long `unlock` keeps the keys without --for.

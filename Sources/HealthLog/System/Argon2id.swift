@@ -17,8 +17,8 @@ enum Argon2id {
         var memory: UInt64
 
         /// The cost of a new passphrase slot: 32 MiB (every command stays under 64 MB of
-        /// memory) and 4 passes, about a quarter to half a second on a laptop core.
-        static let standard = Cost(operations: 4, memory: 32 << 20)
+        /// memory) and 16 passes, about a quarter of a second of one core.
+        static let standard = Cost(operations: 16, memory: 32 << 20)
         /// libsodium's least cost, for tests only (the fault-injecting test tool's
         /// `HEALTHLOG_TEST_WEAK_KDF=1`): a slot made with it guards nothing.
         static let weakest = Cost(operations: UInt64(crypto_pwhash_OPSLIMIT_MIN), memory: UInt64(crypto_pwhash_MEMLIMIT_MIN))

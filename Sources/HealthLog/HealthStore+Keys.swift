@@ -51,7 +51,8 @@ extension HealthStore {
         try KeyChanges(layout: layout, options: options).rotate()
     }
 
-    /// The key slots and key epochs of an encrypted store; needs no secret.
+    /// The key slots and key epochs of an encrypted store, and the epochs its segments are
+    /// sealed under; needs no secret.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when the store is not encrypted.
     package func keySlots() throws -> KeySlotListing {
@@ -63,7 +64,7 @@ extension HealthStore {
                 id: Int(found.id), kind: found.slot?.kind.name, created: found.slot.map { Timestamp(microseconds: $0.createdMillis * 1000, fractionDigits: 0) },
                 epochs: found.slot?.epochs ?? [], problem: found.problem)
         }
-        return KeySlotListing(slots: slots, currentEpoch: KeySlots.currentEpoch(found.compactMap(\.slot)))
+        return KeySlotListing(slots: slots, currentEpoch: KeySlots.currentEpoch(found.compactMap(\.slot)), batchesByEpoch: try SealedEpochs.count(layout))
     }
 
     /// Opens the store with this handle's secret and keeps its data keys in the user's
@@ -108,4 +109,6 @@ package struct KeySlotListing: Sendable {
     package let slots: [Slot]
     /// The epoch new data is sealed under; `nil` when no slot is readable.
     package let currentEpoch: UInt32?
+    /// How many of the segments' batches each epoch seals.
+    package let batchesByEpoch: [UInt32: Int]
 }

@@ -146,6 +146,10 @@ struct KeySlotsCLITests {
         }
         #expect(try f.run(["--passphrase-file", f.file("bad"), "replay"], environment: ["HEALTHLOG_KEY_FILE": f.file("k1")]).status == 4)
         #expect(try f.run(["--passphrase-file", f.file("p1"), "--key-file", f.file("k1"), "key", "rotate"]).status == 2)
+        let plain = f.file("plain")
+        #expect(try HealthLogBinary.run(["--store", plain, "append"], stdin: Events.lines(1...3)).status == 0)
+        let ignored = try HealthLogBinary.run(["--store", plain, "--passphrase-file", f.file("bad"), "replay", "--raw"])
+        #expect(ignored.status == 0 && ignored.stdout.split(separator: "\n").count == 3, "a plaintext store ignores a secret: \(ignored.stderr)")
         try "abc".write(toFile: f.file("short"), atomically: true, encoding: .utf8)
         let short = try f.run(["--key-file", f.file("short"), "key", "rotate"])
         #expect(short.status == 2 && short.stderr.contains("needs at least 32 random bytes"), "\(short.stderr)")
@@ -279,6 +283,37 @@ struct KeySlotsCLITests {
             if action == "add", acknowledged { try #require(try f.opens(["--key-file", f.file("k2")]), "round \(round)") }
             let listed = try f.run(["key", "list"])
             try #require(listed.status == 0 && !listed.stdout.contains("damaged"), "round \(round): \(listed.stdout)")
+        }
+    }
+
+    @Test("init --encrypt SIGKILLed at random moments leaves no store or a complete one that the secret opens")
+    func initKilled() throws {
+        let f = try Fixture(creatingStore: false)
+        defer { f.dir.remove() }
+        var random = SeededRandom(state: 17)
+        for round in 0..<12 {
+            let store = f.file("store-\(round)")
+            let process = HealthLogBinary.faultTool.process(["--store", store, "--passphrase-file", f.file("p1"), "init", "--encrypt"], environment: Self.weak)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(random.int(0...25) * 1000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if !FileManager.default.fileExists(atPath: store) {
+                try #require(process.terminationReason == .uncaughtSignal, "round \(round): init exited without a store")
+                // Made again, it removes what the killed one left beside it.
+                let again = try HealthLogBinary.faultTool.run(["--store", store, "--passphrase-file", f.file("p1"), "init", "--encrypt"], environment: Self.weak)
+                try #require(again.status == 0, "round \(round): \(again.stderr)")
+            }
+            let replay = try HealthLogBinary.run(["--store", store, "--passphrase-file", f.file("p1"), "replay"])
+            try #require(replay.status == 0, "round \(round): a store that does not open: \(replay.stderr)")
+            // A directory killed after it was unmarked, just before its rename, is kept (a store
+            // is never removed); a marked one is removed.
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: f.dir.path).filter {
+                $0.hasPrefix("store-\(round).init-") && FileManager.default.fileExists(atPath: f.file($0 + "/.healthlog-scratch"))
+            }
+            try #require(leftovers.isEmpty, "round \(round): \(leftovers)")
         }
     }
 

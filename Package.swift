@@ -27,6 +27,13 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // keyutils, for the user's kernel keyring where `healthlog unlock` keeps a store's keys
+        // for a while (Linux only).
+        .systemLibrary(
+            name: "CKeyutils",
+            pkgConfig: "libkeyutils",
+            providers: [.apt(["libkeyutils-dev"])]
+        ),
         // CRC-32C by the CPU's instruction (SSE4.2, ARMv8 CRC), with a table fallback.
         .target(name: "CCRC32C"),
         // renameat2(2) / renamex_np(2): a rename that never replaces (an import's new store
@@ -60,7 +67,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "HealthLog", dependencies: ["CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium", "CWriteback"]),
+        .target(
+            name: "HealthLog",
+            dependencies: [
+                "CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium", "CWriteback", .target(name: "CKeyutils", condition: .when(platforms: [.linux])),
+            ]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of
         // an import's CPU).

@@ -7,21 +7,25 @@ _healthlog() {
     local i=1 command=""
     while [[ $i -lt $COMP_CWORD ]]; do
         case ${COMP_WORDS[i]} in
-            --store) ((i++)) ;;
+            --store|--passphrase-file|--key-file) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; break ;;
         esac
         ((i++))
     done
-    if [[ $prev == --store ]]; then
-        _healthlog_values directory
-        return
-    fi
+    case $prev in
+        --store) _healthlog_values directory; return ;;
+        --passphrase-file|--key-file) _healthlog_values file; return ;;
+    esac
     case $command in
         "")
-            COMPREPLY=($(compgen -W "--store --help -h --version help append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "--store --passphrase-file --key-file --help -h --version help init append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
         help)
-            COMPREPLY=($(compgen -W "append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "init append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
+        init)
+            case $prev in
+            esac
+            COMPREPLY=($(compgen -W "--encrypt --help -h" -- "$cur")) ;;
         append)
             case $prev in
             esac
@@ -189,6 +193,25 @@ _healthlog() {
             else
                 _healthlog_values file
             fi ;;
+        key)
+            case $prev in
+                --new-passphrase-file) _healthlog_values file; return ;;
+                --new-key-file) _healthlog_values file; return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--new-passphrase-file --new-key-file --help -h" -- "$cur"))
+            else
+                _healthlog_values list add remove rotate
+            fi ;;
+        unlock)
+            case $prev in
+                --for) _healthlog_values none; return ;;
+            esac
+            COMPREPLY=($(compgen -W "--for --help -h" -- "$cur")) ;;
+        lock)
+            case $prev in
+            esac
+            COMPREPLY=($(compgen -W "--help -h" -- "$cur")) ;;
     esac
 }
 

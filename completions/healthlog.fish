@@ -1,13 +1,14 @@
 # fish completion for healthlog. Generated from the command declarations by
 # `tools/docs --reference`: do not edit. Install it as ~/.config/fish/completions/healthlog.fish.
 
-# The command word, if one is given yet (the value of --store is not one).
+# The command word, if one is given yet (the value of --store, --passphrase-file or
+# --key-file is not one).
 function __healthlog_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
         switch $words[1]
-            case --store
+            case --store --passphrase-file --key-file
                 set -e words[1]
             case '-*'
             case '*'
@@ -27,9 +28,12 @@ end
 
 complete -c healthlog -f
 complete -c healthlog -n 'not __healthlog_command' -l store -x -a '(__fish_complete_directories)' -d 'The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store)'
+complete -c healthlog -n 'not __healthlog_command' -l passphrase-file -r -F -d 'An encrypted store\'s passphrase: the file\'s content, less one trailing newline'
+complete -c healthlog -n 'not __healthlog_command' -l key-file -r -F -d 'An encrypted store\'s key file (at least 32 random bytes) instead of a passphrase'
 complete -c healthlog -n 'not __healthlog_command' -l version -d 'Show the tool\'s version and the store format versions it writes'
 complete -c healthlog -s h -l help -d 'Show help information'
 complete -c healthlog -n 'not __healthlog_command' -a help -d 'Show a command\'s help'
+complete -c healthlog -n 'not __healthlog_command' -a init -d 'Create an empty store, encrypted with --encrypt'
 complete -c healthlog -n 'not __healthlog_command' -a append -d 'Append NDJSON events from files or standard input, all-or-nothing'
 complete -c healthlog -n 'not __healthlog_command' -a add -d 'Append one sample'
 complete -c healthlog -n 'not __healthlog_command' -a delete -d 'Delete live samples by UUID, all-or-nothing'
@@ -47,7 +51,11 @@ complete -c healthlog -n 'not __healthlog_command' -a verify -d 'Check every che
 complete -c healthlog -n 'not __healthlog_command' -a reindex -d 'Rebuild the indexes from the segments'
 complete -c healthlog -n 'not __healthlog_command' -a compact -d 'Drop samples deleted before a horizon, with their deletes; older anchors below it expire'
 complete -c healthlog -n 'not __healthlog_command' -a import -d 'Import an Apple Health export (export.zip or export.xml), idempotently'
-complete -c healthlog -n '__healthlog_using help' -a 'append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import'
+complete -c healthlog -n 'not __healthlog_command' -a key -d 'Manage an encrypted store\'s key slots, or rotate its data key'
+complete -c healthlog -n 'not __healthlog_command' -a unlock -d 'Keep an encrypted store\'s keys in the kernel keyring for a while'
+complete -c healthlog -n 'not __healthlog_command' -a lock -d 'Drop the keys \'healthlog unlock\' keeps for an encrypted store'
+complete -c healthlog -n '__healthlog_using help' -a 'init append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import key unlock lock'
+complete -c healthlog -n '__healthlog_using init' -l encrypt -d 'Encrypt the store; the secret given (or typed twice) opens its first key slot'
 complete -c healthlog -n '__healthlog_using append' -l no-sync -d 'Do not wait for fdatasync before reporting success: faster, but a power loss or OS crash may lose the append'
 complete -c healthlog -n '__healthlog_using append' -F
 complete -c healthlog -n '__healthlog_using add' -l type -x -d 'The sample type, in full or short (HeartRate, SleepAnalysis, Workout), in any case'
@@ -151,3 +159,7 @@ complete -c healthlog -n '__healthlog_using compact' -l rekey -d 'Encrypted stor
 complete -c healthlog -n '__healthlog_using import' -l mirror -d 'Delete (with delete events) the samples earlier imports brought in that this export no longer holds; samples that did not come from an import are never touched'
 complete -c healthlog -n '__healthlog_using import' -l no-sync -d 'Do not wait for fdatasync before reporting success'
 complete -c healthlog -n '__healthlog_using import' -F
+complete -c healthlog -n '__healthlog_using key' -l new-passphrase-file -r -F -d 'For \'key add\': the new slot\'s passphrase, read from this file less one trailing newline (default: $HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt)'
+complete -c healthlog -n '__healthlog_using key' -l new-key-file -r -F -d 'For \'key add\': a key file (at least 32 random bytes) that opens the new slot, instead of a passphrase'
+complete -c healthlog -n '__healthlog_using key' -x -a 'list add remove rotate'
+complete -c healthlog -n '__healthlog_using unlock' -l for -x -d 'How long to keep the keys: a number with s, m, h or d (30m, 8h; default 15m, at most 7d)'

@@ -5,11 +5,15 @@ import Darwin
 #endif
 import HealthLog
 
-/// What every command gets: the store path, the store options from the environment, the
-/// faults to inject (none but in the test-only fault tool), the terminal, and the name of
-/// the executable `import` runs.
+/// What every command gets: the store path, the secret the options or environment give
+/// (``SecretSources``), the store options from the environment, the faults to inject (none
+/// but in the test-only fault tool), the terminal, and the name of the executable `import`
+/// runs.
 struct Context {
     let storePath: String
+    /// The secret `--passphrase-file`, `--key-file` or the environment give; `nil` for none
+    /// (the keyring, then a prompt, are tried when the store is encrypted).
+    let secret: StoreSecret?
     let terminal: Terminal
     let faults: () throws -> FaultPlan
     let importWorker: String
@@ -17,6 +21,11 @@ struct Context {
     /// A store handle; `sync: false` for `--no-sync`; `origin` is what its appends record
     /// as having made them.
     func store(sync: Bool = true, origin: AppendOrigin? = nil) throws -> HealthStore {
+        HealthStore(directory: storePath, secret: secret, ask: SecretSources.prompt, options: try storeOptions(sync: sync, origin: origin))
+    }
+
+    /// The store options from the environment and the faults to inject.
+    func storeOptions(sync: Bool = true, origin: AppendOrigin? = nil) throws -> StoreOptions {
         var options = StoreOptions()
         options.sync = sync
         options.origin = origin
@@ -29,7 +38,7 @@ struct Context {
             options.lockTimeout = seconds
         }
         options.faults = try faults()
-        return HealthStore(directory: storePath, options: options)
+        return options
     }
 
     /// An environment variable's value.

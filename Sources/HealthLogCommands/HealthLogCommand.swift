@@ -6,9 +6,9 @@ package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
     static var commandTypes: [any Command.Type] {
         [
-            AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
+            InitCommand.self, AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
             BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
-            ReindexCommand.self, CompactCommand.self, ImportCommand.self,
+            ReindexCommand.self, CompactCommand.self, ImportCommand.self, KeyCommand.self, UnlockCommand.self, LockCommand.self,
         ]
     }
 
@@ -24,7 +24,7 @@ package enum HealthLogCommand {
     static var help: String {
         var text = CommandSpec.wrap("OVERVIEW: " + ToolHelp.overview, width: 80)
         text += "\n\nUSAGE: \(ToolHelp.usage)\n\nOPTIONS:\n"
-        for row in [ToolHelp.store, ToolHelp.help, ToolHelp.version] { text += CommandSpec.row(row.left, row.help) }
+        for row in ToolHelp.options { text += CommandSpec.row(row.left, row.help) }
         text += "\nCOMMANDS:\n"
         for command in commandTypes { text += CommandSpec.row(command.configuration.name, command.configuration.abstract) }
         text += "\n  See 'healthlog help <command>' for detailed help.\n\nENVIRONMENT:\n"
@@ -45,6 +45,7 @@ package enum HealthLogCommand {
         let terminal = Terminal()
         var rest: [String] = []
         var storePath = Context.environment("HEALTHLOG_STORE") ?? "./healthlog.store"
+        var secretFiles: [String: String] = [:]
         var index = 0
         var sawSeparator = false
         while index < arguments.count {
@@ -61,6 +62,14 @@ package enum HealthLogCommand {
                 index += 1
             } else if argument.hasPrefix("--store=") {
                 storePath = String(argument.dropFirst(8))
+            } else if let name = ToolHelp.secretOptions.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
+                if argument.count > name.count {
+                    secretFiles[name] = String(argument.dropFirst(name.count + 1))
+                } else {
+                    guard index < arguments.count else { return usageError("option '\(name)' needs a value", terminal, nil) }
+                    secretFiles[name] = arguments[index]
+                    index += 1
+                }
             } else {
                 rest.append(argument)
             }
@@ -90,7 +99,9 @@ package enum HealthLogCommand {
             terminal.flush()
             return ExitCode.success
         }
-        let context = Context(storePath: storePath, terminal: terminal, faults: faults, importWorker: importWorker)
+        guard secretFiles.count < 2 else { return usageError("give --passphrase-file or --key-file, not both", terminal, nil) }
+        let secret = SecretSources.given(passphraseFile: secretFiles["--passphrase-file"], keyFile: secretFiles["--key-file"])
+        let context = Context(storePath: storePath, secret: secret, terminal: terminal, faults: faults, importWorker: importWorker)
         do {
             let status = try command.run(commandArguments, context)
             terminal.flush()

@@ -14,12 +14,25 @@ enum ToolHelp {
     static let store = Row(left: "--store <dir>", help: "The store directory (default: $HEALTHLOG_STORE, else ./healthlog.store).")
     static let help = Row(left: "-h, --help", help: "Show help information.")
     static let version = Row(left: "--version", help: "Show the tool's version and the store format versions it writes.")
+    static let passphraseFile = Row(
+        left: "--passphrase-file <file>", help: "An encrypted store's passphrase: the file's content, less one trailing newline.")
+    static let keyFile = Row(left: "--key-file <file>", help: "An encrypted store's key file (at least 32 random bytes) instead of a passphrase.")
+    /// The options read before the command, in the order help lists them.
+    static let options = [store, passphraseFile, keyFile, help, version]
+    /// The names of the options that give an encrypted store's secret.
+    static let secretOptions = ["--passphrase-file", "--key-file"]
 
     static let environment = [
         Row(left: "HEALTHLOG_STORE", help: "The store directory when --store is not given."),
         Row(left: "HEALTHLOG_LOCK_TIMEOUT", help: "Seconds a writer waits for another writer's lock (default 10)."),
         Row(left: "HEALTHLOG_SEGMENT_BYTES", help: "Segment size limit in bytes (default 64 MiB)."),
         Row(left: "HEALTHLOG_BATCH_BYTES", help: "NDJSON bytes per batch (default 1 MiB)."),
+        Row(left: "HEALTHLOG_PASSPHRASE_FILE", help: "An encrypted store's passphrase file when no --passphrase-file or --key-file is given."),
+        Row(left: "HEALTHLOG_KEY_FILE", help: "An encrypted store's key file, after HEALTHLOG_PASSPHRASE_FILE."),
+        Row(
+            left: "HEALTHLOG_PASSPHRASE",
+            help: "An encrypted store's passphrase itself, after the files (other processes of this user may read it; prefer a file). Else the keys 'healthlog unlock' left, else a prompt on a terminal."),
+        Row(left: "HEALTHLOG_NEW_PASSPHRASE_FILE", help: "The new slot's passphrase file for 'key add' when --new-passphrase-file is not given."),
     ]
 
     static let exitCodes = [

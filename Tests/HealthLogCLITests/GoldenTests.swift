@@ -10,7 +10,8 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, log, stats, verify, reindex, compact, importExport = "import"
+        case overview, initStore = "init", append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, log, stats, verify, reindex, compact,
+            importExport = "import", key, unlock, lock
         var testDescription: String { rawValue }
 
         /// The command words before `--help`.
@@ -36,6 +37,10 @@ struct GoldenTests {
             case .reindex: GoldenTexts.reindex
             case .compact: GoldenTexts.compact
             case .importExport: GoldenTexts.importExport
+            case .initStore: GoldenTexts.initStore
+            case .key: GoldenTexts.key
+            case .unlock: GoldenTexts.unlock
+            case .lock: GoldenTexts.lock
             }
         }
     }

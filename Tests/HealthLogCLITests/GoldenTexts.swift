@@ -13,11 +13,16 @@ enum GoldenTexts {
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
+          --passphrase-file <file>  An encrypted store's passphrase: the file's content,
+                                    less one trailing newline.
+          --key-file <file>         An encrypted store's key file (at least 32 random
+                                    bytes) instead of a passphrase.
           -h, --help                Show help information.
           --version                 Show the tool's version and the store format
                                     versions it writes.
 
         COMMANDS:
+          init                      Create an empty store, encrypted with --encrypt.
           append                    Append NDJSON events from files or standard input,
                                     all-or-nothing.
           add                       Append one sample.
@@ -49,6 +54,12 @@ enum GoldenTexts {
                                     an encrypted store under its newest key.
           import                    Import an Apple Health export (export.zip or
                                     export.xml), idempotently.
+          key                       Manage an encrypted store's key slots, or rotate its
+                                    data key.
+          unlock                    Keep an encrypted store's keys in the kernel keyring
+                                    for a while.
+          lock                      Drop the keys 'healthlog unlock' keeps for an
+                                    encrypted store.
 
           See 'healthlog help <command>' for detailed help.
 
@@ -58,6 +69,18 @@ enum GoldenTexts {
                                     (default 10).
           HEALTHLOG_SEGMENT_BYTES   Segment size limit in bytes (default 64 MiB).
           HEALTHLOG_BATCH_BYTES     NDJSON bytes per batch (default 1 MiB).
+          HEALTHLOG_PASSPHRASE_FILE
+                                    An encrypted store's passphrase file when no
+                                    --passphrase-file or --key-file is given.
+          HEALTHLOG_KEY_FILE        An encrypted store's key file, after
+                                    HEALTHLOG_PASSPHRASE_FILE.
+          HEALTHLOG_PASSPHRASE      An encrypted store's passphrase itself, after the
+                                    files (other processes of this user may read it;
+                                    prefer a file). Else the keys 'healthlog unlock'
+                                    left, else a prompt on a terminal.
+          HEALTHLOG_NEW_PASSPHRASE_FILE
+                                    The new slot's passphrase file for 'key add' when
+                                    --new-passphrase-file is not given.
 
         EXIT CODES:
           0                         Success.
@@ -668,5 +691,101 @@ enum GoldenTexts {
         2 with what is wrong (and where) and writes nothing. Prints the new anchor on
         stdout; counts per element and per type, what could not be mapped, and a summary
         on stderr. Progress goes to stderr when it is a terminal.
+        """
+
+    /// `healthlog init --help`.
+    static let initStore = """
+        OVERVIEW: Create an empty store, encrypted with --encrypt.
+
+        USAGE: healthlog [--store <dir>] init [--encrypt]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --encrypt                 Encrypt the store; the secret given (or typed twice)
+                                    opens its first key slot.
+          -h, --help                Show help information.
+
+        Without --encrypt the store is the plaintext one the first append would make.
+        With it, every sample the store holds is sealed with XChaCha20-Poly1305 under a
+        random data key, which the store keeps wrapped in key slots: the first slot
+        opens with the passphrase or key file given (--passphrase-file, --key-file,
+        HEALTHLOG_PASSPHRASE_FILE, HEALTHLOG_KEY_FILE, HEALTHLOG_PASSPHRASE, else typed
+        twice at a prompt on a terminal). The store is built beside the directory and
+        renamed into place, so a crash leaves no store or a complete one. If every
+        passphrase and key file of a store is lost, its data cannot be read by anyone.
+        Fails with exit 2 when a store is already there. Prints the store's identity on
+        stdout.
+        """
+
+    /// `healthlog key --help`.
+    static let key = """
+        OVERVIEW: Manage an encrypted store's key slots, or rotate its data key.
+
+        USAGE: healthlog [--store <dir>] key <action> [--new-passphrase-file <file>] [--new-key-file <file>]
+
+        ARGUMENTS:
+          <action>                  list, add, remove ID, or rotate.
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --new-passphrase-file <file>
+                                    For 'key add': the new slot's passphrase, read from
+                                    this file less one trailing newline (default:
+                                    $HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at
+                                    a prompt).
+          --new-key-file <file>     For 'key add': a key file (at least 32 random bytes)
+                                    that opens the new slot, instead of a passphrase.
+          -h, --help                Show help information.
+
+        'key list' prints each slot (id, kind, when it was made, the data-key epochs it
+        holds), the current epoch and the epochs the segments' batches are sealed under;
+        it needs no secret. The others open the store with its secret first (as every
+        command does) and change only slot files, each replaced atomically and durably
+        under the writer lock: a crash leaves the old slots or the new ones. 'key add'
+        makes a slot for a new passphrase (--new-passphrase-file,
+        HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt) or key file
+        (--new-key-file) and prints its id. 'key remove ID' removes a slot, never the
+        last one nor the one the secret given opens. To change a passphrase, add the new
+        one, then remove the old slot giving the new one. 'key rotate' starts a new
+        data-key epoch for everything written after it (older data keeps its epoch's
+        key) and prints the epoch.
+        """
+
+    /// `healthlog unlock --help`.
+    static let unlock = """
+        OVERVIEW: Keep an encrypted store's keys in the kernel keyring for a while.
+
+        USAGE: healthlog [--store <dir>] unlock [--for <duration>]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --for <duration>          How long to keep the keys: a number with s, m, h or
+                                    d (30m, 8h; default 15m, at most 7d).
+          -h, --help                Show help information.
+
+        Opens the store with its secret once, then keeps its unwrapped data keys in the
+        user's kernel keyring (Linux keyutils), which drops them when the time is up:
+        until then, this user's commands on the store ask for no secret and pay no key
+        derivation. 'healthlog lock' drops them at once; 'key rotate' updates them.
+        Where no kernel keyring is available (a container that forbids it, or another
+        system) it says so and exits 1.
+        """
+
+    /// `healthlog lock --help`.
+    static let lock = """
+        OVERVIEW: Drop the keys 'healthlog unlock' keeps for an encrypted store.
+
+        USAGE: healthlog [--store <dir>] lock
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -h, --help                Show help information.
+
+        After it, commands on the store need its passphrase or key file again. Needs no
+        secret; a store that is not unlocked is no error.
         """
 }

@@ -15,7 +15,8 @@ import Darwin
 enum Debris {
     /// Removes the temporary files of `layout`: `meta.tmp` and `checkpoint.tmp`; in
     /// `segments/`, a segment's or a segment index's name followed by `.tmp`; in `uuids/`,
-    /// a run's name, `sync` or `deleted-adds` followed by `.tmp`. Writer-only: call it holding the writer
+    /// a run's name, `sync` or `deleted-adds` followed by `.tmp`; in `keys/`, a key slot's
+    /// name followed by `.tmp`. Writer-only: call it holding the writer
     /// lock, so no live writer's temporary is among them. `unlink(2)` never follows a
     /// symbolic link, so a planted one is removed, not its target.
     ///
@@ -29,6 +30,7 @@ enum Debris {
             (layout.directory, { $0 == "meta" || $0 == "checkpoint" }, true),
             (layout.segments, isSegmentFileName, false),
             (layout.directory + "/uuids", { $0 == "sync" || $0 == "deleted-adds" || UUIDRun.range(ofFileName: $0) != nil }, false),
+            (layout.keySlots, { KeySlot.id(fileName: $0) != nil }, false),
         ]
         for directory in directories {
             for name in try DirectoryListing.names(in: directory.path, isNamedByUser: directory.isNamedByUser) where name.hasSuffix(DurableFile.temporarySuffix) {

@@ -43,6 +43,10 @@ package struct FaultPlan: Sendable, Equatable {
         case compactCheckpointWritten = "compact-checkpoint-written"
         /// A segment file (or its index) no longer in use was removed.
         case unusedSegmentRemoved = "unused-segment-removed"
+        /// A key slot file was written (`key add`, each slot of `key rotate`).
+        case slotWritten = "slot-written"
+        /// A key slot file was unlinked, its directory not yet fsynced (`key remove`).
+        case slotRemoved = "slot-removed"
     }
 
     /// Kill the process with `SIGKILL` the `occurrence`-th time (1-based) it reaches `point`.
@@ -52,6 +56,10 @@ package struct FaultPlan: Sendable, Equatable {
     package var failWritesAfterBytes: Int?
     /// Fail every `fdatasync`/`fsync` of segment data with `EIO`.
     package var failSync = false
+    /// Make new passphrase slots with libsodium's least Argon2id cost, so tests that add
+    /// many slots run fast (the fault tool's `HEALTHLOG_TEST_WEAK_KDF=1`); such a slot
+    /// guards nothing.
+    package var weakKeyDerivation = false
 
     /// No faults.
     package init() {}
@@ -79,6 +87,6 @@ package struct FaultPlan: Sendable, Equatable {
     /// Equal when the same faults are planned.
     package static func == (a: FaultPlan, b: FaultPlan) -> Bool {
         a.kill?.point == b.kill?.point && a.kill?.occurrence == b.kill?.occurrence
-            && a.failWritesAfterBytes == b.failWritesAfterBytes && a.failSync == b.failSync
+            && a.failWritesAfterBytes == b.failWritesAfterBytes && a.failSync == b.failSync && a.weakKeyDerivation == b.weakKeyDerivation
     }
 }

@@ -1,10 +1,184 @@
-/// The key slots of an encrypted store (`keys/`): each wraps the store's data keys for one
-/// passphrase or key file.
+/// The key slots of an encrypted store (`keys/`, one ``KeySlot`` file each): each wraps the
+/// store's data keys for one passphrase or key file. The current key epoch, under which new
+/// units are sealed, is the highest epoch every slot holds, so a rotation that stopped
+/// part-way (the new epoch in some slots only) changes nothing.
 enum KeySlots {
-    /// The data keys the slots of the store at `layout` give for `secret`.
+    /// A slot file as found: the slot, or what is wrong with it.
+    struct Found: Sendable {
+        /// The slot id its file name gives.
+        let id: UInt16
+        /// The slot; `nil` when the file is damaged.
+        let slot: KeySlot?
+        /// What is wrong with a damaged file.
+        let problem: String?
+    }
+
+    /// What a secret opened: the data keys by epoch, the cipher sealing under the current
+    /// epoch, and the slot that opened (`nil` for keys from the keyring).
+    struct Opened: Sendable {
+        let cipher: StoreCipher
+        let keys: [UInt32: SecretBytes]
+        let slot: UInt16?
+
+        init(storeID: StoreID, keys: [UInt32: SecretBytes], current: UInt32, slot: UInt16?) {
+            cipher = StoreCipher(storeID: storeID, keys: keys, current: current)
+            self.keys = keys
+            self.slot = slot
+        }
+
+        /// A cipher opened elsewhere, whose keys are not at hand.
+        init(cipher: StoreCipher) {
+            self.cipher = cipher
+            keys = [:]
+            slot = nil
+        }
+    }
+
+    /// A slot's file.
+    static func path(_ layout: StoreLayout, _ id: UInt16) -> String {
+        layout.keySlots + "/" + KeySlot.fileName(id)
+    }
+
+    /// Every slot file of the store at `layout`, by ascending id; temporaries and other
+    /// names are not slots.
     ///
-    /// - Throws: ``HealthLogError/Code/wrongKey`` when no slot opens with it.
-    static func unlock(_ layout: StoreLayout, storeID: StoreID, secret: StoreSecret) throws -> StoreCipher {
-        throw HealthLogError(.wrongKey, "\(layout.keySlots): no key slot opens with the secret given")
+    /// - Throws: ``HealthLogError/Code/io`` when the directory or a file cannot be read.
+    static func read(_ layout: StoreLayout) throws -> [Found] {
+        let ids = try DirectoryListing.names(in: layout.keySlots).compactMap(KeySlot.id(fileName:)).sorted()
+        return try ids.compactMap { id -> Found? in
+            guard let bytes = try SmallFile.read(path(layout, id), maxLength: 1 << 24) else { return nil }
+            do {
+                return Found(id: id, slot: try KeySlot.decode(bytes, id: id), problem: nil)
+            } catch let problem as KeySlot.Problem {
+                return Found(id: id, slot: nil, problem: problem.message)
+            }
+        }
+    }
+
+    /// The highest epoch every slot of `slots` holds; `nil` when they share none.
+    static func currentEpoch(_ slots: [KeySlot]) -> UInt32? {
+        guard var shared = slots.first.map({ Set($0.epochs) }) else { return nil }
+        for slot in slots.dropFirst() { shared.formIntersection(slot.epochs) }
+        return shared.max()
+    }
+
+    /// The data keys of the store at `layout` that `secret` opens (``Opened``).
+    ///
+    /// - Throws: ``HealthLogError/Code/wrongKey`` when no slot opens with it;
+    ///   ``HealthLogError/Code/keyRequired`` for ``StoreSecret/unlocked`` when the keyring
+    ///   holds no keys of this store (or older ones); ``HealthLogError/Code/badUsage`` when
+    ///   the secret cannot be read; ``HealthLogError/Code/corrupt`` when a slot that opened
+    ///   holds a data key that does not.
+    static func unlock(_ layout: StoreLayout, storeID: StoreID, secret: StoreSecret) throws -> Opened {
+        let found = try read(layout)
+        let slots = found.compactMap(\.slot)
+        guard let current = currentEpoch(slots) else {
+            throw HealthLogError(.corrupt, "\(layout.keySlots): no readable key slot\(damageNote(found)); the store cannot be opened")
+        }
+        guard let material = try SecretMaterial.of(secret) else {
+            guard let keys = try UnlockedKeys.read(storeID), keys[current] != nil else {
+                throw HealthLogError(.keyRequired, "\(layout.directory) is not unlocked (or was unlocked before its last key rotation): run 'healthlog unlock'")
+            }
+            return Opened(storeID: storeID, keys: keys, current: current, slot: nil)
+        }
+        for slot in slots where slot.kind == material.kind {
+            let wrappingKey = try material.wrappingKey(for: slot)
+            guard let keys = try open(slot, layout, storeID: storeID, wrappingKey: wrappingKey) else { continue }
+            guard keys[current] != nil else { continue }
+            return Opened(storeID: storeID, keys: keys, current: current, slot: slot.id)
+        }
+        throw HealthLogError(.wrongKey, "\(layout.directory): the \(material.kind.name) given opens no key slot\(damageNote(found))")
+    }
+
+    /// The data keys of `slot` by epoch, opened with `wrappingKey`; `nil` when its secret
+    /// key does not unwrap (another passphrase or key file).
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when a data key does not open though the
+    ///   secret key did (the file was changed).
+    static func open(_ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, wrappingKey: SecretBytes) throws -> [UInt32: SecretBytes]? {
+        struct DoesNotOpen: Error {}
+        let associated = slot.wrapAssociatedData(storeID)
+        let secretKey: SecretBytes
+        do {
+            secretKey = try SecretBytes(count: SealedBox.secretKeyLength) { out in
+                let opened = slot.wrappedSecretKey.withUnsafeBytes { wrapped in
+                    associated.withUnsafeBytes { XChaCha20Poly1305.open(wrapped, associated: $0, key: wrappingKey, into: out) }
+                }
+                guard opened else { throw DoesNotOpen() }
+            }
+        } catch is DoesNotOpen {
+            return nil
+        }
+        var keys: [UInt32: SecretBytes] = [:]
+        for (index, entry) in slot.entries.enumerated() {
+            guard let sealed = try SealedBox.open(entry.sealed[...], publicKey: slot.publicKey, secretKey: secretKey),
+                sealed.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == entry.epoch.littleEndian
+            else {
+                throw HealthLogError(
+                    .corrupt,
+                    "\(path(layout, slot.id)) at byte \(KeySlot.fixedLength + index * KeySlot.entryLength): the data key of epoch \(entry.epoch) does not open (the file was changed)")
+            }
+            keys[entry.epoch] = try sealed.withUnsafeBytes { try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[4...])) }
+        }
+        return keys
+    }
+
+    /// A new slot `id` of the store `storeID` for `material`, holding `keys`; a passphrase
+    /// slot derives its wrapping key at `cost`.
+    static func make(id: UInt16, material: SecretMaterial, storeID: StoreID, keys: [UInt32: SecretBytes], cost: Argon2id.Cost) throws -> KeySlot {
+        let (publicKey, secretKey) = try SealedBox.keyPair()
+        var slot = KeySlot(
+            id: id, kind: material.kind, createdMillis: Clock.nowMillis(),
+            cost: material.kind == .passphrase ? cost : Argon2id.Cost(operations: 0, memory: 0), salt: try Sodium.random(count: Argon2id.saltLength),
+            publicKey: publicKey, wrappedSecretKey: [], entries: [])
+        let wrappingKey = try material.wrappingKey(for: slot)
+        let associated = slot.wrapAssociatedData(storeID)
+        var wrapped = [UInt8](repeating: 0, count: KeySlot.wrappedLength)
+        secretKey.withUnsafeBytes { secretKey in
+            associated.withUnsafeBytes { associated in
+                wrapped.withUnsafeMutableBytes { XChaCha20Poly1305.seal(secretKey, associated: associated, key: wrappingKey, into: $0) }
+            }
+        }
+        slot.wrappedSecretKey = wrapped
+        for epoch in keys.keys.sorted() { slot.entries.append(try entry(epoch, keys[epoch]!, to: publicKey)) }
+        return slot
+    }
+
+    /// The data key `key` of `epoch`, sealed (with its epoch) to `publicKey`.
+    static func entry(_ epoch: UInt32, _ key: SecretBytes, to publicKey: [UInt8]) throws -> KeySlot.Entry {
+        let plaintext = try SecretBytes(count: 4 + key.count) { out in
+            out.storeBytes(of: epoch.littleEndian, as: UInt32.self)
+            key.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[4...]).copyMemory(from: $0) }
+        }
+        return KeySlot.Entry(epoch: epoch, sealed: plaintext.withUnsafeBytes { SealedBox.seal($0, to: publicKey) })
+    }
+
+    /// Writes `slot` to its file of `layout` (created 0700 if needed), atomically and
+    /// durably: temporary, fsync, rename, directory fsync.
+    static func write(_ slot: KeySlot, _ layout: StoreLayout) throws {
+        try OwnedDirectory.prepare(layout.keySlots, isPrivate: true)
+        try SmallFile.write(path(layout, slot.id), slot.encoded(), sync: true)
+    }
+
+    /// Removes key epoch `epoch` from every slot of the store at `layout` that holds it
+    /// (`compact --rekey`, once no file is sealed under it), one slot file at a time; the
+    /// caller holds the writer lock.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` when `epoch` is the current epoch (or no
+    ///   slot is readable).
+    static func dropEpoch(_ epoch: UInt32, layout: StoreLayout) throws {
+        let slots = try read(layout).compactMap(\.slot)
+        guard let current = currentEpoch(slots), epoch != current else {
+            throw HealthLogError(.badUsage, "key epoch \(epoch) is the store's current epoch; it cannot be dropped")
+        }
+        for var slot in slots where slot.epochs.contains(epoch) {
+            slot.entries.removeAll { $0.epoch == epoch }
+            try write(slot, layout)
+        }
+    }
+
+    /// "; key slot 0002 is damaged: ..." for each damaged slot file, or nothing.
+    static func damageNote(_ found: [Found]) -> String {
+        found.filter { $0.slot == nil }.map { "; key slot \(KeySlot.fileName($0.id).dropLast(5)) is damaged: \($0.problem ?? "")" }.joined()
     }
 }

@@ -1,23 +1,41 @@
 import Synchronization
 
-/// A handle's way into an encrypted store: the secret it was given and, once a command
-/// needed them, the data keys that secret opened (kept for the handle's life, so a handle
-/// pays for opening a key slot once).
+/// A handle's way into an encrypted store: the secret it was given (or where to look for
+/// one) and, once a command needed them, the data keys that secret opened (kept for the
+/// handle's life, so a handle pays for opening a key slot once). Nothing is looked up for a
+/// plaintext store.
 final class StoreKeys: Sendable {
     /// The secret given; `nil` for none.
     let secret: StoreSecret?
-    private let opened: Mutex<StoreCipher?>
+    /// Without a secret: whether to take the keys `healthlog unlock` left in the keyring.
+    private let readsKeyring: Bool
+    /// Without a secret, after the keyring: asks for one (the command line's prompt on a
+    /// terminal), given the store directory; `nil` when none can be had.
+    private let ask: (@Sendable (String) throws -> StoreSecret?)?
+    private let opened: Mutex<KeySlots.Opened?>
 
     /// Keys to be opened with `secret` at first use.
     init(secret: StoreSecret?) {
         self.secret = secret
+        readsKeyring = false
+        ask = nil
+        opened = Mutex(nil)
+    }
+
+    /// Keys to be opened at first use by the keyring's keys, else by the secret `ask` gives.
+    init(readingKeyringThen ask: (@Sendable (String) throws -> StoreSecret?)?) {
+        secret = nil
+        readsKeyring = true
+        self.ask = ask
         opened = Mutex(nil)
     }
 
     /// Keys already open: a store made from another whose keys are open (a restore's copy).
     init(cipher: StoreCipher) {
         secret = nil
-        opened = Mutex(cipher)
+        readsKeyring = false
+        ask = nil
+        opened = Mutex(KeySlots.Opened(cipher: cipher))
     }
 
     /// The cipher of the store `meta` describes at `layout`; `nil` for a plaintext store.
@@ -26,11 +44,33 @@ final class StoreKeys: Sendable {
     ///   ``HealthLogError/Code/wrongKey`` when it opens no key slot.
     func cipher(_ layout: StoreLayout, _ meta: StoreMeta) throws -> StoreCipher? {
         guard meta.isEncrypted else { return nil }
-        if let cipher = opened.withLock({ $0 }), cipher.storeID == meta.storeID { return cipher }
-        guard let secret else { throw Self.keyRequired(layout) }
-        let cipher = try KeySlots.unlock(layout, storeID: meta.storeID, secret: secret)
-        opened.withLock { $0 = cipher }
-        return cipher
+        return try open(layout, meta).cipher
+    }
+
+    /// The keys of the encrypted store `meta` describes at `layout`, opened now if not yet.
+    ///
+    /// - Throws: as ``cipher(_:_:)``.
+    func open(_ layout: StoreLayout, _ meta: StoreMeta) throws -> KeySlots.Opened {
+        if let done = opened.withLock({ $0 }), done.cipher.storeID == meta.storeID { return done }
+        let done = try resolve(layout, meta.storeID)
+        opened.withLock { $0 = done }
+        return done
+    }
+
+    /// Keeps `keys` as the store's open keys (after a rotation changed them).
+    func replace(with keys: KeySlots.Opened) {
+        opened.withLock { $0 = keys }
+    }
+
+    private func resolve(_ layout: StoreLayout, _ storeID: StoreID) throws -> KeySlots.Opened {
+        if let secret { return try KeySlots.unlock(layout, storeID: storeID, secret: secret) }
+        if readsKeyring {
+            do {
+                return try KeySlots.unlock(layout, storeID: storeID, secret: .unlocked)
+            } catch let error as HealthLogError where error.code == .keyRequired {}
+        }
+        guard let secret = try ask?(layout.directory) else { throw Self.keyRequired(layout) }
+        return try KeySlots.unlock(layout, storeID: storeID, secret: secret)
     }
 
     /// The error for an encrypted store opened without a secret.
@@ -50,5 +90,13 @@ extension StoreLayout {
         guard meta.isEncrypted else { return nil }
         guard let keys else { throw StoreKeys.keyRequired(self) }
         return try keys.cipher(self, meta)
+    }
+
+    /// The open keys of this encrypted store (described by `meta`).
+    ///
+    /// - Throws: as ``cipher(_:)``.
+    func openKeys(_ meta: StoreMeta) throws -> KeySlots.Opened {
+        guard let keys else { throw StoreKeys.keyRequired(self) }
+        return try keys.open(self, meta)
     }
 }

@@ -19,12 +19,9 @@ final class SecretBytes: @unchecked Sendable {
         }
         self.count = count
         self.base = base
-        do {
-            try fill(UnsafeMutableRawBufferPointer(start: base, count: count))
-        } catch {
-            sodium_free(base)
-            throw error
-        }
+        // Every stored property is set: when `fill` throws, `deinit` runs and frees `base`
+        // (freeing it here too would free it twice).
+        try fill(UnsafeMutableRawBufferPointer(start: base, count: count))
         sodium_mprotect_readonly(base)
     }
 

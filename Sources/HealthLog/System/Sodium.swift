@@ -1,7 +1,7 @@
 internal import CSodium
 
 /// libsodium's start-up and its random numbers: the one source of keys, nonces and salts.
-enum Sodium {
+package enum Sodium {
     /// Initialises libsodium (safe to call from any thread, any number of times).
     ///
     /// - Throws: ``HealthLogError/Code/io`` when it cannot start (no entropy source).
@@ -18,7 +18,7 @@ enum Sodium {
     }
 
     /// Overwrites `bytes` with zeros in a way the compiler does not remove (`sodium_memzero`).
-    static func wipe(_ bytes: inout [UInt8]) {
+    package static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress, $0.count) }
     }
 }

@@ -12,19 +12,19 @@ enum BashCompletion {
                 local i=1 command=""
                 while [[ $i -lt $COMP_CWORD ]]; do
                     case ${COMP_WORDS[i]} in
-                        --store) ((i++)) ;;
+                        --store|--passphrase-file|--key-file) ((i++)) ;;
                         -*) ;;
                         *) command=${COMP_WORDS[i]}; break ;;
                     esac
                     ((i++))
                 done
-                if [[ $prev == --store ]]; then
-                    _healthlog_values directory
-                    return
-                fi
+                case $prev in
+                    --store) _healthlog_values directory; return ;;
+                    --passphrase-file|--key-file) _healthlog_values file; return ;;
+                esac
                 case $command in
                     "")
-                        COMPREPLY=($(compgen -W "--store --help -h --version help \(commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
+                        COMPREPLY=($(compgen -W "--store --passphrase-file --key-file --help -h --version help \(commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
                     help)
                         COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
 

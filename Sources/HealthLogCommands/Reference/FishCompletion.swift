@@ -5,13 +5,14 @@ enum FishCompletion {
             # fish completion for healthlog. Generated from the command declarations by
             # `tools/docs --reference`: do not edit. Install it as ~/.config/fish/completions/healthlog.fish.
 
-            # The command word, if one is given yet (the value of --store is not one).
+            # The command word, if one is given yet (the value of --store, --passphrase-file or
+            # --key-file is not one).
             function __healthlog_command
                 set -l words (commandline -opc)
                 set -e words[1]
                 while set -q words[1]
                     switch $words[1]
-                        case --store
+                        case --store --passphrase-file --key-file
                             set -e words[1]
                         case '-*'
                         case '*'
@@ -31,6 +32,8 @@ enum FishCompletion {
 
             complete -c healthlog -f
             complete -c healthlog -n 'not __healthlog_command' -l store -x -a '(__fish_complete_directories)' -d \(quote(Reference.summary(ToolHelp.store.help)))
+            complete -c healthlog -n 'not __healthlog_command' -l passphrase-file -r -F -d \(quote(Reference.summary(ToolHelp.passphraseFile.help)))
+            complete -c healthlog -n 'not __healthlog_command' -l key-file -r -F -d \(quote(Reference.summary(ToolHelp.keyFile.help)))
             complete -c healthlog -n 'not __healthlog_command' -l version -d \(quote(Reference.summary(ToolHelp.version.help)))
             complete -c healthlog -s h -l help -d \(quote(Reference.summary(ToolHelp.help.help)))
             complete -c healthlog -n 'not __healthlog_command' -a help -d 'Show a command\\'s help'

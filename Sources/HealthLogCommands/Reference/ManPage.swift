@@ -17,7 +17,7 @@ enum ManPage {
             .SH OPTIONS
 
             """
-        for row in [ToolHelp.store, ToolHelp.help, ToolHelp.version] { text += entry(row.left, row.help) }
+        for row in ToolHelp.options { text += entry(row.left, row.help) }
         text += ".SH COMMANDS\n"
         for command in commands { text += section(command) }
         text += ".SH ENVIRONMENT\n"

@@ -8,7 +8,7 @@ enum MarkdownReference {
         var text = "\(notice)\n\n# healthlog\n\n\(escape(ToolHelp.overview))\n\n```\n\(ToolHelp.usage)\n```\n\n"
         text += "Every command has `--help`; `healthlog help <command>` prints the same page. What each command does and prints: "
         text += "[Commands](../commands.md).\n\n## Options\n\n"
-        for row in [ToolHelp.store, ToolHelp.help, ToolHelp.version] { text += item(row.left, row.help) }
+        for row in ToolHelp.options { text += item(row.left, row.help) }
         text += "\n## Commands\n\n| command | what it does |\n|---|---|\n"
         for command in commands { text += "| [`\(command.name)`](\(command.name).md) | \(cell(command.abstract)) |\n" }
         text += "\n## Environment\n\n| variable | meaning |\n|---|---|\n"

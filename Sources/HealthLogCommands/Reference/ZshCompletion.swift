@@ -12,6 +12,8 @@ enum ZshCompletion {
                 local curcontext=$curcontext state line
                 _arguments -C \\
                     '--store[\(quote(describe(ToolHelp.store.help)))]:dir:_files -/' \\
+                    '(--key-file)--passphrase-file[\(quote(describe(ToolHelp.passphraseFile.help)))]:file:_files' \\
+                    '(--passphrase-file)--key-file[\(quote(describe(ToolHelp.keyFile.help)))]:file:_files' \\
                     \(help) \\
                     '(- *)--version[\(quote(describe(ToolHelp.version.help)))]' \\
                     '1:command:_healthlog_commands' \\

@@ -1,0 +1,4 @@
+#ifndef HEALTHLOG_CKEYUTILS_SHIM_H
+#define HEALTHLOG_CKEYUTILS_SHIM_H
+#include <keyutils.h>
+#endif

@@ -1,0 +1,160 @@
+/// One key slot of an encrypted store (`keys/<id>.slot`, the Format article's "Key slots"):
+/// an X25519 key pair whose secret key is wrapped under a key made from one passphrase
+/// (Argon2id) or key file (keyed BLAKE2b), and the store's data keys, one sealed box per
+/// key epoch, sealed to the pair's public key.
+///
+/// A ``SmallFile`` tagged `HLKS` (a record: all header, the checksum last):
+///
+/// ```
+/// u16 slot id, u8 kind (1 passphrase, 2 key file), u8 0, i64 created (ms since 1970)
+/// u64 Argon2id passes, u64 Argon2id memory bytes, u32 algorithm (all 0 for a key file)
+/// 16 salt, 32 public key
+/// 72 wrapped secret key: XChaCha20-Poly1305 nonce (24) ‖ ciphertext (32) ‖ tag (16)
+/// u32 epoch count n, then n × (u32 epoch, 84 sealed box of epoch (u32) ‖ data key (32))
+/// u32 CRC-32C of every byte before it
+/// ```
+struct KeySlot: Sendable {
+    /// What opens a slot.
+    enum Kind: UInt8, Sendable {
+        /// A passphrase, through Argon2id.
+        case passphrase = 1
+        /// A key file's bytes, through keyed BLAKE2b.
+        case keyFile = 2
+
+        /// How `key list` names it.
+        var name: String { self == .passphrase ? "passphrase" : "key file" }
+    }
+
+    /// One data key, sealed to the slot's public key.
+    struct Entry: Sendable {
+        /// The key epoch.
+        var epoch: UInt32
+        /// `epoch ‖ key` sealed to the slot's public key.
+        var sealed: [UInt8]
+    }
+
+    /// The file's kind.
+    static let file = SmallFile(tag: "HLKS", version: 1, headerLength: nil) { bytes in
+        let count = Int(ByteReaderValue.u32(bytes, fixedLength - 4))
+        return count <= maximumEntries ? fixedLength + count * entryLength + 4 : nil
+    }
+    /// The bytes before the first entry.
+    static let fixedLength = 8 + 4 + 8 + 20 + Argon2id.saltLength + SealedBox.publicKeyLength + wrappedLength + 4
+    /// The wrapped secret key's length.
+    static let wrappedLength = SealedBox.secretKeyLength + XChaCha20Poly1305.overhead
+    /// One sealed data key's length.
+    static let sealedLength = 4 + XChaCha20Poly1305.keyLength + SealedBox.overhead
+    /// One entry's length.
+    static let entryLength = 4 + sealedLength
+    /// The most entries a slot file may hold.
+    static let maximumEntries = 1 << 16
+    /// The highest slot id (four digits in the file name).
+    static let maximumID: UInt16 = 9999
+
+    /// The slot's number, also in its file name.
+    var id: UInt16
+    var kind: Kind
+    /// When the slot was made, in milliseconds since 1970.
+    var createdMillis: Int64
+    /// The Argon2id cost of a passphrase slot; zero for a key file.
+    var cost: Argon2id.Cost
+    /// The Argon2id salt, or the BLAKE2b key of a key file.
+    var salt: [UInt8]
+    var publicKey: [UInt8]
+    /// The secret key, sealed under the key the passphrase or key file makes.
+    var wrappedSecretKey: [UInt8]
+    /// The data keys the slot holds, by ascending epoch.
+    var entries: [Entry]
+
+    /// The epochs this slot holds.
+    var epochs: [UInt32] { entries.map(\.epoch) }
+
+    /// The file name of slot `id`: `0001.slot`.
+    static func fileName(_ id: UInt16) -> String {
+        let digits = String(id)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ".slot"
+    }
+
+    /// The slot id a file name stands for; `nil` for any other name (temporaries).
+    static func id(fileName: String) -> UInt16? {
+        guard fileName.utf8.count == 9, fileName.hasSuffix(".slot"), fileName.prefix(4).allSatisfy(\.isASCII),
+            let id = UInt16(fileName.prefix(4)), id >= 1, id <= maximumID
+        else { return nil }
+        return id
+    }
+
+    /// The file's bytes.
+    func encoded() -> [UInt8] {
+        Self.file.encode { w in
+            w.append(id)
+            w.append(kind.rawValue)
+            w.append(UInt8(0))
+            w.append(createdMillis)
+            w.append(cost.operations)
+            w.append(cost.memory)
+            w.append(kind == .passphrase ? Argon2id.algorithm : 0)
+            w.append(bytes: salt)
+            w.append(bytes: publicKey)
+            w.append(bytes: wrappedSecretKey)
+            w.append(UInt32(entries.count))
+            for entry in entries {
+                w.append(entry.epoch)
+                w.append(bytes: entry.sealed)
+            }
+        }
+    }
+
+    /// The slot in `bytes`, read from the file of slot `id`.
+    ///
+    /// - Throws: a message saying what is wrong: not a slot file (truncated, changed), or
+    ///   another slot's file (`id` differs), or a cost or algorithm this build refuses.
+    static func decode(_ bytes: [UInt8], id: UInt16) throws(Problem) -> KeySlot {
+        guard var r = file.open(bytes) else { throw Problem("not a valid key slot file (\(bytes.count) bytes: truncated, changed, or another kind of file)") }
+        do {
+            let stored = try r.read(UInt16.self)
+            guard stored == id else { throw Problem("holds slot \(fileName(stored).dropLast(5))'s content, not slot \(fileName(id).dropLast(5))'s") }
+            guard let kind = Kind(rawValue: try r.read(UInt8.self)) else { throw Problem("unknown slot kind") }
+            _ = try r.read(UInt8.self)
+            let created = try r.read(Int64.self)
+            let cost = Argon2id.Cost(operations: try r.read(UInt64.self), memory: try r.read(UInt64.self))
+            let algorithm = try r.read(UInt32.self)
+            if kind == .passphrase {
+                guard algorithm == Argon2id.algorithm else { throw Problem("key derivation algorithm \(algorithm), which this healthlog does not know") }
+                guard cost.isAcceptable else { throw Problem("asks for an Argon2id cost past this healthlog's bounds (\(cost.operations) passes, \(cost.memory) bytes)") }
+            }
+            let salt = Array(try r.read(count: Argon2id.saltLength))
+            let publicKey = Array(try r.read(count: SealedBox.publicKeyLength))
+            let wrapped = Array(try r.read(count: wrappedLength))
+            let count = Int(try r.read(UInt32.self))
+            var entries: [Entry] = []
+            for _ in 0..<count {
+                let epoch = try r.read(UInt32.self)
+                guard entries.last.map({ $0.epoch < epoch }) ?? true else { throw Problem("its key epochs are out of order") }
+                entries.append(Entry(epoch: epoch, sealed: Array(try r.read(count: sealedLength))))
+            }
+            return KeySlot(
+                id: id, kind: kind, createdMillis: created, cost: cost, salt: salt, publicKey: publicKey, wrappedSecretKey: wrapped, entries: entries)
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem("not a valid key slot file (truncated)")
+        }
+    }
+
+    /// What is wrong with a slot file.
+    struct Problem: Error, Sendable {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// The associated data of the wrapped secret key: the store, the slot's id and kind,
+    /// and its public key, so a wrapped key opens only in its own slot of its own store.
+    func wrapAssociatedData(_ storeID: StoreID) -> [UInt8] {
+        var bytes = Array("healthlog key slot v1".utf8)
+        bytes.append(contentsOf: storeID.bytes)
+        withUnsafeBytes(of: id.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(kind.rawValue)
+        bytes.append(contentsOf: publicKey)
+        return bytes
+    }
+}

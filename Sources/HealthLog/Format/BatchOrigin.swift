@@ -14,7 +14,7 @@ struct BatchOrigin: Equatable, Sendable {
         var digest: UInt64
 
         /// The witness of no deleted add.
-        static let none = DeletedAddWitness(count: 0, digest: 0)
+        static let empty = DeletedAddWitness(count: 0, digest: 0)
     }
 
     /// When the append committed: its last batch was encoded, then written and synced.

@@ -65,11 +65,11 @@ extension DeletedAddIndex {
     /// not be read (the sidecar is then left for a later writer); `recorded` says whether the
     /// last append recorded a witness.
     static func before(_ snapshot: LogSnapshot?) -> (entries: [UInt64]?, witness: BatchOrigin.DeletedAddWitness?, recorded: Bool) {
-        guard let snapshot, snapshot.headSeq > 0 else { return ([], BatchOrigin.DeletedAddWitness.none, false) }
+        guard let snapshot, snapshot.headSeq > 0 else { return ([], BatchOrigin.DeletedAddWitness.empty, false) }
         let last = (try? snapshot.batch(containing: snapshot.headSeq)).flatMap { $0.header.lastSeq == snapshot.headSeq ? $0.header : nil }
         let recorded = last?.origin?.deletedAdds
         if let index = open(for: snapshot), index.coveredSeq == snapshot.headSeq, let all = try? index.allEntries() {
-            return (all, recorded ?? .none, recorded != nil)
+            return (all, recorded ?? BatchOrigin.DeletedAddWitness.empty, recorded != nil)
         }
         guard let all = try? entries(from: snapshot, through: snapshot.headSeq) else { return (nil, recorded, recorded != nil) }
         return (all, BatchOrigin.DeletedAddWitness(of: all), recorded != nil)

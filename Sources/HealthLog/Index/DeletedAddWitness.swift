@@ -4,7 +4,7 @@
 extension BatchOrigin.DeletedAddWitness {
     /// The witness of `seqs` (no repeats).
     init(of seqs: [UInt64]) {
-        self = Self.none.adding(seqs)
+        self = Self.empty.adding(seqs)
     }
 
     /// The witness of `count` sequence numbers stored as little-endian u64s in `bytes`.

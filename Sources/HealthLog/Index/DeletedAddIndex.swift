@@ -51,9 +51,9 @@ final class DeletedAddIndex {
     private let file: FileDescriptor?
     /// The blocks read so far (a block is checked when read).
     private var blocks: [Int: [UInt64]] = [:]
-    /// Every entry's bytes, once read to check them against the log's witness (blocks are
-    /// then taken from here).
-    private var entryBytes: [UInt8]?
+    /// The file mapped into memory, once its entries were checked against the log's witness
+    /// (blocks are then read from it).
+    private var mapped: MappedFile?
 
     /// The sidecar's path.
     static func path(_ layout: StoreLayout) -> String { layout.directory + "/" + display }
@@ -77,7 +77,7 @@ final class DeletedAddIndex {
     /// same store, and the batch ending at its covered number the one it was derived from) and
     /// its entries are those that batch's witness counts (``isWitnessed(by:)``).
     static func open(for snapshot: LogSnapshot, coveringPast after: UInt64? = nil) -> DeletedAddIndex? {
-        guard let index = open(snapshot.layout, head: snapshot.headSeq), index.coveredSeq > after ?? 0 || after == nil else { return nil }
+        guard let index = open(snapshot.layout, head: snapshot.headSeq), after.map({ index.coveredSeq > $0 }) ?? true else { return nil }
         var ending: BatchHeader?
         if index.coveredSeq > 0 {
             guard let batch = try? snapshot.batch(containing: index.coveredSeq), batch.header.lastSeq == index.coveredSeq else { return nil }
@@ -95,10 +95,11 @@ final class DeletedAddIndex {
         guard let witness else { return count == 0 }
         guard witness.count == UInt64(count) else { return false }
         guard let file, count > 0 else { return true }
-        let offset = offset(ofEntry: 0)
-        guard let bytes = try? file.read(at: offset, count: count * 8), bytes.count == count * 8 else { return false }
-        guard bytes.withUnsafeBytes({ BatchOrigin.DeletedAddWitness(count: count, littleEndian: $0) }) == witness else { return false }
-        entryBytes = bytes
+        let entries = offset(ofEntry: 0)..<offset(ofEntry: count)
+        guard let map = MappedFile(file), map.count >= entries.upperBound,
+            map.withBytes(entries, { BatchOrigin.DeletedAddWitness(count: count, littleEndian: $0) }) == witness
+        else { return false }
+        mapped = map
         return true
     }
 
@@ -148,7 +149,7 @@ final class DeletedAddIndex {
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
         let offset = offset(ofEntry: first)
-        let bytes = try entryBytes.map { Array($0[(first * 8)..<((first + length) * 8)]) } ?? file.read(at: offset, count: length * 8)
+        let bytes = try mapped.map { $0.withBytes(offset..<offset + length * 8) { Array($0) } } ?? file.read(at: offset, count: length * 8)
         guard bytes.count == length * 8, CRC32C.checksum(bytes[...]) == crcs[k] else {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
         }

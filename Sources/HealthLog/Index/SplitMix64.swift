@@ -1,7 +1,6 @@
 /// SplitMix64's finalizer (Steele, Lea and Flood 2014), the bit mixer under the UUID
-/// hashes of the index: ``UUIDBloom/mix(_:)`` (in memory only), ``UUIDFingerprint`` and the
-/// deleted-add witness (part of the fingerprint index's layout and of the batch header's,
-/// so it must not change).
+/// hashes of the index: ``UUIDBloom/mix(_:)`` (in memory only) and ``UUIDFingerprint``
+/// (part of the fingerprint index's layout, so it must not change).
 enum SplitMix64 {
     /// Mixes `value` so that every input bit moves every output bit.
     @inline(__always)

@@ -5,8 +5,8 @@
 /// ``DeletedAddIndex`` lists the adds deleted up to the point it covers, and the replay
 /// looks up only the numbers of its own adds in it; the deletes after that point (all those
 /// after the anchor when the index is missing, damaged, of another version or not what the
-/// log's witness counts) sit in the
-/// delete groups of the batches after it, so a first pass reads only those (small) frames.
+/// log's witness counts) sit in the delete groups of the batches after it, so a first pass
+/// reads only those (small) frames.
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
 /// The second pass reads just the groups of the requested types,

@@ -80,6 +80,13 @@ struct BatchOriginTests {
         #expect(throws: FormatViolation.self) { try BatchOrigin.decode(&reader) }
     }
 
+    @Test("The witness's digest is the wrapping sum of the Format article's hash: the bytes of known numbers")
+    func witnessDigestKnownAnswer() {
+        #expect(BatchOrigin.DeletedAddWitness.hash(1) == 0x38F9_4C43_9AC3_6242)
+        #expect(BatchOrigin.DeletedAddWitness(of: [1, 1_000_000]) == BatchOrigin.DeletedAddWitness(count: 2, digest: 0xCDA6_1717_8F85_C711))
+        #expect(BatchOrigin.DeletedAddWitness(of: [1_000_000, 1]) == BatchOrigin.DeletedAddWitness(of: [1]).adding([1_000_000]))
+    }
+
     @Test("Texts longer than the limit are cut at a character boundary")
     func longTextsCut() {
         let name = String(repeating: "é", count: AppendOrigin.maxLength)

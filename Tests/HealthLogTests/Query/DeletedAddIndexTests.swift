@@ -130,7 +130,7 @@ struct DeletedAddIndexTests {
             let witness = try #require(header.origin?.deletedAdds)
             let deleted = fixture.deletedAdds(through: end)
             #expect(witness.count == UInt64(deleted.count))
-            #expect(witness.digest == deleted.reduce(0) { $0 &+ SplitMix64.finalize($1) })
+            #expect(witness.digest == deleted.reduce(0) { $0 &+ BatchOrigin.DeletedAddWitness.hash($1) })
             #expect(header.origin?.origin == nil, "the record carries the witness without a named origin")
         }
     }

@@ -155,6 +155,29 @@ struct DeletedAddIndexTests {
         #expect(page == fixture.expected(after: horizon, types: [Fixture.heartRate]))
     }
 
+    @Test("A compacted store restored to an earlier append keeps that append's witness: the index restore writes matches it, and the next append's witness adds its own deletes")
+    func cutKeepsWitness() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        _ = try fixture.store.compact(horizon: .anchor(QueryAnchor(fromValue: fixture.appendEnds[1])))
+        _ = try fixture.store.backup(to: fixture.dir.file("backup"))
+        let cut = fixture.appendEnds[1]
+        let restored = HealthStore(directory: fixture.dir.file("restored"))
+        _ = try restored.restore(from: fixture.dir.file("backup"), to: .anchor(QueryAnchor(fromValue: cut)))
+        let layout = StoreLayout(directory: fixture.dir.file("restored"))
+        let index = try #require(DeletedAddIndex.open(for: try LogSnapshot(layout)), "taken: it matches the kept append's witness")
+        #expect(index.coveredSeq == cut)
+        #expect(try index.allEntries() == fixture.deletedAdds(through: cut))
+        let victim = fixture.events.first { !$0.isDelete && $0.seq == 4 }!
+        _ = try restored.append(ndjson: Array(#"{"op":"delete","uuid":"\#(victim.uuid)"}"#.utf8))
+        let snapshot = try LogSnapshot(layout)
+        let witness = try #require(try snapshot.batch(containing: snapshot.headSeq)?.header.origin?.deletedAdds)
+        #expect(witness == BatchOrigin.DeletedAddWitness(of: fixture.deletedAdds(through: cut) + [4]))
+        #expect(DeletedAddIndex.open(for: snapshot) != nil)
+        let verified = try restored.verify()
+        #expect(verified.isSound && verified.notes.isEmpty, "\(verified)")
+    }
+
     /// What is done to the index before reading.
     enum State: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case sound, missing, behind, emptyBehind, ahead, blockFlipped, tableFlipped, headerFlipped, otherVersion

@@ -274,7 +274,14 @@ final class AppendSession {
     private func flush(endOfAppend: Bool) throws {
         guard !builder.isEmpty else { return }
         let tag = try writer.prepareStoreTag()
-        let origin = endOfAppend ? writer.options.origin.map { BatchOrigin(committedMillis: Clock.nowMillis(), origin: $0) } : nil
+        var origin: BatchOrigin?
+        if endOfAppend {
+            // The witness needs the origin record: one is written without a named origin too.
+            let witness = state.deletedAddWitness()
+            if writer.options.origin != nil || witness != nil {
+                origin = BatchOrigin(committedMillis: Clock.nowMillis(), origin: writer.options.origin, deletedAdds: witness)
+            }
+        }
         builder = try batches.submit(builder, storeTag: tag, appendedMillis: appendedMillis, endOfAppend: endOfAppend, origin: origin, names: state.names)
         if endOfAppend { try batches.drain() }
     }

@@ -9,7 +9,9 @@
 /// Older samples are found through the store's UUID index (``UUIDRunSet``) and, for a
 /// delete, their stored add line; sync identifiers through the ``SyncTable``. Both are
 /// opened only when an append first needs them, so appending fresh samples never reads
-/// the log. ``persist(from:to:binding:reach:)`` adds the append to both indexes after it commits.
+/// the log. ``persist(from:to:binding:reach:)`` adds the append to both indexes after it commits,
+/// and to the deleted-add index, whose witness ``deletedAddWitness()`` gives the append's
+/// last batch.
 struct WriterState {
     /// Interned type identifiers and source and device tokens.
     var names = Interner()
@@ -28,6 +30,9 @@ struct WriterState {
     private var deletedSynced: [SampleUUID] = []
     /// The sequence numbers of the adds this append deleted, for the ``DeletedAddIndex``.
     private var deletedAdds: [UInt64] = []
+    /// The adds deleted in the log before this append, loaded for the witness the append
+    /// records (``deletedAddWitness()``); `nil` until then, or when they could not be read.
+    private var deletedAddsBefore: [UInt64]?
 
     /// Events held in memory by ``appended`` before it writes them out.
     private let chunkEvents: Int
@@ -178,6 +183,20 @@ struct WriterState {
         appended?.discard()
         appended = nil
         deletedAdds = []
+        deletedAddsBefore = nil
+    }
+
+    /// Before the batch that ends the append is encoded: the witness of every add deleted up
+    /// to the append's end (``BatchOrigin/DeletedAddWitness``), for that batch's header;
+    /// `nil` (nothing recorded) while no add was ever deleted and the last append recorded
+    /// none, so a store without deletes keeps its bytes, and when the log before could not
+    /// be read. Loads the adds deleted before, which ``persist(from:to:binding:reach:)`` then
+    /// writes to the deleted-add index with the append's own.
+    mutating func deletedAddWitness() -> BatchOrigin.DeletedAddWitness? {
+        let before = DeletedAddIndex.before(snapshot)
+        deletedAddsBefore = before.entries
+        guard let witness = before.witness?.adding(deletedAdds) else { return nil }
+        return before.recorded || witness.count > 0 ? witness : nil
     }
 
     /// Before the append of events up to `to` commits: starts encoding its UUID run in the
@@ -222,7 +241,8 @@ struct WriterState {
         }
         let adds = deletedAdds
         deletedAdds = []
-        if let binding { try DeletedAddIndex.extend(layout, snapshot: snapshot, from: from, to: to, adding: adds, binding: binding) }
+        if let binding, let before = deletedAddsBefore { try DeletedAddIndex.extend(layout, before: before, adding: adds, to: to, binding: binding) }
+        deletedAddsBefore = nil
     }
 
     /// The stub of an add event.

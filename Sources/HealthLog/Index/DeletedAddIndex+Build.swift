@@ -2,10 +2,25 @@
 extension DeletedAddIndex {
     /// The sequence numbers of the adds that events `1...last` of `snapshot` delete, in
     /// order, read from the log: first its delete groups (the UUIDs deleted), then the add
-    /// groups of the types deleted, up to the last delete. Memory holds the deleted UUIDs
-    /// and one batch, not the log.
+    /// groups of the types deleted, up to the last delete; and the adds `compact` dropped
+    /// whose delete, dropped with them, is at or before `last` (the batch headers list both
+    /// with the UUID). Memory holds the deleted UUIDs and one batch, not the log.
     static func entries(from snapshot: LogSnapshot, through last: UInt64) throws -> [UInt64] {
         let batches = try snapshot.allBatches().filter { $0.header.firstSeq <= last }
+        let compacted = droppedAdds(batches, through: last)
+        let live = try liveEntries(snapshot, batches, through: last)
+        return compacted.isEmpty ? live : merged(live, compacted)
+    }
+
+    /// The adds `compact` dropped from `batches` whose dropped delete is at or before `last`, in order.
+    private static func droppedAdds(_ batches: [BatchRef], through last: UInt64) -> [UInt64] {
+        let deleted = Set(batches.flatMap { $0.header.dropped.filter { $0.isDelete && $0.seq <= last }.map(\.uuid) })
+        guard !deleted.isEmpty else { return [] }
+        return batches.flatMap { $0.header.dropped.filter { !$0.isDelete && $0.seq <= last && deleted.contains($0.uuid) }.map(\.seq) }
+    }
+
+    /// The adds the delete lines of `batches` up to `last` delete, read from their groups.
+    private static func liveEntries(_ snapshot: LogSnapshot, _ batches: [BatchRef], through last: UInt64) throws -> [UInt64] {
         var deleted = UUIDIndex(capacity: 1024)
         var types: Set<String> = []
         var lastDelete: UInt64 = 0
@@ -42,24 +57,29 @@ extension DeletedAddIndex {
         return out
     }
 
-    /// After an append committed events `from...to`, whose deletes deleted the adds
-    /// `adds`: rewrites the sidecar to cover `to`, bound to `binding` (the log after the
-    /// append). It takes the sidecar's entries when it covers exactly the log before the
-    /// append and is bound to it, else (missing, damaged, behind, ahead or bound to another
-    /// log) rebuilds them from `snapshot`, the log as of before the append.
-    static func extend(_ layout: StoreLayout, snapshot: LogSnapshot?, from: UInt64, to: UInt64, adding adds: [UInt64], binding: LogBinding) throws {
-        guard to >= from else { return }
-        let before = from - 1
-        var entries: [UInt64]
-        if let snapshot, let index = open(for: snapshot), index.coveredSeq == before, let all = try? index.allEntries() {
-            entries = all
-        } else if before == 0 {
-            entries = []
-        } else if let snapshot, snapshot.headSeq == before {
-            entries = try Self.entries(from: snapshot, through: before)
-        } else {
-            return
+    /// The adds deleted in the log of `snapshot` (the writer's, before an append) with their
+    /// witness, for the append to add its own to: the sidecar's entries when it covers exactly
+    /// that log and matches the witness its last append recorded, else read from the log (the
+    /// witness then computed from them, so a log whose recorded witness no longer fits it, as
+    /// after `recover` lost events, is witnessed anew). `entries` is `nil` when the log could
+    /// not be read (the sidecar is then left for a later writer); `recorded` says whether the
+    /// last append recorded a witness.
+    static func before(_ snapshot: LogSnapshot?) -> (entries: [UInt64]?, witness: BatchOrigin.DeletedAddWitness?, recorded: Bool) {
+        guard let snapshot, snapshot.headSeq > 0 else { return ([], BatchOrigin.DeletedAddWitness.empty, false) }
+        let last = (try? snapshot.batch(containing: snapshot.headSeq)).flatMap { $0.header.lastSeq == snapshot.headSeq ? $0.header : nil }
+        let recorded = last?.origin?.deletedAdds
+        if let index = open(for: snapshot), index.coveredSeq == snapshot.headSeq, let all = try? index.allEntries() {
+            return (all, recorded ?? BatchOrigin.DeletedAddWitness.empty, recorded != nil)
         }
+        guard let all = try? entries(from: snapshot, through: snapshot.headSeq) else { return (nil, recorded, recorded != nil) }
+        return (all, BatchOrigin.DeletedAddWitness(of: all), recorded != nil)
+    }
+
+    /// After an append committed events up to `to`, whose deletes deleted the adds `adds`:
+    /// rewrites the sidecar to cover `to`, bound to `binding` (the log after the append),
+    /// listing `before` (the log's deleted adds before the append, from ``before(_:)``) and `adds`.
+    static func extend(_ layout: StoreLayout, before: [UInt64], adding adds: [UInt64], to: UInt64, binding: LogBinding) throws {
+        var entries = before
         if !adds.isEmpty {
             let sorted = adds.sorted()
             if let last = entries.last, let first = sorted.first, last < first {

@@ -10,12 +10,14 @@ import Darwin
 /// instead of every later delete frame of its types.
 ///
 /// Derived data, like the other indexes: a missing or damaged file, one of another index
-/// version, one reaching past the log's head, or one bound to another log (``LogBinding``:
+/// version, one reaching past the log's head, one bound to another log (``LogBinding``:
 /// another store's, or a log that no longer ends a batch at its covered number the way it
-/// did) is ignored by readers (they read the deletes from the log instead) and rebuilt by
-/// the next writer and by `reindex`; one that covers less than the log is used for what it
-/// covers, the deletes after it read from the log. Entries for adds that `compact` dropped
-/// may stay (no line holds their number).
+/// did), or one whose entries do not match the witness that the batch ending at its covered
+/// number records (``BatchOrigin/DeletedAddWitness``: a file edited within its own log) is
+/// ignored by readers (they read the deletes from the log instead) and rebuilt by the next
+/// writer and by `reindex`; one that covers less than the log is used for what it covers,
+/// the deletes after it read from the log. Entries for adds that `compact` dropped stay (no
+/// line holds their number), as the witness counts them.
 ///
 /// Its bytes: a ``SmallFile`` tagged `HLDA`; `Format.md`, "Deleted-add index" (blocks of
 /// ``blockEntries`` entries, bound to the log by a ``LogBinding``). A reader loads the
@@ -49,6 +51,9 @@ final class DeletedAddIndex {
     private let file: FileDescriptor?
     /// The blocks read so far (a block is checked when read).
     private var blocks: [Int: [UInt64]] = [:]
+    /// The file mapped into memory, once its entries were checked against the log's witness
+    /// (blocks are then read from it).
+    private var mapped: MappedFile?
 
     /// The sidecar's path.
     static func path(_ layout: StoreLayout) -> String { layout.directory + "/" + display }
@@ -67,12 +72,35 @@ final class DeletedAddIndex {
         return index
     }
 
-    /// Opens the sidecar of `snapshot`'s store as ``open(_:head:)`` does, and only when it is
-    /// bound to that log: the same store, and the batch ending at its covered number the one
-    /// it was derived from.
-    static func open(for snapshot: LogSnapshot) -> DeletedAddIndex? {
-        guard let index = open(snapshot.layout, head: snapshot.headSeq), index.binding == snapshot.binding(at: index.coveredSeq) else { return nil }
+    /// Opens the sidecar of `snapshot`'s store as ``open(_:head:)`` does (when `after` is
+    /// given, only if it covers more than `after`), and only when it is bound to that log (the
+    /// same store, and the batch ending at its covered number the one it was derived from) and
+    /// its entries are those that batch's witness counts (``isWitnessed(by:)``).
+    static func open(for snapshot: LogSnapshot, coveringPast after: UInt64? = nil) -> DeletedAddIndex? {
+        guard let index = open(snapshot.layout, head: snapshot.headSeq), after.map({ index.coveredSeq > $0 }) ?? true else { return nil }
+        var ending: BatchHeader?
+        if index.coveredSeq > 0 {
+            guard let batch = try? snapshot.batch(containing: index.coveredSeq), batch.header.lastSeq == index.coveredSeq else { return nil }
+            ending = batch.header
+        }
+        guard index.binding == LogBinding(storeID: snapshot.meta.storeID, lastBatch: ending), index.isWitnessed(by: ending?.origin?.deletedAdds) else { return nil }
         return index
+    }
+
+    /// Whether the entries are the deleted adds `witness` counts (the same count and digest;
+    /// every entry is read once for it). Without a witness (a log whose appends deleted
+    /// nothing, or one an older build wrote) only an empty file is taken: a listed add would
+    /// hide a sample on the file's word alone.
+    func isWitnessed(by witness: BatchOrigin.DeletedAddWitness?) -> Bool {
+        guard let witness else { return count == 0 }
+        guard witness.count == UInt64(count) else { return false }
+        guard let file, count > 0 else { return true }
+        let entries = offset(ofEntry: 0)..<offset(ofEntry: count)
+        guard let map = MappedFile(file), map.count >= entries.upperBound,
+            map.withBytes(entries, { BatchOrigin.DeletedAddWitness(count: count, littleEndian: $0) }) == witness
+        else { return false }
+        mapped = map
+        return true
     }
 
     private init?(_ fd: FileDescriptor) {
@@ -121,7 +149,7 @@ final class DeletedAddIndex {
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
         let offset = offset(ofEntry: first)
-        let bytes = try file.read(at: offset, count: length * 8)
+        let bytes = try mapped.map { $0.withBytes(offset..<offset + length * 8) { Array($0) } } ?? file.read(at: offset, count: length * 8)
         guard bytes.count == length * 8, CRC32C.checksum(bytes[...]) == crcs[k] else {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
         }

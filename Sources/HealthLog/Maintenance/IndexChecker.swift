@@ -90,8 +90,11 @@ struct IndexChecker {
 extension IndexChecker {
     /// Checks the deleted-add index against the log up to the point it covers: every add
     /// line there is listed exactly when a delete it covers deleted it (an entry whose add
-    /// `compact` dropped may stay). Missing is not worth a note (readers then read the
-    /// deletes, and the next write rebuilds it).
+    /// `compact` dropped may be missing, as builds before the witness left it), and the file
+    /// matches the witness the batch ending at its covered number records. A witness that
+    /// the log itself no longer fits (events lost before a `recover`) is a note: readers
+    /// then take no index until the next append records the log's. Missing is not worth a
+    /// note (readers then read the deletes, and the next write rebuilds it).
     func checkDeletedAdds(_ report: inout VerifyReport) throws {
         let display = DeletedAddIndex.display
         let path = DeletedAddIndex.path(layout)
@@ -122,18 +125,25 @@ extension IndexChecker {
         let expected = try DeletedAddIndex.entries(from: snapshot, through: index.coveredSeq)
         var k = 0
         for (position, entry) in found.enumerated() {
+            while k < expected.count, expected[k] < entry, try snapshot.wasDropped(expected[k]) { k += 1 }
             if k < expected.count, expected[k] == entry {
                 k += 1
-            } else {
-                let skipsOne = k < expected.count && expected[k] < entry
-                if try skipsOne || !snapshot.wasDropped(entry) {
-                    report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): disagrees with the log; run 'healthlog reindex'")
-                    return
-                }
+            } else if try k < expected.count && expected[k] < entry || !snapshot.wasDropped(entry) {
+                report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): disagrees with the log; run 'healthlog reindex'")
+                return
             }
         }
-        if k < expected.count {
-            report.problems.append("\(display) at byte \(index.offset(ofEntry: found.count)): lacks \(expected.count - k) of the log's deleted samples; run 'healthlog reindex'")
+        let lacking = try expected[k...].filter { try !snapshot.wasDropped($0) }.count
+        if lacking > 0 {
+            report.problems.append("\(display) at byte \(index.offset(ofEntry: found.count)): lacks \(lacking) of the log's deleted samples; run 'healthlog reindex'")
+            return
+        }
+        guard index.coveredSeq > 0, let witness = try snapshot.batch(containing: index.coveredSeq)?.header.origin?.deletedAdds else { return }
+        if BatchOrigin.DeletedAddWitness(of: expected) != witness {
+            report.notes.append(
+                "the append ending at sequence \(index.coveredSeq) witnesses \(witness.count) deleted adds, the log holds \(expected.count) (events lost); \(display) is not used until the next append")
+        } else if BatchOrigin.DeletedAddWitness(of: found) != witness {
+            report.problems.append("\(display) at byte 16: disagrees with the deleted adds the log witnesses at sequence \(index.coveredSeq); run 'healthlog reindex'")
         }
     }
 }

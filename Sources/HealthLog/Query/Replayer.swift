@@ -4,8 +4,9 @@
 /// HealthKit's view needs to know which samples after the anchor were deleted later. The
 /// ``DeletedAddIndex`` lists the adds deleted up to the point it covers, and the replay
 /// looks up only the numbers of its own adds in it; the deletes after that point (all those
-/// after the anchor when the index is missing, damaged or of another version) sit in the
-/// delete groups of the batches after it, so a first pass reads only those (small) frames.
+/// after the anchor when the index is missing, damaged, of another version or not what the
+/// log's witness counts) sit in the delete groups of the batches after it, so a first pass
+/// reads only those (small) frames.
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
 /// The second pass reads just the groups of the requested types,
@@ -38,7 +39,7 @@ struct Replayer {
         let predicate = request.predicate
         let after = request.anchor.seq
         // An index that covers nothing after the anchor cannot hide any of its adds.
-        let index = request.raw ? nil : DeletedAddIndex.open(for: snapshot).flatMap { $0.coveredSeq > after ? DeletedAddCursor($0) : nil }
+        let index = request.raw ? nil : DeletedAddIndex.open(for: snapshot, coveringPast: after).map(DeletedAddCursor.init)
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         // A limited replay that need not read every delete after the anchor takes the batches
         // its limit needs, and more only if those run out first.

@@ -38,7 +38,7 @@ struct BatchOriginTests {
         #expect(try BatchHeader.decode(payload: bytes).origin == nil)
     }
 
-    @Test("A field of a key this build does not know is skipped; a record without a command is damage")
+    @Test("A field of a key this build does not know is skipped; a record without a command or a witness is damage")
     func unknownFieldSkipped() throws {
         var writer = ByteWriter()
         var body = ByteWriter()
@@ -58,6 +58,33 @@ struct BatchOriginTests {
         bare.append(Int64(77))
         var bareReader = ByteReader(bare.bytes)
         #expect(throws: FormatViolation.self) { try BatchOrigin.decode(&bareReader) }
+    }
+
+    @Test("The deleted-add witness (key 4) is read back with or without a named origin; one of another length is damage")
+    func witnessRoundTrip() throws {
+        let witness = BatchOrigin.DeletedAddWitness(count: 3, digest: 0xDEAD_BEEF_0123_4567)
+        for named in [AppendOrigin(command: "delete"), nil] {
+            let header = Self.header(origin: BatchOrigin(committedMillis: 5, origin: named, deletedAdds: witness))
+            #expect(header.version == 3)
+            #expect(try BatchHeader.decode(payload: Self.payload(header)) == header)
+        }
+        var writer = ByteWriter()
+        var body = ByteWriter()
+        body.append(Int64(77))
+        body.append(UInt8(4))
+        body.append(UInt16(8))
+        body.append(UInt64(3))
+        writer.append(UInt16(body.bytes.count))
+        writer.append(bytes: body.bytes)
+        var reader = ByteReader(writer.bytes)
+        #expect(throws: FormatViolation.self) { try BatchOrigin.decode(&reader) }
+    }
+
+    @Test("The witness's digest is the wrapping sum of the Format article's hash: the bytes of known numbers")
+    func witnessDigestKnownAnswer() {
+        #expect(BatchOrigin.DeletedAddWitness.hash(1) == 0x38F9_4C43_9AC3_6242)
+        #expect(BatchOrigin.DeletedAddWitness(of: [1, 1_000_000]) == BatchOrigin.DeletedAddWitness(count: 2, digest: 0xCDA6_1717_8F85_C711))
+        #expect(BatchOrigin.DeletedAddWitness(of: [1_000_000, 1]) == BatchOrigin.DeletedAddWitness(of: [1]).adding([1_000_000]))
     }
 
     @Test("Texts longer than the limit are cut at a character boundary")

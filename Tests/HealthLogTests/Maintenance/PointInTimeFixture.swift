@@ -48,6 +48,13 @@ struct PointInTimeFixture {
         return try snapshot.allBatches().last?.header.appendedMillis ?? 0
     }
 
+    /// The commit time the store's last batch records (an append that names no origin
+    /// records one when it carries the deleted-add witness), if any.
+    static func lastCommitMillis(_ store: HealthStore) throws -> Int64? {
+        let snapshot = try LogSnapshot(StoreLayout(directory: store.directory))
+        return try snapshot.allBatches().last?.header.origin?.committedMillis
+    }
+
     /// The backup's batches: how many there are and whether appends span several of them
     /// and cross segment boundaries.
     func backupShape() throws -> (batches: Int, segments: Int, endsOfAppend: [UInt64], endsInsideSegments: [UInt64], appendsAcrossSegments: Int) {

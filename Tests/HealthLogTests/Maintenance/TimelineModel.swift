@@ -7,8 +7,10 @@ import Foundation
 struct ModelHistory {
     /// One event: an add or a delete of sample `sample` (the number its UUID is made of).
     struct Event { var isDelete: Bool, sample: Int }
-    /// One append: its first and last sequence number and its append time (ms since 1970).
-    struct Append { var first: UInt64, last: UInt64, millis: Int64 }
+    /// One append: its first and last sequence number, its append time and the latest of
+    /// that and its commit time where its last batch records one (ms since 1970): a cut
+    /// to a date keeps it when the latter is at or before the date.
+    struct Append { var first: UInt64, last: UInt64, millis: Int64, cutMillis: Int64 }
 
     /// The events still in the log, by sequence number (without what compaction dropped).
     var events: [UInt64: Event] = [:]
@@ -44,13 +46,14 @@ struct ModelHistory {
         all.lazy.map(\.seq).prefix { $0 <= seq }.reduce(into: [UInt64]()) { $0.append($1) }[...]
     }
 
-    /// Records an append of `events` numbered from `first` at `millis`.
-    mutating func append(_ new: [Event], first: UInt64, millis: Int64) {
+    /// Records an append of `events` numbered from `first` at `millis`, committed at
+    /// `committed` when its last batch records that.
+    mutating func append(_ new: [Event], first: UInt64, millis: Int64, committed: Int64? = nil) {
         for (offset, event) in new.enumerated() {
             events[first + UInt64(offset)] = event
             all.append((first + UInt64(offset), event))
         }
-        appends.append(Append(first: first, last: first + UInt64(new.count) - 1, millis: millis))
+        appends.append(Append(first: first, last: first + UInt64(new.count) - 1, millis: millis, cutMillis: max(millis, committed ?? millis)))
     }
 
     /// What a replay from `seq` should deliver in HealthKit's view: (seq, is delete, sample).

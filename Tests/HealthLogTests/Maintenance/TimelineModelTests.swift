@@ -123,7 +123,7 @@ struct TimelineRun {
         if tag == 0 { tag = anchor.storeTag ?? 0 }
         let events = adds.map { ModelHistory.Event(isDelete: false, sample: $0) } + deletes.map { ModelHistory.Event(isDelete: true, sample: $0) }
         #expect(anchor.seq == maxIssued + UInt64(events.count), "the append's first number is above every number ever issued (\(maxIssued))")
-        history.append(events, first: maxIssued + 1, millis: try PointInTimeFixture.lastAppendMillis(store))
+        history.append(events, first: maxIssued + 1, millis: try PointInTimeFixture.lastAppendMillis(store), committed: try PointInTimeFixture.lastCommitMillis(store))
         maxIssued += UInt64(events.count)
         everUsed.formUnion(adds)
         issue(anchor, "append to \(anchor.seq)")
@@ -158,8 +158,8 @@ struct TimelineRun {
             restored = backup.cut(keeping: keeping)
         case 2 where !backup.appends.isEmpty:
             let append = random.pick(backup.appends)
-            let millis = append.millis - Int64(random.int(0...1))
-            let keeping = backup.appends.filter { $0.millis <= millis }.count
+            let millis = append.cutMillis - Int64(random.int(0...1))
+            let keeping = backup.appends.filter { $0.cutMillis <= millis }.count
             // A date that keeps nothing is refused; the anchor 0 asks for that.
             point = keeping == 0 ? .anchor(QueryAnchor(fromValue: 0)) : .date(Timestamp(microseconds: millis * 1000))
             restored = backup.cut(keeping: keeping)

@@ -90,6 +90,10 @@ struct DeletedAddIndexTests {
         }
 
         var head: UInt64 { events.last!.seq }
+        /// The last sequence number of each append: an add followed by a delete ends none.
+        var appendEnds: [UInt64] {
+            [3000] + events.indices.filter { events[$0].isDelete && ($0 + 1 == events.count || !events[$0 + 1].isDelete) }.map { events[$0].seq }
+        }
         var indexPath: String { DeletedAddIndex.path(layout) }
 
         /// The binding of the store's log at `seq` (the end of an append).
@@ -113,12 +117,76 @@ struct DeletedAddIndexTests {
         #expect(verified.isSound && verified.notes.isEmpty, "\(verified)")
     }
 
+    @Test("Each append that follows a delete records in its last batch the count and digest of every add deleted up to it; the first, which deleted nothing, records none")
+    func appendsWitnessDeletedAdds() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let snapshot = try LogSnapshot(fixture.layout)
+        let first = try #require(try snapshot.batch(containing: 3000)).header
+        #expect(first.isEndOfAppend && first.origin == nil && first.version == 1, "no origin named, nothing deleted: the bytes of a store without witnesses")
+        for end in fixture.appendEnds.dropFirst() {
+            let header = try #require(try snapshot.batch(containing: end)).header
+            #expect(header.lastSeq == end && header.isEndOfAppend)
+            let witness = try #require(header.origin?.deletedAdds)
+            let deleted = fixture.deletedAdds(through: end)
+            #expect(witness.count == UInt64(deleted.count))
+            #expect(witness.digest == deleted.reduce(0) { $0 &+ BatchOrigin.DeletedAddWitness.hash($1) })
+            #expect(header.origin?.origin == nil, "the record carries the witness without a named origin")
+        }
+    }
+
+    @Test("After compact drops deleted samples, the index still matches the last append's witness (it keeps the dropped adds), and reindex writes the same bytes")
+    func compactionKeepsWitness() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let horizon = fixture.appendEnds[1]
+        let report = try fixture.store.compact(horizon: .anchor(QueryAnchor(fromValue: horizon)))
+        #expect(report.eventsDropped > 2000)
+        let snapshot = try LogSnapshot(fixture.layout)
+        let index = try #require(DeletedAddIndex.open(for: snapshot))
+        #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
+        #expect(try DeletedAddIndex.entries(from: snapshot, through: fixture.head) == fixture.deletedAdds(through: fixture.head))
+        let written = try ByteSurgery.read(fixture.indexPath)
+        _ = try fixture.store.reindex()
+        #expect(try ByteSurgery.read(fixture.indexPath) == written)
+        let verified = try fixture.store.verify()
+        #expect(verified.isSound && verified.notes.isEmpty, "\(verified)")
+        let (page, _) = try fixture.replay(ReplayRequest(anchor: QueryAnchor(fromValue: horizon), types: [Fixture.heartRate]))
+        #expect(page == fixture.expected(after: horizon, types: [Fixture.heartRate]))
+    }
+
+    @Test("A compacted store restored to an earlier append keeps that append's witness: the index restore writes matches it, and the next append's witness adds its own deletes")
+    func cutKeepsWitness() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        _ = try fixture.store.compact(horizon: .anchor(QueryAnchor(fromValue: fixture.appendEnds[1])))
+        _ = try fixture.store.backup(to: fixture.dir.file("backup"))
+        let cut = fixture.appendEnds[1]
+        let restored = HealthStore(directory: fixture.dir.file("restored"))
+        _ = try restored.restore(from: fixture.dir.file("backup"), to: .anchor(QueryAnchor(fromValue: cut)))
+        let layout = StoreLayout(directory: fixture.dir.file("restored"))
+        let index = try #require(DeletedAddIndex.open(for: try LogSnapshot(layout)), "taken: it matches the kept append's witness")
+        #expect(index.coveredSeq == cut)
+        #expect(try index.allEntries() == fixture.deletedAdds(through: cut))
+        let victim = fixture.events.first { !$0.isDelete && $0.seq == 4 }!
+        _ = try restored.append(ndjson: Array(#"{"op":"delete","uuid":"\#(victim.uuid)"}"#.utf8))
+        let snapshot = try LogSnapshot(layout)
+        let witness = try #require(try snapshot.batch(containing: snapshot.headSeq)?.header.origin?.deletedAdds)
+        #expect(witness == BatchOrigin.DeletedAddWitness(of: fixture.deletedAdds(through: cut) + [4]))
+        #expect(DeletedAddIndex.open(for: snapshot) != nil)
+        let verified = try restored.verify()
+        #expect(verified.isSound && verified.notes.isEmpty, "\(verified)")
+    }
+
     /// What is done to the index before reading.
     enum State: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case sound, missing, behind, emptyBehind, ahead, blockFlipped, tableFlipped, headerFlipped, otherVersion
         /// Well-formed, covering the log, listing every add, but bound to another store or to
         /// another batch at its covered number (a log cut and written on), or of version 1.
         case otherStore, otherBatch, versionOne
+        /// Edited within its own log, bound to it and checksums sound: listing 300 live heart
+        /// rates too, or as many entries as the log's but a live add for a deleted one.
+        case extraEntries, swappedEntry
         var testDescription: String { rawValue }
 
         /// Every add of the log: an index that lists them hides every sample when taken.
@@ -158,6 +226,11 @@ struct DeletedAddIndexTests {
                 binding.check ^= 1
                 try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding), to: path)
             case .versionOne: try ByteSurgery.write(Self.versionOne(Self.everyAdd(fixture), coveredSeq: fixture.head), to: path)
+            case .extraEntries, .swappedEntry:
+                let deleted = fixture.deletedAdds(through: fixture.head)
+                let live = Set(Self.everyAdd(fixture)).subtracting(deleted).filter { fixture.events[Int($0) - 1].type == Fixture.heartRate }.sorted()
+                let entries = self == .extraEntries ? Set(deleted).union(live.prefix(300)).sorted() : Set(deleted.dropFirst()).union(live.prefix(1)).sorted()
+                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head)), to: path)
             }
         }
     }
@@ -224,7 +297,7 @@ struct DeletedAddIndexTests {
         #expect(behind.isSound, "an index behind the log is sound: \(behind)")
     }
 
-    @Test("The next writer rebuilds a missing, damaged, behind, ahead, foreign or version 1 index, and adds its own deletes", arguments: [State.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped, .otherStore, .otherBatch, .versionOne])
+    @Test("The next writer rebuilds a missing, damaged, behind, ahead, foreign, version 1 or edited index, and adds its own deletes", arguments: [State.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped, .otherStore, .otherBatch, .versionOne, .extraEntries, .swappedEntry])
     func writerRebuilds(_ state: State) throws {
         var fixture = try Fixture()
         defer { fixture.dir.remove() }

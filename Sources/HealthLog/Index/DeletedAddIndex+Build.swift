@@ -44,10 +44,13 @@ extension DeletedAddIndex {
 
     /// After an append committed events `from...to`, whose deletes deleted the adds
     /// `adds`: rewrites the sidecar to cover `to`, bound to `binding` (the log after the
-    /// append). It takes the sidecar's entries when it covers exactly the log before the
-    /// append and is bound to it, else (missing, damaged, behind, ahead or bound to another
-    /// log) rebuilds them from `snapshot`, the log as of before the append.
-    static func extend(_ layout: StoreLayout, snapshot: LogSnapshot?, from: UInt64, to: UInt64, adding adds: [UInt64], binding: LogBinding) throws {
+    /// append), sealed with `cipher` (the store's; `nil` for a plaintext store). It takes the
+    /// sidecar's entries when it covers exactly the log before the append and is bound to it,
+    /// else (missing, damaged, behind, ahead or bound to another log) rebuilds them from
+    /// `snapshot`, the log as of before the append.
+    static func extend(
+        _ layout: StoreLayout, snapshot: LogSnapshot?, from: UInt64, to: UInt64, adding adds: [UInt64], binding: LogBinding, cipher: StoreCipher?
+    ) throws {
         guard to >= from else { return }
         let before = from - 1
         var entries: [UInt64]
@@ -68,7 +71,7 @@ extension DeletedAddIndex {
                 entries = merged(entries, sorted)
             }
         }
-        try write(layout, entries, coveredSeq: to, binding: binding)
+        try write(layout, entries, coveredSeq: to, binding: binding, cipher: cipher)
     }
 
     /// The union of two ascending lists, ascending, without repeats.

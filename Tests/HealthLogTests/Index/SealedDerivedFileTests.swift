@@ -257,4 +257,68 @@ struct SealedDerivedFileTests {
         #expect(DeletedAddIndex.open(layout, cipher: try Self.cipher()) == nil)
         #expect(DeletedAddIndex.open(layout, cipher: cipher) != nil)
     }
+
+    @Test("In a store, runs and a sync table written sealed serve lookups; one flipped, left in the clear, or sealed for another store is ignored and rebuilt sealed")
+    func inStore() throws {
+        let fixture = try IndexFixture.shared.get()
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = try IndexFixture.restore(IndexFixture.primary(fixture.pristine), into: dir.file("store"))
+        let layout = StoreLayout(directory: store.directory)
+        let snapshot = try LogSnapshot(layout)
+        let cipher = try Self.cipher(snapshot.meta.storeID)
+        let uuids = (Array(1...215) + [1010, 1020]).map { SampleUUID(IndexFixture.uuid($0))! }
+        let runsDirectory = store.directory + "/uuids"
+        func runNames() throws -> [String] { try DirectoryListing.names(in: runsDirectory).filter { $0.hasSuffix(".run") }.sorted() }
+        /// The answers of a writer's index opened now, and the run files it left.
+        func lookups() throws -> (found: [UUIDRunSet.Found?], files: [String: [UInt8]]) {
+            let set = try UUIDRunSet(layout, snapshot: snapshot, cipher: cipher, chunkEvents: 60)
+            let found = try set.lookup(all: uuids)
+            return (found, try Dictionary(uniqueKeysWithValues: runNames().map { ($0, try ByteSurgery.read(runsDirectory + "/" + $0)) }))
+        }
+        let plainSet = try UUIDRunSet(layout, snapshot: snapshot, cipher: nil, chunkEvents: 60)
+        let expected = try plainSet.lookup(all: uuids)
+        let plainFiles = try Dictionary(uniqueKeysWithValues: runNames().map { ($0, try ByteSurgery.read(runsDirectory + "/" + $0)) })
+        #expect(plainFiles.count > 1)
+        #expect(expected[9] != nil && expected[212] == nil)
+
+        // The plaintext runs are not taken: rebuilt sealed, with the same answers.
+        let sealed = try lookups()
+        #expect(sealed.found == expected)
+        #expect(Set(sealed.files.keys) == Set(plainFiles.keys))
+        for (name, bytes) in sealed.files {
+            #expect(bytes != plainFiles[name] && UUIDFingerprintRun(path: runsDirectory + "/" + name, cipher: cipher) != nil, "\(name)")
+            #expect(UUIDFingerprintRun(path: runsDirectory + "/" + name, cipher: nil) == nil)
+        }
+        // Taken as they are when sound.
+        #expect(try lookups().files == sealed.files)
+        // One flipped (its checksum made to match), and one sealed for another store: rebuilt.
+        let names = try runNames()
+        let flippedName = names[0]
+        let flipped = Self.flipped(sealed.files[flippedName]!, at: UUIDFingerprintRun.headerLength + 40)
+        try ByteSurgery.write(
+            UUIDFingerprintRun.file.resealed(flipped, at: 36, with: withUnsafeBytes(of: CRC32C.checksum(flipped[64...]).littleEndian, Array.init)),
+            to: runsDirectory + "/" + flippedName)
+        let foreignName = names[names.count - 1]
+        let foreignRun = try #require(UUIDFingerprintRun(path: runsDirectory + "/" + foreignName, cipher: cipher))
+        let foreignCipher = try Self.cipher()
+        var foreignEncoder = UUIDFingerprintRun.Encoder(count: foreignRun.count, from: foreignRun.fromSeq, to: foreignRun.toSeq)
+        for key in foreignRun.keys() { foreignEncoder.append(key) }
+        try ByteSurgery.write(foreignEncoder.fileBytes(binding: foreignRun.binding, cipher: foreignCipher), to: runsDirectory + "/" + foreignName)
+        let rebuilt = try lookups()
+        #expect(rebuilt.found == expected)
+        #expect(rebuilt.files.keys.allSatisfy { UUIDFingerprintRun(path: runsDirectory + "/" + $0, cipher: cipher) != nil })
+
+        // The sync table: sealed, read back; flipped, rebuilt from the log with the same entries.
+        let table = try SyncTable.load(layout, snapshot: snapshot, cipher: nil)
+        #expect(table.entries.count > 10)
+        try table.write(layout, binding: try #require(snapshot.binding(at: table.coveredSeq)), cipher: cipher)
+        let sealedTable = try ByteSurgery.read(SyncTable.path(layout))
+        #expect(!Self.holds(sealedTable, Array("sync-10".utf8)))
+        #expect(try SyncTable.load(layout, snapshot: snapshot, cipher: cipher).entries == table.entries)
+        #expect(SyncTable.read(layout, cipher: cipher)?.entries == table.entries)
+        try ByteSurgery.write(Self.flipped(sealedTable, at: sealedTable.count - 3), to: SyncTable.path(layout))
+        #expect(SyncTable.read(layout, cipher: cipher) == nil)
+        #expect(try SyncTable.load(layout, snapshot: snapshot, cipher: cipher).entries == table.entries)
+    }
 }

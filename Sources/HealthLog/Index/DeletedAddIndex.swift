@@ -86,17 +86,10 @@ final class DeletedAddIndex {
     }
 
     /// Opens the sidecar of `snapshot`'s store as ``open(_:head:cipher:)`` does (with the
-    /// store's cipher; `nil` when the store is encrypted and no key opens it), and only when
-    /// it is bound to that log: the same store, and the batch ending at its covered number
-    /// the one it was derived from.
+    /// store's cipher), and only when it is bound to that log: the same store, and the batch
+    /// ending at its covered number the one it was derived from.
     static func open(for snapshot: LogSnapshot) -> DeletedAddIndex? {
-        let cipher: StoreCipher?
-        do {
-            cipher = try snapshot.layout.cipher(snapshot.meta)
-        } catch {
-            return nil
-        }
-        guard let index = open(snapshot.layout, head: snapshot.headSeq, cipher: cipher), index.binding == snapshot.binding(at: index.coveredSeq) else { return nil }
+        guard let index = open(snapshot.layout, head: snapshot.headSeq, cipher: snapshot.cipher), index.binding == snapshot.binding(at: index.coveredSeq) else { return nil }
         return index
     }
 

@@ -19,21 +19,14 @@ final class UUIDRunReader {
     private let logged: LoggedUUIDs
 
     /// The chain in `layout`'s `uuids/` covering `1...snapshot.headSeq`, or `nil` when the
-    /// runs there do not cover exactly that (an empty log has an empty chain), or the
-    /// store is encrypted and `layout` holds no key that opens it. With
+    /// runs there do not cover exactly that (an empty log has an empty chain). With
     /// `sharing`, that reader's runs when they cover exactly that (opened once, for
     /// readers on several threads), else the runs opened again.
     init?(_ layout: StoreLayout, snapshot: LogSnapshot, sharing: UUIDRunReader? = nil) {
         if let shared = sharing?.runs, (shared.last?.toSeq ?? 0) == snapshot.headSeq {
             runs = shared
         } else {
-            let cipher: StoreCipher?
-            do {
-                cipher = try layout.cipher(snapshot.meta)
-            } catch {
-                return nil
-            }
-            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", snapshot: snapshot, cipher: cipher, removingOthers: false)
+            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", snapshot: snapshot, cipher: snapshot.cipher, removingOthers: false)
             guard (chain.last?.toSeq ?? 0) == snapshot.headSeq else { return nil }
             runs = chain
         }

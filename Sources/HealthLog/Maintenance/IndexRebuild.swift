@@ -57,7 +57,7 @@ struct IndexRebuild {
             report.segmentIndexes += 1
         }
         let binding = snapshot.binding(at: snapshot.headSeq)
-        let cipher = try layout.cipher(snapshot.meta)
+        let cipher = snapshot.cipher
         if snapshot.headSeq > 0, let binding {
             try OwnedDirectory.prepare(layout.directory + "/uuids")
             _ = try uuids.write(from: 1, to: snapshot.headSeq, binding: binding, cipher: cipher, directory: layout.directory + "/uuids")

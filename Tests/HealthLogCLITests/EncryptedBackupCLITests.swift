@@ -9,24 +9,24 @@ import Testing
 /// `healthlog backup` and `restore` on an encrypted store, run with no secret at all.
 @Suite("backup of an encrypted store")
 struct EncryptedBackupCLITests {
-    /// An encrypted store at `path` (one random data key, open on the returned handle)
-    /// holding `count` step counts.
-    private static func encryptedStore(_ path: String, count: Int) throws -> HealthStore {
-        let id = StoreID.random()
-        #expect(mkdir(path, 0o700) == 0)
-        try ByteSurgery.write(Array(StoreMeta.new(id, encrypted: true).text.utf8), to: path + "/meta")
-        chmod(path + "/meta", 0o600)
-        let cipher = StoreCipher(storeID: id, keys: [0: try SecretBytes.random(count: 32)], current: 0)
-        let store = HealthStore(directory: path, options: StoreOptions(), keys: StoreKeys(cipher: cipher))
+    /// An encrypted store at `path`, made by `init --encrypt` with a key file beside it
+    /// (returned with a handle opened by that file), holding `count` step counts.
+    private static func encryptedStore(_ path: String, count: Int) throws -> (store: HealthStore, keyFile: String) {
+        let keyFile = path + ".key"
+        try ByteSurgery.write(Sodium.random(count: 32), to: keyFile)
+        chmod(keyFile, 0o600)
+        let made = try HealthLogBinary.run(["--key-file", keyFile, "--store", path, "init", "--encrypt"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let store = HealthStore(directory: path, secret: .keyFile(keyFile))
         _ = try store.append(ndjson: Array((1...count).map(BackupCLITests.steps).joined().utf8))
-        return store
+        return (store, keyFile)
     }
 
     @Test("backup and backup --follow of an encrypted store need no secret and print the head anchor; restore without one exits 4, prints nothing on stdout and creates nothing")
     func backupWithoutTheKey() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let store = try Self.encryptedStore(dir.file("store"), count: 20)
+        let (store, keyFile) = try Self.encryptedStore(dir.file("store"), count: 20)
         let head = try store.headAnchor().token + "\n"
         #expect(try HealthLogBinary.run(["--store", dir.file("store"), "replay"]).status == 4)
         let result = try HealthLogBinary.run(["--store", dir.file("store"), "backup", dir.file("backup")])
@@ -47,8 +47,13 @@ struct EncryptedBackupCLITests {
             #expect(refused.stdout.isEmpty)
             #expect(refused.stderr.contains("is encrypted"), "\(refused.stderr)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix("std") }.sorted() == ["backup", "followed", "store"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix("std") }.sorted() == ["backup", "followed", "store", "store.key"])
         #expect(try HealthLogBinary.run(["--store", dir.file("backup"), "verify"]).status == 4)
+        let restored = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("restored"), "restore", dir.file("followed")])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let replayed = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("restored"), "replay", "--raw"])
+        let original = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("store"), "replay", "--raw"])
+        #expect(replayed.status == 0 && replayed.stdout == original.stdout && original.stdout.split(separator: "\n").count == 21)
     }
 
     @Test("restore --decrypt of a plaintext store's backup exits 2 and creates nothing")

@@ -18,7 +18,7 @@ final class AppendedUUIDs {
     private let from: UInt64
     /// The fingerprint of every event, for the append's run.
     @exclusivity(unchecked) private var events = UUIDFingerprintRun.AppendEvents()
-    /// The encoding of the append's run, once ``prepareFinish(through:)`` started it.
+    /// The encoding of the append's run, once ``prepareFinish(through:cipher:)`` started it.
     private var job: FingerprintRunJob?
     /// Events the builder holds before it writes them out.
     private let chunkEvents: Int
@@ -120,17 +120,19 @@ final class AppendedUUIDs {
 
     /// Starts encoding the append's run covering `from...to` (every event added) on a
     /// thread of its own (``FingerprintRunJob``), so a caller with other work before it
-    /// needs the run (a commit's syncs) overlaps the two; no more events may be added.
-    func prepareFinish(through to: UInt64) {
-        job = FingerprintRunJob(events, from: from, to: to)
+    /// needs the run (a commit's syncs) overlaps the two; no more events may be added. The
+    /// run's body is sealed with `cipher` (the store's; `nil` for a plaintext store).
+    func prepareFinish(through to: UInt64, cipher: StoreCipher?) {
+        job = FingerprintRunJob(events, from: from, to: to, cipher: cipher)
         events = UUIDFingerprintRun.AppendEvents()
     }
 
     /// The append's run covering `from...to` (every event added), bound to `binding` (the
     /// log's at `to`), written into `directory`; the partial runs are removed. Waits for the
-    /// encoding ``prepareFinish(through:)`` started (for the same `to`), or encodes it now.
-    func finish(through to: UInt64, binding: LogBinding, into directory: String) throws -> UUIDFingerprintRun {
-        if job == nil { prepareFinish(through: to) }
+    /// encoding ``prepareFinish(through:cipher:)`` started (for the same `to`), or encodes it
+    /// now, sealed with `cipher`.
+    func finish(through to: UInt64, binding: LogBinding, cipher: StoreCipher?, into directory: String) throws -> UUIDFingerprintRun {
+        if job == nil { prepareFinish(through: to, cipher: cipher) }
         precondition(job!.to == to, "the run is finished for the range it was prepared for")
         let run = try job!.write(into: directory, binding: binding)
         job = nil

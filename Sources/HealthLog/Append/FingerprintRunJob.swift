@@ -1,5 +1,5 @@
 /// The encoding of an append's run of the fingerprint UUID index
-/// (``UUIDFingerprintRun/AppendEvents/fileBytes(from:to:binding:)``) on a thread of its own,
+/// (``UUIDFingerprintRun/AppendEvents/fileBytes(from:to:binding:cipher:)``) on a thread of its own,
 /// started before the commit's syncs so the two overlap; ``write(into:binding:)`` waits for
 /// it, binds the run to the log the commit left and writes the file. Nothing is written
 /// before that, so a job given up leaves no file.
@@ -14,18 +14,22 @@ final class FingerprintRunJob {
     /// The run's range.
     let from: UInt64
     let to: UInt64
+    /// What sealed the run's body (`nil`: a plaintext store's run).
+    private let cipher: StoreCipher?
     /// The bytes, shared with the thread.
     private let box = Box()
     /// The thread, until joined; `nil` when none could be started (the bytes were then
     /// encoded on the caller's thread) or once joined.
     private var thread: OSThread?
 
-    /// Starts encoding the run of `events` covering `from...to`.
-    init(_ events: UUIDFingerprintRun.AppendEvents, from: UInt64, to: UInt64) {
+    /// Starts encoding the run of `events` covering `from...to`, its body sealed with
+    /// `cipher` (the store's; `nil` for a plaintext store).
+    init(_ events: UUIDFingerprintRun.AppendEvents, from: UInt64, to: UInt64, cipher: StoreCipher?) {
         self.from = from
         self.to = to
+        self.cipher = cipher
         let box = box
-        let work = { box.bytes = events.fileBytes(from: from, to: to, binding: .unbound) }
+        let work = { box.bytes = events.fileBytes(from: from, to: to, binding: .unbound, cipher: cipher) }
         thread = OSThread.start(work)
         if thread == nil { work() }
     }
@@ -48,6 +52,6 @@ final class FingerprintRunJob {
         try OwnedDirectory.prepare(directory)
         let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
         try DurableFile.replace(path, with: UUIDFingerprintRun.rebound(bytes, to: binding), sync: false)
-        return try UUIDFingerprintRun.open(path)
+        return try UUIDFingerprintRun.open(path, cipher: cipher)
     }
 }

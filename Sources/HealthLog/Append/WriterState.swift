@@ -17,6 +17,8 @@ struct WriterState {
     var names = Interner()
     private let layout: StoreLayout
     private let snapshot: LogSnapshot?
+    /// What seals the store's derived files (`nil`: a plaintext store).
+    private let cipher: StoreCipher?
     /// The stub of each event of this append, by `seq - appendFrom` (a placeholder for a delete).
     private let stubs = StubSpill()
     private var syncByUUID: [SampleUUID: SyncStub] = [:]
@@ -38,10 +40,12 @@ struct WriterState {
     private let chunkEvents: Int
 
     /// A state over the committed log of `snapshot` (`nil` for a store not created yet),
-    /// holding `chunkEvents` of the append's events in memory at a time.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
+    /// whose derived files `cipher` seals (`nil`: a plaintext store), holding `chunkEvents`
+    /// of the append's events in memory at a time.
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
         self.layout = layout
         self.snapshot = snapshot
+        self.cipher = cipher
         self.chunkEvents = chunkEvents
     }
 
@@ -116,7 +120,7 @@ struct WriterState {
     /// The store's UUID index, opened on first use.
     private mutating func uuidRuns() throws -> UUIDRunSet {
         if let runs { return runs }
-        let opened = try UUIDRunSet(layout, snapshot: snapshot)
+        let opened = try UUIDRunSet(layout, snapshot: snapshot, cipher: cipher)
         runs = opened
         return opened
     }
@@ -129,7 +133,7 @@ struct WriterState {
     /// this append already deleted.
     mutating func liveSample(syncIdentifier identifier: [UInt8]) throws -> SampleUUID? {
         if let syncTable { return syncTable.entries[identifier]?.uuid }
-        var table = try SyncTable.load(layout, snapshot: snapshot)
+        var table = try SyncTable.load(layout, snapshot: snapshot, cipher: cipher)
         for uuid in deletedSynced {
             if let sync = syncByUUID[uuid], table.entries[sync.identifier]?.uuid == uuid {
                 table.entries[sync.identifier] = nil
@@ -203,7 +207,7 @@ struct WriterState {
     /// background, so the encoding overlaps the commit's syncs (``persist(from:to:binding:reach:)``
     /// then waits for it). Derived data: the store's files are not touched.
     func preparePersist(through to: UInt64) {
-        appended?.prepareFinish(through: to)
+        appended?.prepareFinish(through: to, cipher: cipher)
     }
 
     /// After the append committed events `from...to` (`binding`: the log's as of `to`, `nil`
@@ -218,7 +222,7 @@ struct WriterState {
                 let runs = try uuidRuns()
                 // Without the log's binding the run is not written: the next writer indexes the append from the log.
                 if runs.coveredSeq == from - 1, let binding {
-                    run = try builder.finish(through: to, binding: binding, into: runs.directory)
+                    run = try builder.finish(through: to, binding: binding, cipher: cipher, into: runs.directory)
                 } else {
                     run = nil
                 }
@@ -230,18 +234,18 @@ struct WriterState {
         }
         if var table = syncTable, table.coveredSeq == from - 1, let binding {
             table.coveredSeq = to
-            try table.write(layout, binding: binding)
-        } else if syncTable == nil, FileDescriptor.exists(SyncTable.path(layout)), !(SyncTable.read(layout)?.isBound(to: snapshot) ?? false),
+            try table.write(layout, binding: binding, cipher: cipher)
+        } else if syncTable == nil, FileDescriptor.exists(SyncTable.path(layout)), !(SyncTable.read(layout, cipher: cipher)?.isBound(to: snapshot) ?? false),
             let snapshot, let before = snapshot.binding(at: snapshot.headSeq)
         {
             // Damaged or bound to another log, and this append did not need it: rebuild it as of
             // the log before this append (it is caught up past that when next loaded) rather
             // than leave it so.
-            try SyncTable.load(layout, snapshot: snapshot).write(layout, binding: before)
+            try SyncTable.load(layout, snapshot: snapshot, cipher: cipher).write(layout, binding: before, cipher: cipher)
         }
         let adds = deletedAdds
         deletedAdds = []
-        if let binding, let before = deletedAddsBefore { try DeletedAddIndex.extend(layout, before: before, adding: adds, to: to, binding: binding) }
+        if let binding, let before = deletedAddsBefore { try DeletedAddIndex.extend(layout, before: before, adding: adds, to: to, binding: binding, cipher: cipher) }
         deletedAddsBefore = nil
     }
 

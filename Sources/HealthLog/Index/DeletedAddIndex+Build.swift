@@ -77,8 +77,9 @@ extension DeletedAddIndex {
 
     /// After an append committed events up to `to`, whose deletes deleted the adds `adds`:
     /// rewrites the sidecar to cover `to`, bound to `binding` (the log after the append),
-    /// listing `before` (the log's deleted adds before the append, from ``before(_:)``) and `adds`.
-    static func extend(_ layout: StoreLayout, before: [UInt64], adding adds: [UInt64], to: UInt64, binding: LogBinding) throws {
+    /// listing `before` (the log's deleted adds before the append, from ``before(_:)``) and
+    /// `adds`, sealed with `cipher` (the store's; `nil` for a plaintext store).
+    static func extend(_ layout: StoreLayout, before: [UInt64], adding adds: [UInt64], to: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
         var entries = before
         if !adds.isEmpty {
             let sorted = adds.sorted()
@@ -88,7 +89,7 @@ extension DeletedAddIndex {
                 entries = merged(entries, sorted)
             }
         }
-        try write(layout, entries, coveredSeq: to, binding: binding)
+        try write(layout, entries, coveredSeq: to, binding: binding, cipher: cipher)
     }
 
     /// The union of two ascending lists, ascending, without repeats.

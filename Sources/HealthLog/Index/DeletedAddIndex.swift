@@ -23,6 +23,11 @@ import Darwin
 /// ``blockEntries`` entries, bound to the log by a ``LogBinding``). A reader loads the
 /// header and the table, then only the blocks its range touches, each checked when first
 /// read.
+///
+/// In an encrypted store the table and each block are sealed units
+/// (``StoreCipher/Purpose/derivedFile``; ``sealedFile``) whose place is the header's first
+/// ``placeLength`` bytes and the unit's number (0 the table, `k + 1` block `k`), so a reader
+/// still opens only the blocks it reads, and a block moved within the file does not open.
 final class DeletedAddIndex {
     /// The header's length in bytes.
     static let headerLength = 60
@@ -32,6 +37,14 @@ final class DeletedAddIndex {
         guard count <= UInt64(Int32.max) else { return nil }
         return headerLength + Int(ByteReaderValue.u32(header, 24)) * tableEntryLength + Int(count) * 8
     }
+    /// The file's kind in an encrypted store: the table and every block one sealed unit.
+    static let sealedFile = file.sealed { header in
+        let blocks = Int(ByteReaderValue.u32(header, 24))
+        return blocks == 0 ? 0 : blocks + 1
+    }
+    /// The header bytes a sealed unit's place names: tag, version, covered, entry count and
+    /// block count.
+    static let placeLength = 28
     /// The length of one block-table entry in bytes.
     static let tableEntryLength = 16
     /// Entries per block (the last block may hold fewer).
@@ -49,10 +62,14 @@ final class DeletedAddIndex {
     private let crcs: [UInt32]
     /// The file, open for block reads while it has entries (one descriptor per reader).
     private let file: FileDescriptor?
+    /// What opens the sealed table and blocks of an encrypted store's file (`nil`: plaintext).
+    private let cipher: StoreCipher?
+    /// The header's first ``placeLength`` bytes, which each sealed unit's place names.
+    private let placePrefix: [UInt8]
     /// The blocks read so far (a block is checked when read).
     private var blocks: [Int: [UInt64]] = [:]
-    /// The file mapped into memory, once its entries were checked against the log's witness
-    /// (blocks are then read from it).
+    /// A plaintext file mapped into memory, once its entries were checked against the log's
+    /// witness (blocks are then read from it).
     private var mapped: MappedFile?
 
     /// The sidecar's path.
@@ -60,24 +77,28 @@ final class DeletedAddIndex {
     /// The sidecar's name in messages (relative to the store).
     static let display = "uuids/deleted-adds"
 
-    /// Opens the sidecar of `layout` for a log whose head is `head`: `nil` when it is
-    /// missing, of another version, damaged in its header or table, or covers more than
-    /// the log holds. Blocks are read (and checked) only when looked at.
-    static func open(_ layout: StoreLayout, head: UInt64 = .max) -> DeletedAddIndex? {
+    /// Opens the sidecar of `layout` (sealed with `cipher`, for an encrypted store) for a
+    /// log whose head is `head`: `nil` when it is missing, of another version, damaged in its
+    /// header or table, or covers more than the log holds. Blocks are read (and checked)
+    /// only when looked at.
+    static func open(_ layout: StoreLayout, head: UInt64 = .max, cipher: StoreCipher?) -> DeletedAddIndex? {
         guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
-        guard let index = DeletedAddIndex(fd), index.coveredSeq <= head else {
+        guard let index = DeletedAddIndex(fd, cipher: cipher), index.coveredSeq <= head else {
             fd.close()
             return nil
         }
         return index
     }
 
-    /// Opens the sidecar of `snapshot`'s store as ``open(_:head:)`` does (when `after` is
-    /// given, only if it covers more than `after`), and only when it is bound to that log (the
-    /// same store, and the batch ending at its covered number the one it was derived from) and
-    /// its entries are those that batch's witness counts (``isWitnessed(by:)``).
+    /// Opens the sidecar of `snapshot`'s store as ``open(_:head:cipher:)`` does (with the
+    /// store's cipher; when `after` is given, only if it covers more than `after`), and only
+    /// when it is bound to that log (the same store, and the batch ending at its covered number
+    /// the one it was derived from) and its entries are those that batch's witness counts
+    /// (``isWitnessed(by:)``).
     static func open(for snapshot: LogSnapshot, coveringPast after: UInt64? = nil) -> DeletedAddIndex? {
-        guard let index = open(snapshot.layout, head: snapshot.headSeq), after.map({ index.coveredSeq > $0 }) ?? true else { return nil }
+        guard let index = open(snapshot.layout, head: snapshot.headSeq, cipher: snapshot.cipher), after.map({ index.coveredSeq > $0 }) ?? true else {
+            return nil
+        }
         var ending: BatchHeader?
         if index.coveredSeq > 0 {
             guard let batch = try? snapshot.batch(containing: index.coveredSeq), batch.header.lastSeq == index.coveredSeq else { return nil }
@@ -88,13 +109,18 @@ final class DeletedAddIndex {
     }
 
     /// Whether the entries are the deleted adds `witness` counts (the same count and digest;
-    /// every entry is read once for it). Without a witness (a log whose appends deleted
+    /// every entry is read once for it: a plaintext file through a mapping kept for the block
+    /// reads, a sealed one block by block). Without a witness (a log whose appends deleted
     /// nothing, or one an older build wrote) only an empty file is taken: a listed add would
     /// hide a sample on the file's word alone.
     func isWitnessed(by witness: BatchOrigin.DeletedAddWitness?) -> Bool {
         guard let witness else { return count == 0 }
         guard witness.count == UInt64(count) else { return false }
         guard let file, count > 0 else { return true }
+        if cipher != nil {
+            guard let all = try? allEntries() else { return false }
+            return BatchOrigin.DeletedAddWitness(of: all) == witness
+        }
         let entries = offset(ofEntry: 0)..<offset(ofEntry: count)
         guard let map = MappedFile(file), map.count >= entries.upperBound,
             map.withBytes(entries, { BatchOrigin.DeletedAddWitness(count: count, littleEndian: $0) }) == witness
@@ -103,16 +129,17 @@ final class DeletedAddIndex {
         return true
     }
 
-    private init?(_ fd: FileDescriptor) {
+    private init?(_ fd: FileDescriptor, cipher: StoreCipher?) {
         guard let size = try? fd.size(), size >= Self.headerLength,
-            let head = try? fd.read(at: 0, count: min(size, 4096)), var r = Self.file.open(head, fileLength: size),
+            let head = try? fd.read(at: 0, count: min(size, 4096)), var r = (cipher == nil ? Self.file : Self.sealedFile).open(head, fileLength: size),
             let binding = LogBinding(head, at: 32)
         else { return nil }
         guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt64.self), let blockCount = try? r.read(UInt32.self),
             let tableCRC = try? r.read(UInt32.self), count <= UInt64(size / 8),
             Int(blockCount) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries
         else { return nil }
-        let tableLength = Int(blockCount) * Self.tableEntryLength
+        let placePrefix = Array(head[0..<Self.placeLength])
+        let tableLength = Self.storedTableLength(blocks: Int(blockCount), sealed: cipher != nil)
         var table = Array(head[Self.headerLength..<min(head.count, Self.headerLength + tableLength)])
         if table.count < tableLength {
             guard let rest = try? fd.read(at: Self.headerLength + table.count, count: tableLength - table.count),
@@ -121,6 +148,10 @@ final class DeletedAddIndex {
             table += rest
         }
         guard CRC32C.checksum(table[...]) == tableCRC else { return nil }
+        if let cipher, blockCount > 0 {
+            guard let opened = cipher.open(table, .derivedFile, place: SmallFile.place(placePrefix, unit: 0)) else { return nil }
+            table = opened
+        }
         var t = ByteReader(table)
         var firsts: [UInt64] = []
         var crcs: [UInt32] = []
@@ -134,6 +165,8 @@ final class DeletedAddIndex {
         self.count = Int(count)
         self.firsts = firsts
         self.crcs = crcs
+        self.cipher = cipher
+        self.placePrefix = placePrefix
         if count == 0 { fd.close() }
         file = count == 0 ? nil : fd
     }
@@ -142,22 +175,27 @@ final class DeletedAddIndex {
 
     /// The entries of block `k`, read and checked on first use; throws
     /// ``HealthLogError/Code/corrupt`` naming the file and byte offset when the block fails
-    /// its checksum or does not rise from the first entry the table gives it.
+    /// its checksum, does not open (sealed), or does not rise from the first entry the table
+    /// gives it.
     func block(_ k: Int) throws -> [UInt64] {
         if let loaded = blocks[k] { return loaded }
         guard let file, k < firsts.count else { return [] }
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
-        let offset = offset(ofEntry: first)
-        let bytes = try mapped.map { $0.withBytes(offset..<offset + length * 8) { Array($0) } } ?? file.read(at: offset, count: length * 8)
-        guard bytes.count == length * 8, CRC32C.checksum(bytes[...]) == crcs[k] else {
-            throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
+        let offset = offset(ofBlock: k)
+        let stored = length * 8 + (cipher == nil ? 0 : StoreCipher.overhead)
+        var bytes = try mapped.map { $0.withBytes(offset..<offset + stored) { Array($0) } } ?? file.read(at: offset, count: stored)
+        let damaged = HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
+        guard bytes.count == stored, CRC32C.checksum(bytes[...]) == crcs[k] else { throw damaged }
+        if let cipher {
+            guard let opened = cipher.open(bytes, .derivedFile, place: SmallFile.place(placePrefix, unit: UInt32(k + 1))) else { throw damaged }
+            bytes = opened
         }
         let entries = bytes.withUnsafeBytes { raw in
             (0..<length).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
         }
         for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {
-            throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset + j * 8): entries do not rise; run 'healthlog reindex'")
+            throw HealthLogError(.corrupt, "\(Self.display) at byte \(cipher == nil ? offset + j * 8 : offset): entries do not rise; run 'healthlog reindex'")
         }
         guard entries.first == firsts[k] else {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) disagrees with its table entry; run 'healthlog reindex'")
@@ -196,12 +234,33 @@ final class DeletedAddIndex {
         return out
     }
 
-    /// Where entry `k` lies in the file.
-    func offset(ofEntry k: Int) -> Int { Self.headerLength + firsts.count * Self.tableEntryLength + k * 8 }
+    /// Where entry `k` lies in the file; in a sealed file, where the unit of its block starts.
+    func offset(ofEntry k: Int) -> Int {
+        cipher == nil ? offset(ofBlock: 0) + k * 8 : offset(ofBlock: k / Self.blockEntries)
+    }
+
+    /// Where block `k` starts in the file.
+    func offset(ofBlock k: Int) -> Int {
+        let sealed = cipher != nil
+        return Self.headerLength + Self.storedTableLength(blocks: firsts.count, sealed: sealed)
+            + k * (Self.blockEntries * 8 + (sealed ? StoreCipher.overhead : 0))
+    }
+
+    /// The bytes the block table of `blocks` blocks takes in the file, sealed or not.
+    static func storedTableLength(blocks: Int, sealed: Bool) -> Int {
+        blocks * tableEntryLength + (sealed && blocks > 0 ? StoreCipher.overhead : 0)
+    }
 
     /// The file's bytes for `entries` (ascending, no repeats), covering `1...coveredSeq` of
-    /// the log `binding` names.
-    static func encoded(_ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding) -> [UInt8] {
+    /// the log `binding` names; the table and each block sealed with `cipher` (`nil`: a
+    /// plaintext store's file).
+    static func encoded(_ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
+        let naming = { (w: inout ByteWriter) in
+            w.append(coveredSeq)
+            w.append(UInt64(entries.count))
+            w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
+        }
+        let prefix = file.prefix(naming)
         var table = ByteWriter()
         var body = ByteWriter()
         var start = 0
@@ -209,26 +268,26 @@ final class DeletedAddIndex {
             let end = min(entries.count, start + blockEntries)
             var block = ByteWriter()
             for entry in entries[start..<end] { block.append(entry) }
+            let stored = cipher.map { $0.seal(block.bytes, .derivedFile, place: SmallFile.place(prefix, unit: UInt32(start / blockEntries + 1))) } ?? block.bytes
             table.append(entries[start])
-            table.append(block.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+            table.append(stored.withUnsafeBytes { CRC32C.checksum($0) })
             table.append(UInt32(0))
-            body.append(bytes: block.bytes)
+            body.append(bytes: stored)
             start = end
         }
-        return file.encode(body: table.bytes + body.bytes) { w in
-            w.append(coveredSeq)
-            w.append(UInt64(entries.count))
-            w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
-            w.append(table.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        let storedTable = cipher.flatMap { entries.isEmpty ? nil : $0.seal(table.bytes, .derivedFile, place: SmallFile.place(prefix, unit: 0)) } ?? table.bytes
+        return file.encode(body: storedTable + body.bytes) { w in
+            naming(&w)
+            w.append(storedTable.withUnsafeBytes { CRC32C.checksum($0) })
             binding.write(to: &w)
             w.append(UInt32(0))
         }
     }
 
-    /// Writes the sidecar for `entries` (temporary file and rename; not synced: it is
-    /// derived data, checked when read, like the other indexes).
-    static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding) throws {
+    /// Writes the sidecar for `entries`, sealed with `cipher` (temporary file and rename;
+    /// not synced: it is derived data, checked when read, like the other indexes).
+    static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
         try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try SmallFile.write(path(layout), encoded(entries, coveredSeq: coveredSeq, binding: binding), sync: false)
+        try SmallFile.write(path(layout), encoded(entries, coveredSeq: coveredSeq, binding: binding, cipher: cipher), sync: false)
     }
 }

@@ -8,7 +8,9 @@
 ///
 /// Its bytes: a ``SmallFile`` tagged `HLSY`; `Format.md`, "Sync table" (index version
 /// ``FormatConstants/syncTableVersion``; a file of any other is ignored, see
-/// ``IndexVersion``; bound to the log by a ``LogBinding``).
+/// ``IndexVersion``; bound to the log by a ``LogBinding``). In an encrypted store the body
+/// is one sealed unit (``StoreCipher/Purpose/derivedFile``) whose place is the header's
+/// first ``placeLength`` bytes (tag, version, covered, count) and unit number 0.
 struct SyncTable: Equatable {
     /// One live sample's sync data.
     struct Entry: Equatable {
@@ -30,14 +32,16 @@ struct SyncTable: Equatable {
     static let file = SmallFile(tag: "HLSY", version: FormatConstants.syncTableVersion, headerLength: headerLength, length: nil)
     /// Where the ``LogBinding`` lies in the header.
     static let bindingOffset = 24
+    /// The header bytes a sealed body's place names.
+    static let placeLength = 20
 
     /// The sidecar's path.
     static func path(_ layout: StoreLayout) -> String { layout.directory + "/uuids/sync" }
 
-    /// The table of `snapshot`: the sidecar when sound and bound to that log, caught up
-    /// with the log after it; else rebuilt from the log.
-    static func load(_ layout: StoreLayout, snapshot: LogSnapshot?) throws -> SyncTable {
-        var table = read(layout).flatMap { $0.isBound(to: snapshot) ? $0 : nil } ?? SyncTable()
+    /// The table of `snapshot`: the sidecar (sealed with `cipher`, the store's) when sound
+    /// and bound to that log, caught up with the log after it; else rebuilt from the log.
+    static func load(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?) throws -> SyncTable {
+        var table = read(layout, cipher: cipher).flatMap { $0.isBound(to: snapshot) ? $0 : nil } ?? SyncTable()
         let head = snapshot?.headSeq ?? 0
         if let snapshot, table.coveredSeq < head { try table.catchUp(snapshot, through: head) }
         return table
@@ -86,8 +90,9 @@ struct SyncTable: Equatable {
     /// The metadata key every line that carries a sync identifier contains.
     static let key = Array(#""HKMetadataKeySyncIdentifier""#.utf8)
 
-    /// The file's bytes, bound to `binding` (the log's at ``coveredSeq``).
-    func encoded(binding: LogBinding) -> [UInt8] {
+    /// The file's bytes, bound to `binding` (the log's at ``coveredSeq``), the body sealed
+    /// with `cipher` (`nil`: a plaintext store's table).
+    func encoded(binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
         var body = ByteWriter()
         for (identifier, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             body.append(UInt16(identifier.count))
@@ -98,29 +103,41 @@ struct SyncTable: Equatable {
             body.append(UInt16(entry.sync.versionToken.count))
             body.append(bytes: entry.sync.versionToken)
         }
-        return Self.file.encode(body: body.bytes) { w in
+        let naming = { (w: inout ByteWriter) in
             w.append(coveredSeq)
             w.append(UInt32(entries.count))
-            w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+        }
+        let stored = cipher.map { $0.seal(body.bytes, .derivedFile, place: SmallFile.place(Self.file.prefix(naming), unit: 0)) } ?? body.bytes
+        return Self.file.encode(body: stored) { w in
+            naming(&w)
+            w.append(stored.withUnsafeBytes { CRC32C.checksum($0) })
             binding.write(to: &w)
         }
     }
 
-    /// Writes the sidecar, bound to `binding` (the log's at ``coveredSeq``; temporary file
-    /// and rename; not synced).
-    func write(_ layout: StoreLayout, binding: LogBinding) throws {
+    /// Writes the sidecar, bound to `binding` (the log's at ``coveredSeq``) and sealed with
+    /// `cipher` (temporary file and rename; not synced).
+    func write(_ layout: StoreLayout, binding: LogBinding, cipher: StoreCipher?) throws {
         try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try SmallFile.write(Self.path(layout), encoded(binding: binding), sync: false)
+        try SmallFile.write(Self.path(layout), encoded(binding: binding, cipher: cipher), sync: false)
     }
 
-    /// The sidecar when present and sound, with the binding it names (whether that is the
-    /// log's is for the caller to check, ``isBound(to:)``).
-    static func read(_ layout: StoreLayout) -> SyncTable? {
+    /// The sidecar when present and sound (its body sealed with `cipher`, for an encrypted
+    /// store), with the binding it names (whether that is the log's is for the caller to
+    /// check, ``isBound(to:)``).
+    static func read(_ layout: StoreLayout, cipher: StoreCipher?) -> SyncTable? {
         guard let bytes = (try? SmallFile.read(path(layout))) ?? nil, var r = file.open(bytes),
             CRC32C.checksum(bytes[headerLength...]) == ByteReaderValue.u32(bytes, 20), let binding = LogBinding(bytes, at: bindingOffset)
         else { return nil }
         guard let covered = try? r.read(UInt64.self), let count = try? r.read(UInt32.self) else { return nil }
-        var body = ByteReader(bytes, at: headerLength)
+        let plain: [UInt8]
+        if let cipher {
+            guard let opened = cipher.open(Array(bytes[headerLength...]), .derivedFile, place: SmallFile.place(bytes[0..<placeLength], unit: 0)) else { return nil }
+            plain = opened
+        } else {
+            plain = bytes
+        }
+        var body = ByteReader(plain, at: cipher == nil ? headerLength : 0)
         var table = SyncTable(entries: [:], coveredSeq: covered, binding: binding)
         for _ in 0..<count {
             guard let idLength = try? body.read(UInt16.self), let id = try? body.read(count: Int(idLength)),

@@ -3,7 +3,7 @@ extension UUIDFingerprintRun {
     /// the fingerprint index: each event's ``UUIDFingerprint`` (4 bytes), its sequence
     /// number implied by its place (the writer numbers events one after the other; a jump
     /// is noted beside them). The run is encoded straight from them once the append's
-    /// range is known (``fileBytes(from:to:binding:)``), so the append never writes, merges or
+    /// range is known (``fileBytes(from:to:binding:cipher:)``), so the append never writes, merges or
     /// reads back a 32-byte ``UUIDRun`` of its whole range to convert it.
     struct AppendEvents {
         /// The fingerprint of each event, in sequence order.
@@ -25,12 +25,12 @@ extension UUIDFingerprintRun {
         }
 
         /// The file of the run of these events covering `from...to` (which holds every one
-        /// of them), bound to `binding`: the same bytes
-        /// ``UUIDFingerprintRun/write(keys:from:to:binding:directory:)`` writes for their keys. The keys are put in order by their top 16 bits in one
+        /// of them), bound to `binding` and sealed with `cipher`: the same file
+        /// ``UUIDFingerprintRun/write(keys:from:to:binding:cipher:directory:)`` writes for their keys. The keys are put in order by their top 16 bits in one
         /// counting pass and a scatter (fingerprints are uniform: a bucket of a million
         /// keys holds about 15), each bucket then by insertion, as ``sorted(_:)`` does,
         /// without an array of the keys in event order first.
-        func fileBytes(from: UInt64, to: UInt64, binding: LogBinding) -> [UInt8] {
+        func fileBytes(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
             precondition(jumps.first.map { $0.seq >= from } ?? true && nextSeq <= to &+ 1, "the run covers every event")
             let shift = UInt64(UUIDFingerprint.blockShift(from: from, to: to))
             let base = from >> shift
@@ -73,7 +73,7 @@ extension UUIDFingerprintRun {
                 }
             }
             for key in keys { encoder.append(key) }
-            return encoder.fileBytes(binding: binding)
+            return encoder.fileBytes(binding: binding, cipher: cipher)
         }
     }
 }

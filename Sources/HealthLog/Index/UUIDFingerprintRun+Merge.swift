@@ -17,10 +17,10 @@ extension UUIDFingerprintRun {
 
     /// Writes the merge of `runs` (at least one; adjacent, oldest first) as one run covering
     /// `runs[0].fromSeq...runs.last.toSeq`, bound as the newest run is (it ends where the
-    /// merge does), into `directory` (temporary file and rename, not synced: derived data);
-    /// returns it. Each run's keys stay in order when renumbered, so
-    /// the merge is one pass over sorted lists.
-    static func writeMerged(_ runs: [UUIDFingerprintRun], directory: String) throws -> UUIDFingerprintRun {
+    /// merge does) and sealed with `cipher`, into `directory` (temporary file and rename,
+    /// not synced: derived data); returns it. Each run's keys stay in order when
+    /// renumbered, so the merge is one pass over sorted lists.
+    static func writeMerged(_ runs: [UUIDFingerprintRun], cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
         precondition(!runs.isEmpty, "a merge has a run")
         let from = runs[0].fromSeq
         let to = runs[runs.count - 1].toSeq
@@ -36,6 +36,6 @@ extension UUIDFingerprintRun {
             encoder.append(lists[k][next[k]])
             next[k] += 1
         }
-        return try open(encoder.write(directory: directory, binding: runs[runs.count - 1].binding))
+        return try open(encoder.write(directory: directory, binding: runs[runs.count - 1].binding, cipher: cipher), cipher: cipher)
     }
 }

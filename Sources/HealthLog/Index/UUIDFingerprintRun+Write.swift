@@ -56,8 +56,9 @@ extension UUIDFingerprintRun {
             last = key
         }
 
-        /// The run file's bytes, header and body, bound to `binding` (the log's at ``to``).
-        func fileBytes(binding: LogBinding) -> [UInt8] {
+        /// The run file's bytes, header and body, bound to `binding` (the log's at ``to``),
+        /// the body sealed with `cipher` (`nil`: a plaintext store's run).
+        func fileBytes(binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
             precondition(appended == count, "every announced key was appended")
             var body: [UInt8] = []
             body.reserveCapacity(8 * (high.count + packed.count))
@@ -67,21 +68,27 @@ extension UUIDFingerprintRun {
             #if _endian(big)
             preconditionFailure("run files are little-endian")
             #endif
-            return UUIDFingerprintRun.file.encode(body: body) { header in
+            let naming = { (header: inout ByteWriter) in
                 header.append(from)
                 header.append(to)
                 header.append(UInt64(count))
                 header.append(bytes: [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
+            }
+            if let cipher, !body.isEmpty {
+                body = cipher.seal(body, .derivedFile, place: SmallFile.place(UUIDFingerprintRun.file.prefix(naming), unit: 0))
+            }
+            return UUIDFingerprintRun.file.encode(body: body) { header in
+                naming(&header)
                 header.append(body.isEmpty ? 0 : body.withUnsafeBytes { CRC32C.checksum($0) })
                 binding.write(to: &header)
             }
         }
 
-        /// Writes the run, bound to `binding`, into `directory` (temporary file and rename;
-        /// derived data, so not synced); returns its path.
-        func write(directory: String, binding: LogBinding) throws -> String {
+        /// Writes the run, bound to `binding` and its body sealed with `cipher`, into
+        /// `directory` (temporary file and rename; derived data, so not synced); returns its path.
+        func write(directory: String, binding: LogBinding, cipher: StoreCipher?) throws -> String {
             let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-            try SmallFile.write(path, fileBytes(binding: binding), sync: false)
+            try SmallFile.write(path, fileBytes(binding: binding, cipher: cipher), sync: false)
             return path
         }
     }
@@ -111,22 +118,23 @@ extension UUIDFingerprintRun {
         }
 
         /// Writes the run of these events covering `from...to`, bound to `binding` (the
-        /// log's at `to`), into `directory`; returns it.
-        func write(from: UInt64, to: UInt64, binding: LogBinding, directory: String) throws -> UUIDFingerprintRun {
-            try UUIDFingerprintRun.write(keys: keys(from: from, to: to), from: from, to: to, binding: binding, directory: directory)
+        /// log's at `to`) and sealed with `cipher`, into `directory`; returns it.
+        func write(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
+            try UUIDFingerprintRun.write(keys: keys(from: from, to: to), from: from, to: to, binding: binding, cipher: cipher, directory: directory)
         }
     }
 
-    /// Writes the run of `keys` (any order) covering `from...to`, bound to `binding`, into
-    /// `directory`; returns it.
-    static func write(keys: [UInt64], from: UInt64, to: UInt64, binding: LogBinding, directory: String) throws -> UUIDFingerprintRun {
+    /// Writes the run of `keys` (any order) covering `from...to`, bound to `binding` and
+    /// sealed with `cipher`, into `directory`; returns it.
+    static func write(keys: [UInt64], from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
         var encoder = Encoder(count: keys.count, from: from, to: to)
         for key in sorted(keys) { encoder.append(key) }
-        return try open(encoder.write(directory: directory, binding: binding))
+        return try open(encoder.write(directory: directory, binding: binding, cipher: cipher), cipher: cipher)
     }
 
     /// `bytes` (a whole run file) bound to `binding` instead: the binding and the header
-    /// checksum rewritten, for a run encoded before its append committed.
+    /// checksum rewritten, for a run encoded before its append committed (a sealed body's
+    /// place leaves the binding out, so it still opens).
     static func rebound(_ bytes: [UInt8], to binding: LogBinding) -> [UInt8] {
         var fields = ByteWriter()
         binding.write(to: &fields)
@@ -168,9 +176,9 @@ extension UUIDFingerprintRun {
         return out
     }
 
-    /// The run just written at `path`.
-    static func open(_ path: String) throws -> UUIDFingerprintRun {
-        guard let run = UUIDFingerprintRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+    /// The run just written at `path`, sealed with `cipher`.
+    static func open(_ path: String, cipher: StoreCipher?) throws -> UUIDFingerprintRun {
+        guard let run = UUIDFingerprintRun(path: path, cipher: cipher) else { throw HealthLogError(.io, "\(path): written run does not read back") }
         return run
     }
 }

@@ -31,8 +31,12 @@ import Darwin
 /// finding a bucket mostly reads one 16-byte entry, not a sample and then the vector, and
 /// a lookup's first cache miss is its last but the fields'. A run that fails any check does not open, and writers rebuild it from the log.
 /// A run that opens is used only while its ``binding`` is the log's at its last number
-/// (``UUIDRunSet/openChain(_:snapshot:removingOthers:)``): one copied from another store,
+/// (``UUIDRunSet/openChain(_:snapshot:cipher:removingOthers:)``): one copied from another store,
 /// or left from a log that a restore cut and wrote on, is treated as missing.
+///
+/// In an encrypted store the body (bit vector and fields) is one sealed unit
+/// (``sealedFile``), opened into memory when the run opens: lookups then read that copy as
+/// they read the mapped file of a plaintext run.
 final class UUIDFingerprintRun {
     static let headerLength = 64
     /// The file's kind: its length is the header's and the words its key count and field
@@ -43,6 +47,12 @@ final class UUIDFingerprintRun {
         guard count <= UInt64(Int32.max), lowBits <= 32 else { return nil }
         return headerLength + 8 * words(count: Int(count), lowBits: lowBits, blockBits: Int(header[33])).total
     }
+    /// The file's kind in an encrypted store: the body, when there is one, is one sealed
+    /// unit whose place is the header's first ``placeLength`` bytes and unit number 0.
+    static let sealedFile = file.sealed { ByteReaderValue.u64($0, 24) > 0 ? 1 : 0 }
+    /// The header bytes a sealed body's place names: tag, version, range, key count and
+    /// field widths.
+    static let placeLength = 36
     /// Where the ``LogBinding`` lies in the header.
     static let bindingOffset = 40
     /// Every how many buckets the directory holds an entry (a power of two).
@@ -64,10 +74,15 @@ final class UUIDFingerprintRun {
     let blockBits: Int
     /// The block shift (see ``UUIDFingerprint``).
     let blockShift: Int
-    /// The file's bytes (`nil` for a run without keys).
+    /// The file's bytes (`nil` for a run without keys, or a sealed one).
     private let bytes: MappedFile?
-    /// Where the bit vector and the fields start in ``bytes`` (kept for lookups, which
-    /// would otherwise enter a closure per read; valid while ``bytes`` lives, as long as the run).
+    /// The opened body of a sealed run (`nil` for a run without keys, or a plaintext one).
+    private let opened: UnsafeMutableRawBufferPointer?
+    /// Whether the body is sealed.
+    private let isSealed: Bool
+    /// Where the bit vector and the fields start in the body (kept for lookups, which
+    /// would otherwise enter a closure per read; valid while ``bytes`` or ``opened`` lives,
+    /// as long as the run).
     private let highBase: UnsafeRawPointer?
     private let packedBase: UnsafeRawPointer?
     /// Words of the bit vector.
@@ -84,14 +99,19 @@ final class UUIDFingerprintRun {
     static func range(ofFileName name: String) -> ClosedRange<UInt64>? { UUIDRun.range(ofFileName: name) }
 
     /// The run's size in bytes.
-    var byteCount: Int { Self.headerLength + 8 * (highWords + Self.packedWords(count: count, width: lowBits + blockBits)) }
+    var byteCount: Int {
+        let body = 8 * (highWords + Self.packedWords(count: count, width: lowBits + blockBits))
+        return Self.headerLength + body + (isSealed && count > 0 ? StoreCipher.overhead : 0)
+    }
 
-    /// Opens and checks the run at `path`; `nil` if unusable (damaged, or another layout).
-    init?(path: String) {
+    /// Opens and checks the run at `path`, its body sealed with `cipher` (`nil`: a plaintext
+    /// store's run); `nil` if unusable (damaged, another layout, or a sealed body that does
+    /// not open).
+    init?(path: String, cipher: StoreCipher?) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
         defer { fd.close() }
         guard let size = try? fd.size(), let header = try? fd.read(at: 0, count: Self.headerLength),
-            var r = Self.file.open(header, fileLength: size), let binding = LogBinding(header, at: Self.bindingOffset)
+            var r = (cipher == nil ? Self.file : Self.sealedFile).open(header, fileLength: size), let binding = LogBinding(header, at: Self.bindingOffset)
         else { return nil }
         guard let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
             from >= 1, from <= to, to < FormatConstants.maxSequence, count <= UInt64(Int32.max)
@@ -113,9 +133,11 @@ final class UUIDFingerprintRun {
         self.blockBits = blockBits
         blockShift = shift
         self.highWords = highWords
+        isSealed = cipher != nil
         guard n > 0 else {
             guard ByteReaderValue.u32(header, 36) == 0 else { return nil }
             bytes = nil
+            opened = nil
             directory = []
             highBase = nil
             packedBase = nil
@@ -123,15 +145,33 @@ final class UUIDFingerprintRun {
         }
         guard let mapped = MappedFile(fd), mapped.count == size else { return nil }
         let bodyCRC = mapped.withBytes(Self.headerLength..<size) { CRC32C.checksum($0) }
-        guard bodyCRC == ByteReaderValue.u32(header, 36),
-            let entries = mapped.withBytes(Self.headerLength..<Self.headerLength + 8 * highWords, { Self.directory($0, ones: n, zeros: 1 << (32 - lowBits)) })
-        else { return nil }
-        bytes = mapped
+        guard bodyCRC == ByteReaderValue.u32(header, 36) else { return nil }
+        let body: UnsafeRawBufferPointer
+        if let cipher {
+            let plain = UnsafeMutableRawBufferPointer.allocate(byteCount: size - Self.headerLength - StoreCipher.overhead, alignment: 8)
+            let place = SmallFile.place(header[0..<Self.placeLength], unit: 0)
+            guard mapped.withBytes(Self.headerLength..<size, { cipher.open($0, .derivedFile, place: place, into: plain) }) else {
+                plain.deallocate()
+                return nil
+            }
+            bytes = nil
+            opened = plain
+            body = UnsafeRawBufferPointer(plain)
+        } else {
+            bytes = mapped
+            opened = nil
+            body = mapped.withBytes(Self.headerLength..<size) { $0 }
+        }
+        guard let entries = Self.directory(UnsafeRawBufferPointer(rebasing: body[0..<8 * highWords]), ones: n, zeros: 1 << (32 - lowBits)) else {
+            opened?.deallocate()
+            return nil
+        }
         directory = entries
-        let base = mapped.withBytes(0..<size) { $0.baseAddress! }
-        highBase = base + Self.headerLength
-        packedBase = base + Self.headerLength + 8 * highWords
+        highBase = body.baseAddress!
+        packedBase = body.baseAddress! + 8 * highWords
     }
+
+    deinit { opened?.deallocate() }
 
     /// The bits of a bucket number for `count` keys: `⌊log₂ count⌋` (0 for none or one).
     static func highBits(count: Int) -> Int { count <= 1 ? 0 : min(31, Int.bitWidth - 1 - count.leadingZeroBitCount) }
@@ -321,8 +361,9 @@ final class UUIDFingerprintRun {
         return out
     }
 
-    /// The byte offset in the file of the field of key `k` (where it starts).
-    func fieldOffset(_ k: Int) -> Int { Self.headerLength + 8 * highWords + k * (lowBits + blockBits) / 8 }
+    /// The byte offset in the file of the field of key `k` (where it starts); of the sealed
+    /// unit that holds it, for a sealed run.
+    func fieldOffset(_ k: Int) -> Int { isSealed ? Self.headerLength : Self.headerLength + 8 * highWords + k * (lowBits + blockBits) / 8 }
 
     /// The sequence numbers of block `block` within the run's range.
     func seqs(ofBlock block: UInt64) -> ClosedRange<UInt64> {

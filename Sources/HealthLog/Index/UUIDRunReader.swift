@@ -26,7 +26,7 @@ final class UUIDRunReader {
         if let shared = sharing?.runs, (shared.last?.toSeq ?? 0) == snapshot.headSeq {
             runs = shared
         } else {
-            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", snapshot: snapshot, removingOthers: false)
+            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", snapshot: snapshot, cipher: snapshot.cipher, removingOthers: false)
             guard (chain.last?.toSeq ?? 0) == snapshot.headSeq else { return nil }
             runs = chain
         }

@@ -37,25 +37,30 @@ final class UUIDRunSet {
     private let chunkEvents: Int
     /// The log's events, for confirming candidates (`nil` without a log).
     private let logged: LoggedUUIDs?
+    /// What seals the runs of an encrypted store (`nil`: a plaintext store).
+    private let cipher: StoreCipher?
 
     /// The last sequence number the runs cover.
     var coveredSeq: UInt64 { runs.last?.toSeq ?? 0 }
 
-    /// Opens the runs of `layout` and brings them up to `snapshot`'s head, rebuilding what
-    /// they miss `chunkEvents` events at a time.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
+    /// Opens the runs of `layout`, sealed with `cipher` (the store's; `nil` for a plaintext
+    /// store), and brings them up to `snapshot`'s head, rebuilding what they miss
+    /// `chunkEvents` events at a time.
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
         directory = layout.directory + "/uuids"
         self.snapshot = snapshot
         self.chunkEvents = chunkEvents
+        self.cipher = cipher
         logged = snapshot.map(LoggedUUIDs.init)
-        runs = Self.openChain(directory, snapshot: snapshot, removingOthers: true)
+        runs = Self.openChain(directory, snapshot: snapshot, cipher: cipher, removingOthers: true)
         try rebuild(through: snapshot?.headSeq ?? 0)
     }
 
-    /// The chain in `directory`: from 1, at each step the longest run that opens and is
-    /// bound to `snapshot`'s log at its last number, up to the log's head (none without a
-    /// log). With `removingOthers`, every other run file is removed (a writer's cleanup).
-    static func openChain(_ directory: String, snapshot: LogSnapshot?, removingOthers: Bool) -> [UUIDFingerprintRun] {
+    /// The chain in `directory`: from 1, at each step the longest run that opens (with
+    /// `cipher`, for an encrypted store) and is bound to `snapshot`'s log at its last
+    /// number, up to the log's head (none without a log). With `removingOthers`, every other
+    /// run file is removed (a writer's cleanup).
+    static func openChain(_ directory: String, snapshot: LogSnapshot?, cipher: StoreCipher?, removingOthers: Bool) -> [UUIDFingerprintRun] {
         let head = snapshot?.headSeq ?? 0
         var candidates = ((try? DirectoryListing.names(in: directory)) ?? []).compactMap { name in
             UUIDFingerprintRun.range(ofFileName: name).map { (range: $0, name: name) }
@@ -65,7 +70,7 @@ final class UUIDRunSet {
         var keep: Set<String> = []
         var chain: [UUIDFingerprintRun] = []
         for candidate in candidates where candidate.range.lowerBound == next && candidate.range.upperBound <= head {
-            guard let run = UUIDFingerprintRun(path: directory + "/" + candidate.name), run.fromSeq == candidate.range.lowerBound,
+            guard let run = UUIDFingerprintRun(path: directory + "/" + candidate.name, cipher: cipher), run.fromSeq == candidate.range.lowerBound,
                 run.toSeq == candidate.range.upperBound, run.binding == snapshot?.binding(at: run.toSeq)
             else { continue }
             chain.append(run)
@@ -99,7 +104,7 @@ final class UUIDRunSet {
             }
             let end = batch.header.lastSeq
             if events.count >= chunkEvents, end < last {
-                try add(events.write(from: from, to: end, binding: LogBinding(storeID: snapshot.meta.storeID, lastBatch: batch.header), directory: directory))
+                try add(events.write(from: from, to: end, binding: LogBinding(storeID: snapshot.meta.storeID, lastBatch: batch.header), cipher: cipher, directory: directory))
                 events = UUIDFingerprintRun.Events()
                 from = end + 1
             }
@@ -107,7 +112,7 @@ final class UUIDRunSet {
         guard let binding = snapshot.binding(at: last) else {
             throw HealthLogError(.corrupt, "no committed batch ends at the log's head, event \(last)")
         }
-        try add(events.write(from: from, to: last, binding: binding, directory: directory))
+        try add(events.write(from: from, to: last, binding: binding, cipher: cipher, directory: directory))
     }
 
     /// What the log holds of `uuid` (its add and delete sequence numbers), or `nil` when no
@@ -240,7 +245,7 @@ final class UUIDRunSet {
         while runs.count >= 2, runs[runs.count - 2].count <= 4 * max(runs[runs.count - 1].count, 1) {
             let newer = runs.removeLast()
             let older = runs.removeLast()
-            let merged = try UUIDFingerprintRun.writeMerged([older, newer], directory: directory)
+            let merged = try UUIDFingerprintRun.writeMerged([older, newer], cipher: cipher, directory: directory)
             unlink(older.path)
             unlink(newer.path)
             runs.append(merged)

@@ -14,7 +14,7 @@ struct CompactionPlan {
     /// - Throws: ``HealthLogError/Code/corrupt`` when the UUID index names no add for a
     ///   deleted sample, or a frame is damaged.
     init(_ snapshot: LogSnapshot, horizonSeq: UInt64) throws {
-        let runs = try UUIDRunSet(snapshot.layout, snapshot: snapshot)
+        let runs = try UUIDRunSet(snapshot.layout, snapshot: snapshot, cipher: snapshot.cipher)
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
         // The deletes first, then their adds looked up together, so the lookups read the

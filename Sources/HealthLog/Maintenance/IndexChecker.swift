@@ -66,7 +66,7 @@ struct IndexChecker {
             report.notes.append(IndexVersion.note("uuids/sync", version: version, current: FormatConstants.syncTableVersion))
             return
         }
-        guard let found = SyncTable.read(layout) else {
+        guard let found = SyncTable.read(layout, cipher: snapshot.cipher) else {
             report.problems.append("uuids/sync at byte 0: damaged; run 'healthlog reindex'")
             return
         }
@@ -103,7 +103,7 @@ extension IndexChecker {
             report.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.deletedAddIndexVersion))
             return
         }
-        guard let index = DeletedAddIndex.open(layout) else {
+        guard let index = DeletedAddIndex.open(layout, cipher: snapshot.cipher) else {
             report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
             return
         }

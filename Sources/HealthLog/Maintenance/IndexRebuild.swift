@@ -57,17 +57,18 @@ struct IndexRebuild {
             report.segmentIndexes += 1
         }
         let binding = snapshot.binding(at: snapshot.headSeq)
+        let cipher = snapshot.cipher
         if snapshot.headSeq > 0, let binding {
             try OwnedDirectory.prepare(layout.directory + "/uuids")
-            _ = try uuids.write(from: 1, to: snapshot.headSeq, binding: binding, directory: layout.directory + "/uuids")
+            _ = try uuids.write(from: 1, to: snapshot.headSeq, binding: binding, cipher: cipher, directory: layout.directory + "/uuids")
         }
         report.uuids = adds
         var sync = sync
         sync.coveredSeq = snapshot.headSeq
-        if let binding { try sync.write(layout, binding: binding) }
+        if let binding { try sync.write(layout, binding: binding, cipher: cipher) }
         let deletedAdds = try DeletedAddIndex.entries(from: snapshot, through: snapshot.headSeq)
         if let binding {
-            try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq, binding: binding)
+            try DeletedAddIndex.write(layout, deletedAdds, coveredSeq: snapshot.headSeq, binding: binding, cipher: cipher)
         }
         report.deletedAdds = deletedAdds.count
         report.events = snapshot.headSeq

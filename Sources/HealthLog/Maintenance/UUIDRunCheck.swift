@@ -33,8 +33,9 @@ final class UUIDRunCheck {
     /// What opening the runs found, reported by ``finish(headSeq:_:)``.
     private var found: (problems: [String], notes: [String]) = ([], [])
 
-    /// Opens the runs of `layout` for the log of `snapshot`.
-    init(layout: StoreLayout, snapshot: LogSnapshot) {
+    /// Opens the runs of `layout` for the log of `snapshot`, with `cipher` for the sealed
+    /// runs of an encrypted store.
+    init(layout: StoreLayout, snapshot: LogSnapshot, cipher: StoreCipher?) {
         let headSeq = snapshot.headSeq
         directory = layout.directory + "/uuids"
         let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDFingerprintRun.range(ofFileName: $0) != nil } ?? []
@@ -44,7 +45,7 @@ final class UUIDRunCheck {
                 found.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.uuidIndexVersion))
                 continue
             }
-            guard let run = UUIDFingerprintRun(path: directory + "/" + name), run.fromSeq...run.toSeq == UUIDFingerprintRun.range(ofFileName: name) else {
+            guard let run = UUIDFingerprintRun(path: directory + "/" + name, cipher: cipher), run.fromSeq...run.toSeq == UUIDFingerprintRun.range(ofFileName: name) else {
                 found.problems.append("\(display) at byte 0: damaged (header, checksum or bit vector); run 'healthlog reindex'")
                 continue
             }

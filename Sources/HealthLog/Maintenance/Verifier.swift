@@ -40,7 +40,7 @@ struct Verifier {
         report.headSeq = snapshot.headSeq
         report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, snapshot: snapshot)
+        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, snapshot: snapshot, cipher: snapshot.cipher)
         let reuseCheck = rebuildsIndexes ? nil : UUIDReuseCheck()
         var rebuild = IndexRebuild()
         var lines = BatchLines()

@@ -40,6 +40,40 @@ struct SmallFile: Sendable {
     /// The fewest bytes a file of this kind takes: tag, version, 0 and the header checksum.
     static let minimumLength = 12
 
+    /// This kind as an encrypted store keeps it: the same header, its body sealed in `units`
+    /// (given the header) units of ``StoreCipher/Purpose/derivedFile``, each
+    /// ``StoreCipher/overhead`` bytes longer than its plaintext, so the file is that much
+    /// longer than ``length`` gives.
+    func sealed(units: @escaping @Sendable (_ header: [UInt8]) -> Int) -> SmallFile {
+        var sealedLength: (@Sendable ([UInt8]) -> Int?)?
+        if let length {
+            sealedLength = { header in length(header).map { $0 + units(header) * StoreCipher.overhead } }
+        }
+        return SmallFile(tag: String(decoding: tag, as: UTF8.self), version: version, headerLength: headerLength, length: sealedLength)
+    }
+
+    /// The first bytes of a header of this kind: tag, version, 0, then `fields` (those that
+    /// name what the file holds: its range and counts), without the checksum. A sealed
+    /// unit's `place` is these bytes and the unit's number (``place(_:unit:)``), so a unit
+    /// moved within its file, or to a file of another kind, name or range, does not open.
+    func prefix(_ fields: (inout ByteWriter) -> Void) -> [UInt8] {
+        var w = ByteWriter()
+        w.append(bytes: tag)
+        w.append(version)
+        w.append(UInt16(0))
+        fields(&w)
+        return w.bytes
+    }
+
+    /// The `place` of unit `unit` of a file whose header starts with `prefix` (see
+    /// ``prefix(_:)``).
+    static func place(_ prefix: some Collection<UInt8>, unit: UInt32) -> [UInt8] {
+        var w = ByteWriter()
+        w.append(bytes: prefix)
+        w.append(unit)
+        return w.bytes
+    }
+
     /// A file of this kind: the sealed header of `fields` (written after the tag, version
     /// and 0), then `body`.
     func encode(body: [UInt8] = [], _ fields: (inout ByteWriter) -> Void) -> [UInt8] {

@@ -109,7 +109,7 @@ struct AppendInChunksTests {
         // The runs' names and keys (each run is bound to its own store, so the bytes differ there).
         let runs = { (store: HealthStore) in
             try ByteSurgery.image(of: store.directory).keys.filter { $0.hasPrefix("uuids/") && $0.hasSuffix(".run") }
-                .reduce(into: [String: [UInt64]]()) { $0[$1] = UUIDFingerprintRun(path: store.directory + "/" + $1)?.keys() }
+                .reduce(into: [String: [UInt64]]()) { $0[$1] = UUIDFingerprintRun(path: store.directory + "/" + $1, cipher: nil)?.keys() }
         }
         #expect(try runs(chunked) == runs(whole))
         #expect(try !runs(whole).isEmpty)

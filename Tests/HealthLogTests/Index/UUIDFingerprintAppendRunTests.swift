@@ -26,7 +26,7 @@ struct UUIDFingerprintAppendRunTests {
         try OwnedDirectory.prepare(directory)
         var all = UUIDFingerprintRun.Events()
         for event in events { all.add(event.uuid, seq: event.seq) }
-        return try ByteSurgery.read(all.write(from: from, to: to, binding: binding, directory: directory).path)
+        return try ByteSurgery.read(all.write(from: from, to: to, binding: binding, cipher: nil, directory: directory).path)
     }
 
     @Test(
@@ -41,7 +41,7 @@ struct UUIDFingerprintAppendRunTests {
         var appended = UUIDFingerprintRun.AppendEvents()
         for event in events { appended.add(event.uuid, seq: event.seq) }
         #expect(appended.count == count)
-        #expect(appended.fileBytes(from: from, to: to, binding: .unbound) == (try Self.reference(events, from: from, to: to, in: dir.path)))
+        #expect(appended.fileBytes(from: from, to: to, binding: .unbound, cipher: nil) == (try Self.reference(events, from: from, to: to, in: dir.path)))
     }
 
     @Test("An append's finished run holds a key for each add and delete, as the run of its events written from their keys", arguments: [1, 7, 100, 5_000])
@@ -64,9 +64,9 @@ struct UUIDFingerprintAppendRunTests {
             try appended.add(uuid, seq: seq, isDelete: isDelete)
             events.append((uuid, seq))
         }
-        appended.prepareFinish(through: 1_502)
+        appended.prepareFinish(through: 1_502, cipher: nil)
         let binding = LogBinding(storeID: StoreID.random(), check: 0x1234_5678)
-        let run = try appended.finish(through: 1_502, binding: binding, into: dir.file("uuids"))
+        let run = try appended.finish(through: 1_502, binding: binding, cipher: nil, into: dir.file("uuids"))
         #expect(run.binding == binding)
         #expect((run.fromSeq, run.toSeq, run.count) == (41, 1_502, events.count))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("uuids")) == [UUIDFingerprintRun.fileName(from: 41, to: 1_502)])

@@ -22,7 +22,7 @@ struct UUIDFingerprintRunTests {
         try OwnedDirectory.prepare(directory)
         var all = UUIDFingerprintRun.Events()
         for event in events { all.add(event.uuid, seq: event.seq) }
-        return try all.write(from: from, to: to, binding: .unbound, directory: directory)
+        return try all.write(from: from, to: to, binding: .unbound, cipher: nil, directory: directory)
     }
 
     /// The key of the event `seq` of `uuid` in a run from `from` with block shift `shift`,
@@ -131,12 +131,12 @@ struct UUIDFingerprintRunTests {
             var damaged = pristine
             damaged[at] ^= 0x10
             try Data(damaged).write(to: URL(fileURLWithPath: run.path))
-            #expect(UUIDFingerprintRun(path: run.path) == nil, "flipped byte \(at)")
+            #expect(UUIDFingerprintRun(path: run.path, cipher: nil) == nil, "flipped byte \(at)")
         }
         try Data(pristine.dropLast(8)).write(to: URL(fileURLWithPath: run.path))
-        #expect(UUIDFingerprintRun(path: run.path) == nil)
+        #expect(UUIDFingerprintRun(path: run.path, cipher: nil) == nil)
         try Data(pristine).write(to: URL(fileURLWithPath: run.path))
-        #expect(UUIDFingerprintRun(path: run.path) != nil)
+        #expect(UUIDFingerprintRun(path: run.path, cipher: nil) != nil)
     }
 
     @Test("A 32-byte run of older builds under the same name does not open as a fingerprint run")
@@ -145,7 +145,7 @@ struct UUIDFingerprintRunTests {
         defer { dir.remove() }
         let entries = [UUIDRun.Entry(uuid: SampleUUID(high: 1, low: 2), addSeq: 1, deleteSeq: 0)]
         let path = try UUIDRun.writeAsOlderBuild(entries, from: 1, to: 1, directory: dir.path)
-        #expect(UUIDFingerprintRun(path: path) == nil)
+        #expect(UUIDFingerprintRun(path: path, cipher: nil) == nil)
         #expect(IndexVersion(path: path, of: UUIDFingerprintRun.file) == .other(1))
     }
 
@@ -163,7 +163,7 @@ struct UUIDFingerprintRunTests {
             all += events
             from = to + 1
         }
-        let merged = try UUIDFingerprintRun.writeMerged(runs, directory: dir.path)
+        let merged = try UUIDFingerprintRun.writeMerged(runs, cipher: nil, directory: dir.path)
         let whole = try Self.run(all, from: 3, to: from - 1, in: dir.file("whole"))
         #expect((merged.fromSeq, merged.toSeq) == (3, from - 1))
         #expect(merged.keys() == whole.keys())

@@ -121,7 +121,7 @@ struct UUIDIndexBindingTests {
         #expect(runs.count == 2)
         for name in runs { image[name] = Self.versionTwo(image[name]!) }
         let store = try IndexFixture.restore(image, into: dir.file("store"))
-        #expect(runs.allSatisfy { UUIDFingerprintRun(path: store.directory + "/" + $0) == nil })
+        #expect(runs.allSatisfy { UUIDFingerprintRun(path: store.directory + "/" + $0, cipher: nil) == nil })
         let before = try store.verify()
         #expect(before.problems == [])
         #expect(runs.allSatisfy { name in before.notes.contains { $0.hasPrefix("\(name) is index version 2, an older layout than this healthlog's 3") } }, "\(before.notes)")
@@ -135,7 +135,7 @@ struct UUIDIndexBindingTests {
         #expect(try store.append(ndjson: IndexFixture.ndjson(IndexFixture.laterWrite)) == fixture.laterWriteSummary)
         #expect(try IndexFixture.answers(store) == fixture.answersAfterWrite)
         let names = try FileManager.default.contentsOfDirectory(atPath: store.directory + "/uuids").filter { $0.hasSuffix(".run") }
-        #expect(!names.isEmpty && names.allSatisfy { UUIDFingerprintRun(path: store.directory + "/uuids/" + $0) != nil }, "\(names)")
+        #expect(!names.isEmpty && names.allSatisfy { UUIDFingerprintRun(path: store.directory + "/uuids/" + $0, cipher: nil) != nil }, "\(names)")
         let after = try store.verify()
         #expect(after.isSound && after.notes.isEmpty, "\(after)")
     }

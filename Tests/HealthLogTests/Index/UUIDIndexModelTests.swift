@@ -90,7 +90,7 @@ struct UUIDIndexModelTests {
         let layout = StoreLayout(directory: store.directory)
         let snapshot = try LogSnapshot(layout)
         #expect(snapshot.headSeq == model.head)
-        let runs = try UUIDRunSet(layout, snapshot: snapshot)
+        let runs = try UUIDRunSet(layout, snapshot: snapshot, cipher: nil)
         #expect(runs.coveredSeq == model.head)
         let reader = try #require(UUIDRunReader(layout, snapshot: snapshot))
         let unused = absent + (0..<50).map { _ in SampleUUID(high: random.next(), low: random.next()) }
@@ -119,7 +119,7 @@ struct UUIDIndexModelTests {
         try FileManager.default.moveItem(atPath: layout.directory + "/uuids-away", toPath: layout.directory + "/uuids")
         let shared = try #require(sharing)
         let ordered = try #require(UUIDRunReader(layout, snapshot: try LogSnapshot(layout)))
-        let writer = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout))
+        let writer = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout), cipher: nil)
         for (k, (uuid, found)) in inLogOrder.enumerated() {
             #expect(try writer.lookup(uuid) == found, "\(uuid)")
             #expect(try ordered.isDeleted(uuid) == (found.deleteSeq != 0), "\(uuid)")

@@ -44,7 +44,7 @@ struct UUIDIndexUpgradeTests {
         #expect(summary == fixture.laterWriteSummary)
         #expect(try IndexFixture.answers(store) == fixture.answersAfterWrite)
         let runs = try FileManager.default.contentsOfDirectory(atPath: uuids).filter { $0.hasSuffix(".run") }
-        #expect(runs.allSatisfy { UUIDFingerprintRun(path: uuids + "/" + $0) != nil }, "\(runs)")
+        #expect(runs.allSatisfy { UUIDFingerprintRun(path: uuids + "/" + $0, cipher: nil) != nil }, "\(runs)")
         let after = try store.verify()
         #expect(after.isSound && after.notes.isEmpty, "\(after)")
         // Used UUIDs stay refused (sample 5 was deleted by the later write).

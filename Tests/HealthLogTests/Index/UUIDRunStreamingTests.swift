@@ -95,14 +95,14 @@ struct UUIDRunStreamingTests {
         #expect(sound.isSound && sound.notes.isEmpty, "\(sound)")
 
         let path = store.directory + "/" + IndexRecoveryTests.Run.merged.rawValue
-        let stored = try #require(UUIDFingerprintRun(path: path))
+        let stored = try #require(UUIDFingerprintRun(path: path, cipher: nil))
         var keys = stored.keys()
         // Another fingerprint for key 40, still between its neighbours.
         keys[40] += 1 << 32
         #expect(keys[40] < keys[41])
-        _ = try UUIDFingerprintRun.write(keys: keys, from: 1, to: 205, binding: stored.binding, directory: store.directory + "/uuids")
+        _ = try UUIDFingerprintRun.write(keys: keys, from: 1, to: 205, binding: stored.binding, cipher: nil, directory: store.directory + "/uuids")
         let report = try Verifier(layout: layout).run()
-        #expect(report.problems == ["\(IndexRecoveryTests.Run.merged.rawValue) at byte \(try #require(UUIDFingerprintRun(path: path)).fieldOffset(40)): disagrees with the log at entry 41; run 'healthlog reindex'"])
+        #expect(report.problems == ["\(IndexRecoveryTests.Run.merged.rawValue) at byte \(try #require(UUIDFingerprintRun(path: path, cipher: nil)).fieldOffset(40)): disagrees with the log at entry 41; run 'healthlog reindex'"])
     }
 
     @Test("A writer that finds the UUID index missing rebuilds it in chunks, and lookups answer as before")
@@ -115,7 +115,7 @@ struct UUIDRunStreamingTests {
             try ByteSurgery.remove(store.directory + "/uuids/" + name)
         }
         let layout = StoreLayout(directory: store.directory)
-        let runs = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout), chunkEvents: 5)
+        let runs = try UUIDRunSet(layout, snapshot: try LogSnapshot(layout), cipher: nil, chunkEvents: 5)
         #expect(runs.coveredSeq == 220)
         #expect(try runs.lookup(SampleUUID(CorruptionFixture.uuid(3))!) == UUIDRunSet.Found(addSeq: 3, deleteSeq: 201))
         #expect(try Verifier(layout: layout).run().isSound)

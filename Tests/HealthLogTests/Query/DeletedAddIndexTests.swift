@@ -104,11 +104,11 @@ struct DeletedAddIndexTests {
     func writerKeepsIt() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let index = try #require(DeletedAddIndex.open(fixture.layout))
+        let index = try #require(DeletedAddIndex.open(fixture.layout, cipher: nil))
         #expect(index.coveredSeq == fixture.head)
         #expect(index.blockCount == 2)
         #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
-        #expect(fixture.images[0] == DeletedAddIndex.encoded([], coveredSeq: 3000, binding: try fixture.binding(at: 3000)))
+        #expect(fixture.images[0] == DeletedAddIndex.encoded([], coveredSeq: 3000, binding: try fixture.binding(at: 3000), cipher: nil))
         let written = try ByteSurgery.read(fixture.indexPath)
         let report = try fixture.store.reindex()
         #expect(report.deletedAdds == fixture.deletedAdds(through: fixture.head).count)
@@ -194,7 +194,7 @@ struct DeletedAddIndexTests {
 
         /// The bytes of a version 1 file (a 40-byte header without the binding) for `entries`.
         static func versionOne(_ entries: [UInt64], coveredSeq: UInt64) -> [UInt8] {
-            let current = DeletedAddIndex.encoded(entries, coveredSeq: coveredSeq, binding: LogBinding(storeID: StoreID.random(), check: 0))
+            let current = DeletedAddIndex.encoded(entries, coveredSeq: coveredSeq, binding: LogBinding(storeID: StoreID.random(), check: 0), cipher: nil)
             var header = Array(current[0..<4]) + [1, 0] + Array(current[6..<32])
             header += withUnsafeBytes(of: CRC32C.checksum(header[...]).littleEndian) { Array($0) } + [0, 0, 0, 0]
             return header + current[DeletedAddIndex.headerLength...]
@@ -211,7 +211,7 @@ struct DeletedAddIndexTests {
                 // Well-formed, claiming every add of the log deleted by events past its head:
                 // a reader that took it would leave out every sample.
                 let every = fixture.events.filter { !$0.isDelete }.map(\.seq)
-                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10, binding: try fixture.binding(at: fixture.head)), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10, binding: try fixture.binding(at: fixture.head), cipher: nil), to: path)
             case .blockFlipped:
                 // An entry of the second block (the one the later pages need).
                 try ByteSurgery.flip(path, at: try ByteSurgery.size(path) - 8 * 100, mask: 0x01)
@@ -220,17 +220,17 @@ struct DeletedAddIndexTests {
             case .otherVersion: try ByteSurgery.patch(path, at: 4, with: [9, 0])
             case .otherStore:
                 let binding = LogBinding(storeID: StoreID.random(), check: try fixture.binding(at: fixture.head).check)
-                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding, cipher: nil), to: path)
             case .otherBatch:
                 var binding = try fixture.binding(at: fixture.head)
                 binding.check ^= 1
-                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding, cipher: nil), to: path)
             case .versionOne: try ByteSurgery.write(Self.versionOne(Self.everyAdd(fixture), coveredSeq: fixture.head), to: path)
             case .extraEntries, .swappedEntry:
                 let deleted = fixture.deletedAdds(through: fixture.head)
                 let live = Set(Self.everyAdd(fixture)).subtracting(deleted).filter { fixture.events[Int($0) - 1].type == Fixture.heartRate }.sorted()
                 let entries = self == .extraEntries ? Set(deleted).union(live.prefix(300)).sorted() : Set(deleted.dropFirst()).union(live.prefix(1)).sorted()
-                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head)), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head), cipher: nil), to: path)
             }
         }
     }
@@ -281,9 +281,9 @@ struct DeletedAddIndexTests {
             ({ try ByteSurgery.flip(fixture.indexPath, at: 12, mask: 0x10) }, "damaged (checksum or layout)"),
             ({
                 entries.remove(at: 700)
-                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head)), to: fixture.indexPath)
+                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head), cipher: nil), to: fixture.indexPath)
             }, "disagrees with the log"),
-            ({ try ByteSurgery.write(DeletedAddIndex.encoded(entries + [fixture.head - 1], coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head)), to: fixture.indexPath) }, "disagrees with the log"),
+            ({ try ByteSurgery.write(DeletedAddIndex.encoded(entries + [fixture.head - 1], coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head), cipher: nil), to: fixture.indexPath) }, "disagrees with the log"),
         ]
         for (damage, text) in cases {
             try damage()
@@ -306,7 +306,7 @@ struct DeletedAddIndexTests {
         let seq = fixture.head + 1
         _ = try fixture.store.append(ndjson: Array(#"{"op":"delete","uuid":"\#(victim.uuid)"}"#.utf8))
         fixture.events.append((seq, victim.uuid, true, victim.type))
-        let index = try #require(DeletedAddIndex.open(fixture.layout))
+        let index = try #require(DeletedAddIndex.open(fixture.layout, cipher: nil))
         #expect(index.coveredSeq == fixture.head)
         #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
         let written = try ByteSurgery.read(fixture.indexPath)

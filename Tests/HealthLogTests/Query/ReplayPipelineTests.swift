@@ -117,7 +117,7 @@ struct ReplayPipelineTests {
         defer { fixture.dir.remove() }
         let layout = StoreLayout(directory: fixture.dir.file("store"))
         #expect(try LogSnapshot(layout).prefixSegmentCount >= 3, "sealed segments are taken on their index's word")
-        #expect(DeletedAddIndex.open(layout, head: try LogSnapshot(layout).headSeq) != nil, "the deleted adds are looked up, not read")
+        #expect(DeletedAddIndex.open(layout, head: try LogSnapshot(layout).headSeq, cipher: nil) != nil, "the deleted adds are looked up, not read")
         for types: Set<String> in [[], ["HKQuantityTypeIdentifierHeartRate"]] {
             for limit in [1, 37, 160] {
                 var anchor = QueryAnchor.beginning

@@ -87,15 +87,15 @@ struct SmallFileTests {
             let layout = try fixtureStore(directory)
             return DeletedAddIndex.path(layout)
         }, reads: { directory, path in
-            guard let index = DeletedAddIndex.open(StoreLayout(directory: directory)), let entries = try? index.allEntries() else { return false }
-            return !entries.isEmpty && holds(path, DeletedAddIndex.encoded(entries, coveredSeq: index.coveredSeq, binding: index.binding))
+            guard let index = DeletedAddIndex.open(StoreLayout(directory: directory), cipher: nil), let entries = try? index.allEntries() else { return false }
+            return !entries.isEmpty && holds(path, DeletedAddIndex.encoded(entries, coveredSeq: index.coveredSeq, binding: index.binding, cipher: nil))
         }),
         Kind(name: "sync table", file: SyncTable.file, make: { directory in
             let layout = try fixtureStore(directory)
             return SyncTable.path(layout)
         }, reads: { directory, path in
-            guard let table = SyncTable.read(StoreLayout(directory: directory)) else { return false }
-            return !table.entries.isEmpty && holds(path, table.encoded(binding: table.binding))
+            guard let table = SyncTable.read(StoreLayout(directory: directory), cipher: nil) else { return false }
+            return !table.entries.isEmpty && holds(path, table.encoded(binding: table.binding, cipher: nil))
         }),
         Kind(name: "UUID-index run", file: UUIDFingerprintRun.file, make: { directory in
             _ = try fixtureStore(directory)
@@ -103,10 +103,10 @@ struct SmallFileTests {
             guard let first = names.first else { throw CocoaError(.fileNoSuchFile) }
             return directory + "/uuids/" + first
         }, reads: { _, path in
-            guard let run = UUIDFingerprintRun(path: path), run.count > 0 else { return false }
+            guard let run = UUIDFingerprintRun(path: path, cipher: nil), run.count > 0 else { return false }
             var encoder = UUIDFingerprintRun.Encoder(count: run.count, from: run.fromSeq, to: run.toSeq)
             run.forEachKey { encoder.append($0) }
-            return holds(path, encoder.fileBytes(binding: run.binding))
+            return holds(path, encoder.fileBytes(binding: run.binding, cipher: nil))
         }),
         Kind(name: "scratch run", file: UUIDRun.file, make: { directory in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

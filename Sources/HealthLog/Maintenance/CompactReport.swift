@@ -19,6 +19,9 @@ public struct CompactReport: Sendable, Equatable {
     /// Superseded segment files left in place because a reader still held a snapshot
     /// (the next writer that finds none removes them).
     public var filesWaitingForReaders = 0
+    /// The key epochs `compact --rekey` removed from every key slot (none while a reader
+    /// still held a superseded segment: a later rekey removes them).
+    public var epochsDropped: [UInt32] = []
     /// A torn tail cut before compacting, if any.
     package var recoveredTail: TornTail?
 

@@ -24,8 +24,9 @@ import Darwin
 ///
 /// Sequence numbers are never reused and the head stays where it was. With ``rekey``, the
 /// segments holding a batch sealed under an older key epoch are rewritten too (a rekey
-/// alone commits an entry that drops nothing and expires no anchor), and the derived files
-/// are rebuilt, so that no file needs the older keys any more.
+/// alone commits an entry that drops nothing and expires no anchor), the derived files are
+/// rebuilt, and then, unless a reader still holds a superseded segment, the older epochs'
+/// keys are removed from every key slot.
 struct Compactor {
     /// The store.
     let layout: StoreLayout
@@ -54,10 +55,23 @@ struct Compactor {
             defer { lock.release() }
             report.filesWaitingForReaders = try UnusedSegments.remove(layout, faults: faults).waiting
         }
-        if rekey, report.generation > 0 {
-            _ = try Reindexer(layout: layout, options: options, progress: nil).run()
-        }
+        guard rekey else { return report }
+        if report.generation > 0 { _ = try Reindexer(layout: layout, options: options, progress: nil).run() }
+        if report.filesWaitingForReaders == 0 { report.epochsDropped = try dropOlderEpochs() }
         return report
+    }
+
+    /// Removes from every key slot the key epochs older than the current one, once the
+    /// rewrite left no segment in use sealed under them and no reader (a backup) holds a
+    /// superseded one; under the writer lock. Returns the epochs removed.
+    private func dropOlderEpochs() throws -> [UInt32] {
+        let lock = try WriterLock.acquire(layout, timeout: options.lockTimeout)
+        defer { lock.release() }
+        let snapshot = try LogSnapshot(layout)
+        guard let cipher = snapshot.cipher, FileDescriptor.exists(layout.keySlots), try staleSegments(snapshot).isEmpty else { return [] }
+        let older = cipher.epochs.filter { $0 != cipher.currentEpoch }
+        for epoch in older { try KeySlots.dropEpoch(epoch, layout: layout) }
+        return older
     }
 
     /// The segments of `snapshot` holding a batch sealed under a key epoch other than the

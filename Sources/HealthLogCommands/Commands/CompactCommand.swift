@@ -31,6 +31,7 @@ enum CompactCommand: Command {
             ? try store.rekey(horizon: horizon, progress: progress.update) : try store.compact(horizon: horizon!, progress: progress.update)
         progress.finish()
         if let torn = report.recoveredTail { context.terminal.note("cut a \(torn.summary)") }
+        defer { if rekey { epochNote(report, context) } }
         if report.generation == 0 {
             context.terminal.summary(
                 rekey
@@ -39,7 +40,9 @@ enum CompactCommand: Command {
             return ExitCode.success
         }
         if rekey, report.eventsDropped == 0 {
-            context.terminal.summary("rewrote \(report.segmentsRewritten) of \(String(counting: report.segments, "segment")) under the current key epoch; rebuilt the indexes")
+            if report.generation > 0 {
+                context.terminal.summary("rewrote \(report.segmentsRewritten) of \(String(counting: report.segments, "segment")) under the current key epoch; rebuilt the indexes")
+            }
             return ExitCode.success
         }
         context.terminal.summary(
@@ -48,5 +51,14 @@ enum CompactCommand: Command {
             context.terminal.note("\(String(counting: report.filesWaitingForReaders, "superseded segment")) stay until no reader has them open; the next writer removes them")
         }
         return ExitCode.success
+    }
+
+    /// The note of a rekey on the key epochs it removed from the slots, or why it kept them.
+    private static func epochNote(_ report: CompactReport, _ context: Context) {
+        if !report.epochsDropped.isEmpty {
+            context.terminal.note("removed key epoch\(report.epochsDropped.count == 1 ? "" : "s") \(report.epochsDropped.map(String.init).joined(separator: ", ")) from every key slot")
+        } else if report.filesWaitingForReaders > 0 {
+            context.terminal.note("the older key epochs stay in the key slots until no reader holds the superseded segments; run 'healthlog compact --rekey' again then")
+        }
     }
 }

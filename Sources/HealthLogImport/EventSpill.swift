@@ -17,6 +17,9 @@ import HealthLog
 /// however it ends. It goes beside the store (in the store's directory when it exists, else
 /// in the one that will hold it), else in a scratch directory (``ScratchFiles/directories``). A chunk in the file is its
 /// frame's length and its records' length (4 bytes each, little-endian), then the frame.
+/// For an encrypted store the frame is sealed (``ScratchCipher``, place: the chunk's index
+/// and both lengths) and the first length is the sealed frame's; the file then holds no
+/// record, and no LZ4 frame, in the clear.
 ///
 /// Each record: a flags byte (``Flags``), the UUID's 16 bytes, the line's length and its
 /// preparation's length (4 bytes each, little-endian), the line with its newline, then the
@@ -56,7 +59,7 @@ final class EventSpill {
     /// Where chunks past ``memoryLimit`` go: the store's directory, for the file.
     private let storeDirectory: String
     /// The unlinked file, once a chunk went there.
-    private var fd: Int32 = -1
+    private(set) var fd: Int32 = -1
     /// Records not yet in a chunk.
     private var raw: [UInt8] = []
     /// The compressed chunks kept in memory, in order, with their records' length.
@@ -75,12 +78,15 @@ final class EventSpill {
     private let chunkBytes: Int
     /// The compressed bytes kept in memory at most; later chunks go to the file.
     let memoryLimit: Int
+    /// The cipher the file's chunks are sealed with; `nil`: in the clear.
+    private let sealing: ScratchCipher?
 
-    /// A spill that keeps its file, when it needs one, near `storeDirectory`; chunks of
-    /// `chunkBytes` of records (4 MiB), `memoryLimit` compressed bytes of them in memory
-    /// (64 MiB). Tests make both small.
-    init(near storeDirectory: String, chunkBytes: Int = 4 << 20, memoryLimit: Int = 64 << 20) {
+    /// A spill that keeps its file, when it needs one, near `storeDirectory`, sealed with
+    /// `sealing` (an encrypted store's) or in the clear; chunks of `chunkBytes` of records
+    /// (4 MiB), `memoryLimit` compressed bytes of them in memory (64 MiB). Tests make both small.
+    init(near storeDirectory: String, sealing: ScratchCipher?, chunkBytes: Int = 4 << 20, memoryLimit: Int = 64 << 20) {
         self.storeDirectory = storeDirectory
+        self.sealing = sealing
         self.chunkBytes = chunkBytes
         self.memoryLimit = memoryLimit
         raw.reserveCapacity(chunkBytes + (1 << 16))
@@ -125,6 +131,11 @@ final class EventSpill {
             memoryBytes += frame.count
         } else {
             if fd < 0 { fd = try Self.createFile(near: storeDirectory) }
+            if let sealing {
+                try writeSealed(frame, rawCount: raw.count, sealing)
+                raw.removeAll(keepingCapacity: true)
+                return
+            }
             var bytes: [UInt8] = []
             withUnsafeBytes(of: UInt32(frame.count).littleEndian) { bytes.append(contentsOf: $0) }
             withUnsafeBytes(of: UInt32(raw.count).littleEndian) { bytes.append(contentsOf: $0) }
@@ -162,6 +173,7 @@ final class EventSpill {
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw Self.failure("rewind", errno) }
         var head = [UInt8](repeating: 0, count: 8)
         var frame: [UInt8] = []
+        var chunk = 0
         for _ in 0..<fileChunks {
             try Self.readExactly(&head, 8, from: fd)
             let (frameCount, rawCount) = head.withUnsafeBytes {
@@ -169,8 +181,38 @@ final class EventSpill {
             }
             if frame.count < frameCount { frame = [UInt8](repeating: 0, count: frameCount) }
             try Self.readExactly(&frame, frameCount, from: fd)
-            try frame.withUnsafeBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[0..<frameCount]), rawCount) }
+            if let sealing {
+                let opened = try openSealed(frame[0..<frameCount], chunk: chunk, rawCount: rawCount, sealing)
+                try opened.withUnsafeBytes { try deliver($0, rawCount) }
+            } else {
+                try frame.withUnsafeBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[0..<frameCount]), rawCount) }
+            }
+            chunk += 1
         }
+    }
+
+    /// Writes `frame` (of `rawCount` bytes of records) sealed as the file's next chunk.
+    private func writeSealed(_ frame: [UInt8], rawCount: Int, _ sealing: ScratchCipher) throws {
+        let sealed = frame.withUnsafeBytes { sealing.seal($0, .importSpill, place: (UInt64(fileChunks), UInt64(rawCount), UInt64(frame.count))) }
+        var bytes: [UInt8] = []
+        withUnsafeBytes(of: UInt32(sealed.count).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(rawCount).littleEndian) { bytes.append(contentsOf: $0) }
+        try Self.writeAll(bytes, to: fd)
+        try Self.writeAll(sealed, to: fd)
+        fileChunks += 1
+    }
+
+    /// The frame the sealed chunk `chunk` (of `rawCount` bytes of records) holds.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when it does not open.
+    private func openSealed(_ sealed: ArraySlice<UInt8>, chunk: Int, rawCount: Int, _ sealing: ScratchCipher) throws -> [UInt8] {
+        let frameCount = max(0, sealed.count - ScratchCipher.overhead)
+        var frame = [UInt8](repeating: 0, count: frameCount)
+        let opened = sealed.count >= ScratchCipher.overhead && sealed.withUnsafeBytes { sealed in
+            frame.withUnsafeMutableBytes { sealing.open(sealed, .importSpill, place: (UInt64(chunk), UInt64(rawCount), UInt64(frameCount)), into: $0) }
+        }
+        guard opened else { throw HealthLogError(.corrupt, "the import's temporary file: chunk \(chunk) does not open (changed or cut short)") }
+        return frame
     }
 
     /// Creates the unlinked file: in the store's directory, the one that will hold it,

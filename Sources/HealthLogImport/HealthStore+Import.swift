@@ -57,7 +57,7 @@ extension HealthStore {
         var report = ImportReport()
         var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
-        let spill = EventSpill(near: directory)
+        let spill = EventSpill(near: directory, sealing: staging == nil ? try scratchSealing() : nil)
         var live: LiveAppendFeed?
         if let staging {
             let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))

@@ -56,7 +56,7 @@ struct ImportReadingTests {
     func feedBoundaries(eventsPerAppend: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let spill = EventSpill(near: dir.file("store"), chunkBytes: 4_000, memoryLimit: 1 << 30)
+        let spill = EventSpill(near: dir.file("store"), sealing: nil, chunkBytes: 4_000, memoryLimit: 1 << 30)
         var records: [(lineBytes: Int, endsElement: Bool)] = []
         var members: [SampleUUID: String] = [:]
         for i in 0..<1_500 {
@@ -90,7 +90,7 @@ struct ImportReadingTests {
     func feedFailure() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let spill = EventSpill(near: dir.file("store"), chunkBytes: 1_000, memoryLimit: 1 << 30)
+        let spill = EventSpill(near: dir.file("store"), sealing: nil, chunkBytes: 1_000, memoryLimit: 1 << 30)
         for i in 0..<500 {
             let event = ExportMapper.Event(type: "T", uuid: SampleUUID(high: 2, low: UInt64(i)), line: Array("{\"i\":\(i)}\n".utf8), isCorrelationMember: false)
             try spill.add(event, [.fromDocument, .endsElement])

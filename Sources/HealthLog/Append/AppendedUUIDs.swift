@@ -51,10 +51,14 @@ final class AppendedUUIDs {
     /// What ``prefetch(_:isDelete:)`` loaded, kept so the loads are not optimised away.
     private var touched: UInt64 = 0
 
-    /// The events from `from` on; partial runs go to a scratch directory, and the chunks'
-    /// filters take at most `chunkFilterBudget` bytes.
-    init(from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget) {
-        builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents)
+    /// The events from `from` on; partial runs go to a scratch directory (sealed with
+    /// `sealing` for an encrypted store), and the chunks' filters take at most
+    /// `chunkFilterBudget` bytes.
+    init(
+        from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget,
+        sealing: ScratchCipher? = nil
+    ) {
+        builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents, sealing: sealing)
         self.from = from
         self.chunkEvents = chunkEvents
         recent = UUIDPositions(capacity: chunkEvents)

@@ -14,6 +14,10 @@ import Darwin
 /// Record layout (little-endian): type u32, source u32, device u32, then start and end
 /// each as microseconds i64, UTC offset minutes i16 and fraction digits u8, then a flags
 /// byte (bit 0 start is Zulu, bit 1 end is Zulu, bit 2 is live) and a byte of padding.
+///
+/// For an encrypted store the file holds no record in the clear: each flush's records are
+/// sealed ``pageRecords`` at a time (``ScratchCipher``, the page's first ordinal and record
+/// count as its place), and a read opens the page holding its record.
 final class StubSpill {
     /// Bytes per record.
     private static let recordLength = 36
@@ -26,14 +30,20 @@ final class StubSpill {
     /// How many records are in the file (the ordinal of `recent[0]`).
     @exclusivity(unchecked) private var flushed = 0
     /// The scratch file, made on the first flush.
-    private var file: FileDescriptor?
+    private(set) var file: FileDescriptor?
     /// The sequence number of the stub of ordinal 0 (set by the first append).
     private var firstSeq: UInt64 = 0
+    /// The cipher sealing the file's pages; `nil`: records in the clear.
+    private let sealing: ScratchCipher?
+    /// Records per sealed page (the last page of a flush may hold fewer).
+    static let pageRecords = 64
 
-    /// An empty spill holding up to `bufferRecords` stubs in memory.
-    init(bufferRecords: Int = 1 << 14) {
+    /// An empty spill holding up to `bufferRecords` stubs in memory, its file sealed with
+    /// `sealing` (an encrypted store's) or in the clear.
+    init(bufferRecords: Int = 1 << 14, sealing: ScratchCipher? = nil) {
         precondition(bufferRecords >= 1, "the buffer holds a stub")
         self.bufferRecords = bufferRecords
+        self.sealing = sealing
     }
 
     /// Closes the scratch file (which is gone once closed).
@@ -55,6 +65,7 @@ final class StubSpill {
     func stub(_ ordinal: Int) throws -> SampleStub {
         if ordinal >= flushed { return recent[ordinal - flushed] }
         guard let file else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
+        if let sealing { return try sealedStub(ordinal, file, sealing) }
         let bytes = try file.read(at: ordinal * Self.recordLength, count: Self.recordLength)
         guard bytes.count == Self.recordLength else {
             throw HealthLogError(.io, "\(file.path): stub \(ordinal) ends early")
@@ -70,9 +81,59 @@ final class StubSpill {
         out.withUnsafeMutableBytes { raw in
             for (k, stub) in recent.enumerated() { Self.encode(stub, into: raw, at: k * Self.recordLength) }
         }
+        if let sealing {
+            try target.write(sealedPages(out, sealing), at: flushed / bufferRecords * sealedFlushLength)
+            flushed += recent.count
+            recent.removeAll(keepingCapacity: true)
+            return
+        }
         try target.write(out, at: flushed * Self.recordLength)
         flushed += recent.count
         recent.removeAll(keepingCapacity: true)
+    }
+
+    /// The bytes one flush of ``bufferRecords`` records takes sealed: its pages, each
+    /// ``ScratchCipher/overhead`` bytes more than its records.
+    private var sealedFlushLength: Int {
+        bufferRecords * Self.recordLength + (bufferRecords + Self.pageRecords - 1) / Self.pageRecords * ScratchCipher.overhead
+    }
+
+    /// The records `out` of the flush starting at ordinal ``flushed``, sealed a page at a time.
+    private func sealedPages(_ out: [UInt8], _ sealing: ScratchCipher) -> [UInt8] {
+        let records = out.count / Self.recordLength
+        let pages = (records + Self.pageRecords - 1) / Self.pageRecords
+        var sealed = [UInt8](repeating: 0, count: out.count + pages * ScratchCipher.overhead)
+        out.withUnsafeBytes { plain in
+            sealed.withUnsafeMutableBytes { target in
+                for page in 0..<pages {
+                    let first = page * Self.pageRecords
+                    let count = min(Self.pageRecords, records - first)
+                    let at = first * Self.recordLength + page * ScratchCipher.overhead
+                    let length = count * Self.recordLength
+                    sealing.seal(
+                        UnsafeRawBufferPointer(rebasing: plain[first * Self.recordLength..<first * Self.recordLength + length]), .stubs,
+                        place: (UInt64(flushed + first), UInt64(count), 0), into: UnsafeMutableRawBufferPointer(rebasing: target[at..<at + length + ScratchCipher.overhead]))
+                }
+            }
+        }
+        return sealed
+    }
+
+    /// The stub at `ordinal` (in the file), read from its sealed page.
+    private func sealedStub(_ ordinal: Int, _ file: FileDescriptor, _ sealing: ScratchCipher) throws -> SampleStub {
+        let flushStart = ordinal / bufferRecords * bufferRecords
+        let page = (ordinal - flushStart) / Self.pageRecords
+        let first = flushStart + page * Self.pageRecords
+        let count = min(Self.pageRecords, flushStart + bufferRecords - first)
+        let at = flushStart / bufferRecords * sealedFlushLength + page * (Self.pageRecords * Self.recordLength + ScratchCipher.overhead)
+        let sealed = try file.read(at: at, count: count * Self.recordLength + ScratchCipher.overhead)
+        var plain = [UInt8](repeating: 0, count: count * Self.recordLength)
+        let opened = sealed.count == plain.count + ScratchCipher.overhead && sealed.withUnsafeBytes { sealed in
+            plain.withUnsafeMutableBytes { sealing.open(sealed, .stubs, place: (UInt64(first), UInt64(count), 0), into: $0) }
+        }
+        guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(at): the append's sealed stubs do not open (changed or cut short)") }
+        let from = (ordinal - first) * Self.recordLength
+        return Self.decode(Array(plain[from..<from + Self.recordLength]), seq: firstSeq + UInt64(ordinal))
     }
 
     /// Stores the record of `stub` at byte `at` of `raw` (zeroed: the padding stays 0),

@@ -20,7 +20,7 @@ struct WriterState {
     /// What seals the store's derived files (`nil`: a plaintext store).
     private let cipher: StoreCipher?
     /// The stub of each event of this append, by `seq - appendFrom` (a placeholder for a delete).
-    private let stubs = StubSpill()
+    private let stubs: StubSpill
     private var syncByUUID: [SampleUUID: SyncStub] = [:]
     private var runs: UUIDRunSet?
     private var syncTable: SyncTable?
@@ -38,15 +38,23 @@ struct WriterState {
 
     /// Events held in memory by ``appended`` before it writes them out.
     private let chunkEvents: Int
+    /// The cipher the append's scratch files are sealed with: an encrypted store's; `nil`
+    /// for a plaintext one.
+    private let scratchSealing: ScratchCipher?
 
     /// A state over the committed log of `snapshot` (`nil` for a store not created yet),
     /// whose derived files `cipher` seals (`nil`: a plaintext store), holding `chunkEvents`
     /// of the append's events in memory at a time.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) {
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the key for an encrypted store's scratch
+    ///   files cannot be made.
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
         self.layout = layout
         self.snapshot = snapshot
         self.cipher = cipher
         self.chunkEvents = chunkEvents
+        scratchSealing = snapshot?.meta.isEncrypted == true ? try ScratchCipher.forProcess() : nil
+        stubs = StubSpill(sealing: scratchSealing)
     }
 
     /// What is known of `uuid`: a sample of this append, or one found in the store (not live
@@ -174,7 +182,7 @@ struct WriterState {
     private mutating func record(_ uuid: SampleUUID, _ stub: SampleStub, isDelete: Bool) throws {
         if appended == nil {
             // The run starts just past the head: after a restore it spans the discarded numbers.
-            appended = AppendedUUIDs(from: (snapshot?.headSeq ?? 0) + 1, chunkEvents: chunkEvents)
+            appended = AppendedUUIDs(from: (snapshot?.headSeq ?? 0) + 1, chunkEvents: chunkEvents, sealing: scratchSealing)
             appendFrom = stub.seq
         }
         precondition(stub.seq == appendFrom + UInt64(stubs.count), "events are recorded in sequence order, each once")

@@ -1,6 +1,6 @@
 /// The data keys of an encrypted store, one per key epoch, and the sealing of its units:
 /// each thing the store writes encrypted (a batch's group table, a group frame, a derived
-/// file's body, a scratch run) is one *unit*, sealed with XChaCha20-Poly1305 under the
+/// file's body or block) is one *unit*, sealed with XChaCha20-Poly1305 under the
 /// current epoch's key and bound by its associated data to the store, to what the unit is
 /// and to where it belongs (<doc:Format#Encrypted-stores>).
 ///
@@ -18,8 +18,6 @@ final class StoreCipher: Sendable {
         case groupFrame = 2
         /// The body of a derived small file (an index).
         case derivedFile = 3
-        /// A scratch or spill file's block.
-        case scratch = 4
     }
 
     /// The bytes a unit adds to its plaintext: the epoch, the nonce and the tag.

@@ -48,9 +48,9 @@ extension UUIDRun {
             guard nextBlock < run.blockCRCs.count else { return }
             let start = nextBlock * UUIDRun.blockEntries
             let end = min(run.count, start + UUIDRun.blockEntries)
-            let bytes = try fd.read(at: run.entryOffset(start), count: (end - start) * UUIDRun.entryLength)
+            var bytes: [UInt8] = []
             let block = nextBlock
-            let isSound = bytes.count == (end - start) * UUIDRun.entryLength && bytes.withUnsafeBytes { CRC32C.checksum($0) } == run.blockCRCs[block]
+            let isSound = try run.readEntries(start..<end, from: fd, into: &bytes) && bytes.withUnsafeBytes { CRC32C.checksum($0) } == run.blockCRCs[block]
             guard isSound else {
                 run.isDamaged = true
                 throw HealthLogError(.corrupt, "\(run.path) at byte \(run.entryOffset(start)): block \(block) fails its checksum")
@@ -91,9 +91,9 @@ extension UUIDRun {
     /// `runs[0].fromSeq...runs.last.toSeq` (temporary file and rename, not synced: derived
     /// data), streaming: one walk counts the merged entries to size the block table, a
     /// second writes them a block at a time, so memory stays a few blocks per run however
-    /// large the runs are. Throws ``HealthLogError/Code/corrupt`` when an input block fails
-    /// its checksum.
-    static func writeMerged(_ runs: [UUIDRun], directory: String) throws -> String {
+    /// large the runs are. Sealed with `sealing` or in the clear. Throws
+    /// ``HealthLogError/Code/corrupt`` when an input block fails its checksum.
+    static func writeMerged(_ runs: [UUIDRun], directory: String, sealing: ScratchCipher? = nil) throws -> String {
         precondition(!runs.isEmpty, "a merge has a run")
         var count = 0
         try walkMerged(runs) { _ in count += 1 }
@@ -106,7 +106,8 @@ extension UUIDRun {
             var block: [Entry] = []
             block.reserveCapacity(blockEntries)
             var body: [UInt8] = []
-            var offset = headerLength + blocks * tableEntryLength
+            var offset = headerLength + storedTableLength(blocks: blocks, sealed: sealing != nil)
+            var written = 0
             func flushBlock() throws {
                 guard let first = block.first else { return }
                 body.removeAll(keepingCapacity: true)
@@ -114,8 +115,10 @@ extension UUIDRun {
                 table.append(first.uuid.high)
                 table.append(first.uuid.low)
                 table.append(body.withUnsafeBytes { CRC32C.checksum($0) })
-                try fd.write(body, at: offset)
-                offset += body.count
+                let stored = sealing.map { sealedPages(body, first: written, from: from, to: to, sealing: $0) } ?? body
+                try fd.write(stored, at: offset)
+                offset += stored.count
+                written += block.count
                 block.removeAll(keepingCapacity: true)
             }
             try walkMerged(runs) { entry in
@@ -123,7 +126,8 @@ extension UUIDRun {
                 if block.count == blockEntries { try flushBlock() }
             }
             try flushBlock()
-            try fd.write(header(from: from, to: to, count: count, table: table.bytes) + table.bytes, at: 0)
+            let stored = storedTable(table.bytes, from: from, to: to, count: count, sealing: sealing)
+            try fd.write(header(from: from, to: to, count: count, table: stored, sealed: sealing != nil) + stored, at: 0)
         }
         return path
     }

@@ -18,7 +18,8 @@ import Darwin
 /// lookups in it read 4 KB. Memory holds those few bytes per page, never the entries, so
 /// a writer's RSS does not grow with the store's UUID index however many UUIDs it looks
 /// up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
-/// run from the log.
+/// run from the log. For an encrypted store the run is sealed (``sealing``; see
+/// `UUIDRun+Sealing.swift`).
 final class UUIDRun {
     /// One entry.
     struct Entry: Equatable {
@@ -35,8 +36,9 @@ final class UUIDRun {
     /// The file's kind: its length is the header's, the block table's and the entries'.
     static let file = SmallFile(tag: "HLUS", version: FormatConstants.uuidRunVersion, headerLength: headerLength) { header in
         let count = ByteReaderValue.u64(header, 24)
+        let sealed = ByteReaderValue.u32(header, 40) == 1
         guard count <= UInt64(Int32.max) else { return nil }
-        return headerLength + Int(ByteReaderValue.u32(header, 32)) * tableEntryLength + Int(count) * entryLength
+        return headerLength + storedTableLength(blocks: Int(ByteReaderValue.u32(header, 32)), sealed: sealed) + storedEntriesLength(count: Int(count), sealed: sealed)
     }
 
     /// The first sequence number the run covers.
@@ -47,6 +49,8 @@ final class UUIDRun {
     let count: Int
     /// Its path.
     let path: String
+    /// The cipher its table and entries are sealed with; `nil`: in the clear.
+    let sealing: ScratchCipher?
 
     /// The first UUID of each block.
     let firstUUIDs: [SampleUUID]
@@ -84,14 +88,16 @@ final class UUIDRun {
         return from...to
     }
 
-    /// Opens and checks the run at `path` (header and block table); `nil` if unusable.
-    init?(path: String) {
+    /// Opens and checks the run at `path` (header and block table), sealed with `sealing`
+    /// or in the clear; `nil` if unusable.
+    init?(path: String, sealing: ScratchCipher? = nil) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
-        guard let run = Self.check(fd) else {
+        guard let run = Self.check(fd, sealing: sealing) else {
             fd.close()
             return nil
         }
         self.path = path
+        self.sealing = sealing
         file = fd
         fromSeq = run.from
         toSeq = run.to
@@ -103,19 +109,20 @@ final class UUIDRun {
     }
 
     /// Reads and checks the header and block table of the run open at `fd`.
-    private static func check(_ fd: FileDescriptor) -> (from: UInt64, to: UInt64, count: Int, firsts: [SampleUUID], crcs: [UInt32], entriesOffset: Int)? {
+    private static func check(_ fd: FileDescriptor, sealing: ScratchCipher?) -> (from: UInt64, to: UInt64, count: Int, firsts: [SampleUUID], crcs: [UInt32], entriesOffset: Int)? {
         guard let size = try? fd.size(), let header = try? fd.read(at: 0, count: Self.headerLength),
             var r = Self.file.open(header, fileLength: size)
         else { return nil }
         guard let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
-            let blocks = try? r.read(UInt32.self), let tableCRC = try? r.read(UInt32.self),
-            from >= 1, from <= to, to < FormatConstants.maxSequence,
+            let blocks = try? r.read(UInt32.self), let tableCRC = try? r.read(UInt32.self), let sealed = try? r.read(UInt32.self),
+            sealed == (sealing == nil ? 0 : 1), from >= 1, from <= to, to < FormatConstants.maxSequence,
             count <= UInt64(Int32.max), Int(blocks) == (Int(count) + Self.blockEntries - 1) / Self.blockEntries
         else { return nil }
-        let tableLength = Int(blocks) * Self.tableEntryLength
+        let tableLength = storedTableLength(blocks: Int(blocks), sealed: sealing != nil)
         let entriesOffset = Self.headerLength + tableLength
-        guard let table = try? fd.read(at: Self.headerLength, count: tableLength), table.count == tableLength,
-            CRC32C.checksum(table[...]) == tableCRC
+        guard let stored = try? fd.read(at: Self.headerLength, count: tableLength), stored.count == tableLength,
+            CRC32C.checksum(stored[...]) == tableCRC,
+            let table = openedTable(stored, from: from, to: to, count: Int(count), sealing: sealing)
         else { return nil }
         var t = ByteReader(table)
         var firsts: [SampleUUID] = []
@@ -158,9 +165,7 @@ final class UUIDRun {
 
     /// Reads entries `range` into ``buffer``.
     private func read(_ range: Range<Int>) throws {
-        let length = range.count * Self.entryLength
-        if buffer.count != length { buffer = [UInt8](repeating: 0, count: length) }
-        guard try file.read(into: &buffer, at: entryOffset(range.lowerBound)) == length else {
+        guard try readEntries(range, from: file, into: &buffer) else {
             isDamaged = true
             throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(range.lowerBound)): entries end early")
         }
@@ -192,8 +197,10 @@ final class UUIDRun {
         return low - 1
     }
 
-    /// The byte offset of entry `k` in the file.
-    func entryOffset(_ k: Int) -> Int { entriesOffset + k * Self.entryLength }
+    /// The byte offset of entry `k` in the file (of a sealed run: `k` is a page's first).
+    func entryOffset(_ k: Int) -> Int {
+        entriesOffset + (sealing == nil ? k * Self.entryLength : k / Self.pageEntries * Self.sealedPageLength)
+    }
 
     /// Entry `k` of `bytes`, entries laid out from byte 0.
     static func entry(_ bytes: UnsafeRawBufferPointer, _ k: Int) -> Entry {
@@ -220,8 +227,9 @@ final class UUIDRun {
     }
 
     /// Writes a run of `entries` (sorted by UUID, no repeats) covering `from...to` into
-    /// `directory` (temporary file and rename; derived data, so not synced).
-    static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String) throws -> String {
+    /// `directory` (temporary file and rename; derived data, so not synced), sealed with
+    /// `sealing` or in the clear.
+    static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String, sealing: ScratchCipher? = nil) throws -> String {
         let blocks = (entries.count + blockEntries - 1) / blockEntries
         let entriesStart = headerLength + blocks * tableEntryLength
         // One buffer for the whole file, the entries encoded after room for the header and
@@ -239,23 +247,29 @@ final class UUIDRun {
             blockTable.append(CRC32C.checksum(file[bodyStart...]))
             blockStart = end
         }
+        let path = directory + "/" + fileName(from: from, to: to)
+        if let sealing {
+            let table = storedTable(blockTable.bytes, from: from, to: to, count: entries.count, sealing: sealing)
+            let body = sealedPages(Array(file[entriesStart...]), first: 0, from: from, to: to, sealing: sealing)
+            try SmallFile.write(path, header(from: from, to: to, count: entries.count, table: table, sealed: true) + table + body, sync: false)
+            return path
+        }
         file.replaceSubrange(0..<headerLength, with: header(from: from, to: to, count: entries.count, table: blockTable.bytes))
         file.replaceSubrange(headerLength..<entriesStart, with: blockTable.bytes)
-        let path = directory + "/" + fileName(from: from, to: to)
         try SmallFile.write(path, file, sync: false)
         return path
     }
 
     /// The sealed header of a run covering `from...to` with `count` entries and the block
-    /// table `table`.
-    static func header(from: UInt64, to: UInt64, count: Int, table: [UInt8]) -> [UInt8] {
+    /// table `table` (as stored), saying whether the run is `sealed` (encrypted).
+    static func header(from: UInt64, to: UInt64, count: Int, table: [UInt8], sealed: Bool = false) -> [UInt8] {
         Self.file.encode { w in
             w.append(from)
             w.append(to)
             w.append(UInt64(count))
-            w.append(UInt32(table.count / tableEntryLength))
+            w.append(UInt32((table.count - (sealed ? ScratchCipher.overhead : 0)) / tableEntryLength))
             w.append(table.withUnsafeBytes { CRC32C.checksum($0) })
-            w.append(UInt32(0))
+            w.append(UInt32(sealed ? 1 : 0))
         }
     }
 }

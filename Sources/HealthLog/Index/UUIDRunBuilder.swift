@@ -18,7 +18,7 @@ import Darwin
 ///
 /// Partial runs go into the given directory, or (when none is given, as for an append)
 /// into a scratch directory (``ScratchFiles``) made on the first spill and removed by
-/// ``discard()``.
+/// ``discard()``; for an encrypted store they are sealed (``UUIDRun/sealing``).
 final class UUIDRunBuilder {
     /// The events held in memory before a partial run is written, by default: 2¹⁸ events,
     /// about 25 MB while being sorted and folded (with the writer's hash of them, ~40 MB).
@@ -32,6 +32,8 @@ final class UUIDRunBuilder {
     private var directory: String?
     /// Whether ``directory`` is a scratch directory this builder made (and removes).
     private let isScratch: Bool
+    /// The cipher partial runs are sealed with; `nil`: in the clear.
+    private let sealing: ScratchCipher?
     // Unchecked exclusivity: the builder is used by one thread at a time and none of its
     // methods re-enters it, so no two accesses overlap; the runtime check cost ~5% of an append.
     /// The events not written out yet, in sequence order.
@@ -57,12 +59,13 @@ final class UUIDRunBuilder {
     static let fanIn = 64
 
     /// A builder of the events from `from` (at least 1), writing partial runs into `directory`
-    /// (created 0700 if absent; `nil`: a scratch directory), holding at most `chunkEvents`
-    /// events at a time.
-    init(from: UInt64, directory: String?, chunkEvents: Int = defaultChunkEvents) {
+    /// (created 0700 if absent; `nil`: a scratch directory), sealed with `sealing` or in
+    /// the clear, holding at most `chunkEvents` events at a time.
+    init(from: UInt64, directory: String?, chunkEvents: Int = defaultChunkEvents, sealing: ScratchCipher? = nil) {
         precondition(from >= 1 && chunkEvents >= 1, "sequence numbers start at 1 and a chunk holds an event")
         self.directory = directory
         isScratch = directory == nil
+        self.sealing = sealing
         self.chunkEvents = chunkEvents
         pendingFrom = from
     }
@@ -106,7 +109,7 @@ final class UUIDRunBuilder {
         try joinMerge()
         try startMerge()
         let output = try workingDirectory()
-        partials.append(try Self.open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output)))
+        partials.append(try open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output, sealing: sealing)))
         levels.append(0)
         pending.removeAll(keepingCapacity: true)
         pendingFrom = last + 1
@@ -120,7 +123,7 @@ final class UUIDRunBuilder {
         let at = partials.count - Self.fanIn
         let parts = partials[at...].map(\.path)
         let output = try workingDirectory()
-        merging = (MergeJob(parts, into: output), at, Self.fanIn, levels[levels.count - 1] + 1)
+        merging = (MergeJob(parts, into: output, sealing: sealing), at, Self.fanIn, levels[levels.count - 1] + 1)
     }
 
     /// One merge of partial runs on a thread of its own (not Dispatch's pool, whose threads
@@ -141,16 +144,16 @@ final class UUIDRunBuilder {
         /// then ran on the caller's thread).
         private let thread: OSThread?
 
-        /// Starts merging the runs at `paths` into `directory`.
-        init(_ paths: [String], into directory: String) {
+        /// Starts merging the runs at `paths` into `directory`, all sealed with `sealing` or none.
+        init(_ paths: [String], into directory: String, sealing: ScratchCipher?) {
             let box = Box()
             let work = {
                 box.outcome = Result {
                     let runs = try paths.map { path in
-                        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+                        guard let run = UUIDRun(path: path, sealing: sealing) else { throw HealthLogError(.io, "\(path): written run does not read back") }
                         return run
                     }
-                    return try UUIDRun.writeMerged(runs, directory: directory)
+                    return try UUIDRun.writeMerged(runs, directory: directory, sealing: sealing)
                 }
             }
             self.box = box
@@ -169,7 +172,7 @@ final class UUIDRunBuilder {
     private func joinMerge() throws {
         guard let merge = merging else { return }
         merging = nil
-        let merged = try Self.open(merge.job.result().get())
+        let merged = try open(merge.job.result().get())
         let inputs = merge.at..<merge.at + merge.count
         for run in partials[inputs] { unlink(run.path) }
         partials.replaceSubrange(inputs, with: [merged])
@@ -188,8 +191,8 @@ final class UUIDRunBuilder {
     }
 
     /// The run just written at `path`.
-    private static func open(_ path: String) throws -> UUIDRun {
-        guard let run = UUIDRun(path: path) else { throw HealthLogError(.io, "\(path): written run does not read back") }
+    private func open(_ path: String) throws -> UUIDRun {
+        guard let run = UUIDRun(path: path, sealing: sealing) else { throw HealthLogError(.io, "\(path): written run does not read back") }
         return run
     }
 }

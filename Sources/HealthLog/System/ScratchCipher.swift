@@ -1,0 +1,77 @@
+/// The sealing of an encrypted store's scratch files: an append's UUID runs and stub spill,
+/// an import's event spill. Each block is sealed with XChaCha20-Poly1305 (random nonce)
+/// under a key drawn at random once per process, held only in guarded memory
+/// (``SecretBytes``) and never written or passed anywhere, so what a process leaves behind
+/// (a killed one included) opens for nobody, ever, and needs no store key. A block's
+/// associated data names the file's kind and the block's place in it, so a block changed,
+/// moved or swapped does not open; each reader knows how many blocks it wrote, so a file cut
+/// short is caught too.
+///
+/// A sealed block is `nonce ‖ ciphertext ‖ tag`, ``overhead`` bytes more than its plaintext.
+package final class ScratchCipher: Sendable {
+    /// What a sealed block holds; part of its associated data.
+    package enum Kind: UInt8, Sendable {
+        /// A UUID run's block table.
+        case uuidRunTable = 1
+        /// A page of a UUID run's entries.
+        case uuidRunPage = 2
+        /// A page of a stub spill's records.
+        case stubs = 3
+        /// A chunk of an import's event spill.
+        case importSpill = 4
+    }
+
+    /// The bytes a sealed block adds to its plaintext.
+    package static let overhead = XChaCha20Poly1305.overhead
+
+    /// The process's key: 32 random bytes, made at the first sealed scratch file.
+    private let key: SecretBytes
+
+    /// The one cipher of this process (or why libsodium could not make its key).
+    private static let process = Result { try ScratchCipher(key: SecretBytes.random(count: XChaCha20Poly1305.keyLength)) }
+
+    private init(key: SecretBytes) {
+        self.key = key
+    }
+
+    /// This process's cipher, its key made on first use.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when libsodium cannot start or allocate.
+    package static func forProcess() throws -> ScratchCipher {
+        try process.get()
+    }
+
+    /// Seals `plaintext` as a block of `kind` at `place` into `out`, which is exactly
+    /// `plaintext.count + overhead` bytes.
+    package func seal(_ plaintext: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64), into out: UnsafeMutableRawBufferPointer) {
+        Self.associatedData(kind, place).withUnsafeBytes { associated in
+            XChaCha20Poly1305.seal(plaintext, associated: associated, key: key, into: out)
+        }
+    }
+
+    /// `plaintext` sealed as a block of `kind` at `place`.
+    package func seal(_ plaintext: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64)) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: plaintext.count + Self.overhead) { out, filled in
+            seal(plaintext, kind, place: place, into: UnsafeMutableRawBufferPointer(out))
+            filled = plaintext.count + Self.overhead
+        }
+    }
+
+    /// Opens `sealed`, a block of `kind` at `place`, into `out` (exactly
+    /// `sealed.count - overhead` bytes); `false` when it does not open: changed, moved,
+    /// cut short, or sealed by another process.
+    package func open(_ sealed: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64), into out: UnsafeMutableRawBufferPointer) -> Bool {
+        Self.associatedData(kind, place).withUnsafeBytes { associated in
+            XChaCha20Poly1305.open(sealed, associated: associated, key: key, into: out)
+        }
+    }
+
+    /// "healthlog scratch v1", the kind, then the place's three numbers (little-endian).
+    private static func associatedData(_ kind: Kind, _ place: (UInt64, UInt64, UInt64)) -> [UInt8] {
+        var bytes = Array("healthlog scratch v1".utf8)
+        bytes.reserveCapacity(bytes.count + 25)
+        bytes.append(kind.rawValue)
+        for value in [place.0, place.1, place.2] { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
+}

@@ -1,5 +1,6 @@
 // libFuzzer target for an encrypted store's decoders: the sealed batch header (its fixed
-// fields in clear, its table sealed), the sealed unit, and a sealed frame opened in place.
+// fields in clear, its table sealed), the sealed unit, a sealed frame opened in place, and
+// the key slot file.
 // Built by tools/fuzz/run with the library's sources as one module; not part of
 // Package.swift.
 //
@@ -12,7 +13,8 @@
 //     place, it must not open.
 //   - odd: the bytes of a sealed header payload, a unit and a frame as stored (mutations of
 //     ciphertext): decoded with the key they would need, as a keyless shell, and opened
-//     in place. Nothing forged opens.
+//     in place. Nothing forged opens. The same bytes are decoded as a key slot file; one
+//     that decodes encodes back to the same bytes.
 // Errors thrown are normal outcomes; a trap, a sanitizer report or a failed `check` is a
 // finding.
 
@@ -61,6 +63,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var unit = bytes
         let opened = unit.withUnsafeMutableBytes { fuzzCipher.openInPlace($0, .batchTable, place: []) }
         check(opened == nil, "a forged unit does not open in place")
+        if bytes.count >= 10, let slot = try? KeySlot.decode(bytes, id: UInt16(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt16.self) })) {
+            check(slot.encoded() == bytes, "a key slot that decodes encodes back to its bytes")
+        }
     }
     return 0
 }

@@ -146,7 +146,7 @@ _healthlog() {
                 --time-zone) _healthlog_values none; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--force --to --dry-run --decrypt --utc-offset --time-zone --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--force --to --dry-run --decrypt --encrypt --utc-offset --time-zone --help -h" -- "$cur"))
             else
                 _healthlog_values directory
             fi ;;

@@ -148,6 +148,7 @@ complete -c healthlog -n '__healthlog_using restore' -l force -d 'Replace the st
 complete -c healthlog -n '__healthlog_using restore' -l to -x -d 'Point-in-time recovery: bring back only the appends that ended at or before the anchor\'s position (a token, 0 or a sequence number), or were committed at or before the date (2026-11-30, its first instant on the clock the options below name, or an ISO 8601 instant), never part of an append'
 complete -c healthlog -n '__healthlog_using restore' -l dry-run -d 'Say what the restore would keep and discard, and change nothing'
 complete -c healthlog -n '__healthlog_using restore' -l decrypt -d 'Restore a backup of an encrypted store as a plaintext store (its secret needed): the same store, sequence numbers and anchors, every batch written in the clear, no key slots'
+complete -c healthlog -n '__healthlog_using restore' -l encrypt -d 'Restore a backup of a plaintext store as an encrypted store: the same store, sequence numbers and anchors, every batch sealed, one key slot for the secret given as to \'init --encrypt\' (--passphrase-file or --key-file before the command, the HEALTHLOG_* variables, or a prompt asked twice)'
 complete -c healthlog -n '__healthlog_using restore' -l utc-offset -x -d 'A bare --to date is midnight at this offset, +HH:MM or -HH:MM (default: UTC)'
 complete -c healthlog -n '__healthlog_using restore' -l time-zone -x -d 'A bare --to date is midnight in this IANA time zone (Europe/Berlin)'
 complete -c healthlog -n '__healthlog_using restore' -x -a '(__fish_complete_directories)'

@@ -147,7 +147,9 @@ public final class HealthStore: Sendable {
     /// are copied and the new store's batches verified. `decrypting` restores a backup of
     /// an encrypted store as a plaintext store: every batch opened and written in the clear,
     /// keeping the store's identity, sequence numbers and anchors (a syncing client notices
-    /// nothing); the restored store has no key slots.
+    /// nothing); the restored store has no key slots. `encryptingWith` does the reverse: a
+    /// backup of a plaintext store comes back encrypted, every batch sealed, with one key
+    /// slot for that passphrase or key file, and the same identity, numbers and anchors.
     ///
     /// ```swift
     /// // Undo yesterday afternoon's bad import:
@@ -163,12 +165,16 @@ public final class HealthStore: Sendable {
     ///   discarded, or a date after the backup was taken; ``HealthLogError/Code/keyRequired``
     ///   or ``HealthLogError/Code/wrongKey`` for a backup of an encrypted store when this
     ///   handle's secret opens none of the key slots the backup holds, or `decrypting` a
-    ///   backup of a plaintext store (``HealthLogError/Code/badUsage``). Each leaves the
-    ///   directory as it was.
+    ///   backup of a plaintext store, or `encryptingWith` one of an encrypted store
+    ///   (``HealthLogError/Code/badUsage``). Each leaves the directory as it was.
     public func restore(
-        from backup: String, force: Bool = false, to point: RestorePoint? = nil, decrypting: Bool = false, progress: ((RestoreProgress) -> Void)? = nil
+        from backup: String, force: Bool = false, to point: RestorePoint? = nil, decrypting: Bool = false, encryptingWith secret: StoreSecret? = nil,
+        progress: ((RestoreProgress) -> Void)? = nil
     ) throws -> RestoreReport {
-        try Restore(backup: backup, target: directory, force: force, point: point, progress: progress, options: options, keys: layout.keys, decrypts: decrypting).run()
+        try Restore(
+            backup: backup, target: directory, force: force, point: point, progress: progress, options: options, keys: layout.keys, decrypts: decrypting,
+            encryptsWith: secret
+        ).run()
     }
 
     /// Checks every checksum and the sequence continuity of the whole log, and that every

@@ -56,6 +56,38 @@ struct EncryptedBackupCLITests {
         #expect(replayed.status == 0 && replayed.stdout == original.stdout && original.stdout.split(separator: "\n").count == 21)
     }
 
+    @Test("restore --encrypt makes an encrypted store of a plaintext backup, and restore --decrypt the plaintext store again: same events, same anchors, no sample in the clear")
+    func encryptAndDecryptRoundTrip() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let keyFile = dir.file("k.key")
+        try ByteSurgery.write(Sodium.random(count: 32), to: keyFile)
+        chmod(keyFile, 0o600)
+        #expect(try HealthLogBinary.run(["--store", dir.file("plain"), "append"], stdin: (1...30).map(BackupCLITests.steps).joined()).status == 0)
+        let anchor = try HealthLogBinary.run(["--store", dir.file("plain"), "replay", "--limit", "10"]).stderr
+        let token = try #require(anchor.split(separator: "\n").first { $0.hasPrefix("next-anchor: ") }).dropFirst("next-anchor: ".count)
+        #expect(try HealthLogBinary.run(["--store", dir.file("plain"), "backup", dir.file("b1")]).status == 0)
+        let encrypted = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "restore", "--encrypt", dir.file("b1")])
+        #expect(encrypted.status == 0, "\(encrypted.stderr)")
+        #expect(try String(contentsOfFile: dir.file("sealed/meta"), encoding: .utf8).contains("encryption xchacha20poly1305"))
+        #expect(try HealthLogBinary.run(["--store", dir.file("sealed"), "replay"]).status == 4)
+        let original = try HealthLogBinary.run(["--store", dir.file("plain"), "replay", "--raw", "--from", String(token)])
+        let sealed = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "replay", "--raw", "--from", String(token)])
+        #expect(sealed.status == 0 && sealed.stdout == original.stdout && original.stdout.split(separator: "\n").count == 20, "\(sealed.stderr)")
+        for (name, bytes) in try EncryptedSegmentFiles.files(dir.file("sealed")) where !name.hasPrefix("keys/") && name != "meta" {
+            #expect(bytes.firstRange(of: Array("StepCount".utf8)) == nil, "\(name)")
+        }
+        #expect(try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "verify"]).status == 0)
+        #expect(try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "add", "--type", "StepCount", "--value", "5", "--unit", "count"]).status == 0)
+        #expect(try HealthLogBinary.run(["--store", dir.file("sealed"), "backup", dir.file("b2")]).status == 0)
+        let decrypted = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("plain2"), "restore", "--decrypt", dir.file("b2")])
+        #expect(decrypted.status == 0, "\(decrypted.stderr)")
+        let back = try HealthLogBinary.run(["--store", dir.file("plain2"), "replay", "--raw", "--from", String(token)])
+        #expect(back.stdout.hasPrefix(original.stdout) && back.stdout.split(separator: "\n").count == 21, "\(back.stderr)")
+        let twice = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("again"), "restore", "--encrypt", dir.file("b2")])
+        #expect(twice.status == 2 && !FileManager.default.fileExists(atPath: dir.file("again")), "\(twice.stderr)")
+    }
+
     @Test("restore --decrypt of a plaintext store's backup exits 2 and creates nothing")
     func decryptingAPlaintextBackup() throws {
         let dir = try TemporaryDirectory()
@@ -66,5 +98,20 @@ struct EncryptedBackupCLITests {
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("without --decrypt"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("restored")))
+    }
+}
+
+/// The files of a store directory, for scans of what an encrypted store shows.
+enum EncryptedSegmentFiles {
+    /// Every regular file under `directory` (relative path) with its bytes.
+    static func files(_ directory: String) throws -> [(String, [UInt8])] {
+        let walker = FileManager.default.enumerator(atPath: directory)!
+        var out: [(String, [UInt8])] = []
+        while let name = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            out.append((name, try ByteSurgery.read(directory + "/" + name)))
+        }
+        return out
     }
 }

@@ -468,7 +468,7 @@ enum GoldenTexts {
     static let restore = """
         OVERVIEW: Restore a backup into the store directory, verified and atomically, as a new timeline.
 
-        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] [--decrypt] <src>
+        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] [--decrypt] [--encrypt] <src>
 
         ARGUMENTS:
           <src>                     A directory 'healthlog backup' wrote.
@@ -496,6 +496,12 @@ enum GoldenTexts {
                                     plaintext store (its secret needed): the same store,
                                     sequence numbers and anchors, every batch written in
                                     the clear, no key slots.
+          --encrypt                 Restore a backup of a plaintext store as an
+                                    encrypted store: the same store, sequence numbers
+                                    and anchors, every batch sealed, one key slot for
+                                    the secret given as to 'init --encrypt'
+                                    (--passphrase-file or --key-file before the command,
+                                    the HEALTHLOG_* variables, or a prompt asked twice).
           --utc-offset <offset>     A bare --to date is midnight at this offset, +HH:MM
                                     or -HH:MM (default: UTC).
           --time-zone <name>        A bare --to date is midnight in this IANA time zone

@@ -30,6 +30,8 @@ import Darwin
 ///
 /// With ``decrypts``, the copy is rewritten in the clear before it is verified
 /// (``StoreDecryption``): the same store, sequence numbers and anchors, without its keys.
+/// With ``encryptsWith``, the reverse (``StoreEncryption``): a plaintext backup becomes an
+/// encrypted store with one key slot for that secret.
 ///
 /// The new timeline starts above every sequence number the backup's history or the
 /// replaced store (when it is the same store) ever issued, so no number is reused and
@@ -52,6 +54,9 @@ struct Restore {
     /// Whether the backup (of an encrypted store) is restored as a plaintext store
     /// (``StoreDecryption``).
     var decrypts = false
+    /// The secret of the first key slot when the backup (of a plaintext store) is restored
+    /// as an encrypted store (``StoreEncryption``); `nil` to keep it as it is.
+    var encryptsWith: StoreSecret? = nil
 
     /// The suffix (before a random part) of the new store while it is built beside the target.
     static let temporaryInfix = ".restore-"
@@ -78,8 +83,16 @@ struct Restore {
         let source = try BackupSource(backup)
         if let point { try RestoreCut.check(point, against: source) }
         try Self.openKeys(of: StoreLayout(directory: backup, keys: keys))
-        if decrypts, (try? StoreMeta.read(StoreLayout(directory: backup)))?.isEncrypted != true {
+        let isEncrypted = (try? StoreMeta.read(StoreLayout(directory: backup)))?.isEncrypted == true
+        if decrypts, !isEncrypted {
             throw HealthLogError(.badUsage, "\(backup) holds a plaintext store: restore it without --decrypt")
+        }
+        if encryptsWith != nil, decrypts || isEncrypted {
+            throw HealthLogError(.badUsage, decrypts ? "--encrypt and --decrypt do not go together" : "\(backup) holds an encrypted store already: restore it without --encrypt")
+        }
+        let material = try encryptsWith.map { secret in
+            guard let material = try SecretMaterial.of(secret) else { throw HealthLogError(.badUsage, "an encrypted store needs a passphrase or a key file") }
+            return material
         }
         let faults = FaultCounter(options.faults)
         var report = RestoreReport()
@@ -88,7 +101,7 @@ struct Restore {
         report.leftoversRemoved = try ScratchDirectory.removeLeftovers(beside: real, infix: Self.temporaryInfix)
         let scratch = try ScratchDirectory.make(beside: real, infix: Self.temporaryInfix)
         let temporary = scratch.path
-        let built = StoreLayout(directory: temporary, keys: keys)
+        var built = StoreLayout(directory: temporary, keys: keys)
         do {
             (report.filesCopied, report.bytesCopied) = try source.copy(into: built) { done, total in
                 progress?(RestoreProgress(stage: .copying, done: done, total: total))
@@ -102,6 +115,11 @@ struct Restore {
                 faults.reach(.restoreCut)
             }
             if decrypts { try StoreDecryption(layout: built, faults: faults).run() }
+            if let material {
+                let cost = options.faults.weakKeyDerivation ? Argon2id.Cost.weakest : .standard
+                let cipher = try StoreEncryption(layout: built, material: material, cost: cost, faults: faults).run()
+                built = StoreLayout(directory: temporary, keys: StoreKeys(cipher: cipher))
+            }
             try verify(built, source, keptSeq: report.keptSeq)
             faults.reach(.restoreVerified)
             let old = state == .store ? StoreLayout(directory: real) : nil

@@ -18,6 +18,10 @@ enum RestoreCommand: Command {
         let decrypt = Flag(
             "--decrypt",
             help: "Restore a backup of an encrypted store as a plaintext store (its secret needed): the same store, sequence numbers and anchors, every batch written in the clear, no key slots.")
+        let encrypt = Flag(
+            "--encrypt",
+            help:
+                "Restore a backup of a plaintext store as an encrypted store: the same store, sequence numbers and anchors, every batch sealed, one key slot for the secret given as to 'init --encrypt' (--passphrase-file or --key-file before the command, the HEALTHLOG_* variables, or a prompt asked twice).")
         let clock = ClockOptions.restore
         let source = Positional("<src>", help: "A directory 'healthlog backup' wrote.", exactlyOne: "restore takes one backup directory")
     }
@@ -27,6 +31,15 @@ enum RestoreCommand: Command {
         let clock = try arguments.clock.timeZone()
         let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? RestorePoint(parsing: text) }
         let store = try context.store()
+        var secret: StoreSecret?
+        if arguments.encrypt {
+            guard let given = try context.secret ?? SecretSources.newPassphrase(context.storePath) else {
+                throw HealthLogError(
+                    .keyRequired,
+                    "restore --encrypt needs the passphrase or key file of the store's first key slot: give --passphrase-file FILE or --key-file FILE (before the command), HEALTHLOG_PASSPHRASE_FILE, HEALTHLOG_KEY_FILE or HEALTHLOG_PASSPHRASE, or type it at the prompt on a terminal")
+            }
+            secret = given
+        }
         let preview = try store.previewRestore(from: source, to: point)
         for line in describe(preview, point) { context.terminal.summary(line) }
         if arguments.dryRun {
@@ -35,7 +48,7 @@ enum RestoreCommand: Command {
         }
         let copying = ProgressLine("restore (copy)", context.terminal, unit: "files")
         let verifying = ProgressLine("restore (verify)", context.terminal)
-        let report = try store.restore(from: source, force: arguments.force, to: point, decrypting: arguments.decrypt) { step in
+        let report = try store.restore(from: source, force: arguments.force, to: point, decrypting: arguments.decrypt, encryptingWith: secret) { step in
             switch step.stage {
             case .copying: copying.update(step.done, step.total)
             case .verifying:

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Rewrites a plaintext store encrypted (`restore --encrypt`, on the copy built beside the
+/// target before it is verified), the reverse of ``StoreDecryption``: a new data key
+/// (epoch 0) and a first key slot for `material`, then every batch sealed for its place,
+/// each segment keeping its name (base sequence number and generation) and its segment
+/// header, so the store's identity, every sequence number and every anchor stay valid. The
+/// checkpoint then names the head's new offset, the compactions record keeps its
+/// generations without the checkpoint moves, `meta` says encrypted, and the segment indexes
+/// and derived files are removed for the verify pass and the next writer to write again,
+/// sealed. Each segment is written to a temporary name, fsynced and renamed over the plain
+/// one; the caller fsyncs the directories.
+struct StoreEncryption {
+    /// The copy.
+    let layout: StoreLayout
+    /// The passphrase or key file of the first key slot.
+    let material: SecretMaterial
+    /// The Argon2id cost of a passphrase slot.
+    let cost: Argon2id.Cost
+    /// The test faults (the segment writes go through them).
+    let faults: FaultCounter
+
+    /// Rewrites the store; returns the cipher that now opens it.
+    ///
+    /// - Throws: ``HealthLogError/Code/badUsage`` when the store is encrypted already.
+    func run() throws -> StoreCipher {
+        let snapshot = try LogSnapshot(layout, usingIndexes: false)
+        guard snapshot.cipher == nil, !snapshot.meta.isEncrypted else {
+            throw HealthLogError(.badUsage, "the backup holds an encrypted store already: restore it without --encrypt")
+        }
+        let storeID = snapshot.meta.storeID
+        let keys = [UInt32(0): try SecretBytes.random(count: XChaCha20Poly1305.keyLength)]
+        let cipher = StoreCipher(storeID: storeID, keys: keys, current: 0)
+        let opener = SegmentRewriter(layout: layout, snapshot: snapshot, generation: 0, faults: faults)
+        var buffer: [UInt8] = []
+        var lines = BatchLines()
+        var head: (name: SegmentName, end: Int)?
+        for (index, file) in snapshot.segments.enumerated() {
+            let path = layout.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
+            let temporary = path + DurableFile.temporarySuffix
+            unlink(temporary)
+            let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
+            defer { fd.close() }
+            try fd.setMode(0o600)
+            var offset = 0
+            let prologue = try file.read(at: 0, count: SegmentLayout.prologueLength)
+            try faults.write(prologue, to: fd, at: offset)
+            offset += prologue.count
+            for batch in try snapshot.batches(inSegment: index) {
+                let (header, frames) = try opener.plain(batch, dropping: [:], buffer: &buffer, lines: &lines)
+                let place = BatchPlace(cipher: cipher, segmentBase: file.name.baseSeq, generation: file.name.generation, offset: offset)
+                let bytes = header.sealed(header.encoded() + frames.joined(), at: place).bytes
+                try faults.write(bytes, to: fd, at: offset)
+                offset += bytes.count
+            }
+            try faults.syncData(fd)
+            _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
+            unlink(SegmentIndex.path(layout, file.name))
+            if snapshot.appendPoint?.segment == index { head = (file.name, offset) }
+        }
+        if let head, snapshot.headSeq > 0 {
+            try Checkpoint(seq: snapshot.headSeq, segmentBase: head.name.baseSeq, endOffset: UInt64(head.end)).write(layout, sync: true)
+        }
+        let compactions = snapshot.compactions
+        if compactions.carried != compactions { try compactions.carried.write(layout) }
+        let uuids = layout.directory + "/uuids"
+        for name in (try? DirectoryListing.names(in: uuids)) ?? [] { unlink(uuids + "/" + name) }
+        try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, cost: cost), layout)
+        try DurableFile.replace(layout.meta, with: Array(StoreMeta.new(storeID, encrypted: true).text.utf8), syncDirectory: false)
+        return cipher
+    }
+}

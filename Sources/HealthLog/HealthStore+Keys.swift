@@ -77,8 +77,8 @@ extension HealthStore {
         guard meta.isEncrypted else { throw HealthLogError(.badUsage, "\(directory) is not encrypted: there is nothing to unlock") }
         try KernelKeyring.checkAvailable()
         let opened = try layout.openKeys(meta)
-        guard !opened.keys.isEmpty else { throw StoreKeys.keyRequired(layout) }
-        try UnlockedKeys.store(meta.storeID, keys: opened.keys, seconds: seconds)
+        guard !opened.keys.isEmpty, let authority = opened.authority else { throw StoreKeys.keyRequired(layout) }
+        try UnlockedKeys.store(meta.storeID, keys: opened.keys, authority: authority, seconds: seconds)
     }
 
     /// Drops the keys ``unlock(seconds:)`` left in the keyring; `false` when there were none.

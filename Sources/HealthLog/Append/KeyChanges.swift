@@ -21,15 +21,15 @@ struct KeyChanges {
     ///   `secret` cannot be read; as ``KeySlots/unlock(_:storeID:secret:)`` when the
     ///   handle's secret opens nothing.
     func add(_ secret: StoreSecret) throws -> UInt16 {
-        let (meta, opened) = try openKeys()
+        let (meta, opened, authority) = try openKeys()
         guard let material = try SecretMaterial.of(secret) else { throw HealthLogError(.badUsage, "a new key slot needs a passphrase or a key file") }
         return try locked { faults in
             let found = try KeySlots.read(layout)
-            try requireCurrent(opened, found)
+            try requireCurrent(opened, found, meta.storeID, authority)
             let id = (found.map(\.id).max() ?? 0) + 1
             guard id <= KeySlot.maximumID else { throw HealthLogError(.badUsage, "\(layout.keySlots) already has slot \(KeySlot.maximumID): no slot id is left") }
             let cost = options.faults.weakKeyDerivation ? Argon2id.Cost.weakest : .standard
-            try KeySlots.write(KeySlots.make(id: id, material: material, storeID: meta.storeID, keys: opened.keys, cost: cost), layout)
+            try KeySlots.write(KeySlots.make(id: id, material: material, storeID: meta.storeID, keys: opened.keys, authority: authority, cost: cost), layout)
             faults.reach(.slotWritten)
             return id
         }
@@ -41,7 +41,7 @@ struct KeyChanges {
     /// - Throws: ``HealthLogError/Code/badUsage`` when there is no such slot, it is the
     ///   last, or the secret given opens it.
     func remove(_ id: UInt16) throws {
-        let (_, opened) = try openKeys()
+        let (_, opened, _) = try openKeys()
         try locked { faults in
             let found = try KeySlots.read(layout)
             guard found.contains(where: { $0.id == id }) else { throw HealthLogError(.badUsage, "\(layout.directory) has no key slot \(id)") }
@@ -62,14 +62,15 @@ struct KeyChanges {
     }
 
     /// Starts a new data-key epoch: a new random key, one past every epoch any slot holds,
-    /// sealed to each slot's public key and written slot by slot. It becomes current once
+    /// sealed to each slot's public key with its MAC under the slot authority key (which the
+    /// opened slot or the keyring gave), and written slot by slot. It becomes current once
     /// every slot holds it. Refreshes the keys `healthlog unlock` left in the keyring.
     /// Returns the new epoch.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when a slot file is damaged (it could not
     ///   receive the new key: remove it first).
     func rotate() throws -> UInt32 {
-        let (meta, opened) = try openKeys()
+        let (meta, opened, authority) = try openKeys()
         return try locked { faults in
             let found = try KeySlots.read(layout)
             if let damaged = found.first(where: { $0.slot == nil }) {
@@ -77,38 +78,40 @@ struct KeyChanges {
                     .corrupt,
                     "\(KeySlots.path(layout, damaged.id)): \(damaged.problem ?? "damaged"); it cannot receive the new key: remove it with 'healthlog key remove \(damaged.id)' first")
             }
-            try requireCurrent(opened, found)
+            try requireCurrent(opened, found, meta.storeID, authority)
             let slots = found.compactMap(\.slot)
             let highest = slots.flatMap(\.epochs).max() ?? 0
             guard highest < UInt32.max else { throw HealthLogError(.badUsage, "no key epoch is left") }
             let epoch = highest + 1
             let key = try SecretBytes.random(count: XChaCha20Poly1305.keyLength)
             for var slot in slots {
-                slot.entries.append(try KeySlots.entry(epoch, key, to: slot.publicKey))
+                slot.entries.append(try KeySlots.entry(epoch, key, to: slot, storeID: meta.storeID, authority: authority))
                 try KeySlots.write(slot, layout)
                 faults.reach(.slotWritten)
             }
             var keys = opened.keys
             keys[epoch] = key
-            layout.keys?.replace(with: KeySlots.Opened(storeID: meta.storeID, keys: keys, current: epoch, slot: opened.slot))
-            try UnlockedKeys.refresh(meta.storeID, keys: keys)
+            layout.keys?.replace(with: KeySlots.Opened(storeID: meta.storeID, keys: keys, authority: authority, current: epoch, slot: opened.slot))
+            try UnlockedKeys.refresh(meta.storeID, keys: keys, authority: authority)
             return epoch
         }
     }
 
-    /// The store's `meta` and the keys the handle's secret opens.
-    private func openKeys() throws -> (StoreMeta, KeySlots.Opened) {
+    /// The store's `meta`, the keys the handle's secret opens and the slot authority key.
+    private func openKeys() throws -> (StoreMeta, KeySlots.Opened, SecretBytes) {
         let meta = try StoreMeta.read(layout)
         guard meta.isEncrypted else { throw HealthLogError(.badUsage, "\(layout.directory) is not encrypted: it has no key slots") }
         let opened = try layout.openKeys(meta)
-        guard !opened.keys.isEmpty else { throw StoreKeys.keyRequired(layout) }
-        return (meta, opened)
+        guard !opened.keys.isEmpty, let authority = opened.authority else { throw StoreKeys.keyRequired(layout) }
+        return (meta, opened, authority)
     }
 
-    /// Checks that `opened` holds the current epoch of the slots `found` (a rotation by
-    /// another process since they were opened would make it miss it).
-    private func requireCurrent(_ opened: KeySlots.Opened, _ found: [KeySlots.Found]) throws {
-        guard let current = KeySlots.currentEpoch(found.compactMap(\.slot)), opened.keys[current] != nil else {
+    /// Checks that `opened` holds the current epoch of the slots `found`, counting only
+    /// entries that verify under `authority` (a rotation by another process since they were
+    /// opened would make it miss it).
+    private func requireCurrent(_ opened: KeySlots.Opened, _ found: [KeySlots.Found], _ storeID: StoreID, _ authority: SecretBytes) throws {
+        let slots = KeySlots.verified(found.compactMap(\.slot), storeID: storeID, authority: authority)
+        guard let current = KeySlots.currentEpoch(slots), opened.keys[current] != nil else {
             throw HealthLogError(.locked, "\(layout.directory): the store's keys changed while this command ran; run it again")
         }
     }

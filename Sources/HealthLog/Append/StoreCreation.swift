@@ -41,7 +41,8 @@ enum StoreCreation {
             try OwnedDirectory.prepare(built.segments)
             let cost = options.faults.weakKeyDerivation ? Argon2id.Cost.weakest : .standard
             let keys = [UInt32(0): try SecretBytes.random(count: XChaCha20Poly1305.keyLength)]
-            try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, cost: cost), built)
+            let authority = try SecretBytes.random(count: KeySlot.authorityLength)
+            try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, authority: authority, cost: cost), built)
             try DurableFile.replace(built.meta, with: Array(StoreMeta.new(storeID, encrypted: true).text.utf8))
             try scratch.unmark()
             try put(scratch.path, at: target, replacingEmptyDirectory: replacesEmptyDirectory, layout)

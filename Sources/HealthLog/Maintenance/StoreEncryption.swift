@@ -69,7 +69,8 @@ struct StoreEncryption {
         if compactions.carried != compactions { try compactions.carried.write(layout) }
         let uuids = layout.directory + "/uuids"
         for name in (try? DirectoryListing.names(in: uuids)) ?? [] { unlink(uuids + "/" + name) }
-        try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, cost: cost), layout)
+        let authority = try SecretBytes.random(count: KeySlot.authorityLength)
+        try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, authority: authority, cost: cost), layout)
         try DurableFile.replace(layout.meta, with: Array(StoreMeta.new(storeID, encrypted: true).text.utf8), syncDirectory: false)
         return cipher
     }

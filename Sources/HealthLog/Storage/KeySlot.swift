@@ -1,7 +1,8 @@
 /// One key slot of an encrypted store (`keys/<id>.slot`, the Format article's "Key slots"):
 /// an X25519 key pair whose secret key is wrapped under a key made from one passphrase
-/// (Argon2id) or key file (keyed BLAKE2b), and the store's data keys, one sealed box per
-/// key epoch, sealed to the pair's public key.
+/// (Argon2id) or key file (keyed BLAKE2b) together with the store's slot authority key,
+/// and the store's data keys, one sealed box per key epoch, sealed to the pair's public key,
+/// each with a MAC under the authority key (``mac(_:_:storeID:authority:)``).
 ///
 /// A ``SmallFile`` tagged `HLKS` (a record: all header, the checksum last):
 ///
@@ -9,8 +10,8 @@
 /// u16 slot id, u8 kind (1 passphrase, 2 key file), u8 0, i64 created (ms since 1970)
 /// u64 Argon2id passes, u64 Argon2id memory bytes, u32 algorithm (all 0 for a key file)
 /// 16 salt, 32 public key
-/// 72 wrapped secret key: XChaCha20-Poly1305 nonce (24) ‖ ciphertext (32) ‖ tag (16)
-/// u32 epoch count n, then n × (u32 epoch, 84 sealed box of epoch (u32) ‖ data key (32))
+/// 104 wrapped: XChaCha20-Poly1305 nonce (24) ‖ ciphertext of secret key (32) ‖ authority key (32) ‖ tag (16)
+/// u32 epoch count n, then n × (u32 epoch, 84 sealed box of epoch (u32) ‖ data key (32), 32 MAC)
 /// u32 CRC-32C of every byte before it
 /// ```
 struct KeySlot: Sendable {
@@ -31,21 +32,27 @@ struct KeySlot: Sendable {
         var epoch: UInt32
         /// `epoch ‖ key` sealed to the slot's public key.
         var sealed: [UInt8]
+        /// The MAC of the entry under the store's slot authority key.
+        var mac: [UInt8]
     }
 
     /// The file's kind.
-    static let file = SmallFile(tag: "HLKS", version: 1, headerLength: nil) { bytes in
+    static let file = SmallFile(tag: "HLKS", version: 2, headerLength: nil) { bytes in
         let count = Int(ByteReaderValue.u32(bytes, fixedLength - 4))
         return count <= maximumEntries ? fixedLength + count * entryLength + 4 : nil
     }
     /// The bytes before the first entry.
     static let fixedLength = 8 + 4 + 8 + 20 + Argon2id.saltLength + SealedBox.publicKeyLength + wrappedLength + 4
-    /// The wrapped secret key's length.
-    static let wrappedLength = SealedBox.secretKeyLength + XChaCha20Poly1305.overhead
+    /// The slot authority key's length.
+    static let authorityLength = 32
+    /// The wrapped secret key and authority key's length.
+    static let wrappedLength = SealedBox.secretKeyLength + authorityLength + XChaCha20Poly1305.overhead
     /// One sealed data key's length.
     static let sealedLength = 4 + XChaCha20Poly1305.keyLength + SealedBox.overhead
+    /// One entry MAC's length.
+    static let macLength = 32
     /// One entry's length.
-    static let entryLength = 4 + sealedLength
+    static let entryLength = 4 + sealedLength + macLength
     /// The most entries a slot file may hold.
     static let maximumEntries = 1 << 16
     /// The highest slot id (four digits in the file name).
@@ -61,7 +68,7 @@ struct KeySlot: Sendable {
     /// The Argon2id salt, or the BLAKE2b key of a key file.
     var salt: [UInt8]
     var publicKey: [UInt8]
-    /// The secret key, sealed under the key the passphrase or key file makes.
+    /// The secret key and the authority key, sealed under the key the passphrase or key file makes.
     var wrappedSecretKey: [UInt8]
     /// The data keys the slot holds, by ascending epoch.
     var entries: [Entry]
@@ -100,6 +107,7 @@ struct KeySlot: Sendable {
             for entry in entries {
                 w.append(entry.epoch)
                 w.append(bytes: entry.sealed)
+                w.append(bytes: entry.mac)
             }
         }
     }
@@ -109,6 +117,9 @@ struct KeySlot: Sendable {
     /// - Throws: a message saying what is wrong: not a slot file (truncated, changed), or
     ///   another slot's file (`id` differs), or a cost or algorithm this build refuses.
     static func decode(_ bytes: [UInt8], id: UInt16) throws(Problem) -> KeySlot {
+        if case .other(let version) = IndexVersion(bytes, tag: file.tag, current: file.version), version < file.version {
+            throw Problem("slot file version \(version) is older than this build of healthlog reads (version \(file.version))")
+        }
         guard var r = file.open(bytes) else { throw Problem("not a valid key slot file (\(bytes.count) bytes: truncated, changed, or another kind of file)") }
         do {
             let stored = try r.read(UInt16.self)
@@ -130,7 +141,8 @@ struct KeySlot: Sendable {
             for _ in 0..<count {
                 let epoch = try r.read(UInt32.self)
                 guard entries.last.map({ $0.epoch < epoch }) ?? true else { throw Problem("its key epochs are out of order") }
-                entries.append(Entry(epoch: epoch, sealed: Array(try r.read(count: sealedLength))))
+                let sealed = Array(try r.read(count: sealedLength))
+                entries.append(Entry(epoch: epoch, sealed: sealed, mac: Array(try r.read(count: macLength))))
             }
             return KeySlot(
                 id: id, kind: kind, createdMillis: created, cost: cost, salt: salt, publicKey: publicKey, wrappedSecretKey: wrapped, entries: entries)
@@ -155,6 +167,28 @@ struct KeySlot: Sendable {
         withUnsafeBytes(of: id.littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(kind.rawValue)
         bytes.append(contentsOf: publicKey)
+        return bytes
+    }
+
+    /// The MAC of the entry of `epoch` holding `sealed` in slot `id` of the store `storeID`:
+    /// BLAKE2b-256 keyed with the slot authority key over "healthlog key epoch v1" ‖ store id
+    /// ‖ slot id ‖ epoch ‖ sealed box. Only a holder of a slot's secret has the authority key,
+    /// so a writer of the files alone cannot add a data key that any slot accepts.
+    static func mac(_ epoch: UInt32, _ sealed: [UInt8], slot id: UInt16, storeID: StoreID, authority: SecretBytes) -> [UInt8] {
+        BLAKE2b.mac(macMessage(epoch, sealed, slot: id, storeID: storeID), key: authority)
+    }
+
+    /// Whether `entry` of this slot carries its MAC under `authority`.
+    func verifies(_ entry: Entry, storeID: StoreID, authority: SecretBytes) -> Bool {
+        BLAKE2b.verify(entry.mac, Self.macMessage(entry.epoch, entry.sealed, slot: id, storeID: storeID), key: authority)
+    }
+
+    private static func macMessage(_ epoch: UInt32, _ sealed: [UInt8], slot id: UInt16, storeID: StoreID) -> [UInt8] {
+        var bytes = Array("healthlog key epoch v1".utf8)
+        bytes.append(contentsOf: storeID.bytes)
+        withUnsafeBytes(of: id.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: epoch.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: sealed)
         return bytes
     }
 }

@@ -14,15 +14,18 @@ enum KeySlots {
     }
 
     /// What a secret opened: the data keys by epoch, the cipher sealing under the current
-    /// epoch, and the slot that opened (`nil` for keys from the keyring).
+    /// epoch, the slot authority key, and the slot that opened (`nil` for keys from the keyring).
     struct Opened: Sendable {
         let cipher: StoreCipher
         let keys: [UInt32: SecretBytes]
+        /// The key that authenticates slot entries; `nil` when the keys are not at hand.
+        let authority: SecretBytes?
         let slot: UInt16?
 
-        init(storeID: StoreID, keys: [UInt32: SecretBytes], current: UInt32, slot: UInt16?) {
+        init(storeID: StoreID, keys: [UInt32: SecretBytes], authority: SecretBytes, current: UInt32, slot: UInt16?) {
             cipher = StoreCipher(storeID: storeID, keys: keys, current: current)
             self.keys = keys
+            self.authority = authority
             self.slot = slot
         }
 
@@ -30,6 +33,7 @@ enum KeySlots {
         init(cipher: StoreCipher) {
             self.cipher = cipher
             keys = [:]
+            authority = nil
             slot = nil
         }
     }
@@ -62,7 +66,17 @@ enum KeySlots {
         return shared.max()
     }
 
-    /// The data keys of the store at `layout` that `secret` opens (``Opened``).
+    /// `slots` holding only the entries whose MAC verifies under `authority`.
+    static func verified(_ slots: [KeySlot], storeID: StoreID, authority: SecretBytes) -> [KeySlot] {
+        slots.map { slot in
+            var kept = slot
+            kept.entries = slot.entries.filter { slot.verifies($0, storeID: storeID, authority: authority) }
+            return kept
+        }
+    }
+
+    /// The data keys of the store at `layout` that `secret` opens (``Opened``). Only entries
+    /// whose MAC verifies under the authority key count; others are ignored.
     ///
     /// - Throws: ``HealthLogError/Code/wrongKey`` when no slot opens with it;
     ///   ``HealthLogError/Code/keyRequired`` for ``StoreSecret/unlocked`` when the keyring
@@ -72,35 +86,37 @@ enum KeySlots {
     static func unlock(_ layout: StoreLayout, storeID: StoreID, secret: StoreSecret) throws -> Opened {
         let found = try read(layout)
         let slots = found.compactMap(\.slot)
-        guard let current = currentEpoch(slots) else {
+        guard currentEpoch(slots) != nil else {
             throw HealthLogError(.corrupt, "\(layout.keySlots): no readable key slot\(damageNote(found)); the store cannot be opened")
         }
         guard let material = try SecretMaterial.of(secret) else {
-            guard let keys = try UnlockedKeys.read(storeID), keys[current] != nil else {
+            guard let (keys, authority) = try UnlockedKeys.read(storeID),
+                let current = currentEpoch(verified(slots, storeID: storeID, authority: authority)), keys[current] != nil
+            else {
                 throw HealthLogError(.keyRequired, "\(layout.directory) is not unlocked (or was unlocked before its last key rotation): run 'healthlog unlock'")
             }
-            return Opened(storeID: storeID, keys: keys, current: current, slot: nil)
+            return Opened(storeID: storeID, keys: keys, authority: authority, current: current, slot: nil)
         }
         for slot in slots where slot.kind == material.kind {
             let wrappingKey = try material.wrappingKey(for: slot)
-            guard let keys = try open(slot, layout, storeID: storeID, wrappingKey: wrappingKey) else { continue }
+            guard let (secretKey, authority) = try unwrap(slot, storeID: storeID, wrappingKey: wrappingKey),
+                let current = currentEpoch(verified(slots, storeID: storeID, authority: authority))
+            else { continue }
+            let keys = try open(slot, layout, storeID: storeID, secretKey: secretKey, authority: authority)
             guard keys[current] != nil else { continue }
-            return Opened(storeID: storeID, keys: keys, current: current, slot: slot.id)
+            return Opened(storeID: storeID, keys: keys, authority: authority, current: current, slot: slot.id)
         }
         throw HealthLogError(.wrongKey, "\(layout.directory): the \(material.kind.name) given opens no key slot\(damageNote(found))")
     }
 
-    /// The data keys of `slot` by epoch, opened with `wrappingKey`; `nil` when its secret
-    /// key does not unwrap (another passphrase or key file).
-    ///
-    /// - Throws: ``HealthLogError/Code/corrupt`` when a data key does not open though the
-    ///   secret key did (the file was changed).
-    static func open(_ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, wrappingKey: SecretBytes) throws -> [UInt32: SecretBytes]? {
+    /// The secret key and the slot authority key of `slot`, unwrapped with `wrappingKey`;
+    /// `nil` when they do not unwrap (another passphrase or key file).
+    static func unwrap(_ slot: KeySlot, storeID: StoreID, wrappingKey: SecretBytes) throws -> (secretKey: SecretBytes, authority: SecretBytes)? {
         struct DoesNotOpen: Error {}
         let associated = slot.wrapAssociatedData(storeID)
-        let secretKey: SecretBytes
+        let both: SecretBytes
         do {
-            secretKey = try SecretBytes(count: SealedBox.secretKeyLength) { out in
+            both = try SecretBytes(count: SealedBox.secretKeyLength + KeySlot.authorityLength) { out in
                 let opened = slot.wrappedSecretKey.withUnsafeBytes { wrapped in
                     associated.withUnsafeBytes { XChaCha20Poly1305.open(wrapped, associated: $0, key: wrappingKey, into: out) }
                 }
@@ -109,8 +125,22 @@ enum KeySlots {
         } catch is DoesNotOpen {
             return nil
         }
+        return try both.withUnsafeBytes { both in
+            (
+                try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: both[..<SealedBox.secretKeyLength])),
+                try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: both[SealedBox.secretKeyLength...]))
+            )
+        }
+    }
+
+    /// The data keys of `slot` by epoch, opened with its unwrapped `secretKey`; entries whose
+    /// MAC does not verify under `authority` are skipped, never opened.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when a data key with a valid MAC does not
+    ///   open though the secret key did (the file was changed).
+    static func open(_ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, secretKey: SecretBytes, authority: SecretBytes) throws -> [UInt32: SecretBytes] {
         var keys: [UInt32: SecretBytes] = [:]
-        for (index, entry) in slot.entries.enumerated() {
+        for (index, entry) in slot.entries.enumerated() where slot.verifies(entry, storeID: storeID, authority: authority) {
             guard let sealed = try SealedBox.open(entry.sealed[...], publicKey: slot.publicKey, secretKey: secretKey),
                 sealed.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == entry.epoch.littleEndian
             else {
@@ -123,9 +153,9 @@ enum KeySlots {
         return keys
     }
 
-    /// A new slot `id` of the store `storeID` for `material`, holding `keys`; a passphrase
-    /// slot derives its wrapping key at `cost`.
-    static func make(id: UInt16, material: SecretMaterial, storeID: StoreID, keys: [UInt32: SecretBytes], cost: Argon2id.Cost) throws -> KeySlot {
+    /// A new slot `id` of the store `storeID` for `material`, holding `keys` and the slot
+    /// authority key `authority`; a passphrase slot derives its wrapping key at `cost`.
+    static func make(id: UInt16, material: SecretMaterial, storeID: StoreID, keys: [UInt32: SecretBytes], authority: SecretBytes, cost: Argon2id.Cost) throws -> KeySlot {
         let (publicKey, secretKey) = try SealedBox.keyPair()
         var slot = KeySlot(
             id: id, kind: material.kind, createdMillis: Clock.nowMillis(),
@@ -133,24 +163,30 @@ enum KeySlots {
             publicKey: publicKey, wrappedSecretKey: [], entries: [])
         let wrappingKey = try material.wrappingKey(for: slot)
         let associated = slot.wrapAssociatedData(storeID)
+        let both = try SecretBytes(count: SealedBox.secretKeyLength + KeySlot.authorityLength) { out in
+            secretKey.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[..<SealedBox.secretKeyLength]).copyMemory(from: $0) }
+            authority.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[SealedBox.secretKeyLength...]).copyMemory(from: $0) }
+        }
         var wrapped = [UInt8](repeating: 0, count: KeySlot.wrappedLength)
-        secretKey.withUnsafeBytes { secretKey in
+        both.withUnsafeBytes { both in
             associated.withUnsafeBytes { associated in
-                wrapped.withUnsafeMutableBytes { XChaCha20Poly1305.seal(secretKey, associated: associated, key: wrappingKey, into: $0) }
+                wrapped.withUnsafeMutableBytes { XChaCha20Poly1305.seal(both, associated: associated, key: wrappingKey, into: $0) }
             }
         }
         slot.wrappedSecretKey = wrapped
-        for epoch in keys.keys.sorted() { slot.entries.append(try entry(epoch, keys[epoch]!, to: publicKey)) }
+        for epoch in keys.keys.sorted() { slot.entries.append(try entry(epoch, keys[epoch]!, to: slot, storeID: storeID, authority: authority)) }
         return slot
     }
 
-    /// The data key `key` of `epoch`, sealed (with its epoch) to `publicKey`.
-    static func entry(_ epoch: UInt32, _ key: SecretBytes, to publicKey: [UInt8]) throws -> KeySlot.Entry {
+    /// The data key `key` of `epoch`, sealed (with its epoch) to the public key of `slot`,
+    /// with its MAC under `authority`.
+    static func entry(_ epoch: UInt32, _ key: SecretBytes, to slot: KeySlot, storeID: StoreID, authority: SecretBytes) throws -> KeySlot.Entry {
         let plaintext = try SecretBytes(count: 4 + key.count) { out in
             out.storeBytes(of: epoch.littleEndian, as: UInt32.self)
             key.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[4...]).copyMemory(from: $0) }
         }
-        return KeySlot.Entry(epoch: epoch, sealed: plaintext.withUnsafeBytes { SealedBox.seal($0, to: publicKey) })
+        let sealed = plaintext.withUnsafeBytes { SealedBox.seal($0, to: slot.publicKey) }
+        return KeySlot.Entry(epoch: epoch, sealed: sealed, mac: KeySlot.mac(epoch, sealed, slot: slot.id, storeID: storeID, authority: authority))
     }
 
     /// Writes `slot` to its file of `layout` (created 0700 if needed), atomically and

@@ -1,7 +1,8 @@
 internal import CSodium
 
 /// BLAKE2b (libsodium's `crypto_generichash`), keyed: how a key file's bytes become the key
-/// that wraps its key slot. A key file is random already, so it needs no costly derivation.
+/// that wraps its key slot (a key file is random already, so it needs no costly
+/// derivation), and the MAC that authenticates a key slot's data-key entries.
 enum BLAKE2b {
     /// The 32-byte keyed hash of `message` under `key` (16 to 64 bytes), in guarded memory.
     static func keyedHash(_ message: SecretBytes, key: [UInt8]) throws -> SecretBytes {
@@ -13,5 +14,21 @@ enum BLAKE2b {
                     UInt64(message.count), key, key.count)
             }
         }
+    }
+
+    /// The 32-byte keyed hash of the public `message` under the secret `key` (16 to 64 bytes).
+    static func mac(_ message: [UInt8], key: SecretBytes) -> [UInt8] {
+        precondition(key.count >= Int(crypto_generichash_KEYBYTES_MIN) && key.count <= Int(crypto_generichash_KEYBYTES_MAX), "a BLAKE2b key")
+        var out = [UInt8](repeating: 0, count: 32)
+        key.withUnsafeBytes { key in
+            _ = crypto_generichash(&out, out.count, message, UInt64(message.count), key.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count)
+        }
+        return out
+    }
+
+    /// Whether `tag` is ``mac(_:key:)`` of `message` under `key`, compared in constant time.
+    static func verify(_ tag: [UInt8], _ message: [UInt8], key: SecretBytes) -> Bool {
+        let expected = mac(message, key: key)
+        return tag.count == 32 && crypto_verify_32(tag, expected) == 0
     }
 }

@@ -4,8 +4,8 @@ import Testing
 @testable import HealthLog
 
 /// Key slots in the library: the `HLKS` file round trip and its refusals, the typed errors
-/// of ``HealthStore/init(directory:secret:options:)``, the current epoch, and dropping an
-/// epoch.
+/// of ``HealthStore/init(directory:secret:options:)``, the current epoch, dropping an
+/// epoch, and data-key entries forged by someone who can write the slot files.
 @Suite("Key slot files and secrets")
 struct KeySlotTests {
     /// Options that make cheap passphrase slots.
@@ -37,6 +37,9 @@ struct KeySlotTests {
         var changed = bytes
         changed[100] ^= 1
         #expect(throws: KeySlot.Problem.self) { try KeySlot.decode(changed, id: 1) }
+        var older = bytes
+        older[4] = 1
+        #expect { try KeySlot.decode(older, id: 1) } throws: { ($0 as? KeySlot.Problem)?.message.contains("version 1 is older than this build") == true }
         #expect(KeySlot.id(fileName: "0001.slot") == 1 && KeySlot.id(fileName: "0001.slot.tmp") == nil && KeySlot.id(fileName: "0000.slot") == nil)
     }
 
@@ -73,8 +76,48 @@ struct KeySlotTests {
         #expect(slots.map(\.epochs) == [[1, 2], [1, 2]])
         #expect(KeySlots.currentEpoch(slots) == 2)
         var partial = slots
-        partial[0].entries.append(KeySlot.Entry(epoch: 3, sealed: []))
+        partial[0].entries.append(KeySlot.Entry(epoch: 3, sealed: [], mac: []))
         #expect(KeySlots.currentEpoch(partial) == 2)
         #expect(try HealthStore(directory: path, secret: .keyFile(keyFile)).rotateKey() == 3)
+    }
+
+    @Test("A data key sealed to every slot's public key by someone who can write the slot files, as a new epoch with a MAC not made with the authority key, is ignored: the current epoch stays, appends are sealed under it, and rotation still works")
+    func forgedEpoch() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try Self.makeStore(dir)
+        let secret = StoreSecret.passphrase(Array("correct horse".utf8))
+        let keyFile = dir.file("key")
+        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
+        #expect(try HealthStore(directory: path, secret: secret, options: Self.weak).addKeySlot(.keyFile(keyFile)) == 2)
+        _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((1...4).map(CorruptionFixture.heartRate)))
+        let layout = StoreLayout(directory: path)
+        let storeID = try StoreMeta.read(layout).storeID
+        let forged = try SecretBytes.random(count: XChaCha20Poly1305.keyLength)
+        for var slot in try KeySlots.read(layout).compactMap(\.slot) {
+            let plaintext = try SecretBytes(count: 36) { out in
+                out.storeBytes(of: UInt32(1).littleEndian, as: UInt32.self)
+                forged.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[4...]).copyMemory(from: $0) }
+            }
+            let sealed = plaintext.withUnsafeBytes { SealedBox.seal($0, to: slot.publicKey) }
+            slot.entries.append(KeySlot.Entry(epoch: 1, sealed: sealed, mac: try Sodium.random(count: KeySlot.macLength)))
+            try ByteSurgery.write(slot.encoded(), to: KeySlots.path(layout, slot.id))
+        }
+        // Without the MAC check the forged epoch would be current: every slot holds it.
+        #expect(KeySlots.currentEpoch(try KeySlots.read(layout).compactMap(\.slot)) == 1)
+
+        for opener in [secret, .keyFile(keyFile)] {
+            #expect(try HealthStore(directory: path, secret: opener).layout.cipher(StoreMeta.read(layout))?.currentEpoch == 0)
+        }
+        _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((5...8).map(CorruptionFixture.heartRate)))
+        #expect(try HealthStore(directory: path, secret: secret).keySlots().batchesByEpoch == [0: 2])
+        #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: .keyFile(keyFile))).count == 8)
+        let forger = HealthStore(directory: path, options: StoreOptions(), keys: StoreKeys(cipher: StoreCipher(storeID: storeID, keys: [0: forged, 1: forged], current: 1)))
+        #expect(throws: HealthLogError.self) { try CorruptionFixture.replay(forger) }
+
+        #expect(try HealthStore(directory: path, secret: .keyFile(keyFile)).rotateKey() == 2)
+        _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((9...10).map(CorruptionFixture.heartRate)))
+        #expect(try HealthStore(directory: path, secret: secret).keySlots().batchesByEpoch == [0: 2, 2: 1])
+        #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: secret)).count == 10)
     }
 }

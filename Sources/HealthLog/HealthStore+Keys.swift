@@ -52,19 +52,29 @@ extension HealthStore {
     }
 
     /// The key slots and key epochs of an encrypted store, and the epochs its segments are
-    /// sealed under; needs no secret.
+    /// sealed under; needs no secret. With the handle's secret or the keyring's keys (never
+    /// asked for) it checks each data-key entry's MAC: entries that fail are left out and
+    /// named as the slot's problem.
     ///
-    /// - Throws: ``HealthLogError/Code/badUsage`` when the store is not encrypted.
+    /// - Throws: ``HealthLogError/Code/badUsage`` when the store is not encrypted;
+    ///   ``HealthLogError/Code/wrongKey`` when the secret given opens no slot.
     package func keySlots() throws -> KeySlotListing {
         let meta = try StoreMeta.read(layout)
         guard meta.isEncrypted else { throw HealthLogError(.badUsage, "\(directory) is not encrypted: it has no key slots") }
         let found = try KeySlots.read(layout)
+        let authority = try layout.keys?.openWithoutAsking(layout, meta)?.authority
+        var readable = found.compactMap(\.slot)
+        if let authority { readable = KeySlots.verified(readable, storeID: meta.storeID, authority: authority) }
         let slots = found.map { found in
-            KeySlotListing.Slot(
+            let kept = readable.first { $0.id == found.id }
+            let failed = (found.slot?.epochs ?? []).filter { !(kept?.epochs ?? []).contains($0) }
+            let problem = failed.isEmpty ? found.problem : "the entries of key epochs \(failed.map(String.init).joined(separator: ",")) fail their MAC (written without the store's secret); they are ignored"
+            return KeySlotListing.Slot(
                 id: Int(found.id), kind: found.slot?.kind.name, created: found.slot.map { Timestamp(microseconds: $0.createdMillis * 1000, fractionDigits: 0) },
-                epochs: found.slot?.epochs ?? [], problem: found.problem)
+                epochs: kept?.epochs ?? [], problem: problem)
         }
-        return KeySlotListing(slots: slots, currentEpoch: KeySlots.currentEpoch(found.compactMap(\.slot)), batchesByEpoch: try SealedEpochs.count(layout))
+        return KeySlotListing(
+            slots: slots, currentEpoch: KeySlots.currentEpoch(readable), isVerified: authority != nil, batchesByEpoch: try SealedEpochs.count(layout))
     }
 
     /// Opens the store with this handle's secret and keeps its data keys in the user's
@@ -109,6 +119,8 @@ package struct KeySlotListing: Sendable {
     package let slots: [Slot]
     /// The epoch new data is sealed under; `nil` when no slot is readable.
     package let currentEpoch: UInt32?
+    /// Whether the entries' MACs were checked (a secret or the keyring's keys were at hand).
+    package let isVerified: Bool
     /// How many of the segments' batches each epoch seals.
     package let batchesByEpoch: [UInt32: Int]
 }

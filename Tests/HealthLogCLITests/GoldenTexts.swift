@@ -747,16 +747,17 @@ enum GoldenTexts {
 
         'key list' prints each slot (id, kind, when it was made, the data-key epochs it
         holds), the current epoch and the epochs the segments' batches are sealed under;
-        it needs no secret. The others open the store with its secret first (as every
-        command does) and change only slot files, each replaced atomically and durably
-        under the writer lock: a crash leaves the old slots or the new ones. 'key add'
-        makes a slot for a new passphrase (--new-passphrase-file,
-        HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt) or key file
-        (--new-key-file) and prints its id. 'key remove ID' removes a slot, never the
-        last one nor the one the secret given opens. To change a passphrase, add the new
-        one, then remove the old slot giving the new one. 'key rotate' starts a new
-        data-key epoch for everything written after it (older data keeps its epoch's
-        key) and prints the epoch.
+        it needs no secret, and with one (or after 'unlock') it also checks each
+        data-key entry's MAC and names the entries that fail, which no command uses. The
+        others open the store with its secret first (as every command does) and change
+        only slot files, each replaced atomically and durably under the writer lock: a
+        crash leaves the old slots or the new ones. 'key add' makes a slot for a new
+        passphrase (--new-passphrase-file, HEALTHLOG_NEW_PASSPHRASE_FILE, else typed
+        twice at a prompt) or key file (--new-key-file) and prints its id. 'key remove
+        ID' removes a slot, never the last one nor the one the secret given opens. To
+        change a passphrase, add the new one, then remove the old slot giving the new
+        one. 'key rotate' starts a new data-key epoch for everything written after it
+        (older data keeps its epoch's key) and prints the epoch.
         """
 
     /// `healthlog unlock --help`.

@@ -57,6 +57,22 @@ final class StoreKeys: Sendable {
         return done
     }
 
+    /// The keys of the encrypted store `meta` describes, opened now if not yet, with the
+    /// secret given or the keyring's keys but never by asking; `nil` when neither is at hand.
+    ///
+    /// - Throws: ``HealthLogError/Code/wrongKey`` when the secret given opens no slot.
+    func openWithoutAsking(_ layout: StoreLayout, _ meta: StoreMeta) throws -> KeySlots.Opened? {
+        if let done = opened.withLock({ $0 }), done.cipher.storeID == meta.storeID { return done }
+        if secret == nil && !readsKeyring { return nil }
+        do {
+            let done = try KeySlots.unlock(layout, storeID: meta.storeID, secret: secret ?? .unlocked)
+            opened.withLock { $0 = done }
+            return done
+        } catch let error as HealthLogError where error.code == .keyRequired {
+            return nil
+        }
+    }
+
     /// Keeps `keys` as the store's open keys (after a rotation changed them).
     func replace(with keys: KeySlots.Opened) {
         opened.withLock { $0 = keys }

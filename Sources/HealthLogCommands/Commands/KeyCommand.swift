@@ -4,7 +4,7 @@ import HealthLog
 enum KeyCommand: Command {
     static let configuration = CommandConfiguration(
         name: "key", abstract: "Manage an encrypted store's key slots, or rotate its data key.",
-        discussion: "'key list' prints each slot (id, kind, when it was made, the data-key epochs it holds), the current epoch and the epochs the segments' batches are sealed under; it needs no secret. The others open the store with its secret first (as every command does) and change only slot files, each replaced atomically and durably under the writer lock: a crash leaves the old slots or the new ones. 'key add' makes a slot for a new passphrase (--new-passphrase-file, HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt) or key file (--new-key-file) and prints its id. 'key remove ID' removes a slot, never the last one nor the one the secret given opens. To change a passphrase, add the new one, then remove the old slot giving the new one. 'key rotate' starts a new data-key epoch for everything written after it (older data keeps its epoch's key) and prints the epoch.")
+        discussion: "'key list' prints each slot (id, kind, when it was made, the data-key epochs it holds), the current epoch and the epochs the segments' batches are sealed under; it needs no secret, and with one (or after 'unlock') it also checks each data-key entry's MAC and names the entries that fail, which no command uses. The others open the store with its secret first (as every command does) and change only slot files, each replaced atomically and durably under the writer lock: a crash leaves the old slots or the new ones. 'key add' makes a slot for a new passphrase (--new-passphrase-file, HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt) or key file (--new-key-file) and prints its id. 'key remove ID' removes a slot, never the last one nor the one the secret given opens. To change a passphrase, add the new one, then remove the old slot giving the new one. 'key rotate' starts a new data-key epoch for everything written after it (older data keeps its epoch's key) and prints the epoch.")
 
     /// What `key` does.
     enum Action: Sendable {
@@ -83,8 +83,10 @@ enum KeyCommand: Command {
             }
             let epochs = slot.epochs.map(String.init).joined(separator: ",")
             terminal.print(id + pad(kind, 12) + pad(created.description, 22) + epochs)
+            if let problem = slot.problem { terminal.print(pad("", 6) + "damaged: " + problem) }
         }
-        terminal.print("current epoch: " + (listing.currentEpoch.map(String.init) ?? "none (no slot opens)"))
+        let unverified = listing.isVerified ? "" : " (as the slot files say; give the store's secret to check them)"
+        terminal.print("current epoch: " + (listing.currentEpoch.map { String($0) + unverified } ?? "none (no slot opens)"))
         let used = listing.batchesByEpoch.sorted { $0.key < $1.key }.map { "epoch \($0.key) (\(String(counting: $0.value, "batch")))" }
         terminal.print("segments sealed under: " + (used.isEmpty ? "nothing yet" : used.joined(separator: ", ")))
     }

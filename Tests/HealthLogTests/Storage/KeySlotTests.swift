@@ -106,6 +106,11 @@ struct KeySlotTests {
         // Without the MAC check the forged epoch would be current: every slot holds it.
         #expect(KeySlots.currentEpoch(try KeySlots.read(layout).compactMap(\.slot)) == 1)
 
+        let listed = try HealthStore(directory: path, secret: secret).keySlots()
+        #expect(listed.isVerified && listed.currentEpoch == 0 && listed.slots.map(\.epochs) == [[0], [0]])
+        #expect(listed.slots.allSatisfy { $0.kind != nil && $0.problem?.contains("key epochs 1 fail their MAC") == true })
+        let unverified = try HealthStore(directory: path, options: StoreOptions(), keys: nil).keySlots()
+        #expect(!unverified.isVerified && unverified.currentEpoch == 1)
         for opener in [secret, .keyFile(keyFile)] {
             #expect(try HealthStore(directory: path, secret: opener).layout.cipher(StoreMeta.read(layout))?.currentEpoch == 0)
         }

@@ -66,12 +66,13 @@ enum KeySlots {
         return shared.max()
     }
 
-    /// `slots` holding only the entries whose MAC verifies under `authority`.
+    /// `slots` holding only the entries whose MAC verifies under `authority`; a slot none of
+    /// whose entries verifies is left out, as a damaged file is.
     static func verified(_ slots: [KeySlot], storeID: StoreID, authority: SecretBytes) -> [KeySlot] {
-        slots.map { slot in
+        slots.compactMap { slot in
             var kept = slot
             kept.entries = slot.entries.filter { slot.verifies($0, storeID: storeID, authority: authority) }
-            return kept
+            return kept.entries.isEmpty ? nil : kept
         }
     }
 

@@ -124,5 +124,13 @@ struct KeySlotTests {
         _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((9...10).map(CorruptionFixture.heartRate)))
         #expect(try HealthStore(directory: path, secret: secret).keySlots().batchesByEpoch == [0: 2, 2: 1])
         #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: secret)).count == 10)
+
+        // A slot none of whose entries verifies counts as damaged: the others still open the store.
+        var slot2 = try KeySlot.decode(ByteSurgery.read(KeySlots.path(layout, 2)), id: 2)
+        for index in slot2.entries.indices { slot2.entries[index].mac[0] ^= 1 }
+        try ByteSurgery.write(slot2.encoded(), to: KeySlots.path(layout, 2))
+        #expect(try HealthStore(directory: path, secret: secret).layout.cipher(StoreMeta.read(layout))?.currentEpoch == 2)
+        let damaged = try HealthStore(directory: path, secret: secret).keySlots()
+        #expect(damaged.slots[1].epochs.isEmpty && damaged.slots[1].problem?.contains("key epochs 0,1,2 fail their MAC") == true)
     }
 }

@@ -41,11 +41,12 @@ struct KeyChanges {
     /// - Throws: ``HealthLogError/Code/badUsage`` when there is no such slot, it is the
     ///   last, or the secret given opens it.
     func remove(_ id: UInt16) throws {
-        let (_, opened, _) = try openKeys()
+        let (meta, opened, authority) = try openKeys()
         try locked { faults in
             let found = try KeySlots.read(layout)
             guard found.contains(where: { $0.id == id }) else { throw HealthLogError(.badUsage, "\(layout.directory) has no key slot \(id)") }
-            guard found.contains(where: { $0.id != id && $0.slot != nil }) else {
+            let others = KeySlots.verified(found.compactMap(\.slot).filter { $0.id != id }, storeID: meta.storeID, authority: authority)
+            guard !others.isEmpty else {
                 throw HealthLogError(.badUsage, "key slot \(id) is the store's last key slot that opens: add another slot first ('healthlog key add'), or the store could never be opened again")
             }
             guard opened.slot != id else {
@@ -61,9 +62,10 @@ struct KeyChanges {
         }
     }
 
-    /// Starts a new data-key epoch: a new random key, one past every epoch any slot holds,
-    /// sealed to each slot's public key with its MAC under the slot authority key (which the
-    /// opened slot or the keyring gave), and written slot by slot. It becomes current once
+    /// Starts a new data-key epoch: a new random key, one past every epoch any slot holds
+    /// (of the entries the slot authority key vouches for), sealed to each slot with such
+    /// entries, with its MAC under the slot authority key (which the opened slot or the
+    /// keyring gave), and written slot by slot. It becomes current once
     /// every slot holds it. Refreshes the keys `healthlog unlock` left in the keyring.
     /// Returns the new epoch.
     ///
@@ -79,8 +81,12 @@ struct KeyChanges {
                     "\(KeySlots.path(layout, damaged.id)): \(damaged.problem ?? "damaged"); it cannot receive the new key: remove it with 'healthlog key remove \(damaged.id)' first")
             }
             try requireCurrent(opened, found, meta.storeID, authority)
-            let slots = found.compactMap(\.slot)
-            let highest = slots.flatMap(\.epochs).max() ?? 0
+            // Only slots with entries the authority key vouches for, rewritten with only those
+            // entries: a slot file someone without a secret put in `keys/` gets no key, and
+            // entries no secret holder made are dropped; the new epoch is still numbered past
+            // every epoch any file names.
+            let slots = KeySlots.verified(found.compactMap(\.slot), storeID: meta.storeID, authority: authority)
+            let highest = found.compactMap(\.slot).flatMap(\.epochs).max() ?? 0
             guard highest < UInt32.max else { throw HealthLogError(.badUsage, "no key epoch is left") }
             let epoch = highest + 1
             let key = try SecretBytes.random(count: XChaCha20Poly1305.keyLength)

@@ -224,7 +224,12 @@ struct BatchHeader: Equatable, Sendable {
                 }
                 let unit = Array(bytes[reader.position..<bytes.count - 8])
                 guard let table = place.cipher.open(unit, .batchTable, place: place.tableBytes(fixedFields: Array(bytes[0..<reader.position]))) else {
-                    throw FormatViolation("batch header's table: " + unit.withUnsafeBytes { place.cipher.failure(of: $0) })
+                    var violation = FormatViolation("batch header's table: " + unit.withUnsafeBytes { place.cipher.failure(of: $0) })
+                    if verifyingChecksum {
+                        let epoch = unit.withUnsafeBytes { StoreCipher.epoch(of: $0) } ?? 0
+                        violation.unopened = place.cipher.epochs.contains(epoch) ? 0 : epoch
+                    }
+                    throw violation
                 }
                 reader = ByteReader(table)
                 trailer = 0
@@ -241,6 +246,7 @@ struct BatchHeader: Equatable, Sendable {
                 let nameLength = Int(try reader.read(UInt16.self))
                 let nameBytes = try reader.read(count: nameLength)
                 let name = names?.name(nameBytes, at: groups.count) ?? String(decoding: nameBytes, as: UTF8.self)
+                guard name.utf8.count == nameLength else { throw FormatViolation("batch group's type name is not UTF-8") }
                 let group = Group(
                     kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
                     lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),

@@ -80,6 +80,10 @@ struct FormatViolation: Error, Sendable {
     var reason: String
     /// Whether the data comes from a newer format version.
     var isNewerVersion: Bool = false
+    /// Set for a sealed batch table whose checksum holds but which does not open: never a
+    /// torn tail (its bytes are those written). The epoch it names when the keys lack it,
+    /// else 0 (it does not authenticate: changed with its checksum, or moved).
+    var unopened: UInt32?
 
     init(_ reason: String, isNewerVersion: Bool = false) {
         self.reason = reason

@@ -56,12 +56,15 @@ struct Compactor {
             report.filesWaitingForReaders = try UnusedSegments.remove(layout, faults: faults).waiting
         }
         guard rekey else { return report }
-        if report.generation > 0 { _ = try Reindexer(layout: layout, options: options, progress: nil).run() }
+        // Also after a rekey killed before its reindex: the derived files are sealed anew
+        // before any epoch they may still use is dropped.
+        _ = try Reindexer(layout: layout, options: options, progress: nil).run()
         if report.filesWaitingForReaders == 0 { report.epochsDropped = try dropOlderEpochs() }
         return report
     }
 
-    /// Removes from every key slot the key epochs older than the current one, once the
+    /// Removes from every key slot the key epochs below the current one (one above it, left
+    /// by a rotation killed part-way, stays, so no later rotation reuses its number), once the
     /// rewrite left no segment in use sealed under them and no reader (a backup) holds a
     /// superseded one; under the writer lock. Returns the epochs removed.
     private func dropOlderEpochs() throws -> [UInt32] {
@@ -69,7 +72,7 @@ struct Compactor {
         defer { lock.release() }
         let snapshot = try LogSnapshot(layout)
         guard let cipher = snapshot.cipher, FileDescriptor.exists(layout.keySlots), try staleSegments(snapshot).isEmpty else { return [] }
-        let older = cipher.epochs.filter { $0 != cipher.currentEpoch }
+        let older = cipher.epochs.filter { $0 < cipher.currentEpoch }
         for epoch in older { try KeySlots.dropEpoch(epoch, layout: layout) }
         return older
     }

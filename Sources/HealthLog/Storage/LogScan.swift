@@ -319,6 +319,15 @@ struct LogScan {
             header = try decode(payload, file, offset)
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.location(offset)): \(violation.reason): upgrade healthlog") }
+            if let epoch = violation.unopened, payload.withUnsafeBytes({ BatchHeader.FixedFields($0)?.storeTag }) == meta.storeID.tag {
+                // A sealed table of this store with a sound checksum is what was written: a
+                // missing key or tampering, never a torn tail a writer may cut.
+                throw epoch == 0
+                    ? HealthLogError(.corrupt, "\(file.location(offset)): \(violation.reason)")
+                    : HealthLogError(
+                        .keyRequired,
+                        "\(file.location(offset)): sealed under key epoch \(epoch), which the keys opened for this command lack (the key slots changed while it ran?): run it again")
+            }
             return .failure(violation)
         }
         guard header.storeTag == meta.storeID.tag else { return .failure(FormatViolation("batch belongs to another store")) }

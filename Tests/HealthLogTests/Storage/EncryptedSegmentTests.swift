@@ -190,6 +190,25 @@ struct EncryptedSegmentTests {
         #expect(cipher.open(sealed, .batchTable, place: [9]) == nil)
     }
 
+    @Test("A writer whose keys lack the epoch of batches past the checkpoint refuses (exit 4) and cuts nothing: a sealed table with a sound checksum is never a torn tail")
+    func missingEpochIsNotATornTail() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let old = try SecretBytes.random(count: 32)
+        let new = try SecretBytes.random(count: 32)
+        let first = try Self.makeStore(dir.path + "/s", keys: [0: old])
+        _ = try first.append(ndjson: CompactionTests.lines(1...50))
+        var unsynced = StoreOptions()
+        unsynced.sync = false
+        let rotated = try Self.handle(HealthStore(directory: first.directory, options: unsynced, keys: first.layout.keys), keys: [0: old, 1: new], current: 1)
+        _ = try rotated.append(ndjson: CompactionTests.lines(51...80))
+        let expected = try CompactionTests.raw(rotated)
+        let stale = try Self.handle(first, keys: [0: old], current: 0)
+        let error = try #require(throws: HealthLogError.self) { try stale.append(ndjson: CompactionTests.lines(81...90)) }
+        #expect(error.code == .keyRequired || error.code == .corrupt, "\(error)")
+        #expect(try CompactionTests.raw(rotated) == expected, "nothing was cut")
+    }
+
     /// Where `needle` first occurs in `haystack`, if anywhere.
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         haystack.firstRange(of: needle)?.lowerBound

@@ -131,6 +131,24 @@ struct KeySlotTests {
         try ByteSurgery.write(slot2.encoded(), to: KeySlots.path(layout, 2))
         #expect(try HealthStore(directory: path, secret: secret).layout.cipher(StoreMeta.read(layout))?.currentEpoch == 2)
         let damaged = try HealthStore(directory: path, secret: secret).keySlots()
-        #expect(damaged.slots[1].epochs.isEmpty && damaged.slots[1].problem?.contains("key epochs 0,1,2 fail their MAC") == true)
+        #expect(damaged.slots[1].epochs.isEmpty && damaged.slots[1].problem?.contains("key epochs 0,2 fail their MAC") == true, "the rotation dropped the forged entries")
+    }
+
+    @Test("A slot file someone without a secret put in keys/ (its own public key, entries that fail their MAC) gets no key at a rotation, and is no slot that lets the last real one go")
+    func foreignSlotGetsNoKey() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try Self.makeStore(dir)
+        let secret = StoreSecret.passphrase(Array("correct horse".utf8))
+        let layout = StoreLayout(directory: path)
+        var foreign = try #require(try KeySlots.read(layout).compactMap(\.slot).first)
+        foreign.id = 99
+        foreign.publicKey = try Sodium.random(count: foreign.publicKey.count)
+        try ByteSurgery.write(foreign.encoded(), to: KeySlots.path(layout, 99))
+        chmod(KeySlots.path(layout, 99), 0o600)
+        let epoch = try HealthStore(directory: path, secret: secret).rotateKey()
+        let after = try KeySlot.decode(ByteSurgery.read(KeySlots.path(layout, 99)), id: 99)
+        #expect(!after.epochs.contains(epoch), "the foreign slot was not given the new key")
+        #expect(throws: HealthLogError.self) { try HealthStore(directory: path, secret: secret).removeKeySlot(1) }
     }
 }

@@ -100,6 +100,25 @@ extension HealthStore {
         guard meta.isEncrypted else { throw HealthLogError(.badUsage, "\(directory) is not encrypted: there is nothing to lock") }
         return try UnlockedKeys.drop(meta.storeID)
     }
+
+    /// The secret that opens this store when it is encrypted (asking for it, or taking the
+    /// keyring's keys, as any command does), for a process the command starts; `nil` for a
+    /// plaintext or missing store.
+    ///
+    /// - Throws: ``HealthLogError/Code/keyRequired`` or ``HealthLogError/Code/wrongKey`` as
+    ///   any read of the store does.
+    package func secretForWorker() throws -> StoreSecret? {
+        guard layout.exists else { return nil }
+        let meta = try StoreMeta.read(layout)
+        guard meta.isEncrypted else { return nil }
+        guard let keys = layout.keys else { throw StoreKeys.keyRequired(layout) }
+        return try keys.secretUsed(layout, meta)
+    }
+
+    /// This store with other options, opened with the same keys.
+    package func with(options: StoreOptions) -> HealthStore {
+        HealthStore(directory: directory, options: options, keys: layout.keys)
+    }
 }
 
 /// What `healthlog key list` shows: each key slot, and the current data-key epoch.

@@ -164,7 +164,7 @@ extension HealthStore {
         origin.exportDate = date
         var options = options
         options.origin = origin
-        return HealthStore(directory: directory, options: options)
+        return with(options: options)
     }
 
     /// Whether `uuid` is in `sorted`, by binary search.

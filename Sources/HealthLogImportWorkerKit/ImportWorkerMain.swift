@@ -22,7 +22,7 @@ package enum ImportWorkerMain {
             ParentWatch.handleSignals()
             if let fd = request.parentPipe { ParentWatch.watch(fd) }
             var lastStep: (phase: ImportProgress.Phase, megabytes: Int)?
-            let store = HealthStore(directory: request.storePath, options: request.storeOptions)
+            let store = HealthStore(directory: request.storePath, secret: request.secret, ask: nil, options: request.storeOptions)
             var options = ImportOptions()
             options.mirror = request.mirror
             let report = try store.importExport(at: request.exportPath, options: options) { step in

@@ -13,6 +13,8 @@ final class StoreKeys: Sendable {
     /// terminal), given the store directory; `nil` when none can be had.
     private let ask: (@Sendable (String) throws -> StoreSecret?)?
     private let opened: Mutex<KeySlots.Opened?>
+    /// The secret that opened the keys (``StoreSecret/unlocked`` for the keyring's).
+    private let used = Mutex<StoreSecret?>(nil)
 
     /// Keys to be opened with `secret` at first use.
     init(secret: StoreSecret?) {
@@ -79,14 +81,28 @@ final class StoreKeys: Sendable {
     }
 
     private func resolve(_ layout: StoreLayout, _ storeID: StoreID) throws -> KeySlots.Opened {
-        if let secret { return try KeySlots.unlock(layout, storeID: storeID, secret: secret) }
+        if let secret { return try unlock(layout, storeID, secret) }
         if readsKeyring {
             do {
-                return try KeySlots.unlock(layout, storeID: storeID, secret: .unlocked)
+                return try unlock(layout, storeID, .unlocked)
             } catch let error as HealthLogError where error.code == .keyRequired {}
         }
         guard let secret = try ask?(layout.directory) else { throw Self.keyRequired(layout) }
-        return try KeySlots.unlock(layout, storeID: storeID, secret: secret)
+        return try unlock(layout, storeID, secret)
+    }
+
+    private func unlock(_ layout: StoreLayout, _ storeID: StoreID, _ secret: StoreSecret) throws -> KeySlots.Opened {
+        let opened = try KeySlots.unlock(layout, storeID: storeID, secret: secret)
+        used.withLock { $0 = secret }
+        return opened
+    }
+
+    /// The secret that opens the encrypted store `meta` describes at `layout` (opening its
+    /// keys now if not yet): what a process the command starts (the import worker) is
+    /// handed; `nil` for keys given already open.
+    func secretUsed(_ layout: StoreLayout, _ meta: StoreMeta) throws -> StoreSecret? {
+        _ = try open(layout, meta)
+        return used.withLock { $0 }
     }
 
     /// The error for an encrypted store opened without a secret.

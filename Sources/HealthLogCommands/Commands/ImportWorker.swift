@@ -9,7 +9,8 @@ import HealthLog
 /// libraries (libxml2, libarchive), so that no other command pays for loading them, and
 /// prints what it reports exactly as an import in this process would.
 ///
-/// The worker gets the store and its options as arguments (``ImportWorkerRequest``), and
+/// The worker gets the store and its options as arguments (``ImportWorkerRequest``), an
+/// encrypted store's secret as a path, the keyring, or a passphrase on a pipe, and
 /// answers on a pipe with one ``ImportWorkerMessage`` a line. A failure is thrown here as
 /// the same ``HealthLogError``, so messages and exit codes are those of the import itself.
 struct ImportWorker {
@@ -50,7 +51,26 @@ struct ImportWorker {
         posix_spawn_file_actions_addclose(&actions, writeEnd)
         posix_spawn_file_actions_adddup2(&actions, watch[0], 0)
         posix_spawn_file_actions_addclose(&actions, watch[0])
-        let argv = [executable] + arguments
+        // An encrypted store's passphrase, on a pipe the worker reads to its end (it fits
+        // the pipe's buffer, so writing it all first cannot block).
+        let secret = try store.secretForWorker()
+        var passphrase: [Int32] = [-1, -1]
+        if case .passphrase(let bytes) = secret {
+            guard pipe(&passphrase) == 0 else { throw Self.failure("cannot create a pipe for healthlog-import", errno) }
+            _ = fcntl(passphrase[1], F_SETFD, FD_CLOEXEC)
+            let written = bytes.withUnsafeBytes { write(passphrase[1], $0.baseAddress, $0.count) }
+            _ = close(passphrase[1])
+            guard written == bytes.count else {
+                _ = close(passphrase[0])
+                throw Self.failure("cannot hand the passphrase to healthlog-import", errno)
+            }
+            posix_spawn_file_actions_adddup2(&actions, passphrase[0], ImportWorkerRequest.passphraseDescriptor)
+            posix_spawn_file_actions_addclose(&actions, passphrase[0])
+        }
+        defer { if passphrase[0] >= 0 { _ = close(passphrase[0]) } }
+        var request = ImportWorkerRequest(storePath: store.directory, exportPath: path, storeOptions: store.options, mirror: mirror, parentPipe: 0)
+        request.secret = secret
+        let argv = [executable] + request.arguments
         var cArgv = argv.map { strdup($0) } + [nil]
         defer { for argument in cArgv { free(argument) } }
         var pid: pid_t = 0
@@ -97,12 +117,6 @@ struct ImportWorker {
         guard signalNumber == 0, (status >> 8) & 0xFF == 0 else {
             throw HealthLogError(.io, "\(executable) ended with status \(status) without a report")
         }
-    }
-
-    /// The worker's arguments: the store, the options, the export, and the watch pipe as
-    /// its standard input.
-    private var arguments: [String] {
-        ImportWorkerRequest(storePath: store.directory, exportPath: path, storeOptions: store.options, mirror: mirror, parentPipe: 0).arguments
     }
 
     /// The worker `name` in the directory of the running executable (`/proc/self/exe`).

@@ -4,7 +4,7 @@ extension HealthStore {
     /// against its manifest until the restore itself. A backup of an encrypted store is
     /// read with this handle's secret, as the restore reads it.
     ///
-    /// - Throws: as ``restore(from:force:to:decrypting:progress:)`` does before it copies anything:
+    /// - Throws: as ``restore(from:force:to:decrypting:encryptingWith:progress:)`` does before it copies anything:
     ///   ``HealthLogError/Code/anchorRefused`` for a point the backup cannot name or one
     ///   that keeps no event (unless it is the anchor `0`); ``HealthLogError/Code/keyRequired``
     ///   or ``HealthLogError/Code/wrongKey`` for a backup of an encrypted store.

@@ -120,7 +120,7 @@ fi
 if [[ -n $HL ]] && bench ingest healthlog "rm -rf $(q "$STORE")" "$HL --store $(q "$STORE") append $(q "$DATA")" count; then
   record ingest healthlog "$MEDIAN" "$N" "$(disk "$STORE")" "$RSS_KB" ""
 fi
-if (( ENCRYPTED )) && bench ingest "healthlog encrypted" "rm -rf $(q "$ENC") && $HL --store $(q "$ENC") init --encrypt" \
+if (( ENCRYPTED )) && bench ingest "healthlog encrypted" "rm -rf $(q "$ENC") && $HL --store $(q "$ENC") init --encrypt >/dev/null" \
      "$HL --store $(q "$ENC") append $(q "$DATA")" count; then
   record ingest "healthlog encrypted" "$MEDIAN" "$N" "$(disk "$ENC")" "$RSS_KB" ""
 fi
@@ -153,7 +153,7 @@ if [[ -n $HL ]]; then
   for peer in "${peers[@]}"; do
     S90=$WORK/hl90${peer#healthlog}.store; S90=${S90// /-}
     rm -rf "$S90"
-    [[ $peer == healthlog ]] || "$HEALTHLOG" --store "$S90" init --encrypt
+    [[ $peer == healthlog ]] || "$HEALTHLOG" --store "$S90" init --encrypt >/dev/null
     if "$HEALTHLOG" --store "$S90" append "$WORK/part1.ndjson" >/dev/null &&
        tok=$("$HEALTHLOG" --store "$S90" replay --from 0 --type "$BG" 2>&1 >/dev/null | sed -n 's/^next-anchor: //p' | tail -n 1) &&
        [[ -n $tok ]] && "$HEALTHLOG" --store "$S90" append "$WORK/part2.ndjson" >/dev/null; then

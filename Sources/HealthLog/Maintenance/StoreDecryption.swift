@@ -23,37 +23,7 @@ struct StoreDecryption {
     func run() throws {
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
         guard snapshot.cipher != nil else { return }
-        let opener = SegmentRewriter(layout: layout, snapshot: snapshot, generation: 0, faults: faults)
-        var buffer: [UInt8] = []
-        var lines = BatchLines()
-        var head: (name: SegmentName, end: Int)?
-        for (index, file) in snapshot.segments.enumerated() {
-            let path = layout.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-            let temporary = path + DurableFile.temporarySuffix
-            unlink(temporary)
-            let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
-            defer { fd.close() }
-            try fd.setMode(0o600)
-            var offset = 0
-            let prologue = try file.read(at: 0, count: SegmentLayout.prologueLength)
-            try faults.write(prologue, to: fd, at: offset)
-            offset += prologue.count
-            for batch in try snapshot.batches(inSegment: index) {
-                let (header, frames) = try opener.plain(batch, dropping: [:], buffer: &buffer, lines: &lines)
-                let bytes = header.encoded() + frames.joined()
-                try faults.write(bytes, to: fd, at: offset)
-                offset += bytes.count
-            }
-            try faults.syncData(fd)
-            _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
-            unlink(SegmentIndex.path(layout, file.name))
-            if snapshot.appendPoint?.segment == index { head = (file.name, offset) }
-        }
-        if let head, snapshot.headSeq > 0 {
-            try Checkpoint(seq: snapshot.headSeq, segmentBase: head.name.baseSeq, endOffset: UInt64(head.end)).write(layout, sync: true)
-        }
-        let compactions = snapshot.compactions
-        if compactions.carried != compactions { try compactions.carried.write(layout) }
+        try SegmentRecoding(layout: layout, faults: faults).run(snapshot) { _, plain, _, _ in plain }
         try DurableFile.replace(layout.meta, with: Array(StoreMeta.new(snapshot.meta.storeID, encrypted: false).text.utf8), syncDirectory: false)
         for name in try DirectoryListing.names(in: layout.keySlots) { unlink(layout.keySlots + "/" + name) }
         rmdir(layout.keySlots)

@@ -35,38 +35,9 @@ struct StoreEncryption {
         let storeID = snapshot.meta.storeID
         let keys = [UInt32(0): try SecretBytes.random(count: XChaCha20Poly1305.keyLength)]
         let cipher = StoreCipher(storeID: storeID, keys: keys, current: 0)
-        let opener = SegmentRewriter(layout: layout, snapshot: snapshot, generation: 0, faults: faults)
-        var buffer: [UInt8] = []
-        var lines = BatchLines()
-        var head: (name: SegmentName, end: Int)?
-        for (index, file) in snapshot.segments.enumerated() {
-            let path = layout.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
-            let temporary = path + DurableFile.temporarySuffix
-            unlink(temporary)
-            let fd = try FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL)
-            defer { fd.close() }
-            try fd.setMode(0o600)
-            var offset = 0
-            let prologue = try file.read(at: 0, count: SegmentLayout.prologueLength)
-            try faults.write(prologue, to: fd, at: offset)
-            offset += prologue.count
-            for batch in try snapshot.batches(inSegment: index) {
-                let (header, frames) = try opener.plain(batch, dropping: [:], buffer: &buffer, lines: &lines)
-                let place = BatchPlace(cipher: cipher, segmentBase: file.name.baseSeq, generation: file.name.generation, offset: offset)
-                let bytes = header.sealed(header.encoded() + frames.joined(), at: place).bytes
-                try faults.write(bytes, to: fd, at: offset)
-                offset += bytes.count
-            }
-            try faults.syncData(fd)
-            _ = try retryingOnInterrupt("cannot rename", path: temporary) { rename(temporary, path) }
-            unlink(SegmentIndex.path(layout, file.name))
-            if snapshot.appendPoint?.segment == index { head = (file.name, offset) }
+        try SegmentRecoding(layout: layout, faults: faults).run(snapshot) { header, plain, segment, offset in
+            header.sealed(plain, at: BatchPlace(cipher: cipher, segmentBase: segment.baseSeq, generation: segment.generation, offset: offset)).bytes
         }
-        if let head, snapshot.headSeq > 0 {
-            try Checkpoint(seq: snapshot.headSeq, segmentBase: head.name.baseSeq, endOffset: UInt64(head.end)).write(layout, sync: true)
-        }
-        let compactions = snapshot.compactions
-        if compactions.carried != compactions { try compactions.carried.write(layout) }
         let uuids = layout.directory + "/uuids"
         for name in (try? DirectoryListing.names(in: uuids)) ?? [] { unlink(uuids + "/" + name) }
         let authority = try SecretBytes.random(count: KeySlot.authorityLength)

@@ -157,7 +157,7 @@ struct AggregateCLITests {
         let svg = dir.file("mass.svg")
         #expect(try HealthLogBinary.run(["--store", path, "plot", "--type", "BodyMass", "--unit", "lb", "--time-zone", "Europe/Berlin", "-o", svg]).status == 0)
         let chart = try String(contentsOfFile: svg, encoding: .utf8)
-        #expect(chart.contains("(lb)</text>") && chart.contains("<title>2024-03-31: 176.3698"), "\(chart)")
+        #expect(chart.contains("(lb)</text>") && chart.contains("<title>2024-03-31: 176.37</title>"), "\(chart)")
         let partition = try HealthLogBinary.run(["--store", path, "export", "--unit", "lb", "--partition", dir.file("lake")])
         #expect(partition.status == 2 && partition.stderr.contains("--unit does not go with --partition"))
     }

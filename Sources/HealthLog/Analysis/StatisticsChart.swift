@@ -57,7 +57,7 @@ package struct StatisticsChart {
         let frame = ChartFrame(values: axis, intervals: points.map { ($0.row.start.microseconds, $0.row.end.microseconds, Int($0.row.start.offsetMinutes)) })
         let f = ChartFrame.f
         var out = frame.opening(title: title, subtitle: subtitle)
-        func tip(_ row: Statistics, _ v: Double) -> String { "<title>\(ChartText.escaped(row.label)): \(JSONText.number(v))</title>" }
+        func tip(_ row: Statistics, _ v: Double) -> String { "<title>\(ChartText.escaped(row.label)): \(figure.text(v))</title>" }
         if isBars {
             for (row, v) in points {
                 guard let x0 = frame.time.x(row.start.microseconds), let x1 = frame.time.x(row.end.microseconds) else { continue }

@@ -63,4 +63,21 @@ package enum StatisticsFigure: String, Sendable, CaseIterable {
         case .mostRecent: row.mostRecent
         }
     }
+
+    /// `value`, a figure of this kind, as printed (see ``PrintedNumber``): a count whole; a
+    /// sum, mean or duration to ``PrintedNumber/figureDigits`` significant digits; a
+    /// sample's value (minimum, maximum, most recent) to ``PrintedNumber/conversionDigits``.
+    package func text(_ value: Double) -> String {
+        switch self {
+        case .count: JSONText.number(value)
+        case .sum, .avg, .duration: JSONText.number(PrintedNumber.figure(value))
+        case .min, .max, .mostRecent: JSONText.number(PrintedNumber.converted(value))
+        }
+    }
+
+    /// The unit a row's figures print in: the row's, or `s` for a row without one whose
+    /// figures include the duration (seconds).
+    package static func unit(of row: Statistics, printing figures: [StatisticsFigure]) -> String {
+        row.unit.isEmpty && figures.contains(.duration) ? "s" : row.unit
+    }
 }

@@ -1,5 +1,6 @@
 /// Rewrites stored lines so every quantity sample is in one unit (`export --unit`): the
-/// value converted and the unit replaced; other lines unchanged. As HealthKit's
+/// value converted (to ``PrintedNumber/conversionDigits`` significant digits) and the unit
+/// replaced; other lines unchanged. As HealthKit's
 /// `doubleValue(for:)` raises for an incompatible unit, a quantity sample whose unit does
 /// not convert is refused, never passed on in its own unit.
 package struct QuantityLineConverter {
@@ -39,7 +40,7 @@ package struct QuantityLineConverter {
             converters[text] = converter
         }
         guard let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: body[valueRange]), as: UTF8.self)) else { return nil }
-        let converted = try converter.get()(value)
+        let converted = PrintedNumber.converted(try converter.get()(value))
         var out: [UInt8] = []
         out.reserveCapacity(line.count + 16)
         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))

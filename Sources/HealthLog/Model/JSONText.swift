@@ -19,10 +19,11 @@ package enum JSONText {
         return out + "\""
     }
 
-    /// A finite number as JSON: an integer without a fraction when it is one (below
-    /// 10^15), else Swift's shortest form that reads back as the same `Double`.
+    /// A finite number as JSON: an integer without a fraction when it is one (below 2^53,
+    /// where Swift would write `1000000000000000.0`), else Swift's shortest form that reads
+    /// back as the same `Double`.
     package static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
         return String(value)
     }
 }

@@ -50,14 +50,14 @@ enum AggregateCommand: Command {
             terminal.print(([interval.rawValue] + (separate ? ["source"] : []) + ["unit"] + stats.map(\.rawValue)).joined(separator: ","))
             for row in rows {
                 let source = separate ? [EventCSV.cell(row.source ?? "")] : []
-                terminal.print(([row.label] + source + [EventCSV.cell(row.unit)] + stats.map { $0.value(of: row).map(JSONText.number) ?? "" }).joined(separator: ","))
+                terminal.print(([row.label] + source + [EventCSV.cell(StatisticsFigure.unit(of: row, printing: stats))] + stats.map { stat in stat.value(of: row).map(stat.text) ?? "" }).joined(separator: ","))
             }
         } else {
             for row in rows {
                 var line = #"{"interval":"\#(interval.rawValue)","label":"\#(row.label)","start":"\#(row.start)","end":"\#(row.end)""#
                 if separate { line += #","source":\#(JSONText.string(row.source ?? ""))"# }
-                line += #","unit":\#(JSONText.string(row.unit))"#
-                for stat in stats { line += #","\#(stat.rawValue)":\#(stat.value(of: row).map(JSONText.number) ?? "null")"# }
+                line += #","unit":\#(JSONText.string(StatisticsFigure.unit(of: row, printing: stats)))"#
+                for stat in stats { line += #","\#(stat.rawValue)":\#(stat.value(of: row).map(stat.text) ?? "null")"# }
                 terminal.print(line + "}")
             }
         }

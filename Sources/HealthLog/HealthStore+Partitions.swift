@@ -17,7 +17,8 @@ extension HealthStore {
     /// ignored) as Hive-style partitions: see ``PartitionedExport``. The store is read one
     /// type at a time, so only that type's frames are decompressed. The export replaces the
     /// person's files of the types it covers (all types, or those `request` names): their
-    /// files (in either format) that it did not write are removed.
+    /// files (in either format) that it did not write are removed. Quantities are written in
+    /// one unit per type (``PartitionUnits``), as recorded in `recordedValue` and `recordedUnit`.
     ///
     /// ```swift
     /// let report = try store.exportPartitioned(ReplayRequest(), as: PartitionedExport(directory: "lake", person: "alice"))
@@ -25,7 +26,8 @@ extension HealthStore {
     ///
     /// - Throws: ``HealthLogError/Code/noStore`` when there is no store; ``HealthLogError/Code/unsafeFile``
     ///   when a directory in the way is a symbolic link or another user's; ``HealthLogError/Code/io``
-    ///   when a file cannot be written (files already renamed into place stay, each whole).
+    ///   when a file cannot be written (files already renamed into place stay, each whole);
+    ///   ``HealthLogError/Code/badUsage`` when a sample's unit does not convert to its type's.
     package func exportPartitioned(_ request: ReplayRequest, as export: PartitionedExport) throws -> PartitionedExport.Report {
         try OwnedDirectory.prepare(export.directory, isNamedByUser: true)
         var report = PartitionedExport.Report()
@@ -36,9 +38,10 @@ extension HealthStore {
             var writers: [Int: PartitionedExport.Writer] = [:]
             var live = request
             live.types = [type]
+            var units = PartitionUnits(type: type, unit: export.unit)
             do {
                 _ = try self.export(live) { line in
-                    guard let (year, text) = try export.row(line) else { return }
+                    guard let (year, text) = try export.row(line, units: &units) else { return }
                     report.samples += 1
                     if writers[year] == nil {
                         let typeDirectory = export.directory + "/" + partition

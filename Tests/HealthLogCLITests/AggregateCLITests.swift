@@ -139,7 +139,7 @@ struct AggregateCLITests {
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown time zone 'Mars/Base'"))
     }
 
-    @Test("aggregate merges an iPhone and a Watch on Berlin's clock across the spring change; plot draws it, its value axis in --unit; export --unit refuses --partition")
+    @Test("aggregate merges an iPhone and a Watch on Berlin's clock across the spring change; plot draws it, its value axis in --unit; export --unit with --partition needs one --type")
     func mergedOnLocalClock() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -159,6 +159,6 @@ struct AggregateCLITests {
         let chart = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(chart.contains("(lb)</text>") && chart.contains("<title>2024-03-31: 176.37</title>"), "\(chart)")
         let partition = try HealthLogBinary.run(["--store", path, "export", "--unit", "lb", "--partition", dir.file("lake")])
-        #expect(partition.status == 2 && partition.stderr.contains("--unit does not go with --partition"))
+        #expect(partition.status == 2 && partition.stderr.contains("--unit with --partition needs exactly one --type"))
     }
 }

@@ -103,7 +103,7 @@ struct PartitionCLITests {
                 for file in try fm.contentsOfDirectory(atPath: lake + "/" + typeDirectory + "/" + year) {
                     let text = try String(contentsOfFile: lake + "/" + typeDirectory + "/" + year + "/" + file, encoding: .utf8)
                     let lines = text.split(separator: "\n")
-                    #expect(lines.first == "person,seq,op,uuid,start,startOffset,localStart,end,endOffset,value,unit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects")
+                    #expect(lines.first == "person,seq,op,uuid,start,startOffset,localStart,end,endOffset,value,unit,recordedValue,recordedUnit,category,source,sourceVersion,device,metadata,activity,duration,totals,objects")
                     let person = String(file.dropLast(4))
                     for line in lines.dropFirst() {
                         #expect(line.hasPrefix(person + ","))
@@ -114,6 +114,64 @@ struct PartitionCLITests {
             }
         }
         #expect(got == expected)
+    }
+
+    /// The `value` cells of every CSV file under `directory`, with the person each row is of.
+    private static func values(under directory: String, column: String = "value") throws -> [(person: String, value: Double)] {
+        var values: [(String, Double)] = []
+        for year in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory + "/" + year) {
+                let lines = try String(contentsOfFile: directory + "/" + year + "/" + file, encoding: .utf8).split(separator: "\n")
+                let index = try #require(lines.first?.split(separator: ",", omittingEmptySubsequences: false).firstIndex(of: Substring(column)))
+                for line in lines.dropFirst() {
+                    let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+                    values.append((String(cells[0]), try #require(Double(cells[index]))))
+                }
+            }
+        }
+        return values
+    }
+
+    @Test("Two people who recorded heart rate in count/s and in count/min: the partitions hold count/min, so the mean over both is the count/min mean; the recorded value and unit stay beside it")
+    func oneUnitPerType() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let lake = dir.file("lake")
+        let alice = dir.file("alice")
+        let bob = dir.file("bob")
+        for (store, value, unit, day) in [(alice, "1.21667", "count/s", "04"), (alice, "1.03333", "count/s", "05"), (bob, "70", "count/min", "04"), (bob, "80", "count/min", "05")] {
+            #expect(try HealthLogBinary.run(["--store", store, "add", "--type", "HeartRate", "--value", value, "--unit", unit, "--start", "2024-03-\(day)T08:00:00Z"]).status == 0)
+        }
+        #expect(try HealthLogBinary.run(["--store", alice, "export", "--partition", lake, "--person", "alice"]).status == 0)
+        #expect(try HealthLogBinary.run(["--store", bob, "export", "--partition", lake, "--person", "bob"]).status == 0)
+        let values = try Self.values(under: lake + "/type=HeartRate")
+        #expect(values.count == 4)
+        let mean = values.map(\.value).reduce(0, +) / Double(values.count)
+        #expect(abs(mean - 71.25) < 1e-9, "the mean of 73.0002, 61.9998, 70 and 80 count/min, not of 1.2 count/s and 75 count/min")
+        let aliceFile = try String(contentsOfFile: lake + "/type=HeartRate/year=2024/alice.csv", encoding: .utf8)
+        #expect(aliceFile.contains(",73.0002,count/min,1.21667,count/s,") && aliceFile.contains(",61.9998,count/min,1.03333,count/s,"), "\(aliceFile)")
+        let recorded = try Self.values(under: lake + "/type=HeartRate", column: "recordedValue").filter { $0.person == "alice" }.map(\.value).sorted()
+        #expect(recorded == [1.03333, 1.21667])
+
+        let rows = try HealthLogBinary.run(["--store", bob, "export", "--partition", lake, "--person", "bob", "--type", "HeartRate", "--unit", "count/s", "--format", "ndjson-rows"])
+        #expect(rows.status == 0, "\(rows.stderr)")
+        let bobRows = try String(contentsOfFile: lake + "/type=HeartRate/year=2024/bob.ndjson", encoding: .utf8)
+        #expect(bobRows.contains(#""value":1.16666666666667,"unit":"count/s","recordedValue":70,"recordedUnit":"count/min""#), "\(bobRows)")
+    }
+
+    @Test("--unit with --partition takes one quantity type and a unit it converts to; otherwise exit 2 and nothing written", arguments: [
+        ["--unit", "count/s"], ["--unit", "count/s", "--type", "HeartRate", "--type", "StepCount"], ["--unit", "kg", "--type", "HeartRate"],
+        ["--unit", "s", "--type", "SleepAnalysis"],
+    ])
+    func unitNeedsOneType(options: [String]) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        let lake = dir.file("lake")
+        #expect(try HealthLogBinary.run(["--store", store, "add", "--type", "HeartRate", "--value", "60", "--unit", "count/min", "--start", "2024-03-04T08:00:00Z"]).status == 0)
+        let result = try HealthLogBinary.run(["--store", store, "export", "--partition", lake] + options)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: lake + "/type=HeartRate"))
     }
 
     @Test("Exporting a person again replaces their files and removes the ones no sample needs; other people's files stay")

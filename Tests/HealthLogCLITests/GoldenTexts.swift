@@ -276,7 +276,9 @@ enum GoldenTexts {
                                     a value matches the others. Repeatable.
           --unit <unit>             Write every quantity sample in this unit (lb, kcal,
                                     …), converted; a sample whose unit does not convert
-                                    is an error (exit 2). Not with --partition.
+                                    is an error (exit 2). With --partition, for one
+                                    --type (partitions are otherwise in each type's own
+                                    unit).
           --format <format>         ndjson (the default: the stored lines, valid append
                                     input), csv (a header row, then one row per event in
                                     typed columns: UTC start and end with their offsets,
@@ -285,8 +287,10 @@ enum GoldenTexts {
                                     JSON object per line).
           --partition <dir>         Write Hive-style partitions instead of stdout:
                                     DIR/type=HeartRate/year=2024/PERSON.csv (or .ndjson
-                                    with --format ndjson-rows), with a person column;
-                                    prints the files written.
+                                    with --format ndjson-rows), with a person column,
+                                    values in one unit per type (the recorded value and
+                                    unit in recordedValue and recordedUnit); prints the
+                                    files written.
           --person <id>             The person column and file name of --partition
                                     (default: the store's identity, a UUID).
           -h, --help                Show help information.

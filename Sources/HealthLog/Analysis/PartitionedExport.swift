@@ -15,7 +15,10 @@ import Darwin
 ///
 /// `type` is the type's short name and `year` the UTC year of the sample's start. Each
 /// file holds ``columns``: a `person` column, then ``EventTable``'s columns without `type`
-/// (the partition holds it). Each file is written to `PERSON.csv.tmp`, fsynced and
+/// (the partition holds it), with `recordedValue` and `recordedUnit` after `unit`: `value`
+/// and `unit` are in one unit per type (``PartitionUnits``), so a query over many people
+/// who recorded in different units (`count/s`, `count/min`) averages like with like, and
+/// the recorded columns keep the value and unit as recorded. Each file is written to `PERSON.csv.tmp`, fsynced and
 /// renamed, so a reader sees a person's old file or the new one; once every file is in
 /// place, this person's files (`.csv` or `.ndjson`) that this export did not write are
 /// removed, within the types it covers. Other people's files are never touched. Directories are created 0700 and
@@ -43,7 +46,7 @@ package struct PartitionedExport: Sendable {
     }
 
     /// The columns of a partition file.
-    package static let columns = ["person"] + EventTable.columns.filter { $0 != "type" }
+    package static let columns = ["person"] + EventTable.columns.filter { $0 != "type" }.flatMap { $0 == "unit" ? [$0, "recordedValue", "recordedUnit"] : [$0] }
 
     /// The directory the partitions live in.
     package var directory: String
@@ -51,11 +54,14 @@ package struct PartitionedExport: Sendable {
     package var person: String
     /// The files' format.
     package var format: Format
+    /// The unit every quantity is written in (one type's export), or `nil` for each type's
+    /// own (``PartitionUnits``).
+    package var unit: HealthUnit?
 
     /// An export of `person`'s samples into `directory`.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` when `person` cannot name a file.
-    package init(directory: String, person: String, format: Format = .csv) throws {
+    package init(directory: String, person: String, format: Format = .csv, unit: HealthUnit? = nil) throws {
         let allowed = person.utf8.allSatisfy { c in
             (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 95 || c == 45 || c == 46
         }
@@ -65,6 +71,7 @@ package struct PartitionedExport: Sendable {
         self.directory = directory
         self.person = person
         self.format = format
+        self.unit = unit
     }
 
     /// The partition directory name of `type` (`type=HeartRate`).
@@ -122,11 +129,16 @@ package struct PartitionedExport: Sendable {
         }
     }
 
-    /// The row of a stored line for a partition file, newline included; `nil` for a series
-    /// part after its head (``EventTable/rowCells(_:)``).
-    func row(_ line: UnsafeRawBufferPointer) throws -> (year: Int, text: String)? {
+    /// The row of a stored line for a partition file, newline included, its quantity in
+    /// `units`; `nil` for a series part after its head (``EventTable/rowCells(_:)``).
+    func row(_ line: UnsafeRawBufferPointer, units: inout PartitionUnits) throws -> (year: Int, text: String)? {
         guard var cells = try EventTable.rowCells(line) else { return nil }
         let start = cells[EventTable.columns.firstIndex(of: "start")!]
+        let valueColumn = EventTable.columns.firstIndex(of: "value")!
+        let unitColumn = EventTable.columns.firstIndex(of: "unit")!
+        let recorded = (cells[valueColumn], cells[unitColumn])
+        (cells[valueColumn], cells[unitColumn]) = try units.convert(value: recorded.0, unit: recorded.1)
+        cells.insert(contentsOf: [recorded.0, recorded.1], at: unitColumn + 1)
         cells.remove(at: EventTable.columns.firstIndex(of: "type")!)
         cells.insert(.text(person), at: 0)
         guard case .text(let instant) = start, let year = Int(instant.prefix(4)) else {

@@ -12,13 +12,13 @@ enum ExportCommand: Command {
         let predicate = PredicateOptions()
         let unit = Option(
             "--unit", "unit",
-            help: "Write every quantity sample in this unit (lb, kcal, …), converted; a sample whose unit does not convert is an error (exit 2). Not with --partition.",
+            help: "Write every quantity sample in this unit (lb, kcal, …), converted; a sample whose unit does not convert is an error (exit 2). With --partition, for one --type (partitions are otherwise in each type's own unit).",
             parse: { try HealthUnit($0) })
         let format = LineOutput.option
         let partition = Option(
             "--partition", "dir",
             help:
-                "Write Hive-style partitions instead of stdout: DIR/type=HeartRate/year=2024/PERSON.csv (or .ndjson with --format ndjson-rows), with a person column; prints the files written.",
+                "Write Hive-style partitions instead of stdout: DIR/type=HeartRate/year=2024/PERSON.csv (or .ndjson with --format ndjson-rows), with a person column, values in one unit per type (the recorded value and unit in recordedValue and recordedUnit); prints the files written.",
             synopsis: "--partition <dir> [--person <id>]", completion: .directory)
         let person = Option(
             "--person", "id", help: "The person column and file name of --partition (default: the store's identity, a UUID).", inUsage: .hidden)
@@ -28,7 +28,10 @@ enum ExportCommand: Command {
         var request = ReplayRequest(predicate: try arguments.predicate.predicate())
         let terminal = context.terminal
         if let directory = try arguments.partition {
-            if arguments.isGiven(\.unit) { throw HealthLogError(.badUsage, "--unit does not go with --partition: partitions keep each sample's own unit") }
+            let unit = try arguments.unit
+            if unit != nil, (try arguments.type).count != 1 {
+                throw HealthLogError(.badUsage, "--unit with --partition needs exactly one --type: each type is otherwise written in its own unit")
+            }
             let name = arguments.text(\.format) ?? "csv"
             guard let format = PartitionedExport.Format(rawValue: name.lowercased()) else {
                 throw HealthLogError(.badUsage, "--partition writes csv or ndjson-rows, not '\(name)'")
@@ -36,8 +39,14 @@ enum ExportCommand: Command {
             if let person = try arguments.person { _ = try PartitionedExport(directory: directory, person: person) }
             let store = try context.store()
             request.types = try TypeOptions.identifiers(try arguments.type, store)
+            if let unit, let type = request.types.first {
+                guard SampleType(type)?.kind == .quantity else { throw HealthLogError(.badUsage, "--unit needs a quantity type, not \(TypeNames.shortForm(type))") }
+                if let own = QuantityTypeInfo.of(type)?.unit, !own.isCompatible(with: unit) {
+                    throw HealthLogError(.badUsage, "--unit '\(unit)' does not convert to \(TypeNames.shortForm(type))'s unit '\(own)'")
+                }
+            }
             let person = try arguments.person ?? store.identityText()
-            let report = try store.exportPartitioned(request, as: try PartitionedExport(directory: directory, person: person, format: format))
+            let report = try store.exportPartitioned(request, as: try PartitionedExport(directory: directory, person: person, format: format, unit: unit))
             for file in report.files { terminal.print(file) }
             terminal.flush()
             let removed = report.removed.isEmpty ? "" : ", removed \(String(counting: report.removed.count, "stale file"))"

@@ -100,10 +100,15 @@ final class SegmentAppender {
     /// writes nothing, since sealed units would not open anywhere else.
     private func write(_ bytes: [UInt8], header: BatchHeader, at place: (name: SegmentName, offset: Int)) throws -> (name: SegmentName, batch: BatchRef) {
         do {
-            var segment = try current.flatMap { $0.name == place.name ? $0 : nil } ?? roll(baseSeq: place.name.baseSeq)
-            guard segment.name == place.name, segment.offset == place.offset else {
-                throw HealthLogError(.io, "internal: a batch placed in segment \(place.name.baseSeq) at offset \(place.offset), but the log ends in segment \(segment.name.baseSeq) at offset \(segment.offset)")
+            let misplaced = HealthLogError(.io, "internal: a batch placed in segment \(place.name.baseSeq) at offset \(place.offset) is not where the log ends")
+            var segment: (name: SegmentName, fd: FileDescriptor, offset: Int)
+            if let current, current.name == place.name {
+                segment = current
+            } else {
+                guard place.offset == SegmentLayout.prologueLength, place.name.generation == 0 else { throw misplaced }
+                segment = try roll(baseSeq: place.name.baseSeq)
             }
+            guard segment.offset == place.offset else { throw misplaced }
             if appendStart == nil { appendStart = (segment.name, segment.offset) }
             try faults.write(bytes, to: segment.fd, at: segment.offset)
             currentIsDirty = true

@@ -3,11 +3,18 @@
 /// ``LogWriter`` in order, on the session's thread. At most one batch is being encoded
 /// while the next fills, so memory holds about two batches.
 ///
+/// In an encrypted store an encoded batch is then placed (``LogWriter/place(_:length:)``:
+/// where it will lie, which its sealed units are bound to) and sealed on a background
+/// thread too, while the batch before it is written: one batch more in memory, and the
+/// session's thread does no sealing.
+///
 /// The bytes written are the ones ``BatchBuilder/encode(storeTag:appendedMillis:endOfAppend:names:)``
 /// makes; only when they are written moves, by one batch.
 final class BatchPipeline {
     /// An encoded batch, and its builder to reuse.
     private typealias Encoded = (header: BatchHeader, bytes: [UInt8], builder: BatchBuilder)
+    /// A batch sealed at its place, and its builder to reuse.
+    private typealias Sealed = (header: BatchHeader, bytes: [UInt8], place: BatchPlace, builder: BatchBuilder)
 
     /// Writes the encoded batches.
     private let writer: LogWriter
@@ -15,6 +22,9 @@ final class BatchPipeline {
     /// ahead of the chunks of lines waiting to be parsed at the default class: behind those,
     /// the writer would sit idle while a core parsed lines it could not store yet.
     private let jobs = OrderedJobs<Result<Encoded, any Error>>(qos: .userInitiated)
+    /// The batches of an encrypted store being sealed, oldest first, after those being
+    /// encoded.
+    private let sealing = OrderedJobs<Sealed>(qos: .userInitiated)
     /// A written batch's builder, emptied, for the batch after next.
     private var spare: BatchBuilder?
 
@@ -40,14 +50,37 @@ final class BatchPipeline {
     /// Writes every batch handed over, in order.
     func drain() throws {
         while jobs.pending > 0 { try writeNext() }
+        while sealing.pending > 0 { try writeSealed() }
     }
 
-    /// Writes the oldest batch handed over once it is encoded.
+    /// Writes the oldest batch handed over once it is encoded; in an encrypted store,
+    /// places it and starts its sealing, then writes the oldest sealed batch if another is
+    /// being sealed.
     private func writeNext() throws {
         guard let result = jobs.next() else { return }
         let batch = try result.get()
-        try writer.write(batch.bytes, header: batch.header)
-        var emptied = batch.builder
+        guard let place = try writer.place(batch.header, length: batch.bytes.count) else {
+            try writer.write(batch.bytes, header: batch.header)
+            recycle(batch.builder)
+            return
+        }
+        sealing.submit {
+            let sealed = batch.header.sealed(batch.bytes, at: place)
+            return (sealed.header, sealed.bytes, place, batch.builder)
+        }
+        while sealing.pending > 1 { try writeSealed() }
+    }
+
+    /// Writes the oldest batch being sealed once it is sealed.
+    private func writeSealed() throws {
+        guard let batch = sealing.next() else { return }
+        try writer.write(sealed: batch.bytes, header: batch.header, at: batch.place)
+        recycle(batch.builder)
+    }
+
+    /// Keeps a written batch's builder, emptied, for a later batch.
+    private func recycle(_ builder: BatchBuilder) {
+        var emptied = builder
         emptied.reset()
         spare = emptied
     }

@@ -96,20 +96,41 @@ final class LogWriter {
         TailRecovery.repairIndexes(snapshot, layout)
     }
 
-    /// Writes one encoded batch (`bytes`, whose header is `header`).
+    /// Writes one encoded batch (`bytes`, whose header is `header`); an encrypted store's is
+    /// sealed here, on the caller's thread.
     func write(_ bytes: [UInt8], header: BatchHeader) throws {
+        try record { try $0.write(bytes, header: header) }
+    }
+
+    /// In an encrypted store, the place of the next batch not yet placed (its header
+    /// `header`, its plaintext encoding `length` bytes), where it is to be sealed on any
+    /// thread and then written with ``write(sealed:header:at:)`` in the order placed;
+    /// `nil` in a plaintext store (``write(_:header:)`` then).
+    func place(_ header: BatchHeader, length: Int) throws -> BatchPlace? {
+        try ensureStore().place(header, length: length)
+    }
+
+    /// Writes a batch sealed at `place` (``place(_:length:)``): `bytes` and `header` from
+    /// ``BatchHeader/sealed(_:at:)``.
+    func write(sealed bytes: [UInt8], header: BatchHeader, at place: BatchPlace) throws {
+        try record { try $0.write(sealed: bytes, header: header, at: place) }
+    }
+
+    /// Runs `write` (one batch's) on the appender and records the batch it wrote; a failed
+    /// sync poisons the writer.
+    private func record(_ write: (SegmentAppender) throws -> (name: SegmentName, batch: BatchRef)) throws {
         guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this append's writer refuses further writes") }
         let appender = try ensureStore()
         let entry: (name: SegmentName, batch: BatchRef)
         do {
-            entry = try appender.write(bytes, header: header)
+            entry = try write(appender)
         } catch let error as HealthLogError where error.code == .syncFailed {
             isPoisoned = true
             throw error
         }
         if let sealed = written.last?.name, sealed != entry.name { stageIndex(of: sealed) }
         written.append(entry)
-        headSeq = header.lastSeq
+        headSeq = entry.batch.header.lastSeq
         faults.reach(.batchWritten)
     }
 

@@ -29,6 +29,10 @@ final class SegmentAppender {
     /// Where the bytes of ``current`` start that were written but not yet handed to the
     /// kernel's writeback (``FileDescriptor/startWriteback(at:count:)``).
     private(set) var writebackFrom = 0
+    /// The end of the last batch placed: where the next one goes, which may be past the
+    /// batches written when batches are placed ahead (``place(_:length:)``). `nil` before
+    /// the first, and after a failed write or an undo (the next goes where the log ends).
+    private var placedEnd: (name: SegmentName, offset: Int)?
 
     /// An appender for the store `storeID`, continuing at `resume` (the append point of the
     /// committed log) or, without one, starting a segment at the first write.
@@ -53,30 +57,77 @@ final class SegmentAppender {
 
     /// Writes one encoded batch (`bytes`, whose header is `header`), first rolling to a new
     /// segment when the current one would pass the size limit; in an encrypted store the
-    /// batch is sealed for the place it goes to (``BatchHeader/sealed(_:at:)``). Returns the
-    /// segment and where the batch's frames lie.
+    /// batch is sealed here for the place it goes to (``BatchHeader/sealed(_:at:)``).
+    /// Returns the segment and where the batch's frames lie.
     func write(_ plain: [UInt8], header plainHeader: BatchHeader) throws -> (name: SegmentName, batch: BatchRef) {
-        var segment = try segmentFor(byteCount: cipher == nil ? plain.count : plainHeader.sealedLength(plain.count), firstSeq: plainHeader.firstSeq)
-        var (header, bytes) = (plainHeader, plain)
-        if let cipher {
-            let place = BatchPlace(cipher: cipher, segmentBase: segment.name.baseSeq, generation: segment.name.generation, offset: segment.offset)
-            (header, bytes) = plainHeader.sealed(plain, at: place)
+        guard let place = place(plainHeader, length: plain.count) else {
+            return try write(plain, header: plainHeader, at: reserve(byteCount: plain.count, firstSeq: plainHeader.firstSeq))
         }
-        if appendStart == nil { appendStart = (segment.name, segment.offset) }
-        try faults.write(bytes, to: segment.fd, at: segment.offset)
-        currentIsDirty = true
-        var groupOffsets: [Int] = []
-        var at = segment.offset + 8 + Int(ByteReaderValue.u32(bytes, 4))
-        for group in header.groups {
-            groupOffsets.append(at)
-            at += Int(group.frameLength)
+        let (header, bytes) = plainHeader.sealed(plain, at: place)
+        return try write(bytes, header: header, at: (SegmentName(baseSeq: place.segmentBase, generation: place.generation), place.offset))
+    }
+
+    /// In an encrypted store, the place of the next batch not yet placed, whose plaintext
+    /// encoding is `length` bytes with header `header`: the batch is to be sealed there
+    /// (on any thread) and handed to ``write(sealed:header:at:)`` after the batches placed
+    /// before it. `nil` in a plaintext store.
+    func place(_ header: BatchHeader, length: Int) -> BatchPlace? {
+        guard let cipher else { return nil }
+        let at = reserve(byteCount: header.sealedLength(length), firstSeq: header.firstSeq)
+        return BatchPlace(cipher: cipher, segmentBase: at.name.baseSeq, generation: at.name.generation, offset: at.offset)
+    }
+
+    /// Writes a batch sealed at `place` (``place(_:length:)``; `bytes` and `header` from
+    /// ``BatchHeader/sealed(_:at:)``), rolling to the new segment the place is in.
+    func write(sealed bytes: [UInt8], header: BatchHeader, at place: BatchPlace) throws -> (name: SegmentName, batch: BatchRef) {
+        try write(bytes, header: header, at: (SegmentName(baseSeq: place.segmentBase, generation: place.generation), place.offset))
+    }
+
+    /// Where the next batch of `byteCount` bytes goes, after every batch placed so far: the
+    /// end of the last one, or a new segment at `firstSeq` when that segment holds a batch
+    /// already and would pass the size limit.
+    private func reserve(byteCount: Int, firstSeq: UInt64) -> (name: SegmentName, offset: Int) {
+        let end = placedEnd ?? current.map { ($0.name, $0.offset) }
+        var at = (name: SegmentName(baseSeq: firstSeq, generation: 0), offset: SegmentLayout.prologueLength)
+        if let end, end.offset == SegmentLayout.prologueLength || end.offset + byteCount <= options.segmentBytes { at = end }
+        placedEnd = (at.name, at.offset + byteCount)
+        return at
+    }
+
+    /// Writes `bytes` (the batch `header`, sealed or plaintext) at `place`, which
+    /// ``reserve(byteCount:firstSeq:)`` gave: in the current segment, or in a new one it
+    /// rolls to. A place that is not where the log ends (an internal fault) throws and
+    /// writes nothing, since sealed units would not open anywhere else.
+    private func write(_ bytes: [UInt8], header: BatchHeader, at place: (name: SegmentName, offset: Int)) throws -> (name: SegmentName, batch: BatchRef) {
+        do {
+            let misplaced = HealthLogError(.io, "internal: a batch placed in segment \(place.name.baseSeq) at offset \(place.offset) is not where the log ends")
+            var segment: (name: SegmentName, fd: FileDescriptor, offset: Int)
+            if let current, current.name == place.name {
+                segment = current
+            } else {
+                guard place.offset == SegmentLayout.prologueLength, place.name.generation == 0 else { throw misplaced }
+                segment = try roll(baseSeq: place.name.baseSeq)
+            }
+            guard segment.offset == place.offset else { throw misplaced }
+            if appendStart == nil { appendStart = (segment.name, segment.offset) }
+            try faults.write(bytes, to: segment.fd, at: segment.offset)
+            currentIsDirty = true
+            var groupOffsets: [Int] = []
+            var at = segment.offset + 8 + Int(ByteReaderValue.u32(bytes, 4))
+            for group in header.groups {
+                groupOffsets.append(at)
+                at += Int(group.frameLength)
+            }
+            var batch = BatchRef(segment: -1, offset: segment.offset, groupOffsets: groupOffsets, end: at, header: header)
+            if header.isSealed { batch.sealedPayload = Array(bytes[8..<8 + Int(ByteReaderValue.u32(bytes, 4))]) }
+            segment.offset += bytes.count
+            current = segment
+            startWriteback()
+            return (segment.name, batch)
+        } catch {
+            placedEnd = nil
+            throw error
         }
-        var batch = BatchRef(segment: -1, offset: segment.offset, groupOffsets: groupOffsets, end: at, header: header)
-        if cipher != nil { batch.sealedPayload = Array(bytes[8..<8 + Int(ByteReaderValue.u32(bytes, 4))]) }
-        segment.offset += bytes.count
-        current = segment
-        startWriteback()
-        return (segment.name, batch)
     }
 
     /// With syncs on, once ``StoreOptions/writebackBytes`` or more of the current segment
@@ -122,16 +173,8 @@ final class SegmentAppender {
         }
         current?.fd.close()
         current = nil
+        placedEnd = nil
         finishAppend()
-    }
-
-    /// The segment the next batch of `byteCount` bytes goes into, rolling when the current
-    /// one holds a batch already and would pass the limit.
-    private func segmentFor(byteCount: Int, firstSeq: UInt64) throws -> (name: SegmentName, fd: FileDescriptor, offset: Int) {
-        if let segment = current, segment.offset == SegmentLayout.prologueLength || segment.offset + byteCount <= options.segmentBytes {
-            return segment
-        }
-        return try roll(baseSeq: firstSeq)
     }
 
     /// Seals the current segment (synced first when this append wrote to it and syncs are

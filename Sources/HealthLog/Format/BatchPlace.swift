@@ -2,7 +2,7 @@
 /// batch's offset in it), with the store's cipher: the place its sealed units are bound to,
 /// so a unit moved to another batch, offset, segment or generation no longer opens
 /// (<doc:Format#Encrypted-stores>).
-struct BatchPlace {
+struct BatchPlace: Sendable {
     /// The store's cipher.
     let cipher: StoreCipher
     /// The segment's base sequence number.

@@ -10,6 +10,10 @@ import Darwin
 enum SecretFile {
     /// The most bytes such a file may hold.
     static let maximumLength = 64 << 10
+    /// The guarded buffer a read starts with (a key file's bytes, a passphrase): a longer
+    /// file moves to one four times larger, and so on, so a short secret costs no
+    /// ``maximumLength`` of locked memory to fill, wipe and unmap.
+    static let firstReadLength = 4 << 10
 
     /// The bytes of the file at `path` (`what` names it in messages: "passphrase file").
     ///
@@ -24,11 +28,20 @@ enum SecretFile {
         }
         defer { fd.close() }
         var length = 0
-        let buffer = try SecretBytes(count: maximumLength + 1) { out in
+        /// Reads into `out` from `length` on, until it is full or the file ends.
+        func readMore(into out: UnsafeMutableRawBufferPointer) throws {
             while length < out.count {
                 let got = try fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: out[length...]))
-                if got == 0 { break }
+                if got == 0 { return }
                 length += got
+            }
+        }
+        var buffer = try SecretBytes(count: firstReadLength, fill: readMore)
+        while length == buffer.count, length <= maximumLength {
+            let read = buffer
+            buffer = try SecretBytes(count: min(length * 4, maximumLength + 1)) { out in
+                read.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[..<length]).copyMemory(from: $0) }
+                try readMore(into: out)
             }
         }
         guard length <= maximumLength else { throw HealthLogError(.badUsage, "the \(what) \(path) is larger than \(maximumLength >> 10) KiB") }

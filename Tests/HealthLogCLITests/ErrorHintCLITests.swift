@@ -92,6 +92,17 @@ struct ErrorHintCLITests {
             #expect(result.status == 2)
             #expect(result.stderr.hasPrefix("healthlog: error: --store '\(file)' is a file, not a directory: a store is a directory"), "\(result.stderr)")
         }
+        let wrongKind = [
+            (["import", dir.path], "import '\(dir.path)' is a directory, not a file: give the export's zip, or the export.xml inside its folder"),
+            (["replay", "--anchor-file", dir.path], "--anchor-file '\(dir.path)' is a directory, not a file: give a file's path"),
+            (["export", "--partition", file], "--partition '\(file)' is a file, not a directory: give a directory (it is made when missing)"),
+            (["restore", file], "restore '\(file)' is a file, not a directory: give the directory 'healthlog backup' wrote"),
+        ]
+        for (arguments, message) in wrongKind {
+            let result = try HealthLogBinary.run(["--store", store] + arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("healthlog: error: \(message)\n"), "\(result.stderr)")
+        }
         let fromEnvironment = try HealthLogBinary.run(["stats"], environment: ["HEALTHLOG_STORE": file])
         #expect(fromEnvironment.status == 2 && fromEnvironment.stderr.hasPrefix("healthlog: error: HEALTHLOG_STORE '\(file)' is a file, not a directory"))
         #expect(try ByteSurgery.read(file) == Array("x\n".utf8))

@@ -28,6 +28,7 @@ enum ExportCommand: Command {
         var request = ReplayRequest(predicate: try arguments.predicate.predicate())
         let terminal = context.terminal
         if let directory = try arguments.partition {
+            try PathKind.expectDirectory(directory, "--partition", hint: "give a directory (it is made when missing)")
             if arguments.isGiven(\.unit) { throw HealthLogError(.badUsage, "--unit does not go with --partition: partitions keep each sample's own unit") }
             let name = arguments.text(\.format) ?? "csv"
             guard let format = PartitionedExport.Format(rawValue: name.lowercased()) else {

@@ -10,13 +10,14 @@ enum DateHint {
     }
 
     /// `parse(text)` for an option that takes an anchor as well as a date; when it throws
-    /// and `text` starts like a date (`2021-11-…`), bad usage saying what the date lacks.
+    /// and `text` starts like a date (`2021-11-…`), the same error (its code, so its exit
+    /// code) saying what the date lacks.
     static func anchorOrDate<T>(_ text: String, _ option: String, _ parse: () throws -> T) throws -> T {
         do {
             return try parse()
-        } catch {
+        } catch let error as HealthLogError {
             guard text.prefixMatch(of: /\d{4}-\d/) != nil else { throw error }
-            throw HealthLogError(.badUsage, message(text, option))
+            throw HealthLogError(error.code, message(text, option))
         }
     }
 
@@ -54,6 +55,7 @@ enum DateHint {
         return "it lacks \(missing.joined(separator: " and ")): write \(time)\(offset)"
     }
 
+    /// `number` with two digits at least.
     private static func pad(_ number: Int) -> String {
         number < 10 ? "0\(number)" : "\(number)"
     }

@@ -68,9 +68,10 @@ struct ErrorHintCLITests {
         }
         let added = try HealthLogBinary.run(["--store", store, "add", "--type", "StepCount", "--value", "10", "--unit", "count", "--start", "2021-11-03T10:00"])
         #expect(added.status == 2 && added.stderr.contains("it lacks seconds and a UTC offset"), "\(added.stderr)")
-        // Options that also take an anchor: a date-like text that is neither gets the date's reason.
+        // Options that also take an anchor: a date-like text that is neither gets the date's
+        // reason, and the exit code of a refused anchor.
         let horizon = try HealthLogBinary.run(["--store", store, "compact", "--horizon", "2021-11-03T10:00"])
-        #expect(horizon.status == 2 && horizon.stderr.hasPrefix("healthlog: error: --horizon '2021-11-03T10:00' is not a date: it lacks seconds"), "\(horizon.stderr)")
+        #expect(horizon.status == 3 && horizon.stderr.hasPrefix("healthlog: error: --horizon '2021-11-03T10:00' is not a date: it lacks seconds"), "\(horizon.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 

@@ -48,6 +48,7 @@ package struct RouteDocument {
         }
     }
 
+    /// GPX 1.1: `metadata` (name, time written, bounds), then a `trk` of one `trkseg` per route.
     private func writeGPX(_ emit: (String) throws -> Void) throws {
         var head = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         head += #"<gpx version="1.1" creator="healthlog" xmlns="http://www.topografix.com/GPX/1/1" "#
@@ -86,6 +87,7 @@ package struct RouteDocument {
         try emit("</gpx>\n")
     }
 
+    /// A `FeatureCollection`: a `LineString` feature per route (a `Point` for one point).
     private func writeGeoJSON(_ emit: (String) throws -> Void) throws {
         try emit(#"{"type":"FeatureCollection","features":["#)
         for (index, route) in routes.enumerated() {
@@ -109,6 +111,7 @@ package struct RouteDocument {
         try emit("\n]}\n")
     }
 
+    /// A header row, then a row per point.
     private func writeCSV(_ emit: (String) throws -> Void) throws {
         try emit("route,workout,time,latitude,longitude,altitude,speed,course,horizontal_accuracy,vertical_accuracy\n")
         for route in routes {

@@ -22,6 +22,10 @@ struct ErrorHintCLITests {
             let appended = try HealthLogBinary.run(["--store", store, "append", path])
             GoldenTests.expect(appended, status: 2, stderr: "healthlog: error: \(path): the file is \(kind), not NDJSON events: for an Apple Health export use `healthlog import \(path)`\n")
         }
+        let piped = try HealthLogBinary.run(["--store", store, "append"], stdin: "<?xml version=\"1.0\"?>\n<HealthData/>\n")
+        GoldenTests.expect(
+            piped, status: 2,
+            stderr: "healthlog: error: line 1: malformed JSON at byte 1: expected a JSON object; an Apple Health export (a zip or XML) goes in with `healthlog import FILE`\n")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 

@@ -47,7 +47,14 @@ enum AppendCommand: Command {
             }
             readers.append(LineReader(fileDescriptor: fd, name: path))
         }
-        let summary = try store.append(readers)
+        let summary: AppendSummary
+        do {
+            summary = try store.append(readers)
+        } catch let error as HealthLogError where error.message.hasPrefix("line 1: malformed JSON at byte 1:") {
+            // Standard input cannot be looked at before it is read: its first byte not
+            // starting JSON may be an export piped in.
+            throw HealthLogError(error.code, error.message + "; an Apple Health export (a zip or XML) goes in with `healthlog import FILE`")
+        }
         report(summary, context)
         return ExitCode.success
     }

@@ -6,7 +6,7 @@ package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
     static var commandTypes: [any Command.Type] {
         [
-            InitCommand.self, AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self,
+            InitCommand.self, AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self, RouteCommand.self,
             BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
             ReindexCommand.self, CompactCommand.self, ImportCommand.self, KeyCommand.self, UnlockCommand.self, LockCommand.self,
         ]
@@ -45,6 +45,7 @@ package enum HealthLogCommand {
         let terminal = Terminal()
         var rest: [String] = []
         var storePath = Context.environment("HEALTHLOG_STORE") ?? "./healthlog.store"
+        var storeOrigin = Context.environment("HEALTHLOG_STORE") == nil ? "the default store" : "HEALTHLOG_STORE"
         var secretFiles: [String: String] = [:]
         var index = 0
         var sawSeparator = false
@@ -59,9 +60,11 @@ package enum HealthLogCommand {
             } else if argument == "--store" {
                 guard index < arguments.count else { return usageError("option '--store' needs a value", terminal, nil) }
                 storePath = arguments[index]
+                storeOrigin = "--store"
                 index += 1
             } else if argument.hasPrefix("--store=") {
                 storePath = String(argument.dropFirst(8))
+                storeOrigin = "--store"
             } else if let name = ToolHelp.secretOptions.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
                 if argument.count > name.count {
                     secretFiles[name] = String(argument.dropFirst(name.count + 1))
@@ -103,6 +106,7 @@ package enum HealthLogCommand {
         let secret = SecretSources.given(passphraseFile: secretFiles["--passphrase-file"], keyFile: secretFiles["--key-file"])
         let context = Context(storePath: storePath, secret: secret, terminal: terminal, faults: faults, importWorker: importWorker)
         do {
+            try PathKind.expectDirectory(storePath, storeOrigin, hint: "a store is a directory ('healthlog --store DIR init' makes one; an export goes in with 'healthlog import FILE')")
             let status = try command.run(commandArguments, context)
             terminal.flush()
             return status

@@ -31,9 +31,10 @@ struct PredicateOptions: OptionGroup {
     /// `[predicate options]` on the usage line.
     var usage: GroupUsage { .text("[predicate options]") }
 
-    private static func date(_ text: String, _ option: String) throws -> Timestamp {
+    /// The date `text` of `option`; bad usage saying what is wrong with it.
+    static func date(_ text: String, _ option: String) throws -> Timestamp {
         guard let date = Timestamp(commandLine: text) else {
-            throw HealthLogError(.badUsage, "\(option) '\(text)' is not a date: use an ISO 8601 instant (2024-03-01T08:00:00Z) or a date (2024-03-01)")
+            throw HealthLogError(.badUsage, DateHint.message(text, option))
         }
         return date
     }

@@ -11,8 +11,9 @@ enum ExportHead {
     ]
 
     /// Throws when `head`, the first bytes of the plain (not zip) file `path`, cannot start
-    /// an Apple Health export: an empty file, one that is not XML (text or binary), or XML
-    /// whose first element is not `HealthData`. `isWhole` says `head` is the whole file.
+    /// an Apple Health export: an empty file, one that is not XML (text or binary; text that
+    /// starts as JSON is pointed to `healthlog append`), or XML whose first element is not
+    /// `HealthData`. `isWhole` says `head` is the whole file.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` naming `path` and the problem.
     static func check(_ head: [UInt8], isWhole: Bool, path: String) throws {
@@ -26,7 +27,8 @@ enum ExportHead {
         }
         guard head[at] == 0x3C else {
             let what = isText(head) ? "plain text" : "binary data"
-            throw HealthLogError(.badInput, "\(path): the file is \(what), neither XML nor a zip: not an Apple Health export")
+            let hint = what == "plain text" && head[at] == 0x7B ? "; it reads as JSON: for NDJSON events use `healthlog append \(path)`" : ""
+            throw HealthLogError(.badInput, "\(path): the file is \(what), neither XML nor a zip: not an Apple Health export\(hint)")
         }
         guard let root = firstElement(head, from: at) else {
             if isWhole { throw HealthLogError(.badInput, "\(path): the XML holds no element: not an Apple Health export") }

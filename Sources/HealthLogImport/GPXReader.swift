@@ -2,7 +2,8 @@ import HealthLog
 
 /// Reads a workout route's GPX file (GPX 1.1 as the Health app writes it: `trk` → `trkseg`
 /// → `trkpt lat= lon=` with `ele`, `time` and, in `extensions`, `speed`, `course`, `hAcc`,
-/// `vAcc`) as a stream into route points, every `trkpt` of every segment in order.
+/// `vAcc`, with or without a namespace prefix, as `healthlog route` writes them) as a stream
+/// into route points, every `trkpt` of every segment in order.
 enum GPXReader {
     /// The `trkpt` children whose text the points keep.
     private static let pointFields: Set<String> = ["ele", "time", "speed", "course", "hAcc", "vAcc"]
@@ -70,8 +71,8 @@ enum GPXReader {
                     depth -= 1
                     if element == "trkpt" {
                         try finishPoint()
-                    } else if point != nil, pointFields.contains(element) {
-                        point?.fields[element] = text.withoutBlanks
+                    } else if point != nil, case let local = element.localName, pointFields.contains(local) {
+                        point?.fields[local] = text.withoutBlanks
                     }
                     text = ""
                     if depth == 0 {
@@ -95,6 +96,12 @@ enum GPXReader {
 }
 
 extension String {
+    /// The element name without its namespace prefix (`hl:speed` is `speed`).
+    fileprivate var localName: String {
+        guard let colon = lastIndex(of: ":") else { return self }
+        return String(self[index(after: colon)...])
+    }
+
     /// The string without leading and trailing blanks (spaces, tabs, newlines).
     fileprivate var withoutBlanks: String {
         let blanks: Set<Character> = [" ", "\t", "\n", "\r"]

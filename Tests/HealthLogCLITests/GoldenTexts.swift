@@ -35,6 +35,8 @@ enum GoldenTexts {
                                     (a statistics collection query).
           plot                      Draw per-interval statistics of one type as an SVG
                                     chart.
+          route                     Write a workout's route (or every route of a date
+                                    range) as GPX, GeoJSON or CSV.
           backup                    Copy the store into a directory, consistently,
                                     incrementally and verified.
           restore                   Restore a backup into the store directory, verified
@@ -435,6 +437,39 @@ enum GoldenTexts {
         samples in other units converted to it. The time axis is broken around a long
         stretch without data, so one far-off record does not squash the rest. A
         selection with nothing to draw writes nothing and exits 2.
+        """
+
+    /// `healthlog route --help`.
+    static let route = """
+        OVERVIEW: Write a workout's route (or every route of a date range) as GPX, GeoJSON or CSV.
+
+        USAGE: healthlog [--store <dir>] route [<uuid>] [--start <date>] [--end <date>] [--format gpx|geojson|csv] [-o <file>]
+
+        ARGUMENTS:
+          <uuid>                    The UUID of a workout (or of a route).
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --start <date>            Without a UUID: every route that overlaps the range
+                                    starting here (an ISO 8601 instant, or a date
+                                    meaning its midnight UTC).
+          --end <date>              Without a UUID: the end of the range (exclusive).
+          --format <format>         gpx (the default), geojson or csv.
+          -o, --output <file>       The file to write (mode 0600, replaced atomically)
+                                    instead of standard output.
+          -h, --help                Show help information.
+
+        Give a workout's UUID (its routes, one GPX track each) or a route's own, or
+        --start and --end for every route that overlaps the range, in one file. Every
+        point keeps its time, latitude, longitude, elevation, speed, course and
+        horizontal and vertical accuracies as imported. GPX 1.1 puts speed, course, hAcc
+        and vAcc in each point's extensions, as Apple's export does; GeoJSON is a
+        FeatureCollection with a LineString feature per route (coordinates lon, lat,
+        elevation) and the per-point times, speeds, courses and accuracies as arrays in
+        its properties (coordTimes, …); CSV is a header row and one row per point. A
+        UUID no live sample has, a workout without a route, or a range without one
+        writes nothing and exits 2.
         """
 
     /// `healthlog backup --help`.

@@ -58,8 +58,8 @@ struct ImportWorkerTests {
     func storeFailure() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let store = dir.file("store")
-        try Data().write(to: URL(fileURLWithPath: store))
+        try Data().write(to: URL(fileURLWithPath: dir.file("file")))
+        let store = dir.file("file/store")
         let result = try HealthLogBinary.run(["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("healthlog: error: "), "\(result.stderr)")

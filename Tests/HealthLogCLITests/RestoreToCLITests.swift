@@ -86,6 +86,7 @@ struct RestoreToCLITests {
         for (target, force) in [("store", true), ("fresh", false)] {
             let result = try HealthLogBinary.run(["--store", dir.file(target), "restore"] + (force ? ["--force"] : []) + ["--to", point, dir.file("backup")])
             #expect(result.status == 3 && result.stderr.hasPrefix("healthlog: error: "), "\(kind): \(result.status) \(result.stderr)")
+            if kind == "bad-date" { #expect(result.stderr.hasPrefix("healthlog: error: --to '2026-13-01' is not a date: 2026-13-01 is not a day of the calendar")) }
         }
         #expect(try FileTreeImage(dir.file("store")) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)

@@ -69,7 +69,7 @@ struct ThinClientCLITests {
         let store = dir.file("store")
         let result = try HealthLogBinary.run(["--store", store, "append", dir.path])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("healthlog: error: cannot open '\(dir.path)': Is a directory\n"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("healthlog: error: '\(dir.path)' is a directory, not a file: append reads NDJSON event files\n"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 }

@@ -53,7 +53,9 @@ enum UnitParser {
                 while at < chars.count, !"/·*.()^<".unicodeScalars.contains(chars[at]) { at += 1 }
                 let symbol = String(String.UnicodeScalarView(chars[start..<at]))
                 guard !symbol.isEmpty else { throw fail(at < chars.count ? "a unit expected before '\(chars[at])'" : "a unit expected at the end") }
-                guard let atom = UnitAtom.named(symbol) else { throw fail("unknown unit '\(symbol)'") }
+                guard let atom = UnitAtom.named(symbol) else {
+                    throw fail("unknown unit '\(symbol)'" + (UnitSuggestion.suggestion(for: symbol).map { ": did you mean \($0)?" } ?? ""))
+                }
                 base = Parsed(dimension: atom.dimension, factor: atom.factor, decimalExponent: atom.decimalExponent, offset: atom.offset)
                 if at < chars.count, chars[at] == "<" {
                     guard atom.dimension == .amount else { throw fail("a molar mass '<…>' after '\(symbol)', which is not a molar unit") }

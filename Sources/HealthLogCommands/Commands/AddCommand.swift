@@ -56,7 +56,7 @@ enum AddCommand: Command {
 
     private static func date(_ text: String, _ option: String) throws -> Timestamp {
         guard let date = Timestamp(commandLine: text) else {
-            throw HealthLogError(.badUsage, "\(option) '\(text)' is not an ISO 8601 instant or a YYYY-MM-DD date")
+            throw HealthLogError(.badUsage, DateHint.message(text, option))
         }
         return date
     }

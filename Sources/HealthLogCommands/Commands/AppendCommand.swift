@@ -40,13 +40,36 @@ enum AppendCommand: Command {
             opened.append(fd)
             var info = stat()
             if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                throw HealthLogError(.badUsage, "cannot open '\(path)': \(String(cString: strerror(EISDIR)))")
+                throw HealthLogError(.badUsage, "'\(path)' is a directory, not a file: append reads NDJSON event files")
+            }
+            if let kind = exportKind(fd) {
+                throw HealthLogError(.badInput, "\(path): the file is \(kind), not NDJSON events: for an Apple Health export use `healthlog import \(path)`")
             }
             readers.append(LineReader(fileDescriptor: fd, name: path))
         }
-        let summary = try store.append(readers)
+        let summary: AppendSummary
+        do {
+            summary = try store.append(readers)
+        } catch let error as HealthLogError where error.message.hasPrefix("line 1: malformed JSON at byte 1:") {
+            // Standard input cannot be looked at before it is read: its first byte not
+            // starting JSON may be an export piped in.
+            throw HealthLogError(error.code, error.message + "; an Apple Health export (a zip or XML) goes in with `healthlog import FILE`")
+        }
         report(summary, context)
         return ExitCode.success
+    }
+
+    /// What the file open at `fd` is when its first bytes are a zip's or XML's (an export
+    /// given to the wrong command), else `nil`.
+    private static func exportKind(_ fd: Int32) -> String? {
+        var head = [UInt8](repeating: 0, count: 64)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        head.removeSubrange(count...)
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a zip archive" }
+        var at = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while at < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[at]) { at += 1 }
+        return at < head.count && head[at] == 0x3C ? "XML" : nil
     }
 
     /// Prints what an append did: the anchor on stdout, the summary and any recovery on

@@ -13,7 +13,7 @@ enum CompactCommand: Command {
                 "Drop deletes appended before this date (an ISO 8601 instant, or YYYY-MM-DD for its midnight UTC), or at or before this anchor (a token, or a sequence number), with the samples they deleted."
         ) { text in
             if let date = Timestamp(commandLine: text) { return CompactionHorizon.date(date) }
-            return .anchor(try QueryAnchor(token: text))
+            return .anchor(try DateHint.anchorOrDate(text, "--horizon") { try QueryAnchor(token: text) })
         }
         let rekey = Flag(
             "--rekey",

@@ -28,6 +28,7 @@ enum ExportCommand: Command {
         var request = ReplayRequest(predicate: try arguments.predicate.predicate())
         let terminal = context.terminal
         if let directory = try arguments.partition {
+            try PathKind.expectDirectory(directory, "--partition", hint: "give a directory (it is made when missing)")
             let unit = try arguments.unit
             if unit != nil, (try arguments.type).count != 1 {
                 throw HealthLogError(.badUsage, "--unit with --partition needs exactly one --type: each type is otherwise written in its own unit")

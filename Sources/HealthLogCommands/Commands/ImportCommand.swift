@@ -17,6 +17,7 @@ enum ImportCommand: Command {
             guard paths.count == 1, let path = paths.first else {
                 throw HealthLogError(.badUsage, paths.isEmpty ? "missing the export file" : "expected one export file")
             }
+            try PathKind.expectFile(path, "import", hint: "give the export's zip, or the export.xml inside its folder")
             return path
         }
     }

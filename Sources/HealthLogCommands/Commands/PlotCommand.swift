@@ -38,6 +38,7 @@ enum PlotCommand: Command {
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
         let output = try arguments.output
+        try PathKind.expectFile(output, "-o")
         let interval = try arguments.interval ?? .day
         let clock = try arguments.clock.timeZone()
         let unit = try arguments.unit

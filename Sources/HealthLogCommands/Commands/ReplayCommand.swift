@@ -38,6 +38,7 @@ enum ReplayCommand: Command {
         let follows = arguments.follow
         if follows, request.limit > 0 { throw HealthLogError(.badUsage, "--follow takes no --limit (as HealthKit's update handler)") }
         let anchorFile = try arguments.anchorFile
+        if let anchorFile { try PathKind.expectFile(anchorFile, "--anchor-file") }
         if let from = try arguments.from {
             request.anchor = from
         } else if let anchorFile, let saved = try AnchorFile.read(anchorFile) {

@@ -28,8 +28,9 @@ enum RestoreCommand: Command {
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
         let source = try arguments.source
+        try PathKind.expectDirectory(source, "restore", hint: "give the directory 'healthlog backup' wrote")
         let clock = try arguments.clock.timeZone()
-        let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? RestorePoint(parsing: text) }
+        let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? DateHint.anchorOrDate(text, "--to") { try RestorePoint(parsing: text) } }
         let store = try context.store()
         var secret: StoreSecret?
         if arguments.encrypt {

@@ -2,8 +2,8 @@ import HealthLog
 
 /// The options that say whose clock intervals follow (`aggregate`, `plot`): `--utc-offset`,
 /// `--time-zone` or `--local`, at most one of them; UTC when none is given (each sample's
-/// own local time for `workouts` and `sleep`). `restore`
-/// takes the first two for the midnight of a bare `--to` date.
+/// own local time for `workouts` and `sleep`). `restore` takes the first two for the
+/// midnight of a bare `--to` date.
 struct ClockOptions: OptionGroup {
     let utcOffset: Option<Int>
     let timeZone: Option<TimeZoneRules>

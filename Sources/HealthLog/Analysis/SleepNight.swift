@@ -60,8 +60,6 @@ struct SleepNightAccumulator {
     let timeZone: StatisticsTimeZone
     /// The nights so far, by the local start of the day the night starts in.
     private var nights: [Int64: SleepNight] = [:]
-    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
-    private var zones: [String: TimeZoneRules?] = [:]
 
     /// No nights yet, on the clock of `timeZone`.
     init(timeZone: StatisticsTimeZone) {
@@ -77,10 +75,9 @@ struct SleepNightAccumulator {
         case .named(let rules): day = StatisticsInterval.day.interval(of: shifted, in: rules)
         case .fixed(let minutes): day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: minutes)
         case .recorded:
-            day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: Int(offsetMinutes))
-            if let zone {
-                if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
-                if let rules = zones[zone] ?? nil { day = StatisticsInterval.day.interval(of: shifted, in: rules) }
+            switch LocalClock(recordedOffsetMinutes: Int(offsetMinutes), zone: zone) {
+            case .fixed(let minutes): day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: minutes)
+            case .zone(let rules): day = StatisticsInterval.day.interval(of: shifted, in: rules)
             }
         }
         let key = day.localStart

@@ -41,6 +41,8 @@ struct ChartTimeAxis {
         var yearLine: String? = nil
         /// The segment it labels.
         var segment = 0
+        /// Whether it is the first label kept of its segment.
+        var opens = false
 
         /// A label at `x` of `lines`, with the year line `yearLine`.
         init(x: Double, lines: [String], yearLine: String? = nil) {
@@ -137,34 +139,51 @@ struct ChartTimeAxis {
         }
         self.segments = segments
         var labels: [Label] = []
+        var years: [Label] = []
         for (k, segment) in segments.enumerated() {
-            let own = marks.map { Self.labels(for: segment, marks: $0, intervals: intervals) } ?? Self.labels(for: segment, clock: clock)
+            var own = marks.map { Self.labels(for: segment, marks: $0, intervals: intervals) } ?? Self.labels(for: segment, clock: clock)
+            var year = Label(x: (segment.x0 + segment.x1) / 2, lines: [String(Timestamp.civil(fromDays: Int(Self.floorDiv(segment.from + clock.shift(at: segment.from), Self.day))).year)])
+            year.segment = k
+            years.append(year)
+            if own.isEmpty { own = [year] }
             labels += own.map { label in
                 var label = label
                 label.segment = k
                 return label
             }
         }
-        self.labels = Self.kept(labels)
+        self.labels = Self.kept(labels, years: years)
     }
 
-    /// The labels that do not touch the one before, each segment's first naming its year,
-    /// and a label after one left out taking the year line that one carried.
-    private static func kept(_ labels: [Label]) -> [Label] {
+    /// The labels that do not touch the one before, each segment's first naming its year
+    /// (or, where that does not fit, its year alone, at the segment's centre, in place of
+    /// labels of the segment before but its first), and a label after one left out taking
+    /// the year line that one carried.
+    private static func kept(_ labels: [Label], years: [Label]) -> [Label] {
         var kept: [Label] = []
         var carried: String?
+        func fits(_ label: Label) -> Bool { kept.last.map { $0.x + $0.width / 2 + Self.labelGap <= label.x - label.width / 2 } ?? true }
         for var label in labels {
-            let fits = kept.last.map { $0.x + $0.width / 2 + Self.labelGap <= label.x - label.width / 2 } ?? true
             let first = kept.last.map { $0.segment != label.segment } ?? true
             if carried != nil, first { carried = nil }
-            guard fits else {
-                if label.lines.count > 1 { carried = label.yearLine }
-                continue
-            }
             if let year = label.yearLine, first || (carried != nil && label.lines.count == 1) {
                 label.lines = [label.lines[0], year]
                 label.measure()
             }
+            guard fits(label) else {
+                if first {
+                    var alone = years[label.segment]
+                    while let last = kept.last, !last.opens, !fits(alone) { kept.removeLast() }
+                    if fits(alone) {
+                        alone.opens = true
+                        kept.append(alone)
+                        continue
+                    }
+                }
+                if label.lines.count > 1 { carried = label.yearLine }
+                continue
+            }
+            label.opens = first
             carried = nil
             kept.append(label)
         }

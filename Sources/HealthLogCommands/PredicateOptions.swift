@@ -6,7 +6,7 @@ struct PredicateOptions: OptionGroup {
     let start = Option(
         "--start", "date",
         help:
-            "Only samples in the range that starts here (an ISO 8601 instant, or a date meaning its midnight UTC); by default a sample matches when it overlaps [start, end).",
+            "Only samples in the range that starts here (an ISO 8601 instant, or a date meaning its midnight UTC, or on the clock --utc-offset, --time-zone or --local names where a command takes them); by default a sample matches when it overlaps [start, end).",
         parse: { try PredicateOptions.date($0, "--start") })
     let end = Option("--end", "date", help: "Only samples in the range that ends here (exclusive).", parse: { try PredicateOptions.date($0, "--end") })
     let strictStart = Flag("--strict-start", help: "The sample's start must lie in [start, end).")
@@ -52,19 +52,34 @@ struct PredicateOptions: OptionGroup {
 }
 
 extension ParsedArguments<PredicateOptions> {
-    /// The predicate the options given build (``QueryPredicate/all`` when none); bad usage
-    /// names the bad token.
-    func predicate() throws -> QueryPredicate {
+    /// The predicate the options given build (``QueryPredicate/all`` when none), a bare
+    /// `--start` or `--end` date meaning its midnight on `clock` (``ClockDate``); with
+    /// ``StatisticsTimeZone/recorded``, on each sample's own local clock. Bad usage names the
+    /// bad token.
+    func predicate(on clock: StatisticsTimeZone = .fixed(offsetMinutes: 0)) throws -> QueryPredicate {
         var parts: [QueryPredicate] = []
-        let start = try self.start
-        let end = try self.end
+        var start = try self.start
+        var end = try self.end
         if let start, let end, start > end {
             throw HealthLogError(.badUsage, "--start \(text(\.start)!) is after --end \(text(\.end)!)")
         }
-        if start != nil || end != nil || self.strictStart || self.strictEnd {
-            var options: DateOptions = []
-            if self.strictStart { options.insert(.strictStartDate) }
-            if self.strictEnd { options.insert(.strictEndDate) }
+        var options: DateOptions = []
+        if self.strictStart { options.insert(.strictStartDate) }
+        if self.strictEnd { options.insert(.strictEndDate) }
+        let isDate = { (text: String?) in text.map { Timestamp(iso8601: $0) == nil } ?? false }
+        if clock == .recorded {
+            let localStart = isDate(text(\.start)) ? start : nil
+            let localEnd = isDate(text(\.end)) ? end : nil
+            if localStart != nil || localEnd != nil {
+                parts.append(.samples(withLocalStart: localStart, end: localEnd, options: options))
+                if localStart != nil { start = nil }
+                if localEnd != nil { end = nil }
+            }
+        } else {
+            start = text(\.start).flatMap { ClockDate.parse($0, on: clock) } ?? start
+            end = text(\.end).flatMap { ClockDate.parse($0, on: clock) } ?? end
+        }
+        if start != nil || end != nil || (parts.isEmpty && (self.strictStart || self.strictEnd)) {
             parts.append(.samples(withStart: start, end: end, options: options))
         }
         let sources = try self.source

@@ -195,9 +195,10 @@ enum GoldenTexts {
                                     (HKQuantityTypeIdentifierHeartRate) or short
                                     (HeartRate). Repeatable.
           --start <date>            Only samples in the range that starts here (an ISO
-                                    8601 instant, or a date meaning its midnight UTC);
-                                    by default a sample matches when it overlaps [start,
-                                    end).
+                                    8601 instant, or a date meaning its midnight UTC, or
+                                    on the clock --utc-offset, --time-zone or --local
+                                    names where a command takes them); by default a
+                                    sample matches when it overlaps [start, end).
           --end <date>              Only samples in the range that ends here
                                     (exclusive).
           --strict-start            The sample's start must lie in [start, end).
@@ -260,9 +261,10 @@ enum GoldenTexts {
           --type <type>             Only this type, in full or short (HeartRate).
                                     Repeatable.
           --start <date>            Only samples in the range that starts here (an ISO
-                                    8601 instant, or a date meaning its midnight UTC);
-                                    by default a sample matches when it overlaps [start,
-                                    end).
+                                    8601 instant, or a date meaning its midnight UTC, or
+                                    on the clock --utc-offset, --time-zone or --local
+                                    names where a command takes them); by default a
+                                    sample matches when it overlaps [start, end).
           --end <date>              Only samples in the range that ends here
                                     (exclusive).
           --strict-start            The sample's start must lie in [start, end).
@@ -345,9 +347,10 @@ enum GoldenTexts {
                                     its HKTimeZone metadata names, else the offset its
                                     start was recorded with.
           --start <date>            Only samples in the range that starts here (an ISO
-                                    8601 instant, or a date meaning its midnight UTC);
-                                    by default a sample matches when it overlaps [start,
-                                    end).
+                                    8601 instant, or a date meaning its midnight UTC, or
+                                    on the clock --utc-offset, --time-zone or --local
+                                    names where a command takes them); by default a
+                                    sample matches when it overlaps [start, end).
           --end <date>              Only samples in the range that ends here
                                     (exclusive).
           --strict-start            The sample's start must lie in [start, end).
@@ -413,9 +416,10 @@ enum GoldenTexts {
                                     its HKTimeZone metadata names, else the offset its
                                     start was recorded with.
           --start <date>            Only samples in the range that starts here (an ISO
-                                    8601 instant, or a date meaning its midnight UTC);
-                                    by default a sample matches when it overlaps [start,
-                                    end).
+                                    8601 instant, or a date meaning its midnight UTC, or
+                                    on the clock --utc-offset, --time-zone or --local
+                                    names where a command takes them); by default a
+                                    sample matches when it overlaps [start, end).
           --end <date>              Only samples in the range that ends here
                                     (exclusive).
           --strict-start            The sample's start must lie in [start, end).

@@ -22,12 +22,12 @@ struct ChartFrame {
     let left: Double
 
     /// A frame for `values` over the intervals drawn, each with the offset its start is
-    /// labelled at.
-    init(values: ChartValueAxis, intervals: [(start: Int64, end: Int64, offsetMinutes: Int)]) {
+    /// labelled at, and with `marks` each interval's own label (``ChartTimeAxis/init(intervals:left:right:marks:)``).
+    init(values: ChartValueAxis, intervals: [(start: Int64, end: Int64, offsetMinutes: Int)], marks: [ChartTimeAxis.IntervalMark]? = nil) {
         self.values = values
         let widest = values.ticks.map { ChartText.width($0.text, fontSize: 12) }.max() ?? 0
         left = Swift.max(56, (widest + 16).rounded(.up))
-        time = ChartTimeAxis(intervals: intervals, left: left, right: Self.width - Self.right)
+        time = ChartTimeAxis(intervals: intervals, left: left, right: Self.width - Self.right, marks: marks)
     }
 
     /// The plot area's bottom edge.

@@ -36,6 +36,27 @@ struct ChartTimeAxis {
         var lines: [String]
         /// The widest line's estimated width, px.
         var width: Double
+        /// The second line that names the tick's year (`2025`, or `Jun 12, 2025` under an
+        /// hour), given where the label must say it; `nil` when its first line does.
+        var yearLine: String? = nil
+        /// The segment it labels.
+        var segment = 0
+        /// Whether it is the first label kept of its segment.
+        var opens = false
+
+        /// A label at `x` of `lines`, with the year line `yearLine`.
+        init(x: Double, lines: [String], yearLine: String? = nil) {
+            self.x = x
+            self.lines = lines
+            self.yearLine = yearLine
+            width = 0
+            measure()
+        }
+
+        /// Sets ``width`` from the lines.
+        mutating func measure() {
+            width = lines.map { ChartText.width($0, fontSize: ChartTimeAxis.fontSize) }.max() ?? 0
+        }
     }
 
     /// The narrowest a segment is drawn, px.
@@ -76,8 +97,10 @@ struct ChartTimeAxis {
     }
 
     /// An axis over `intervals` (each `[start, end)` in µs, ascending, with the offset its
-    /// start is labelled at) drawn from `left` to `right` px.
-    init(intervals: [(start: Int64, end: Int64, offsetMinutes: Int)], left: Double, right: Double) {
+    /// start is labelled at) drawn from `left` to `right` px; `marks`, when given, are the
+    /// labels instead of round calendar steps: each interval's own (``intervalLabels(_:)``),
+    /// every so many intervals as fit.
+    init(intervals: [(start: Int64, end: Int64, offsetMinutes: Int)], left: Double, right: Double, marks: [IntervalMark]? = nil) {
         let clock = LocalClock(starts: intervals.map { ($0.start, $0.offsetMinutes) })
         guard let first = intervals.first, let last = intervals.last else {
             segments = [Segment(from: 0, to: 1, x0: left, x1: right)]
@@ -116,12 +139,55 @@ struct ChartTimeAxis {
         }
         self.segments = segments
         var labels: [Label] = []
-        for segment in segments { labels += Self.labels(for: segment, clock: clock) }
+        var years: [Label] = []
+        for (k, segment) in segments.enumerated() {
+            var own = marks.map { Self.labels(for: segment, marks: $0, intervals: intervals) } ?? Self.labels(for: segment, clock: clock)
+            var year = Label(x: (segment.x0 + segment.x1) / 2, lines: [String(Timestamp.civil(fromDays: Int(Self.floorDiv(segment.from + clock.shift(at: segment.from), Self.day))).year)])
+            year.segment = k
+            years.append(year)
+            if own.isEmpty { own = [year] }
+            labels += own.map { label in
+                var label = label
+                label.segment = k
+                return label
+            }
+        }
+        self.labels = Self.kept(labels, years: years)
+    }
+
+    /// The labels that do not touch the one before, each segment's first naming its year
+    /// (or, where that does not fit, its year alone, at the segment's centre, in place of
+    /// labels of the segment before but its first), and a label after one left out taking
+    /// the year line that one carried.
+    private static func kept(_ labels: [Label], years: [Label]) -> [Label] {
         var kept: [Label] = []
-        for label in labels where kept.last.map({ $0.x + $0.width / 2 + Self.labelGap <= label.x - label.width / 2 }) ?? true {
+        var carried: String?
+        func fits(_ label: Label) -> Bool { kept.last.map { $0.x + $0.width / 2 + Self.labelGap <= label.x - label.width / 2 } ?? true }
+        for var label in labels {
+            let first = kept.last.map { $0.segment != label.segment } ?? true
+            if carried != nil, first { carried = nil }
+            if let year = label.yearLine, first || (carried != nil && label.lines.count == 1) {
+                label.lines = [label.lines[0], year]
+                label.measure()
+            }
+            guard fits(label) else {
+                if first {
+                    var alone = years[label.segment]
+                    while let last = kept.last, !last.opens, !fits(alone) { kept.removeLast() }
+                    if fits(alone) {
+                        alone.opens = true
+                        kept.append(alone)
+                        continue
+                    }
+                }
+                if label.lines.count > 1 { carried = label.yearLine }
+                continue
+            }
+            label.opens = first
+            carried = nil
             kept.append(label)
         }
-        self.labels = kept
+        return kept
     }
 
     /// The x position of the instant `t` (µs), or `nil` when it is in a gap cut out.
@@ -159,8 +225,9 @@ struct ChartTimeAxis {
             let local = Self.ticks(step, from: s.from + clock.shift(at: s.from), to: s.to + clock.shift(at: s.to))
             let ticks = local.map(clock.instant(ofLocal:))
             guard !ticks.isEmpty else { continue }
+            let years = Self.yearLines(step, local)
             let labels = Self.texts(step, local).enumerated().map { k, lines in
-                Label(x: s.x0 + Double(ticks[k] - s.from) * px, lines: lines, width: lines.map { ChartText.width($0, fontSize: fontSize) }.max() ?? 0)
+                Label(x: s.x0 + Double(ticks[k] - s.from) * px, lines: lines, yearLine: years[k])
             }
             let widest = labels.map(\.width).max() ?? 0
             let closest = zip(labels, labels.dropFirst()).map { $1.x - $0.x }.min() ?? .infinity
@@ -226,6 +293,61 @@ struct ChartTimeAxis {
             default:
                 return [String(date.year)]
             }
+        }
+    }
+
+    /// The year line of each tick (local µs) at `step` (``Label/yearLine``).
+    private static func yearLines(_ step: Step, _ ticks: [Int64]) -> [String?] {
+        ticks.map { t in
+            let date = Timestamp.civil(fromDays: Int(floorDiv(t, day)))
+            switch step {
+            case .h1, .h2, .h3, .h6, .h12: return "\(months[date.month - 1]) \(date.day), \(date.year)"
+            case .d1, .d2, .w1, .m1, .m3, .m6: return String(date.year)
+            default: return nil
+            }
+        }
+    }
+
+    // MARK: Interval labels
+
+    /// A label of one interval, in place of round calendar steps (a night of sleep).
+    struct IntervalMark {
+        /// The label's first line (`Mon 3 Jun`).
+        var text: String
+        /// The year it is in, shown under the first label, at a change of year and after a break.
+        var year: Int
+    }
+
+    /// Marks naming each day (`YYYY-MM-DD`) of `days` as `Mon 3 Jun`, in its year.
+    static func intervalLabels(_ days: [String]) -> [IntervalMark] {
+        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        return days.map { text in
+            guard let date = Timestamp(commandLine: text) else { return IntervalMark(text: text, year: 0) }
+            let days = Int(floorDiv(date.microseconds, day))
+            let civil = Timestamp.civil(fromDays: days)
+            return IntervalMark(text: "\(weekdays[(days % 7 + 7) % 7]) \(civil.day) \(months[civil.month - 1])", year: civil.year)
+        }
+    }
+
+    /// The labels of one segment from the intervals' own `marks`, at each interval's centre:
+    /// every interval's when they fit side by side, else every 2nd, 7th, 14th, 28th, … one;
+    /// the year under the first and where it changes.
+    private static func labels(for s: Segment, marks: [IntervalMark], intervals: [(start: Int64, end: Int64, offsetMinutes: Int)]) -> [Label] {
+        let px = (s.x1 - s.x0) / Double(Swift.max(s.to - s.from, 1))
+        let inside = intervals.indices.filter { intervals[$0].start >= s.from && intervals[$0].end <= s.to && $0 < marks.count }
+        let centres = inside.map { k in s.x0 + (Double(intervals[k].start - s.from) + Double(intervals[k].end - intervals[k].start) / 2) * px }
+        let widest = inside.map { ChartText.width(marks[$0].text, fontSize: fontSize) }.max() ?? 0
+        var every = 1
+        for step in [1, 2, 7, 14, 28, 56, 112, 364, 728, Int.max] {
+            every = step
+            let picked = stride(from: 0, to: centres.count, by: step).map { centres[$0] }
+            if (zip(picked, picked.dropFirst()).map { $1 - $0 }.min() ?? .infinity) >= widest + labelGap { break }
+        }
+        var year: Int?
+        return stride(from: 0, to: inside.count, by: every).map { k in
+            let mark = marks[inside[k]]
+            defer { year = mark.year }
+            return Label(x: centres[k], lines: [mark.text] + (year != mark.year ? [String(mark.year)] : []), yearLine: String(mark.year))
         }
     }
 

@@ -1,12 +1,9 @@
 /// Places samples on the clock of a ``StatisticsTimeZone``: the local day holding an
-/// instant and the instant's local offset. With ``StatisticsTimeZone/recorded`` a sample
-/// follows the zone its `HKTimeZone` metadata names when the tz database knows it, else the
-/// offset its start was recorded with (each zone is looked up once).
+/// instant and the instant's local offset. With ``StatisticsTimeZone/recorded`` each sample
+/// follows its own ``LocalClock``.
 struct SampleClock {
     /// Whose clock it is.
     let timeZone: StatisticsTimeZone
-    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
-    private var zones: [String: TimeZoneRules?] = [:]
 
     /// The clock of `timeZone`.
     init(_ timeZone: StatisticsTimeZone) {
@@ -35,12 +32,13 @@ struct SampleClock {
     }
 
     /// The clock one sample follows: the query's, or under ``StatisticsTimeZone/recorded``
-    /// its zone's rules (`.named`) or its recorded offset (`.recorded`).
-    private mutating func rule(offsetMinutes: Int16, zone: String?) -> StatisticsTimeZone {
-        guard timeZone == .recorded, let zone else { return timeZone }
-        if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
-        if let rules = zones[zone] ?? nil { return .named(rules) }
-        return .recorded
+    /// the sample's ``LocalClock``.
+    private func rule(offsetMinutes: Int16, zone: String?) -> StatisticsTimeZone {
+        guard timeZone == .recorded else { return timeZone }
+        switch LocalClock(recordedOffsetMinutes: Int(offsetMinutes), zone: zone) {
+        case .zone(let rules): return .named(rules)
+        case .fixed(let minutes): return .fixed(offsetMinutes: minutes)
+        }
     }
 
     /// Whole seconds of `micros`, rounded toward negative infinity.

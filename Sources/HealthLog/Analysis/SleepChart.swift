@@ -1,6 +1,7 @@
 /// Draws ``SleepNight``s as a standalone SVG chart: a bar per night of the hours asleep,
 /// stacked by stage (deep, core, REM, unspecified asleep, then awake on top), with the
-/// time in bed as a pale bar behind the stack, and a legend of the stages present.
+/// time in bed as a pale bar behind the stack, and a legend of the stages present. Each
+/// night is labelled by the day it ends (`Tue 4 Jun`, its ``SleepNight/label``), with the year under the first.
 package struct SleepChart {
     /// The nights, ascending.
     package var nights: [SleepNight]
@@ -27,7 +28,9 @@ package struct SleepChart {
         let stacked = SleepNight.Stage.allCases.filter { $0 != .inBed }
         let highest = nights.map { n in Swift.max(stacked.reduce(0) { $0 + (n.seconds[$1] ?? 0) }, n.seconds[.inBed] ?? 0) / 3600 }.max() ?? 1
         let axis = ChartValueAxis(covering: 0, highest, integral: false)
-        let frame = ChartFrame(values: axis, intervals: nights.map { ($0.start.microseconds, $0.end.microseconds, Int($0.start.offsetMinutes)) })
+        let frame = ChartFrame(
+            values: axis, intervals: nights.map { ($0.start.microseconds, $0.end.microseconds, Int($0.start.offsetMinutes)) },
+            marks: ChartTimeAxis.intervalLabels(nights.map(\.label)))
         let f = ChartFrame.f
         var out = frame.opening(title: title, subtitle: subtitle)
         let present = SleepNight.Stage.allCases.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }

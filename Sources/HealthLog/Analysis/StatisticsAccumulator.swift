@@ -32,14 +32,6 @@ struct StatisticsAccumulator {
         var source: Int
     }
 
-    /// The clock a sample's intervals follow with ``StatisticsTimeZone/recorded``: its
-    /// `HKTimeZone` zone when the tz database knows it, else the offset its start was
-    /// recorded with.
-    private enum Clock {
-        case fixed(Int)
-        case rules(TimeZoneRules)
-    }
-
     /// The query the figures answer.
     let query: StatisticsQuery
     /// The unit the figures are in (`nil` for types without units, or before the first
@@ -74,12 +66,10 @@ struct StatisticsAccumulator {
     /// Whether the type is a quantity type (whose samples have values).
     private let isQuantity: Bool
     /// The clocks samples follow: the query's alone, or with ``StatisticsTimeZone/recorded``
-    /// one per (offset, zone) the samples were recorded with.
-    private var clocks: [Clock] = []
+    /// one per (offset, zone) the samples were recorded with (``LocalClock``).
+    private var clocks: [LocalClock] = []
     /// The index in ``clocks`` of each recorded offset and zone.
     private var clockIndex: [ClockKey: Int] = [:]
-    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
-    private var zones: [String: TimeZoneRules?] = [:]
     /// The intervals met so far, by key.
     private var intervals: [Int64: LocalInterval] = [:]
     /// The last sample's clock key, clock and interval, which the next sample most often
@@ -114,8 +104,8 @@ struct StatisticsAccumulator {
         needsZones = query.timeZone == .recorded
         needsPieces = (query.type.kind == .quantity && query.options.contains(.sum)) || query.options.contains(.duration)
         switch query.timeZone {
-        case .fixed(let minutes): clocks = [.fixed(minutes)]
-        case .named(let rules): clocks = [.rules(rules)]
+        case .fixed(let minutes): clocks = [.fixed(offsetMinutes: minutes)]
+        case .named(let rules): clocks = [.zone(rules)]
         case .recorded: clocks = []
         }
     }
@@ -190,13 +180,8 @@ struct StatisticsAccumulator {
     /// The index of the clock of a sample recorded at `key` (``StatisticsTimeZone/recorded``).
     private mutating func clock(_ key: ClockKey) -> Int {
         if let known = clockIndex[key] { return known }
-        var clock = Clock.fixed(Int(key.offset))
-        if let zone = key.zone {
-            if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
-            if let rules = zones[zone] ?? nil { clock = .rules(rules) }
-        }
         clockIndex[key] = clocks.count
-        clocks.append(clock)
+        clocks.append(LocalClock(recordedOffsetMinutes: Int(key.offset), zone: key.zone))
         return clocks.count - 1
     }
 
@@ -206,7 +191,7 @@ struct StatisticsAccumulator {
         var local: LocalInterval
         switch clocks[clock] {
         case .fixed(let minutes): local = query.interval.interval(of: instant, offsetMinutes: minutes)
-        case .rules(let rules): local = query.interval.interval(of: instant, in: rules)
+        case .zone(let rules): local = query.interval.interval(of: instant, in: rules)
         }
         if needsZones { local.key = local.localStart }
         return local
@@ -295,6 +280,7 @@ struct StatisticsAccumulator {
             }
         }
         let range = query.predicate.dateRange
+        let localRange = query.predicate.localDateRange
         let keys = Set(figures.keys).union(sums.keys).union(durations.keys)
         let hourWithOffset: Bool = {
             if case .named = query.timeZone { return query.interval == .hour }
@@ -302,6 +288,8 @@ struct StatisticsAccumulator {
         }()
         return keys.sorted { ($0.start, $0.source < 0 ? "" : sources[$0.source]) < ($1.start, $1.source < 0 ? "" : sources[$1.source]) }.compactMap { key in
             guard let i = intervals[key.start], range.end.map({ i.start < $0 }) ?? true, range.start.map({ i.end > $0 }) ?? true else { return nil }
+            let localEnd = i.localStart + (i.end - i.start) + Int64(i.endOffset - i.startOffset) * 60_000_000
+            guard localRange.end.map({ i.localStart < $0 }) ?? true, localRange.start.map({ localEnd > $0 }) ?? true else { return nil }
             let f = figures[key] ?? Figures()
             let hasValues = f.values > 0
             var label = query.interval.label(of: i.localStart, offsetMinutes: 0)

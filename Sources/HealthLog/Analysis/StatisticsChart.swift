@@ -70,7 +70,7 @@ package struct StatisticsChart {
         }
         var runs: [[(row: Statistics, value: Double)]] = []
         for point in points {
-            if let previous = runs.last?.last, previous.row.end == point.row.start {
+            if let previous = runs.last?.last, Self.wallClock(previous.row.end) == Self.wallClock(point.row.start) {
                 runs[runs.count - 1].append(point)
             } else {
                 runs.append([point])
@@ -103,6 +103,13 @@ package struct StatisticsChart {
             }
         }
         return out + "</svg>\n"
+    }
+
+    /// The local wall-clock time of `t` (µs): where one interval ends and the next starts
+    /// on a local clock even when their offsets differ (each sample's own time across a
+    /// daylight-saving change), so a line and its band run on.
+    private static func wallClock(_ t: Timestamp) -> Int64 {
+        t.microseconds + Int64(t.offsetMinutes) * 60_000_000
     }
 
     /// Writes the SVG document to `path` atomically, mode 0600 (charts of health data are

@@ -9,14 +9,14 @@ public enum StatisticsTimeZone: Sendable, Hashable {
     /// An IANA zone (`--time-zone Europe/Berlin`): each interval follows its local calendar,
     /// daylight saving included.
     case named(TimeZoneRules)
-    /// Each sample's own local time (`--local`): the zone its `HKTimeZone` metadata names
-    /// when the tz database knows it, else the UTC offset its start was recorded with. Rows
+    /// Each sample's own local time (`--local`, ``LocalClock``): the zone its `HKTimeZone`
+    /// metadata names when the tz database knows it, else the UTC offset its start was recorded with. Rows
     /// are local calendar intervals (a day is `2024-03-01` wherever it was lived), so samples
     /// recorded in two zones on the same local day count in one row.
     case recorded
 
     /// The metadata key Apple's exports name a sample's time zone with.
-    public static let metadataKey = "HKTimeZone"
+    public static let metadataKey = LocalClock.metadataKey
 }
 
 /// One sample's interval under a ``StatisticsTimeZone``.

@@ -4,8 +4,9 @@
 /// - `start`, `end`: UTC instants in one fixed RFC 3339 form,
 ///   `YYYY-MM-DDTHH:MM:SS.ffffffZ`, with the offset they were recorded with beside them in
 ///   `startOffset` and `endOffset` (`+01:00`, `-05:30`, `+00:00`), and `localStart`, the
-///   wall-clock time the start was recorded at (`2024-03-01 08:00:00.000000`, no offset),
-///   whose date is the day the person lived it.
+///   start's wall-clock time on the sample's ``LocalClock`` (its `HKTimeZone`, else its
+///   recorded offset; `2024-03-01 08:00:00.000000`, no offset), whose date is the day the
+///   person lived it.
 /// - `value`: a number or nothing, never text: the quantity (and a numeric
 ///   characteristic); a category value goes to `category` (its constant's name, or the
 ///   integer it was recorded as), with the text of other string values.
@@ -74,7 +75,7 @@ package enum EventTable {
         }
         return [
             .number(String(seq)), .text(r.isDelete ? "delete" : "add"), .text(r.uuid.description), .text(r.type.identifier),
-            .text(r.start.utcInstant), .text(r.start.offsetText), .text(r.start.localWallClock), .text(r.end.utcInstant), .text(r.end.offsetText),
+            .text(r.start.utcInstant), .text(r.start.offsetText), .text(LocalClock(start: r.start, zone: r.metadata.first { $0.key == LocalClock.metadataKey }?.text).local(r.start).localWallClock), .text(r.end.utcInstant), .text(r.end.offsetText),
             value, text(r.unit), category, text(r.source), r.sourceVersion.map(Cell.version) ?? .null, text(r.device),
             metadata.isEmpty ? .null : .object("{" + metadata.joined(separator: ",") + "}"), text(r.activity),
             r.duration.map { .number(JSONText.number($0)) } ?? .null,

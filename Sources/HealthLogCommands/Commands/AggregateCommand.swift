@@ -36,7 +36,7 @@ enum AggregateCommand: Command {
         let clock = try arguments.clock.timeZone()
         let unit = try arguments.unit
         let priority = try arguments.sourcePriority ?? []
-        let predicate = try arguments.predicate.predicate()
+        let predicate = try arguments.predicate.predicate(on: clock)
         let store = try context.store()
         let type = try TypeOptions.single(try arguments.type, store)
         let stats = try arguments.stat ?? StatisticsFigure.defaultFigures(for: type)

@@ -42,7 +42,7 @@ enum PlotCommand: Command {
         let interval = try arguments.interval ?? .day
         let clock = try arguments.clock.timeZone()
         let unit = try arguments.unit
-        let predicate = try arguments.predicate.predicate()
+        let predicate = try arguments.predicate.predicate(on: clock)
         let store = try context.store()
         let type = try TypeOptions.single(try arguments.type, store)
         let stat = try arguments.stat

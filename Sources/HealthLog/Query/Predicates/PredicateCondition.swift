@@ -2,6 +2,9 @@
 enum PredicateCondition: Hashable, Sendable {
     /// Dates in microseconds; `nil` bounds are open.
     case dates(start: Int64?, end: Int64?, options: DateOptions)
+    /// Local wall-clock dates in microseconds since 1970, read on each sample's own
+    /// ``LocalClock``; `nil` bounds are open.
+    case localDates(start: Int64?, end: Int64?, options: DateOptions)
     case sources(Set<String>)
     case devices(Set<String>)
     case uuids(Set<SampleUUID>)
@@ -18,9 +21,18 @@ enum PredicateCondition: Hashable, Sendable {
     /// date option needs a sample starting before the range's end and ending at or after
     /// its start.
     func mayMatch(minStart: Int64, maxEnd: Int64) -> Bool {
-        guard case .dates(let start, let end, _) = self else { return true }
-        return (end.map { minStart < $0 } ?? true) && (start.map { maxEnd >= $0 } ?? true)
+        switch self {
+        case .dates(let start, let end, _):
+            return (end.map { minStart < $0 } ?? true) && (start.map { maxEnd >= $0 } ?? true)
+        case .localDates(let start, let end, let options):
+            return Self.dates(start: start.map { $0 - Self.day }, end: end.map { $0 + Self.day }, options: options).mayMatch(minStart: minStart, maxEnd: maxEnd)
+        default:
+            return true
+        }
     }
+
+    /// A day in µs: more than any UTC offset, so a local time's instant lies within a day of it.
+    private static let day: Int64 = 86_400_000_000
 
     /// Whether `r` matches; for a deleted object, only through the fields it carries.
     func matches(_ r: StoredLineView) -> Bool {
@@ -34,6 +46,10 @@ enum PredicateCondition: Hashable, Sendable {
             if options.contains(.strictEndDate) { ok = ok && within(e) }
             if options.isEmpty { ok = (end.map { s < $0 } ?? true) && (start.map { e >= $0 } ?? true) }
             return ok
+        case .localDates(let start, let end, let options):
+            guard let recorded = r.event.start else { return false }
+            let clock = LocalClock(start: recorded, zone: r.metadataText(LocalClock.metadataKey))
+            return Self.dates(start: start.map(clock.firstInstant(atLocal:)), end: end.map(clock.firstInstant(atLocal:)), options: options).matches(r)
         case .sources(let names):
             return r.string(r.event.source).map(names.contains) ?? false
         case .devices(let names):

@@ -28,6 +28,15 @@ public struct QueryPredicate: Hashable, Sendable {
         QueryPredicate(conditions: [.dates(start: start?.microseconds, end: end?.microseconds, options: options)])
     }
 
+    /// Samples in the local date range `[start, end)` read on each sample's own
+    /// ``LocalClock`` (its `HKTimeZone`, else the offset its start was recorded with):
+    /// `start` and `end` are wall-clock times, given as their UTC fields
+    /// (`Timestamp(commandLine: "2024-03-01")` is local midnight of 1 March wherever the
+    /// sample was recorded). Options as in ``samples(withStart:end:options:)``.
+    public static func samples(withLocalStart start: Timestamp?, end: Timestamp?, options: DateOptions = []) -> QueryPredicate {
+        QueryPredicate(conditions: [.localDates(start: start?.microseconds, end: end?.microseconds, options: options)])
+    }
+
     /// Samples recorded by any of `sources`.
     public static func sources(_ sources: Set<String>) -> QueryPredicate { QueryPredicate(conditions: [.sources(sources)]) }
 
@@ -77,12 +86,27 @@ public struct QueryPredicate: Hashable, Sendable {
         return range
     }
 
+    /// The local wall-clock range the predicate's local date conditions allow, in µs since
+    /// 1970 (`nil` bounds open): what statistics on each sample's local time clip their
+    /// intervals to.
+    var localDateRange: (start: Int64?, end: Int64?) {
+        var range: (start: Int64?, end: Int64?) = (nil, nil)
+        for case .localDates(let start, let end, _) in conditions {
+            if let start { range.start = max(range.start ?? start, start) }
+            if let end { range.end = min(range.end ?? end, end) }
+        }
+        return range
+    }
+
     /// Whether the predicate is ``all``.
     var isAll: Bool { conditions.isEmpty }
 
     /// Throws ``HealthLogError/Code/badUsage`` for a date range whose start is after its end.
     func validate() throws {
         for case .dates(let start?, let end?, _) in conditions where start > end {
+            throw HealthLogError(.badUsage, "the date range's start is after its end")
+        }
+        for case .localDates(let start?, let end?, _) in conditions where start > end {
             throw HealthLogError(.badUsage, "the date range's start is after its end")
         }
     }

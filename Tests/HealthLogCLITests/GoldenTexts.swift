@@ -35,14 +35,14 @@ enum GoldenTexts {
                                     (a statistics collection query).
           plot                      Draw per-interval statistics of one type as an SVG
                                     chart.
-          route                     Write a workout's route (or every route of a date
-                                    range) as GPX, GeoJSON or CSV.
           workouts                  One row per workout: start, activity, duration,
                                     distance, energy, heart rate, elevation gain and
                                     route points.
           sleep                     One row per night: time in bed, asleep, each sleep
                                     stage, awake, efficiency, and the first and last
                                     time.
+          route                     Write a workout's route (or every route of a date
+                                    range) as GPX, GeoJSON or CSV.
           backup                    Copy the store into a directory, consistently,
                                     incrementally and verified.
           restore                   Restore a backup into the store directory, verified
@@ -449,14 +449,6 @@ enum GoldenTexts {
         selection with nothing to draw writes nothing and exits 2.
         """
 
-    /// `healthlog route --help`.
-    static let route = """
-        OVERVIEW: Write a workout's route (or every route of a date range) as GPX, GeoJSON or CSV.
-
-        USAGE: healthlog [--store <dir>] route [<uuid>] [--start <date>] [--end <date>] [--format gpx|geojson|csv] [-o <file>]
-
-        ARGUMENTS:
-          <uuid>                    The UUID of a workout (or of a route).
     /// `healthlog workouts --help`.
     static let workouts = """
         OVERVIEW: One row per workout: start, activity, duration, distance, energy, heart rate, elevation gain and route points.
@@ -466,25 +458,6 @@ enum GoldenTexts {
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
-          --start <date>            Without a UUID: every route that overlaps the range
-                                    starting here (an ISO 8601 instant, or a date
-                                    meaning its midnight UTC).
-          --end <date>              Without a UUID: the end of the range (exclusive).
-          --format <format>         gpx (the default), geojson or csv.
-          -o, --output <file>       The file to write (mode 0600, replaced atomically)
-                                    instead of standard output.
-          -h, --help                Show help information.
-
-        Give a workout's UUID (its routes, one GPX track each) or a route's own, or
-        --start and --end for every route that overlaps the range, in one file. Every
-        point keeps its time, latitude, longitude, elevation, speed, course and
-        horizontal and vertical accuracies as imported. GPX 1.1 puts speed, course, hAcc
-        and vAcc in each point's extensions, as Apple's export does; GeoJSON is a
-        FeatureCollection with a LineString feature per route (coordinates lon, lat,
-        elevation) and the per-point times, speeds, courses and accuracies as arrays in
-        its properties (coordTimes, …); CSV is a header row and one row per point. A
-        UUID no live sample has, a workout without a route, or a range without one
-        writes nothing and exits 2.
           --distance-unit <unit>    The unit of distances: km (the default) or mi.
           --energy-unit <unit>      The unit of energy: kcal (the default) or kJ.
           --utc-offset <offset>     Times follow one fixed offset, +HH:MM or -HH:MM,
@@ -496,9 +469,10 @@ enum GoldenTexts {
                                     its HKTimeZone metadata names, else the offset its
                                     start was recorded with.
           --start <date>            Only samples in the range that starts here (an ISO
-                                    8601 instant, or a date meaning its midnight UTC);
-                                    by default a sample matches when it overlaps [start,
-                                    end).
+                                    8601 instant, or a date meaning its midnight UTC, or
+                                    on the clock --utc-offset, --time-zone or --local
+                                    names where a command takes them); by default a
+                                    sample matches when it overlaps [start, end).
           --end <date>              Only samples in the range that ends here
                                     (exclusive).
           --strict-start            The sample's start must lie in [start, end).
@@ -557,9 +531,10 @@ enum GoldenTexts {
                                     its HKTimeZone metadata names, else the offset its
                                     start was recorded with.
           --start <date>            Only samples in the range that starts here (an ISO
-                                    8601 instant, or a date meaning its midnight UTC);
-                                    by default a sample matches when it overlaps [start,
-                                    end).
+                                    8601 instant, or a date meaning its midnight UTC, or
+                                    on the clock --utc-offset, --time-zone or --local
+                                    names where a command takes them); by default a
+                                    sample matches when it overlaps [start, end).
           --end <date>              Only samples in the range that ends here
                                     (exclusive).
           --strict-start            The sample's start must lie in [start, end).
@@ -597,6 +572,39 @@ enum GoldenTexts {
         bed. The table shows durations as hours and minutes and efficiency as a
         percentage; csv and ndjson give minutes to 1 decimal in columns ending in _min,
         and efficiency as a fraction to 3 decimals.
+        """
+
+    /// `healthlog route --help`.
+    static let route = """
+        OVERVIEW: Write a workout's route (or every route of a date range) as GPX, GeoJSON or CSV.
+
+        USAGE: healthlog [--store <dir>] route [<uuid>] [--start <date>] [--end <date>] [--format gpx|geojson|csv] [-o <file>]
+
+        ARGUMENTS:
+          <uuid>                    The UUID of a workout (or of a route).
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --start <date>            Without a UUID: every route that overlaps the range
+                                    starting here (an ISO 8601 instant, or a date
+                                    meaning its midnight UTC).
+          --end <date>              Without a UUID: the end of the range (exclusive).
+          --format <format>         gpx (the default), geojson or csv.
+          -o, --output <file>       The file to write (mode 0600, replaced atomically)
+                                    instead of standard output.
+          -h, --help                Show help information.
+
+        Give a workout's UUID (its routes, one GPX track each) or a route's own, or
+        --start and --end for every route that overlaps the range, in one file. Every
+        point keeps its time, latitude, longitude, elevation, speed, course and
+        horizontal and vertical accuracies as imported. GPX 1.1 puts speed, course, hAcc
+        and vAcc in each point's extensions, as Apple's export does; GeoJSON is a
+        FeatureCollection with a LineString feature per route (coordinates lon, lat,
+        elevation) and the per-point times, speeds, courses and accuracies as arrays in
+        its properties (coordTimes, …); CSV is a header row and one row per point. A
+        UUID no live sample has, a workout without a route, or a range without one
+        writes nothing and exits 2.
         """
 
     /// `healthlog backup --help`.

@@ -42,6 +42,25 @@ struct WorkoutsSleepCLITests {
         #expect(utc.stdout.split(separator: "\n").count == 1)
     }
 
+    @Test("workouts and sleep: a bare --start date is midnight on the chosen clock, not midnight UTC")
+    func datesOnTheClock() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let events = """
+            {"type":"HKWorkoutTypeIdentifier","start":"2024-03-01T00:30:00+01:00","end":"2024-03-01T01:00:00+01:00","activity":"HKWorkoutActivityTypeRunning","duration":1800,"source":"Watch"}
+            {"type":"HKCategoryTypeIdentifierSleepAnalysis","start":"2024-03-01T00:30:00+01:00","end":"2024-03-01T06:30:00+01:00","value":"HKCategoryValueSleepAnalysisAsleepCore","source":"Watch"}
+
+            """
+        #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: events).status == 0)
+        for command in ["workouts", "sleep"] {
+            let local = try HealthLogBinary.run(["--store", path, command, "--format", "csv", "--start", "2024-03-01", "--strict-start"])
+            #expect(local.stdout.split(separator: "\n").count == 2, "\(command): \(local.stdout)")
+            let utc = try HealthLogBinary.run(["--store", path, command, "--format", "csv", "--utc-offset", "+00:00", "--start", "2024-03-01", "--strict-start"])
+            #expect(utc.stdout.split(separator: "\n").count == 1, "\(command): \(utc.stdout)")
+        }
+    }
+
     @Test("workouts: heart rate during the workout, its mean rounded to 1 decimal in csv and whole in the table")
     func heartRate() throws {
         let dir = try TemporaryDirectory()

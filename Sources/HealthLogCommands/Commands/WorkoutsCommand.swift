@@ -32,7 +32,7 @@ enum WorkoutsCommand: Command {
         let distanceUnit = try arguments.distanceUnit ?? HealthUnit("km")
         let energyUnit = try arguments.energyUnit ?? HealthUnit("kcal")
         let clock = try arguments.clock.timeZone(default: .recorded)
-        let predicate = try arguments.predicate.predicate()
+        let predicate = try arguments.predicate.predicate(on: clock)
         let format = try arguments.format ?? .table
         let workouts = try context.store().workoutSummaries(predicate: predicate, timeZone: clock, distanceUnit: distanceUnit, energyUnit: energyUnit)
         let terminal = context.terminal

@@ -6,7 +6,9 @@
 /// looks up only the numbers of its own adds in it; the deletes after that point (all those
 /// after the anchor when the index is missing, damaged, of another version or not what the
 /// log's witness counts) sit in the delete groups of the batches after it, so a first pass
-/// reads only those (small) frames.
+/// reads only those (small) frames. An unlimited replay, which reads every batch after the
+/// anchor anyway, takes the index only when checking it costs less than reading the deletes
+/// of its types after the anchor (``indexEntriesWorthChecking(_:after:)``).
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
 /// The second pass reads just the groups of the requested types,
@@ -38,14 +40,22 @@ struct Replayer {
         try request.predicate.validate()
         let predicate = request.predicate
         let after = request.anchor.seq
+        // An unlimited replay reads every batch after the anchor whatever the index says.
+        let everyBatch = request.limit == 0 ? try snapshot.batches(after: after) : nil
         // An index that covers nothing after the anchor cannot hide any of its adds.
-        let index = request.raw ? nil : DeletedAddIndex.open(for: snapshot, coveringPast: after).map(DeletedAddCursor.init)
+        let index =
+            request.raw
+            ? nil
+            : DeletedAddIndex.open(for: snapshot, coveringPast: after, entriesAtMost: everyBatch.map { indexEntriesWorthChecking($0, after: after) } ?? .max)
+                .map(DeletedAddCursor.init)
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         // A limited replay that need not read every delete after the anchor takes the batches
         // its limit needs, and more only if those run out first.
         let isBounded = request.limit > 0 && (request.raw || tailFrom > after)
         var (batches, reachesHead) =
-            isBounded ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) }) : (try snapshot.batches(after: after), true)
+            isBounded
+            ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) })
+            : (try everyBatch ?? snapshot.batches(after: after), true)
         let work = self.work(of: batches, after: after)
         let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after))
         var groupsRead = 0
@@ -117,6 +127,22 @@ struct Replayer {
                 return all.contains(line, in: raw)
             }
         }
+    }
+
+    /// The most deleted-add index entries worth checking for an unlimited replay of
+    /// `batches`: taking the index means computing its witness over every entry (a
+    /// multiplication and an addition each), while without it the replay reads the delete
+    /// groups of its types after `after` (decompressing and parsing each line, many times that
+    /// work a delete). Sixteen entries for each such delete: a rare type reads its few deletes
+    /// instead of checking every deleted add of the log.
+    private func indexEntriesWorthChecking(_ batches: [BatchRef], after: UInt64) -> Int {
+        var deletes = 0
+        for batch in batches {
+            for group in batch.header.groups where group.isDelete && group.lastSeq > after && admits(group.type) {
+                deletes += Int(group.count)
+            }
+        }
+        return deletes * 16
     }
 
     /// How many events a limited replay asks the batch table for to deliver `limit`: an

@@ -8,7 +8,7 @@
 /// log's witness counts) sit in the delete groups of the batches after it, so a first pass
 /// reads only those (small) frames. An unlimited replay, which reads every batch after the
 /// anchor anyway, takes the index only when checking it costs less than reading the deletes
-/// of its types after the anchor (``indexEntriesWorthChecking(_:after:)``).
+/// of its types after the anchor (``isIndexWorthChecking(entries:_:after:)``).
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
 /// The second pass reads just the groups of the requested types,
@@ -46,8 +46,9 @@ struct Replayer {
         let index =
             request.raw
             ? nil
-            : DeletedAddIndex.open(for: snapshot, coveringPast: after, entriesAtMost: everyBatch.map { indexEntriesWorthChecking($0, after: after) } ?? .max)
-                .map(DeletedAddCursor.init)
+            : DeletedAddIndex.open(
+                for: snapshot, coveringPast: after, isWorthChecking: { entries in everyBatch.map { isIndexWorthChecking(entries: entries, $0, after: after) } ?? true }
+            ).map(DeletedAddCursor.init)
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         // A limited replay that need not read every delete after the anchor takes the batches
         // its limit needs, and more only if those run out first.
@@ -129,20 +130,27 @@ struct Replayer {
         }
     }
 
-    /// The most deleted-add index entries worth checking for an unlimited replay of
-    /// `batches`: taking the index means computing its witness over every entry (a
-    /// multiplication and an addition each), while without it the replay reads the delete
-    /// groups of its types after `after` (decompressing and parsing each line, many times that
-    /// work a delete). Sixteen entries for each such delete: a rare type reads its few deletes
-    /// instead of checking every deleted add of the log.
-    private func indexEntriesWorthChecking(_ batches: [BatchRef], after: UInt64) -> Int {
-        var deletes = 0
+    /// Whether an index of `entries` entries is worth checking for an unlimited replay of
+    /// `batches`: taking it means computing its witness over every entry (a multiplication
+    /// and an addition each, about ten instructions), while without it the replay reads the
+    /// delete groups of its types after `after` (a read, a checksum and a decompression a
+    /// group, about ten thousand). So the index is taken once there are a thousand entries or
+    /// fewer for each such group: a rare type reads its few delete groups instead of checking
+    /// every deleted add of the log. The count stops as soon as it is reached.
+    private func isIndexWorthChecking(entries: Int, _ batches: [BatchRef], after: UInt64) -> Bool {
+        var groups = 0
         for batch in batches {
-            for group in batch.header.groups where group.isDelete && group.lastSeq > after && admits(group.type) {
-                deletes += Int(group.count)
+            // Through the buffer: a group is looked at in place, not copied (its type retained).
+            let isReached = batch.header.groups.withUnsafeBufferPointer { all in
+                for k in all.indices where all[k].isDelete && all[k].lastSeq > after && admits(all[k].type) {
+                    groups += 1
+                    if entries <= groups * 1024 { return true }
+                }
+                return false
             }
+            if isReached { return true }
         }
-        return deletes * 16
+        return entries == 0
     }
 
     /// How many events a limited replay asks the batch table for to deliver `limit`: an

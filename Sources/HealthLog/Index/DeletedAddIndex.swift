@@ -94,9 +94,12 @@ final class DeletedAddIndex {
     /// store's cipher; when `after` is given, only if it covers more than `after`), and only
     /// when it is bound to that log (the same store, and the batch ending at its covered number
     /// the one it was derived from) and its entries are those that batch's witness counts
-    /// (``isWitnessed(by:)``).
-    static func open(for snapshot: LogSnapshot, coveringPast after: UInt64? = nil) -> DeletedAddIndex? {
-        guard let index = open(snapshot.layout, head: snapshot.headSeq, cipher: snapshot.cipher), after.map({ index.coveredSeq > $0 }) ?? true else {
+    /// (``isWitnessed(by:)``). A file whose entry count `isWorthChecking` declines is not
+    /// opened further: the caller has a cheaper way to its answer than checking every entry.
+    static func open(for snapshot: LogSnapshot, coveringPast after: UInt64? = nil, isWorthChecking: (Int) -> Bool = { _ in true }) -> DeletedAddIndex? {
+        guard let index = open(snapshot.layout, head: snapshot.headSeq, cipher: snapshot.cipher), after.map({ index.coveredSeq > $0 }) ?? true,
+            isWorthChecking(index.count)
+        else {
             return nil
         }
         var ending: BatchHeader?

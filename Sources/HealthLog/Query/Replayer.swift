@@ -6,7 +6,9 @@
 /// looks up only the numbers of its own adds in it; the deletes after that point (all those
 /// after the anchor when the index is missing, damaged, of another version or not what the
 /// log's witness counts) sit in the delete groups of the batches after it, so a first pass
-/// reads only those (small) frames.
+/// reads only those (small) frames. An unlimited replay, which reads every batch after the
+/// anchor anyway, takes the index only when checking it costs less than reading the deletes
+/// of its types after the anchor (``isIndexWorthChecking(entries:_:after:)``).
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
 /// The second pass reads just the groups of the requested types,
@@ -38,14 +40,23 @@ struct Replayer {
         try request.predicate.validate()
         let predicate = request.predicate
         let after = request.anchor.seq
+        // An unlimited replay reads every batch after the anchor whatever the index says.
+        let everyBatch = request.limit == 0 ? try snapshot.batches(after: after) : nil
         // An index that covers nothing after the anchor cannot hide any of its adds.
-        let index = request.raw ? nil : DeletedAddIndex.open(for: snapshot, coveringPast: after).map(DeletedAddCursor.init)
+        let index =
+            request.raw
+            ? nil
+            : DeletedAddIndex.open(
+                for: snapshot, coveringPast: after, isWorthChecking: { entries in everyBatch.map { isIndexWorthChecking(entries: entries, $0, after: after) } ?? true }
+            ).map(DeletedAddCursor.init)
         let tailFrom = max(after, index?.coveredSeq ?? 0)
         // A limited replay that need not read every delete after the anchor takes the batches
         // its limit needs, and more only if those run out first.
         let isBounded = request.limit > 0 && (request.raw || tailFrom > after)
         var (batches, reachesHead) =
-            isBounded ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) }) : (try snapshot.batches(after: after), true)
+            isBounded
+            ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) })
+            : (try everyBatch ?? snapshot.batches(after: after), true)
         let work = self.work(of: batches, after: after)
         let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after))
         var groupsRead = 0
@@ -117,6 +128,29 @@ struct Replayer {
                 return all.contains(line, in: raw)
             }
         }
+    }
+
+    /// Whether an index of `entries` entries is worth checking for an unlimited replay of
+    /// `batches`: taking it means computing its witness over every entry (a multiplication
+    /// and an addition each, about ten instructions), while without it the replay reads the
+    /// delete groups of its types after `after` (a read, a checksum and a decompression a
+    /// group, about ten thousand). So the index is taken once there are a thousand entries or
+    /// fewer for each such group: a rare type reads its few delete groups instead of checking
+    /// every deleted add of the log. The count stops as soon as it is reached.
+    private func isIndexWorthChecking(entries: Int, _ batches: [BatchRef], after: UInt64) -> Bool {
+        var groups = 0
+        for batch in batches {
+            // Through the buffer: a group is looked at in place, not copied (its type retained).
+            let isReached = batch.header.groups.withUnsafeBufferPointer { all in
+                for k in all.indices where all[k].isDelete && all[k].lastSeq > after && admits(all[k].type) {
+                    groups += 1
+                    if entries <= groups * 1024 { return true }
+                }
+                return false
+            }
+            if isReached { return true }
+        }
+        return entries == 0
     }
 
     /// How many events a limited replay asks the batch table for to deliver `limit`: an

@@ -270,6 +270,25 @@ struct DeletedAddIndexTests {
         #expect(without.groupsRead >= withIndex.groupsRead + 50, "\(without) against \(withIndex)")
     }
 
+    @Test("An unlimited replay takes the index only when it saves reading many deletes: a type with two deletes after the anchor reads them, as without the index")
+    func unlimitedReplayWeighsTheIndex() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let types: Set<String> = [Fixture.heartRate]
+        // After the second append's end only the third's five deletes follow, two of heart rates.
+        let few = ReplayRequest(anchor: QueryAnchor(fromValue: fixture.appendEnds[1]), types: types)
+        let many = ReplayRequest(types: types)
+        let (fewSeqs, fewIndexed) = try fixture.replay(few)
+        let (manySeqs, manyIndexed) = try fixture.replay(many)
+        try ByteSurgery.remove(fixture.indexPath)
+        let (fewRead, fewWithout) = try fixture.replay(few)
+        let (manyRead, manyWithout) = try fixture.replay(many)
+        #expect(fewSeqs == fewRead && fewSeqs == fixture.expected(after: fixture.appendEnds[1], types: types))
+        #expect(manySeqs == manyRead && manySeqs == fixture.expected(after: 0, types: types))
+        #expect(fewIndexed.groupsRead == fewWithout.groupsRead, "\(fewIndexed) against \(fewWithout)")
+        #expect(manyIndexed.groupsRead + 50 <= manyWithout.groupsRead, "\(manyIndexed) against \(manyWithout)")
+    }
+
     @Test("verify reports a damaged index, or one that disagrees with the log, naming its byte; reindex repairs it")
     func verifyReportsDamage() throws {
         let fixture = try Fixture()

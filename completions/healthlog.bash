@@ -19,9 +19,9 @@ _healthlog() {
     esac
     case $command in
         "")
-            COMPREPLY=($(compgen -W "--store --passphrase-file --key-file --help -h --version help init append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "--store --passphrase-file --key-file --help -h --version help init append add delete replay export aggregate plot workouts sleep backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
         help)
-            COMPREPLY=($(compgen -W "init append add delete replay export aggregate plot backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "init append add delete replay export aggregate plot workouts sleep backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
         init)
             case $prev in
             esac
@@ -131,6 +131,39 @@ _healthlog() {
                 --category) _healthlog_values none; return ;;
             esac
             COMPREPLY=($(compgen -W "--type -o --output --interval --stat --unit --source-priority --utc-offset --time-zone --local --start --end --strict-start --strict-end --source --device --uuid --metadata --where --category --help -h" -- "$cur")) ;;
+        workouts)
+            case $prev in
+                --distance-unit) _healthlog_values km mi; return ;;
+                --energy-unit) _healthlog_values kcal kJ; return ;;
+                --utc-offset) _healthlog_values none; return ;;
+                --time-zone) _healthlog_values none; return ;;
+                --start) _healthlog_values none; return ;;
+                --end) _healthlog_values none; return ;;
+                --source) _healthlog_values none; return ;;
+                --device) _healthlog_values none; return ;;
+                --uuid) _healthlog_values none; return ;;
+                --metadata) _healthlog_values none; return ;;
+                --where) _healthlog_values none; return ;;
+                --category) _healthlog_values none; return ;;
+                --format) _healthlog_values table csv ndjson; return ;;
+            esac
+            COMPREPLY=($(compgen -W "--distance-unit --energy-unit --utc-offset --time-zone --local --start --end --strict-start --strict-end --source --device --uuid --metadata --where --category --format --help -h" -- "$cur")) ;;
+        sleep)
+            case $prev in
+                --source-priority) _healthlog_values none; return ;;
+                --utc-offset) _healthlog_values none; return ;;
+                --time-zone) _healthlog_values none; return ;;
+                --start) _healthlog_values none; return ;;
+                --end) _healthlog_values none; return ;;
+                --source) _healthlog_values none; return ;;
+                --device) _healthlog_values none; return ;;
+                --uuid) _healthlog_values none; return ;;
+                --metadata) _healthlog_values none; return ;;
+                --where) _healthlog_values none; return ;;
+                --category) _healthlog_values none; return ;;
+                --format) _healthlog_values table csv ndjson; return ;;
+            esac
+            COMPREPLY=($(compgen -W "--source-priority --utc-offset --time-zone --local --start --end --strict-start --strict-end --source --device --uuid --metadata --where --category --format --help -h" -- "$cur")) ;;
         backup)
             case $prev in
             esac

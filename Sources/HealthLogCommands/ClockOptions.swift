@@ -1,7 +1,8 @@
 import HealthLog
 
 /// The options that say whose clock intervals follow (`aggregate`, `plot`): `--utc-offset`,
-/// `--time-zone` or `--local`, at most one of them; UTC when none is given. `restore`
+/// `--time-zone` or `--local`, at most one of them; UTC when none is given (each sample's
+/// own local time for `workouts` and `sleep`). `restore`
 /// takes the first two for the midnight of a bare `--to` date.
 struct ClockOptions: OptionGroup {
     let utcOffset: Option<Int>
@@ -17,6 +18,18 @@ struct ClockOptions: OptionGroup {
                 "Intervals follow the local calendar of an IANA time zone (Europe/Berlin), daylight saving included: a day is 23 or 25 hours across a change.",
             local: Flag(
                 "--local", help: "Each sample counts in its own local day: the zone its HKTimeZone metadata names, else the offset its start was recorded with."))
+    }
+
+    /// As `workouts` and `sleep` take them: each sample's own local time unless told
+    /// otherwise; `what` names what follows the clock (`Times`, `Nights and times`).
+    static func personal(_ what: String) -> ClockOptions {
+        ClockOptions(
+            utcOffsetHelp: "\(what) follow one fixed offset, +HH:MM or -HH:MM, instead of each sample's own local time.",
+            timeZoneHelp:
+                "\(what) follow the local calendar of an IANA time zone (Europe/Berlin), daylight saving included, instead of each sample's own local time.",
+            local: Flag(
+                "--local",
+                help: "Each sample's own local time (the default): the zone its HKTimeZone metadata names, else the offset its start was recorded with."))
     }
 
     /// As `restore` takes them: the clock of a bare `--to` date, without `--local`, left off
@@ -48,8 +61,8 @@ struct ClockOptions: OptionGroup {
 }
 
 extension ParsedArguments<ClockOptions> {
-    /// The clock the options name.
-    func timeZone() throws -> StatisticsTimeZone {
+    /// The clock the options name; `fallback` (UTC unless given) when none is given.
+    func timeZone(default fallback: StatisticsTimeZone = .fixed(offsetMinutes: 0)) throws -> StatisticsTimeZone {
         let given = [
             isGiven(\.utcOffset) ? options.utcOffset.declaration.name : nil, isGiven(\.timeZone) ? options.timeZone.declaration.name : nil,
             self.local ? options.local?.declaration.name : nil,
@@ -57,6 +70,6 @@ extension ParsedArguments<ClockOptions> {
         guard given.count <= 1 else { throw HealthLogError(.badUsage, "\(given.joined(separator: " and ")) exclude each other: give one") }
         if let minutes = try self.utcOffset { return .fixed(offsetMinutes: minutes) }
         if let rules = try self.timeZone { return .named(rules) }
-        return self.local ? .recorded : .fixed(offsetMinutes: 0)
+        return self.local ? .recorded : fallback
     }
 }

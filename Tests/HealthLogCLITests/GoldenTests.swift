@@ -10,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, initStore = "init", append, add, delete, replay, export, aggregate, plot, backup, restore, recover, anchor, log, stats, verify, reindex, compact,
+        case overview, initStore = "init", append, add, delete, replay, export, aggregate, plot, workouts, sleep, backup, restore, recover, anchor, log, stats, verify, reindex, compact,
             importExport = "import", key, unlock, lock
         var testDescription: String { rawValue }
 
@@ -27,6 +27,8 @@ struct GoldenTests {
             case .export: GoldenTexts.export
             case .aggregate: GoldenTexts.aggregate
             case .plot: GoldenTexts.plot
+            case .workouts: GoldenTexts.workouts
+            case .sleep: GoldenTexts.sleep
             case .backup: GoldenTexts.backup
             case .restore: GoldenTexts.restore
             case .recover: GoldenTexts.recover

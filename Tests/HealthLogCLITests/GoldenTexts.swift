@@ -35,6 +35,12 @@ enum GoldenTexts {
                                     (a statistics collection query).
           plot                      Draw per-interval statistics of one type as an SVG
                                     chart.
+          workouts                  One row per workout: start, activity, duration,
+                                    distance, energy, heart rate, elevation gain and
+                                    route points.
+          sleep                     One row per night: time in bed, asleep, each sleep
+                                    stage, awake, efficiency, and the first and last
+                                    time.
           backup                    Copy the store into a directory, consistently,
                                     incrementally and verified.
           restore                   Restore a backup into the store directory, verified
@@ -431,6 +437,129 @@ enum GoldenTexts {
         samples in other units converted to it. The time axis is broken around a long
         stretch without data, so one far-off record does not squash the rest. A
         selection with nothing to draw writes nothing and exits 2.
+        """
+
+    /// `healthlog workouts --help`.
+    static let workouts = """
+        OVERVIEW: One row per workout: start, activity, duration, distance, energy, heart rate, elevation gain and route points.
+
+        USAGE: healthlog [--store <dir>] workouts [--distance-unit km|mi] [--energy-unit kcal|kJ] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format table|csv|ndjson]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --distance-unit <unit>    The unit of distances: km (the default) or mi.
+          --energy-unit <unit>      The unit of energy: kcal (the default) or kJ.
+          --utc-offset <offset>     Times follow one fixed offset, +HH:MM or -HH:MM,
+                                    instead of each sample's own local time.
+          --time-zone <name>        Times follow the local calendar of an IANA time zone
+                                    (Europe/Berlin), daylight saving included, instead
+                                    of each sample's own local time.
+          --local                   Each sample's own local time (the default): the zone
+                                    its HKTimeZone metadata names, else the offset its
+                                    start was recorded with.
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value satisfies 'value
+                                    OP NUMBER [UNIT]', OP one of < <= > >= == !=: in
+                                    UNIT (converted; samples in units that do not
+                                    convert do not match), else in the sample's own
+                                    unit. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name in full or after the type's
+                                    prefix (AsleepCore), in any case; every spelling of
+                                    a value matches the others. Repeatable.
+          --format <format>         table (the default: aligned columns), csv (a header
+                                    row, then one row per workout) or ndjson (one object
+                                    per workout).
+          -h, --help                Show help information.
+
+        Workouts are listed by start, in each workout's own local time unless a clock
+        option says otherwise. Distance and energy are converted from the units the
+        workout recorded them in. Heart rate is the mean and the highest of the
+        heart-rate samples (of any source) that start during the workout, in beats per
+        minute. Elevation gain, in metres, is the workout's HKElevationAscended metadata
+        when it has one, else the sum of the rises in altitude between successive points
+        of its routes (elevation_from says which). The predicate options select the
+        workouts; their heart rates and routes are found by time and by the route's
+        workout. In csv and ndjson, duration is in minutes and numbers are rounded:
+        minutes and distance to 2 decimals, energy, heart rate and elevation to 1; empty
+        (csv) or null (ndjson) where nothing was recorded.
+        """
+
+    /// `healthlog sleep --help`.
+    static let sleep = """
+        OVERVIEW: One row per night: time in bed, asleep, each sleep stage, awake, efficiency, and the first and last time.
+
+        USAGE: healthlog [--store <dir>] sleep [--source-priority <list>] [--utc-offset <offset> | --time-zone <name> | --local] [predicate options] [--format table|csv|ndjson]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          --source-priority <list>  Comma-separated sources that win when sources
+                                    overlap, highest first; the rest follow Apple Watch,
+                                    then iPhone and iPad, then other sources, by name.
+          --utc-offset <offset>     Nights and times follow one fixed offset, +HH:MM or
+                                    -HH:MM, instead of each sample's own local time.
+          --time-zone <name>        Nights and times follow the local calendar of an
+                                    IANA time zone (Europe/Berlin), daylight saving
+                                    included, instead of each sample's own local time.
+          --local                   Each sample's own local time (the default): the zone
+                                    its HKTimeZone metadata names, else the offset its
+                                    start was recorded with.
+          --start <date>            Only samples in the range that starts here (an ISO
+                                    8601 instant, or a date meaning its midnight UTC);
+                                    by default a sample matches when it overlaps [start,
+                                    end).
+          --end <date>              Only samples in the range that ends here
+                                    (exclusive).
+          --strict-start            The sample's start must lie in [start, end).
+          --strict-end              The sample's end must lie in [start, end).
+          --source <name>           Only samples from this source. Repeatable.
+          --device <name>           Only samples from this device. Repeatable.
+          --uuid <uuid>             Only the sample with this UUID. Repeatable.
+          --metadata <key[=value]>  Only samples whose metadata has this key (with this
+                                    value, compared as text). All given must hold.
+                                    Repeatable.
+          --where <expr>            Only quantity samples whose value satisfies 'value
+                                    OP NUMBER [UNIT]', OP one of < <= > >= == !=: in
+                                    UNIT (converted; samples in units that do not
+                                    convert do not match), else in the sample's own
+                                    unit. All given must hold. Repeatable.
+          --category <value>        Only category samples with this value: an integer,
+                                    or a constant's name in full or after the type's
+                                    prefix (AsleepCore), in any case; every spelling of
+                                    a value matches the others. Repeatable.
+          --format <format>         table (the default: aligned columns), csv (a header
+                                    row, then one row per night) or ndjson (one object
+                                    per night).
+          -h, --help                Show help information.
+
+        A night runs from noon to noon, in each sample's own local time unless a clock
+        option says otherwise, and is named by the morning it ends; a sample counts in
+        the night holding its start. Sources are merged so that no time counts twice: in
+        bed is the time any sample covers (in bed, asleep or awake); each stretch of the
+        night counts in the stage of the highest-priority source with a stage or awake
+        sample there (--source-priority as in aggregate: by default Apple Watch, then
+        iPhone and iPad, then other sources), so when a watch and a phone both record a
+        night the watch's stages count and the phone fills only what the watch left out.
+        Where one source's samples overlap, awake wins, then deep, REM, core, and asleep
+        with no stage. Efficiency is asleep (core, deep, REM and unspecified) over in
+        bed. The table shows durations as hours and minutes and efficiency as a
+        percentage; csv and ndjson give minutes to 1 decimal in columns ending in _min,
+        and efficiency as a fraction to 3 decimals.
         """
 
     /// `healthlog backup --help`.

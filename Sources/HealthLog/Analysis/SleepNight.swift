@@ -52,46 +52,53 @@ public struct SleepNight: Sendable, Hashable {
     public var count: Int
 }
 
+/// One night on a ``SampleClock``: noon to noon, named by the morning it ends.
+struct NightBounds {
+    /// Twelve hours in µs.
+    static let halfDay: Int64 = 43_200_000_000
+    /// The local wall-clock start of the day the night starts in, µs: what orders nights.
+    var key: Int64
+    /// The morning the night ends, `YYYY-MM-DD`.
+    var label: String
+    /// The noon the night starts at.
+    var start: Timestamp
+    /// The noon it ends at.
+    var end: Timestamp
+}
+
+extension SampleClock {
+    /// The night holding `start` (µs) for a sample recorded at `offsetMinutes` in `zone`.
+    mutating func night(of start: Int64, offsetMinutes: Int16, zone: String?) -> NightBounds {
+        let halfDay = NightBounds.halfDay
+        let day = self.day(of: start - halfDay, offsetMinutes: offsetMinutes, zone: zone)
+        return NightBounds(
+            key: day.localStart, label: StatisticsInterval.day.label(of: day.localStart + 2 * halfDay, offsetMinutes: 0),
+            start: Timestamp(microseconds: day.start + halfDay, offsetMinutes: Int16(day.startOffset), isZulu: false, fractionDigits: 0),
+            end: Timestamp(microseconds: day.end + halfDay, offsetMinutes: Int16(day.endOffset), isZulu: false, fractionDigits: 0))
+    }
+}
+
 /// Adds sleep samples up into ``SleepNight``s.
 struct SleepNightAccumulator {
-    /// Twelve hours in µs.
-    private static let halfDay: Int64 = 43_200_000_000
     /// Whose clock the nights follow.
-    let timeZone: StatisticsTimeZone
+    private var clock: SampleClock
     /// The nights so far, by the local start of the day the night starts in.
     private var nights: [Int64: SleepNight] = [:]
-    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
-    private var zones: [String: TimeZoneRules?] = [:]
 
     /// No nights yet, on the clock of `timeZone`.
     init(timeZone: StatisticsTimeZone) {
-        self.timeZone = timeZone
+        clock = SampleClock(timeZone)
     }
 
     /// Counts one sample of `stage` from `start` to `end` (µs), recorded at `offsetMinutes`
     /// in `zone` (its `HKTimeZone`), which place it with ``StatisticsTimeZone/recorded``.
     mutating func add(start: Int64, end: Int64, stage: SleepNight.Stage, offsetMinutes: Int16, zone: String?) {
-        let shifted = start - Self.halfDay
-        var day: LocalInterval
-        switch timeZone {
-        case .named(let rules): day = StatisticsInterval.day.interval(of: shifted, in: rules)
-        case .fixed(let minutes): day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: minutes)
-        case .recorded:
-            day = StatisticsInterval.day.interval(of: shifted, offsetMinutes: Int(offsetMinutes))
-            if let zone {
-                if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
-                if let rules = zones[zone] ?? nil { day = StatisticsInterval.day.interval(of: shifted, in: rules) }
-            }
+        let night = clock.night(of: start, offsetMinutes: offsetMinutes, zone: zone)
+        if nights[night.key] == nil {
+            nights[night.key] = SleepNight(label: night.label, start: night.start, end: night.end, seconds: [:], count: 0)
         }
-        let key = day.localStart
-        if nights[key] == nil {
-            let morning = StatisticsInterval.day.label(of: key + 2 * Self.halfDay, offsetMinutes: 0)
-            nights[key] = SleepNight(
-                label: morning, start: Timestamp(microseconds: day.start + Self.halfDay, offsetMinutes: Int16(day.startOffset), isZulu: false, fractionDigits: 0),
-                end: Timestamp(microseconds: day.end + Self.halfDay, offsetMinutes: Int16(day.endOffset), isZulu: false, fractionDigits: 0), seconds: [:], count: 0)
-        }
-        nights[key]!.seconds[stage, default: 0] += Double(end - start) / 1_000_000
-        nights[key]!.count += 1
+        nights[night.key]!.seconds[stage, default: 0] += Double(end - start) / 1_000_000
+        nights[night.key]!.count += 1
     }
 
     /// The nights, in order.

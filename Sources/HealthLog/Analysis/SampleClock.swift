@@ -1,0 +1,50 @@
+/// Places samples on the clock of a ``StatisticsTimeZone``: the local day holding an
+/// instant and the instant's local offset. With ``StatisticsTimeZone/recorded`` a sample
+/// follows the zone its `HKTimeZone` metadata names when the tz database knows it, else the
+/// offset its start was recorded with (each zone is looked up once).
+struct SampleClock {
+    /// Whose clock it is.
+    let timeZone: StatisticsTimeZone
+    /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
+    private var zones: [String: TimeZoneRules?] = [:]
+
+    /// The clock of `timeZone`.
+    init(_ timeZone: StatisticsTimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// The day holding `instant` (µs) for a sample recorded at `offsetMinutes` in `zone`.
+    mutating func day(of instant: Int64, offsetMinutes: Int16, zone: String?) -> LocalInterval {
+        switch rule(offsetMinutes: offsetMinutes, zone: zone) {
+        case .named(let rules): StatisticsInterval.day.interval(of: instant, in: rules)
+        case .fixed(let minutes): StatisticsInterval.day.interval(of: instant, offsetMinutes: minutes)
+        case .recorded: StatisticsInterval.day.interval(of: instant, offsetMinutes: Int(offsetMinutes))
+        }
+    }
+
+    /// `instant` (µs) written at its local offset, whole seconds, for a sample recorded at
+    /// `offsetMinutes` in `zone`.
+    mutating func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
+        let minutes: Int
+        switch rule(offsetMinutes: offsetMinutes, zone: zone) {
+        case .named(let rules): minutes = rules.offsetSeconds(at: Self.floorSeconds(instant)) / 60
+        case .fixed(let fixed): minutes = fixed
+        case .recorded: minutes = Int(offsetMinutes)
+        }
+        return Timestamp(microseconds: instant, offsetMinutes: Int16(minutes), isZulu: false, fractionDigits: 0)
+    }
+
+    /// The clock one sample follows: the query's, or under ``StatisticsTimeZone/recorded``
+    /// its zone's rules (`.named`) or its recorded offset (`.recorded`).
+    private mutating func rule(offsetMinutes: Int16, zone: String?) -> StatisticsTimeZone {
+        guard timeZone == .recorded, let zone else { return timeZone }
+        if zones[zone] == nil { zones[zone] = .some(try? TimeZoneRules(named: zone)) }
+        if let rules = zones[zone] ?? nil { return .named(rules) }
+        return .recorded
+    }
+
+    /// Whole seconds of `micros`, rounded toward negative infinity.
+    private static func floorSeconds(_ micros: Int64) -> Int64 {
+        micros >= 0 ? micros / 1_000_000 : -((-micros + 999_999) / 1_000_000)
+    }
+}

@@ -1,7 +1,8 @@
 import HealthLog
 
 /// The report's sleep section: the nights by stage as `plot --type SleepAnalysis` draws
-/// them (the last ``chartedNights`` of a long record), and each month's mean night.
+/// them (the last ``chartedNights`` of a long record), and each month's mean night with its
+/// sources merged (``SleepSummary``).
 struct ReportSleep {
     /// The report.
     let report: HealthReport
@@ -18,21 +19,22 @@ struct ReportSleep {
             body += "<p class=\"note\">The chart shows the last \(charted.count) of \(nights.count) nights; the table below covers them all.</p>\n"
         }
         body += ReportPage.figure(SleepChart(nights: charted, clock: ClockOptions.name(report.clock)).svg)
-        let stages: [SleepNight.Stage] = [.deep, .core, .rem, .asleep, .awake, .inBed]
-        let asleep: [SleepNight.Stage] = [.deep, .core, .rem, .asleep]
-        var months: [String: (nights: Int, seconds: [SleepNight.Stage: Double])] = [:]
-        for night in nights {
-            let key = String(night.label.prefix(7))
-            months[key, default: (0, [:])].nights += 1
-            for (stage, seconds) in night.seconds { months[key]!.seconds[stage, default: 0] += seconds }
-        }
-        let present = stages.filter { stage in nights.contains { ($0.seconds[stage] ?? 0) > 0 } }
-        let rows = months.sorted { $0.key < $1.key }.map { key, month in
-            let hours = { (seconds: Double) in HealthReport.fixed(seconds / 3600 / Double(month.nights), 1) }
-            return [key, String(month.nights), hours(asleep.reduce(0) { $0 + (month.seconds[$1] ?? 0) })] + present.map { hours(month.seconds[$0] ?? 0) }
+        let summaries = try report.store.sleepSummaries(predicate: report.predicate, timeZone: report.clock)
+        let columns: [(String, KeyPath<SleepSummary, Double>)] = [
+            ("In bed", \.inBed), ("Asleep", \.asleep), ("Deep", \.deep), ("Core", \.core), ("REM", \.rem), ("Unspecified", \.unspecified), ("Awake", \.awake),
+        ]
+        let present = columns.filter { column in summaries.contains { $0[keyPath: column.1] > 0 } }
+        var months: [String: [SleepSummary]] = [:]
+        for night in summaries { months[String(night.label.prefix(7)), default: []].append(night) }
+        let rows = months.sorted { $0.key < $1.key }.map { key, nights in
+            let mean = { (path: KeyPath<SleepSummary, Double>) in HealthReport.fixed(nights.reduce(0) { $0 + $1[keyPath: path] } / 3600 / Double(nights.count), 1) }
+            let efficiencies = nights.compactMap(\.efficiency)
+            let efficiency = efficiencies.isEmpty ? "" : HealthReport.fixed(100 * efficiencies.reduce(0, +) / Double(efficiencies.count), 0) + "%"
+            return [key, String(nights.count)] + present.map { mean($0.1) } + [efficiency]
         }
         body += "<h3>Mean night by month (hours)</h3>\n"
-        body += ReportPage.table(["Month", "Nights", "Asleep"] + present.map(\.rawValue), rows, numeric: Set(1..<(3 + present.count)))
+        body += "<p class=\"note\">Sources merged: where a watch and a phone both recorded a stretch, it counts once, in the watch's stage. Efficiency is asleep over in bed.</p>\n"
+        body += ReportPage.table(["Month", "Nights"] + present.map(\.0) + ["Efficiency"], rows, numeric: Set(1..<(3 + present.count)))
         return ReportPage.Section(id: "sleep", title: "Sleep", body: body)
     }
 }

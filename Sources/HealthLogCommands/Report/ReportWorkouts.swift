@@ -1,8 +1,8 @@
 import HealthLog
 
-/// The report's workouts section: the latest ``listed`` workouts in a table, each with its
-/// route drawn as a small track, and every workout's monthly totals. Workouts and routes
-/// are read a page at a time, so a long record is never held whole.
+/// The report's workouts section: the latest ``listed`` workouts in a table (the library's
+/// ``WorkoutSummary``: distance, energy, heart rate, climb), each with its route drawn as a
+/// small track, and every workout's monthly totals. Routes are read a page at a time.
 struct ReportWorkouts {
     /// The report.
     let report: HealthReport
@@ -21,37 +21,29 @@ struct ReportWorkouts {
 
     /// The section, or `nil` when the range holds no workout.
     func section() throws -> ReportPage.Section? {
-        var latest: [WorkoutSample] = []
+        let workouts = try report.store.workoutSummaries(predicate: report.predicate, timeZone: report.clock)
+        guard !workouts.isEmpty else { return nil }
         var months: [String: Month] = [:]
-        var total = 0
-        try pages(SampleType.workout.identifier) { sample in
-            guard let workout = sample as? WorkoutSample else { return }
-            total += 1
-            let month = String(Self.local(workout.fields.start).prefix(7))
+        for w in workouts {
+            let month = String(Self.local(w.start).prefix(7))
             months[month, default: Month()].workouts += 1
-            months[month]!.seconds += seconds(workout)
-            months[month]!.kilometres += Self.total(workout, "distance", "km") ?? 0
-            months[month]!.kilocalories += Self.total(workout, "energy", "kcal") ?? 0
-            latest.append(workout)
-            if latest.count > 2 * Self.listed {
-                latest.sort { $0.fields.start > $1.fields.start }
-                latest.removeLast(latest.count - Self.listed)
-            }
+            months[month]!.seconds += w.duration
+            months[month]!.kilometres += w.distance ?? 0
+            months[month]!.kilocalories += w.energy ?? 0
         }
-        guard total > 0 else { return nil }
-        latest.sort { $0.fields.start > $1.fields.start }
-        latest = Array(latest.prefix(Self.listed))
-        let tracks = try routes(for: Set(latest.map(\.fields.uuid)))
+        let latest = Array(workouts.reversed().prefix(Self.listed))
+        let tracks = try routes(for: Set(latest.map(\.uuid)))
         var body = ""
-        if total > latest.count { body += "<p class=\"note\">The table lists the latest \(latest.count) of \(total) workouts; the monthly totals cover them all.</p>\n" }
+        if workouts.count > latest.count { body += "<p class=\"note\">The table lists the latest \(latest.count) of \(workouts.count) workouts; the monthly totals cover them all.</p>\n" }
         let rows = latest.map { w in
             [
-                Self.local(w.fields.start), Self.activityName(w.activity), HealthReport.fixed(seconds(w) / 60, 0),
-                Self.total(w, "distance", "km").map { HealthReport.fixed($0, 2) } ?? "", Self.total(w, "energy", "kcal").map { HealthReport.fixed($0, 0) } ?? "",
-                w.fields.source ?? "", tracks[w.fields.uuid] ?? "",
+                Self.local(w.start), Self.activityName(w.activity), HealthReport.fixed(w.duration / 60, 0), w.distance.map { HealthReport.fixed($0, 2) } ?? "",
+                w.energy.map { HealthReport.fixed($0, 0) } ?? "", w.heartRateAverage.map { HealthReport.fixed($0, 0) } ?? "",
+                w.heartRateMaximum.map { HealthReport.fixed($0, 0) } ?? "", w.elevationGain.map { HealthReport.fixed($0, 0) } ?? "", w.source ?? "", tracks[w.uuid] ?? "",
             ]
         }
-        body += ReportPage.table(["Start (local)", "Activity", "Minutes", "km", "kcal", "Source", "Route"], rows, numeric: [2, 3, 4], html: [6])
+        body += ReportPage.table(
+            ["Start", "Activity", "Minutes", "km", "kcal", "Mean HR", "Max HR", "Climb, m", "Source", "Route"], rows, numeric: [2, 3, 4, 5, 6, 7], html: [9])
         body += "<h3>Monthly totals</h3>\n"
         let monthRows = months.sorted { $0.key < $1.key }.map { key, m in
             [key, String(m.workouts), HealthReport.fixed(m.seconds / 3600, 1), HealthReport.fixed(m.kilometres, 1), HealthReport.fixed(m.kilocalories, 0)]
@@ -83,18 +75,7 @@ struct ReportWorkouts {
         }
     }
 
-    /// The workout's duration, else the time from its start to its end, in seconds.
-    private func seconds(_ workout: WorkoutSample) -> Double {
-        workout.duration ?? Double(workout.fields.end.microseconds - workout.fields.start.microseconds) / 1_000_000
-    }
-
-    /// The workout's total `name` in `unit`, when it has one in a unit that converts.
-    private static func total(_ workout: WorkoutSample, _ name: String, _ unit: String) -> Double? {
-        guard let quantity = workout.totals[name], let from = try? HealthUnit(quantity.unit), let to = try? HealthUnit(unit) else { return nil }
-        return try? from.convert(quantity.value, to: to)
-    }
-
-    /// `YYYY-MM-DD HH:MM` of an instant at the offset it was recorded with.
+    /// `YYYY-MM-DD HH:MM` of an instant at the offset it is written with (the report's clock).
     static func local(_ t: Timestamp) -> String {
         let text = Timestamp(microseconds: t.microseconds, offsetMinutes: t.offsetMinutes, isZulu: false, fractionDigits: 0).description
         return text.prefix(10) + " " + text.dropFirst(11).prefix(5)

@@ -2,14 +2,14 @@
 /// instant and the instant's local offset. With ``StatisticsTimeZone/recorded`` a sample
 /// follows the zone its `HKTimeZone` metadata names when the tz database knows it, else the
 /// offset its start was recorded with (each zone is looked up once).
-struct SampleClock {
+package struct SampleClock {
     /// Whose clock it is.
     let timeZone: StatisticsTimeZone
     /// The zones `HKTimeZone` metadata named so far (`nil`: not in the tz database).
     private var zones: [String: TimeZoneRules?] = [:]
 
     /// The clock of `timeZone`.
-    init(_ timeZone: StatisticsTimeZone) {
+    package init(_ timeZone: StatisticsTimeZone) {
         self.timeZone = timeZone
     }
 
@@ -24,7 +24,7 @@ struct SampleClock {
 
     /// `instant` (µs) written at its local offset, whole seconds, for a sample recorded at
     /// `offsetMinutes` in `zone`.
-    mutating func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
+    package mutating func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
         let minutes: Int
         switch rule(offsetMinutes: offsetMinutes, zone: zone) {
         case .named(let rules): minutes = rules.offsetSeconds(at: Self.floorSeconds(instant)) / 60

@@ -20,21 +20,34 @@ struct ReportWorkouts {
     }
 
     /// The section, or `nil` when the range holds no workout.
+    ///
+    /// The monthly totals come from the workouts themselves; the table's rows from
+    /// ``HealthStore/workoutSummaries(predicate:timeZone:distanceUnit:energyUnit:)`` over
+    /// the span of the listed workouts only, whose heart rates it then reads.
     func section() throws -> ReportPage.Section? {
-        let workouts = try report.store.workoutSummaries(predicate: report.predicate, timeZone: report.clock)
-        guard !workouts.isEmpty else { return nil }
         var months: [String: Month] = [:]
-        for w in workouts {
-            let month = String(Self.local(w.start).prefix(7))
+        var starts: [Int64] = []
+        var clock = SampleClock(report.clock)
+        try pages(SampleType.workout.identifier, report.predicate) { sample in
+            guard let workout = sample as? WorkoutSample else { return }
+            var zone: String?
+            if case .string(let name)? = workout.fields.metadata[StatisticsTimeZone.metadataKey] { zone = name }
+            let start = clock.timestamp(workout.fields.start.microseconds, offsetMinutes: workout.fields.start.offsetMinutes, zone: zone)
+            let month = String(Self.local(start).prefix(7))
             months[month, default: Month()].workouts += 1
-            months[month]!.seconds += w.duration
-            months[month]!.kilometres += w.distance ?? 0
-            months[month]!.kilocalories += w.energy ?? 0
+            months[month]!.seconds += workout.duration ?? Double(workout.fields.end.microseconds - workout.fields.start.microseconds) / 1_000_000
+            months[month]!.kilometres += Self.total(workout, "distance", "km") ?? 0
+            months[month]!.kilocalories += Self.total(workout, "energy", "kcal") ?? 0
+            starts.append(workout.fields.start.microseconds)
         }
-        let latest = Array(workouts.reversed().prefix(Self.listed))
-        let tracks = try routes(for: Set(latest.map(\.uuid)))
+        guard !starts.isEmpty else { return nil }
+        starts.sort()
+        let from = Timestamp(microseconds: starts[Swift.max(starts.count - Self.listed, 0)])
+        let listedSpan = QueryPredicate.and([report.predicate, .samples(withStart: from, end: nil)])
+        let latest = Array(try report.store.workoutSummaries(predicate: listedSpan, timeZone: report.clock).reversed().prefix(Self.listed))
+        let tracks = try routes(for: Set(latest.map(\.uuid)), listedSpan)
         var body = ""
-        if workouts.count > latest.count { body += "<p class=\"note\">The table lists the latest \(latest.count) of \(workouts.count) workouts; the monthly totals cover them all.</p>\n" }
+        if starts.count > latest.count { body += "<p class=\"note\">The table lists the latest \(latest.count) of \(starts.count) workouts; the monthly totals cover them all.</p>\n" }
         let rows = latest.map { w in
             [
                 Self.local(w.start), Self.activityName(w.activity), HealthReport.fixed(w.duration / 60, 0), w.distance.map { HealthReport.fixed($0, 2) } ?? "",
@@ -53,10 +66,10 @@ struct ReportWorkouts {
     }
 
     /// The small tracks of the routes of `workouts`, by workout.
-    private func routes(for workouts: Set<SampleUUID>) throws -> [SampleUUID: String] {
+    private func routes(for workouts: Set<SampleUUID>, _ predicate: QueryPredicate) throws -> [SampleUUID: String] {
         guard !workouts.isEmpty else { return [:] }
         var tracks: [SampleUUID: String] = [:]
-        try pages(WorkoutRouteSample.type.identifier) { sample in
+        try pages(WorkoutRouteSample.type.identifier, predicate) { sample in
             guard let route = sample as? WorkoutRouteSample, let workout = route.workout, workouts.contains(workout), tracks[workout] == nil else { return }
             let track = RouteTrack(points: route.locations.map { ($0.latitude, $0.longitude) })
             if track.points.count > 1 { tracks[workout] = track.svg }
@@ -64,15 +77,21 @@ struct ReportWorkouts {
         return tracks
     }
 
-    /// Hands each live sample of `type` in the range to `body`, a page at a time.
-    private func pages(_ type: String, _ body: (any Sample) throws -> Void) throws {
+    /// Hands each live sample of `type` matching `predicate` to `body`, a page at a time.
+    private func pages(_ type: String, _ predicate: QueryPredicate, _ body: (any Sample) throws -> Void) throws {
         var anchor = QueryAnchor.beginning
         while true {
-            let result = try report.store.result(ReplayRequest(anchor: anchor, types: [type], predicate: report.predicate, limit: Self.page))
+            let result = try report.store.result(ReplayRequest(anchor: anchor, types: [type], predicate: predicate, limit: Self.page))
             for sample in result.addedSamples { try body(sample) }
             guard result.addedSamples.count + result.deletedObjects.count >= Self.page, result.newAnchor != anchor else { return }
             anchor = result.newAnchor
         }
+    }
+
+    /// The workout's total `name` in `unit`, when it has one in a unit that converts.
+    private static func total(_ workout: WorkoutSample, _ name: String, _ unit: String) -> Double? {
+        guard let quantity = workout.totals[name], let from = try? HealthUnit(quantity.unit), let to = try? HealthUnit(unit) else { return nil }
+        return try? from.convert(quantity.value, to: to)
     }
 
     /// `YYYY-MM-DD HH:MM` of an instant at the offset it is written with (the report's clock).

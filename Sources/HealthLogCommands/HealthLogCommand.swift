@@ -6,7 +6,7 @@ package enum HealthLogCommand {
     /// Every command, in the order `--help` lists them.
     static var commandTypes: [any Command.Type] {
         [
-            InitCommand.self, AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self, WorkoutsCommand.self, SleepCommand.self, RouteCommand.self,
+            InitCommand.self, AppendCommand.self, AddCommand.self, DeleteCommand.self, ReplayCommand.self, ExportCommand.self, AggregateCommand.self, PlotCommand.self, WorkoutsCommand.self, SleepCommand.self, RouteCommand.self, ReportCommand.self,
             BackupCommand.self, RestoreCommand.self, RecoverCommand.self, AnchorCommand.self, LogCommand.self, StatsCommand.self, VerifyCommand.self,
             ReindexCommand.self, CompactCommand.self, ImportCommand.self, KeyCommand.self, UnlockCommand.self, LockCommand.self,
         ]

@@ -10,7 +10,7 @@ import Testing
 struct GoldenTests {
     /// One `--help` page.
     enum HelpPage: String, CaseIterable, CustomTestStringConvertible {
-        case overview, initStore = "init", append, add, delete, replay, export, aggregate, plot, workouts, sleep, route, backup, restore, recover, anchor, log, stats, verify, reindex, compact,
+        case overview, initStore = "init", append, add, delete, replay, export, aggregate, plot, workouts, sleep, route, report, backup, restore, recover, anchor, log, stats, verify, reindex, compact,
             importExport = "import", key, unlock, lock
         var testDescription: String { rawValue }
 
@@ -30,6 +30,7 @@ struct GoldenTests {
             case .route: GoldenTexts.route
             case .workouts: GoldenTexts.workouts
             case .sleep: GoldenTexts.sleep
+            case .report: GoldenTexts.report
             case .backup: GoldenTexts.backup
             case .restore: GoldenTexts.restore
             case .recover: GoldenTexts.recover

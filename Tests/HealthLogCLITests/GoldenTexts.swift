@@ -43,6 +43,8 @@ enum GoldenTexts {
                                     time.
           route                     Write a workout's route (or every route of a date
                                     range) as GPX, GeoJSON or CSV.
+          report                    Write a person's record as one self-contained HTML
+                                    page, to read offline or print for a doctor.
           backup                    Copy the store into a directory, consistently,
                                     incrementally and verified.
           restore                   Restore a backup into the store directory, verified
@@ -608,6 +610,42 @@ enum GoldenTexts {
         """
 
     /// `healthlog backup --help`.
+    static let report = """
+        OVERVIEW: Write a person's record as one self-contained HTML page, to read offline or print for a doctor.
+
+        USAGE: healthlog [--store <dir>] report -o <file.html> [--start <date>] [--end <date>] [--utc-offset <offset> | --time-zone <name> | --local]
+
+        OPTIONS:
+          --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
+                                    ./healthlog.store).
+          -o, --output <file>       The HTML file to write (its name must end in .html
+                                    or .htm).
+          --start <date>            Only samples from here on (an ISO 8601 instant, or a
+                                    date meaning its midnight on the report's clock); a
+                                    sample counts when it overlaps [start, end).
+          --end <date>              Only samples before here (exclusive).
+          --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
+                                    (default: UTC).
+          --time-zone <name>        Intervals follow the local calendar of an IANA time
+                                    zone (Europe/Berlin), daylight saving included: a
+                                    day is 23 or 25 hours across a change.
+          --local                   Each sample counts in its own local day: the zone
+                                    its HKTimeZone metadata names, else the offset its
+                                    start was recorded with.
+          -h, --help                Show help information.
+
+        The page holds the record at a glance (span, sources and devices, every type
+        with its count and dates), then activity (steps, active energy against the
+        activity rings' goals, exercise minutes), heart (resting heart rate, daily
+        range, heart rate variability), sleep (per night, by stage), body, vitals and
+        workouts (a table with each route drawn as a small track, and monthly totals):
+        each section only where the store has its data. Every figure is that of
+        'healthlog aggregate' for the same type, range and clock, sources merged as
+        there; a chart shows days, or weeks or months for a long span (its title says
+        which). The file holds everything it shows (inline style and charts, no script,
+        nothing fetched), mode 0600, replaced atomically.
+        """
+
     static let backup = """
         OVERVIEW: Copy the store into a directory, consistently, incrementally and verified.
 

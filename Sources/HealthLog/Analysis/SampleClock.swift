@@ -1,12 +1,12 @@
 /// Places samples on the clock of a ``StatisticsTimeZone``: the local day holding an
 /// instant and the instant's local offset. With ``StatisticsTimeZone/recorded`` each sample
 /// follows its own ``LocalClock``.
-struct SampleClock {
+package struct SampleClock {
     /// Whose clock it is.
     let timeZone: StatisticsTimeZone
 
     /// The clock of `timeZone`.
-    init(_ timeZone: StatisticsTimeZone) {
+    package init(_ timeZone: StatisticsTimeZone) {
         self.timeZone = timeZone
     }
 
@@ -21,7 +21,7 @@ struct SampleClock {
 
     /// `instant` (µs) written at its local offset, whole seconds, for a sample recorded at
     /// `offsetMinutes` in `zone`.
-    mutating func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
+    package mutating func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
         let minutes: Int
         switch rule(offsetMinutes: offsetMinutes, zone: zone) {
         case .named(let rules): minutes = rules.offsetSeconds(at: Self.floorSeconds(instant)) / 60

@@ -19,9 +19,9 @@ _healthlog() {
     esac
     case $command in
         "")
-            COMPREPLY=($(compgen -W "--store --passphrase-file --key-file --help -h --version help init append add delete replay export aggregate plot workouts sleep report backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "--store --passphrase-file --key-file --help -h --version help init append add delete replay export aggregate plot workouts sleep route report backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
         help)
-            COMPREPLY=($(compgen -W "init append add delete replay export aggregate plot workouts sleep report backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "init append add delete replay export aggregate plot workouts sleep route report backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
         init)
             case $prev in
             esac
@@ -164,6 +164,18 @@ _healthlog() {
                 --format) _healthlog_values table csv ndjson; return ;;
             esac
             COMPREPLY=($(compgen -W "--source-priority --utc-offset --time-zone --local --start --end --strict-start --strict-end --source --device --uuid --metadata --where --category --format --help -h" -- "$cur")) ;;
+        route)
+            case $prev in
+                --start) _healthlog_values none; return ;;
+                --end) _healthlog_values none; return ;;
+                --format) _healthlog_values gpx geojson csv; return ;;
+                -o|--output) _healthlog_values file; return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--start --end --format -o --output --help -h" -- "$cur"))
+            else
+                _healthlog_values none
+            fi ;;
         report)
             case $prev in
                 -o|--output) _healthlog_values file; return ;;

@@ -30,6 +30,7 @@ enum RestoreCommand: Command {
         let source = try arguments.source
         let clock = try arguments.clock.timeZone()
         let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? RestorePoint(parsing: text) }
+        try HealthStore.checkRestoreUsage(from: source, decrypting: arguments.decrypt, encrypting: arguments.encrypt)
         let store = try context.store()
         var secret: StoreSecret?
         if arguments.encrypt {

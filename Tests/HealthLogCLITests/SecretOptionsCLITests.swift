@@ -54,7 +54,11 @@ struct SecretOptionsCLITests {
         let echoOff = await eventually { tcgetattr(terminal, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) == 0 }
         #expect(echoOff, "the prompt turns echo off")
         kill(process.processIdentifier, SIGINT)
+        // Bounds a hang: a process that blocks SIGINT at the prompt would wait forever.
+        let ended = await eventually(within: 60) { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+        #expect(ended, "SIGINT did not end the prompt")
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
         #expect(tcgetattr(terminal, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0, "echo stays off")
     }

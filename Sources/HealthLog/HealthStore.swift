@@ -177,6 +177,13 @@ public final class HealthStore: Sendable {
         ).run()
     }
 
+    /// Refuses `decrypting` a backup of a plaintext store, `encrypting` one of an encrypted
+    /// store, and both at once (``HealthLogError/Code/badUsage``), before any key is asked
+    /// for; the restore itself checks the same.
+    package static func checkRestoreUsage(from backup: String, decrypting: Bool, encrypting: Bool) throws {
+        try Restore.checkUsage(backup: backup, decrypts: decrypting, encrypts: encrypting)
+    }
+
     /// Checks every checksum and the sequence continuity of the whole log, and that every
     /// index agrees with it. Read-only. `progress` is called with (batches done, batches).
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws -> VerifyReport {

@@ -66,6 +66,7 @@ package enum HealthLogCommand {
                 storePath = String(argument.dropFirst(8))
                 storeOrigin = "--store"
             } else if let name = ToolHelp.secretOptions.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
+                guard secretFiles[name] == nil else { return usageError("option '\(name)' is given twice: give it once", terminal, nil) }
                 if argument.count > name.count {
                     secretFiles[name] = String(argument.dropFirst(name.count + 1))
                 } else {
@@ -103,6 +104,9 @@ package enum HealthLogCommand {
             return ExitCode.success
         }
         guard secretFiles.count < 2 else { return usageError("give --passphrase-file or --key-file, not both", terminal, nil) }
+        if secretFiles.isEmpty, SecretSources.bothFilesInEnvironment {
+            return usageError("HEALTHLOG_PASSPHRASE_FILE and HEALTHLOG_KEY_FILE are both set: set one, not both", terminal, nil)
+        }
         let secret = SecretSources.given(passphraseFile: secretFiles["--passphrase-file"], keyFile: secretFiles["--key-file"])
         let context = Context(storePath: storePath, secret: secret, terminal: terminal, faults: faults, importWorker: importWorker)
         do {

@@ -16,6 +16,12 @@ enum SecretSources {
         return nil
     }
 
+    /// Whether `HEALTHLOG_PASSPHRASE_FILE` and `HEALTHLOG_KEY_FILE` are both set (and not
+    /// empty): a usage error unless an option names the secret.
+    static var bothFilesInEnvironment: Bool {
+        ["HEALTHLOG_PASSPHRASE_FILE", "HEALTHLOG_KEY_FILE"].allSatisfy { Context.environment($0).map { !$0.isEmpty } ?? false }
+    }
+
     /// Asks for the passphrase of the store at a directory on the terminal; `nil` when
     /// standard input is no terminal.
     static let prompt: @Sendable (String) throws -> StoreSecret? = { directory in

@@ -28,7 +28,7 @@ enum ToolHelp {
         Row(left: "HEALTHLOG_SEGMENT_BYTES", help: "Segment size limit in bytes (default 64 MiB)."),
         Row(left: "HEALTHLOG_BATCH_BYTES", help: "NDJSON bytes per batch (default 1 MiB)."),
         Row(left: "HEALTHLOG_PASSPHRASE_FILE", help: "An encrypted store's passphrase file when no --passphrase-file or --key-file is given."),
-        Row(left: "HEALTHLOG_KEY_FILE", help: "An encrypted store's key file, after HEALTHLOG_PASSPHRASE_FILE."),
+        Row(left: "HEALTHLOG_KEY_FILE", help: "An encrypted store's key file; set it or HEALTHLOG_PASSPHRASE_FILE, not both."),
         Row(
             left: "HEALTHLOG_PASSPHRASE",
             help: "An encrypted store's passphrase itself, after the files (other processes of this user may read it; prefer a file). Else the keys 'healthlog unlock' left, else a prompt on a terminal."),

@@ -99,6 +99,27 @@ struct EncryptedBackupCLITests {
         #expect(refused.stderr.contains("without --decrypt"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("restored")))
     }
+
+    @Test("restore's bad uses of --encrypt and --decrypt exit 2 naming the mistake even with no secret given, and create nothing")
+    func usageBeforeKeys() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try Self.encryptedStore(dir.file("sealed"), count: 3)
+        #expect(try HealthLogBinary.run(["--store", dir.file("sealed"), "backup", dir.file("sealed-backup")]).status == 0)
+        #expect(try HealthLogBinary.run(["--store", dir.file("plain"), "append"], stdin: BackupCLITests.steps(1)).status == 0)
+        #expect(try HealthLogBinary.run(["--store", dir.file("plain"), "backup", dir.file("plain-backup")]).status == 0)
+        let mistakes: [(arguments: [String], message: String)] = [
+            (["--encrypt", dir.file("sealed-backup")], "holds an encrypted store already"),
+            (["--encrypt", "--decrypt", dir.file("sealed-backup")], "do not go together"),
+            (["--encrypt", "--decrypt", dir.file("plain-backup")], "do not go together"),
+            (["--decrypt", "--dry-run", dir.file("plain-backup")], "without --decrypt"),
+        ]
+        for mistake in mistakes {
+            let refused = try HealthLogBinary.run(["--store", dir.file("restored"), "restore"] + mistake.arguments)
+            #expect(refused.status == 2 && refused.stderr.contains(mistake.message), "\(mistake.arguments): \(refused.status) \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.file("restored")))
+        }
+    }
 }
 
 /// The files of a store directory, for scans of what an encrypted store shows.

@@ -82,8 +82,8 @@ enum GoldenTexts {
           HEALTHLOG_PASSPHRASE_FILE
                                     An encrypted store's passphrase file when no
                                     --passphrase-file or --key-file is given.
-          HEALTHLOG_KEY_FILE        An encrypted store's key file, after
-                                    HEALTHLOG_PASSPHRASE_FILE.
+          HEALTHLOG_KEY_FILE        An encrypted store's key file; set it or
+                                    HEALTHLOG_PASSPHRASE_FILE, not both.
           HEALTHLOG_PASSPHRASE      An encrypted store's passphrase itself, after the
                                     files (other processes of this user may read it;
                                     prefer a file). Else the keys 'healthlog unlock'

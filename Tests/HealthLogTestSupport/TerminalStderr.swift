@@ -18,7 +18,7 @@ public enum TerminalStderr {
     /// Opens a new pseudo-terminal's master side, unlocked; returns it and the path of its
     /// terminal side. On Linux through `/dev/ptmx` and its `ioctl(2)`s (`TIOCSPTLCK`,
     /// `TIOCGPTN`), since the Glibc module does not declare `posix_openpt(3)`.
-    private static func openMaster() throws -> (Int32, String) {
+    public static func openMaster() throws -> (Int32, String) {
         #if os(Linux)
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         guard master >= 0 else { throw SetupError(description: "cannot open /dev/ptmx: \(String(cString: strerror(errno)))") }

@@ -73,6 +73,7 @@ final class LogWriter {
         try SpecialFileCheck.refuse(in: layout.directory)
         try Debris.remove(layout)
         _ = try UnusedSegments.remove(layout, faults: faults)
+        if let keys = layout.keys, FileDescriptor.exists(layout.keySlots) { try keys.reopenIfRotated(layout) }
         let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq

@@ -51,9 +51,10 @@ struct Recover {
         let (storeID, meta) = try identity(files, &report)
         guard let decoder = try? LZ4FrameDecoder() else { throw HealthLogError(.io, "cannot create an LZ4 decompression context") }
         var cipher = try meta.flatMap { try source.cipher($0) }
-        var scanned = scan(files, storeID: storeID, cipher: cipher, stoppingAtSealed: meta == nil, decoder: decoder)
+        var scanned = scan(files, storeID: storeID, cipher: cipher, stoppingAtSealed: cipher == nil, decoder: decoder)
         if scanned.stoppedAtSealed {
-            // meta is unreadable and the batches are sealed: an encrypted store.
+            // meta is unreadable or says plaintext, and batches of this store are sealed:
+            // an encrypted store, whose key is needed.
             cipher = try source.cipher(StoreMeta.new(storeID, encrypted: true))
             scanned = scan(files, storeID: storeID, cipher: cipher, stoppingAtSealed: false, decoder: decoder)
         }

@@ -61,6 +61,20 @@ struct Restore {
     /// The suffix (before a random part) of the new store while it is built beside the target.
     static let temporaryInfix = ".restore-"
 
+    /// Refuses `decrypts` for a backup of a plaintext store, `encrypts` for one of an
+    /// encrypted store, and both at once (``HealthLogError/Code/badUsage``): checked before
+    /// any key is asked for or opened, so bad usage is never reported as a missing key.
+    static func checkUsage(backup: String, decrypts: Bool, encrypts: Bool) throws {
+        if encrypts, decrypts { throw HealthLogError(.badUsage, "--encrypt and --decrypt do not go together") }
+        let isEncrypted = (try? StoreMeta.read(StoreLayout(directory: backup)))?.isEncrypted == true
+        if decrypts, !isEncrypted {
+            throw HealthLogError(.badUsage, "\(backup) holds a plaintext store: restore it without --decrypt")
+        }
+        if encrypts, isEncrypted {
+            throw HealthLogError(.badUsage, "\(backup) holds an encrypted store already: restore it without --encrypt")
+        }
+    }
+
     /// Runs the restore.
     func run() throws -> RestoreReport {
         guard let real = BackupTarget.resolved(target) else {
@@ -82,14 +96,8 @@ struct Restore {
     private func run(into real: String, _ state: RestoreTarget.State) throws -> RestoreReport {
         let source = try BackupSource(backup)
         if let point { try RestoreCut.check(point, against: source) }
+        try Self.checkUsage(backup: backup, decrypts: decrypts, encrypts: encryptsWith != nil)
         try Self.openKeys(of: StoreLayout(directory: backup, keys: keys))
-        let isEncrypted = (try? StoreMeta.read(StoreLayout(directory: backup)))?.isEncrypted == true
-        if decrypts, !isEncrypted {
-            throw HealthLogError(.badUsage, "\(backup) holds a plaintext store: restore it without --decrypt")
-        }
-        if encryptsWith != nil, decrypts || isEncrypted {
-            throw HealthLogError(.badUsage, decrypts ? "--encrypt and --decrypt do not go together" : "\(backup) holds an encrypted store already: restore it without --encrypt")
-        }
         let material = try encryptsWith.map { secret in
             guard let material = try SecretMaterial.of(secret) else { throw HealthLogError(.badUsage, "an encrypted store needs a passphrase or a key file") }
             return material

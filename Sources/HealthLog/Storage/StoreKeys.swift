@@ -75,6 +75,22 @@ final class StoreKeys: Sendable {
         }
     }
 
+    /// Opens the keys again when another process rotated since they were opened: when the
+    /// current epoch the slot files' verified entries name is not the one the kept keys seal
+    /// under. A writer calls it holding the writer lock, so it seals what it appends under
+    /// the current epoch, never under one a later `compact --rekey` drops. Nothing happens
+    /// for keys not opened yet or given already open.
+    ///
+    /// - Throws: as ``open(_:_:)``; ``HealthLogError/Code/keyRequired`` when the keys came
+    ///   from the keyring and it holds none of the new epoch.
+    func reopenIfRotated(_ layout: StoreLayout) throws {
+        guard let done = opened.withLock({ $0 }), let authority = done.authority, let secret = used.withLock({ $0 }) else { return }
+        let slots = KeySlots.verified(try KeySlots.read(layout).compactMap(\.slot), storeID: done.cipher.storeID, authority: authority)
+        guard let current = KeySlots.currentEpoch(slots), current != done.cipher.currentEpoch else { return }
+        let again = try KeySlots.unlock(layout, storeID: done.cipher.storeID, secret: secret)
+        opened.withLock { $0 = again }
+    }
+
     /// Keeps `keys` as the store's open keys (after a rotation changed them).
     func replace(with keys: KeySlots.Opened) {
         opened.withLock { $0 = keys }

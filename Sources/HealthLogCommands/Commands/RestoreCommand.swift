@@ -31,6 +31,7 @@ enum RestoreCommand: Command {
         try PathKind.expectDirectory(source, "restore", hint: "give the directory 'healthlog backup' wrote")
         let clock = try arguments.clock.timeZone()
         let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? DateHint.anchorOrDate(text, "--to") { try RestorePoint(parsing: text) } }
+        try HealthStore.checkRestoreUsage(from: source, decrypting: arguments.decrypt, encrypting: arguments.encrypt)
         let store = try context.store()
         var secret: StoreSecret?
         if arguments.encrypt {

@@ -158,4 +158,22 @@ struct EncryptedRecoverTests {
         #expect(try CompactionTests.raw(fixture.copy) == fixture.raw)
         #expect(try fixture.copy.verify().isSound)
     }
+
+    @Test("When meta says plaintext but the batches are sealed, recover asks for the key (keyRequired, nothing written); with it, every event comes back in an encrypted store")
+    func plaintextMetaOverSealedBatches() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let id = try StoreMeta.read(fixture.store.layout).storeID
+        try ByteSurgery.write(Array(StoreMeta.new(id, encrypted: false).text.utf8), to: fixture.dir.file("store/meta"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: fixture.dir.path).sorted()
+        let keyless = HealthStore(directory: fixture.dir.file("store"), options: StoreOptions())
+        let error = try #require(throws: HealthLogError.self) { try keyless.recover(to: fixture.dir.file("recovered")) }
+        #expect(error.code == .keyRequired, "\(error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.dir.path).sorted() == before)
+        let report = try fixture.store.recover(to: fixture.dir.file("recovered"))
+        #expect(report.isComplete && report.unreadable.isEmpty, "\(report.unreadable)")
+        #expect(try StoreMeta.read(fixture.copy.layout).isEncrypted)
+        #expect(try CompactionTests.raw(fixture.copy) == fixture.raw)
+        #expect(try fixture.copy.verify().isSound)
+    }
 }

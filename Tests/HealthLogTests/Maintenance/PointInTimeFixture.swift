@@ -44,14 +44,14 @@ struct PointInTimeFixture {
 
     /// The append time recorded in the store's last batch header.
     static func lastAppendMillis(_ store: HealthStore) throws -> Int64 {
-        let snapshot = try LogSnapshot(StoreLayout(directory: store.directory))
+        let snapshot = try LogSnapshot(store.layout)
         return try snapshot.allBatches().last?.header.appendedMillis ?? 0
     }
 
     /// The commit time the store's last batch records (an append that names no origin
     /// records one when it carries the deleted-add witness), if any.
     static func lastCommitMillis(_ store: HealthStore) throws -> Int64? {
-        let snapshot = try LogSnapshot(StoreLayout(directory: store.directory))
+        let snapshot = try LogSnapshot(store.layout)
         return try snapshot.allBatches().last?.header.origin?.committedMillis
     }
 
@@ -73,6 +73,6 @@ struct PointInTimeFixture {
 
     /// The store's timelines as (kept, first) pairs.
     static func starts(_ store: HealthStore) throws -> [[UInt64]] {
-        try Timelines.read(StoreLayout(directory: store.directory)).starts.map { [$0.keptSeq, $0.firstSeq] }
+        try Timelines.read(store.layout).starts.map { [$0.keptSeq, $0.firstSeq] }
     }
 }

@@ -39,6 +39,30 @@ struct TimelineModelTests {
         }
         #expect(run.seen.restores > 0 && run.seen.compactions > 0, "the seed restored and compacted: \(run.seen)")
     }
+
+    @Test(
+        "The same with an encrypted store, key rotations, rekeys, and restores that encrypt or decrypt: content, numbers, anchors and the encryption state stay as the model says",
+        arguments: [5, 11, 21] as [UInt64])
+    func randomEncryptedSteps(seed: UInt64) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var run = try TimelineRun(dir: dir, secret: .passphrase(Array("model secret".utf8)))
+        var random = SeededRandom(state: seed)
+        for step in 0..<36 {
+            let roll = step < 3 ? 0 : random.int(0...99)
+            switch roll {
+            case 0..<32: try run.append(&random)
+            case 32..<40: try run.delete(&random)
+            case 40..<52: try run.backup(&random)
+            case 52..<68: try run.restore(&random)
+            case 68..<78: try run.compact(&random)
+            case 78..<89: try run.rotate(&random)
+            default: try run.rekey(&random)
+            }
+            try run.check(&random, step: step)
+        }
+        #expect(run.seen.restores > 0 && run.seen.rotations > 0 && run.seen.rekeys > 0, "the seed restored, rotated and rekeyed: \(run.seen)")
+    }
 }
 
 /// One model run: the store, its two backup directories and what the model expects.
@@ -47,12 +71,24 @@ struct TimelineRun {
     struct Seen: CustomStringConvertible {
         /// Restores (those `--to` a point), committed compactions, and refusals checked.
         var restores = 0, restoresTo = 0, compactions = 0, discarded = 0, expired = 0
+        /// Key rotations, rekeys that rewrote something, and restores that encrypted or decrypted.
+        var rotations = 0, rekeys = 0, encrypted = 0, decrypted = 0
         /// The counts, for the message of a seed that exercised too little.
-        var description: String { "restores \(restores) (to \(restoresTo)), compactions \(compactions), refusals discarded \(discarded) expired \(expired)" }
+        var description: String {
+            "restores \(restores) (to \(restoresTo), encrypting \(encrypted), decrypting \(decrypted)), compactions \(compactions), rotations \(rotations), rekeys \(rekeys), refusals discarded \(discarded) expired \(expired)"
+        }
     }
 
-    /// The store under test.
-    let store: HealthStore
+    /// The store under test: a new handle after each restore, as a new command would open.
+    var store: HealthStore
+    /// The store's directory and the options of every handle on it.
+    let path: String, options: StoreOptions
+    /// The secret of an encrypted run (`nil`: plaintext, and no key steps).
+    let secret: StoreSecret?
+    /// Whether the store is encrypted now, and the key epoch it seals under.
+    var encrypted = false, epoch: UInt32 = 0
+    /// Whether each backup directory holds an encrypted store, and its epoch.
+    var backupKeys: [(encrypted: Bool, epoch: UInt32)] = [(false, 0), (false, 0)]
     /// The two backup directories.
     let backupDirs: [String]
     /// The history each backup directory holds, once taken.
@@ -74,14 +110,28 @@ struct TimelineRun {
     /// What the run did.
     var seen = Seen()
 
-    /// A store with small batches and segments (appends span both) and unsynced writes.
-    init(dir: TemporaryDirectory) throws {
+    /// A store with small batches and segments (appends span both) and unsynced writes;
+    /// with `secret`, made encrypted with it (cheap passphrase slots).
+    init(dir: TemporaryDirectory, secret: StoreSecret? = nil) throws {
         var options = StoreOptions()
         options.sync = false
         options.batchBytes = 1_200
         options.segmentBytes = 5_000
-        store = HealthStore(directory: dir.file("store"), options: options)
+        options.faults.weakKeyDerivation = secret != nil
+        path = dir.file("store")
+        self.options = options
+        self.secret = secret
+        if let secret {
+            try HealthStore(directory: path, options: options).create(encryptedWith: secret)
+            encrypted = true
+        }
+        store = Self.handle(path, secret, options)
         backupDirs = [dir.file("backup-a"), dir.file("backup-b")]
+    }
+
+    /// A new handle on the store at `path`, with `secret` when there is one.
+    static func handle(_ path: String, _ secret: StoreSecret?, _ options: StoreOptions) -> HealthStore {
+        secret.map { HealthStore(directory: path, secret: $0, options: options) } ?? HealthStore(directory: path, options: options)
     }
 
     /// Records `anchor` as issued in the current history.
@@ -136,8 +186,10 @@ struct TimelineRun {
     /// A backup into one of the two directories.
     mutating func backup(_ random: inout SeededRandom) throws {
         let which = random.int(0...1)
-        _ = try store.backup(to: backupDirs[which])
+        // A backup needs no key: taken with a handle given none.
+        _ = try HealthStore(directory: path, options: options).backup(to: backupDirs[which])
         backups[which] = history
+        backupKeys[which] = (encrypted, epoch)
     }
 
     /// A restore of one backup over the store: whole, to an anchor or to a date.
@@ -170,7 +222,16 @@ struct TimelineRun {
         let kept = restored.head
         restored.starts = restored.starts.filter { $0.first <= kept } + [(kept, maxIssued + 1)]
         carryGenerations(into: &restored)
-        _ = try store.restore(from: backupDirs[index], force: true, to: point)
+        let keys = backupKeys[index]
+        let decrypting = secret != nil && keys.encrypted && random.chance(40)
+        let encrypting = secret != nil && !keys.encrypted && random.chance(60)
+        // A new handle opens the backup's key slots (its epochs), not keys kept from the store.
+        store = Self.handle(path, secret, options)
+        _ = try store.restore(from: backupDirs[index], force: true, to: point, decrypting: decrypting, encryptingWith: encrypting ? secret : nil)
+        store = Self.handle(path, secret, options)
+        (encrypted, epoch) = decrypting ? (false, 0) : encrypting ? (true, 0) : keys
+        if decrypting { seen.decrypted += 1 }
+        if encrypting { seen.encrypted += 1 }
         history = restored
         seen.restores += 1
         if point != nil { seen.restoresTo += 1 }
@@ -220,8 +281,50 @@ struct TimelineRun {
         issue(resync.newAnchor, "resync after compaction at \(horizonSeq)")
     }
 
+    /// A key rotation of an encrypted store (an append otherwise): the next epoch.
+    mutating func rotate(_ random: inout SeededRandom) throws {
+        guard encrypted else { return try append(&random) }
+        let rotated = try store.rotateKey()
+        #expect(rotated > epoch, "rotation to \(rotated) from \(epoch)")
+        epoch = rotated
+        seen.rotations += 1
+    }
+
+    /// `compact --rekey` of an encrypted store (an append otherwise): it rewrites exactly
+    /// when a batch is sealed under an older epoch, commits an entry that drops nothing, and
+    /// leaves every batch and every slot under the current epoch.
+    mutating func rekey(_ random: inout SeededRandom) throws {
+        guard encrypted else { return try append(&random) }
+        var stale = try store.keySlots().batchesByEpoch.keys.contains { $0 != epoch }
+        if !stale, random.chance(70) {
+            try rotate(&random)
+            stale = try !store.keySlots().batchesByEpoch.isEmpty
+        }
+        let report = try store.rekey()
+        #expect((report.generation > 0) == stale && report.eventsDropped == 0, "rekey: \(report)")
+        if report.generation > 0 {
+            history.compactions.append((nextCompaction, 0))
+            nextCompaction += 1
+            seen.rekeys += 1
+        }
+        let listing = try store.keySlots()
+        #expect(Set(listing.batchesByEpoch.keys).isSubset(of: [epoch]) && listing.currentEpoch == epoch, "after rekey: \(listing.batchesByEpoch)")
+        #expect(listing.slots.allSatisfy { $0.epochs == [epoch] }, "older epochs stay in the slots")
+    }
+
+    /// The store is encrypted exactly when the model says: then it has key slots and a
+    /// handle without the key is refused; otherwise it has none.
+    func checkEncryption(step: Int) throws {
+        #expect(try StoreMeta.read(store.layout).isEncrypted == encrypted, "step \(step): encrypted \(encrypted)")
+        #expect(FileManager.default.fileExists(atPath: path + "/keys") == encrypted, "step \(step): key slots")
+        guard encrypted else { return }
+        let keyless = HealthStore(directory: path, options: options)
+        #expect(throws: HealthLogError.self, "step \(step): read without the key") { try Self.view(keyless, from: .beginning) }
+    }
+
     /// Every check the model makes after a step.
     mutating func check(_ random: inout SeededRandom, step: Int) throws {
+        if secret != nil { try checkEncryption(step: step) }
         let head = try store.headAnchor()
         #expect(head.seq == history.head && head.generation == UInt32(history.compactions.count), "step \(step): head \(head.seq) vs \(history.head)")
         let starts = try PointInTimeFixture.starts(store)

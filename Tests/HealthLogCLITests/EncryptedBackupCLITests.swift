@@ -74,7 +74,7 @@ struct EncryptedBackupCLITests {
         let original = try HealthLogBinary.run(["--store", dir.file("plain"), "replay", "--raw", "--from", String(token)])
         let sealed = try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "replay", "--raw", "--from", String(token)])
         #expect(sealed.status == 0 && sealed.stdout == original.stdout && original.stdout.split(separator: "\n").count == 20, "\(sealed.stderr)")
-        for (name, bytes) in try EncryptedSegmentFiles.files(dir.file("sealed")) where !name.hasPrefix("keys/") && name != "meta" {
+        for (name, bytes) in try DirectoryFiles.contents(dir.file("sealed")) where !name.hasPrefix("keys/") && name != "meta" {
             #expect(bytes.firstRange(of: Array("StepCount".utf8)) == nil, "\(name)")
         }
         #expect(try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "verify"]).status == 0)
@@ -122,17 +122,3 @@ struct EncryptedBackupCLITests {
     }
 }
 
-/// The files of a store directory, for scans of what an encrypted store shows.
-enum EncryptedSegmentFiles {
-    /// Every regular file under `directory` (relative path) with its bytes.
-    static func files(_ directory: String) throws -> [(String, [UInt8])] {
-        let walker = FileManager.default.enumerator(atPath: directory)!
-        var out: [(String, [UInt8])] = []
-        while let name = walker.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            out.append((name, try ByteSurgery.read(directory + "/" + name)))
-        }
-        return out
-    }
-}

@@ -27,7 +27,7 @@ struct EncryptedImportCLITests {
         #expect(sealed.status == 0, "\(sealed.stderr)")
         let original = try HealthLogBinary.run(["--store", dir.file("plain"), "export"]).stdout
         #expect(try HealthLogBinary.run(["--key-file", keyFile, "--store", dir.file("sealed"), "export"]).stdout == original)
-        for (name, bytes) in try EncryptedSegmentFiles.files(dir.file("sealed")) where name != "meta" && !name.hasPrefix("keys/") {
+        for (name, bytes) in try DirectoryFiles.contents(dir.file("sealed")) where name != "meta" && !name.hasPrefix("keys/") {
             #expect(bytes.firstRange(of: Array("HKQuantityTypeIdentifier".utf8)) == nil, "\(name)")
         }
         // A passphrase store, its passphrase from the environment, handed to the worker on a pipe.

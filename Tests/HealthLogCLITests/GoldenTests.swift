@@ -182,12 +182,12 @@ struct GoldenTests {
         defer { dir.remove() }
         let store = dir.file("store")
         try CrashTests.seed(store, with: Events.lines(1...2))
-        let before = try Self.files(store)
+        let before = try DirectoryFiles.byName(store)
         let missing = "11111111-1111-4111-8111-111111111111"
         Self.expect(
             try HealthLogBinary.run(["--store", store, "delete", Events.uuid(1), missing]), status: 2,
             stderr: "healthlog: error: UUID 2: field 'uuid': no sample in the store has UUID \(missing)\n")
-        #expect(try Self.files(store) == before)
+        #expect(try DirectoryFiles.byName(store) == before)
     }
 
     @Test("append prints the new anchor alone on stdout and its summary on stderr; delete does the same")
@@ -285,7 +285,7 @@ struct GoldenTests {
             try meta.replacingOccurrences(of: "\nformat 1\n", with: "\nformat 3\n").write(toFile: store + "/meta", atomically: false, encoding: .utf8)
             error = "\(store) was written by healthlog format version 3; this healthlog reads up to version 2: upgrade healthlog\n"
         }
-        let before = try Self.files(store)
+        let before = try DirectoryFiles.byName(store)
         for command in [["replay"], ["anchor"], ["delete", Events.uuid(1)], ["verify"]] {
             let result = try HealthLogBinary.run(["--store", store] + command)
             #expect(result.status == 1 && !result.wasSignalled, "\(command): \(result.stderr)")
@@ -297,7 +297,7 @@ struct GoldenTests {
                 #expect(damage == .newerFormatInMeta || result.stderr.contains("damage, not a torn tail"), "\(command): \(result.stderr)")
             }
         }
-        #expect(try Self.files(store) == before)
+        #expect(try DirectoryFiles.byName(store) == before)
     }
 
     @Test("A writer exits 1 and cuts nothing when the last batch of an acknowledged append is damaged")
@@ -313,11 +313,11 @@ struct GoldenTests {
         let at = try #require(Self.batchHeaderOffsets(bytes).last)
         bytes[at + 30] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: path))
-        let before = try Self.files(store)
+        let before = try DirectoryFiles.byName(store)
         let result = try HealthLogBinary.run(["--store", store, "delete", Events.uuid(1)])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("at byte \(at): batch header checksum mismatch"), "\(result.stderr)")
-        #expect(try Self.files(store) == before)
+        #expect(try DirectoryFiles.byName(store) == before)
     }
 
     // MARK: Helpers
@@ -345,17 +345,5 @@ struct GoldenTests {
         let magic: [UInt8] = [0x51, 0x2A, 0x4D, 0x18]
         let array = [UInt8](bytes)
         return array.indices.dropLast(3).filter { Array(array[$0..<$0 + 4]) == magic }
-    }
-
-    /// Every regular file under `directory` and its content.
-    static func files(_ directory: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for name in FileManager.default.subpaths(atPath: directory) ?? [] {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
-            }
-        }
-        return files
     }
 }

@@ -22,13 +22,13 @@ struct IndexCLITests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try Self.seeded(dir)
-        let before = try GoldenTests.files(store)
+        let before = try DirectoryFiles.byName(store)
         let segments = before.keys.filter { $0.hasSuffix(".log.lz4") }.count
         try #require(segments >= 3)
         GoldenTests.expect(
             try HealthLogBinary.run(["--store", store, "reindex"]), status: 0,
             stdout: "reindexed 32 events: \(segments) segment indexes, 30 UUIDs\n")
-        let after = try GoldenTests.files(store)
+        let after = try DirectoryFiles.byName(store)
         // One append wrote one run; nothing read the sync table, which reindex writes.
         for (name, bytes) in before where name != "lock" {
             #expect(after[name] == bytes, "\(name)")
@@ -87,7 +87,7 @@ struct IndexCLITests {
             "HKQuantityTypeIdentifierHeartRate              10         0  2024-03-01T08:03:00.000Z  2024-03-01T08:30:00.000Z",
             "HKQuantityTypeIdentifierStepCount               9         1  2024-03-01T09:02:00.000Z  2024-03-01T09:29:00.000Z",
         ])
-        let files = try GoldenTests.files(store)
+        let files = try DirectoryFiles.byName(store)
         let segments = files.filter { $0.key.hasSuffix(".log.lz4") }
         let batches = try HealthStore(directory: store).verify().batches
         let segmentBytes = segments.values.reduce(0) { $0 + $1.count }
@@ -187,9 +187,9 @@ struct IndexCLITests {
         #expect(Events.seqs(try CrashTests.rawReplay(store)) == Array(1...75))
         GoldenTests.expect(try HealthLogBinary.run(["--store", store, "verify"]), status: 0, stdout: try Self.ok(store))
         // The indexes the writers left are the ones reindex writes.
-        let indexes = try GoldenTests.files(store).filter { $0.key.hasSuffix(".idx") }
+        let indexes = try DirectoryFiles.byName(store).filter { $0.key.hasSuffix(".idx") }
         #expect(try HealthLogBinary.run(["--store", store, "reindex"]).status == 0)
-        #expect(try GoldenTests.files(store).filter { $0.key.hasSuffix(".idx") } == indexes, "\(fault)")
+        #expect(try DirectoryFiles.byName(store).filter { $0.key.hasSuffix(".idx") } == indexes, "\(fault)")
     }
 
     @Test(
@@ -202,11 +202,11 @@ struct IndexCLITests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try Self.seeded(dir)
-        let before = try GoldenTests.files(store).filter { !$0.key.hasPrefix("uuids/") && !$0.key.hasSuffix(".idx") }
+        let before = try DirectoryFiles.byName(store).filter { !$0.key.hasPrefix("uuids/") && !$0.key.hasSuffix(".idx") }
         let result = try HealthLogBinary.run(["--store", store, "append"], stdin: Events.lines(41...60), environment: CrashTests.sizes, injecting: fault)
         #expect(result.status == 1 && result.stdout.isEmpty && !result.wasSignalled)
         #expect(result.stderr.hasPrefix("healthlog: error: cannot ") && result.stderr.hasSuffix(": \(reason)\n"), "\(result.stderr)")
-        #expect(try GoldenTests.files(store).filter { !$0.key.hasPrefix("uuids/") && !$0.key.hasSuffix(".idx") } == before)
+        #expect(try DirectoryFiles.byName(store).filter { !$0.key.hasPrefix("uuids/") && !$0.key.hasSuffix(".idx") } == before)
         #expect(Events.seqs(try CrashTests.rawReplay(store)) == Array(1...32))
     }
 

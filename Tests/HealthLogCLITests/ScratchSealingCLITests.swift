@@ -57,13 +57,13 @@ struct ScratchSealingCLITests {
         // scratch files in place.
         let writer = Task.detached { try feed.fileHandleForWriting.write(contentsOf: Data(input)) }
         try await writer.value
-        let runWritten = try await eventually(within: 300, every: .milliseconds(50)) { !(try Self.files(under: tmp)).filter { $0.hasSuffix(".run") }.isEmpty }
+        let runWritten = try await eventually(within: 300, every: .milliseconds(50)) { !DirectoryFiles.names(tmp).filter { $0.hasSuffix(".run") }.isEmpty }
         #expect(runWritten, "a UUID run went to $TMPDIR")
         var scanned = KnownPlaintext.openFiles(of: pid, under: tmp)
         kill(pid, SIGKILL)
         process.waitUntilExit()
         try? feed.fileHandleForWriting.close()
-        for path in try Self.files(under: tmp) + Self.files(under: store + "/segments") { scanned.append((path, try ByteSurgery.read(path))) }
+        for path in DirectoryFiles.names(tmp).map({ tmp + "/" + $0 }) + DirectoryFiles.names(store + "/segments").map({ store + "/segments/" + $0 }) { scanned.append((path, try ByteSurgery.read(path))) }
 
         #expect(scanned.contains { $0.path.contains("healthlog-stubs-") && $0.bytes.count > 16_384 * 36 }, "the stub spill holds written-out stubs")
         #expect(scanned.contains { $0.path.hasSuffix(".run") && $0.bytes.count > 262_144 * 32 }, "a UUID run outlived the kill")
@@ -75,11 +75,4 @@ struct ScratchSealingCLITests {
     }
     #endif
 
-    /// The regular files under `directory`, by path.
-    static func files(under directory: String) throws -> [String] {
-        try FileManager.default.subpathsOfDirectory(atPath: directory).map { directory + "/" + $0 }.filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }
-    }
 }

@@ -47,8 +47,8 @@ struct EncryptedBackupTests {
         let report = try keyless.backup(to: dir.file("backup"))
         #expect(report.headSeq == 652)
         #expect(report.headAnchor == (try store.headAnchor()))
-        let source = Dictionary(uniqueKeysWithValues: try EncryptedSegmentTests.files(dir.file("store")))
-        let backup = try EncryptedSegmentTests.files(dir.file("backup"))
+        let source = Dictionary(uniqueKeysWithValues: try DirectoryFiles.contents(dir.file("store")))
+        let backup = try DirectoryFiles.contents(dir.file("backup"))
         let copied = backup.filter { $0.0.hasPrefix("segments/") || $0.0.hasPrefix("keys/") }
         #expect(copied.filter { $0.0.hasSuffix(".log.lz4") }.count > 2, "many segments")
         #expect(copied.filter { $0.0.hasPrefix("keys/") }.map(\.0).sorted() == ["keys/0001.slot", "keys/0002.slot"])
@@ -212,7 +212,7 @@ struct EncryptedBackupTests {
             #expect(try CompactionTests.raw(sealed, from: anchor) == expected, "from \(seq)")
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("plain/keys")))
-        let segments = try EncryptedSegmentTests.files(dir.file("plain")).filter { $0.0.hasSuffix(".log.lz4") }
+        let segments = try DirectoryFiles.contents(dir.file("plain")).filter { $0.0.hasSuffix(".log.lz4") }
         #expect(segments.count > 2)
         #expect(segments.allSatisfy { EncryptedSegmentTests.find(Array("HeartRate".utf8), in: $0.1) != nil })
         #expect(try LogSnapshot(plain.layout).allBatches().allSatisfy { !$0.header.isSealed })

@@ -88,7 +88,7 @@ struct EncryptedRecoverTests {
             #expect(try ByteSurgery.mode(layout.keySlots + "/" + name) == 0o600, "\(name)")
         }
         let needles = [Array("HeartRate".utf8), Array("StepCount".utf8), Array(CompactionTests.uuid(123).utf8), Array("00000000-0000-4000-8000-".utf8)]
-        let files = try EncryptedSegmentTests.files(layout.directory).filter { $0.0.hasPrefix("segments/") }
+        let files = try DirectoryFiles.contents(layout.directory).filter { $0.0.hasPrefix("segments/") }
         #expect(files.contains { $0.0.hasSuffix(".log.lz4") } && files.contains { $0.0.hasSuffix(".idx") })
         for (name, bytes) in files {
             #expect(try ByteSurgery.mode(layout.directory + "/" + name) == 0o600, "\(name)")

@@ -34,18 +34,6 @@ struct EncryptedSegmentTests {
         return options
     }
 
-    /// Every file under `directory`, with its bytes.
-    static func files(_ directory: String) throws -> [(String, [UInt8])] {
-        let walker = FileManager.default.enumerator(atPath: directory)!
-        var out: [(String, [UInt8])] = []
-        while let name = walker.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            out.append((name, try ByteSurgery.read(directory + "/" + name)))
-        }
-        return out
-    }
-
     @Test("An encrypted store answers every anchor exactly as a plaintext store of the same appends")
     func sameAnswers() throws {
         let dir = try TemporaryDirectory()
@@ -64,7 +52,7 @@ struct EncryptedSegmentTests {
             #expect(try CompactionTests.raw(sealed, from: anchor) == CompactionTests.raw(plain, from: plainAnchor), "from \(seq)")
         }
         #expect(try sealed.verify().isSound)
-        #expect(try Self.files(dir.path + "/sealed").filter { $0.0.hasSuffix(".log.lz4") }.count > 2, "many segments")
+        #expect(try DirectoryFiles.contents(dir.path + "/sealed").filter { $0.0.hasSuffix(".log.lz4") }.count > 2, "many segments")
     }
 
     @Test("No segment or segment index of an encrypted store holds a sample's type, value, UUID (as text or raw bytes) or an LZ4 frame of its lines")
@@ -80,7 +68,7 @@ struct EncryptedSegmentTests {
         let needles: [[UInt8]] = [
             Array("HeartRate".utf8), Array("StepCount".utf8), Array(uuid.utf8), raw, rawLittle, [0x04, 0x22, 0x4D, 0x18], Array("count/min".utf8),
         ]
-        for (name, file) in try Self.files(dir.path + "/s") where name.hasPrefix("segments/") {
+        for (name, file) in try DirectoryFiles.contents(dir.path + "/s") where name.hasPrefix("segments/") {
             // Past the empty LZ4 frame every segment opens with.
             let bytes = Array(file.dropFirst(name.hasSuffix(".log.lz4") ? LZ4Frame.emptyFrame.count : 0))
             for needle in needles {
@@ -149,7 +137,7 @@ struct EncryptedSegmentTests {
         }
         #expect(try CompactionTests.raw(sealed) == CompactionTests.raw(plain))
         #expect(try sealed.verify().isSound)
-        for (name, file) in try Self.files(dir.path + "/sealed") where name.hasPrefix("segments/") {
+        for (name, file) in try DirectoryFiles.contents(dir.path + "/sealed") where name.hasPrefix("segments/") {
             #expect(Self.find(Array("HeartRate".utf8), in: file) == nil, "\(name)")
         }
     }

@@ -57,12 +57,16 @@ enum PassphrasePrompt {
         return line
     }
 
-    /// Installs, for each of ``endingSignals``, a handler that puts the terminal settings
-    /// back and then ends the process by the signal as it would have; returns the actions
-    /// it replaced and the thread's signal mask before it unblocked them (a process started
-    /// from a thread that blocks them inherits that).
+    /// Installs, for each of ``endingSignals`` the process does not ignore, a handler that
+    /// puts the terminal settings back and then ends the process by the signal as it would
+    /// have; returns the actions it replaced and the thread's signal mask before it unblocked
+    /// them (a process started from a thread that blocks them inherits that). An ignored
+    /// signal stays ignored, as a background job's SIGINT is.
     private static func restoringTerminalOnSignals() -> ([sigaction], sigset_t) {
         let previous = endingSignals.map { signalNumber in
+            var current = sigaction()
+            sigaction(signalNumber, nil, &current)
+            if isIgnored(current) { return current }
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = { signalNumber in
@@ -88,6 +92,16 @@ enum PassphrasePrompt {
         var previousMask = sigset_t()
         pthread_sigmask(SIG_UNBLOCK, &ending, &previousMask)
         return (previous, previousMask)
+    }
+
+    /// Whether `action` ignores its signal.
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        #if canImport(Glibc)
+        let handler = action.__sigaction_handler.sa_handler
+        #else
+        let handler = action.__sigaction_u.__sa_handler
+        #endif
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     private static func writeError(_ text: String) {

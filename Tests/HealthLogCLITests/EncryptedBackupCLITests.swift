@@ -100,6 +100,18 @@ struct EncryptedBackupCLITests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("restored")))
     }
 
+    @Test("restore --decrypt or --encrypt of a directory that is no backup says so (exit 1), asks for no key, and creates nothing")
+    func notABackup() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: false)
+        for flag in ["--decrypt", "--encrypt"] {
+            let refused = try HealthLogBinary.run(["--store", dir.file("restored"), "restore", flag, dir.file("empty")], stdin: "")
+            #expect(refused.status == 1 && refused.stderr.contains("has no manifest"), "\(flag): \(refused.status) \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.file("restored")))
+        }
+    }
+
     @Test("restore's bad uses of --encrypt and --decrypt exit 2 naming the mistake even with no secret given, and create nothing")
     func usageBeforeKeys() throws {
         let dir = try TemporaryDirectory()

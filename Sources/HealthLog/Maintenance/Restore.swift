@@ -63,9 +63,13 @@ struct Restore {
 
     /// Refuses `decrypts` for a backup of a plaintext store, `encrypts` for one of an
     /// encrypted store, and both at once (``HealthLogError/Code/badUsage``): checked before
-    /// any key is asked for or opened, so bad usage is never reported as a missing key.
+    /// any key is asked for or opened, so bad usage is never reported as a missing key, and
+    /// after the backup's manifest is read (no key needed), so a directory that is no backup is
+    /// reported as that.
     static func checkUsage(backup: String, decrypts: Bool, encrypts: Bool) throws {
         if encrypts, decrypts { throw HealthLogError(.badUsage, "--encrypt and --decrypt do not go together") }
+        guard encrypts || decrypts else { return }
+        _ = try BackupSource(backup)
         let isEncrypted = (try? StoreMeta.read(StoreLayout(directory: backup)))?.isEncrypted == true
         if decrypts, !isEncrypted {
             throw HealthLogError(.badUsage, "\(backup) holds a plaintext store: restore it without --decrypt")

@@ -13,22 +13,6 @@ import Testing
 /// written, and only there.
 @Suite("Batches sealed off the writer's thread")
 struct PlacedSealingTests {
-    /// Five batches of twenty heart rates each, in sequence order from 1.
-    private static func batches() throws -> [(header: BatchHeader, bytes: [UInt8])] {
-        var names = Interner()
-        let type = Array("HKQuantityTypeIdentifierHeartRate".utf8).withUnsafeBytes { names.id(of: $0) }
-        return try (0..<5).map { k in
-            var builder = BatchBuilder()
-            for seq in UInt64(k * 20 + 1)...UInt64(k * 20 + 20) {
-                builder.add(kind: FormatConstants.groupKindAdd, type: type, seq: seq, start: Int64(seq), end: Int64(seq)) {
-                    $0.append(contentsOf: #"{"seq":\#(seq),"op":"add","value":\#(seq * 7919 % 1000)}"#.utf8)
-                    $0.append(10)
-                }
-            }
-            return try builder.encode(storeTag: 1, appendedMillis: 1, endOfAppend: k == 4, names: names)
-        }
-    }
-
     /// An appender of a new encrypted store in `directory` whose segments hold two of `batches`.
     private static func appender(_ directory: String, _ batches: [(header: BatchHeader, bytes: [UInt8])], cipher: StoreCipher) throws -> SegmentAppender {
         #expect(mkdir(directory, 0o700) == 0)
@@ -41,7 +25,7 @@ struct PlacedSealingTests {
 
     @Test("Batches placed before any is written, across segment rolls, and sealed at once on other threads, open where they were written and nowhere else")
     func placedAhead() throws {
-        let batches = try Self.batches()
+        let batches = try SegmentWritebackTests.batches()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let id = StoreID.random()
@@ -78,7 +62,7 @@ struct PlacedSealingTests {
 
     @Test("A batch written out of the order it was placed in is refused and writes nothing")
     func outOfOrder() throws {
-        let batches = try Self.batches()
+        let batches = try SegmentWritebackTests.batches()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], current: 0)

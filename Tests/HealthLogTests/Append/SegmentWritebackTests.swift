@@ -13,7 +13,7 @@ import Testing
 @Suite("Segment writeback")
 struct SegmentWritebackTests {
     /// Five batches of twenty heart rates each, in sequence order from 1.
-    private static func batches() throws -> [(header: BatchHeader, bytes: [UInt8])] {
+    static func batches() throws -> [(header: BatchHeader, bytes: [UInt8])] {
         var names = Interner()
         let type = Array("HKQuantityTypeIdentifierHeartRate".utf8).withUnsafeBytes { names.id(of: $0) }
         return try (0..<5).map { k in

@@ -69,6 +69,24 @@ struct ReportCLITests {
         #expect(html.components(separatedBy: "<svg class=\"track\"").count == 2, "the run's route is drawn")
     }
 
+    @Test("the activity rings table takes a day's own activity summary figures when no active energy or exercise samples cover the day, and a dash when nothing is recorded")
+    func goalsFromSummaries() throws {
+        let events = """
+            {"type":"HKActivitySummaryTypeIdentifier","start":"2016-11-15T00:00:00Z","metadata":{"activeEnergyBurned":700,"activeEnergyBurnedGoal":630,"activeEnergyBurnedUnit":"kcal","appleExerciseTime":20,"appleExerciseTimeGoal":30,"dateComponents":"2016-11-15"}}
+            {"type":"HKActivitySummaryTypeIdentifier","start":"2016-11-16T00:00:00Z","metadata":{"activeEnergyBurned":500,"activeEnergyBurnedGoal":630,"activeEnergyBurnedUnit":"kcal","appleExerciseTime":40,"appleExerciseTimeGoal":30,"dateComponents":"2016-11-16"}}
+            {"type":"HKActivitySummaryTypeIdentifier","start":"2016-12-01T00:00:00Z","metadata":{"activeEnergyBurnedGoal":630,"activeEnergyBurnedUnit":"kcal","dateComponents":"2016-12-01"}}
+
+            """
+        let (dir, path) = try Self.store(events)
+        defer { dir.remove() }
+        let page = dir.file("goals.html")
+        let result = try HealthLogBinary.run(["--store", path, "report", "-o", page])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("<tr><td>2016-11</td><td class=\"n\">2</td><td class=\"n\">1</td><td class=\"n\">600</td><td class=\"n\">630</td><td class=\"n\">1 of 2</td></tr>"), "\(html)")
+        #expect(html.contains("<tr><td>2016-12</td><td class=\"n\">1</td><td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">630</td>"))
+    }
+
     @Test("a store of steps alone gets the glance and activity only; a range without samples writes nothing and exits 2")
     func sectionsByData() throws {
         let steps = Self.events.split(separator: "\n").filter { $0.contains("StepCount") }.joined(separator: "\n") + "\n"

@@ -10,6 +10,7 @@ struct ReportGoals {
     /// One month's figures.
     private struct Month {
         var days = 0
+        var measured = 0
         var moveMet = 0
         var energy = 0.0
         var goal = 0.0
@@ -23,42 +24,47 @@ struct ReportGoals {
         guard charts.types["HKActivitySummaryTypeIdentifier"] != nil, let type = SampleType("HKActivitySummaryTypeIdentifier") else { return "" }
         let summaries = try report.store.result(ReplayRequest(types: [type.identifier], predicate: report.predicate)).addedSamples.compactMap { $0 as? OtherSample }
         var moveGoals: [String: Double] = [:]
+        var summaryEnergy: [String: Double] = [:]
         var exerciseGoals: [String: Double] = [:]
+        var summaryExercise: [String: Double] = [:]
         for summary in summaries {
             let day = HealthReport.day(summary.fields.start)
             let metadata = summary.fields.metadata
-            if case .number(let goal)? = metadata["activeEnergyBurnedGoal"], goal > 0 {
-                var kcal = goal
-                if case .string(let unit)? = metadata["activeEnergyBurnedUnit"], unit != "kcal", let from = try? HealthUnit(unit), let to = try? HealthUnit("kcal") {
-                    kcal = (try? from.convert(goal, to: to)) ?? goal
-                }
-                moveGoals[day] = kcal
+            let kcal = { (value: Double) -> Double in
+                guard case .string(let unit)? = metadata["activeEnergyBurnedUnit"], unit != "kcal", let from = try? HealthUnit(unit), let to = try? HealthUnit("kcal") else { return value }
+                return (try? from.convert(value, to: to)) ?? value
             }
+            if case .number(let goal)? = metadata["activeEnergyBurnedGoal"], goal > 0 { moveGoals[day] = kcal(goal) }
+            if case .number(let burned)? = metadata["activeEnergyBurned"] { summaryEnergy[day] = kcal(burned) }
             if case .number(let goal)? = metadata["appleExerciseTimeGoal"], goal > 0 { exerciseGoals[day] = goal }
+            if case .number(let minutes)? = metadata["appleExerciseTime"] { summaryExercise[day] = minutes }
         }
         guard !moveGoals.isEmpty || !exerciseGoals.isEmpty else { return "" }
         let energy = try daily("ActiveEnergyBurned", unit: "kcal")
         let exercise = try daily("AppleExerciseTime", unit: "min")
         var months: [String: Month] = [:]
         for (day, goal) in moveGoals {
-            let burned = energy[day] ?? 0
-            months[String(day.prefix(7)), default: Month()].days += 1
-            months[String(day.prefix(7))]!.goal += goal
-            months[String(day.prefix(7))]!.energy += burned
-            if burned >= goal { months[String(day.prefix(7))]!.moveMet += 1 }
+            let month = String(day.prefix(7))
+            months[month, default: Month()].days += 1
+            months[month]!.goal += goal
+            guard let burned = energy[day] ?? summaryEnergy[day] else { continue }
+            months[month]!.measured += 1
+            months[month]!.energy += burned
+            if burned >= goal { months[month]!.moveMet += 1 }
         }
-        for (day, goal) in exerciseGoals where !exercise.isEmpty {
+        for (day, goal) in exerciseGoals {
+            guard let minutes = exercise[day] ?? summaryExercise[day] else { continue }
             months[String(day.prefix(7)), default: Month()].exerciseDays += 1
-            if (exercise[day] ?? 0) >= goal { months[String(day.prefix(7))]!.exerciseMet += 1 }
+            if minutes >= goal { months[String(day.prefix(7))]!.exerciseMet += 1 }
         }
         let rows = months.sorted { $0.key < $1.key }.map { key, m in
             [
-                key, String(m.days), String(m.moveMet), m.days > 0 ? HealthReport.fixed(m.energy / Double(m.days), 0) : "",
+                key, String(m.days), m.measured > 0 ? String(m.moveMet) : "-", m.measured > 0 ? HealthReport.fixed(m.energy / Double(m.measured), 0) : "-",
                 m.days > 0 ? HealthReport.fixed(m.goal / Double(m.days), 0) : "", m.exerciseDays > 0 ? "\(m.exerciseMet) of \(m.exerciseDays)" : "",
             ]
         }
         var out = "<h3>Activity rings: goals met, by month</h3>\n"
-        out += "<p class=\"note\">A day meets its move goal when its active energy (the daily sum charted above, sources merged) reaches the goal of that day's activity summary; likewise exercise minutes.</p>\n"
+        out += "<p class=\"note\">A day meets its move goal when its active energy (the daily sum charted above, sources merged) reaches the goal of that day's activity summary (on a day without active energy samples, the summary's own figure; a dash where neither is recorded); likewise exercise minutes.</p>\n"
         out += ReportPage.table(["Month", "Days with a move goal", "Move goal met", "Active energy, kcal/day", "Move goal, kcal/day", "Exercise goal met"], rows, numeric: [1, 2, 3, 4, 5])
         return out
     }

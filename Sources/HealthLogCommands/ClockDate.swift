@@ -17,4 +17,38 @@ enum ClockDate {
         }
         return Timestamp(microseconds: instant * 1_000_000, fractionDigits: 0)
     }
+
+    /// The predicates of the range `--start startText` to `--end endText` on `clock`: an
+    /// instant is that instant; a bare date is its midnight on `clock`, or with
+    /// ``StatisticsTimeZone/recorded`` on each sample's own local clock. `margin` (µs)
+    /// widens the range on each side. Empty when neither is given; the texts are dates.
+    static func range(
+        start startText: String?, end endText: String?, on clock: StatisticsTimeZone, options: DateOptions = [], widenedBy margin: Int64 = 0
+    ) -> [QueryPredicate] {
+        var start = startText.flatMap { Timestamp(commandLine: $0) }
+        var end = endText.flatMap { Timestamp(commandLine: $0) }
+        var parts: [QueryPredicate] = []
+        let isDate = { (text: String?) in text.map { Timestamp(iso8601: $0) == nil } ?? false }
+        if clock == .recorded {
+            let localStart = isDate(startText) ? start : nil
+            let localEnd = isDate(endText) ? end : nil
+            if localStart != nil || localEnd != nil {
+                parts.append(.samples(withLocalStart: moved(localStart, -margin), end: moved(localEnd, margin), options: options))
+                if localStart != nil { start = nil }
+                if localEnd != nil { end = nil }
+            }
+        } else {
+            start = startText.flatMap { parse($0, on: clock) } ?? start
+            end = endText.flatMap { parse($0, on: clock) } ?? end
+        }
+        if start != nil || end != nil {
+            parts.append(.samples(withStart: moved(start, -margin), end: moved(end, margin), options: options))
+        }
+        return parts
+    }
+
+    /// `time` moved by `micros`, written as it was.
+    private static func moved(_ time: Timestamp?, _ micros: Int64) -> Timestamp? {
+        time.map { Timestamp(microseconds: $0.microseconds + micros, offsetMinutes: $0.offsetMinutes, isZulu: $0.isZulu, fractionDigits: $0.fractionDigits) }
+    }
 }

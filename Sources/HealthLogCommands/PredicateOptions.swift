@@ -57,30 +57,30 @@ extension ParsedArguments<PredicateOptions> {
     /// ``StatisticsTimeZone/recorded``, on each sample's own local clock. Bad usage names the
     /// bad token.
     func predicate(on clock: StatisticsTimeZone = .fixed(offsetMinutes: 0)) throws -> QueryPredicate {
+        try predicate(on: clock, widenedBy: 0)
+    }
+
+    /// The predicate of `sleep` and the nights it keeps: the range widened by a day on each
+    /// side, as a night may start the day before its label and end after a range's end.
+    func nights(on clock: StatisticsTimeZone) throws -> (predicate: QueryPredicate, nights: NightRange) {
+        (try predicate(on: clock, widenedBy: NightRange.margin), NightRange(start: text(\.start), end: text(\.end)))
+    }
+
+    /// ``predicate(on:)`` with the range widened by `margin` µs on each side.
+    private func predicate(on clock: StatisticsTimeZone, widenedBy margin: Int64) throws -> QueryPredicate {
         var parts: [QueryPredicate] = []
-        var start = try self.start
-        var end = try self.end
+        let start = try self.start
+        let end = try self.end
         if let start, let end, start > end {
             throw HealthLogError(.badUsage, "--start \(text(\.start)!) is after --end \(text(\.end)!)")
         }
         var options: DateOptions = []
         if self.strictStart { options.insert(.strictStartDate) }
         if self.strictEnd { options.insert(.strictEndDate) }
-        let isDate = { (text: String?) in text.map { Timestamp(iso8601: $0) == nil } ?? false }
-        if clock == .recorded {
-            let localStart = isDate(text(\.start)) ? start : nil
-            let localEnd = isDate(text(\.end)) ? end : nil
-            if localStart != nil || localEnd != nil {
-                parts.append(.samples(withLocalStart: localStart, end: localEnd, options: options))
-                if localStart != nil { start = nil }
-                if localEnd != nil { end = nil }
-            }
-        } else {
-            start = text(\.start).flatMap { ClockDate.parse($0, on: clock) } ?? start
-            end = text(\.end).flatMap { ClockDate.parse($0, on: clock) } ?? end
-        }
-        if start != nil || end != nil || (parts.isEmpty && (self.strictStart || self.strictEnd)) {
-            parts.append(.samples(withStart: start, end: end, options: options))
+        let range = ClockDate.range(start: text(\.start), end: text(\.end), on: clock, options: options, widenedBy: margin)
+        parts += range
+        if range.isEmpty && (self.strictStart || self.strictEnd) {
+            parts.append(.samples(withStart: nil, end: nil, options: options))
         }
         let sources = try self.source
         if !sources.isEmpty { parts.append(.sources(Set(sources))) }

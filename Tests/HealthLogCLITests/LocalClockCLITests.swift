@@ -82,4 +82,19 @@ struct LocalClockCLITests {
         #expect(try sums(["--time-zone", "Europe/Berlin"]) == "day,unit,sum\n2019-06-01,count,2\n")
         #expect(try sums(["--utc-offset", "-07:00"]) == "day,unit,sum\n2019-06-01,count,4\n")
     }
+
+    @Test("Metadata appended with spaces around the colon: aggregate --local reads its HKTimeZone as export's localStart does")
+    func spacedTimeZone() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let line = """
+            {"type":"HKQuantityTypeIdentifierStepCount","start":"2016-11-14T07:25:00-07:00","end":"2016-11-14T07:30:00-07:00","value":3,"unit":"count","metadata":{"HKTimeZone" : "America/Los_Angeles"}}
+
+            """
+        #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: line).status == 0)
+        #expect(try Self.localStarts(path, "HKQuantityTypeIdentifierStepCount") == ["2016-11-14 06:25:00.000000"])
+        let hours = try HealthLogBinary.run(["--store", path, "aggregate", "--type", "StepCount", "--interval", "hour", "--local", "--stat", "sum"])
+        #expect(hours.stdout == "hour,unit,sum\n2016-11-14T06:00,count,3\n")
+    }
 }

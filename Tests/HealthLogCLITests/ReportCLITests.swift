@@ -122,6 +122,23 @@ struct ReportCLITests {
         #expect(Self.figures(try String(contentsOfFile: bare, encoding: .utf8), "HeartRate — average").first == "2024-03-31: 74.5", "a bare --start is midnight on the report's clock: the 00:30 Berlin heart rate counts")
     }
 
+    @Test("report --local reads a bare --start and --end on each sample's own clock, as workouts --local does")
+    func localDates() throws {
+        let workout = """
+            {"type":"HKWorkoutTypeIdentifier","start":"2024-03-31T00:10:00+01:00","end":"2024-03-31T00:40:00+01:00","activity":"HKWorkoutActivityTypeRunning","duration":1800,"source":"Watch","metadata":{"HKTimeZone":"Europe/Berlin"}}
+
+            """
+        let (dir, path) = try Self.store(workout)
+        defer { dir.remove() }
+        let range = ["--local", "--start", "2024-03-31", "--end", "2024-04-01"]
+        let listed = try HealthLogBinary.run(["--store", path, "workouts", "--format", "csv"] + range)
+        #expect(listed.stdout.split(separator: "\n").count == 2, "\(listed.stdout)")
+        let page = dir.file("local.html")
+        let report = try HealthLogBinary.run(["--store", path, "report", "-o", page] + range)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(Self.sections((try? String(contentsOfFile: page, encoding: .utf8)) ?? "").contains("workouts"))
+    }
+
     @Test("an encrypted store's report is the plaintext store's, page for page; without its key it exits 4")
     func encrypted() throws {
         let (dir, plain) = try Self.store()

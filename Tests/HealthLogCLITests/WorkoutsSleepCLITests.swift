@@ -42,23 +42,45 @@ struct WorkoutsSleepCLITests {
         #expect(utc.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test("workouts and sleep: a bare --start date is midnight on the chosen clock, not midnight UTC")
+    @Test("workouts and sleep: a bare --start date is on the chosen clock, not UTC's: midnight for workouts, the night's label for sleep")
     func datesOnTheClock() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.file("store")
+        // The nap at 12:30 +01:00 starts the night of 2 March locally but ends the night of 1 March in UTC (11:30Z).
         let events = """
             {"type":"HKWorkoutTypeIdentifier","start":"2024-03-01T00:30:00+01:00","end":"2024-03-01T01:00:00+01:00","activity":"HKWorkoutActivityTypeRunning","duration":1800,"source":"Watch"}
-            {"type":"HKCategoryTypeIdentifierSleepAnalysis","start":"2024-03-01T00:30:00+01:00","end":"2024-03-01T06:30:00+01:00","value":"HKCategoryValueSleepAnalysisAsleepCore","source":"Watch"}
+            {"type":"HKCategoryTypeIdentifierSleepAnalysis","start":"2024-03-01T12:30:00+01:00","end":"2024-03-01T13:00:00+01:00","value":"HKCategoryValueSleepAnalysisAsleepCore","source":"Watch"}
 
             """
         #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: events).status == 0)
-        for command in ["workouts", "sleep"] {
-            let local = try HealthLogBinary.run(["--store", path, command, "--format", "csv", "--start", "2024-03-01", "--strict-start"])
+        for (command, start) in [("workouts", "2024-03-01"), ("sleep", "2024-03-02")] {
+            let local = try HealthLogBinary.run(["--store", path, command, "--format", "csv", "--start", start, "--strict-start"])
             #expect(local.stdout.split(separator: "\n").count == 2, "\(command): \(local.stdout)")
-            let utc = try HealthLogBinary.run(["--store", path, command, "--format", "csv", "--utc-offset", "+00:00", "--start", "2024-03-01", "--strict-start"])
+            let utc = try HealthLogBinary.run(["--store", path, command, "--format", "csv", "--utc-offset", "+00:00", "--start", start, "--strict-start"])
             #expect(utc.stdout.split(separator: "\n").count == 1, "\(command): \(utc.stdout)")
         }
+    }
+
+    @Test("sleep --start and --end keep whole nights by the morning they end: a night begun the evening before --start counts in full")
+    func wholeNightsInRange() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("store")
+        let events = """
+            {"type":"HKCategoryTypeIdentifierSleepAnalysis","start":"2025-04-30T22:30:00Z","end":"2025-04-30T23:50:00Z","value":"HKCategoryValueSleepAnalysisAsleepCore","source":"Watch"}
+            {"type":"HKCategoryTypeIdentifierSleepAnalysis","start":"2025-04-30T23:50:00Z","end":"2025-05-01T06:30:00Z","value":"HKCategoryValueSleepAnalysisAsleepDeep","source":"Watch"}
+            {"type":"HKCategoryTypeIdentifierSleepAnalysis","start":"2025-05-31T23:00:00Z","end":"2025-06-01T06:00:00Z","value":"HKCategoryValueSleepAnalysisAsleepDeep","source":"Watch"}
+
+            """
+        #expect(try HealthLogBinary.run(["--store", path, "append"], stdin: events).status == 0)
+        func nights(_ range: [String]) throws -> [String] {
+            let csv = try HealthLogBinary.run(["--store", path, "sleep", "--format", "csv"] + range).stdout
+            return csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
+        }
+        let whole = "2025-05-01,2025-04-30T22:30:00+00:00,2025-05-01T06:30:00+00:00,480"
+        #expect(try nights([]) == [whole, "2025-06-01,2025-05-31T23:00:00+00:00,2025-06-01T06:00:00+00:00,420"])
+        #expect(try nights(["--start", "2025-05-01", "--end", "2025-06-01"]) == [whole])
     }
 
     @Test("workouts: heart rate during the workout, its mean rounded to 1 decimal in csv and whole in the table")

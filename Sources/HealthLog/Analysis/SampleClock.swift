@@ -31,6 +31,15 @@ package struct SampleClock {
         return Timestamp(microseconds: instant, offsetMinutes: Int16(minutes), isZulu: false, fractionDigits: 0)
     }
 
+    /// The ``LocalClock`` a sample recorded at `offsetMinutes` in `zone` follows on this clock.
+    func localClock(offsetMinutes: Int16, zone: String?) -> LocalClock {
+        switch rule(offsetMinutes: offsetMinutes, zone: zone) {
+        case .named(let rules): .zone(rules)
+        case .fixed(let minutes): .fixed(offsetMinutes: minutes)
+        case .recorded: .fixed(offsetMinutes: Int(offsetMinutes))
+        }
+    }
+
     /// The clock one sample follows: the query's, or under ``StatisticsTimeZone/recorded``
     /// the sample's ``LocalClock``.
     private func rule(offsetMinutes: Int16, zone: String?) -> StatisticsTimeZone {

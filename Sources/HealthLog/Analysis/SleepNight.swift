@@ -67,14 +67,22 @@ struct NightBounds {
 }
 
 extension SampleClock {
-    /// The night holding `start` (µs) for a sample recorded at `offsetMinutes` in `zone`.
+    /// The night holding `start` (µs) for a sample recorded at `offsetMinutes` in `zone`: the
+    /// local day of its wall-clock time less twelve hours, from that day's noon to the next
+    /// day's, so a night runs noon to noon local time across a change of daylight saving.
     mutating func night(of start: Int64, offsetMinutes: Int16, zone: String?) -> NightBounds {
         let halfDay = NightBounds.halfDay
-        let day = self.day(of: start - halfDay, offsetMinutes: offsetMinutes, zone: zone)
+        let clock = localClock(offsetMinutes: offsetMinutes, zone: zone)
+        let wall = start + Int64(clock.offsetMinutes(at: start)) * 60_000_000
+        let shifted = wall - halfDay
+        let day = 2 * halfDay
+        let midnight = (shifted >= 0 ? shifted / day : (shifted - day + 1) / day) * day
+        let from = clock.firstInstant(atLocal: midnight + halfDay)
+        let to = clock.firstInstant(atLocal: midnight + 3 * halfDay)
         return NightBounds(
-            key: day.localStart, label: StatisticsInterval.day.label(of: day.localStart + 2 * halfDay, offsetMinutes: 0),
-            start: Timestamp(microseconds: day.start + halfDay, offsetMinutes: Int16(day.startOffset), isZulu: false, fractionDigits: 0),
-            end: Timestamp(microseconds: day.end + halfDay, offsetMinutes: Int16(day.endOffset), isZulu: false, fractionDigits: 0))
+            key: midnight, label: StatisticsInterval.day.label(of: midnight + day, offsetMinutes: 0),
+            start: Timestamp(microseconds: from, offsetMinutes: Int16(clock.offsetMinutes(at: from)), isZulu: false, fractionDigits: 0),
+            end: Timestamp(microseconds: to, offsetMinutes: Int16(clock.offsetMinutes(at: to)), isZulu: false, fractionDigits: 0))
     }
 }
 

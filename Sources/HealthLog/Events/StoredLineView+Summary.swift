@@ -51,7 +51,8 @@ extension StoredLineView {
 
         /// The fields of a stored add line, or `nil` when it is not shaped as stored lines are;
         /// with `timeZone`, also its `HKTimeZone` metadata (a string value only: metadata values
-        /// are never objects, so the first `"HKTimeZone":"` after the source is that key).
+        /// are never objects, so the first `"HKTimeZone"` after the source followed by a colon
+        /// is that key; JSON whitespace may surround the colon, as metadata is stored as given).
         /// `uuidAt` is where the line's UUID text starts (`StoredLinePrefix.uuidOffset`), when
         /// the caller has found it.
         mutating func fields(_ line: UnsafeRawBufferPointer, timeZone: Bool = false, uuidAt: Int? = nil) -> Fields? {
@@ -93,12 +94,35 @@ extension StoredLineView {
             }
             var fields = Fields(
                 start: startTime.microseconds, end: endTime.microseconds, value: value, unit: unit, source: source, startOffset: startTime.offsetMinutes)
-            if timeZone, let z = Self.find(#""HKTimeZone":""#, in: line, from: cursor) {
+            if timeZone, let z = Self.zoneValue(line, from: cursor) {
                 var close = z
                 while close < line.count, line[close] != 34, line[close] != 92 { close += 1 }
                 if close < line.count, line[close] == 34 { fields.timeZone = lastZone.raw(UnsafeRawBufferPointer(rebasing: line[z..<close])) }
             }
             return fields
+        }
+
+        /// Where the string value of the first `"HKTimeZone"` key at or after `from` starts (just
+        /// past its opening quote), JSON whitespace allowed around the colon.
+        private static func zoneValue(_ line: UnsafeRawBufferPointer, from: Int) -> Int? {
+            var at = from
+            while let key = find(#""HKTimeZone""#, in: line, from: at) {
+                var i = key
+                while i < line.count, isSpace(line[i]) { i += 1 }
+                if i < line.count, line[i] == 58 {
+                    i += 1
+                    while i < line.count, isSpace(line[i]) { i += 1 }
+                    if i < line.count, line[i] == 34 { return i + 1 }
+                }
+                at = key
+            }
+            return nil
+        }
+
+        /// Whether `byte` is JSON whitespace.
+        @inline(__always)
+        private static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 32 || byte == 9 || byte == 10 || byte == 13
         }
 
         /// The length of the string token that starts with the quote at `quote`, quotes

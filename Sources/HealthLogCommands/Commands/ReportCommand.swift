@@ -42,7 +42,7 @@ enum ReportCommand: Command {
             throw HealthLogError(.badUsage, "--start \(try arguments.start ?? "") is not before --end \(try arguments.end ?? "")")
         }
         let store = try context.store()
-        let report = HealthReport(store: store, start: start, end: end, clock: clock)
+        let report = HealthReport(store: store, start: start, end: end, startText: try arguments.start, endText: try arguments.end, clock: clock)
         guard let page = try report.page() else {
             throw HealthLogError(.badInput, "nothing to report: no live samples\(start != nil || end != nil ? " in the range" : ""); no file written")
         }

@@ -23,9 +23,9 @@ enum SleepCommand: Command {
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
         let priority = try arguments.sourcePriority ?? []
         let clock = try arguments.clock.timeZone(default: .recorded)
-        let predicate = try arguments.predicate.predicate(on: clock)
+        let (predicate, range) = try arguments.predicate.nights(on: clock)
         let format = try arguments.format ?? .table
-        let nights = try context.store().sleepSummaries(predicate: predicate, timeZone: clock, sourcePriority: priority)
+        let nights = try context.store().sleepSummaries(predicate: predicate, timeZone: clock, sourcePriority: priority).filter { range.contains($0.label) }
         let terminal = context.terminal
         switch format {
         case .table:

@@ -12,17 +12,37 @@ struct HealthReport {
     let end: Timestamp?
     /// Whose clock intervals follow.
     let clock: StatisticsTimeZone
-
     /// The samples in the range.
-    var predicate: QueryPredicate {
-        start == nil && end == nil ? .all : .samples(withStart: start, end: end)
+    let predicate: QueryPredicate
+    /// The samples the range's nights may hold: the range widened by a day on each side.
+    let nightPredicate: QueryPredicate
+    /// The nights in the range, by the morning they end.
+    let nights: NightRange
+
+    /// The report of `store` from `--start startText` to `--end endText` (dates already
+    /// read as `start` and `end`) on `clock`: a bare date is its midnight on `clock`, with
+    /// ``StatisticsTimeZone/recorded`` on each sample's own clock, as for `aggregate`.
+    init(store: HealthStore, start: Timestamp?, end: Timestamp?, startText: String?, endText: String?, clock: StatisticsTimeZone) {
+        self.store = store
+        self.clock = clock
+        self.start = start
+        self.end = end
+        predicate = .and(ClockDate.range(start: startText, end: endText, on: clock))
+        nightPredicate = .and(ClockDate.range(start: startText, end: endText, on: clock, widenedBy: NightRange.margin))
+        nights = NightRange(start: startText, end: endText)
     }
+
+    /// Fourteen hours in µs: the farthest a local midnight lies from UTC's, by which a
+    /// range on each sample's own clock is widened to choose the types to show.
+    private static let widestOffset: Int64 = 50_400_000_000
 
     /// The page, or `nil` when the range holds no live sample.
     func page() throws -> ReportPage? {
         let stats = try store.stats()
+        let margin = clock == .recorded ? Self.widestOffset : 0
         let live = stats.types.filter { type in
-            type.live > 0 && (start.map { type.last >= $0 } ?? true) && (end.map { type.first < $0 } ?? true)
+            type.live > 0 && (start.map { type.last.microseconds >= $0.microseconds - margin } ?? true)
+                && (end.map { type.first.microseconds < $0.microseconds + margin } ?? true)
         }
         guard !live.isEmpty else { return nil }
         let tallies = try store.sourceTallies(predicate: predicate)

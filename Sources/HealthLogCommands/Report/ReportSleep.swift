@@ -11,7 +11,7 @@ struct ReportSleep {
 
     /// The section, or `nil` when the range holds no night.
     func section() throws -> ReportPage.Section? {
-        let nights = try report.store.sleepNights(predicate: report.predicate, timeZone: report.clock)
+        let nights = try report.store.sleepNights(predicate: report.nightPredicate, timeZone: report.clock).filter { report.nights.contains($0.label) }
         guard !nights.isEmpty else { return nil }
         let charted = Array(nights.suffix(Self.chartedNights))
         var body = ""
@@ -19,7 +19,7 @@ struct ReportSleep {
             body += "<p class=\"note\">The chart shows the last \(charted.count) of \(nights.count) nights; the table below covers them all.</p>\n"
         }
         body += ReportPage.figure(SleepChart(nights: charted, clock: ClockOptions.name(report.clock)).svg)
-        let summaries = try report.store.sleepSummaries(predicate: report.predicate, timeZone: report.clock)
+        let summaries = try report.store.sleepSummaries(predicate: report.nightPredicate, timeZone: report.clock).filter { report.nights.contains($0.label) }
         let columns: [(String, KeyPath<SleepSummary, Double>)] = [
             ("In bed", \.inBed), ("Asleep", \.asleep), ("Deep", \.deep), ("Core", \.core), ("REM", \.rem), ("Unspecified", \.unspecified), ("Awake", \.awake),
         ]

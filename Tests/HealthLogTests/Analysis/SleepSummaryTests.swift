@@ -74,4 +74,17 @@ struct SleepSummaryTests {
         let utc = try Self.summaries(samples)
         #expect(utc.map(\.label) == ["2024-03-02"] && utc.first?.inBed == 2.5 * 3600)
     }
+
+    @Test("Across a change of daylight saving a night still runs from noon to noon local time")
+    func nightsAcrossDaylightSaving() throws {
+        let berlin = StatisticsTimeZone.named(try TimeZoneRules(named: "Europe/Berlin"))
+        let spring = try Self.summaries([Self.stage("AsleepCore", "2024-03-31T12:30:00+02:00", "2024-03-31T13:00:00+02:00", Self.watch)], timeZone: berlin)
+        #expect(spring.map(\.label) == ["2024-04-01"])
+        #expect(spring.first?.start.description == "2024-03-31T12:00:00+02:00" && spring.first?.end.description == "2024-04-01T12:00:00+02:00")
+        let before = try Self.summaries([Self.stage("AsleepCore", "2024-03-31T11:30:00+02:00", "2024-03-31T11:45:00+02:00", Self.watch)], timeZone: berlin)
+        #expect(before.first?.end.description == "2024-03-31T12:00:00+02:00")
+        let fall = try Self.summaries([Self.stage("AsleepCore", "2024-10-27T11:30:00+01:00", "2024-10-27T11:45:00+01:00", Self.watch)], timeZone: berlin)
+        #expect(fall.map(\.label) == ["2024-10-27"])
+        #expect(fall.first?.start.description == "2024-10-26T12:00:00+02:00" && fall.first?.end.description == "2024-10-27T12:00:00+01:00")
+    }
 }

@@ -80,6 +80,25 @@ struct HostileValuesCLITests {
         #expect(try HealthLogBinary.run(["--store", path, "export"]).stdout.isEmpty)
     }
 
+    @Test("import keeps a workout whose export gives a negative duration, the duration left in its metadata")
+    func negativeDurationImported() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-02 08:00:00 +0100"/>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="-5" durationUnit="min" sourceName="W" startDate="2024-03-01 18:00:00 +0100" endDate="2024-03-01 18:30:00 +0100"/>
+            </HealthData>
+
+            """
+        try xml.write(toFile: dir.file("export.xml"), atomically: true, encoding: .utf8)
+        let imported = try HealthLogBinary.run(["--store", dir.file("store"), "import", dir.file("export.xml")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try HealthLogBinary.run(["--store", dir.file("store"), "export"]).stdout
+        #expect(exported.contains(#""duration":"-5","durationUnit":"min""#) && !exported.contains(#""duration":-"#), "\(exported)")
+    }
+
     @Test("report -o a directory exits 2 before reading the store, leaving nothing beside it")
     func reportIntoDirectory() throws {
         let (dir, path) = try Self.store(Self.events)

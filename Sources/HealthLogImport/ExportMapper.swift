@@ -331,8 +331,9 @@ struct ExportMapper {
         guard var draft = draft(element, type: "HKWorkoutTypeIdentifier", skip) else { return [] }
         draft.activity = activity
         var used = ["workoutActivityType"]
-        if let text = element["duration"], let minutes = Double(text), minutes.isFinite,
-            let factor = Self.secondsPer[element["durationUnit"] ?? "min"]
+        // A negative duration, which append refuses, stays in the metadata as the other attributes not mapped do.
+        if let text = element["duration"], let minutes = Double(text), minutes.isFinite, minutes >= 0,
+            let factor = Self.secondsPer[element["durationUnit"] ?? "min"], (minutes * factor).isFinite
         {
             draft.duration = Self.number(String(minutes * factor))
             draft.addMetadata(SampleDraft.keyPrefix + "duration", json: JSONText.string(text + " " + (element["durationUnit"] ?? "min")))

@@ -603,10 +603,11 @@ enum GoldenTexts {
         horizontal and vertical accuracies as imported. GPX 1.1 puts speed, course, hAcc
         and vAcc in each point's extensions, as Apple's export does; GeoJSON is a
         FeatureCollection with a LineString feature per route (coordinates lon, lat,
-        elevation) and the per-point times, speeds, courses and accuracies as arrays in
-        its properties (coordTimes, …); CSV is a header row and one row per point. A
-        UUID no live sample has, a workout without a route, or a range without one
-        writes nothing and exits 2.
+        elevation; a Point for a route of one point, a null geometry for one without
+        points) and the per-point times, speeds, courses and accuracies as arrays in its
+        properties (coordTimes, …); CSV is a header row and one row per point. A UUID no
+        live sample has, a workout without a route, or a range without one writes
+        nothing and exits 2.
         """
 
     /// `healthlog backup --help`.

@@ -1,16 +1,19 @@
 /// Text in charts: XML escaping, and a conservative estimate of how wide a label is drawn,
 /// so axes can place labels that never overlap.
 enum ChartText {
-    /// `text` with XML's special characters escaped.
+    /// `text` with XML's special characters escaped, and control characters other than tab,
+    /// newline and carriage return (which XML and HTML text may not hold) replaced by U+FFFD.
     static func escaped(_ text: String) -> String {
         var out = ""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(c)
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

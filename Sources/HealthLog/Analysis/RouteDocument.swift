@@ -87,7 +87,8 @@ package struct RouteDocument {
         try emit("</gpx>\n")
     }
 
-    /// A `FeatureCollection`: a `LineString` feature per route (a `Point` for one point).
+    /// A `FeatureCollection`: a `LineString` feature per route (a `Point` for one point, a
+    /// `null` geometry for a route without points).
     private func writeGeoJSON(_ emit: (String) throws -> Void) throws {
         try emit(#"{"type":"FeatureCollection","features":["#)
         for (index, route) in routes.enumerated() {
@@ -98,8 +99,11 @@ package struct RouteDocument {
                 "[" + ([point.longitude, point.latitude] + (point.altitude.map { [$0] } ?? [])).map(Self.decimal).joined(separator: ",") + "]"
             }
             let geometry =
-                positions.count == 1
-                ? #"{"type":"Point","coordinates":\#(positions[0])}"# : #"{"type":"LineString","coordinates":[\#(positions.joined(separator: ","))]}"#
+                switch positions.count {
+                case 0: "null"
+                case 1: #"{"type":"Point","coordinates":\#(positions[0])}"#
+                default: #"{"type":"LineString","coordinates":[\#(positions.joined(separator: ","))]}"#
+                }
             var properties = #""route":"\#(route.uuid)""#
             if let workout = route.workout { properties += #","workout":"\#(workout)""# }
             properties += #","start":"\#(route.start)","end":"\#(route.end)""#

@@ -14,6 +14,8 @@ import Darwin
 ///   importing: what Apple's export names is a type, not a typo);
 /// - a known quantity type's unit must be a HealthKit unit of the type's dimension, and a
 ///   cumulative type's value must not be negative;
+/// - a workout's duration must not be negative (the line's parser already refuses a number
+///   that is not finite);
 /// - a known category type's value must be one of its values, and is stored as the full
 ///   constant name (``CategoryValues``).
 ///
@@ -90,6 +92,7 @@ struct InputChecker {
             case .quantity: try checkQuantity(event, line: line, slot: slot)
             case .category:
                 if let replacement = try categoryValue(event, line: line, recent[slot].verdict.identifier) { replacements.append(replacement) }
+            case .workout: try Self.checkDuration(event, line: line)
             default: break
             }
         }
@@ -112,6 +115,14 @@ struct InputChecker {
         verdict.rewrites = !verdict.identifier.utf8.elementsEqual(bytes)
         types[bytes] = verdict
         return verdict
+    }
+
+    /// Refuses a workout's `duration` that is negative.
+    private static func checkDuration(_ event: ParsedEvent, line: UnsafeRawBufferPointer) throws {
+        guard let range = event.duration, line[range.lowerBound] == 45 else { return }
+        if let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)), value < 0 {
+            throw FieldError(field: "duration", reason: "must not be negative")
+        }
     }
 
     /// Checks a quantity's unit and sign; `slot` is its type's place in ``recent``.

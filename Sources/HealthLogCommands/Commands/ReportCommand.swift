@@ -32,7 +32,7 @@ enum ReportCommand: Command {
         func date(_ text: String?, _ option: String) throws -> Timestamp? {
             guard let text else { return nil }
             guard let date = ClockDate.parse(text, on: clock) else {
-                throw HealthLogError(.badUsage, "\(option) '\(text)' is not a date: use an ISO 8601 instant (2024-03-01T08:00:00Z) or a date (2024-03-01)")
+                throw HealthLogError(.badUsage, DateHint.message(text, option))
             }
             return date
         }
@@ -41,6 +41,7 @@ enum ReportCommand: Command {
         if let start, let end, start >= end {
             throw HealthLogError(.badUsage, "--start \(try arguments.start ?? "") is not before --end \(try arguments.end ?? "")")
         }
+        try PathKind.expectFile(output, "-o")
         let store = try context.store()
         let report = HealthReport(store: store, start: start, end: end, startText: try arguments.start, endText: try arguments.end, clock: clock)
         guard let page = try report.page() else {

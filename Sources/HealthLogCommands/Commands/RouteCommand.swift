@@ -6,7 +6,7 @@ enum RouteCommand: Command {
         name: "route",
         abstract: "Write a workout's route (or every route of a date range) as GPX, GeoJSON or CSV.",
         discussion:
-            "Give a workout's UUID (its routes, one GPX track each) or a route's own, or --start and --end for every route that overlaps the range, in one file. Every point keeps its time, latitude, longitude, elevation, speed, course and horizontal and vertical accuracies as imported. GPX 1.1 puts speed, course, hAcc and vAcc in each point's extensions, as Apple's export does; GeoJSON is a FeatureCollection with a LineString feature per route (coordinates lon, lat, elevation) and the per-point times, speeds, courses and accuracies as arrays in its properties (coordTimes, …); CSV is a header row and one row per point. A UUID no live sample has, a workout without a route, or a range without one writes nothing and exits 2."
+            "Give a workout's UUID (its routes, one GPX track each) or a route's own, or --start and --end for every route that overlaps the range, in one file. Every point keeps its time, latitude, longitude, elevation, speed, course and horizontal and vertical accuracies as imported. GPX 1.1 puts speed, course, hAcc and vAcc in each point's extensions, as Apple's export does; GeoJSON is a FeatureCollection with a LineString feature per route (coordinates lon, lat, elevation; a Point for a route of one point, a null geometry for one without points) and the per-point times, speeds, courses and accuracies as arrays in its properties (coordTimes, …); CSV is a header row and one row per point. A UUID no live sample has, a workout without a route, or a range without one writes nothing and exits 2."
     )
 
     struct Options: OptionGroup {

@@ -112,10 +112,13 @@ struct HealthReport {
         return days <= 400 ? .day : days <= 7 * 366 ? .week : .month
     }
 
-    /// A number with at most `places` decimals.
+    /// A number with at most `places` decimals; one too large to round is written as it is,
+    /// infinity and NaN as `-`.
     static func fixed(_ value: Double, _ places: Int) -> String {
+        guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
+        guard (value * scale).isFinite else { return JSONText.number(value) }
         let rounded = (value * scale).rounded() / scale
         let text = JSONText.number(rounded)
         return text == "-0" ? "0" : text

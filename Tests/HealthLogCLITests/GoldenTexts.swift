@@ -625,12 +625,14 @@ enum GoldenTexts {
                                     date meaning its midnight on the report's clock); a
                                     sample counts when it overlaps [start, end).
           --end <date>              Only samples before here (exclusive).
-          --utc-offset <offset>     Intervals follow one fixed offset, +HH:MM or -HH:MM
-                                    (default: UTC).
-          --time-zone <name>        Intervals follow the local calendar of an IANA time
-                                    zone (Europe/Berlin), daylight saving included: a
-                                    day is 23 or 25 hours across a change.
-          --local                   Each sample counts in its own local day: the zone
+          --utc-offset <offset>     Intervals, nights and times follow one fixed offset,
+                                    +HH:MM or -HH:MM, instead of each sample's own local
+                                    time.
+          --time-zone <name>        Intervals, nights and times follow the local
+                                    calendar of an IANA time zone (Europe/Berlin),
+                                    daylight saving included, instead of each sample's
+                                    own local time.
+          --local                   Each sample's own local time (the default): the zone
                                     its HKTimeZone metadata names, else the offset its
                                     start was recorded with.
           -h, --help                Show help information.

@@ -65,7 +65,7 @@ struct ReportCLITests {
         #expect(Self.sections(html) == ["glance", "activity", "heart", "sleep", "body", "workouts"])
         #expect(html.contains("<td>Simon’s Apple Watch</td><td>Apple Watch (Watch6,2)</td>"))
         #expect(html.contains("<td>2024-03</td><td class=\"n\">1</td><td class=\"n\">1</td>"), "one day with a move goal, met by its 450 kcal")
-        #expect(html.contains("<td>2024-03-31 14:00</td><td>Running</td><td class=\"n\">30</td><td class=\"n\">5.2</td><td class=\"n\">350</td>"))
+        #expect(html.contains("<td>2024-03-31 16:00</td><td>Running</td><td class=\"n\">30</td><td class=\"n\">5.2</td><td class=\"n\">350</td>"), "by default the workout starts at its own local time")
         #expect(html.components(separatedBy: "<svg class=\"track\"").count == 2, "the run's route is drawn")
     }
 

@@ -23,12 +23,12 @@ enum ReportCommand: Command {
             "--start", "date",
             help: "Only samples from here on (an ISO 8601 instant, or a date meaning its midnight on the report's clock); a sample counts when it overlaps [start, end).")
         let end = Option("--end", "date", help: "Only samples before here (exclusive).")
-        let clock = ClockOptions()
+        let clock = ClockOptions.personal("Intervals, nights and times")
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
         let output = try arguments.output
-        let clock = try arguments.clock.timeZone()
+        let clock = try arguments.clock.timeZone(default: .recorded)
         func date(_ text: String?, _ option: String) throws -> Timestamp? {
             guard let text else { return nil }
             guard let date = ClockDate.parse(text, on: clock) else {

@@ -33,6 +33,10 @@ struct AnchorFilePipeTests {
             (try? String(contentsOfFile: anchorFile, encoding: .utf8)).map { !$0.isEmpty } ?? false
         }
         try #require(wroteAnchor, "the follower never wrote its anchor file")
+        let readTen = await eventually {
+            (try? String(contentsOfFile: consumed, encoding: .utf8)).map { Events.seqs($0).count == 10 } ?? false
+        }
+        try #require(readTen, "the reader never applied its ten lines")
         let applied = Events.seqs(try String(contentsOfFile: consumed, encoding: .utf8))
         #expect(applied == Array(1...10))
         let recorded = try String(contentsOfFile: anchorFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

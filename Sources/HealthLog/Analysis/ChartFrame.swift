@@ -18,7 +18,8 @@ struct ChartFrame {
     let values: ChartValueAxis
     /// The time axis.
     let time: ChartTimeAxis
-    /// The plot area's left edge, past the widest y tick label.
+    /// The plot area's left edge, past the widest y tick label, but never past a third of the
+    /// chart (a label wider than that runs off the left edge).
     let left: Double
 
     /// A frame for `values` over the intervals drawn, each with the offset its start is
@@ -26,7 +27,7 @@ struct ChartFrame {
     init(values: ChartValueAxis, intervals: [(start: Int64, end: Int64, offsetMinutes: Int)], marks: [ChartTimeAxis.IntervalMark]? = nil) {
         self.values = values
         let widest = values.ticks.map { ChartText.width($0.text, fontSize: 12) }.max() ?? 0
-        left = Swift.max(56, (widest + 16).rounded(.up))
+        left = Swift.min(Swift.max(56, (widest + 16).rounded(.up)), (Self.width / 3).rounded())
         time = ChartTimeAxis(intervals: intervals, left: left, right: Self.width - Self.right, marks: marks)
     }
 

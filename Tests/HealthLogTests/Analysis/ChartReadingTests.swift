@@ -30,6 +30,16 @@ struct ChartReadingTests {
         }
     }
 
+    @Test("A value too large to label in the margin still leaves a plot area of positive width")
+    func hugeValues() throws {
+        var rows = Self.rows(Self.days(from: "2025-02-01", count: 10))
+        rows[3].average = 1e300
+        rows[3].maximum = 1e300
+        let geometry = SVGGeometry(StatisticsChart(rows: rows, figure: .avg, type: .quantity("HeartRate"), interval: .day).svg)
+        let area = try #require(geometry.plotArea)
+        #expect(area.width > 500, "\(area)")
+    }
+
     @Test(
         "Every segment after an axis break names its year in its first label: two days of 2018, one of 2021, most of 2025; daily, hourly, every 3 hours",
         arguments: [1, 24, 8])

@@ -57,7 +57,7 @@ struct ScratchSealingCLITests {
         // scratch files in place.
         let writer = Task.detached { try feed.fileHandleForWriting.write(contentsOf: Data(input)) }
         try await writer.value
-        let runWritten = try await eventually(within: 300, every: .milliseconds(50)) { !DirectoryFiles.names(tmp).filter { $0.hasSuffix(".run") }.isEmpty }
+        let runWritten = await eventually(within: 300, every: .milliseconds(50)) { !DirectoryFiles.names(tmp).filter { $0.hasSuffix(".run") }.isEmpty }
         #expect(runWritten, "a UUID run went to $TMPDIR")
         var scanned = KnownPlaintext.openFiles(of: pid, under: tmp)
         kill(pid, SIGKILL)

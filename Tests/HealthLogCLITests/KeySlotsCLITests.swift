@@ -271,13 +271,7 @@ struct KeySlotsCLITests {
             default: arguments = ["--key-file", f.file("k1"), "key", "rotate"]
             }
             let process = HealthLogBinary.faultTool.process(["--store", f.store] + arguments, environment: Self.weak)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(useconds_t(random.int(0...25) * 1000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let acknowledged = process.terminationReason == .exit && process.terminationStatus == 0
+            let acknowledged = try ChildProcess.runKilled(process, after: random.int(0...25))
             try #require(process.terminationReason == .uncaughtSignal || acknowledged, "round \(round): exit \(process.terminationStatus)")
             try #require(try f.opens(["--passphrase-file", f.file("p1")]), "round \(round): the old passphrase no longer opens")
             try #require(try f.opens(["--key-file", f.file("k1")]), "round \(round): the old key file no longer opens")
@@ -295,12 +289,7 @@ struct KeySlotsCLITests {
         for round in 0..<12 {
             let store = f.file("store-\(round)")
             let process = HealthLogBinary.faultTool.process(["--store", store, "--passphrase-file", f.file("p1"), "init", "--encrypt"], environment: Self.weak)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(useconds_t(random.int(0...25) * 1000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = try ChildProcess.runKilled(process, after: random.int(0...25))
             if !FileManager.default.fileExists(atPath: store) {
                 try #require(process.terminationReason == .uncaughtSignal, "round \(round): init exited without a store")
                 // Made again, it removes what the killed one left beside it.

@@ -90,13 +90,7 @@ struct KilledRekeyCLITests {
             let before = try Self.replay(f, Self.passphrase(f))
             let process = HealthLogBinary.faultTool.process(
                 ["--store", f.store] + Self.passphrase(f) + ["compact", "--rekey"], environment: Self.environment)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(useconds_t(random.int(0...400) * 1000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let finished = process.terminationReason == .exit && process.terminationStatus == 0
+            let finished = try ChildProcess.runKilled(process, after: random.int(0...400))
             try #require(process.terminationReason == .uncaughtSignal || finished, "round \(round): exit \(process.terminationStatus)")
             if !finished { killed += 1 }
             try Self.checkAfterKill(f, before, "round \(round)")

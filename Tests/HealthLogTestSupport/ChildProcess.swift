@@ -39,6 +39,19 @@ public enum ChildProcess {
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
     }
+
+    /// Starts `process` (configured, not yet started) with its output discarded, sends it
+    /// SIGKILL after `milliseconds`, and waits for it to end; returns whether it had finished
+    /// with exit 0 first (else the kill ended it; any other exit fails the test's `#require`).
+    public static func runKilled(_ process: Process, after milliseconds: Int) throws -> Bool {
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(useconds_t(milliseconds * 1000))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
 }
 
 /// A child process started without waiting for it, so tests can run several at once or

@@ -84,6 +84,18 @@ struct EncryptedDerivedFilesTests {
         return out
     }
 
+    /// An encrypted store and a plaintext one in `dir`, each given ``appends`` in turn;
+    /// `afterEach` sees the encrypted one after every append.
+    static func stores(in dir: TemporaryDirectory, afterEach: (HealthStore) throws -> Void = { _ in }) throws -> (sealed: HealthStore, plain: HealthStore) {
+        let store = try EncryptedSegmentTests.makeStore(dir.file("sealed"), options: IndexFixture.options)
+        let plain = HealthStore(directory: dir.file("plain"), options: IndexFixture.options)
+        for lines in Self.appends {
+            for target in [store, plain] { _ = try target.append(ndjson: Self.ndjson(lines)) }
+            try afterEach(store)
+        }
+        return (store, plain)
+    }
+
     /// The store's `uuids/` files.
     static func derived(_ store: HealthStore) throws -> [String] {
         try DirectoryListing.names(in: store.directory + "/uuids").sorted()
@@ -93,12 +105,7 @@ struct EncryptedDerivedFilesTests {
     func nothingLeaks() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let store = try EncryptedSegmentTests.makeStore(dir.file("sealed"), options: IndexFixture.options)
-        let plain = HealthStore(directory: dir.file("plain"), options: IndexFixture.options)
-        for lines in Self.appends {
-            for target in [store, plain] { _ = try target.append(ndjson: Self.ndjson(lines)) }
-            #expect(try Self.leaks(store.directory) == [])
-        }
+        let (store, plain) = try Self.stores(in: dir) { (sealed: HealthStore) throws in #expect(try Self.leaks(sealed.directory) == []) }
         #expect(try Self.leaks(plain.directory).count > 300, "the scan finds what a plaintext store shows")
         let names = try Self.derived(store)
         #expect(names.contains("sync") && names.contains("deleted-adds") && names.contains { $0.hasSuffix(".run") }, "\(names)")
@@ -122,11 +129,7 @@ struct EncryptedDerivedFilesTests {
     func damagedRebuilt() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let store = try EncryptedSegmentTests.makeStore(dir.file("sealed"), options: IndexFixture.options)
-        let plain = HealthStore(directory: dir.file("plain"), options: IndexFixture.options)
-        for lines in Self.appends {
-            for target in [store, plain] { _ = try target.append(ndjson: Self.ndjson(lines)) }
-        }
+        let (store, plain) = try Self.stores(in: dir)
         let uuidsDirectory = store.directory + "/uuids"
         let damaged = try Self.derived(store).filter { $0 == "sync" || $0 == "deleted-adds" || $0.hasSuffix(".run") }
         for name in damaged {

@@ -20,7 +20,7 @@ extension HealthStore {
         guard distanceUnit.isCompatible(with: metres) else { throw HealthLogError(.badUsage, "distance unit '\(distanceUnit)' is not a length") }
         guard energyUnit.isCompatible(with: try HealthUnit("kcal")) else { throw HealthLogError(.badUsage, "energy unit '\(energyUnit)' is not an energy") }
         let snapshot = try LogSnapshot(layout)
-        var clock = SampleClock(timeZone)
+        let clock = SampleClock(timeZone)
         var workouts: [(summary: WorkoutSummary, start: Int64, end: Int64)] = []
         _ = try Replayer(snapshot: snapshot, request: ReplayRequest(types: [SampleType.workout.identifier], predicate: predicate)).run { line in
             guard !line.isDelete else { return }

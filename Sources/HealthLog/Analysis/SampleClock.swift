@@ -11,7 +11,7 @@ package struct SampleClock {
     }
 
     /// The day holding `instant` (µs) for a sample recorded at `offsetMinutes` in `zone`.
-    mutating func day(of instant: Int64, offsetMinutes: Int16, zone: String?) -> LocalInterval {
+    func day(of instant: Int64, offsetMinutes: Int16, zone: String?) -> LocalInterval {
         switch rule(offsetMinutes: offsetMinutes, zone: zone) {
         case .named(let rules): StatisticsInterval.day.interval(of: instant, in: rules)
         case .fixed(let minutes): StatisticsInterval.day.interval(of: instant, offsetMinutes: minutes)
@@ -21,7 +21,7 @@ package struct SampleClock {
 
     /// `instant` (µs) written at its local offset, whole seconds, for a sample recorded at
     /// `offsetMinutes` in `zone`.
-    package mutating func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
+    package func timestamp(_ instant: Int64, offsetMinutes: Int16, zone: String?) -> Timestamp {
         let minutes: Int
         switch rule(offsetMinutes: offsetMinutes, zone: zone) {
         case .named(let rules): minutes = rules.offsetSeconds(at: Self.floorSeconds(instant)) / 60

@@ -70,7 +70,7 @@ extension SampleClock {
     /// The night holding `start` (µs) for a sample recorded at `offsetMinutes` in `zone`: the
     /// local day of its wall-clock time less twelve hours, from that day's noon to the next
     /// day's, so a night runs noon to noon local time across a change of daylight saving.
-    mutating func night(of start: Int64, offsetMinutes: Int16, zone: String?) -> NightBounds {
+    func night(of start: Int64, offsetMinutes: Int16, zone: String?) -> NightBounds {
         let halfDay = NightBounds.halfDay
         let clock = localClock(offsetMinutes: offsetMinutes, zone: zone)
         let wall = start + Int64(clock.offsetMinutes(at: start)) * 60_000_000
@@ -89,7 +89,7 @@ extension SampleClock {
 /// Adds sleep samples up into ``SleepNight``s.
 struct SleepNightAccumulator {
     /// Whose clock the nights follow.
-    private var clock: SampleClock
+    private let clock: SampleClock
     /// The nights so far, by the local start of the day the night starts in.
     private var nights: [Int64: SleepNight] = [:]
 

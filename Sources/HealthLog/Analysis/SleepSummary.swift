@@ -71,7 +71,7 @@ struct SleepSummaryAccumulator {
     }
 
     /// Whose clock the nights follow.
-    private var clock: SampleClock
+    private let clock: SampleClock
     /// Which source wins where sources overlap.
     private let priority: SourcePriority
     /// The nights so far, by ``NightBounds/key``.

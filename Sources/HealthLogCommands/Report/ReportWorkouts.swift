@@ -27,7 +27,7 @@ struct ReportWorkouts {
     func section() throws -> ReportPage.Section? {
         var months: [String: Month] = [:]
         var starts: [Int64] = []
-        var clock = SampleClock(report.clock)
+        let clock = SampleClock(report.clock)
         try pages(SampleType.workout.identifier, report.predicate) { sample in
             guard let workout = sample as? WorkoutSample else { return }
             var zone: String?

@@ -72,7 +72,10 @@ struct Compactor {
         defer { lock.release() }
         let snapshot = try LogSnapshot(layout)
         guard let cipher = snapshot.cipher, FileDescriptor.exists(layout.keySlots), try staleSegments(snapshot).isEmpty else { return [] }
-        let older = cipher.epochs.filter { $0 < cipher.currentEpoch }
+        // Every older epoch any slot still names, not only those this handle opened: a rekey
+        // killed part-way through the drop leaves an older epoch in the slots it had not reached.
+        let named = Set(cipher.epochs + (try KeySlots.read(layout).compactMap(\.slot).flatMap(\.epochs)))
+        let older = named.filter { $0 < cipher.currentEpoch }.sorted()
         for epoch in older { try KeySlots.dropEpoch(epoch, layout: layout) }
         return older
     }

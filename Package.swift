@@ -7,6 +7,9 @@ let package = Package(
         .library(name: "HealthLog", targets: ["HealthLog"]),
         // Apple Health import: links libxml2 and libarchive, which the core never loads.
         .library(name: "HealthLogImport", targets: ["HealthLogImport"]),
+        // HealthKit's API over a store, so code written for HealthKit builds and runs on Linux
+        // (empty on Apple platforms, where the system framework is the one to use).
+        .library(name: "HealthKit", targets: ["HealthKit"]),
         .executable(name: "healthlog", targets: ["HealthLogCLI"]),
         // The worker `healthlog import` runs, so no other command loads the import's libraries.
         .executable(name: "healthlog-import", targets: ["HealthLogImportWorker"]),
@@ -80,6 +83,7 @@ let package = Package(
             name: "HealthLogImport", dependencies: ["HealthLog", "CCrypto", "CLibXML2", "CArchive", "CLZ4", "CAtomicRename"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
+        .target(name: "HealthKit", dependencies: ["HealthLog"]),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),
         .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLogImportWorkerKit"]),
@@ -98,6 +102,7 @@ let package = Package(
             dependencies: [
                 "HealthLog", "HealthLogCLI", "HealthLogImportWorker", "HealthLogFaultTool", "HealthLogImportFaultWorker", "HealthLogTestSupport",
             ]),
+        .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthLog", "HealthLogTestSupport"]),
         .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -108,6 +108,11 @@ extension HealthStore {
     /// - Throws: as ``replay(_:deliver:)``.
     package func result(_ request: ReplayRequest) throws -> QueryResult {
         var result = QueryResult(newAnchor: request.anchor)
+        if readsAsEmpty {
+            guard request.limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(request.limit)") }
+            try request.predicate.validate()
+            return result
+        }
         let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
             try result.collect(line, location: "\(self.directory): event \(line.seq)")
         }
@@ -154,7 +159,7 @@ extension HealthStore {
         _ request: ReplayRequest, until stop: StopSignal, deliver: (UnsafeRawBufferPointer) throws -> Void,
         afterBatch: (ReplayOutcome) throws -> Void
     ) throws -> QueryAnchor {
-        try Follower(layout: layout, request: request).run(until: stop, deliver: { try deliver($0.bytes) }, afterBatch: afterBatch)
+        try Follower(layout: layout, request: request, missingIsEmpty: options.missingStoreIsEmpty).run(until: stop, deliver: { try deliver($0.bytes) }, afterBatch: afterBatch)
     }
 
     /// Starts `query` on a thread of its own, as HealthKit's `execute(_:)`: its results
@@ -168,6 +173,7 @@ extension HealthStore {
         let request = query.request
         let layout = self.layout
         let directory = self.directory
+        let missingIsEmpty = options.missingStoreIsEmpty
         OSThread.detach {
             var isFirst = true
             do {
@@ -177,7 +183,7 @@ extension HealthStore {
                     return
                 }
                 var batch = QueryResult(newAnchor: request.anchor)
-                _ = try Follower(layout: layout, request: request).run(
+                _ = try Follower(layout: layout, request: request, missingIsEmpty: missingIsEmpty).run(
                     until: stop,
                     deliver: { line in try batch.collect(line, location: "\(directory): event \(line.seq)") },
                     afterBatch: { outcome in

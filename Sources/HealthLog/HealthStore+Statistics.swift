@@ -14,6 +14,7 @@ extension HealthStore {
     ///   store; ``HealthLogError/Code/corrupt`` for damage.
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
         try query.validate()
+        if readsAsEmpty { return [] }
         var accumulator = try StatisticsAccumulator(query)
         let snapshot = try LogSnapshot(layout)
         if query.predicate.isAll {
@@ -32,6 +33,25 @@ extension HealthStore {
             try accumulator.add(fields, texts)
         }
         return accumulator.results()
+    }
+}
+
+/// Statistics of every interval in a range, as HealthKit's `enumerateStatistics(from:to:)`.
+extension HealthStore {
+    /// The statistics of every interval of `query` that overlaps `[start, end)`, in order:
+    /// an interval without samples as a row with a count of 0 and no figures
+    /// (``StatisticsQuery/everyInterval(of:from:to:)``).
+    ///
+    /// ```swift
+    /// let week = try store.statistics(StatisticsQuery(type: .quantity("StepCount"), interval: .day, options: .sum),
+    ///                                  from: Timestamp(commandLine: "2024-03-04")!, to: Timestamp(commandLine: "2024-03-11")!)
+    /// ```
+    ///
+    /// - Throws: as ``statistics(_:)``, and ``HealthLogError/Code/badUsage`` when `start`
+    ///   is after `end`.
+    public func statistics(_ query: StatisticsQuery, from start: Timestamp, to end: Timestamp) throws -> [Statistics] {
+        guard start <= end else { throw HealthLogError(.badUsage, "the range's start is after its end") }
+        return query.everyInterval(of: try statistics(query), from: start, to: end)
     }
 }
 
@@ -58,7 +78,7 @@ extension HealthStore {
                 guard let update else { return }
                 var changed = false
                 let request = ReplayRequest(anchor: anchor, types: [query.query.type.identifier])
-                _ = try Follower(layout: layout, request: request).run(
+                _ = try Follower(layout: layout, request: request, missingIsEmpty: self.options.missingStoreIsEmpty).run(
                     until: stop,
                     deliver: { _ in changed = true },
                     afterBatch: { _ in

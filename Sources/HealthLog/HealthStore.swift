@@ -38,6 +38,10 @@ public final class HealthStore: Sendable {
     /// Whether a store exists at the directory.
     public var exists: Bool { layout.exists }
 
+    /// Whether reads answer as an empty store does: there is none and
+    /// ``StoreOptions/missingStoreIsEmpty`` is set.
+    var readsAsEmpty: Bool { options.missingStoreIsEmpty && !layout.exists }
+
     /// Appends the NDJSON event lines of `inputs`, in order, as one append, all-or-nothing: on any invalid
     /// line the store is left byte-identical and the error names the line and field.
     ///
@@ -76,6 +80,7 @@ public final class HealthStore: Sendable {
 
     /// The anchor of the last committed event.
     public func headAnchor() throws -> QueryAnchor {
+        if readsAsEmpty { return .beginning }
         let snapshot = try LogSnapshot(layout)
         return QueryAnchor(seq: snapshot.headSeq, storeTag: snapshot.meta.storeID.tag, generation: snapshot.compactions.generation)
     }

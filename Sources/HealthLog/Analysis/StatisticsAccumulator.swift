@@ -188,11 +188,7 @@ struct StatisticsAccumulator {
     /// The interval holding `instant` on clock `clock`, keyed by its local start with
     /// ``StatisticsTimeZone/recorded`` (one row per local calendar interval).
     private func interval(of instant: Int64, clock: Int) -> LocalInterval {
-        var local: LocalInterval
-        switch clocks[clock] {
-        case .fixed(let minutes): local = query.interval.interval(of: instant, offsetMinutes: minutes)
-        case .zone(let rules): local = query.interval.interval(of: instant, in: rules)
-        }
+        var local = query.interval(of: instant, on: clocks[clock])
         if needsZones { local.key = local.localStart }
         return local
     }
@@ -282,18 +278,13 @@ struct StatisticsAccumulator {
         let range = query.predicate.dateRange
         let localRange = query.predicate.localDateRange
         let keys = Set(figures.keys).union(sums.keys).union(durations.keys)
-        let hourWithOffset: Bool = {
-            if case .named = query.timeZone { return query.interval == .hour }
-            return false
-        }()
         return keys.sorted { ($0.start, $0.source < 0 ? "" : sources[$0.source]) < ($1.start, $1.source < 0 ? "" : sources[$1.source]) }.compactMap { key in
             guard let i = intervals[key.start], range.end.map({ i.start < $0 }) ?? true, range.start.map({ i.end > $0 }) ?? true else { return nil }
             let localEnd = i.localStart + (i.end - i.start) + Int64(i.endOffset - i.startOffset) * 60_000_000
             guard localRange.end.map({ i.localStart < $0 }) ?? true, localRange.start.map({ localEnd > $0 }) ?? true else { return nil }
             let f = figures[key] ?? Figures()
             let hasValues = f.values > 0
-            var label = query.interval.label(of: i.localStart, offsetMinutes: 0)
-            if hourWithOffset { label += Timestamp(microseconds: 0, offsetMinutes: Int16(i.startOffset), isZulu: false).offsetText }
+            let label = query.label(of: i)
             return Statistics(
                 start: Timestamp(microseconds: i.start, offsetMinutes: Int16(i.startOffset), isZulu: i.startOffset == 0, fractionDigits: 0),
                 end: Timestamp(microseconds: i.end, offsetMinutes: Int16(i.endOffset), isZulu: i.endOffset == 0, fractionDigits: 0),

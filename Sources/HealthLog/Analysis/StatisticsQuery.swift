@@ -16,13 +16,32 @@
 /// let daily = try store.statistics(StatisticsQuery(type: .quantity("StepCount"), interval: .day, options: .sum))
 /// for day in daily { print(day.label, day.sum ?? 0) }
 /// ```
+///
+/// Intervals can also start at any time, as HealthKit's `anchorDate` and
+/// `intervalComponents` lay them (``anchorDate``, ``intervalComponents``): days from 06:00,
+/// two hours, weeks from Monday 06:00. ``HealthStore/statistics(_:from:to:)`` lists every
+/// interval of a range, the empty ones too.
+///
+/// ```swift
+/// let mornings = StatisticsQuery(type: .quantity("StepCount"), anchorDate: Timestamp(commandLine: "2024-03-04T06:00")!,
+///                                intervalComponents: IntervalComponents(weeks: 1), options: .sum)
+/// ```
 public struct StatisticsQuery: Sendable, Hashable {
     /// The type.
     public var type: SampleType
     /// Which samples count.
     public var predicate: QueryPredicate
-    /// The intervals' length.
+    /// The intervals' length (unless ``intervalComponents`` is set).
     public var interval: StatisticsInterval
+    /// Where intervals are laid from, HealthKit's `anchorDate`: the wall-clock time of this
+    /// instant on the query's clock (``timeZone``; with ``StatisticsTimeZone/recorded``, its
+    /// UTC fields) starts an interval, and the intervals run both ways from it. `nil`:
+    /// local midnight of Monday 1 January 2001, so days start at midnight, weeks on Monday
+    /// and months on the 1st.
+    public var anchorDate: Timestamp?
+    /// The intervals' length as calendar components, HealthKit's `intervalComponents`;
+    /// `nil`: ``interval``'s.
+    public var intervalComponents: IntervalComponents?
     /// Which figures to compute.
     public var options: StatisticsOptions
     /// Whose clock the intervals follow (UTC by default).
@@ -57,12 +76,27 @@ public struct StatisticsQuery: Sendable, Hashable {
         self.sourcePriority = sourcePriority
     }
 
+    /// A query whose intervals are `intervalComponents` long, laid from `anchorDate`'s
+    /// time on the query's clock: HealthKit's `HKStatisticsCollectionQuery`.
+    public init(
+        type: SampleType, predicate: QueryPredicate = .all, anchorDate: Timestamp, intervalComponents: IntervalComponents,
+        options: StatisticsOptions = .values, timeZone: StatisticsTimeZone = .fixed(offsetMinutes: 0), unit: HealthUnit? = nil,
+        sourcePriority: [String] = []
+    ) {
+        self.init(type: type, predicate: predicate, interval: .day, options: options, timeZone: timeZone, unit: unit, sourcePriority: sourcePriority)
+        self.anchorDate = anchorDate
+        self.intervalComponents = intervalComponents
+    }
+
     /// Checks the options against the type's aggregation style and the unit against its
     /// dimension, as HealthKit does when a query starts.
     ///
     /// - Throws: ``HealthLogError/Code/badUsage`` with the reason.
     public func validate() throws {
         let id = type.identifier
+        if let intervalComponents, !intervalComponents.isLength {
+            throw HealthLogError(.badUsage, "interval components must not be negative, and not all zero")
+        }
         let valueOptions: StatisticsOptions = [.sum, .average, .minimum, .maximum, .mostRecent]
         guard type.kind == .quantity else {
             if !options.isDisjoint(with: valueOptions) {

@@ -15,6 +15,11 @@ public struct StoreOptions: Sendable {
     var writebackBytes = 1 << 20
     /// How long a writer waits for another process's writer lock, in seconds.
     public var lockTimeout: Double = 10
+    /// Whether reading a directory that holds no store answers as an empty store does
+    /// (no samples, no statistics, the ``QueryAnchor/beginning`` anchor), creating
+    /// nothing, as HealthKit answers with nothing, instead of throwing
+    /// ``HealthLogError/Code/noStore``. Writing creates the store as always.
+    public var missingStoreIsEmpty = false
     /// What the appends this handle makes record as their origin (``HealthStore/appendHistory()``
     /// lists it); `nil` records none.
     public var origin: AppendOrigin?

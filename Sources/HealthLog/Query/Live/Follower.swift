@@ -5,10 +5,12 @@
 /// (the head it saw), so nothing is delivered twice and nothing committed after a pass
 /// is missed: the watcher is set up before the first pass, and a commit after a pass
 /// began wakes the next wait. Anchors only go up: a pass that delivers nothing reports
-/// nothing.
+/// nothing. With `missingIsEmpty`, a pass over a directory that holds no store yet
+/// delivers nothing, and the store is read once a writer creates it.
 struct Follower {
     let layout: StoreLayout
     let request: ReplayRequest
+    var missingIsEmpty = false
 
     /// Delivers lines to `deliver`, and after the first pass
     /// and each later pass that delivered something calls `afterBatch` with its outcome;
@@ -25,7 +27,10 @@ struct Follower {
         var pass = request
         var isFirst = true
         while !stop.isStopped {
-            let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: pass).run(deliver)
+            let outcome =
+                missingIsEmpty && !layout.exists
+                ? ReplayOutcome(delivered: 0, newAnchor: pass.anchor, scannedThrough: pass.anchor.seq)
+                : try Replayer(snapshot: try LogSnapshot(layout), request: pass).run(deliver)
             if outcome.delivered > 0 || isFirst {
                 isFirst = false
                 anchor = outcome.newAnchor

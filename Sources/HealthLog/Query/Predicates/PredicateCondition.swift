@@ -13,6 +13,10 @@ enum PredicateCondition: Hashable, Sendable {
     /// A comparison with a number in a unit; `nil`: in the sample's own unit.
     case quantity(ComparisonOperator, Double, HealthUnit?)
     case categories([CategoryValue])
+    /// Any of the predicates.
+    case any([QueryPredicate])
+    /// Not the predicate.
+    case not(QueryPredicate)
 
     /// The metadata keys a deleted object carries.
     private static let deletedObjectKeys: Set<String> = ["HKMetadataKeySyncIdentifier", "HKMetadataKeySyncVersion"]
@@ -26,7 +30,10 @@ enum PredicateCondition: Hashable, Sendable {
             return (end.map { minStart < $0 } ?? true) && (start.map { maxEnd >= $0 } ?? true)
         case .localDates(let start, let end, let options):
             return Self.dates(start: start.map { $0 - Self.day }, end: end.map { $0 + Self.day }, options: options).mayMatch(minStart: minStart, maxEnd: maxEnd)
+        case .any(let predicates):
+            return predicates.contains { $0.mayMatch(minStart: minStart, maxEnd: maxEnd) }
         default:
+            // A negation can match anything its operand leaves out, wherever it lies.
             return true
         }
     }
@@ -34,8 +41,10 @@ enum PredicateCondition: Hashable, Sendable {
     /// A day in µs: more than any UTC offset, so a local time's instant lies within a day of it.
     private static let day: Int64 = 86_400_000_000
 
-    /// Whether `r` matches; for a deleted object, only through the fields it carries.
-    func matches(_ r: StoredLineView) -> Bool {
+    /// Whether `r` matches: `nil` when that depends on a field `r` does not carry (a
+    /// deleted object's value, category value or other metadata), which a deleted object
+    /// of the right kind lets through.
+    func evaluate(_ r: StoredLineView) -> Bool? {
         switch self {
         case .dates(let start, let end, let options):
             let s = r.start
@@ -49,7 +58,7 @@ enum PredicateCondition: Hashable, Sendable {
         case .localDates(let start, let end, let options):
             guard let recorded = r.event.start else { return false }
             let clock = LocalClock(start: recorded, zone: r.metadataText(LocalClock.metadataKey))
-            return Self.dates(start: start.map(clock.firstInstant(atLocal:)), end: end.map(clock.firstInstant(atLocal:)), options: options).matches(r)
+            return Self.dates(start: start.map(clock.firstInstant(atLocal:)), end: end.map(clock.firstInstant(atLocal:)), options: options).evaluate(r)
         case .sources(let names):
             return r.string(r.event.source).map(names.contains) ?? false
         case .devices(let names):
@@ -57,25 +66,37 @@ enum PredicateCondition: Hashable, Sendable {
         case .uuids(let uuids):
             return uuids.contains(r.uuid)
         case .metadataKey(let key):
-            if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
+            if r.isDelete, !Self.deletedObjectKeys.contains(key) { return nil }
             return r.metadataText(key) != nil
         case .metadataEquals(let key, let value):
-            if r.isDelete, !Self.deletedObjectKeys.contains(key) { return true }
+            if r.isDelete, !Self.deletedObjectKeys.contains(key) { return nil }
             return r.metadataText(key) == value
         case .quantity(let op, let number, let unit):
             guard r.kind == .quantity else { return false }
-            if r.isDelete { return true }
+            if r.isDelete { return nil }
             guard let value = r.number else { return false }
             guard let unit else { return op.holds(value, number) }
             guard let text = r.string(r.event.unit), let own = try? HealthUnit(text), own.isCompatible(with: unit) else { return false }
             return op.holds(own.converter(to: unit)(value), number)
         case .categories(let values):
             guard r.kind == .category else { return false }
-            if r.isDelete { return true }
+            if r.isDelete { return nil }
             guard let value = r.categoryValue else { return false }
             let type = r.typeIdentifier
             let stored = CategoryValues.integer(value.description, type: type)
             return values.contains { $0 == value || (stored != nil && CategoryValues.integer($0.description, type: type) == stored) }
+        case .any(let predicates):
+            var result: Bool? = false
+            for predicate in predicates {
+                switch predicate.evaluate(r) {
+                case .some(true): return true
+                case .none: result = nil
+                case .some(false): break
+                }
+            }
+            return result
+        case .not(let predicate):
+            return predicate.evaluate(r).map(!)
         }
     }
 }

@@ -1,11 +1,13 @@
 /// Which samples and deleted objects a query returns, beyond their types: HealthKit's
-/// `HKQuery.predicateFor…` family as values. Predicates combine with ``and(_:)``.
+/// `HKQuery.predicateFor…` family as values. Predicates combine with ``and(_:)``,
+/// ``or(_:)`` and ``not(_:)``, nested as deep as needed.
 ///
 /// A deleted object carries its sample's UUID, type, dates, source, device and sync
 /// metadata, and predicates on those fields apply to it; a predicate on a
 /// field it does not carry (a quantity's value, a category value, other metadata) lets the
 /// deletion of a sample of a matching kind through, so a client never misses the deletion
-/// of a sample it was sent.
+/// of a sample it was sent. Such a field counts as unknown, also under ``not(_:)`` and
+/// ``or(_:)``: a deletion goes through unless the fields it carries rule it out.
 ///
 /// ```swift
 /// let morning = QueryPredicate.samples(withStart: Timestamp(commandLine: "2024-03-01"),
@@ -75,6 +77,18 @@ public struct QueryPredicate: Hashable, Sendable {
         QueryPredicate(conditions: predicates.flatMap(\.conditions))
     }
 
+    /// Any of `predicates`; an empty list matches nothing.
+    public static func or(_ predicates: [QueryPredicate]) -> QueryPredicate {
+        if let all = predicates.first(where: \.isAll) { return all }
+        if predicates.count == 1 { return predicates[0] }
+        return QueryPredicate(conditions: [.any(predicates)])
+    }
+
+    /// Whatever `predicate` does not match.
+    public static func not(_ predicate: QueryPredicate) -> QueryPredicate {
+        QueryPredicate(conditions: [.not(predicate)])
+    }
+
     /// The date range the predicate's date conditions allow, in µs (`nil` bounds open):
     /// what statistics clip their intervals to.
     var dateRange: (start: Int64?, end: Int64?) {
@@ -103,6 +117,13 @@ public struct QueryPredicate: Hashable, Sendable {
 
     /// Throws ``HealthLogError/Code/badUsage`` for a date range whose start is after its end.
     func validate() throws {
+        for condition in conditions {
+            switch condition {
+            case .any(let predicates): try predicates.forEach { try $0.validate() }
+            case .not(let predicate): try predicate.validate()
+            default: break
+            }
+        }
         for case .dates(let start?, let end?, _) in conditions where start > end {
             throw HealthLogError(.badUsage, "the date range's start is after its end")
         }
@@ -116,8 +137,22 @@ public struct QueryPredicate: Hashable, Sendable {
         conditions.allSatisfy { $0.mayMatch(minStart: minStart, maxEnd: maxEnd) }
     }
 
-    /// Whether `subject` matches.
+    /// Whether `subject` matches; a deleted object whose match depends on fields it does
+    /// not carry does.
     func matches(_ subject: StoredLineView) -> Bool {
-        conditions.allSatisfy { $0.matches(subject) }
+        evaluate(subject) ?? true
+    }
+
+    /// Whether `subject` matches, `nil` when that depends on fields it does not carry.
+    func evaluate(_ subject: StoredLineView) -> Bool? {
+        var result: Bool? = true
+        for condition in conditions {
+            switch condition.evaluate(subject) {
+            case .some(false): return false
+            case .none: result = nil
+            case .some(true): break
+            }
+        }
+        return result
     }
 }

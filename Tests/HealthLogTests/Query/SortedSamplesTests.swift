@@ -1,0 +1,70 @@
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// ``HealthStore/samples(types:predicate:sortedBy:limit:)`` returns what sorting every live
+/// sample in memory gives, and with a limit reads only the groups that can hold the first
+/// samples.
+@Suite("Sorted samples")
+struct SortedSamplesTests {
+    @Test("Random orders, limits and predicates give what sorting every live sample gives", arguments: [5, 99, 4242] as [UInt64])
+    func randomQueries(seed: UInt64) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let random = try RandomSampleStore(directory: dir.file("store"), seed: seed)
+        var rng = SeededRandom(state: seed &* 17)
+        let keys: [SampleOrder] = [SampleOrder(.startDate), SampleOrder(.startDate, ascending: false), SampleOrder(.endDate), SampleOrder(.endDate, ascending: false)]
+        for _ in 0..<50 {
+            let types: Set<SampleType> = rng.pick([[RandomSampleStore.heartRate], [RandomSampleStore.steps], [RandomSampleStore.heartRate, RandomSampleStore.steps], []])
+            let order = (0..<rng.int(0...2)).map { _ in rng.pick(keys) }
+            let limit = rng.pick([0, 1, 3, 10, 37])
+            let tree: ModelPredicate? = rng.chance(40) ? ModelPredicate.random(&rng, depth: 2) : nil
+            let samples = try random.store.samples(types: types, predicate: tree?.predicate ?? .all, sortedBy: order, limit: limit)
+            let expected = random.entries.filter { entry in
+                entry.deleted == nil && (types.isEmpty || types.contains(entry.sample.sampleType)) && (tree?.evaluate(entry.sample, isDelete: false) ?? true)
+            }.sorted { a, b in
+                for key in order {
+                    let x = key.rank(start: a.sample.start.microseconds, end: a.sample.end.microseconds)
+                    let y = key.rank(start: b.sample.start.microseconds, end: b.sample.end.microseconds)
+                    if x != y { return x < y }
+                }
+                return a.added < b.added
+            }.prefix(limit > 0 ? limit : .max)
+            #expect(samples.map(\.uuid) == expected.map(\.sample.uuid), "types \(types) order \(order) limit \(limit) \(tree.map(\.description) ?? "")")
+        }
+    }
+
+    @Test("The newest ten heart rates read a few groups of many, and a sample appended first with the latest date comes first")
+    func newestReadsFewGroups() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var options = StoreOptions()
+        options.sync = false
+        options.batchBytes = 16_384
+        let store = HealthStore(directory: dir.file("store"), options: options)
+        let base = Timestamp(commandLine: "2024-01-01")!.microseconds
+        func heartRate(_ minute: Int, _ value: Double) -> QuantitySample {
+            QuantitySample(type: .quantity("HeartRate"), quantity: Quantity(value, "count/min"), fields: SampleFields(start: Timestamp(microseconds: base + Int64(minute) * 60_000_000)))
+        }
+        let future = heartRate(1_000_000, 200)
+        try store.save([future])
+        for append in 0..<40 {
+            try store.save((0..<250).map { heartRate(append * 250 + $0, 60) })
+        }
+        let old = heartRate(-5, 50)
+        try store.save([old])
+        let newest = SampleOrder(.startDate, ascending: false)
+        let (samples, groupsRead) = try store.sortedSamples(types: [.quantity("HeartRate")], predicate: .all, order: [newest], limit: 10)
+        let every = try store.sortedSamples(types: [.quantity("HeartRate")], predicate: .all, order: [newest], limit: 0)
+        #expect(every.samples.count == 10_002)
+        #expect(try #require(every.groupsRead) > 20)
+        #expect(samples.first?.uuid == future.uuid)
+        #expect(samples.dropFirst().map(\.start.microseconds) == (0..<9).map { base + Int64(9_999 - $0) * 60_000_000 })
+        #expect(try #require(groupsRead) <= 4)
+        let oldest = try store.samples(types: [.quantity("HeartRate")], sortedBy: [SampleOrder(.startDate)], limit: 2)
+        #expect(oldest.map(\.uuid).first == old.uuid)
+        try store.delete([future.uuid])
+        #expect(try store.samples(types: [.quantity("HeartRate")], sortedBy: [newest], limit: 1).first?.start.microseconds == base + 9_999 * 60_000_000)
+        #expect(throws: HealthLogError.self) { try store.samples(types: [.quantity("HeartRate")], limit: -1) }
+    }
+}

@@ -94,6 +94,18 @@ let package = Package(
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         // A user's program: no `package` access, so it builds against the public API only.
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources", packageAccess: false),
+        // Apps' HealthKit code, written as iOS apps write it and built unchanged: against the
+        // `HealthKit` module on Linux, against Apple's framework elsewhere. One is in Swift 5
+        // language mode, so both modes are built.
+        .executableTarget(
+            name: "GlucoseSync", dependencies: [.target(name: "HealthKit", condition: .when(platforms: [.linux]))],
+            path: "Samples/GlucoseSync/Sources", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "ActivityChart", dependencies: [.target(name: "HealthKit", condition: .when(platforms: [.linux]))],
+            path: "Samples/ActivityChart/Sources"),
+        .executableTarget(
+            name: "HealthDataClient", dependencies: [.target(name: "HealthKit", condition: .when(platforms: [.linux]))],
+            path: "Samples/HealthDataClient/Sources"),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
@@ -104,11 +116,16 @@ let package = Package(
             ]),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthLog", "HealthLogTestSupport"]),
         .testTarget(name: "HealthLogMirrorTests", dependencies: ["HealthLog", "HealthLogMirror", "HealthLogTestSupport"]),
+        .testTarget(
+            name: "HealthKitSamplesTests",
+            dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport", "GlucoseSync", "ActivityChart", "HealthDataClient"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system && !["CAtomicRename", "CCRC32C"].contains(target.name) {
+// The HealthKit samples are built as apps build, without the project's upcoming features.
+let appSamples = ["GlucoseSync", "ActivityChart", "HealthDataClient"]
+for target in package.targets where target.type != .system && !(["CAtomicRename", "CCRC32C"] + appSamples).contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("InternalImportsByDefault"),

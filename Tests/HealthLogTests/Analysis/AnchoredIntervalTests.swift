@@ -109,8 +109,10 @@ struct AnchoredIntervalTests {
         #expect(try store.statistics(daily).map(\.label) == ["2024-03-01"])
         daily.intervalComponents = IntervalComponents(days: 1)
         #expect(try store.statistics(daily).map(\.label) == ["2024-03-01"])
-        daily.intervalComponents = IntervalComponents()
-        #expect(throws: HealthLogError.self) { try store.statistics(daily) }
+        for refused in [IntervalComponents(), IntervalComponents(days: -1), IntervalComponents(hours: .max), IntervalComponents(weeks: .min, days: 2)] {
+            daily.intervalComponents = refused
+            #expect(throws: HealthLogError.self) { try store.statistics(daily) }
+        }
         #expect(throws: HealthLogError.self) { try store.statistics(twoHours, from: Timestamp(iso8601: "2024-03-02T00:00:00Z")!, to: Timestamp(iso8601: "2024-03-01T00:00:00Z")!) }
     }
 

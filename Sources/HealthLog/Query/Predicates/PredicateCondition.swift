@@ -33,7 +33,8 @@ enum PredicateCondition: Hashable, Sendable {
         case .any(let predicates):
             return predicates.contains { $0.mayMatch(minStart: minStart, maxEnd: maxEnd) }
         default:
-            // A negation can match anything its operand leaves out, wherever it lies.
+            // Other fields say nothing of time, and a negation can match whatever its
+            // operand leaves out, wherever it lies.
             return true
         }
     }

@@ -19,13 +19,30 @@ public struct IntervalComponents: Hashable, Sendable {
     /// Components adding up the given units.
     public init(months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
         self.months = months
-        self.days = weeks * 7 + days
-        self.seconds = Int64(hours) * 3_600 + Int64(minutes) * 60 + Int64(seconds)
+        self.days = Self.sum([(weeks, 7), (days, 1)], cap: Int64(Int.max))
+        self.seconds = Self.sum([(hours, 3_600), (minutes, 60), (seconds, 1)], cap: Int64.max)
     }
 
-    /// Whether the components describe a length: none negative, not all zero.
+    /// `Σ value × unit`, held at `±cap` instead of overflowing (``isLength`` then refuses it).
+    private static func sum<T: FixedWidthInteger>(_ terms: [(Int, Int64)], cap: Int64) -> T {
+        var total: Int64 = 0
+        for (value, unit) in terms {
+            let (product, over) = Int64(value).multipliedReportingOverflow(by: unit)
+            let (next, overSum) = total.addingReportingOverflow(product)
+            if over || overSum || next.magnitude > cap.magnitude { return T(value < 0 ? -cap : cap) }
+            total = next
+        }
+        return T(total)
+    }
+
+    /// The longest components a query takes: ten thousand years of months, days or seconds.
+    private static let longest = (months: 120_000, days: 3_652_500, seconds: Int64(315_576_000_000))
+
+    /// Whether the components describe a length: none negative, not all zero, none longer
+    /// than ten thousand years.
     var isLength: Bool {
         months >= 0 && days >= 0 && seconds >= 0 && (months > 0 || days > 0 || seconds > 0)
+            && months <= Self.longest.months && days <= Self.longest.days && seconds <= Self.longest.seconds
     }
 
     /// About how long they last, in µs (a month as 30.4 days), for a first guess of which

@@ -95,7 +95,7 @@ public struct StatisticsQuery: Sendable, Hashable {
     public func validate() throws {
         let id = type.identifier
         if let intervalComponents, !intervalComponents.isLength {
-            throw HealthLogError(.badUsage, "interval components must not be negative, and not all zero")
+            throw HealthLogError(.badUsage, "interval components must not be negative, not all zero, and none longer than ten thousand years")
         }
         let valueOptions: StatisticsOptions = [.sum, .average, .minimum, .maximum, .mostRecent]
         guard type.kind == .quantity else {

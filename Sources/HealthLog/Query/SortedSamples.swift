@@ -12,8 +12,8 @@
 /// deletes, which happens at most once per delete group.
 ///
 /// Without an order, samples sort in the order they were added (by sequence number,
-/// groups by their first), and every delete group of the types is read first; ties always
-/// break that way too.
+/// groups by their first); ties always break that way too. Without an order or without a
+/// limit, every delete group of the types is read first.
 struct SortedSamples {
     /// The snapshot read.
     let snapshot: LogSnapshot
@@ -59,8 +59,10 @@ struct SortedSamples {
         for (b, batch) in batches.enumerated() {
             for (g, group) in batch.header.groups.enumerated() where types.contains(group.type) {
                 if !group.isDelete, !predicate.mayMatch(minStart: group.minStart, maxEnd: group.maxEnd) { continue }
-                // Without an order a delete comes after the add it deletes, so every delete is read first.
-                let bound = order.first?.bestRank(minStart: group.minStart, maxEnd: group.maxEnd) ?? (group.isDelete ? Int64.min : Int64(group.firstSeq))
+                // Without an order a delete comes after the add it deletes, and without a limit
+                // every group is read anyway: then every delete is read first.
+                let deletesFirst = group.isDelete && (order.isEmpty || limit == 0)
+                let bound = deletesFirst ? Int64.min : order.first?.bestRank(minStart: group.minStart, maxEnd: group.maxEnd) ?? Int64(group.firstSeq)
                 work.append(Work(batch: b, group: g, isDelete: group.isDelete, bound: bound, firstSeq: group.firstSeq))
             }
         }
@@ -121,8 +123,10 @@ struct SortedSamples {
                     held.append(Found(ranks: found.ranks, seq: found.seq, uuid: uuid, line: Array(body)))
                 }
             }
+            // Without a limit every sample is kept: sorted once, at the end.
+            guard limit > 0 else { continue }
             held.sort(by: Self.precedes)
-            if limit > 0, held.count >= limit {
+            if held.count >= limit {
                 if held.count > limit {
                     held.removeLast(held.count - limit)
                     dropped = true
@@ -130,6 +134,7 @@ struct SortedSamples {
                 last = held[limit - 1]
             }
         }
+        if limit == 0 { held.sort(by: Self.precedes) }
         return held
     }
 

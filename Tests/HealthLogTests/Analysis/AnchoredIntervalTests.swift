@@ -109,8 +109,28 @@ struct AnchoredIntervalTests {
         #expect(try store.statistics(daily).map(\.label) == ["2024-03-01"])
         daily.intervalComponents = IntervalComponents(days: 1)
         #expect(try store.statistics(daily).map(\.label) == ["2024-03-01"])
-        daily.intervalComponents = IntervalComponents()
-        #expect(throws: HealthLogError.self) { try store.statistics(daily) }
+        for refused in [IntervalComponents(), IntervalComponents(days: -1), IntervalComponents(hours: .max), IntervalComponents(weeks: .min, days: 2)] {
+            daily.intervalComponents = refused
+            #expect(throws: HealthLogError.self) { try store.statistics(daily) }
+        }
         #expect(throws: HealthLogError.self) { try store.statistics(twoHours, from: Timestamp(iso8601: "2024-03-02T00:00:00Z")!, to: Timestamp(iso8601: "2024-03-01T00:00:00Z")!) }
+    }
+
+    @Test("With each sample's own clock, days from 06:00 are local days: 07:00 in Berlin and 07:00 in New York share a row")
+    func recordedClock() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        func heartRate(_ iso: String, _ value: Double) -> QuantitySample {
+            QuantitySample(type: .quantity("HeartRate"), quantity: Quantity(value, "count/min"), fields: SampleFields(start: Timestamp(iso8601: iso)!))
+        }
+        try store.save([heartRate("2024-03-01T07:00:00+01:00", 60), heartRate("2024-03-01T07:00:00-05:00", 80), heartRate("2024-03-01T05:59:00-05:00", 100)])
+        let query = StatisticsQuery(
+            type: .quantity("HeartRate"), anchorDate: Timestamp(iso8601: "2024-01-01T06:00:00Z")!, intervalComponents: IntervalComponents(days: 1),
+            options: .maximum, timeZone: .recorded)
+        let rows = try store.statistics(query)
+        #expect(rows.map(\.label) == ["2024-02-29T06:00", "2024-03-01T06:00"])
+        #expect(rows.map(\.count) == [1, 2])
+        #expect(rows.map(\.maximum) == [100, 80])
     }
 }

@@ -67,4 +67,27 @@ struct SortedSamplesTests {
         #expect(try store.samples(types: [.quantity("HeartRate")], sortedBy: [newest], limit: 1).first?.start.microseconds == base + 9_999 * 60_000_000)
         #expect(throws: HealthLogError.self) { try store.samples(types: [.quantity("HeartRate")], limit: -1) }
     }
+
+    @Test("A delete read after its sample was kept, once others were dropped, starts the search over and the next sample takes the place")
+    func deleteAfterDrop() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        func heartRate(_ start: String, _ end: String? = nil) -> QuantitySample {
+            QuantitySample(
+                type: .quantity("HeartRate"), quantity: Quantity(70, "count/min"),
+                fields: SampleFields(start: Timestamp(iso8601: start)!, end: end.map { Timestamp(iso8601: $0)! }))
+        }
+        // The long sample makes the add group's span end at 12:00, after the delete group's
+        // (10:00), so the adds are read first: A is kept, B and the long one dropped.
+        let a = heartRate("2024-03-01T10:00:00Z")
+        let b = heartRate("2024-03-01T09:00:00Z")
+        let long = heartRate("2024-03-01T08:00:00Z", "2024-03-01T12:00:00Z")
+        try store.save([a, b, long])
+        try store.delete([a.uuid])
+        let (samples, groupsRead) = try store.sortedSamples(
+            types: [.quantity("HeartRate")], predicate: .all, order: [SampleOrder(.startDate, ascending: false)], limit: 1)
+        #expect(samples.map(\.uuid) == [b.uuid])
+        #expect(groupsRead == 3, "the add group, the delete group, then the add group again")
+    }
 }

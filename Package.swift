@@ -84,6 +84,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "HealthLogCommands", dependencies: ["HealthLog"]),
         .target(name: "HealthKit", dependencies: ["HealthLog"]),
+        // tools/bench-healthkit's program: the HealthKit layer timed against HealthLog.
+        .executableTarget(name: "HealthKitBench", dependencies: ["HealthKit", "HealthLog"], path: "Tests/HealthKitBench"),
         .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),
         .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLogImportWorkerKit"]),

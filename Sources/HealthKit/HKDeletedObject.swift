@@ -14,8 +14,11 @@ public final class HKDeletedObject: NSObject, @unchecked Sendable {
         metadata = deleted.metadata.isEmpty ? nil : MetadataConversion.values(deleted.metadata)
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { uuid.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKDeletedObject)?.uuid == uuid }
+    /// A description, for logs.
     public override var description: String { "HKDeletedObject \(uuid)" }
 }
 #endif

@@ -23,7 +23,9 @@ public class HKObject: NSObject, @unchecked Sendable {
         HKSourceRevision(source: HKSource(name: fields.source ?? ""), version: fields.sourceVersion)
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { fields.uuid.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKObject)?.fields.uuid == fields.uuid }
 }
 
@@ -73,6 +75,7 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// The sample as healthlog stores it (`nil` for kinds the layer does not save).
     var stored: (any HealthLog.Sample)? { nil }
 
+    /// A description, for logs.
     public override var description: String { "\(sampleType.identifier) \(uuid) \(startDate) - \(endDate)" }
 }
 

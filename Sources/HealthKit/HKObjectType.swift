@@ -10,8 +10,11 @@ public class HKObjectType: NSObject, @unchecked Sendable {
         self.identifier = identifier
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { identifier.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKObjectType)?.identifier == identifier }
+    /// A description, for logs.
     public override var description: String { identifier }
 
     /// The quantity type `identifier` names, or `nil` when it is not a quantity type's.

@@ -184,6 +184,19 @@ extension HKQuery {
         StorePredicate(.categoryValues(values.sorted().map { .integer($0) }))
     }
 
+    /// Workouts of `workoutActivityType`: healthlog's predicates do not read a workout's
+    /// activity, so a query with this predicate fails with `errorInvalidArgument` (filter
+    /// the workouts a query returns by ``HKWorkout/workoutActivityType`` instead).
+    public class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
+        StorePredicate(unsupported: "healthlog's predicates do not read a workout's activity type; filter the workouts by workoutActivityType")
+    }
+
+    /// Samples in no correlation: healthlog's predicates do not read correlations, so a
+    /// query with this predicate fails with `errorInvalidArgument`.
+    public class func predicateForObjectsWithNoCorrelation() -> NSPredicate {
+        StorePredicate(unsupported: "healthlog's predicates do not read correlation membership")
+    }
+
     /// Metadata values compare as their text, as the store keeps them.
     private static func metadataText(_ value: Any) -> String {
         switch value {

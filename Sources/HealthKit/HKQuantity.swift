@@ -36,11 +36,14 @@ public final class HKQuantity: NSObject, @unchecked Sendable {
         return value < other ? .orderedAscending : value > other ? .orderedDescending : .orderedSame
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { value.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKQuantity, `is`(compatibleWith: other.unit) else { return false }
         return compare(other) == .orderedSame
     }
+    /// A description, for logs.
     public override var description: String { "\(value) \(unit.unitString)" }
 
     /// The quantity as healthlog stores it.

@@ -47,8 +47,11 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, 
         anchor = try QueryAnchor(from: decoder)
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { anchor.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKQueryAnchor)?.anchor == anchor }
+    /// A description, for logs.
     public override var description: String { "<HKQueryAnchor: \(anchor.seq)>" }
 }
 

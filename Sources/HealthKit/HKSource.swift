@@ -17,8 +17,11 @@ public final class HKSource: NSObject, @unchecked Sendable {
         HKSource(name: ProcessInfo.processInfo.processName)
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { name.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKSource)?.name == name }
+    /// A description, for logs.
     public override var description: String { name }
 }
 
@@ -38,7 +41,9 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
         self.productType = nil
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { source.hash }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKSourceRevision else { return false }
         return other.source == source && other.version == version
@@ -113,8 +118,11 @@ public final class HKDevice: NSObject, @unchecked Sendable {
                  softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil)
     }
 
+    /// Equal objects hash alike.
     public override var hash: Int { text.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKDevice)?.text == text }
+    /// A description, for logs.
     public override var description: String { text }
 }
 #endif

@@ -42,8 +42,11 @@ public final class HKUnit: NSObject, @unchecked Sendable {
     /// conversion needs it, so reading samples parses nothing).
     var healthUnit: HealthUnit? { try? HealthUnit(unitString) }
 
+    /// Equal objects hash alike.
     public override var hash: Int { unitString.hashValue }
+    /// Whether `object` is equal to this one.
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKUnit)?.unitString == unitString }
+    /// A description, for logs.
     public override var description: String { unitString }
 
     /// Whether this is the unit of pure numbers without a name.

@@ -97,6 +97,43 @@ import Testing
         #expect(collection.statistics(for: anchor.addingTimeInterval(2.5 * 86_400))?.sumQuantity() == nil)
     }
 
+    @Test("A statistics collection query's update handler gets the collection recomputed after an append")
+    func statisticsUpdates() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = HKHealthStore(directory: directory.file("h.store"))
+        try await store.save(Self.steps(100, hour: 1))
+        let (stream, continuation) = AsyncStream.makeStream(of: Double?.self)
+        let query = HKStatisticsCollectionQuery(
+            quantityType: HKQuantityType(.stepCount), quantitySamplePredicate: nil, options: .cumulativeSum, anchorDate: Self.start,
+            intervalComponents: DateComponents(day: 1))
+        let total: @Sendable (HKStatisticsCollection?) -> Double? = { collection in
+            collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }.reduce(0, +)
+        }
+        query.initialResultsHandler = { _, collection, _ in continuation.yield(total(collection)) }
+        query.statisticsUpdateHandler = { _, _, collection, _ in continuation.yield(total(collection)) }
+        store.execute(query)
+        defer { store.stop(query) }
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == 100)
+        try await store.save(Self.steps(50, hour: 2))
+        #expect(await iterator.next() == 150)
+    }
+
+    @Test("deleteObjects(of:predicate:) deletes the matching samples of the type and counts them")
+    func deleteObjectsMatching() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = HKHealthStore(directory: directory.file("h.store"))
+        try await store.save([Self.steps(10, hour: 1), Self.steps(20, hour: 30), Self.steps(30, hour: 31)])
+        let secondDay = HKQuery.predicateForSamples(withStart: Self.start.addingTimeInterval(86_400), end: Self.start.addingTimeInterval(2 * 86_400))
+        let count: Int = await withCheckedContinuation { continuation in
+            store.deleteObjects(of: HKQuantityType(.stepCount), predicate: secondDay) { _, count, _ in continuation.resume(returning: count) }
+        }
+        #expect(count == 2)
+        #expect(try await Self.anchored(store, anchor: nil).0.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: .count()) } == [10])
+    }
+
     @Test("A statistics query over nothing fails with errorNoData; over samples it sums them")
     func statisticsQuery() async throws {
         let directory = try TemporaryDirectory()

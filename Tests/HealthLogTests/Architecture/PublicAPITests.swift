@@ -8,7 +8,7 @@ import Testing
 @Suite("Public API")
 struct PublicAPITests {
     /// The library modules a user imports.
-    static let modules = ["HealthLog", "HealthLogImport"]
+    static let modules = ["HealthLog", "HealthLogImport", "HealthKit"]
     /// The committed listing.
     static let listingPath = PackageFiles.path("API.md")
     /// How to regenerate the listing.
@@ -114,7 +114,7 @@ struct PublicAPITests {
         var text = """
             # Public API
 
-            Every declaration a user of the `HealthLog` and `HealthLogImport` libraries can see, one a
+            Every declaration a user of the `HealthLog`, `HealthLogImport` and `HealthKit` libraries can see, one a
             line (`Type: declaration`), read from the sources by `Tests/HealthLogTests/Architecture/PublicAPIScanner.swift`.
             A test fails when the sources and this file differ: after a deliberate change to the public
             API, regenerate it with `\(regenerate)` and review the difference.

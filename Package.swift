@@ -90,6 +90,9 @@ let package = Package(
         .executableTarget(name: "HealthLogFaultTool", dependencies: ["HealthLog", "HealthLogCommands"], path: "Tests/HealthLogFaultTool"),
         // A user's program: no `package` access, so it builds against the public API only.
         .executableTarget(name: "HealthLogMirror", dependencies: ["HealthLog", "CSQLite"], path: "Samples/MirrorSQLite/Sources", packageAccess: false),
+        // tools/sync-bench: paging through a store in process, against SQLite's C API on the
+        // yardstick's database; public API only, built in release by the script, run by no test.
+        .executableTarget(name: "HealthLogSyncBench", dependencies: ["HealthLog", "CSQLite"], path: "tools/SyncBench", packageAccess: false),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),

@@ -25,11 +25,14 @@ struct BatchLines {
     /// The lines, in sequence order.
     private(set) var lines: [Line] = []
     private var unordered: [Line] = []
+    /// Where each group's lines end in ``unordered`` (each group's lines rise).
+    private var groupEnds: [Int] = []
 
     /// Loads `groups` (indexes into the header's groups) of `batch`, read through `reader`
     /// when given (on a thread other than the snapshot's), else through the snapshot.
     mutating func load(_ snapshot: LogSnapshot, _ batch: BatchRef, groups: [Int], through reader: GroupReader? = nil) throws {
         unordered.removeAll(keepingCapacity: true)
+        groupEnds.removeAll(keepingCapacity: true)
         // Room for every group and a block past the last, unzeroed, so no group grows it.
         reserve(Self.room(for: groups, of: batch))
         var used = 0
@@ -55,6 +58,7 @@ struct BatchLines {
             Self.split(UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), base: start, isDelete: entry.isDelete, into: &unordered)
         }
         if let reason { throw HealthLogError(.corrupt, "\(location()): \(reason)") }
+        groupEnds.append(unordered.count)
         let found = unordered.count - before
         guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
             throw HealthLogError(.corrupt, "\(location()): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
@@ -68,21 +72,14 @@ struct BatchLines {
 
     /// Puts the lines in sequence order: by direct placement when every group of the batch
     /// was loaded and compaction dropped none (its sequence numbers are then exactly
-    /// first...last), else by sorting, unless they already rise (one group's lines do:
-    /// a page of one type reads one group a batch).
+    /// first...last), else by merging the groups' lines, which rise within each group (a
+    /// page of one type merges its adds with its deletes).
     /// Returns what is wrong when two groups hold the same sequence number (the header's
     /// counts then add up while some number of the range is missing).
     private mutating func order(_ header: BatchHeader, allGroups: Bool) -> String? {
         swap(&lines, &unordered)
         guard !lines.isEmpty else { return nil }
-        if !allGroups || !header.dropped.isEmpty {
-            if Self.rises(lines) { return nil }
-            lines.sort { $0.seq < $1.seq }
-            for k in lines.indices.dropFirst() where lines[k].seq == lines[k - 1].seq {
-                return "event \(lines[k].seq) is in two groups"
-            }
-            return nil
-        }
+        if !allGroups || !header.dropped.isEmpty { return mergeGroups() }
         unordered.removeAll(keepingCapacity: true)
         unordered.append(contentsOf: lines)
         for line in unordered { lines[Int(line.seq - header.firstSeq)] = line }
@@ -94,16 +91,42 @@ struct BatchLines {
         return nil
     }
 
-    /// Whether every line's sequence number is above the one before.
-    private static func rises(_ lines: [Line]) -> Bool {
-        lines.withUnsafeBufferPointer { lines in
-            var previous: UInt64 = 0
-            for line in lines {
-                guard line.seq > previous else { return false }
-                previous = line.seq
+    /// Merges the groups' lines (``groupEnds`` marks where each ends in ``lines``) into
+    /// sequence order, one group after another into the ones before, with ``unordered`` as
+    /// scratch; returns what is wrong when two groups hold the same sequence number.
+    private mutating func mergeGroups() -> String? {
+        var merged = 0
+        for end in groupEnds {
+            defer { merged = end }
+            guard merged > 0, lines[merged - 1].seq >= lines[merged].seq else { continue }
+            unordered.removeAll(keepingCapacity: true)
+            unordered.reserveCapacity(end)
+            let duplicate = lines.withUnsafeBufferPointer { all -> UInt64? in
+                var i = 0
+                var j = merged
+                while i < merged, j < end {
+                    if all[i].seq < all[j].seq {
+                        unordered.append(all[i])
+                        i += 1
+                    } else if all[j].seq < all[i].seq {
+                        unordered.append(all[j])
+                        j += 1
+                    } else {
+                        return all[i].seq
+                    }
+                }
+                unordered.append(contentsOf: all[i..<merged])
+                unordered.append(contentsOf: all[j..<end])
+                return nil
             }
-            return true
+            if let duplicate { return "event \(duplicate) is in two groups" }
+            lines.withUnsafeMutableBufferPointer { all in
+                unordered.withUnsafeBufferPointer { sorted in
+                    for k in 0..<end { all[k] = sorted[k] }
+                }
+            }
         }
+        return nil
     }
 
     /// Calls `body` with the storage the lines point into.
@@ -210,6 +233,7 @@ extension BatchLines {
     /// sequence order.
     mutating func index(_ batch: BatchRef, groups: [Int], in file: SegmentFile, hiding isHidden: (Line, UnsafeRawBufferPointer) -> Bool) throws {
         unordered.removeAll(keepingCapacity: true)
+        groupEnds.removeAll(keepingCapacity: true)
         var used = 0
         for g in groups {
             let length = Int(batch.header.groups[g].rawLength)

@@ -108,6 +108,9 @@ let package = Package(
         .executableTarget(
             name: "HealthDataClient", dependencies: [.target(name: "HealthKit", condition: .when(platforms: [.linux]))],
             path: "Samples/HealthDataClient/Sources"),
+        // tools/sync-bench: paging through a store in process, against SQLite's C API on the
+        // yardstick's database; public API only, built in release by the script, run by no test.
+        .executableTarget(name: "HealthLogSyncBench", dependencies: ["HealthLog", "CSQLite"], path: "tools/SyncBench", packageAccess: false),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),

@@ -113,8 +113,9 @@ extension HealthStore {
             try request.predicate.validate()
             return result
         }
+        var memo = RecordMemo()
         let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
-            try result.collect(line, location: "\(self.directory): event \(line.seq)")
+            try result.collect(line, memo: &memo, location: "\(self.directory): event \(line.seq)")
         }
         result.newAnchor = outcome.newAnchor
         return result
@@ -183,9 +184,10 @@ extension HealthStore {
                     return
                 }
                 var batch = QueryResult(newAnchor: request.anchor)
+                var memo = RecordMemo()
                 _ = try Follower(layout: layout, request: request, missingIsEmpty: missingIsEmpty).run(
                     until: stop,
-                    deliver: { line in try batch.collect(line, location: "\(directory): event \(line.seq)") },
+                    deliver: { line in try batch.collect(line, memo: &memo, location: "\(directory): event \(line.seq)") },
                     afterBatch: { outcome in
                         let handler = isFirst ? query.resultsHandler : update
                         isFirst = false

@@ -16,9 +16,13 @@ struct CommandConfiguration: Sendable {
 
 extension Command {
     /// The command as the dispatcher, help and the reference see it.
+    /// The options' declarations are read (by reflection, the costly part of a command's
+    /// start) once; the usage line only when shown.
     static var spec: CommandSpec {
-        CommandSpec(configuration: configuration, declarations: Options().declarations, usage: Options().usageFragments.joined(separator: " ")) {
-            arguments, context in try run(ParsedArguments(arguments, options: Options()), context)
+        let options = Options()
+        let declarations = options.declarations
+        return CommandSpec(configuration: configuration, declarations: declarations, usage: { options.usageFragments.joined(separator: " ") }) {
+            arguments, context in try run(ParsedArguments(arguments, options: options, declarations: declarations), context)
         }
     }
 }

@@ -4,10 +4,21 @@ struct CommandSpec {
     let configuration: CommandConfiguration
     /// Every declared option and positional argument, in the order written.
     let declarations: [Declaration]
-    /// The usage after the command's name, made from the declarations.
-    let usage: String
+    /// Makes the usage after the command's name from the declarations.
+    private let makeUsage: () -> String
     /// Parses the arguments after the command's name and runs the command.
     let run: ([String], Context) throws -> Int32
+
+    /// A spec whose usage line `usage` makes when it is shown.
+    init(configuration: CommandConfiguration, declarations: [Declaration], usage: @escaping () -> String, run: @escaping ([String], Context) throws -> Int32) {
+        self.configuration = configuration
+        self.declarations = declarations
+        makeUsage = usage
+        self.run = run
+    }
+
+    /// The usage after the command's name, made from the declarations.
+    var usage: String { makeUsage() }
 
     var name: String { configuration.name }
     var abstract: String { configuration.abstract }

@@ -54,7 +54,12 @@ package enum HealthKitTypes {
     /// `HeartRate`, `hkquantitytypeidentifierheartrate`); empty when none, several when a
     /// short name is ambiguous.
     package static func matching(_ name: String) -> [String] {
-        if isKnownQuantity(name) || known.contains(name) { return [name] }
+        if isKnownQuantity(name) { return [name] }
+        // A quantity type's short name as written (`HeartRate`) names that type alone
+        // (TypeMatchingTests checks every one against the table), so it needs no table.
+        let quantity = "HKQuantityTypeIdentifier" + name
+        if !name.isEmpty, isKnownQuantity(quantity) { return [quantity] }
+        if known.contains(name) { return [name] }
         return byLowercased[name.lowercased()] ?? []
     }
 

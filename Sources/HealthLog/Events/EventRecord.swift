@@ -26,7 +26,11 @@ struct EventRecord {
     var source: String?
     var sourceVersion: String?
     var device: String?
-    var metadata: [MetadataEntry] = []
+    var metadata: [MetadataEntry] = [] {
+        didSet { dictionary = nil }
+    }
+    /// ``metadata`` as a dictionary, when a ``RecordMemo`` had it.
+    private var dictionary: [String: MetadataValue]?
     var activity: String?
     var duration: Double?
     var totals: [String: Quantity] = [:]
@@ -41,9 +45,20 @@ struct EventRecord {
     /// Decodes a stored line (without its newline); throws ``HealthLogError/Code/corrupt``
     /// naming `location` when the stored line does not parse.
     init(line: UnsafeRawBufferPointer, seq: UInt64, location: @autoclosure () -> String) throws {
+        var memo = RecordMemo()
+        try self.init(line: line, seq: seq, memo: &memo, location: location())
+    }
+
+    /// Decodes a stored line as ``init(line:seq:location:)`` does, taking the type, unit,
+    /// source, device and metadata from `memo` when an earlier line held the same bytes.
+    init(line: UnsafeRawBufferPointer, seq: UInt64, memo: inout RecordMemo, location: @autoclosure () -> String) throws {
         let view = try StoredLineView(line: line, seq: seq, location: location())
         let e = view.event
-        guard let type = SampleType(view.typeIdentifier) else {
+        func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: line[range]) }
+        func string(_ slot: inout RecordMemo.Slot<String>, _ range: Range<Int>?) -> String? {
+            range.map { range in slot.value(bytes(range)) { view.string(range)! } }
+        }
+        guard let type = memo.type.value(bytes(e.type!), { SampleType(view.typeIdentifier) }) else {
             throw HealthLogError(.corrupt, "\(location()): stored event \(seq) has no HealthKit type")
         }
         self.seq = seq
@@ -56,10 +71,10 @@ struct EventRecord {
         numberText = view.numberText
         text = view.text
         categoryValue = view.categoryValue
-        unit = view.string(e.unit)
-        source = view.string(e.source)
-        sourceVersion = view.string(e.sourceVersion)
-        device = view.string(e.device)
+        unit = string(&memo.unit, e.unit)
+        source = string(&memo.source, e.source)
+        sourceVersion = string(&memo.sourceVersion, e.sourceVersion)
+        device = string(&memo.device, e.device)
         activity = view.string(e.activity)
         duration = e.duration.flatMap(view.double)
         objects = e.objects ?? []
@@ -70,12 +85,23 @@ struct EventRecord {
                 Double(String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace })
             }
         }
-        if let range = e.metadata { metadata = JSONObjectReader.entries(UnsafeRawBufferPointer(rebasing: line[range])) }
+        if let range = e.metadata {
+            let known = memo.metadata.value(bytes(range)) {
+                let entries = JSONObjectReader.entries(bytes(range))
+                return (entries, Self.dictionary(entries))
+            }
+            metadata = known.entries
+            dictionary = known.dictionary
+        }
         if let range = e.totals { totals = JSONObjectReader.totals(UnsafeRawBufferPointer(rebasing: line[range])) }
     }
 
     /// The metadata as a dictionary.
     var metadataDictionary: [String: MetadataValue] {
-        Dictionary(metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        dictionary ?? Self.dictionary(metadata)
+    }
+
+    private static func dictionary(_ entries: [MetadataEntry]) -> [String: MetadataValue] {
+        Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -25,9 +25,10 @@ public struct QueryResult: Sendable {
 
     /// Adds the item a replayed line records; `location` names the store for a damage report.
     /// The deletes of a series' later parts that follow its head's (as a delete of the
-    /// head writes them) join the head's deleted object.
-    mutating func collect(_ line: ReplayedLine, location: @autoclosure () -> String) throws {
-        let record = try EventRecord(line: line.body, seq: line.seq, location: location())
+    /// head writes them) join the head's deleted object. `memo` keeps the values of the
+    /// lines collected before, for the next ones that repeat them.
+    mutating func collect(_ line: ReplayedLine, memo: inout RecordMemo, location: @autoclosure () -> String) throws {
+        let record = try EventRecord(line: line.body, seq: line.seq, memo: &memo, location: location())
         if record.isDelete {
             var place = (series: record.uuid, index: 0)
             if SeriesParts.isSeries(record.type) {

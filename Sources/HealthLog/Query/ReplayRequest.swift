@@ -34,4 +34,7 @@ package struct ReplayOutcome: Sendable, Equatable {
     var scannedThrough: UInt64
     /// How many groups (compressed frames) the replay decompressed.
     var groupsRead = 0
+    /// How many batch headers of sealed segments the replay decoded to find its batches
+    /// (``LogSnapshot/headersDecoded``).
+    var headersDecoded = 0
 }

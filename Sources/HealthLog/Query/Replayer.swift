@@ -99,10 +99,14 @@ struct Replayer {
                 }
             }
             if isFull {
-                return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: last, groupsRead: groupsRead)
+                return ReplayOutcome(
+                    delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: last, groupsRead: groupsRead,
+                    headersDecoded: snapshot.headersDecoded)
             }
         }
-        return ReplayOutcome(delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead)
+        return ReplayOutcome(
+            delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead,
+            headersDecoded: snapshot.headersDecoded)
     }
 
     /// Whether an add the pipeline did not hide was deleted by an event the deleted-add

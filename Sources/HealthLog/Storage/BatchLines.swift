@@ -25,11 +25,14 @@ struct BatchLines {
     /// The lines, in sequence order.
     private(set) var lines: [Line] = []
     private var unordered: [Line] = []
+    /// Where each group's lines end in ``unordered`` (each group's lines rise).
+    private var groupEnds: [Int] = []
 
     /// Loads `groups` (indexes into the header's groups) of `batch`, read through `reader`
     /// when given (on a thread other than the snapshot's), else through the snapshot.
     mutating func load(_ snapshot: LogSnapshot, _ batch: BatchRef, groups: [Int], through reader: GroupReader? = nil) throws {
         unordered.removeAll(keepingCapacity: true)
+        groupEnds.removeAll(keepingCapacity: true)
         // Room for every group and a block past the last, unzeroed, so no group grows it.
         reserve(Self.room(for: groups, of: batch))
         var used = 0
@@ -49,10 +52,13 @@ struct BatchLines {
     /// `location`, the group's frame.
     private mutating func splitGroup(_ entry: BatchHeader.Group, at start: Int, length: Int, location: @autoclosure () -> String) throws {
         let before = unordered.count
+        // The header's count, bounded by what the bytes can hold, so a damaged count allocates nothing large.
+        unordered.reserveCapacity(before + min(Int(entry.count), length / 16))
         let reason = storage.withUnsafeBytes { raw in
             Self.split(UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), base: start, isDelete: entry.isDelete, into: &unordered)
         }
         if let reason { throw HealthLogError(.corrupt, "\(location()): \(reason)") }
+        groupEnds.append(unordered.count)
         let found = unordered.count - before
         guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
             throw HealthLogError(.corrupt, "\(location()): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
@@ -66,19 +72,14 @@ struct BatchLines {
 
     /// Puts the lines in sequence order: by direct placement when every group of the batch
     /// was loaded and compaction dropped none (its sequence numbers are then exactly
-    /// first...last), else by sorting.
+    /// first...last), else by merging the groups' lines, which rise within each group (a
+    /// page of one type merges its adds with its deletes).
     /// Returns what is wrong when two groups hold the same sequence number (the header's
     /// counts then add up while some number of the range is missing).
     private mutating func order(_ header: BatchHeader, allGroups: Bool) -> String? {
         swap(&lines, &unordered)
         guard !lines.isEmpty else { return nil }
-        if !allGroups || !header.dropped.isEmpty {
-            lines.sort { $0.seq < $1.seq }
-            for k in lines.indices.dropFirst() where lines[k].seq == lines[k - 1].seq {
-                return "event \(lines[k].seq) is in two groups"
-            }
-            return nil
-        }
+        if !allGroups || !header.dropped.isEmpty { return mergeGroups() }
         unordered.removeAll(keepingCapacity: true)
         unordered.append(contentsOf: lines)
         for line in unordered { lines[Int(line.seq - header.firstSeq)] = line }
@@ -86,6 +87,44 @@ struct BatchLines {
         // (a place keeps a stale line), which happens exactly when another is repeated.
         for (k, line) in lines.enumerated() where line.seq != header.firstSeq + UInt64(k) {
             return "event \(header.firstSeq + UInt64(k)) is missing from its batch, another is in two groups"
+        }
+        return nil
+    }
+
+    /// Merges the groups' lines (``groupEnds`` marks where each ends in ``lines``) into
+    /// sequence order, one group after another into the ones before, with ``unordered`` as
+    /// scratch; returns what is wrong when two groups hold the same sequence number.
+    private mutating func mergeGroups() -> String? {
+        var merged = 0
+        for end in groupEnds {
+            defer { merged = end }
+            guard merged > 0, lines[merged - 1].seq >= lines[merged].seq else { continue }
+            unordered.removeAll(keepingCapacity: true)
+            unordered.reserveCapacity(end)
+            let duplicate = lines.withUnsafeBufferPointer { all -> UInt64? in
+                var i = 0
+                var j = merged
+                while i < merged, j < end {
+                    if all[i].seq < all[j].seq {
+                        unordered.append(all[i])
+                        i += 1
+                    } else if all[j].seq < all[i].seq {
+                        unordered.append(all[j])
+                        j += 1
+                    } else {
+                        return all[i].seq
+                    }
+                }
+                unordered.append(contentsOf: all[i..<merged])
+                unordered.append(contentsOf: all[j..<end])
+                return nil
+            }
+            if let duplicate { return "event \(duplicate) is in two groups" }
+            lines.withUnsafeMutableBufferPointer { all in
+                unordered.withUnsafeBufferPointer { sorted in
+                    for k in 0..<end { all[k] = sorted[k] }
+                }
+            }
         }
         return nil
     }
@@ -102,21 +141,35 @@ struct BatchLines {
 
     /// Splits a decompressed group (at `base` in the storage) into lines, reading each
     /// line's sequence number and checking that they rise; returns what is wrong, or `nil`.
+    /// Works on the raw bytes (no bounds-checked slices a line): this runs for every line
+    /// a query reads.
     private static func split(_ raw: UnsafeRawBufferPointer, base: Int, isDelete: Bool, into lines: inout [Line]) -> String? {
+        guard let bytes = raw.baseAddress else { return nil }
+        let prefix = StoredLinePrefix.bytes(StoredLinePrefix.seq)
+        let prefixCount = prefix.count
+        let n = raw.count
         var start = 0
         var previous: UInt64 = 0
-        let n = raw.count
         while start < n {
-            guard let (seq, digitsEnd) = StoredLinePrefix.sequenceNumber(UnsafeRawBufferPointer(rebasing: raw[start..<min(n, start + 32)])) else {
+            guard n - start > prefixCount, memcmp(bytes + start, prefix.baseAddress!, prefixCount) == 0 else {
                 return "line at byte \(start) of the frame does not start with {\"seq\":"
             }
-            var at = start + digitsEnd
+            var at = start + prefixCount
+            let digitsEnd = min(n, at + 19)
+            var seq: UInt64 = 0
+            while at < digitsEnd {
+                let digit = bytes.load(fromByteOffset: at, as: UInt8.self) &- 48
+                guard digit <= 9 else { break }
+                seq = seq &* 10 &+ UInt64(digit)
+                at += 1
+            }
+            guard at > start + prefixCount else { return "line at byte \(start) of the frame does not start with {\"seq\":" }
             guard seq > previous else { return "sequence numbers in the frame do not rise at byte \(start)" }
             previous = seq
-            guard let found = memchr(raw.baseAddress! + at, 10, n - at) else { return "last line of the frame has no newline" }
-            at = raw.baseAddress!.distance(to: UnsafeRawPointer(found))
-            lines.append(Line(seq: seq, start: base + start, end: base + at + 1, isDelete: isDelete))
-            start = at + 1
+            guard let found = memchr(bytes + at, 10, n - at) else { return "last line of the frame has no newline" }
+            let end = bytes.distance(to: UnsafeRawPointer(found)) + 1
+            lines.append(Line(seq: seq, start: base + start, end: base + end, isDelete: isDelete))
+            start = end
         }
         return nil
     }
@@ -180,6 +233,7 @@ extension BatchLines {
     /// sequence order.
     mutating func index(_ batch: BatchRef, groups: [Int], in file: SegmentFile, hiding isHidden: (Line, UnsafeRawBufferPointer) -> Bool) throws {
         unordered.removeAll(keepingCapacity: true)
+        groupEnds.removeAll(keepingCapacity: true)
         var used = 0
         for g in groups {
             let length = Int(batch.header.groups[g].rawLength)

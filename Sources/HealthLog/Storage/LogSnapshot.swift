@@ -57,6 +57,11 @@ final class LogSnapshot {
     /// Segments whose sidecar index the next writer must rewrite.
     let segmentsNeedingIndex: [Int]
 
+    /// How many batch headers of the leading segments reads have decoded since opening:
+    /// what a query's table of batches cost (a page should decode a few, not every one
+    /// after its anchor).
+    private(set) var headersDecoded = 0
+
     /// Whether reads also verify LZ4's content checksum (set by `verify`; the CRC-32C of
     /// every frame is checked on every read regardless).
     var checksContent = false
@@ -222,6 +227,7 @@ final class LogSnapshot {
             counted += count(ref)
             return counted < wanted
         }
+        headersDecoded += refs.count
         guard isSound, isDecoded else { return nil }
         return (refs, counted)
     }
@@ -255,6 +261,7 @@ final class LogSnapshot {
         if let loaded = loadedPrefix[index] { return loaded.filter { $0.header.lastSeq > seq } }
         if let tail = loadedTails[index], tail.seq <= seq { return tail.batches.filter { $0.header.lastSeq > seq } }
         if let batches = scan.indexedBatches(index, after: seq, summary: prefix[index]) {
+            headersDecoded += batches.count
             loadedTails[index] = LoadedTail(seq: seq, batches: batches)
             return batches
         }
@@ -267,6 +274,7 @@ final class LogSnapshot {
         if let loaded = loadedPrefix[index] { return loaded }
         let summary = prefix[index]
         let result = try scan.scanSegment(index, expectedSeq: summary.firstSeq)
+        headersDecoded += result.batches.count
         let file = segments[index]
         if let failure = result.failure {
             throw HealthLogError(.corrupt, "\(file.location(failure.offset)): \(failure.violation.reason)")

@@ -10,10 +10,12 @@ struct ParsedArguments<Options: OptionGroup> {
     let options: Options
     private let given: GivenArguments
 
-    /// Splits `arguments` against the declarations of `options`.
-    init(_ arguments: [String], options: Options) throws {
-        let given = try GivenArguments(arguments, declarations: options.declarations)
-        if !options.declarations.contains(where: { $0.kind == .positional }), let first = given.positionals.first {
+    /// Splits `arguments` against the declarations of `options` (`declarations` when read
+    /// already).
+    init(_ arguments: [String], options: Options, declarations: [Declaration]? = nil) throws {
+        let declarations = declarations ?? options.declarations
+        let given = try GivenArguments(arguments, declarations: declarations)
+        if !declarations.contains(where: { $0.kind == .positional }), let first = given.positionals.first {
             throw HealthLogError(.badUsage, "unexpected argument '\(first)'")
         }
         self.init(options: options, given: given)

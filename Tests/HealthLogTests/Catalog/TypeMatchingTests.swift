@@ -22,4 +22,17 @@ struct TypeMatchingTests {
         }
         #expect(try TypeNames.resolve("HKQuantityTypeIdentifierHeartRate", present: { Issue.record("a known identifier needs no store"); return [] }) == "HKQuantityTypeIdentifierHeartRate")
     }
+
+    @Test("A quantity type's short name as written matches its type alone, as the lower-cased table would")
+    func quantityShortNames() throws {
+        let shortNames = QuantityTypeTable.entries.flatMap { $0.1.map(\.0) }
+        #expect(shortNames.count > 50)
+        for short in shortNames {
+            let lower = short.lowercased()
+            let spelled = HealthKitTypes.known.filter { $0.lowercased() == lower || TypeNames.shortForm($0).lowercased() == lower }
+            #expect(spelled == ["HKQuantityTypeIdentifier" + short], "\(short) is also spelled by \(spelled.sorted())")
+            #expect(HealthKitTypes.matching(short) == ["HKQuantityTypeIdentifier" + short], "\(short)")
+        }
+        #expect(try TypeNames.resolve("HeartRate", present: { Issue.record("a known short name needs no store"); return [] }) == "HKQuantityTypeIdentifierHeartRate")
+    }
 }

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What ``EventRecord`` decoded from the lines before, reused when a line holds the same
+/// bytes: the samples of a query mostly repeat their type, unit, source, device and
+/// metadata, so a query that decodes many lines decodes (and allocates) each distinct value
+/// once, and its samples share the strings and dictionaries.
+struct RecordMemo {
+    /// One field's last few distinct values, each with the bytes it was decoded from.
+    struct Slot<Value> {
+        private var keys: [[UInt8]] = []
+        private var values: [Value] = []
+        private var next = 0
+        /// How many values a slot keeps (the oldest is replaced).
+        private static var capacity: Int { 4 }
+
+        /// The value `bytes` decodes to: the one remembered for the same bytes, else what
+        /// `decode` makes of them, then remembered.
+        mutating func value(_ bytes: UnsafeRawBufferPointer, _ decode: () throws -> Value) rethrows -> Value {
+            for k in keys.indices where Self.equal(keys[k], bytes) { return values[k] }
+            let value = try decode()
+            if keys.count < Self.capacity {
+                keys.append(Array(bytes))
+                values.append(value)
+            } else {
+                keys[next] = Array(bytes)
+                values[next] = value
+                next = (next + 1) % Self.capacity
+            }
+            return value
+        }
+
+        private static func equal(_ key: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+            guard key.count == bytes.count else { return false }
+            guard let base = bytes.baseAddress else { return true }
+            return key.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        }
+    }
+
+    var type = Slot<SampleType?>()
+    var unit = Slot<String>()
+    var source = Slot<String>()
+    var sourceVersion = Slot<String>()
+    var device = Slot<String>()
+    var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()
+}

@@ -1,0 +1,188 @@
+// The in-process sync benchmark: one program pages through one type of a store with
+// HealthLog's `AnchoredObjectQueryDescriptor` and through the yardstick's SQLite database
+// with SQLite's C API (the same anchored, limited query the SQLite peer runs), and prints
+// both times and their ratio. Built and run by `tools/sync-bench`.
+//
+//   healthlog-sync-bench STORE SQLITE_DB [TYPE] [LIMIT] [ROUNDS]
+//
+// Each round pages from the beginning until a page comes back short; the median round
+// counts. CPU time is the process's (all threads), wall time the monotonic clock's.
+import CSQLite
+import HealthLog
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    print("usage: healthlog-sync-bench STORE SQLITE_DB [TYPE] [LIMIT] [ROUNDS]")
+    exit(2)
+}
+let storePath = arguments[1]
+let databasePath = arguments[2]
+let type = arguments.count > 3 ? arguments[3] : "HKQuantityTypeIdentifierHeartRate"
+let limit = arguments.count > 4 ? Int(arguments[4]) ?? 10_000 : 10_000
+let rounds = arguments.count > 5 ? Int(arguments[5]) ?? 5 : 5
+
+/// A pass through every page: pages, items (samples plus deleted objects), bytes of the
+/// items' text where there is one, and the CPU and wall seconds it took.
+struct Pass {
+    var pages = 0
+    var items = 0
+    var bytes = 0
+    var cpu = 0.0
+    var wall = 0.0
+}
+
+func seconds(_ clock: clockid_t) -> Double {
+    var now = timespec()
+    clock_gettime(clock, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Times `body` (one pass) on both clocks.
+func timed(_ body: () async throws -> Pass) async rethrows -> Pass {
+    let cpu = seconds(CLOCK_PROCESS_CPUTIME_ID)
+    let wall = seconds(CLOCK_MONOTONIC)
+    var pass = try await body()
+    pass.cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu
+    pass.wall = seconds(CLOCK_MONOTONIC) - wall
+    return pass
+}
+
+/// Pages through `type` with the library's descriptor, as a sync client does: each page's
+/// new anchor is the next page's anchor.
+func healthLogPass(_ store: HealthStore) async throws -> Pass {
+    var pass = Pass()
+    var anchor: QueryAnchor?
+    guard let sampleType = SampleType(type) else { throw HealthLogError(.badUsage, "not a type: \(type)") }
+    while true {
+        let result = try await AnchoredObjectQueryDescriptor(types: [sampleType], anchor: anchor, limit: limit).result(for: store)
+        let count = result.addedSamples.count + result.deletedObjects.count
+        pass.pages += 1
+        pass.items += count
+        anchor = result.newAnchor
+        if count < limit { return pass }
+    }
+}
+
+/// The SQLite peer's database, read-only, with its two statements compiled once: the
+/// page's rows (live samples as their stored line with op, uuid and seq set; deleted
+/// objects built with json_object; the two (type, seq) index ranges merged in seq order)
+/// and the next anchor (the seq of the LIMIT-th row, or the highest seq).
+final class SQLitePeer {
+    private var database: OpaquePointer?
+    private var rows: OpaquePointer?
+    private var next: OpaquePointer?
+
+    init(_ path: String) throws {
+        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+            throw HealthLogError(.badUsage, "cannot open \(path): \(String(cString: sqlite3_errmsg(database)))")
+        }
+        rows = try prepare(
+            """
+            SELECT j FROM (
+              SELECT seq, json_set(body, '$.op', 'add', '$.uuid', uuid, '$.seq', seq) AS j
+                FROM samples WHERE type = ?1 AND seq > ?2
+              UNION ALL
+              SELECT seq, CASE WHEN source IS NULL
+                          THEN json_object('op','delete','uuid',uuid,'type',type,'start',start,'end',end,'seq',seq)
+                          ELSE json_object('op','delete','uuid',uuid,'type',type,'start',start,'end',end,'source',source,'seq',seq)
+                          END
+                FROM deleted WHERE type = ?1 AND seq > ?2
+              ORDER BY seq LIMIT ?3)
+            """)
+        next = try prepare(
+            """
+            SELECT coalesce(
+              (SELECT seq FROM (SELECT seq FROM samples WHERE type = ?1 AND seq > ?2
+                                UNION ALL
+                                SELECT seq FROM deleted WHERE type = ?1 AND seq > ?2
+                                ORDER BY seq LIMIT 1 OFFSET ?3 - 1)),
+              max(coalesce((SELECT max(seq) FROM samples), 0), coalesce((SELECT max(seq) FROM deleted), 0)))
+            """)
+    }
+
+    deinit {
+        sqlite3_finalize(rows)
+        sqlite3_finalize(next)
+        sqlite3_close(database)
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw HealthLogError(.badUsage, "cannot compile: \(String(cString: sqlite3_errmsg(database)))")
+        }
+        return statement
+    }
+
+    private func bind(_ statement: OpaquePointer?, anchor: Int64) {
+        sqlite3_reset(statement)
+        sqlite3_bind_text(statement, 1, type, -1, healthlog_sqlite_transient())
+        sqlite3_bind_int64(statement, 2, anchor)
+        sqlite3_bind_int64(statement, 3, Int64(limit))
+    }
+
+    /// Pages through `type`: every row's text is read (as a client reads the rows it applies).
+    func pass() throws -> Pass {
+        var pass = Pass()
+        var anchor: Int64 = 0
+        while true {
+            bind(rows, anchor: anchor)
+            var count = 0
+            while true {
+                let status = sqlite3_step(rows)
+                if status == SQLITE_DONE { break }
+                guard status == SQLITE_ROW else { throw HealthLogError(.corrupt, String(cString: sqlite3_errmsg(database))) }
+                if sqlite3_column_text(rows, 0) != nil { pass.bytes += Int(sqlite3_column_bytes(rows, 0)) }
+                count += 1
+            }
+            bind(next, anchor: anchor)
+            guard sqlite3_step(next) == SQLITE_ROW else { throw HealthLogError(.corrupt, String(cString: sqlite3_errmsg(database))) }
+            anchor = sqlite3_column_int64(next, 0)
+            pass.pages += 1
+            pass.items += count
+            if count < limit { return pass }
+        }
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func report(_ name: String, _ passes: [Pass]) {
+    let first = passes[0]
+    print(
+        "\(name): \(first.pages) pages, \(first.items) items; median of \(passes.count): cpu \(format(median(passes.map(\.cpu)))) s, wall \(format(median(passes.map(\.wall)))) s"
+    )
+}
+
+func format(_ value: Double) -> String {
+    let thousandths = Int((value * 1000).rounded())
+    let fraction = String(thousandths % 1000)
+    return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+}
+
+let store = HealthStore(directory: storePath)
+let peer = try SQLitePeer(databasePath)
+// One pass of each first, so both read from a warm page cache with their code paged in.
+_ = try await healthLogPass(store)
+_ = try peer.pass()
+var healthLog: [Pass] = []
+var sqlite: [Pass] = []
+for _ in 0..<rounds {
+    healthLog.append(try await timed { try await healthLogPass(store) })
+    sqlite.append(try await timed { try peer.pass() })
+}
+report("healthlog (AnchoredObjectQueryDescriptor)", healthLog)
+report("sqlite (C API, the yardstick's query)", sqlite)
+if healthLog[0].items != sqlite[0].items { print("note: the item counts differ") }
+let cpuRatio = median(sqlite.map(\.cpu)) / median(healthLog.map(\.cpu))
+let wallRatio = median(sqlite.map(\.wall)) / median(healthLog.map(\.wall))
+print("sqlite ÷ healthlog: cpu \(format(cpuRatio))×, wall \(format(wallRatio))×")

@@ -263,21 +263,42 @@ struct StatisticsAccumulator {
                 let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
                 rankOf = sources.map { position[$0] ?? 0 }
             }
+            // The key the merge counted in last, and its sum and duration so far, held out
+            // of the tables while the merge keeps to it (most stretches do), so most values
+            // add up without a lookup; each key's values still add up in the merge's order.
+            var sumKey: Key?
+            var sum = CompensatedSum()
+            var durationKey: Key?
+            var duration: Int64 = 0
             var each = (0..<merges).map { merge in
                 let source = separate ? merge : -1
                 return CumulativeMerge(
                     bounds: bounds, rankOf: rankOf,
                     kept: { interval, value in
-                        if intervals[interval.key] == nil { intervals[interval.key] = interval }
-                        sums[Key(start: interval.key, source: source), default: CompensatedSum()].add(value)
+                        let key = Key(start: interval.key, source: source)
+                        if key != sumKey {
+                            if let sumKey { sums[sumKey] = sum }
+                            if intervals[interval.key] == nil { intervals[interval.key] = interval }
+                            sum = sums[key] ?? CompensatedSum()
+                            sumKey = key
+                        }
+                        sum.add(value)
                     },
                     covered: { interval, micros in
-                        if intervals[interval.key] == nil { intervals[interval.key] = interval }
-                        durations[Key(start: interval.key, source: source), default: 0] += micros
+                        let key = Key(start: interval.key, source: source)
+                        if key != durationKey {
+                            if let durationKey { durations[durationKey] = duration }
+                            if intervals[interval.key] == nil { intervals[interval.key] = interval }
+                            duration = durations[key] ?? 0
+                            durationKey = key
+                        }
+                        duration += micros
                     })
             }
             try pieces.forEach { piece in each[separate ? Int(piece.source) : 0].add(piece) }
             for k in each.indices { each[k].finish() }
+            if let sumKey { sums[sumKey] = sum }
+            if let durationKey { durations[durationKey] = duration }
         }
         let range = query.predicate.dateRange
         let localRange = query.predicate.localDateRange

@@ -34,7 +34,7 @@ final class PieceRuns {
 
     /// No pieces yet; runs of `memoryPieces`, merged `fanIn` at a time, sealed with
     /// `sealing` (an encrypted store's) or in the clear.
-    init(memoryPieces: Int = 1 << 17, fanIn: Int = 64, sealing: ScratchCipher? = nil) {
+    init(memoryPieces: Int = 1 << 16, fanIn: Int = 64, sealing: ScratchCipher? = nil) {
         precondition(memoryPieces >= 1 && fanIn >= 2, "a run holds a piece and a merge takes two runs")
         self.memoryPieces = memoryPieces
         self.fanIn = fanIn

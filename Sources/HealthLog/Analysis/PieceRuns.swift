@@ -6,7 +6,7 @@
 /// samples than ``memoryPieces`` never touch a file.
 ///
 /// A run is a sequence of 40-byte records (little-endian): start and end as microseconds
-/// i64, the value as an f64, the order i64, the source and clock u32s; it is written and
+/// i64, the value as an f64, the order i64, the source and clock i32s; it is written and
 /// read in blocks of ``blockRecords`` records (its last block may hold fewer). For an
 /// encrypted store each block is sealed (``ScratchCipher``, kind
 /// ``ScratchCipher/Kind/mergeRun``), its place the file's pass and run numbers, the

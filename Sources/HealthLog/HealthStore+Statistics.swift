@@ -11,15 +11,16 @@ extension HealthStore {
     /// - Throws: ``HealthLogError/Code/badUsage`` for options the type's aggregation style
     ///   does not take, a unit that does not fit it, or samples whose units do not convert
     ///   to the query's (never mixed); ``HealthLogError/Code/noStore`` when there is no
-    ///   store; ``HealthLogError/Code/corrupt`` for damage.
+    ///   store; ``HealthLogError/Code/corrupt`` for damage; ``HealthLogError/Code/io`` when
+    ///   the scratch file a large source merge sorts its samples in cannot be written.
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
         try query.validate()
         if readsAsEmpty { return [] }
-        var accumulator = try StatisticsAccumulator(query)
+        var accumulator = try StatisticsAccumulator(query, pieces: PieceRuns(sealing: try scratchSealing()))
         let snapshot = try LogSnapshot(layout)
         if query.predicate.isAll {
             try StatisticsScan(snapshot: snapshot, type: query.type.identifier, needsZones: accumulator.needsZones, directory: directory).run(into: &accumulator)
-            return accumulator.results()
+            return try accumulator.results()
         }
         var scan = StoredLineView.SummaryReader()
         var texts = SampleTexts()
@@ -32,7 +33,7 @@ extension HealthStore {
             texts.take(fields, from: scan)
             try accumulator.add(fields, texts)
         }
-        return accumulator.results()
+        return try accumulator.results()
     }
 }
 

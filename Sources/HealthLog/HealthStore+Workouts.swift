@@ -14,6 +14,16 @@ extension HealthStore {
     public func workoutSummaries(
         predicate: QueryPredicate = .all, timeZone: StatisticsTimeZone = .recorded, distanceUnit: HealthUnit? = nil, energyUnit: HealthUnit? = nil
     ) throws -> [WorkoutSummary] {
+        try workoutSummaries(predicate: predicate, timeZone: timeZone, distanceUnit: distanceUnit, energyUnit: energyUnit) { _, _ in }
+    }
+
+    /// ``workoutSummaries(predicate:timeZone:distanceUnit:energyUnit:)``, handing each route
+    /// line it reads to `eachRoute` (its workout and points, in log order) as it goes, so a
+    /// caller that draws the routes reads them once.
+    package func workoutSummaries(
+        predicate: QueryPredicate = .all, timeZone: StatisticsTimeZone = .recorded, distanceUnit: HealthUnit? = nil, energyUnit: HealthUnit? = nil,
+        eachRoute: (SampleUUID, [RouteLocation]) throws -> Void
+    ) throws -> [WorkoutSummary] {
         let metres = try HealthUnit("m")
         let distanceUnit = try distanceUnit ?? HealthUnit("km")
         let energyUnit = try energyUnit ?? HealthUnit("kcal")
@@ -40,11 +50,14 @@ extension HealthStore {
         var figures = WorkoutFigures(uuids: workouts.map(\.summary.uuid), spans: workouts.map { ($0.start, $0.end) }, beatsPerMinute: try HealthUnit("count/min"))
         let span = QueryPredicate.samples(
             withStart: Timestamp(microseconds: workouts[0].start), end: Timestamp(microseconds: (workouts.map(\.end).max() ?? 0) + 1))
+        var reader = StoredLineView.SummaryReader()
         _ = try Replayer(snapshot: snapshot, request: ReplayRequest(types: ["HKQuantityTypeIdentifierHeartRate"], predicate: span)).run { line in
             guard !line.isDelete else { return }
-            let view = try StoredLineView(line: line.body, seq: line.seq, location: "\(directory): event \(line.seq)")
-            guard let value = view.number, let unit = view.string(view.event.unit) else { return }
-            figures.addHeartRate(at: view.start, value: value, unit: unit)
+            guard let fields = reader.fields(line.bytes) else {
+                throw HealthLogError(.corrupt, "\(directory): event \(line.seq) is not shaped as a stored line")
+            }
+            guard let value = fields.value, fields.unit != 0 else { return }
+            figures.addHeartRate(at: fields.start, value: value, unit: reader.unitText)
         }
         _ = try Replayer(snapshot: snapshot, request: ReplayRequest(types: [WorkoutRouteSample.type.identifier], predicate: span)).run { line in
             guard !line.isDelete else { return }
@@ -52,6 +65,7 @@ extension HealthStore {
             guard let workout = r.workout else { return }
             let place = SeriesParts.place(in: r.metadataDictionary)
             figures.addRoute(workout: workout, series: place?.series ?? r.uuid, index: place?.index ?? 0, points: r.locations)
+            try eachRoute(workout, r.locations)
         }
         return workouts.enumerated().map { place, workout in
             var summary = workout.summary

@@ -5,87 +5,142 @@
 /// in proportion to the part of its duration that lies there. Within one source, samples
 /// that overlap all count. A sample without duration counts whole, in the interval of its
 /// instant, unless a source of higher priority covers that instant.
+///
+/// The samples come one at a time by start (``add(_:)``), so the merge holds only those
+/// covering the current instant; the answer depends only on the samples and their
+/// ``Piece/order``, never on how they were gathered.
 struct CumulativeMerge {
-    /// One sample: its time span in µs, its value in the query's unit, the rank of its
-    /// source (0 is the highest priority) and the clock its intervals follow (an index the
-    /// caller's ``bounds`` knows; 0 when every sample follows one clock).
+    /// One sample: its time span in µs, its value in the query's unit, its place among
+    /// the samples (unique; ties of start, and of end, go in this order), its source and
+    /// the clock its intervals follow (an index the caller's ``bounds`` knows; 0 when every
+    /// sample follows one clock).
     struct Piece {
         var start: Int64
         var end: Int64
         var value: Double
+        var order: Int
+        var source: Int32
+        var clock: Int32 = 0
+
+        /// Whether it goes before `other`: by start, then order.
+        @inline(__always)
+        func precedes(_ other: Piece) -> Bool {
+            start < other.start || (start == other.start && order < other.order)
+        }
+    }
+
+    /// A sample that covers the current instant, by end then order.
+    private struct Ending {
+        var end: Int64
+        var order: Int
         var rank: Int
-        var clock = 0
     }
 
     /// The intervals' bounds: the interval holding an instant on a clock, `[start, end)`.
-    let bounds: (Int64, Int) -> LocalInterval
+    private let bounds: (Int64, Int) -> LocalInterval
+    /// The rank of each source (0 is the highest priority).
+    private let rankOf: [Int]
+    /// Called with each interval and a value kept there.
+    private let kept: (LocalInterval, Double) -> Void
+    /// Called with each interval and the µs of it that some sample covers.
+    private let covered: (LocalInterval, Int64) -> Void
+    /// The samples covering the current instant, by rank, in the order they came (a
+    /// sample that ends takes the last one's place).
+    private var active: [[Piece]]
+    /// How many samples ``active`` holds.
+    private var activeCount = 0
+    /// When the samples in ``active`` end.
+    private var ends = MinHeap<Ending> { ($0.end, $0.order) < ($1.end, $1.order) }
+    /// The samples that start at ``groupStart``, not taken in yet.
+    private var group: [Piece] = []
+    /// The start of the samples in ``group``.
+    private var groupStart = Int64.min
+    /// The last instant counted up to.
+    private var previous = Int64.min
+    /// The interval found last (samples come in time order, so the next instant most often
+    /// falls in it too).
+    private var last: (clock: Int, interval: LocalInterval)?
 
-    /// Runs the merge over `pieces` (`ranks` distinct ranks), calling `kept` with each
-    /// interval and a value kept there, and `covered` with each interval and the µs of it
-    /// that some sample covers.
-    func run(_ pieces: [Piece], ranks: Int, kept: (LocalInterval, Double) -> Void, covered: (LocalInterval, Int64) -> Void) {
-        var last: (clock: Int, interval: LocalInterval)?
-        var edges: [(time: Int64, isStart: Bool, index: Int)] = []
-        edges.reserveCapacity(pieces.count * 2)
-        var points: [Int] = []
-        for (index, piece) in pieces.enumerated() {
-            if piece.end > piece.start {
-                edges.append((piece.start, true, index))
-                edges.append((piece.end, false, index))
-            } else {
-                points.append(index)
-            }
+    /// A merge of samples whose sources rank as `rankOf` says, cutting time at the
+    /// intervals of `bounds`, calling `kept` and `covered` as it goes.
+    init(
+        bounds: @escaping (Int64, Int) -> LocalInterval, rankOf: [Int], kept: @escaping (LocalInterval, Double) -> Void,
+        covered: @escaping (LocalInterval, Int64) -> Void
+    ) {
+        self.bounds = bounds
+        self.rankOf = rankOf
+        self.kept = kept
+        self.covered = covered
+        active = Array(repeating: [], count: (rankOf.max() ?? 0) + 1)
+    }
+
+    /// Takes the next sample: none before it by ``Piece/precedes(_:)`` comes later.
+    mutating func add(_ piece: Piece) {
+        if piece.start != groupStart {
+            precondition(group.isEmpty || piece.start > groupStart, "merge samples come by start")
+            settle()
+            groupStart = piece.start
         }
-        edges.sort { ($0.time, $0.isStart ? 1 : 0) < ($1.time, $1.isStart ? 1 : 0) }
-        points.sort { pieces[$0].start < pieces[$1].start }
-        var active = Array(repeating: [Int](), count: ranks)
-        var activeCount = 0
-        var previous = Int64.min
-        var e = 0
-        var p = 0
-        while e < edges.count || p < points.count {
-            let t = min(e < edges.count ? edges[e].time : .max, p < points.count ? pieces[points[p]].start : .max)
-            if activeCount > 0, previous < t, let winner = active.firstIndex(where: { !$0.isEmpty }) {
-                account(previous, t, active[winner].map { pieces[$0] }, &last, kept: kept, covered: covered)
+        group.append(piece)
+    }
+
+    /// Counts what is left once every sample has come.
+    mutating func finish() {
+        settle()
+        while let next = ends.min { step(to: next.end) }
+    }
+
+    /// Counts up to ``groupStart`` and takes in the samples starting there.
+    private mutating func settle() {
+        guard !group.isEmpty else { return }
+        while let next = ends.min, next.end < groupStart { step(to: next.end) }
+        step(to: groupStart)
+    }
+
+    /// Counts the stretch from ``previous`` to `t`, lets the samples ending at `t` go and
+    /// takes in ``group`` when it starts at `t`.
+    private mutating func step(to t: Int64) {
+        if activeCount > 0, previous < t, let winner = active.firstIndex(where: { !$0.isEmpty }) {
+            account(previous, t, active[winner])
+        }
+        while let next = ends.min, next.end == t {
+            ends.pop()
+            if let at = active[next.rank].firstIndex(where: { $0.order == next.order }) {
+                active[next.rank].swapAt(at, active[next.rank].count - 1)
             }
-            while e < edges.count, edges[e].time == t, !edges[e].isStart {
-                let index = edges[e].index
-                let rank = pieces[index].rank
-                if let at = active[rank].firstIndex(of: index) { active[rank].swapAt(at, active[rank].count - 1) }
-                active[rank].removeLast()
-                activeCount -= 1
-                e += 1
+            active[next.rank].removeLast()
+            activeCount -= 1
+        }
+        if !group.isEmpty, groupStart == t {
+            var points: [Piece] = []
+            for piece in group {
+                let rank = rankOf[Int(piece.source)]
+                if piece.end > piece.start {
+                    active[rank].append(piece)
+                    ends.push(Ending(end: piece.end, order: piece.order, rank: rank))
+                    activeCount += 1
+                } else {
+                    points.append(piece)
+                }
             }
-            while e < edges.count, edges[e].time == t, edges[e].isStart {
-                active[pieces[edges[e].index].rank].append(edges[e].index)
-                activeCount += 1
-                e += 1
-            }
-            var here: [Int] = []
-            while p < points.count, pieces[points[p]].start == t {
-                here.append(points[p])
-                p += 1
-            }
-            if !here.isEmpty {
+            group.removeAll(keepingCapacity: true)
+            if !points.isEmpty {
                 let coveredBy = active.firstIndex(where: { !$0.isEmpty }) ?? Int.max
-                let best = min(coveredBy, here.map { pieces[$0].rank }.min() ?? .max)
-                for index in here where pieces[index].rank == best { kept(interval(t, pieces[index].clock, &last), pieces[index].value) }
+                let best = min(coveredBy, points.map { rankOf[Int($0.source)] }.min() ?? .max)
+                for piece in points where rankOf[Int(piece.source)] == best { kept(interval(t, Int(piece.clock)), piece.value) }
             }
-            previous = t
         }
+        previous = t
     }
 
     /// Counts the stretch `[from, to)`, covered by `samples` of the winning source, split at
     /// the interval boundaries of each sample's clock (the first sample's for the coverage).
-    private func account(
-        _ from: Int64, _ to: Int64, _ samples: [Piece], _ last: inout (clock: Int, interval: LocalInterval)?, kept: (LocalInterval, Double) -> Void,
-        covered: (LocalInterval, Int64) -> Void
-    ) {
-        let clock = samples[0].clock
-        let oneClock = samples.allSatisfy { $0.clock == clock }
+    private mutating func account(_ from: Int64, _ to: Int64, _ samples: [Piece]) {
+        let clock = Int(samples[0].clock)
+        let oneClock = samples.allSatisfy { Int($0.clock) == clock }
         var a = from
         while a < to {
-            let here = interval(a, clock, &last)
+            let here = interval(a, clock)
             let b = min(to, here.end)
             if oneClock {
                 for sample in samples { kept(here, Self.share(of: sample, a, b)) }
@@ -97,7 +152,7 @@ struct CumulativeMerge {
         for sample in samples {
             a = from
             while a < to {
-                let here = interval(a, sample.clock, &last)
+                let here = interval(a, Int(sample.clock))
                 let b = min(to, here.end)
                 kept(here, Self.share(of: sample, a, b))
                 a = b
@@ -111,9 +166,8 @@ struct CumulativeMerge {
         return b - a == duration ? sample.value : sample.value * Double(b - a) / Double(duration)
     }
 
-    /// The interval holding `instant` on `clock`, through `last`, the interval found before
-    /// (samples come in time order, so the next instant most often falls in it too).
-    private func interval(_ instant: Int64, _ clock: Int, _ last: inout (clock: Int, interval: LocalInterval)?) -> LocalInterval {
+    /// The interval holding `instant` on `clock`, through ``last``.
+    private mutating func interval(_ instant: Int64, _ clock: Int) -> LocalInterval {
         if let last, last.clock == clock, instant >= last.interval.start, instant < last.interval.end { return last.interval }
         let found = bounds(instant, clock)
         last = (clock, found)

@@ -114,15 +114,18 @@ struct SleepSummaryAccumulator {
     }
 
     /// Whether `a` counts rather than `b` where both cover a stretch: the higher-priority
-    /// source, then the stage that takes precedence.
-    private func wins(_ a: Piece, over b: Piece) -> Bool {
-        let (ka, kb) = (priority.key(a.source), priority.key(b.source))
-        return ka != kb ? ka < kb : Self.precedence(a.stage) < Self.precedence(b.stage)
+    /// source (lower in `rank`, each source's place in the night's priority order), then
+    /// the stage that takes precedence.
+    private static func wins(_ a: Piece, over b: Piece, _ rank: [String: Int]) -> Bool {
+        let (ra, rb) = (rank[a.source] ?? 0, rank[b.source] ?? 0)
+        return ra != rb ? ra < rb : precedence(a.stage) < precedence(b.stage)
     }
 
     /// The night's figures, its stretches counted once (see ``SleepSummary``).
     private func summary(_ night: Night) -> SleepSummary {
         let pieces = night.pieces
+        let sources = priority.ordered(Array(Set(pieces.map(\.source))))
+        let rank = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($1, $0) })
         var edges: [(time: Int64, isStart: Bool, index: Int)] = []
         for (index, piece) in pieces.enumerated() where piece.end > piece.start {
             edges.append((piece.start, true, index))
@@ -137,7 +140,7 @@ struct SleepSummaryAccumulator {
             if !active.isEmpty, edge.time > previous {
                 let stretch = edge.time - previous
                 inBed += stretch
-                let winner = active.filter { pieces[$0].stage != .inBed }.min { wins(pieces[$0], over: pieces[$1]) }
+                let winner = active.filter { pieces[$0].stage != .inBed }.min { Self.wins(pieces[$0], over: pieces[$1], rank) }
                 if let winner { stages[pieces[winner].stage, default: 0] += stretch }
             }
             if edge.isStart {
@@ -151,6 +154,6 @@ struct SleepSummaryAccumulator {
         return SleepSummary(
             label: night.bounds.label, start: night.bounds.start, end: night.bounds.end, inBed: Double(inBed) / 1_000_000, core: seconds(.core),
             deep: seconds(.deep), rem: seconds(.rem), unspecified: seconds(.asleep), awake: seconds(.awake), first: night.first, last: night.last,
-            sources: priority.ordered(Array(Set(pieces.map(\.source)))), count: pieces.count)
+            sources: sources, count: pieces.count)
     }
 }

@@ -1,8 +1,9 @@
 /// Adds samples up into ``Statistics`` per interval (and per source with
 /// ``StatisticsOptions/separateBySource``), in the query's unit and on the query's clock
 /// (``StatisticsTimeZone``): discrete figures as the samples come, in the interval holding
-/// each sample's start; sums and durations at the end, by ``CumulativeMerge``, which needs
-/// every sample's span and value at hand and cuts them at the same intervals' boundaries.
+/// each sample's start; sums and durations at the end, by ``CumulativeMerge``, which takes
+/// every sample's span and value by start (``PieceRuns``, in bounded memory) and cuts them
+/// at the same intervals' boundaries.
 struct StatisticsAccumulator {
     /// The figures of one interval (and source) that are counted as samples come.
     private struct Figures {
@@ -55,10 +56,10 @@ struct StatisticsAccumulator {
     /// The figures of ``currentKey``, counted in place (a copy in and out for every sample
     /// stalled the adding on its ~100 bytes).
     private var currentFigures = Figures()
-    /// Every sample's span, value and clock, for the merge (sums and durations only).
-    private var pieces: [CumulativeMerge.Piece] = []
-    /// The source of each piece.
-    private var pieceSources: [Int] = []
+    /// Every sample's span, value, source and clock, for the merge (sums and durations only).
+    private let pieces: PieceRuns
+    /// How many pieces have come.
+    private var pieceCount = 0
     /// Whether the figures asked for need ``pieces``.
     private let needsPieces: Bool
     /// Whether sources get rows of their own (``StatisticsOptions/separateBySource``).
@@ -93,9 +94,12 @@ struct StatisticsAccumulator {
         var zone: String?
     }
 
-    /// An accumulator for `query`, which must be valid (``StatisticsQuery/validate()``).
-    init(_ query: StatisticsQuery) throws {
+    /// An accumulator for `query`, which must be valid (``StatisticsQuery/validate()``),
+    /// whose samples for the merge are held as `pieces` says (their scratch runs sealed for
+    /// an encrypted store).
+    init(_ query: StatisticsQuery, pieces: PieceRuns = PieceRuns()) throws {
         self.query = query
+        self.pieces = pieces
         let info = QuantityTypeInfo.of(query.type.identifier)
         unit = query.unit ?? info?.unit
         unitText = unit?.text
@@ -164,8 +168,8 @@ struct StatisticsAccumulator {
         }
         currentFigures.count(isQuantity ? value : nil, start: start, end: end)
         if needsPieces {
-            pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, rank: 0, clock: clock))
-            pieceSources.append(sourceID)
+            try pieces.append(CumulativeMerge.Piece(start: start, end: end, value: value ?? 0, order: pieceCount, source: Int32(sourceID), clock: Int32(clock)))
+            pieceCount += 1
         }
     }
 
@@ -234,7 +238,10 @@ struct StatisticsAccumulator {
     /// The statistics, by interval, then source: the intervals that meet the predicate's
     /// date range (a sample that overlaps the range's start adds nothing to the interval
     /// before it, as HealthKit enumerates statistics from the range's start).
-    func results() -> [Statistics] {
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` or ``HealthLogError/Code/corrupt`` when the
+    ///   merge's scratch runs cannot be written or read back.
+    func results() throws -> [Statistics] {
         let o = query.options
         var sums: [Key: CompensatedSum] = [:]
         var durations: [Key: Int64] = [:]
@@ -242,38 +249,52 @@ struct StatisticsAccumulator {
         var figures = self.figures
         if let currentKey { figures[currentKey] = currentFigures }
         if needsPieces {
-            let merge = CumulativeMerge(bounds: { instant, clock in interval(of: instant, clock: clock) })
-            let groups: [[Int]]
+            let bounds = { instant, clock in interval(of: instant, clock: clock) }
+            let merges = separate ? sources.count : 1
             let rankOf: [Int]
             if separate {
-                var bySource = Array(repeating: [Int](), count: sources.count)
-                for (index, source) in pieceSources.enumerated() { bySource[source].append(index) }
-                groups = bySource
                 rankOf = Array(repeating: 0, count: sources.count)
             } else {
-                groups = [Array(pieces.indices)]
                 let order = SourcePriority(query.sourcePriority).ordered(sources)
                 let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
                 rankOf = sources.map { position[$0] ?? 0 }
             }
-            for group in groups where !group.isEmpty {
-                let source = separate ? pieceSources[group[0]] : -1
-                let ranked = group.map { i in
-                    var piece = pieces[i]
-                    piece.rank = rankOf[pieceSources[i]]
-                    return piece
-                }
-                merge.run(
-                    ranked, ranks: separate ? 1 : sources.count,
+            // The key the merge counted in last, and its sum and duration so far, held out
+            // of the tables while the merge keeps to it (most stretches do), so most values
+            // add up without a lookup; each key's values still add up in the merge's order.
+            var sumKey: Key?
+            var sum = CompensatedSum()
+            var durationKey: Key?
+            var duration: Int64 = 0
+            var each = (0..<merges).map { merge in
+                let source = separate ? merge : -1
+                return CumulativeMerge(
+                    bounds: bounds, rankOf: rankOf,
                     kept: { interval, value in
-                        if intervals[interval.key] == nil { intervals[interval.key] = interval }
-                        sums[Key(start: interval.key, source: source), default: CompensatedSum()].add(value)
+                        let key = Key(start: interval.key, source: source)
+                        if key != sumKey {
+                            if let sumKey { sums[sumKey] = sum }
+                            if intervals[interval.key] == nil { intervals[interval.key] = interval }
+                            sum = sums[key] ?? CompensatedSum()
+                            sumKey = key
+                        }
+                        sum.add(value)
                     },
                     covered: { interval, micros in
-                        if intervals[interval.key] == nil { intervals[interval.key] = interval }
-                        durations[Key(start: interval.key, source: source), default: 0] += micros
+                        let key = Key(start: interval.key, source: source)
+                        if key != durationKey {
+                            if let durationKey { durations[durationKey] = duration }
+                            if intervals[interval.key] == nil { intervals[interval.key] = interval }
+                            duration = durations[key] ?? 0
+                            durationKey = key
+                        }
+                        duration += micros
                     })
             }
+            try pieces.forEach { piece in each[separate ? Int(piece.source) : 0].add(piece) }
+            for k in each.indices { each[k].finish() }
+            if let sumKey { sums[sumKey] = sum }
+            if let durationKey { durations[durationKey] = duration }
         }
         let range = query.predicate.dateRange
         let localRange = query.predicate.localDateRange

@@ -1,5 +1,5 @@
 /// The sealing of an encrypted store's scratch files: an append's UUID runs and stub spill,
-/// an import's event spill. Each block is sealed with XChaCha20-Poly1305 (random nonce)
+/// an import's event spill, a statistics merge's runs. Each block is sealed with XChaCha20-Poly1305 (random nonce)
 /// under a key drawn at random once per process, held only in guarded memory
 /// (``SecretBytes``) and never written or passed anywhere, so what a process leaves behind
 /// (a killed one included) opens for nobody, ever, and needs no store key. A block's
@@ -19,6 +19,8 @@ package final class ScratchCipher: Sendable {
         case stubs = 3
         /// A chunk of an import's event spill.
         case importSpill = 4
+        /// A block of a statistics merge's sorted samples.
+        case mergeRun = 5
     }
 
     /// The bytes a sealed block adds to its plaintext.

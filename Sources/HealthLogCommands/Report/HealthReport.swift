@@ -45,14 +45,23 @@ struct HealthReport {
                 && (end.map { type.first.microseconds < $0.microseconds + margin } ?? true)
         }
         guard !live.isEmpty else { return nil }
-        let tallies = try store.sourceTallies(predicate: predicate)
-        guard !tallies.isEmpty else { return nil }
+        // The sources and devices read every sample in the range, alongside the sections,
+        // which read their types.
+        var tallies: Result<[SourceTally], any Error> = .success([])
+        var sections: Result<[ReportPage.Section], any Error> = .success([])
+        OSThread.run({ tallies = Result { try store.sourceTallies(predicate: predicate) } }, alongside: { sections = Result { try self.sections(live) } })
+        let counted = try tallies.get()
+        guard !counted.isEmpty else { return nil }
+        return ReportPage(title: "Health record", subtitle: subtitle(live), sections: [glance(live, counted)] + (try sections.get()))
+    }
+
+    /// The sections after the glance, each only where the range has data.
+    private func sections(_ live: [StoreStats.TypeStats]) throws -> [ReportPage.Section] {
         let byType = Dictionary(uniqueKeysWithValues: live.map { ($0.type, $0) })
-        var sections = [glance(live, tallies)]
         let charts = ReportCharts(report: self, types: byType)
-        sections += try [charts.activity(), charts.heart(), ReportSleep(report: self).section(), charts.body(), charts.vitals()].compactMap { $0 }
+        var sections = try [charts.activity(), charts.heart(), ReportSleep(report: self).section(), charts.body(), charts.vitals()].compactMap { $0 }
         if byType[SampleType.workout.identifier] != nil, let workouts = try ReportWorkouts(report: self).section() { sections.append(workouts) }
-        return ReportPage(title: "Health record", subtitle: subtitle(live), sections: sections)
+        return sections
     }
 
     /// The line under the title: the span and the clock.

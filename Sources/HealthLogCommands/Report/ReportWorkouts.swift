@@ -2,7 +2,8 @@ import HealthLog
 
 /// The report's workouts section: the latest ``listed`` workouts in a table (the library's
 /// ``WorkoutSummary``: distance, energy, heart rate, climb), each with its route drawn as a
-/// small track, and every workout's monthly totals. Routes are read a page at a time.
+/// small track, and every workout's monthly totals. Workouts are read a page at a time;
+/// routes once, as the summaries read them.
 struct ReportWorkouts {
     /// The report.
     let report: HealthReport
@@ -23,7 +24,8 @@ struct ReportWorkouts {
     ///
     /// The monthly totals come from the workouts themselves; the table's rows from
     /// ``HealthStore/workoutSummaries(predicate:timeZone:distanceUnit:energyUnit:)`` over
-    /// the span of the listed workouts only, whose heart rates it then reads.
+    /// the span of the listed workouts only, whose heart rates and routes it then reads (the
+    /// first route of each with more than one point drawn).
     func section() throws -> ReportPage.Section? {
         var months: [String: Month] = [:]
         var starts: [Int64] = []
@@ -44,8 +46,13 @@ struct ReportWorkouts {
         starts.sort()
         let from = Timestamp(microseconds: starts[Swift.max(starts.count - Self.listed, 0)])
         let listedSpan = QueryPredicate.and([report.predicate, .samples(withStart: from, end: nil)])
-        let latest = Array(try report.store.workoutSummaries(predicate: listedSpan, timeZone: report.clock).reversed().prefix(Self.listed))
-        let tracks = try routes(for: Set(latest.map(\.uuid)), listedSpan)
+        var tracks: [SampleUUID: String] = [:]
+        let summaries = try report.store.workoutSummaries(predicate: listedSpan, timeZone: report.clock) { workout, points in
+            guard tracks[workout] == nil else { return }
+            let track = RouteTrack(points: points.map { ($0.latitude, $0.longitude) })
+            if track.points.count > 1 { tracks[workout] = track.svg }
+        }
+        let latest = Array(summaries.reversed().prefix(Self.listed))
         var body = ""
         if starts.count > latest.count { body += "<p class=\"note\">The table lists the latest \(latest.count) of \(starts.count) workouts; the monthly totals cover them all.</p>\n" }
         let rows = latest.map { w in
@@ -63,18 +70,6 @@ struct ReportWorkouts {
         }
         body += ReportPage.table(["Month", "Workouts", "Hours", "km", "kcal"], monthRows, numeric: [1, 2, 3, 4])
         return ReportPage.Section(id: "workouts", title: "Workouts", body: body)
-    }
-
-    /// The small tracks of the routes of `workouts`, by workout.
-    private func routes(for workouts: Set<SampleUUID>, _ predicate: QueryPredicate) throws -> [SampleUUID: String] {
-        guard !workouts.isEmpty else { return [:] }
-        var tracks: [SampleUUID: String] = [:]
-        try pages(WorkoutRouteSample.type.identifier, predicate) { sample in
-            guard let route = sample as? WorkoutRouteSample, let workout = route.workout, workouts.contains(workout), tracks[workout] == nil else { return }
-            let track = RouteTrack(points: route.locations.map { ($0.latitude, $0.longitude) })
-            if track.points.count > 1 { tracks[workout] = track.svg }
-        }
-        return tracks
     }
 
     /// Hands each live sample of `type` matching `predicate` to `body`, a page at a time.

@@ -94,33 +94,11 @@ struct StartTagScan {
             }
             let next = memchr(base + at, 0x3C, count - at).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? count
             if readingName { readName(base, from: at, to: next) }
-            var newlines = 0
-            var k = at
             if counting {
-                var signs = 0
-                while k < next {
-                    let byte = base[k]
-                    k += 1
-                    newlines &+= byte == 0x0A ? 1 : 0
-                    if quote != 0 {
-                        if byte == quote { quote = 0 }
-                    } else if byte == 0x22 || byte == 0x27 {
-                        quote = byte
-                    } else if byte == 0x3D {
-                        signs += 1
-                    } else if byte == 0x3E {
-                        counting = false
-                        break
-                    }
-                }
-                equals += signs
+                equals += countSigns(base, from: at, to: next)
                 if equals > ImportLimits.attributes { return .crowded(CrowdedTag(line: tagLine, element: String(decoding: name, as: UTF8.self))) }
             }
-            while k < next {
-                newlines &+= base[k] == 0x0A ? 1 : 0
-                k += 1
-            }
-            line += newlines
+            line += Self.newlines(base, from: at, to: next)
             if next < count {
                 equals = 0
                 quote = 0
@@ -131,6 +109,44 @@ struct StartTagScan {
             at = next + 1
         }
         return nil
+    }
+
+    /// The `=` signs outside quotes among `base[from..<to]`, up to the start tag's `>`
+    /// (which ends ``counting``); a quoted value is skipped whole with `memchr`, since most
+    /// of a start tag's bytes are its values.
+    private mutating func countSigns(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        var signs = 0
+        var k = from
+        while k < to {
+            if quote != 0 {
+                guard let closing = memchr(base + k, Int32(quote), to - k) else { break }
+                k = UnsafeRawPointer(closing) - UnsafeRawPointer(base) + 1
+                quote = 0
+                continue
+            }
+            let byte = base[k]
+            k += 1
+            if byte == 0x22 || byte == 0x27 {
+                quote = byte
+            } else if byte == 0x3D {
+                signs += 1
+            } else if byte == 0x3E {
+                counting = false
+                break
+            }
+        }
+        return signs
+    }
+
+    /// The newlines among `base[from..<to]`.
+    private static func newlines(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        var count = 0
+        var k = from
+        while k < to, let found = memchr(base + k, 0x0A, to - k) {
+            count += 1
+            k = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+        }
+        return count
     }
 
     /// Keeps the name bytes among the `base[from..<to]`, up to the first byte that ends a name.

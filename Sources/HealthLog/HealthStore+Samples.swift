@@ -32,9 +32,10 @@ extension HealthStore {
             return (samples, sorter.groupsRead)
         }
         var result = QueryResult(newAnchor: .beginning)
+        var memo = RecordMemo()
         _ = try Replayer(snapshot: snapshot, request: ReplayRequest(types: Set(types.map(\.identifier)), predicate: predicate)).run { line in
             guard !line.isDelete else { return }
-            try result.collect(line, location: "\(self.directory): event \(line.seq)")
+            try result.collect(line, memo: &memo, location: "\(self.directory): event \(line.seq)")
         }
         let ranked = result.addedSamples.enumerated().map { place, sample in
             (ranks: order.map { $0.rank(start: sample.start.microseconds, end: sample.end.microseconds) }, place: place, sample: sample)

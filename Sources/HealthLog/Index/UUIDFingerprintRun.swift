@@ -389,6 +389,39 @@ final class UUIDFingerprintRun {
         }
     }
 
+    /// The run's keys in order, one at a time (``forEachKey(_:)`` as a cursor, for a merge
+    /// that interleaves runs without holding their keys).
+    struct KeyCursor {
+        /// The run read.
+        private let run: UUIDFingerprintRun
+        /// The bit-vector word being read, the ones not taken yet, and the key index.
+        private var w = 0
+        private var x: UInt64 = 0
+        private var i = 0
+
+        /// A cursor at the first key of `run`.
+        init(_ run: UUIDFingerprintRun) {
+            self.run = run
+            x = run.highWords > 0 && run.highBase != nil ? UUIDFingerprintRun.word(run.highBase!, 0) : 0
+        }
+
+        /// The next key (fingerprint << 32 | block), or `nil` past the last.
+        mutating func next() -> UInt64? {
+            guard let high = run.highBase, let packed = run.packedBase else { return nil }
+            while x == 0 {
+                w += 1
+                guard w < run.highWords else { return nil }
+                x = UUIDFingerprintRun.word(high, w)
+            }
+            let lowBits = UInt64(run.lowBits)
+            let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
+            let value = UUIDFingerprintRun.field(packed, i, width: run.lowBits + run.blockBits)
+            x &= x - 1
+            i += 1
+            return (bucket << lowBits | value & ((1 << lowBits) - 1)) << 32 | value >> lowBits
+        }
+    }
+
     /// Every key in order.
     func keys() -> [UInt64] {
         var out: [UInt64] = []

@@ -1,4 +1,4 @@
-/// The sealing of an encrypted store's scratch files: an append's UUID runs and stub spill,
+/// The sealing of an encrypted store's scratch files: an append's UUID runs, stub spill and fingerprint keys,
 /// an import's event spill. Each block is sealed with XChaCha20-Poly1305 (random nonce)
 /// under a key drawn at random once per process, held only in guarded memory
 /// (``SecretBytes``) and never written or passed anywhere, so what a process leaves behind
@@ -19,6 +19,8 @@ package final class ScratchCipher: Sendable {
         case stubs = 3
         /// A chunk of an import's event spill.
         case importSpill = 4
+        /// A page of an append's sorted fingerprint keys.
+        case fingerprintKeys = 5
     }
 
     /// The bytes a sealed block adds to its plaintext.

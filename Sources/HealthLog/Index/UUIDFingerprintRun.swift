@@ -169,6 +169,15 @@ final class UUIDFingerprintRun {
         directory = entries
         highBase = body.baseAddress!
         packedBase = body.baseAddress! + 8 * highWords
+        // The checks read every page of a plaintext run: let them go (lookups read a few back).
+        bytes?.releaseAll()
+    }
+
+    /// Lets the kernel drop the pages of a plaintext run's mapping read so far from this
+    /// process's memory (a sealed run's opened body stays), so reading a large run whole
+    /// adds a bounded amount to it.
+    func releasePages() {
+        bytes?.releaseAll()
     }
 
     deinit { opened?.deallocate() }
@@ -418,6 +427,8 @@ final class UUIDFingerprintRun {
             let value = UUIDFingerprintRun.field(packed, i, width: run.lowBits + run.blockBits)
             x &= x - 1
             i += 1
+            // Every 2^20 keys (about 3 MB of the run), the pages read go.
+            if i & ((1 << 20) - 1) == 0 { run.releasePages() }
             return (bucket << lowBits | value & ((1 << lowBits) - 1)) << 32 | value >> lowBits
         }
     }

@@ -1,23 +1,22 @@
 /// The adds and deletes of the append in progress, by UUID: they go to a
 /// ``UUIDRunBuilder`` (partial runs on disk, for lookups) and, as a fingerprint each, to
-/// the append's run of the store's UUID index (``UUIDFingerprintRun/AppendEvents``,
+/// the append's run of the store's UUID index (``UUIDFingerprintRun/Events``,
 /// encoded after the last event); lookups search the events the builder still holds (a
 /// small hash) and, when a ``UUIDBloom`` over the UUIDs it wrote out says maybe, those of
 /// its partial runs on disk whose chunks' filters (``UUIDChunkFilters``) say maybe too.
 ///
-/// Memory is not bounded by the append's size: it holds the fingerprint of every event
-/// (4 bytes an event, for the append's run), one chunk of events with their hash (at most
-/// about 40 MB at ``UUIDRunBuilder/defaultChunkEvents``) and, once an append is larger
-/// than a chunk, the two kinds of filter, 16 MB each at most; while the run is encoded
-/// after the last event, its sorted keys (8 bytes an event) and the encoded run (about 3
-/// bytes an event) are held beside the fingerprints. No hash slot is held per sample.
+/// Memory holds one chunk of events with their hash (about 20 MB at
+/// ``defaultChunkEvents``), a stretch of the fingerprint keys (the rest are sorted on
+/// disk) and, once an append is larger than a chunk, the two kinds of filter, 8 MB each
+/// at most; they are all let go when the run's encoding starts, which
+/// holds the encoded run (about 3 bytes an event). No hash slot is held per sample.
 final class AppendedUUIDs {
     /// The partial runs lookups read.
     private let builder: UUIDRunBuilder
     /// The first sequence number of the append's run.
     private let from: UInt64
     /// The fingerprint of every event, for the append's run.
-    @exclusivity(unchecked) private var events = UUIDFingerprintRun.AppendEvents()
+    @exclusivity(unchecked) private var events: UUIDFingerprintRun.Events
     /// The encoding of the append's run, once ``prepareFinish(through:cipher:)`` started it.
     private var job: FingerprintRunJob?
     /// Events the builder holds before it writes them out.
@@ -37,8 +36,13 @@ final class AppendedUUIDs {
     /// How many UUIDs went into the partial runs (one repeated across chunks counts twice).
     private var written = 0
     /// The chunks the filter of every written UUID is first sized for: an append of up to
-    /// about a million events never rebuilds it and tests a filter of 2 MB, not 16.
-    static let firstBloomChunks = 4
+    /// about a million events never rebuilds it and tests a filter of 2 MB, not 8.
+    static let firstBloomChunks = 8
+    /// The events an append holds before its builder writes them out, by default: 2¹⁷,
+    /// about 20 MB with their hash while a chunk is written out, so an append's peak stays
+    /// within 64 MB; the chunk filters (``UUIDChunkFilters``) keep lookups of deletes
+    /// reading only the partial runs that may hold their UUID, however many there are.
+    static let defaultChunkEvents = 1 << 17
     /// The UUIDs of each chunk written out, which tell the partial runs a lookup reads.
     @exclusivity(unchecked) private var chunks: UUIDChunkFilters
     /// The first sequence number of the chunk the builder holds.
@@ -55,15 +59,19 @@ final class AppendedUUIDs {
     /// `sealing` for an encrypted store), and the chunks' filters take at most
     /// `chunkFilterBudget` bytes.
     init(
-        from: UInt64, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget,
+        from: UInt64, chunkEvents: Int = defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget,
         sealing: ScratchCipher? = nil
     ) {
         builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents, sealing: sealing)
         self.from = from
         self.chunkEvents = chunkEvents
         recent = UUIDPositions(capacity: chunkEvents)
+        // Room for a chunk at once: grown by doubling, the arrays would take up to twice that.
+        recentUUIDs.reserveCapacity(chunkEvents)
+        recentFound.reserveCapacity(chunkEvents)
         chunks = UUIDChunkFilters(budget: chunkFilterBudget)
         chunkFrom = from
+        events = UUIDFingerprintRun.Events(sealing: sealing)
     }
 
     /// Adds event `seq` (after every event added before), which adds or deletes `uuid`.
@@ -85,7 +93,7 @@ final class AppendedUUIDs {
         if isDelete { recentFound[at].deleteSeq = seq } else { recentFound[at].addSeq = seq }
         // Its block is in the cache: the lookup before this add tested it.
         if bloomCapacity > 0 { bloom.insert(hash: miss?.hash ?? UUIDBloom.mix(uuid)) }
-        events.add(uuid, seq: seq)
+        try events.add(uuid, seq: seq)
         try builder.add(uuid, seq: seq, isDelete: isDelete)
         if builder.pendingCount == 0 { try moveRecentToBloom(through: seq) }
     }
@@ -125,10 +133,16 @@ final class AppendedUUIDs {
     /// Starts encoding the append's run covering `from...to` (every event added) on a
     /// thread of its own (``FingerprintRunJob``), so a caller with other work before it
     /// needs the run (a commit's syncs) overlaps the two; no more events may be added. The
-    /// run's body is sealed with `cipher` (the store's; `nil` for a plaintext store).
+    /// run's body is sealed with `cipher` (the store's; `nil` for a plaintext store). The
+    /// lookups' hash and filters are let go: no lookup follows.
     func prepareFinish(through to: UInt64, cipher: StoreCipher?) {
         job = FingerprintRunJob(events, from: from, to: to, cipher: cipher)
-        events = UUIDFingerprintRun.AppendEvents()
+        events = UUIDFingerprintRun.Events()
+        recent = UUIDPositions(capacity: 0)
+        recentUUIDs = []
+        recentFound = []
+        bloom = UUIDBloom(capacity: 1)
+        chunks = UUIDChunkFilters()
     }
 
     /// The append's run covering `from...to` (every event added), bound to `binding` (the

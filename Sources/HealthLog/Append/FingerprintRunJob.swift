@@ -1,5 +1,5 @@
 /// The encoding of an append's run of the fingerprint UUID index
-/// (``UUIDFingerprintRun/AppendEvents/fileBytes(from:to:binding:cipher:)``) on a thread of its own,
+/// (``UUIDFingerprintRun/Events/fileBytes(from:to:binding:cipher:)``) on a thread of its own,
 /// started before the commit's syncs so the two overlap; ``write(into:binding:)`` waits for
 /// it, binds the run to the log the commit left and writes the file. Nothing is written
 /// before that, so a job given up leaves no file.
@@ -8,7 +8,7 @@ final class FingerprintRunJob {
     /// which orders the two accesses).
     private final class Box {
         /// Set by the thread before it ends.
-        var bytes: [UInt8]?
+        var bytes: Result<[UInt8], any Error>?
     }
 
     /// The run's range.
@@ -24,12 +24,12 @@ final class FingerprintRunJob {
 
     /// Starts encoding the run of `events` covering `from...to`, its body sealed with
     /// `cipher` (the store's; `nil` for a plaintext store).
-    init(_ events: UUIDFingerprintRun.AppendEvents, from: UInt64, to: UInt64, cipher: StoreCipher?) {
+    init(_ events: UUIDFingerprintRun.Events, from: UInt64, to: UInt64, cipher: StoreCipher?) {
         self.from = from
         self.to = to
         self.cipher = cipher
         let box = box
-        let work = { box.bytes = events.fileBytes(from: from, to: to, binding: .unbound, cipher: cipher) }
+        let work = { box.bytes = Result { try events.fileBytes(from: from, to: to, binding: .unbound, cipher: cipher) } }
         thread = OSThread.start(work)
         if thread == nil { work() }
     }
@@ -48,10 +48,14 @@ final class FingerprintRunJob {
     /// derived data); returns it.
     func write(into directory: String, binding: LogBinding) throws -> UUIDFingerprintRun {
         join()
-        guard let bytes = box.bytes else { throw HealthLogError(.io, "the encoding of a UUID run ended without its bytes") }
+        guard let outcome = box.bytes else { throw HealthLogError(.io, "the encoding of a UUID run ended without its bytes") }
+        // Taken out of the box, so binding the bytes changes them in place, not a copy.
+        box.bytes = nil
+        var bytes = try outcome.get()
+        UUIDFingerprintRun.rebind(&bytes, to: binding)
         try OwnedDirectory.prepare(directory)
         let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-        try DurableFile.replace(path, with: UUIDFingerprintRun.rebound(bytes, to: binding), sync: false)
+        try DurableFile.replace(path, with: bytes, sync: false)
         return try UUIDFingerprintRun.open(path, cipher: cipher)
     }
 }

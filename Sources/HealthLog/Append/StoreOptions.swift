@@ -27,7 +27,7 @@ public struct StoreOptions: Sendable {
     package var faults = FaultPlan()
     /// Events an append holds in memory for its UUID bookkeeping before it writes them out
     /// sorted (see ``UUIDRunBuilder``); internal, so tests can force many chunks.
-    var appendChunkEvents = UUIDRunBuilder.defaultChunkEvents
+    var appendChunkEvents = AppendedUUIDs.defaultChunkEvents
 
     /// The defaults.
     public init() {}

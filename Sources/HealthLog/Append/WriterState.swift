@@ -48,7 +48,7 @@ struct WriterState {
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the key for an encrypted store's scratch
     ///   files cannot be made.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
+    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = AppendedUUIDs.defaultChunkEvents) throws {
         self.layout = layout
         self.snapshot = snapshot
         self.cipher = cipher

@@ -6,9 +6,9 @@
 /// the UUIDs that fit there, more absent UUIDs test positive (each costs a lookup on disk),
 /// but memory stays bounded whatever the append's size.
 struct UUIDBloom {
-    /// The most bytes a filter takes (sized for about 8.4 million UUIDs at 0.1%, and about
-    /// 13 million at 1%).
-    static let maximumBytes = 16 << 20
+    /// The most bytes a filter takes (sized for about 4.2 million UUIDs at 0.1%, and about
+    /// 6.5 million at 1%), so the writer's two kinds of filter stay within 16 MB together.
+    static let maximumBytes = 8 << 20
     /// The bits, eight words (one 64-byte block) per block.
     private var words: [UInt64]
     /// The number of blocks minus one (a power of two minus one).

@@ -12,7 +12,7 @@
 /// positives grows.
 struct UUIDChunkFilters {
     /// The budget by default: as much as the append's filter of every written UUID takes
-    /// at most (16 bits per UUID up to about 8.4 million UUIDs, fewer past them).
+    /// at most (16 bits per UUID up to about 4.2 million UUIDs, fewer past them).
     static let defaultBudget = UUIDBloom.maximumBytes
 
     /// The first sequence number of each chunk, ascending; chunks are adjacent.

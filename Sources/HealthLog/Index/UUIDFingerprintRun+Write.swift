@@ -57,22 +57,26 @@ extension UUIDFingerprintRun {
         }
 
         /// The run file's bytes, header and body, bound to `binding` (the log's at ``to``),
-        /// the body sealed with `cipher` (`nil`: a plaintext store's run).
-        func fileBytes(binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
+        /// the body sealed with `cipher` (`nil`: a plaintext store's run). The encoder lets
+        /// its words go as it copies them, so the run is held about twice at most, not three
+        /// times; it is empty afterwards.
+        mutating func takeFileBytes(binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
             precondition(appended == count, "every announced key was appended")
             var body: [UInt8] = []
             body.reserveCapacity(8 * (high.count + packed.count))
-            for words in [high, packed] {
-                words.withUnsafeBytes { raw in body.append(contentsOf: raw) }
-            }
+            high.withUnsafeBytes { raw in body.append(contentsOf: raw) }
+            high = []
+            packed.withUnsafeBytes { raw in body.append(contentsOf: raw) }
+            packed = []
             #if _endian(big)
             preconditionFailure("run files are little-endian")
             #endif
+            let (from, to, count, widths) = (from, to, UInt64(count), [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
             let naming = { (header: inout ByteWriter) in
                 header.append(from)
                 header.append(to)
-                header.append(UInt64(count))
-                header.append(bytes: [UInt8(lowBits), UInt8(blockBits), UInt8(blockShift), 0])
+                header.append(count)
+                header.append(bytes: widths)
             }
             if let cipher, !body.isEmpty {
                 body = cipher.seal(body, .derivedFile, place: SmallFile.place(UUIDFingerprintRun.file.prefix(naming), unit: 0))
@@ -86,41 +90,10 @@ extension UUIDFingerprintRun {
 
         /// Writes the run, bound to `binding` and its body sealed with `cipher`, into
         /// `directory` (temporary file and rename; derived data, so not synced); returns its path.
-        func write(directory: String, binding: LogBinding, cipher: StoreCipher?) throws -> String {
+        mutating func write(directory: String, binding: LogBinding, cipher: StoreCipher?) throws -> String {
             let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-            try SmallFile.write(path, fileBytes(binding: binding, cipher: cipher), sync: false)
+            try SmallFile.write(path, takeFileBytes(binding: binding, cipher: cipher), sync: false)
             return path
-        }
-    }
-
-    /// The events of a run in the making, in sequence order: each event's fingerprint and
-    /// sequence number (12 bytes), turned into keys when the run's range is known.
-    struct Events {
-        /// The fingerprints.
-        private var fingerprints: [UInt32] = []
-        /// The sequence numbers.
-        private var seqs: [UInt64] = []
-
-        /// How many events were added.
-        var count: Int { seqs.count }
-
-        /// Adds the event `seq` of `uuid`.
-        mutating func add(_ uuid: SampleUUID, seq: UInt64) {
-            fingerprints.append(UUIDFingerprint.of(uuid))
-            seqs.append(seq)
-        }
-
-        /// The keys of these events in a run covering `from...to`, in event order.
-        func keys(from: UInt64, to: UInt64) -> [UInt64] {
-            let shift = UUIDFingerprint.blockShift(from: from, to: to)
-            let base = from >> UInt64(shift)
-            return seqs.indices.map { UInt64(fingerprints[$0]) << 32 | ((seqs[$0] >> UInt64(shift)) - base) }
-        }
-
-        /// Writes the run of these events covering `from...to`, bound to `binding` (the
-        /// log's at `to`) and sealed with `cipher`, into `directory`; returns it.
-        func write(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
-            try UUIDFingerprintRun.write(keys: keys(from: from, to: to), from: from, to: to, binding: binding, cipher: cipher, directory: directory)
         }
     }
 
@@ -139,6 +112,13 @@ extension UUIDFingerprintRun {
         var fields = ByteWriter()
         binding.write(to: &fields)
         return file.resealed(bytes, at: bindingOffset, with: fields.bytes)
+    }
+
+    /// Binds `bytes` (a whole run file) to `binding` in place, as ``rebound(_:to:)`` does.
+    static func rebind(_ bytes: inout [UInt8], to binding: LogBinding) {
+        var fields = ByteWriter()
+        binding.write(to: &fields)
+        file.reseal(&bytes, at: bindingOffset, with: fields.bytes)
     }
 
     /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits in one

@@ -169,6 +169,15 @@ final class UUIDFingerprintRun {
         directory = entries
         highBase = body.baseAddress!
         packedBase = body.baseAddress! + 8 * highWords
+        // The checks read every page of a plaintext run: let them go (lookups read a few back).
+        bytes?.releaseAll()
+    }
+
+    /// Lets the kernel drop the pages of a plaintext run's mapping read so far from this
+    /// process's memory (a sealed run's opened body stays), so reading a large run whole
+    /// adds a bounded amount to it.
+    func releasePages() {
+        bytes?.releaseAll()
     }
 
     deinit { opened?.deallocate() }
@@ -386,6 +395,41 @@ final class UUIDFingerprintRun {
                 x &= x - 1
                 i += 1
             }
+        }
+    }
+
+    /// The run's keys in order, one at a time (``forEachKey(_:)`` as a cursor, for a merge
+    /// that interleaves runs without holding their keys).
+    struct KeyCursor {
+        /// The run read.
+        private let run: UUIDFingerprintRun
+        /// The bit-vector word being read, the ones not taken yet, and the key index.
+        private var w = 0
+        private var x: UInt64 = 0
+        private var i = 0
+
+        /// A cursor at the first key of `run`.
+        init(_ run: UUIDFingerprintRun) {
+            self.run = run
+            x = run.highWords > 0 && run.highBase != nil ? UUIDFingerprintRun.word(run.highBase!, 0) : 0
+        }
+
+        /// The next key (fingerprint << 32 | block), or `nil` past the last.
+        mutating func next() -> UInt64? {
+            guard let high = run.highBase, let packed = run.packedBase else { return nil }
+            while x == 0 {
+                w += 1
+                guard w < run.highWords else { return nil }
+                x = UUIDFingerprintRun.word(high, w)
+            }
+            let lowBits = UInt64(run.lowBits)
+            let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
+            let value = UUIDFingerprintRun.field(packed, i, width: run.lowBits + run.blockBits)
+            x &= x - 1
+            i += 1
+            // Every 2^20 keys (about 3 MB of the run), the pages read go.
+            if i & ((1 << 20) - 1) == 0 { run.releasePages() }
+            return (bucket << lowBits | value & ((1 << lowBits) - 1)) << 32 | value >> lowBits
         }
     }
 

@@ -40,19 +40,22 @@ extension UUIDRun {
     /// `body`, the plain entries from entry `first` (a page's first) of the run covering
     /// `from...to`, as stored: sealed a page at a time.
     static func sealedPages(_ body: [UInt8], first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
+        body.withUnsafeBytes { sealedPages($0, first: first, from: from, to: to, sealing: sealing) }
+    }
+
+    /// ``sealedPages(_:first:from:to:sealing:)`` of plain entries read in place.
+    static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
         let pageLength = pageEntries * entryLength
-        let pages = (body.count + pageLength - 1) / pageLength
-        var out = [UInt8](repeating: 0, count: body.count + pages * ScratchCipher.overhead)
-        body.withUnsafeBytes { plain in
-            out.withUnsafeMutableBytes { target in
-                for page in 0..<pages {
-                    let start = page * pageLength
-                    let end = min(plain.count, start + pageLength)
-                    let at = page * sealedPageLength
-                    sealing.seal(
-                        UnsafeRawBufferPointer(rebasing: plain[start..<end]), .uuidRunPage, place: (from, to, UInt64(first / pageEntries + page)),
-                        into: UnsafeMutableRawBufferPointer(rebasing: target[at..<at + end - start + ScratchCipher.overhead]))
-                }
+        let pages = (plain.count + pageLength - 1) / pageLength
+        var out = [UInt8](repeating: 0, count: plain.count + pages * ScratchCipher.overhead)
+        out.withUnsafeMutableBytes { target in
+            for page in 0..<pages {
+                let start = page * pageLength
+                let end = min(plain.count, start + pageLength)
+                let at = page * sealedPageLength
+                sealing.seal(
+                    UnsafeRawBufferPointer(rebasing: plain[start..<end]), .uuidRunPage, place: (from, to, UInt64(first / pageEntries + page)),
+                    into: UnsafeMutableRawBufferPointer(rebasing: target[at..<at + end - start + ScratchCipher.overhead]))
             }
         }
         return out

@@ -250,8 +250,13 @@ final class UUIDRun {
         let path = directory + "/" + fileName(from: from, to: to)
         if let sealing {
             let table = storedTable(blockTable.bytes, from: from, to: to, count: entries.count, sealing: sealing)
-            let body = sealedPages(Array(file[entriesStart...]), first: 0, from: from, to: to, sealing: sealing)
-            try SmallFile.write(path, header(from: from, to: to, count: entries.count, table: table, sealed: true) + table + body, sync: false)
+            // Sealed from the buffer in place and written in two pieces: no copy of the entries.
+            let body = file.withUnsafeBytes { sealedPages(UnsafeRawBufferPointer(rebasing: $0[entriesStart...]), first: 0, from: from, to: to, sealing: sealing) }
+            let head = header(from: from, to: to, count: entries.count, table: table, sealed: true) + table
+            try DurableFile.replace(path, sync: false) { fd in
+                try fd.write(head, at: 0)
+                try fd.write(body, at: head.count)
+            }
             return path
         }
         file.replaceSubrange(0..<headerLength, with: header(from: from, to: to, count: entries.count, table: blockTable.bytes))

@@ -14,7 +14,7 @@ import Darwin
 /// and a few blocks, and each event is rewritten about log₆₄(events / chunk) times. Fewer
 /// events than a chunk are never written. The append gives the runs up with
 /// ``discard()``: its run in the store is a fingerprint run encoded from its events
-/// (``UUIDFingerprintRun/AppendEvents``).
+/// (``UUIDFingerprintRun/Events``).
 ///
 /// Partial runs go into the given directory, or (when none is given, as for an append)
 /// into a scratch directory (``ScratchFiles``) made on the first spill and removed by

@@ -90,7 +90,7 @@ final class UUIDRunSet {
         guard let snapshot, last > coveredSeq else { return }
         try OwnedDirectory.prepare(directory)
         var from = coveredSeq + 1
-        var events = UUIDFingerprintRun.Events()
+        var events = try UUIDFingerprintRun.Events(sealedLike: cipher)
         var lines = BatchLines()
         for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
@@ -99,13 +99,13 @@ final class UUIDRunSet {
                     guard let uuid = event.uuid else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) has no readable uuid")
                     }
-                    events.add(uuid, seq: event.seq)
+                    try events.add(uuid, seq: event.seq)
                 }
             }
             let end = batch.header.lastSeq
             if events.count >= chunkEvents, end < last {
                 try add(events.write(from: from, to: end, binding: LogBinding(storeID: snapshot.meta.storeID, lastBatch: batch.header), cipher: cipher, directory: directory))
-                events = UUIDFingerprintRun.Events()
+                events = try UUIDFingerprintRun.Events(sealedLike: cipher)
                 from = end + 1
             }
         }

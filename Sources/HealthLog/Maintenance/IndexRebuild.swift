@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// What rebuilding a store's derived files gathers from one walk of its log, and writes at
-/// the end: the UUID index (one ``UUIDFingerprintRun``, from 12 bytes an event held in
-/// memory), the sync-identifier table, the segments' sidecar indexes, and the deleted-add
+/// the end: the UUID index (one ``UUIDFingerprintRun``, from its events' keys, sorted a
+/// stretch at a time on scratch disk), the sync-identifier table, the segments' sidecar indexes, and the deleted-add
 /// index (``DeletedAddIndex``, from the delete groups and the add groups of the types
 /// deleted). `reindex` (``Reindexer``) walks the log for it alone; a restore gathers it in
 /// its verification pass (``Verifier/rebuildsIndexes``), so it reads the log once.
 struct IndexRebuild {
     /// Every event's UUID and sequence number, for the UUID index.
-    private var uuids = UUIDFingerprintRun.Events()
+    private var uuids: UUIDFingerprintRun.Events
     /// The adds given: every UUID has one (kept in its batch's dropped list once compacted).
     private(set) var adds = 0
     /// The sync identifiers' newest samples, in the making.
@@ -20,10 +20,20 @@ struct IndexRebuild {
     /// The lines of the batch being walked that name a sync identifier, with their numbers.
     private var syncLines: [(seq: UInt64, line: [UInt8])] = []
 
+    /// Nothing gathered yet, for a store whose derived files `cipher` seals (its scratch
+    /// files are then sealed too).
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the scratch key cannot be made.
+    init(sealedLike cipher: StoreCipher?) throws {
+        uuids = try UUIDFingerprintRun.Events(sealedLike: cipher)
+    }
+
     /// Gives the event `seq` (after every event given before, in sequence order; stored or
     /// dropped by compaction) that adds or deletes `uuid`.
-    mutating func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) {
-        uuids.add(uuid, seq: seq)
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when its scratch file cannot be written.
+    mutating func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
+        try uuids.add(uuid, seq: seq)
         if !isDelete { adds += 1 }
     }
 

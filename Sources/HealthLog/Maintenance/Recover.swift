@@ -98,7 +98,12 @@ struct Recover {
     private func scan(_ files: [SegmentName], storeID: StoreID, cipher: StoreCipher?, stoppingAtSealed: Bool, decoder: LZ4FrameDecoder) -> Scanned {
         var scanned = Scanned()
         for name in files {
-            let file = read(name, &scanned.notes)
+            guard let file = read(name, &scanned.notes) else {
+                // As an empty file: its header is incomplete.
+                scanned.unreadable.append(RecoverReport.Unreadable(file: "segments/" + name.fileName, offset: 0, length: 0, reason: "segment header is incomplete", seqs: nil))
+                scanned.issued = max(scanned.issued, name.baseSeq)
+                continue
+            }
             let path = source.segment(baseSeq: file.name.baseSeq, generation: file.name.generation)
             let scan = RecoverScan(
                 file.bytes, name: file.name, file: "segments/" + file.name.fileName, path: path, storeTag: storeID.tag, cipher: cipher, decoder: decoder)
@@ -110,6 +115,7 @@ struct Recover {
             scanned.unreadable += scan.unreadable.map {
                 RecoverReport.Unreadable(file: $0.file, offset: $0.offset, length: $0.length, reason: $0.reason, seqs: $0.seqs)
             }
+            if let failure = file.bytes.failure { scanned.notes.append("segments/\(name.fileName) cannot be read past byte \(file.bytes.count): \(failure)") }
             scanned.issued = max(
                 scanned.issued, file.name.baseSeq, scan.batches.last?.header.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
         }
@@ -132,7 +138,7 @@ struct Recover {
     /// One segment file's name and bytes.
     private struct SegmentBytes {
         var name: SegmentName
-        var bytes: [UInt8]
+        var bytes: SegmentWindow
     }
 
     /// The segment files, in order; none (and a note) when `segments/` cannot be listed.
@@ -152,20 +158,24 @@ struct Recover {
         }
     }
 
-    /// Reads segment `name` whole (one at a time, so memory holds one segment); one that
-    /// cannot be read is a note and counts as empty.
-    private func read(_ name: SegmentName, _ notes: inout [String]) -> SegmentBytes {
+    /// Opens segment `name` for reading a window at a time (``SegmentWindow``: memory holds
+    /// a window, not the segment); one that cannot be opened is a note and counts as empty.
+    private func read(_ name: SegmentName, _ notes: inout [String]) -> SegmentBytes? {
         let path = source.segment(baseSeq: name.baseSeq, generation: name.generation)
         do {
             let fd = try FileDescriptor.open(path, flags: O_RDONLY)
-            defer { fd.close() }
-            return SegmentBytes(name: name, bytes: try fd.read(at: 0, count: try fd.size()))
+            do {
+                return SegmentBytes(name: name, bytes: SegmentWindow(fd, count: try fd.size()))
+            } catch {
+                fd.close()
+                throw error
+            }
         } catch let error as HealthLogError {
             notes.append("segments/\(name.fileName) cannot be read: \(error.message)")
         } catch {
             notes.append("segments/\(name.fileName) cannot be read")
         }
-        return SegmentBytes(name: name, bytes: [])
+        return nil
     }
 
     /// The store's identity and `meta`: `meta`'s, else (`meta` unreadable, `nil`) the one

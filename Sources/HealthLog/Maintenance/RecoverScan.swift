@@ -66,8 +66,8 @@ struct RecoverScan {
     private let name: SegmentName
     /// The store's cipher; `nil` for a plaintext store.
     private let cipher: StoreCipher?
-    /// The file's bytes.
-    private let bytes: [UInt8]
+    /// The file's bytes, read a window at a time.
+    private let bytes: SegmentWindow
     /// The store's tag; batches of another store are not this store's events.
     private let storeTag: UInt64
     /// Decompresses frames to check them.
@@ -76,7 +76,7 @@ struct RecoverScan {
     /// Walks `bytes`, the content of segment `name` (at `path`, `file` in messages),
     /// keeping the batches of the store with tag `storeTag`, whose units open with `cipher`
     /// in an encrypted store.
-    init(_ bytes: [UInt8], name: SegmentName, file: String, path: String, storeTag: UInt64, cipher: StoreCipher?, decoder: LZ4FrameDecoder) {
+    init(_ bytes: SegmentWindow, name: SegmentName, file: String, path: String, storeTag: UInt64, cipher: StoreCipher?, decoder: LZ4FrameDecoder) {
         self.file = file
         self.path = path
         self.name = name
@@ -86,7 +86,7 @@ struct RecoverScan {
         self.decoder = decoder
         var offset = SegmentLayout.prologueLength
         var pending: (offset: Int, reason: String)?
-        if let problem = Self.prologueProblem(bytes) {
+        if let problem = Self.prologueProblem(bytes.array(0..<min(bytes.count, SegmentLayout.prologueLength))) {
             pending = (0, problem)
             offset = nextHeader(from: 0) ?? bytes.count
         }
@@ -136,10 +136,10 @@ struct RecoverScan {
     /// past the end of the file), or `nil`. A sealed header whose table cannot be opened
     /// (no cipher, or its table does not authenticate here) comes as a shell, with why.
     private mutating func soundHeader(at offset: Int) -> (BatchHeader, Int, String?)? {
-        guard offset + 8 <= bytes.count, ByteReaderValue.u32(bytes, offset) == FormatConstants.batchHeaderMagic else { return nil }
-        let length = Int(ByteReaderValue.u32(bytes, offset + 4))
+        guard offset + 8 <= bytes.count, bytes.u32(offset) == FormatConstants.batchHeaderMagic else { return nil }
+        let length = Int(bytes.u32(offset + 4))
         guard length <= FormatConstants.maxBatchHeaderLength, offset + 8 + length <= bytes.count else { return nil }
-        let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
+        let payload = bytes.array((offset + 8)..<(offset + 8 + length))
         let end = offset + 8 + length
         guard let place = batchPlace(offset) else {
             guard let header = try? BatchHeader.decode(payload: payload, shell: true), header.storeTag == storeTag else { return nil }
@@ -161,11 +161,11 @@ struct RecoverScan {
     /// Why there is no sound batch header at `offset`.
     private func headerProblem(at offset: Int) -> String {
         guard offset + 8 <= bytes.count else { return "batch header is incomplete" }
-        guard ByteReaderValue.u32(bytes, offset) == FormatConstants.batchHeaderMagic else { return "bytes that are not a batch header" }
-        let length = Int(ByteReaderValue.u32(bytes, offset + 4))
+        guard bytes.u32(offset) == FormatConstants.batchHeaderMagic else { return "bytes that are not a batch header" }
+        let length = Int(bytes.u32(offset + 4))
         guard length <= FormatConstants.maxBatchHeaderLength, offset + 8 + length <= bytes.count else { return "batch header is incomplete" }
         do {
-            let header = try BatchHeader.decode(payload: Array(bytes[(offset + 8)..<(offset + 8 + length)]), place: batchPlace(offset))
+            let header = try BatchHeader.decode(payload: bytes.array((offset + 8)..<(offset + 8 + length)), place: batchPlace(offset))
             return header.storeTag == storeTag ? "batch header is unreadable" : "batch belongs to another store"
         } catch let violation as FormatViolation {
             return violation.reason
@@ -178,7 +178,7 @@ struct RecoverScan {
     private mutating func nextHeader(from start: Int) -> Int? {
         var k = start
         while k + 8 <= bytes.count {
-            if bytes[k] == 0x51, bytes[k + 1] == 0x2A, bytes[k + 2] == 0x4D, bytes[k + 3] == 0x18, soundHeader(at: k) != nil { return k }
+            if bytes.byte(k) == 0x51, bytes.byte(k + 1) == 0x2A, bytes.byte(k + 2) == 0x4D, bytes.byte(k + 3) == 0x18, soundHeader(at: k) != nil { return k }
             k += 1
         }
         return nil
@@ -196,7 +196,8 @@ struct RecoverScan {
         var raw: [UInt8] = []
         let place = header.isSealed ? batchPlace(offset) : nil
         for (index, group) in header.groups.enumerated() {
-            var frame = Array(bytes[at..<(at + Int(group.frameLength))])
+            guard at + Int(group.frameLength) <= bytes.count else { return "batch frames end past the end of the file" }
+            var frame = bytes.array(at..<(at + Int(group.frameLength)))
             at += Int(group.frameLength)
             guard CRC32C.checksum(frame[...]) == group.frameCRC else { return "frame checksum mismatch in group '\(group.type)'" }
             if let place {

@@ -1,7 +1,7 @@
 /// `reindex`: under the writer lock, walks the segments once and rebuilds every derived
 /// file from them (``IndexRebuild``): the segments' sidecar indexes, the UUID index, the
-/// sync-identifier table and the deleted-add index. Memory holds one batch, the events'
-/// fingerprints (and the deleted samples' UUIDs), not the log. The old files are removed
+/// sync-identifier table and the deleted-add index. Memory holds one batch, a stretch of the
+/// events' fingerprints (the rest sorted on scratch disk) and the deleted samples' UUIDs, not the log. The old files are removed
 /// only once the walk is done.
 struct Reindexer {
     /// The store.
@@ -16,7 +16,7 @@ struct Reindexer {
         guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
         let writer = try LogWriter(layout, options: options)
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
-        var rebuild = IndexRebuild()
+        var rebuild = try IndexRebuild(sealedLike: snapshot.cipher)
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
         for (done, batch) in batches.enumerated() {
@@ -26,7 +26,7 @@ struct Reindexer {
                 for event in lines.uuidEvents(batch.header, in: raw) {
                     guard let uuid = event.uuid else { throw snapshot.unreadableEvent(event.seq, in: batch) }
                     if let line = event.line { rebuild.gather(line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: event.seq) }
-                    rebuild.add(uuid, seq: event.seq, isDelete: event.isDelete)
+                    try rebuild.add(uuid, seq: event.seq, isDelete: event.isDelete)
                 }
             }
             if let seq = rebuild.endBatch() { throw snapshot.unreadableEvent(seq, in: batch) }

@@ -10,9 +10,10 @@ import Darwin
 /// (``UUIDFingerprintRun``: header, body checksum, bit vector). The walk then gives it
 /// every committed event in sequence order (``add(_:seq:isDelete:)``), and for each run
 /// that opened it collects the fingerprint and sequence number of each event of the run's
-/// range (12 bytes an event, in memory: nothing is written, read-only commands never write
-/// into the store). ``finish(headSeq:_:)`` compares each stored run's keys with the keys
-/// the log implies, in order.
+/// range (``UUIDFingerprintRun/Events``: a stretch in memory, the rest sorted in a scratch
+/// file outside the store, which read-only commands never write into).
+/// ``finish(headSeq:_:)`` compares each stored run's keys with the keys the log implies,
+/// in order, one at a time.
 final class UUIDRunCheck {
     /// One stored run and the run the log implies for its range.
     private struct Checked {
@@ -21,7 +22,9 @@ final class UUIDRunCheck {
         /// The stored run.
         var run: UUIDFingerprintRun
         /// The events of the run's range the log holds, in the making.
-        var events = UUIDFingerprintRun.Events()
+        var events: UUIDFingerprintRun.Events
+        /// The last event given.
+        var lastSeq: UInt64 = 0
     }
 
     /// The store's `uuids/` directory.
@@ -35,7 +38,10 @@ final class UUIDRunCheck {
 
     /// Opens the runs of `layout` for the log of `snapshot`, with `cipher` for the sealed
     /// runs of an encrypted store.
-    init(layout: StoreLayout, snapshot: LogSnapshot, cipher: StoreCipher?) {
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the key of an encrypted store's scratch
+    ///   files cannot be made.
+    init(layout: StoreLayout, snapshot: LogSnapshot, cipher: StoreCipher?) throws {
         let headSeq = snapshot.headSeq
         directory = layout.directory + "/uuids"
         let names = (try? DirectoryListing.names(in: directory))?.filter { UUIDFingerprintRun.range(ofFileName: $0) != nil } ?? []
@@ -58,14 +64,17 @@ final class UUIDRunCheck {
                     "\(display) at byte \(UUIDFingerprintRun.bindingOffset): was derived from another log (store or batch at sequence \(run.toSeq)); run 'healthlog reindex'")
                 continue
             }
-            checked.append(Checked(display: display, run: run))
+            checked.append(Checked(display: display, run: run, events: try UUIDFingerprintRun.Events(sealedLike: cipher)))
         }
     }
 
     /// Gives the event `seq` (after every event given before) that adds or deletes `uuid`.
     func add(_ uuid: SampleUUID, seq: UInt64, isDelete: Bool) throws {
         for k in checked.indices where checked[k].run.fromSeq <= seq && seq <= checked[k].run.toSeq {
-            checked[k].events.add(uuid, seq: seq)
+            // A damaged log's walk may repeat a number; the walk reports that, and the run is not compared.
+            guard checked[k].events.count == 0 || seq > checked[k].lastSeq else { continue }
+            checked[k].lastSeq = seq
+            try checked[k].events.add(uuid, seq: seq)
         }
     }
 
@@ -76,8 +85,7 @@ final class UUIDRunCheck {
         report.problems += found.problems
         report.notes += found.notes
         for entry in checked {
-            let expected = entry.events.keys(from: entry.run.fromSeq, to: entry.run.toSeq).sorted()
-            if let k = Self.firstDifference(entry.run.keys(), expected) {
+            if let k = try Self.firstDifference(entry.run, entry.events) {
                 report.problems.append("\(entry.display) at byte \(entry.run.fieldOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
                 continue
             }
@@ -95,12 +103,18 @@ final class UUIDRunCheck {
         }
     }
 
-    /// The index of the first key where `stored` and `expected` differ (one ending first
-    /// counts), or `nil` when they are equal.
-    private static func firstDifference(_ stored: [UInt64], _ expected: [UInt64]) -> Int? {
-        for k in 0..<max(stored.count, expected.count) where k >= stored.count || k >= expected.count || stored[k] != expected[k] {
-            return k
+    /// The index of the first key where the stored `run` and the run of `expected` differ
+    /// (one ending first counts), or `nil` when they are equal.
+    private static func firstDifference(_ run: UUIDFingerprintRun, _ expected: UUIDFingerprintRun.Events) throws -> Int? {
+        var stored = UUIDFingerprintRun.KeyCursor(run)
+        var k = 0
+        var differs: Int?
+        try expected.forEachKey(from: run.fromSeq, to: run.toSeq) { key in
+            guard differs == nil else { return }
+            if stored.next() != key { differs = k }
+            k += 1
         }
-        return nil
+        if differs == nil, stored.next() != nil { differs = k }
+        return differs
     }
 }

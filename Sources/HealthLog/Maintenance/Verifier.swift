@@ -3,9 +3,10 @@
 /// than trusting any index, then checks every index against the log (``IndexChecker``).
 /// Reports each problem with its file and byte offset. A torn tail is a note, not a problem.
 ///
-/// Memory holds one batch and, for the UUID index, 12 bytes an event (``UUIDRunCheck``),
-/// and 16 bytes an add to find a UUID added twice (``UUIDReuseCheck``); nothing is
-/// written, unless ``rebuildsIndexes`` is set.
+/// Memory holds one batch and, for the UUID index (``UUIDRunCheck``) and to find a UUID
+/// added twice (``UUIDReuseCheck``), a stretch of fingerprint keys each, the rest sorted
+/// in scratch files outside the store; nothing is written into the store, unless
+/// ``rebuildsIndexes`` is set.
 struct Verifier {
     /// The store checked.
     let layout: StoreLayout
@@ -40,9 +41,9 @@ struct Verifier {
         report.headSeq = snapshot.headSeq
         report.events = snapshot.headSeq - snapshot.timelines.discardedCount(through: snapshot.headSeq)
         if let torn = snapshot.tornTail { report.notes.append(torn.summary) }
-        let uuidCheck = rebuildsIndexes ? nil : UUIDRunCheck(layout: layout, snapshot: snapshot, cipher: snapshot.cipher)
-        let reuseCheck = rebuildsIndexes ? nil : UUIDReuseCheck()
-        var rebuild = IndexRebuild()
+        let uuidCheck = rebuildsIndexes ? nil : try UUIDRunCheck(layout: layout, snapshot: snapshot, cipher: snapshot.cipher)
+        let reuseCheck = rebuildsIndexes ? nil : try UUIDReuseCheck(sealedLike: snapshot.cipher)
+        var rebuild = try IndexRebuild(sealedLike: snapshot.cipher)
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var eventCount: UInt64 = 0
@@ -88,9 +89,9 @@ struct Verifier {
             }
             batchEvents.sort { $0.seq < $1.seq }
             for event in batchEvents {
-                if rebuildsIndexes { rebuild.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+                if rebuildsIndexes { try rebuild.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
                 try uuidCheck?.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
-                if !event.isDelete { reuseCheck?.add(event.uuid, seq: event.seq) }
+                if !event.isDelete { try reuseCheck?.add(event.uuid, seq: event.seq) }
             }
             if rebuildsIndexes, let seq = rebuild.endBatch() {
                 report.problems.append(snapshot.unreadableEvent(seq, in: batch).message)

@@ -90,13 +90,19 @@ struct SmallFile: Sendable {
     /// `bytes`, a file of this kind, with the header fields at `offset` replaced by `fields`
     /// and the header sealed anew.
     func resealed(_ bytes: [UInt8], at offset: Int, with fields: [UInt8]) -> [UInt8] {
+        var out = bytes
+        reseal(&out, at: offset, with: fields)
+        return out
+    }
+
+    /// Replaces the header fields at `offset` of `bytes`, a file of this kind, with
+    /// `fields` and seals the header anew, in place.
+    func reseal(_ bytes: inout [UInt8], at offset: Int, with fields: [UInt8]) {
         let headerLength = headerLength ?? bytes.count
         precondition(offset >= 8 && offset + fields.count <= headerLength - 4, "header fields of a file of this kind")
-        var out = bytes
-        out.replaceSubrange(offset..<offset + fields.count, with: fields)
-        let seal = CRC32C.checksum(out[0..<headerLength - 4]).littleEndian
-        withUnsafeBytes(of: seal) { out.replaceSubrange(headerLength - 4..<headerLength, with: $0) }
-        return out
+        bytes.replaceSubrange(offset..<offset + fields.count, with: fields)
+        let seal = CRC32C.checksum(bytes[0..<headerLength - 4]).littleEndian
+        withUnsafeBytes(of: seal) { bytes.replaceSubrange(headerLength - 4..<headerLength, with: $0) }
     }
 
     /// Checks the start of a file of this kind, `bytes` (at least its header; all of a

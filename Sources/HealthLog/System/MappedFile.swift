@@ -56,6 +56,13 @@ final class MappedFile: @unchecked Sendable {
         try body(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 
+    /// Lets the kernel drop every page of the mapping from this process's memory; reading
+    /// them again reads them back from the file (for a file read again and again, not
+    /// consumed once as ``release(below:)`` assumes).
+    func releaseAll() {
+        madvise(base, length, MADV_DONTNEED)
+    }
+
     /// Lets the kernel drop the pages wholly before `offset` from this process's memory;
     /// reading them again reads them back from the file.
     func release(below offset: Int) {

@@ -1,4 +1,4 @@
-/// The sealing of an encrypted store's scratch files: an append's UUID runs and stub spill,
+/// The sealing of an encrypted store's scratch files: an append's UUID runs, stub spill and fingerprint keys,
 /// an import's event spill, a statistics merge's runs. Each block is sealed with XChaCha20-Poly1305 (random nonce)
 /// under a key drawn at random once per process, held only in guarded memory
 /// (``SecretBytes``) and never written or passed anywhere, so what a process leaves behind
@@ -21,6 +21,8 @@ package final class ScratchCipher: Sendable {
         case importSpill = 4
         /// A block of a statistics merge's sorted samples.
         case mergeRun = 5
+        /// A page of an append's sorted fingerprint keys.
+        case fingerprintKeys = 6
     }
 
     /// The bytes a sealed block adds to its plaintext.

@@ -181,7 +181,7 @@ struct IndexRecoveryTests {
             let snapshot = try LogSnapshot(StoreLayout(directory: scene.path))
             func run(_ part: ArraySlice<(uuid: SampleUUID, seq: UInt64, isDelete: Bool)>, from: UInt64, to: UInt64) throws -> String {
                 var keys = UUIDFingerprintRun.Events()
-                for event in part { keys.add(event.uuid, seq: event.seq) }
+                for event in part { try keys.add(event.uuid, seq: event.seq) }
                 return try keys.write(from: from, to: to, binding: try #require(snapshot.binding(at: to)), cipher: nil, directory: directory).path
             }
             let first = try run(events[0..<120], from: 1, to: 120)

@@ -45,11 +45,11 @@ struct SealedDerivedFileTests {
     }
 
     /// 3,000 events of random UUIDs and the known one, seq 1...3001.
-    static func runEvents() -> UUIDFingerprintRun.Events {
+    static func runEvents() throws -> UUIDFingerprintRun.Events {
         var random = SeededRandom(state: 7)
         var events = UUIDFingerprintRun.Events()
-        for seq in 1...3_000 { events.add(SampleUUID(high: random.next(), low: random.next()), seq: UInt64(seq)) }
-        events.add(known, seq: 3_001)
+        for seq in 1...3_000 { try events.add(SampleUUID(high: random.next(), low: random.next()), seq: UInt64(seq)) }
+        try events.add(known, seq: 3_001)
         return events
     }
 
@@ -58,7 +58,7 @@ struct SealedDerivedFileTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let cipher = try Self.cipher()
-        let events = Self.runEvents()
+        let events = try Self.runEvents()
         for name in ["plain", "sealed"] { try OwnedDirectory.prepare(dir.file(name)) }
         let plain = try events.write(from: 1, to: 3_001, binding: .unbound, cipher: nil, directory: dir.file("plain"))
         let sealed = try events.write(from: 1, to: 3_001, binding: .unbound, cipher: cipher, directory: dir.file("sealed"))
@@ -304,7 +304,7 @@ struct SealedDerivedFileTests {
         let foreignCipher = try Self.cipher()
         var foreignEncoder = UUIDFingerprintRun.Encoder(count: foreignRun.count, from: foreignRun.fromSeq, to: foreignRun.toSeq)
         for key in foreignRun.keys() { foreignEncoder.append(key) }
-        try ByteSurgery.write(foreignEncoder.fileBytes(binding: foreignRun.binding, cipher: foreignCipher), to: runsDirectory + "/" + foreignName)
+        try ByteSurgery.write(foreignEncoder.takeFileBytes(binding: foreignRun.binding, cipher: foreignCipher), to: runsDirectory + "/" + foreignName)
         let rebuilt = try lookups()
         #expect(rebuilt.found == expected)
         #expect(rebuilt.files.keys.allSatisfy { UUIDFingerprintRun(path: runsDirectory + "/" + $0, cipher: cipher) != nil })

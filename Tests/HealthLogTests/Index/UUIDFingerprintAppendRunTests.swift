@@ -3,9 +3,10 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// The append's run of the fingerprint index encoded straight from its events
-/// (``UUIDFingerprintRun/AppendEvents``, ``AppendedUUIDs/finish(through:into:)``): the
-/// same file, byte for byte, as the run written from the events' keys.
+/// The run of the fingerprint index encoded from its events (``UUIDFingerprintRun/Events``,
+/// their keys sorted a stretch at a time into a ``FingerprintKeySpill`` and merged back,
+/// ``AppendedUUIDs/finish(through:into:)``): the same file, byte for byte, as the run
+/// written from all of the events' keys sorted in memory.
 @Suite("UUID fingerprint run of an append")
 struct UUIDFingerprintAppendRunTests {
     /// `count` events from `from` on, each of a fresh random UUID, the sequence numbers
@@ -24,24 +25,54 @@ struct UUIDFingerprintAppendRunTests {
         _ events: [(uuid: SampleUUID, seq: UInt64)], from: UInt64, to: UInt64, binding: LogBinding = .unbound, in directory: String
     ) throws -> [UInt8] {
         try OwnedDirectory.prepare(directory)
-        var all = UUIDFingerprintRun.Events()
-        for event in events { all.add(event.uuid, seq: event.seq) }
-        return try ByteSurgery.read(all.write(from: from, to: to, binding: binding, cipher: nil, directory: directory).path)
+        let shift = UInt64(UUIDFingerprint.blockShift(from: from, to: to))
+        let keys = events.map { UInt64(UUIDFingerprint.of($0.uuid)) << 32 | (($0.seq >> shift) - (from >> shift)) }
+        return try ByteSurgery.read(UUIDFingerprintRun.write(keys: keys, from: from, to: to, binding: binding, cipher: nil, directory: directory).path)
     }
 
     @Test(
-        "The run encoded from an append's fingerprints is the run written from its keys, byte for byte",
-        arguments: [(0, 1_000_000), (1, 1_000_000), (5, 3), (700, 1_000_000), (9_000, 50), (70_000, 1_000_000), (70_000, 3)])
-    func sameBytesAsKeys(_ count: Int, _ jumpEvery: Int) throws {
+        "The run encoded from an append's fingerprints is the run written from its keys, byte for byte, however many stretches they were sorted in",
+        arguments: [(0, 1_000_000), (1, 1_000_000), (5, 3), (700, 1_000_000), (9_000, 50), (70_000, 1_000_000), (70_000, 3)], [1, 7, 4_096, 1 << 18])
+    func sameBytesAsKeys(_ shape: (count: Int, jumpEvery: Int), _ residentKeys: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let from: UInt64 = 12
-        let events = Self.events(count, from: from + 3, jumpEvery: jumpEvery, seed: UInt64(count + jumpEvery))
+        let events = Self.events(shape.count, from: from + 3, jumpEvery: shape.jumpEvery, seed: UInt64(shape.count + shape.jumpEvery))
         let to = (events.last?.seq ?? from) + 2
-        var appended = UUIDFingerprintRun.AppendEvents()
-        for event in events { appended.add(event.uuid, seq: event.seq) }
-        #expect(appended.count == count)
-        #expect(appended.fileBytes(from: from, to: to, binding: .unbound, cipher: nil) == (try Self.reference(events, from: from, to: to, in: dir.path)))
+        var appended = UUIDFingerprintRun.Events(residentKeys: residentKeys)
+        for event in events { try appended.add(event.uuid, seq: event.seq) }
+        #expect(appended.count == shape.count)
+        #expect(try appended.fileBytes(from: from, to: to, binding: .unbound, cipher: nil) == (try Self.reference(events, from: from, to: to, in: dir.path)))
+    }
+
+    @Test("Sealed stretches give the same run, their file holds none of the keys, and a flipped byte in it fails the merge")
+    func sealedStretches() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let events = Self.events(20_000, from: 1, jumpEvery: 1_000_000, seed: 9)
+        let to = events.last!.seq
+        let spill = FingerprintKeySpill(sealing: try ScratchCipher.forProcess())
+        var keys = events.enumerated().map { UInt64(UUIDFingerprint.of($1.uuid)) << 32 | UInt64($0) }
+        keys.sort()
+        try keys[0..<12_000].withUnsafeBufferPointer { try spill.write($0) }
+        try keys[12_000...].withUnsafeBufferPointer { try spill.write($0) }
+        var merged: [UInt64] = []
+        try spill.merge(with: UnsafeBufferPointer(start: nil, count: 0)) { merged.append($0) }
+        #expect(merged == keys.sorted())
+        let file = try #require(spill.file)
+        let bytes = try file.read(at: 0, count: try file.size())
+        for key in [keys[0], keys[5_000], keys[12_000], keys[19_999]] {
+            #expect(!KnownPlaintext.contains(withUnsafeBytes(of: key.littleEndian, Array.init), in: bytes), "key \(key)")
+        }
+        var byte = try file.read(at: 40_000, count: 1)
+        byte[0] ^= 0x10
+        try file.write(byte, at: 40_000)
+        let error = #expect(throws: HealthLogError.self) { try spill.merge(with: UnsafeBufferPointer(start: nil, count: 0)) { _ in } }
+        #expect(error?.code == .corrupt)
+
+        var sealed = UUIDFingerprintRun.Events(sealing: try ScratchCipher.forProcess(), residentKeys: 3_000)
+        for event in events { try sealed.add(event.uuid, seq: event.seq) }
+        #expect(try sealed.fileBytes(from: 1, to: to, binding: .unbound, cipher: nil) == (try Self.reference(events, from: 1, to: to, in: dir.path)))
     }
 
     @Test("An append's finished run holds a key for each add and delete, as the run of its events written from their keys", arguments: [1, 7, 100, 5_000])

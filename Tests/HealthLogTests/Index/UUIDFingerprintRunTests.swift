@@ -21,7 +21,7 @@ struct UUIDFingerprintRunTests {
     private static func run(_ events: [(uuid: SampleUUID, seq: UInt64)], from: UInt64, to: UInt64, in directory: String) throws -> UUIDFingerprintRun {
         try OwnedDirectory.prepare(directory)
         var all = UUIDFingerprintRun.Events()
-        for event in events { all.add(event.uuid, seq: event.seq) }
+        for event in events { try all.add(event.uuid, seq: event.seq) }
         return try all.write(from: from, to: to, binding: .unbound, cipher: nil, directory: directory)
     }
 

@@ -106,7 +106,7 @@ struct SmallFileTests {
             guard let run = UUIDFingerprintRun(path: path, cipher: nil), run.count > 0 else { return false }
             var encoder = UUIDFingerprintRun.Encoder(count: run.count, from: run.fromSeq, to: run.toSeq)
             run.forEachKey { encoder.append($0) }
-            return holds(path, encoder.fileBytes(binding: run.binding, cipher: nil))
+            return holds(path, encoder.takeFileBytes(binding: run.binding, cipher: nil))
         }),
         Kind(name: "scratch run", file: UUIDRun.file, make: { directory in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -1,0 +1,166 @@
+/// Sorted stretches of 64-bit keys in an unlinked scratch file (``ScratchFiles``), merged
+/// back in ascending order a page of each at a time: an append's fingerprint keys
+/// (``UUIDFingerprintRun/Events``) in bounded memory, whatever the append's size.
+///
+/// A stretch is written as pages of ``pageKeys`` keys (little-endian). For an encrypted
+/// store each page is sealed (``ScratchCipher``, kind ``ScratchCipher/Kind/fingerprintKeys``,
+/// place: the stretch, the page and its key count), so the file holds no fingerprint in the
+/// clear and a page changed, moved or cut short does not open.
+final class FingerprintKeySpill {
+    /// Keys per page.
+    static let pageKeys = 4096
+    /// The cipher sealing the pages; `nil`: keys in the clear.
+    private let sealing: ScratchCipher?
+    /// The scratch file, made on the first stretch.
+    private(set) var file: FileDescriptor?
+    /// Each stretch's first byte in the file and its key count.
+    private var stretches: [(offset: Int, count: Int)] = []
+    /// The bytes written.
+    private var length = 0
+
+    /// An empty spill whose pages are sealed with `sealing` (an encrypted store's) or in the clear.
+    init(sealing: ScratchCipher?) {
+        self.sealing = sealing
+    }
+
+    /// Closes the scratch file (which is gone once closed).
+    deinit { file?.close() }
+
+    /// How many stretches were written.
+    var stretchCount: Int { stretches.count }
+
+    /// The bytes a page of `count` keys takes in the file.
+    private func storedLength(_ count: Int) -> Int {
+        count * 8 + (sealing == nil ? 0 : ScratchCipher.overhead)
+    }
+
+    /// Writes `keys` (ascending) as a stretch of their own.
+    func write(_ keys: UnsafeBufferPointer<UInt64>) throws {
+        let target = try file ?? ScratchFiles.makeUnlinkedFile(prefix: "healthlog-keys-")
+        file = target
+        let stretch = stretches.count
+        stretches.append((length, keys.count))
+        var out = [UInt8](repeating: 0, count: (keys.count + Self.pageKeys - 1) / Self.pageKeys * storedLength(0) + keys.count * 8)
+        var plain = [UInt8](repeating: 0, count: Self.pageKeys * 8)
+        var at = 0
+        out.withUnsafeMutableBytes { out in
+            plain.withUnsafeMutableBytes { plain in
+                for first in stride(from: 0, to: keys.count, by: Self.pageKeys) {
+                    let count = min(Self.pageKeys, keys.count - first)
+                    for k in 0..<count { plain.storeBytes(of: keys[first + k].littleEndian, toByteOffset: k * 8, as: UInt64.self) }
+                    let bytes = UnsafeRawBufferPointer(rebasing: plain[0..<count * 8])
+                    let target = UnsafeMutableRawBufferPointer(rebasing: out[at..<at + storedLength(count)])
+                    if let sealing {
+                        sealing.seal(bytes, .fingerprintKeys, place: (UInt64(stretch), UInt64(first / Self.pageKeys), UInt64(count)), into: target)
+                    } else {
+                        target.copyMemory(from: bytes)
+                    }
+                    at += target.count
+                }
+            }
+        }
+        try target.write(out, at: length)
+        length += out.count
+    }
+
+    /// Calls `body` with every key of the stretches and of `resident` (ascending, in
+    /// memory), in ascending order; holds a page of each stretch.
+    ///
+    /// - Throws: ``HealthLogError/Code/io`` when the file cannot be read,
+    ///   ``HealthLogError/Code/corrupt`` when a page is cut short or does not open.
+    func merge(with resident: UnsafeBufferPointer<UInt64>, _ body: (UInt64) -> Void) throws {
+        var readers = try stretches.indices.map { try Reader(self, stretch: $0) }
+        // A binary heap of (key, source) by key; source `readers.count` is `resident`.
+        var heap: [(key: UInt64, source: Int)] = []
+        heap.reserveCapacity(readers.count + 1)
+        var residentAt = 0
+        func push(_ entry: (key: UInt64, source: Int)) {
+            heap.append(entry)
+            var child = heap.count - 1
+            while child > 0, heap[(child - 1) / 2].key > heap[child].key {
+                heap.swapAt(child, (child - 1) / 2)
+                child = (child - 1) / 2
+            }
+        }
+        func next(_ source: Int) throws -> UInt64? {
+            if source == readers.count {
+                guard residentAt < resident.count else { return nil }
+                residentAt += 1
+                return resident[residentAt - 1]
+            }
+            return try readers[source].next()
+        }
+        for source in 0...readers.count {
+            if let key = try next(source) { push((key, source)) }
+        }
+        while let top = heap.first {
+            body(top.key)
+            if let key = try next(top.source) {
+                heap[0] = (key, top.source)
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { break }
+                let least = left + 1 < heap.count && heap[left + 1].key < heap[left].key ? left + 1 : left
+                guard heap[least].key < heap[parent].key else { break }
+                heap.swapAt(parent, least)
+                parent = least
+            }
+        }
+    }
+
+    /// Reads one stretch a page at a time.
+    private struct Reader {
+        let spill: FingerprintKeySpill
+        let stretch: Int
+        /// The stretch's page being read, opened.
+        var keys: [UInt64] = []
+        var at = 0
+        /// The next page to load.
+        var page = 0
+
+        init(_ spill: FingerprintKeySpill, stretch: Int) throws {
+            self.spill = spill
+            self.stretch = stretch
+        }
+
+        /// The stretch's next key, or `nil` past its last.
+        mutating func next() throws -> UInt64? {
+            if at == keys.count {
+                guard try load() else { return nil }
+            }
+            at += 1
+            return keys[at - 1]
+        }
+
+        /// Loads the next page; `false` past the last.
+        private mutating func load() throws -> Bool {
+            let (offset, total) = spill.stretches[stretch]
+            let first = page * FingerprintKeySpill.pageKeys
+            guard first < total, let file = spill.file else { return false }
+            let count = min(FingerprintKeySpill.pageKeys, total - first)
+            let start = offset + page * spill.storedLength(FingerprintKeySpill.pageKeys)
+            let stored = try file.read(at: start, count: spill.storedLength(count))
+            guard stored.count == spill.storedLength(count) else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's key spill ends early") }
+            var plain = stored
+            if let sealing = spill.sealing {
+                plain = [UInt8](repeating: 0, count: count * 8)
+                let opened = stored.withUnsafeBytes { sealed in
+                    plain.withUnsafeMutableBytes { sealing.open(sealed, .fingerprintKeys, place: (UInt64(stretch), UInt64(page), UInt64(count)), into: $0) }
+                }
+                guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's sealed keys do not open (changed or cut short)") }
+            }
+            if keys.count != count { keys = [UInt64](repeating: 0, count: count) }
+            plain.withUnsafeBytes { raw in
+                for k in 0..<count { keys[k] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)) }
+            }
+            at = 0
+            page += 1
+            return true
+        }
+    }
+}

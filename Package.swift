@@ -86,7 +86,8 @@ let package = Package(
         .target(name: "HealthKit", dependencies: ["HealthLog"]),
         // tools/bench-healthkit's program: the HealthKit layer timed against HealthLog.
         .executableTarget(name: "HealthKitBench", dependencies: ["HealthKit", "HealthLog"], path: "Tests/HealthKitBench"),
-        .executableTarget(name: "HealthLogCLI", dependencies: ["HealthLogCommands"]),
+        .target(name: "CAllocator"),
+        .executableTarget(name: "HealthLogCLI", dependencies: ["CAllocator", "HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),
         .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLogImportWorkerKit"]),
         // The worker's test-only twin, which takes a fault plan; run by the fault tool's import.

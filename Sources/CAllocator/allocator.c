@@ -1,0 +1,14 @@
+#include "allocator.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+
+int healthlog_fix_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+#else
+int healthlog_fix_mmap_threshold(int bytes) {
+    (void)bytes;
+    return 0;
+}
+#endif

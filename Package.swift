@@ -44,9 +44,9 @@ let package = Package(
         // sync_file_range(2), which Swift's C library module leaves out (a GNU extension on
         // Linux): an append starts writing its segment back while it goes on.
         .target(name: "CWriteback"),
-        // OpenSSL's libcrypto: AES-256-GCM for an encrypted store's units (its AES-NI and
-        // carry-less multiply code), and the import's content-derived UUIDs (its SHA-256 uses
-        // the CPU's SHA extensions).
+        // OpenSSL's libcrypto: AES-256-GCM for an encrypted store's units on a CPU without
+        // AES-NI (libsodium's needs it), and the import's content-derived UUIDs (its SHA-256
+        // uses the CPU's SHA extensions).
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",

@@ -64,3 +64,35 @@ struct UnitCipherTests {
         #expect(UnitCipher(name: "aes-256-gcm") == .aes256GCM && UnitCipher(name: "xchacha20-poly1305") == .xchacha20Poly1305 && UnitCipher(name: "aes") == nil)
     }
 }
+
+/// AES-256-GCM's two implementations are the same cipher: what libsodium seals (on a CPU
+/// with AES-NI) OpenSSL's software-capable path opens, and the other way round, so a store
+/// written on one machine reads on any.
+@Suite("AES-256-GCM implementations")
+struct AES256GCMImplementationTests {
+    @Test("libsodium's and OpenSSL's AES-256-GCM open each other's units, and refuse a flipped one")
+    func crossOpen() throws {
+        guard AES256GCM.isFast else { return }
+        let key = try SecretBytes.random(count: 32)
+        let plaintext = UnitCipherTests.plaintext, associated = UnitCipherTests.associated
+        for sealer in [false, true] {
+            var sealed = [UInt8](repeating: 0, count: plaintext.count + AES256GCM.overhead)
+            plaintext.withUnsafeBytes { p in
+                associated.withUnsafeBytes { a in sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, into: $0, openSSL: sealer) } }
+            }
+            for opener in [false, true] {
+                var out = [UInt8](repeating: 0, count: plaintext.count)
+                let opened = sealed.withUnsafeBytes { s in
+                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, into: $0, openSSL: opener) } }
+                }
+                #expect(opened && out == plaintext, "sealed by \(sealer ? "OpenSSL" : "libsodium"), opened by \(opener ? "OpenSSL" : "libsodium")")
+                var flipped = sealed
+                flipped[100] ^= 1
+                let refused = flipped.withUnsafeBytes { s in
+                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, into: $0, openSSL: opener) } }
+                }
+                #expect(!refused)
+            }
+        }
+    }
+}

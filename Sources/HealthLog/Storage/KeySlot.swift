@@ -39,8 +39,8 @@ struct KeySlot: Sendable {
         var cipher: UnitCipher = .xchacha20Poly1305
     }
 
-    /// The file's kind at `version`: 2, whose entries are all XChaCha20-Poly1305 (what
-    /// builds without AES-256-GCM read), or 3, whose entries each name their cipher.
+    /// The file's kind at `version`: 2, whose entries are all XChaCha20-Poly1305 and name
+    /// no cipher, or 3, whose entries each name their cipher.
     static func file(version: UInt16) -> SmallFile {
         let entryLength = entryLength(version: version)
         return SmallFile(tag: "HLKS", version: version, headerLength: nil) { bytes in
@@ -101,8 +101,8 @@ struct KeySlot: Sendable {
         return id
     }
 
-    /// The version of the file's layout: 2 while every epoch is XChaCha20-Poly1305, so a
-    /// store made before AES-256-GCM keeps slot files every build reads; else 3.
+    /// The version of the file's layout: 2 while every epoch is XChaCha20-Poly1305, so such
+    /// a store's slot files stay in the layout every reader of version 2 knows; else 3.
     var fileVersion: UInt16 { entries.allSatisfy { $0.cipher == .xchacha20Poly1305 } ? 2 : 3 }
 
     /// The file's bytes, at ``fileVersion``.

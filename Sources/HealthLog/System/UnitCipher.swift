@@ -2,11 +2,11 @@
 /// epoch's data key in every key slot. Both seal a unit into the same room: 24 random
 /// bytes, the ciphertext, a 16-byte tag.
 package enum UnitCipher: UInt8, Sendable, CaseIterable {
-    /// XChaCha20-Poly1305 (libsodium): fast everywhere, the cipher of every epoch made by a
-    /// build without AES-256-GCM.
+    /// XChaCha20-Poly1305 (libsodium): fast on any CPU; the cipher of every entry of a
+    /// version 2 slot file, which names none.
     case xchacha20Poly1305 = 1
-    /// AES-256-GCM (OpenSSL) with a key per unit (``AES256GCM``): about three times as fast
-    /// on a CPU with AES instructions, read by any CPU.
+    /// AES-256-GCM with a key per unit (``AES256GCM``): about half the work on a CPU with AES
+    /// instructions, read by any CPU.
     case aes256GCM = 2
 
     /// The random bytes a sealed unit opens with, the same for every cipher.

@@ -47,8 +47,9 @@ let package = Package(
         // sync_file_range(2), which Swift's C library module leaves out (a GNU extension on
         // Linux): an append starts writing its segment back while it goes on.
         .target(name: "CWriteback"),
-        // OpenSSL's libcrypto, for the import's content-derived UUIDs: its SHA-256 uses the
-        // CPU's SHA extensions. Linked by the import worker only, never by `healthlog`.
+        // OpenSSL's libcrypto: AES-256-GCM for an encrypted store's units on a CPU without
+        // AES-NI (libsodium's needs it), and the import's content-derived UUIDs (its SHA-256
+        // uses the CPU's SHA extensions).
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -73,7 +74,7 @@ let package = Package(
         .target(
             name: "HealthLog",
             dependencies: [
-                "CAtomicRename", "CByteSearch", "CCRC32C", "CLZ4", "CSodium", "CWriteback", .target(name: "CKeyutils", condition: .when(platforms: [.linux])),
+                "CAtomicRename", "CByteSearch", "CCRC32C", "CCrypto", "CLZ4", "CSodium", "CWriteback", .target(name: "CKeyutils", condition: .when(platforms: [.linux])),
             ]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of

@@ -24,8 +24,9 @@ _healthlog() {
             COMPREPLY=($(compgen -W "init append add delete replay export aggregate plot workouts sleep route report backup restore recover anchor log stats verify reindex compact import key unlock lock" -- "$cur")) ;;
         init)
             case $prev in
+                --cipher) _healthlog_values xchacha20-poly1305 aes-256-gcm; return ;;
             esac
-            COMPREPLY=($(compgen -W "--encrypt --help -h" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "--encrypt --cipher --help -h" -- "$cur")) ;;
         append)
             case $prev in
             esac
@@ -196,11 +197,12 @@ _healthlog() {
         restore)
             case $prev in
                 --to) _healthlog_values none; return ;;
+                --cipher) _healthlog_values xchacha20-poly1305 aes-256-gcm; return ;;
                 --utc-offset) _healthlog_values none; return ;;
                 --time-zone) _healthlog_values none; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--force --to --dry-run --decrypt --encrypt --utc-offset --time-zone --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--force --to --dry-run --decrypt --encrypt --cipher --utc-offset --time-zone --help -h" -- "$cur"))
             else
                 _healthlog_values directory
             fi ;;
@@ -251,9 +253,10 @@ _healthlog() {
             case $prev in
                 --new-passphrase-file) _healthlog_values file; return ;;
                 --new-key-file) _healthlog_values file; return ;;
+                --cipher) _healthlog_values xchacha20-poly1305 aes-256-gcm; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--new-passphrase-file --new-key-file --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--new-passphrase-file --new-key-file --cipher --help -h" -- "$cur"))
             else
                 _healthlog_values list add remove rotate
             fi ;;

@@ -60,6 +60,7 @@ complete -c healthlog -n 'not __healthlog_command' -a unlock -d 'Keep an encrypt
 complete -c healthlog -n 'not __healthlog_command' -a lock -d 'Drop the keys \'healthlog unlock\' keeps for an encrypted store'
 complete -c healthlog -n '__healthlog_using help' -a 'init append add delete replay export aggregate plot workouts sleep route report backup restore recover anchor log stats verify reindex compact import key unlock lock'
 complete -c healthlog -n '__healthlog_using init' -l encrypt -d 'Encrypt the store; the secret given (or typed twice) opens its first key slot'
+complete -c healthlog -n '__healthlog_using init' -l cipher -x -a 'xchacha20-poly1305 aes-256-gcm' -d 'With --encrypt: the cipher of the store\'s first data key (default: aes-256-gcm on a CPU with AES instructions, else xchacha20-poly1305)'
 complete -c healthlog -n '__healthlog_using append' -l no-sync -d 'Do not wait for fdatasync before reporting success: faster, but a power loss or OS crash may lose the append'
 complete -c healthlog -n '__healthlog_using append' -F
 complete -c healthlog -n '__healthlog_using add' -l type -x -d 'The sample type, in full or short (HeartRate, SleepAnalysis, Workout), in any case'
@@ -194,6 +195,7 @@ complete -c healthlog -n '__healthlog_using restore' -l to -x -d 'Point-in-time 
 complete -c healthlog -n '__healthlog_using restore' -l dry-run -d 'Say what the restore would keep and discard, and change nothing'
 complete -c healthlog -n '__healthlog_using restore' -l decrypt -d 'Restore a backup of an encrypted store as a plaintext store (its secret needed): the same store, sequence numbers and anchors, every batch written in the clear, no key slots'
 complete -c healthlog -n '__healthlog_using restore' -l encrypt -d 'Restore a backup of a plaintext store as an encrypted store: the same store, sequence numbers and anchors, every batch sealed, one key slot for the secret given as to \'init --encrypt\' (--passphrase-file or --key-file before the command, the HEALTHLOG_* variables, or a prompt asked twice)'
+complete -c healthlog -n '__healthlog_using restore' -l cipher -x -a 'xchacha20-poly1305 aes-256-gcm' -d 'With --encrypt: the cipher of the store\'s data key (default: aes-256-gcm on a CPU with AES instructions, else xchacha20-poly1305)'
 complete -c healthlog -n '__healthlog_using restore' -l utc-offset -x -d 'A bare --to date is midnight at this offset, +HH:MM or -HH:MM (default: UTC)'
 complete -c healthlog -n '__healthlog_using restore' -l time-zone -x -d 'A bare --to date is midnight in this IANA time zone (Europe/Berlin)'
 complete -c healthlog -n '__healthlog_using restore' -x -a '(__fish_complete_directories)'
@@ -207,5 +209,6 @@ complete -c healthlog -n '__healthlog_using import' -l no-sync -d 'Do not wait f
 complete -c healthlog -n '__healthlog_using import' -F
 complete -c healthlog -n '__healthlog_using key' -l new-passphrase-file -r -F -d 'For \'key add\': the new slot\'s passphrase, read from this file less one trailing newline (default: $HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt)'
 complete -c healthlog -n '__healthlog_using key' -l new-key-file -r -F -d 'For \'key add\': a key file (at least 32 random bytes) that opens the new slot, instead of a passphrase'
+complete -c healthlog -n '__healthlog_using key' -l cipher -x -a 'xchacha20-poly1305 aes-256-gcm' -d 'For \'key rotate\': the cipher of the new data key'
 complete -c healthlog -n '__healthlog_using key' -x -a 'list add remove rotate'
 complete -c healthlog -n '__healthlog_using unlock' -l for -x -d 'How long to keep the keys: a number with s, m, h or d (30m, 8h; default 15m, at most 7d)'

@@ -74,7 +74,18 @@ extension HealthStore {
                 epochs: kept?.epochs ?? [], problem: problem)
         }
         return KeySlotListing(
-            slots: slots, currentEpoch: KeySlots.currentEpoch(readable), isVerified: authority != nil, batchesByEpoch: try SealedEpochs.count(layout))
+            slots: slots, currentEpoch: KeySlots.currentEpoch(readable), ciphers: KeySlots.ciphers(readable), isVerified: authority != nil,
+            batchesByEpoch: try SealedEpochs.count(layout))
+    }
+
+    /// The cipher new data is sealed with and its key epoch, as the slot files say (no
+    /// secret needed, no MAC checked); `nil` for a plaintext store or when no slot is
+    /// readable.
+    package func currentCipher() throws -> (cipher: UnitCipher, epoch: UInt32)? {
+        guard try StoreMeta.read(layout).isEncrypted else { return nil }
+        let slots = try KeySlots.read(layout).compactMap(\.slot)
+        guard let epoch = KeySlots.currentEpoch(slots) else { return nil }
+        return (KeySlots.ciphers(slots)[epoch] ?? .xchacha20Poly1305, epoch)
     }
 
     /// Opens the store with this handle's secret and keeps its data keys in the user's
@@ -138,6 +149,8 @@ package struct KeySlotListing: Sendable {
     package let slots: [Slot]
     /// The epoch new data is sealed under; `nil` when no slot is readable.
     package let currentEpoch: UInt32?
+    /// Each epoch's cipher.
+    package let ciphers: [UInt32: UnitCipher]
     /// Whether the entries' MACs were checked (a secret or the keyring's keys were at hand).
     package let isVerified: Bool
     /// How many of the segments' batches each epoch seals.

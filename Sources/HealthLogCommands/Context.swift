@@ -20,8 +20,10 @@ struct Context {
 
     /// A store handle; `sync: false` for `--no-sync`; `origin` is what its appends record
     /// as having made them.
-    func store(sync: Bool = true, origin: AppendOrigin? = nil) throws -> HealthStore {
-        HealthStore(directory: storePath, secret: secret, ask: SecretSources.prompt, options: try storeOptions(sync: sync, origin: origin))
+    func store(sync: Bool = true, origin: AppendOrigin? = nil, cipher: UnitCipher? = nil) throws -> HealthStore {
+        var options = try storeOptions(sync: sync, origin: origin)
+        options.cipher = cipher
+        return HealthStore(directory: storePath, secret: secret, ask: SecretSources.prompt, options: options)
     }
 
     /// The store options from the environment and the faults to inject.

@@ -683,7 +683,7 @@ enum GoldenTexts {
     static let restore = """
         OVERVIEW: Restore a backup into the store directory, verified and atomically, as a new timeline.
 
-        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] [--decrypt] [--encrypt] <src>
+        USAGE: healthlog [--store <dir>] restore [--force] [--to <anchor|date>] [--dry-run] [--decrypt] [--encrypt] [--cipher xchacha20-poly1305|aes-256-gcm] <src>
 
         ARGUMENTS:
           <src>                     A directory 'healthlog backup' wrote.
@@ -717,6 +717,9 @@ enum GoldenTexts {
                                     the secret given as to 'init --encrypt'
                                     (--passphrase-file or --key-file before the command,
                                     the HEALTHLOG_* variables, or a prompt asked twice).
+          --cipher <name>           With --encrypt: the cipher of the store's data key
+                                    (default: aes-256-gcm on a CPU with AES
+                                    instructions, else xchacha20-poly1305).
           --utc-offset <offset>     A bare --to date is midnight at this offset, +HH:MM
                                     or -HH:MM (default: UTC).
           --time-zone <name>        A bare --to date is midnight in this IANA time zone
@@ -814,7 +817,8 @@ enum GoldenTexts {
 
         Per type: live samples, deleted objects, and the first start and last end of any
         sample of the type ever added. Then events, segments, bytes on disk and the
-        compression ratio. Answered from the index, without reading events.
+        compression ratio, and for an encrypted store the cipher new data is sealed
+        with. Answered from the index, without reading events.
         """
 
     /// `healthlog verify --help`.
@@ -918,19 +922,23 @@ enum GoldenTexts {
     static let initStore = """
         OVERVIEW: Create an empty store, encrypted with --encrypt.
 
-        USAGE: healthlog [--store <dir>] init [--encrypt]
+        USAGE: healthlog [--store <dir>] init [--encrypt] [--cipher xchacha20-poly1305|aes-256-gcm]
 
         OPTIONS:
           --store <dir>             The store directory (default: $HEALTHLOG_STORE, else
                                     ./healthlog.store).
           --encrypt                 Encrypt the store; the secret given (or typed twice)
                                     opens its first key slot.
+          --cipher <name>           With --encrypt: the cipher of the store's first data
+                                    key (default: aes-256-gcm on a CPU with AES
+                                    instructions, else xchacha20-poly1305).
           -h, --help                Show help information.
 
         Without --encrypt the store is the plaintext one the first append would make.
-        With it, every sample the store holds is sealed with XChaCha20-Poly1305 under a
-        random data key, which the store keeps wrapped in key slots: the first slot
-        opens with the passphrase or key file given (--passphrase-file, --key-file,
+        With it, every sample the store holds is sealed with AES-256-GCM (on a CPU with
+        AES instructions; else XChaCha20-Poly1305; --cipher chooses) under a random data
+        key, which the store keeps wrapped in key slots: the first slot opens with the
+        passphrase or key file given (--passphrase-file, --key-file,
         HEALTHLOG_PASSPHRASE_FILE, HEALTHLOG_KEY_FILE, HEALTHLOG_PASSPHRASE, else typed
         twice at a prompt on a terminal). The store is built beside the directory and
         renamed into place, so a crash leaves no store or a complete one. If every
@@ -943,7 +951,7 @@ enum GoldenTexts {
     static let key = """
         OVERVIEW: Manage an encrypted store's key slots, or rotate its data key.
 
-        USAGE: healthlog [--store <dir>] key <action> [--new-passphrase-file <file>] [--new-key-file <file>]
+        USAGE: healthlog [--store <dir>] key <action> [--new-passphrase-file <file>] [--new-key-file <file>] [--cipher xchacha20-poly1305|aes-256-gcm]
 
         ARGUMENTS:
           <action>                  list, add, remove ID, or rotate.
@@ -958,6 +966,7 @@ enum GoldenTexts {
                                     a prompt).
           --new-key-file <file>     For 'key add': a key file (at least 32 random bytes)
                                     that opens the new slot, instead of a passphrase.
+          --cipher <name>           For 'key rotate': the cipher of the new data key.
           -h, --help                Show help information.
 
         'key list' prints each slot (id, kind, when it was made, the data-key epochs it
@@ -972,7 +981,9 @@ enum GoldenTexts {
         ID' removes a slot, never the last one nor the one the secret given opens. To
         change a passphrase, add the new one, then remove the old slot giving the new
         one. 'key rotate' starts a new data-key epoch for everything written after it
-        (older data keeps its epoch's key) and prints the epoch.
+        (older data keeps its epoch's key) and prints the epoch; --cipher chooses its
+        cipher (default: aes-256-gcm on a CPU with AES instructions, else
+        xchacha20-poly1305). 'key list' ends with each epoch's cipher.
         """
 
     /// `healthlog unlock --help`.

@@ -167,12 +167,13 @@ struct KeySlotsCLITests {
         #expect(try f.opens(["--passphrase-file", f.file("p2")]))
         #expect(try f.opens(["--key-file", f.file("k1")]))
         let listed = try f.list(["--key-file", f.file("k1")]).split(separator: "\n").map(String.init)
-        #expect(listed.count == 6)
+        #expect(listed.count == 7)
         #expect(listed[1].hasPrefix("1     passphrase  ") && listed[1].hasSuffix("  0"))
         #expect(listed[2].hasPrefix("2     passphrase  "))
         #expect(listed[3].hasPrefix("3     key file    "))
         #expect(listed[4] == "current epoch: 0")
         #expect(listed[5] == "segments sealed under: nothing yet")
+        #expect(listed[6].hasPrefix("ciphers: epoch 0 "))
 
         // Changing a passphrase: the old slot removed, giving the new passphrase.
         let refused = try f.run(["--passphrase-file", f.file("p1"), "key", "remove", "1"])
@@ -215,6 +216,7 @@ struct KeySlotsCLITests {
         #expect(listed[3] == "current epoch: 2 (as the slot files say; give the store's secret to check them)")
         #expect(try f.run(p1 + ["key", "list"]).stdout.split(separator: "\n")[3] == "current epoch: 2")
         #expect(listed[4] == "segments sealed under: epoch 0 (1 batch), epoch 1 (1 batch), epoch 2 (1 batch)", "\(listed)")
+        #expect(listed[5].hasPrefix("ciphers: epoch 0 ") && listed[5].contains(", epoch 2 "), "\(listed)")
         for secret in [p1, ["--key-file", f.file("k1")]] {
             let replay = try f.run(secret + ["replay", "--raw"])
             #expect(replay.status == 0 && replay.stdout.split(separator: "\n").count == 90, "\(replay.stderr)")

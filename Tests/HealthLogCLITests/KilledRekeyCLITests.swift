@@ -54,7 +54,9 @@ struct KilledRekeyCLITests {
         #expect(try replay(f, ["--key-file", f.file("k1")]) == before, "\(label)")
         let listed = try f.list(passphrase(f)).split(separator: "\n").map(String.init)
         let current = try #require(listed.first { $0.hasPrefix("current epoch: ") }).dropFirst(15)
-        #expect(listed.last?.hasPrefix("segments sealed under: epoch \(current) (") == true && listed.last?.contains(", ") == false, "\(label): \(listed)")
+        let sealed = listed.first { $0.hasPrefix("segments sealed under: ") }
+        #expect(sealed?.hasPrefix("segments sealed under: epoch \(current) (") == true && sealed?.contains(", ") == false, "\(label): \(listed)")
+        #expect(listed.last?.hasPrefix("ciphers: epoch \(current) ") == true && listed.last?.contains(", ") == false, "\(label): \(listed)")
         #expect(listed[1].hasSuffix("  \(current)") && listed[2].hasSuffix("  \(current)"), "\(label): older epochs stay in the slots: \(listed)")
         #expect(try f.run(passphrase(f) + ["verify"], environment: environment).status == 0, "\(label)")
     }

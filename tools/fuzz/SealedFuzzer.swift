@@ -4,7 +4,8 @@
 // Built by tools/fuzz/run with the library's sources as one module; not part of
 // Package.swift.
 //
-// The input's first byte picks what the rest is:
+// The input's first byte picks what the rest is (bit 1 picks the cipher: XChaCha20-Poly1305
+// when clear, AES-256-GCM when set):
 //   - even: a batch header payload in clear, as a plaintext store writes it (the seeds are
 //     real ones): its first 48 bytes are taken as the fixed fields (flagged sealed), the
 //     rest as the table, which the harness seals under a fixed key at a fixed place, so
@@ -22,13 +23,12 @@
 import Glibc
 #endif
 
-/// The fixed key and place every input is sealed and opened with.
-let fuzzCipher: StoreCipher = {
+/// The fixed keys every input is sealed and opened with, one per cipher.
+let fuzzCiphers: [StoreCipher] = [UnitCipher.xchacha20Poly1305, .aes256GCM].map { cipher in
     let id = StoreID(text: "F460785D-1F8C-484E-BFDC-9753EF765E33")!
     let key = try! SecretBytes(count: 32) { $0.initializeMemory(as: UInt8.self, repeating: 7) }
-    return StoreCipher(storeID: id, keys: [0: key], current: 0)
-}()
-let fuzzPlace = BatchPlace(cipher: fuzzCipher, segmentBase: 1, generation: 0, offset: 67)
+    return StoreCipher(storeID: id, keys: [0: key], ciphers: [0: cipher], current: 0)
+}
 
 /// `payload`, a batch header payload without its trailing checksum, with that checksum.
 func sealedWithChecksum(_ payload: [UInt8]) -> [UInt8] {
@@ -41,6 +41,8 @@ func sealedWithChecksum(_ payload: [UInt8]) -> [UInt8] {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 1 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let fuzzCipher = fuzzCiphers[Int(data[0] >> 1) & 1]
+    let fuzzPlace = BatchPlace(cipher: fuzzCipher, segmentBase: 1, generation: 0, offset: 67)
     if data[0] & 1 == 0 {
         guard bytes.count >= BatchHeader.FixedFields.length else { return 0 }
         var fixed = Array(bytes[0..<BatchHeader.FixedFields.length])

@@ -29,7 +29,7 @@ struct KeyChanges {
             let id = (found.map(\.id).max() ?? 0) + 1
             guard id <= KeySlot.maximumID else { throw HealthLogError(.badUsage, "\(layout.keySlots) already has slot \(KeySlot.maximumID): no slot id is left") }
             let cost = options.faults.weakKeyDerivation ? Argon2id.Cost.weakest : .standard
-            try KeySlots.write(KeySlots.make(id: id, material: material, storeID: meta.storeID, keys: opened.keys, authority: authority, cost: cost), layout)
+            try KeySlots.write(KeySlots.make(id: id, material: material, storeID: meta.storeID, keys: opened.keys, ciphers: opened.ciphers, authority: authority, cost: cost), layout)
             faults.reach(.slotWritten)
             return id
         }
@@ -62,7 +62,8 @@ struct KeyChanges {
         }
     }
 
-    /// Starts a new data-key epoch: a new random key, one past every epoch any slot holds
+    /// Starts a new data-key epoch sealing with the options' cipher (else
+    /// ``UnitCipher/preferred``): a new random key, one past every epoch any slot holds
     /// (of the entries the slot authority key vouches for), sealed to each slot with such
     /// entries, with its MAC under the slot authority key (which the opened slot or the
     /// keyring gave), and written slot by slot. It becomes current once
@@ -90,14 +91,17 @@ struct KeyChanges {
             guard highest < UInt32.max else { throw HealthLogError(.badUsage, "no key epoch is left") }
             let epoch = highest + 1
             let key = try SecretBytes.random(count: XChaCha20Poly1305.keyLength)
+            let cipher = options.cipher ?? .preferred
             for var slot in slots {
-                slot.entries.append(try KeySlots.entry(epoch, key, to: slot, storeID: meta.storeID, authority: authority))
+                slot.entries.append(try KeySlots.entry(epoch, key, cipher, to: slot, storeID: meta.storeID, authority: authority))
                 try KeySlots.write(slot, layout)
                 faults.reach(.slotWritten)
             }
             var keys = opened.keys
             keys[epoch] = key
-            layout.keys?.replace(with: KeySlots.Opened(storeID: meta.storeID, keys: keys, authority: authority, current: epoch, slot: opened.slot))
+            var ciphers = opened.ciphers
+            ciphers[epoch] = cipher
+            layout.keys?.replace(with: KeySlots.Opened(storeID: meta.storeID, keys: keys, ciphers: ciphers, authority: authority, current: epoch, slot: opened.slot))
             try UnlockedKeys.refresh(meta.storeID, keys: keys, authority: authority)
             return epoch
         }

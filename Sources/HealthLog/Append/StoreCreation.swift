@@ -41,8 +41,10 @@ enum StoreCreation {
             try OwnedDirectory.prepare(built.segments)
             let cost = options.faults.weakKeyDerivation ? Argon2id.Cost.weakest : .standard
             let keys = [UInt32(0): try SecretBytes.random(count: XChaCha20Poly1305.keyLength)]
+            let ciphers = [UInt32(0): options.cipher ?? .preferred]
             let authority = try SecretBytes.random(count: KeySlot.authorityLength)
-            try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, authority: authority, cost: cost), built)
+            try KeySlots.write(
+                KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, ciphers: ciphers, authority: authority, cost: cost), built)
             try DurableFile.replace(built.meta, with: Array(StoreMeta.new(storeID, encrypted: true).text.utf8))
             try scratch.unmark()
             try put(scratch.path, at: target, replacingEmptyDirectory: replacesEmptyDirectory, layout)

@@ -25,6 +25,9 @@ public struct StoreOptions: Sendable {
     public var origin: AppendOrigin?
     /// Test hooks: faults to inject (none in real use; `package`, so not product API).
     package var faults = FaultPlan()
+    /// The cipher a new key epoch seals with (`init --encrypt`, `key rotate`, `restore
+    /// --encrypt`); `nil` takes ``UnitCipher/preferred``.
+    package var cipher: UnitCipher?
     /// Events an append holds in memory for its UUID bookkeeping before it writes them out
     /// sorted (see ``UUIDRunBuilder``); internal, so tests can force many chunks.
     var appendChunkEvents = AppendedUUIDs.defaultChunkEvents

@@ -1,11 +1,12 @@
 /// The data keys of an encrypted store, one per key epoch, and the sealing of its units:
 /// each thing the store writes encrypted (a batch's group table, a group frame, a derived
-/// file's body or block) is one *unit*, sealed with XChaCha20-Poly1305 under the
-/// current epoch's key and bound by its associated data to the store, to what the unit is
-/// and to where it belongs (<doc:Format#Encrypted-stores>).
+/// file's body or block) is one *unit*, sealed with the current epoch's cipher
+/// (``UnitCipher``: XChaCha20-Poly1305 or AES-256-GCM) under its key and bound by its
+/// associated data to the store, to what the unit is and to where it belongs
+/// (<doc:Format#Encrypted-stores>).
 ///
-/// A unit is `epoch (u32) ‖ nonce ‖ ciphertext ‖ tag`, ``overhead`` bytes more than its
-/// plaintext. Its associated data is the store identity, the epoch, the unit's
+/// A unit is `epoch (u32) ‖ 24 random bytes ‖ ciphertext ‖ tag`, ``overhead`` bytes more
+/// than its plaintext. Its associated data is the store identity, the epoch, the unit's
 /// ``Purpose`` and the caller's `place` bytes: a unit moved to another place, another file
 /// or another store, or swapped with another, no longer opens.
 final class StoreCipher: Sendable {
@@ -21,21 +22,28 @@ final class StoreCipher: Sendable {
     }
 
     /// The bytes a unit adds to its plaintext: the epoch, the nonce and the tag.
-    static let overhead = 4 + XChaCha20Poly1305.overhead
+    static let overhead = 4 + UnitCipher.overhead
 
     /// The store the keys belong to.
     let storeID: StoreID
     /// The epoch new units are sealed under.
     let currentEpoch: UInt32
     private let keys: [UInt32: SecretBytes]
+    /// Each epoch's cipher; an epoch missing here is XChaCha20-Poly1305.
+    private let ciphers: [UInt32: UnitCipher]
 
-    /// The keys `keys` of the store `storeID`, by epoch; new units go under `current`.
-    init(storeID: StoreID, keys: [UInt32: SecretBytes], current: UInt32) {
+    /// The keys `keys` of the store `storeID`, by epoch, each epoch sealing with its cipher in
+    /// `ciphers`; new units go under `current`.
+    init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], current: UInt32) {
         precondition(keys[current] != nil, "the current epoch has a key")
         self.storeID = storeID
         self.keys = keys
+        self.ciphers = ciphers
         self.currentEpoch = current
     }
+
+    /// The cipher of `epoch`.
+    func cipher(of epoch: UInt32) -> UnitCipher { ciphers[epoch] ?? .xchacha20Poly1305 }
 
     /// The epochs whose keys this cipher holds, ascending.
     var epochs: [UInt32] { keys.keys.sorted() }
@@ -47,7 +55,7 @@ final class StoreCipher: Sendable {
         out.storeBytes(of: currentEpoch.littleEndian, toByteOffset: 0, as: UInt32.self)
         let associated = associatedData(currentEpoch, purpose, place)
         associated.withUnsafeBytes { associated in
-            XChaCha20Poly1305.seal(plaintext, associated: associated, key: keys[currentEpoch]!, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
+            cipher(of: currentEpoch).seal(plaintext, associated: associated, key: keys[currentEpoch]!, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
         }
     }
 
@@ -66,7 +74,7 @@ final class StoreCipher: Sendable {
         guard let epoch = Self.epoch(of: unit), let key = keys[epoch], out.count == unit.count - Self.overhead else { return false }
         let associated = associatedData(epoch, purpose, place)
         return associated.withUnsafeBytes { associated in
-            XChaCha20Poly1305.open(UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, into: out)
+            cipher(of: epoch).open(UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, into: out)
         }
     }
 
@@ -74,7 +82,7 @@ final class StoreCipher: Sendable {
     /// ciphertext. Returns where in `unit` the plaintext lies; `nil` when it does not open.
     func openInPlace(_ unit: UnsafeMutableRawBufferPointer, _ purpose: Purpose, place: [UInt8]) -> Range<Int>? {
         guard unit.count >= Self.overhead else { return nil }
-        let plaintext = 4 + XChaCha20Poly1305.nonceLength..<unit.count - XChaCha20Poly1305.tagLength
+        let plaintext = 4 + UnitCipher.prefixLength..<unit.count - UnitCipher.tagLength
         guard open(UnsafeRawBufferPointer(unit), purpose, place: place, into: UnsafeMutableRawBufferPointer(rebasing: unit[plaintext])) else { return nil }
         return plaintext
     }

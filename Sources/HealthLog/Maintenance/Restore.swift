@@ -129,7 +129,7 @@ struct Restore {
             if decrypts { try StoreDecryption(layout: built, faults: faults).run() }
             if let material {
                 let cost = options.faults.weakKeyDerivation ? Argon2id.Cost.weakest : .standard
-                let cipher = try StoreEncryption(layout: built, material: material, cost: cost, faults: faults).run()
+                let cipher = try StoreEncryption(layout: built, material: material, cost: cost, cipher: options.cipher ?? .preferred, faults: faults).run()
                 built = StoreLayout(directory: temporary, keys: StoreKeys(cipher: cipher))
             }
             try verify(built, source, keptSeq: report.keptSeq)

@@ -21,6 +21,8 @@ struct StoreEncryption {
     let material: SecretMaterial
     /// The Argon2id cost of a passphrase slot.
     let cost: Argon2id.Cost
+    /// The cipher of the data key's epoch.
+    let cipher: UnitCipher
     /// The test faults (the segment writes go through them).
     let faults: FaultCounter
 
@@ -34,15 +36,16 @@ struct StoreEncryption {
         }
         let storeID = snapshot.meta.storeID
         let keys = [UInt32(0): try SecretBytes.random(count: XChaCha20Poly1305.keyLength)]
-        let cipher = StoreCipher(storeID: storeID, keys: keys, current: 0)
+        let ciphers = [UInt32(0): cipher]
+        let storeCipher = StoreCipher(storeID: storeID, keys: keys, ciphers: ciphers, current: 0)
         try SegmentRecoding(layout: layout, faults: faults).run(snapshot) { header, plain, segment, offset in
-            header.sealed(plain, at: BatchPlace(cipher: cipher, segmentBase: segment.baseSeq, generation: segment.generation, offset: offset)).bytes
+            header.sealed(plain, at: BatchPlace(cipher: storeCipher, segmentBase: segment.baseSeq, generation: segment.generation, offset: offset)).bytes
         }
         let uuids = layout.directory + "/uuids"
         for name in (try? DirectoryListing.names(in: uuids)) ?? [] { unlink(uuids + "/" + name) }
         let authority = try SecretBytes.random(count: KeySlot.authorityLength)
-        try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, authority: authority, cost: cost), layout)
+        try KeySlots.write(KeySlots.make(id: 1, material: material, storeID: storeID, keys: keys, ciphers: ciphers, authority: authority, cost: cost), layout)
         try DurableFile.replace(layout.meta, with: Array(StoreMeta.new(storeID, encrypted: true).text.utf8), syncDirectory: false)
-        return cipher
+        return storeCipher
     }
 }

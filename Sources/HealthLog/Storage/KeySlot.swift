@@ -4,14 +4,15 @@
 /// and the store's data keys, one sealed box per key epoch, sealed to the pair's public key,
 /// each with a MAC under the authority key (``mac(_:_:storeID:authority:)``).
 ///
-/// A ``SmallFile`` tagged `HLKS` (a record: all header, the checksum last):
+/// A ``SmallFile`` tagged `HLKS` (a record: all header, the checksum last), version 2 when
+/// every epoch is XChaCha20-Poly1305, version 3 when an entry names another cipher:
 ///
 /// ```
 /// u16 slot id, u8 kind (1 passphrase, 2 key file), u8 0, i64 created (ms since 1970)
 /// u64 Argon2id passes, u64 Argon2id memory bytes, u32 algorithm (all 0 for a key file)
 /// 16 salt, 32 public key
 /// 104 wrapped: XChaCha20-Poly1305 nonce (24) ‖ ciphertext of secret key (32) ‖ authority key (32) ‖ tag (16)
-/// u32 epoch count n, then n × (u32 epoch, 84 sealed box of epoch (u32) ‖ data key (32), 32 MAC)
+/// u32 epoch count n, then n × (u32 epoch, [version 3: u8 cipher], 84 sealed box of epoch (u32) ‖ data key (32), 32 MAC)
 /// u32 CRC-32C of every byte before it
 /// ```
 struct KeySlot: Sendable {
@@ -34,13 +35,23 @@ struct KeySlot: Sendable {
         var sealed: [UInt8]
         /// The MAC of the entry under the store's slot authority key.
         var mac: [UInt8]
+        /// The cipher the epoch seals units with.
+        var cipher: UnitCipher = .xchacha20Poly1305
     }
 
-    /// The file's kind.
-    static let file = SmallFile(tag: "HLKS", version: 2, headerLength: nil) { bytes in
-        let count = Int(ByteReaderValue.u32(bytes, fixedLength - 4))
-        return count <= maximumEntries ? fixedLength + count * entryLength + 4 : nil
+    /// The file's kind at `version`: 2, whose entries are all XChaCha20-Poly1305 and name
+    /// no cipher, or 3, whose entries each name their cipher.
+    static func file(version: UInt16) -> SmallFile {
+        let entryLength = entryLength(version: version)
+        return SmallFile(tag: "HLKS", version: version, headerLength: nil) { bytes in
+            let count = Int(ByteReaderValue.u32(bytes, fixedLength - 4))
+            return count <= maximumEntries ? fixedLength + count * entryLength + 4 : nil
+        }
     }
+    /// The oldest and newest file versions this build reads.
+    static let versions: ClosedRange<UInt16> = 2...3
+    /// One entry's length in a file of `version`.
+    static func entryLength(version: UInt16) -> Int { version >= 3 ? entryLength + 1 : entryLength }
     /// The bytes before the first entry.
     static let fixedLength = 8 + 4 + 8 + 20 + Argon2id.saltLength + SealedBox.publicKeyLength + wrappedLength + 4
     /// The slot authority key's length.
@@ -51,7 +62,7 @@ struct KeySlot: Sendable {
     static let sealedLength = 4 + XChaCha20Poly1305.keyLength + SealedBox.overhead
     /// One entry MAC's length.
     static let macLength = 32
-    /// One entry's length.
+    /// One entry's length in a version 2 file.
     static let entryLength = 4 + sealedLength + macLength
     /// The most entries a slot file may hold.
     static let maximumEntries = 1 << 16
@@ -90,9 +101,14 @@ struct KeySlot: Sendable {
         return id
     }
 
-    /// The file's bytes.
+    /// The version of the file's layout: 2 while every epoch is XChaCha20-Poly1305, so such
+    /// a store's slot files stay in the layout every reader of version 2 knows; else 3.
+    var fileVersion: UInt16 { entries.allSatisfy { $0.cipher == .xchacha20Poly1305 } ? 2 : 3 }
+
+    /// The file's bytes, at ``fileVersion``.
     func encoded() -> [UInt8] {
-        Self.file.encode { w in
+        let version = fileVersion
+        return Self.file(version: version).encode { w in
             w.append(id)
             w.append(kind.rawValue)
             w.append(UInt8(0))
@@ -106,6 +122,7 @@ struct KeySlot: Sendable {
             w.append(UInt32(entries.count))
             for entry in entries {
                 w.append(entry.epoch)
+                if version >= 3 { w.append(entry.cipher.rawValue) }
                 w.append(bytes: entry.sealed)
                 w.append(bytes: entry.mac)
             }
@@ -117,10 +134,15 @@ struct KeySlot: Sendable {
     /// - Throws: a message saying what is wrong: not a slot file (truncated, changed), or
     ///   another slot's file (`id` differs), or a cost or algorithm this build refuses.
     static func decode(_ bytes: [UInt8], id: UInt16) throws(Problem) -> KeySlot {
-        if case .other(let version) = IndexVersion(bytes, tag: file.tag, current: file.version), version < file.version {
-            throw Problem("slot file version \(version) is older than this build of healthlog reads (version \(file.version))")
+        let version: UInt16
+        switch IndexVersion(bytes, tag: Array("HLKS".utf8), current: versions.upperBound) {
+        case .current: version = versions.upperBound
+        case .other(let other) where versions.contains(other): version = other
+        case .other(let other) where other < versions.lowerBound:
+            throw Problem("slot file version \(other) is older than this build of healthlog reads (version \(versions.lowerBound))")
+        default: version = versions.upperBound
         }
-        guard var r = file.open(bytes) else { throw Problem("not a valid key slot file (\(bytes.count) bytes: truncated, changed, or another kind of file)") }
+        guard var r = file(version: version).open(bytes) else { throw Problem("not a valid key slot file (\(bytes.count) bytes: truncated, changed, or another kind of file)") }
         do {
             let stored = try r.read(UInt16.self)
             guard stored == id else { throw Problem("holds slot \(fileName(stored).dropLast(5))'s content, not slot \(fileName(id).dropLast(5))'s") }
@@ -141,8 +163,18 @@ struct KeySlot: Sendable {
             for _ in 0..<count {
                 let epoch = try r.read(UInt32.self)
                 guard entries.last.map({ $0.epoch < epoch }) ?? true else { throw Problem("its key epochs are out of order") }
+                var cipher = UnitCipher.xchacha20Poly1305
+                if version >= 3 {
+                    let raw = try r.read(UInt8.self)
+                    guard let named = UnitCipher(rawValue: raw) else { throw Problem("key epoch \(epoch) names cipher \(raw), which this healthlog does not know") }
+                    cipher = named
+                }
                 let sealed = Array(try r.read(count: sealedLength))
-                entries.append(Entry(epoch: epoch, sealed: sealed, mac: Array(try r.read(count: macLength))))
+                entries.append(Entry(epoch: epoch, sealed: sealed, mac: Array(try r.read(count: macLength)), cipher: cipher))
+            }
+            // One layout per content (``fileVersion``), as a writer makes it.
+            guard version < 3 || entries.contains(where: { $0.cipher != .xchacha20Poly1305 }) else {
+                throw Problem("not a valid key slot file (version 3 with only XChaCha20-Poly1305 epochs)")
             }
             return KeySlot(
                 id: id, kind: kind, createdMillis: created, cost: cost, salt: salt, publicKey: publicKey, wrappedSecretKey: wrapped, entries: entries)
@@ -172,23 +204,26 @@ struct KeySlot: Sendable {
 
     /// The MAC of the entry of `epoch` holding `sealed` in slot `id` of the store `storeID`:
     /// BLAKE2b-256 keyed with the slot authority key over "healthlog key epoch v1" ‖ store id
-    /// ‖ slot id ‖ epoch ‖ sealed box. Only a holder of a slot's secret has the authority key,
+    /// ‖ slot id ‖ epoch ‖ sealed box, then the cipher (u8) for an epoch not
+    /// XChaCha20-Poly1305, so no one without the authority key can change an epoch's cipher.
+    /// Only a holder of a slot's secret has the authority key,
     /// so a writer of the files alone cannot add a data key that any slot accepts.
-    static func mac(_ epoch: UInt32, _ sealed: [UInt8], slot id: UInt16, storeID: StoreID, authority: SecretBytes) -> [UInt8] {
-        BLAKE2b.mac(macMessage(epoch, sealed, slot: id, storeID: storeID), key: authority)
+    static func mac(_ epoch: UInt32, _ sealed: [UInt8], _ cipher: UnitCipher, slot id: UInt16, storeID: StoreID, authority: SecretBytes) -> [UInt8] {
+        BLAKE2b.mac(macMessage(epoch, sealed, cipher, slot: id, storeID: storeID), key: authority)
     }
 
     /// Whether `entry` of this slot carries its MAC under `authority`.
     func verifies(_ entry: Entry, storeID: StoreID, authority: SecretBytes) -> Bool {
-        BLAKE2b.verify(entry.mac, Self.macMessage(entry.epoch, entry.sealed, slot: id, storeID: storeID), key: authority)
+        BLAKE2b.verify(entry.mac, Self.macMessage(entry.epoch, entry.sealed, entry.cipher, slot: id, storeID: storeID), key: authority)
     }
 
-    private static func macMessage(_ epoch: UInt32, _ sealed: [UInt8], slot id: UInt16, storeID: StoreID) -> [UInt8] {
+    private static func macMessage(_ epoch: UInt32, _ sealed: [UInt8], _ cipher: UnitCipher, slot id: UInt16, storeID: StoreID) -> [UInt8] {
         var bytes = Array("healthlog key epoch v1".utf8)
         bytes.append(contentsOf: storeID.bytes)
         withUnsafeBytes(of: id.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: epoch.littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: sealed)
+        if cipher != .xchacha20Poly1305 { bytes.append(cipher.rawValue) }
         return bytes
     }
 }

@@ -13,18 +13,21 @@ enum KeySlots {
         let problem: String?
     }
 
-    /// What a secret opened: the data keys by epoch, the cipher sealing under the current
-    /// epoch, the slot authority key, and the slot that opened (`nil` for keys from the keyring).
+    /// What a secret opened: the data keys by epoch and each epoch's cipher, the cipher
+    /// sealing under the current epoch, the slot authority key, and the slot that opened
+    /// (`nil` for keys from the keyring).
     struct Opened: Sendable {
         let cipher: StoreCipher
         let keys: [UInt32: SecretBytes]
+        let ciphers: [UInt32: UnitCipher]
         /// The key that authenticates slot entries; `nil` when the keys are not at hand.
         let authority: SecretBytes?
         let slot: UInt16?
 
-        init(storeID: StoreID, keys: [UInt32: SecretBytes], authority: SecretBytes, current: UInt32, slot: UInt16?) {
-            cipher = StoreCipher(storeID: storeID, keys: keys, current: current)
+        init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, current: UInt32, slot: UInt16?) {
+            cipher = StoreCipher(storeID: storeID, keys: keys, ciphers: ciphers, current: current)
             self.keys = keys
+            self.ciphers = ciphers
             self.authority = authority
             self.slot = slot
         }
@@ -33,6 +36,7 @@ enum KeySlots {
         init(cipher: StoreCipher) {
             self.cipher = cipher
             keys = [:]
+            ciphers = [:]
             authority = nil
             slot = nil
         }
@@ -57,6 +61,14 @@ enum KeySlots {
                 return Found(id: id, slot: nil, problem: problem.message)
             }
         }
+    }
+
+    /// The cipher of each epoch the entries of `slots` name (verified ones, for a cipher to
+    /// seal or open with).
+    static func ciphers(_ slots: [KeySlot]) -> [UInt32: UnitCipher] {
+        var ciphers: [UInt32: UnitCipher] = [:]
+        for slot in slots { for entry in slot.entries { ciphers[entry.epoch] = entry.cipher } }
+        return ciphers
     }
 
     /// The highest epoch every slot of `slots` holds; `nil` when they share none.
@@ -91,21 +103,21 @@ enum KeySlots {
             throw HealthLogError(.corrupt, "\(layout.keySlots): no readable key slot\(damageNote(found)); the store cannot be opened")
         }
         guard let material = try SecretMaterial.of(secret) else {
-            guard let (keys, authority) = try UnlockedKeys.read(storeID),
-                let current = currentEpoch(verified(slots, storeID: storeID, authority: authority)), keys[current] != nil
+            guard let (keys, authority) = try UnlockedKeys.read(storeID), case let vouched = verified(slots, storeID: storeID, authority: authority),
+                let current = currentEpoch(vouched), keys[current] != nil
             else {
                 throw HealthLogError(.keyRequired, "\(layout.directory) is not unlocked (or was unlocked before its last key rotation): run 'healthlog unlock'")
             }
-            return Opened(storeID: storeID, keys: keys, authority: authority, current: current, slot: nil)
+            return Opened(storeID: storeID, keys: keys, ciphers: ciphers(vouched), authority: authority, current: current, slot: nil)
         }
         for slot in slots where slot.kind == material.kind {
             let wrappingKey = try material.wrappingKey(for: slot)
             guard let (secretKey, authority) = try unwrap(slot, storeID: storeID, wrappingKey: wrappingKey),
-                let current = currentEpoch(verified(slots, storeID: storeID, authority: authority))
+                case let vouched = verified(slots, storeID: storeID, authority: authority), let current = currentEpoch(vouched)
             else { continue }
             let keys = try open(slot, layout, storeID: storeID, secretKey: secretKey, authority: authority)
             guard keys[current] != nil else { continue }
-            return Opened(storeID: storeID, keys: keys, authority: authority, current: current, slot: slot.id)
+            return Opened(storeID: storeID, keys: keys, ciphers: ciphers(vouched), authority: authority, current: current, slot: slot.id)
         }
         throw HealthLogError(.wrongKey, "\(layout.directory): the \(material.kind.name) given opens no key slot\(damageNote(found))")
     }
@@ -147,16 +159,19 @@ enum KeySlots {
             else {
                 throw HealthLogError(
                     .corrupt,
-                    "\(path(layout, slot.id)) at byte \(KeySlot.fixedLength + index * KeySlot.entryLength): the data key of epoch \(entry.epoch) does not open (the file was changed)")
+                    "\(path(layout, slot.id)) at byte \(KeySlot.fixedLength + index * KeySlot.entryLength(version: slot.fileVersion)): the data key of epoch \(entry.epoch) does not open (the file was changed)")
             }
             keys[entry.epoch] = try sealed.withUnsafeBytes { try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[4...])) }
         }
         return keys
     }
 
-    /// A new slot `id` of the store `storeID` for `material`, holding `keys` and the slot
-    /// authority key `authority`; a passphrase slot derives its wrapping key at `cost`.
-    static func make(id: UInt16, material: SecretMaterial, storeID: StoreID, keys: [UInt32: SecretBytes], authority: SecretBytes, cost: Argon2id.Cost) throws -> KeySlot {
+    /// A new slot `id` of the store `storeID` for `material`, holding `keys` (each epoch with
+    /// its cipher in `ciphers`) and the slot authority key `authority`; a passphrase slot
+    /// derives its wrapping key at `cost`.
+    static func make(
+        id: UInt16, material: SecretMaterial, storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, cost: Argon2id.Cost
+    ) throws -> KeySlot {
         let (publicKey, secretKey) = try SealedBox.keyPair()
         var slot = KeySlot(
             id: id, kind: material.kind, createdMillis: Clock.nowMillis(),
@@ -175,19 +190,22 @@ enum KeySlots {
             }
         }
         slot.wrappedSecretKey = wrapped
-        for epoch in keys.keys.sorted() { slot.entries.append(try entry(epoch, keys[epoch]!, to: slot, storeID: storeID, authority: authority)) }
+        for epoch in keys.keys.sorted() {
+            slot.entries.append(try entry(epoch, keys[epoch]!, ciphers[epoch] ?? .xchacha20Poly1305, to: slot, storeID: storeID, authority: authority))
+        }
         return slot
     }
 
-    /// The data key `key` of `epoch`, sealed (with its epoch) to the public key of `slot`,
-    /// with its MAC under `authority`.
-    static func entry(_ epoch: UInt32, _ key: SecretBytes, to slot: KeySlot, storeID: StoreID, authority: SecretBytes) throws -> KeySlot.Entry {
+    /// The data key `key` of `epoch`, sealing with `cipher`, sealed (with its epoch) to the
+    /// public key of `slot`, with its MAC under `authority`.
+    static func entry(_ epoch: UInt32, _ key: SecretBytes, _ cipher: UnitCipher, to slot: KeySlot, storeID: StoreID, authority: SecretBytes) throws -> KeySlot.Entry {
         let plaintext = try SecretBytes(count: 4 + key.count) { out in
             out.storeBytes(of: epoch.littleEndian, as: UInt32.self)
             key.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[4...]).copyMemory(from: $0) }
         }
         let sealed = plaintext.withUnsafeBytes { SealedBox.seal($0, to: slot.publicKey) }
-        return KeySlot.Entry(epoch: epoch, sealed: sealed, mac: KeySlot.mac(epoch, sealed, slot: slot.id, storeID: storeID, authority: authority))
+        return KeySlot.Entry(
+            epoch: epoch, sealed: sealed, mac: KeySlot.mac(epoch, sealed, cipher, slot: slot.id, storeID: storeID, authority: authority), cipher: cipher)
     }
 
     /// Writes `slot` to its file of `layout` (created 0700 if needed), atomically and

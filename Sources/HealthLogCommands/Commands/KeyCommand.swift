@@ -4,7 +4,7 @@ import HealthLog
 enum KeyCommand: Command {
     static let configuration = CommandConfiguration(
         name: "key", abstract: "Manage an encrypted store's key slots, or rotate its data key.",
-        discussion: "'key list' prints each slot (id, kind, when it was made, the data-key epochs it holds), the current epoch and the epochs the segments' batches are sealed under; it needs no secret, and with one (or after 'unlock') it also checks each data-key entry's MAC and names the entries that fail, which no command uses. The others open the store with its secret first (as every command does) and change only slot files, each replaced atomically and durably under the writer lock: a crash leaves the old slots or the new ones. 'key add' makes a slot for a new passphrase (--new-passphrase-file, HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt) or key file (--new-key-file) and prints its id. 'key remove ID' removes a slot, never the last one nor the one the secret given opens. To change a passphrase, add the new one, then remove the old slot giving the new one. 'key rotate' starts a new data-key epoch for everything written after it (older data keeps its epoch's key) and prints the epoch.")
+        discussion: "'key list' prints each slot (id, kind, when it was made, the data-key epochs it holds), the current epoch and the epochs the segments' batches are sealed under; it needs no secret, and with one (or after 'unlock') it also checks each data-key entry's MAC and names the entries that fail, which no command uses. The others open the store with its secret first (as every command does) and change only slot files, each replaced atomically and durably under the writer lock: a crash leaves the old slots or the new ones. 'key add' makes a slot for a new passphrase (--new-passphrase-file, HEALTHLOG_NEW_PASSPHRASE_FILE, else typed twice at a prompt) or key file (--new-key-file) and prints its id. 'key remove ID' removes a slot, never the last one nor the one the secret given opens. To change a passphrase, add the new one, then remove the old slot giving the new one. 'key rotate' starts a new data-key epoch for everything written after it (older data keeps its epoch's key) and prints the epoch; --cipher chooses its cipher (\(CipherOption.defaultNote)). 'key list' ends with each epoch's cipher.")
 
     /// What `key` does.
     enum Action: Sendable {
@@ -36,16 +36,19 @@ enum KeyCommand: Command {
             completion: .file)
         let newKeyFile = Option<String>(
             "--new-key-file", "file", help: "For 'key add': a key file (at least 32 random bytes) that opens the new slot, instead of a passphrase.", completion: .file)
+        let cipher = CipherOption.declared(help: "For 'key rotate': the cipher of the new data key.")
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {
         let action = try arguments.action
         let newPassphraseFile = try arguments.newPassphraseFile
         let newKeyFile = try arguments.newKeyFile
+        let cipher = try arguments.cipher
+        if case .rotate = action {} else if cipher != nil { throw HealthLogError(.badUsage, "--cipher is for 'key rotate'") }
         if case .add = action {} else if newPassphraseFile != nil || newKeyFile != nil {
             throw HealthLogError(.badUsage, "--new-passphrase-file and --new-key-file are for 'key add'")
         }
-        let store = try context.store()
+        let store = try context.store(cipher: cipher)
         switch action {
         case .list:
             list(try store.keySlots(), context.terminal)
@@ -89,6 +92,8 @@ enum KeyCommand: Command {
         terminal.print("current epoch: " + (listing.currentEpoch.map { String($0) + unverified } ?? "none (no slot opens)"))
         let used = listing.batchesByEpoch.sorted { $0.key < $1.key }.map { "epoch \($0.key) (\(String(counting: $0.value, "batch")))" }
         terminal.print("segments sealed under: " + (used.isEmpty ? "nothing yet" : used.joined(separator: ", ")))
+        let ciphers = listing.ciphers.sorted { $0.key < $1.key }.map { "epoch \($0.key) \($0.value.name)" }
+        terminal.print("ciphers: " + (ciphers.isEmpty ? "none" : ciphers.joined(separator: ", ")))
     }
 
     /// `text` followed by spaces up to `width` columns (and one at least).

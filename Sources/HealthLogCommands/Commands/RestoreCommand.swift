@@ -22,6 +22,7 @@ enum RestoreCommand: Command {
             "--encrypt",
             help:
                 "Restore a backup of a plaintext store as an encrypted store: the same store, sequence numbers and anchors, every batch sealed, one key slot for the secret given as to 'init --encrypt' (--passphrase-file or --key-file before the command, the HEALTHLOG_* variables, or a prompt asked twice).")
+        let cipher = CipherOption.declared(help: "With --encrypt: the cipher of the store's data key (\(CipherOption.defaultNote)).")
         let clock = ClockOptions.restore
         let source = Positional("<src>", help: "A directory 'healthlog backup' wrote.", exactlyOne: "restore takes one backup directory")
     }
@@ -32,7 +33,9 @@ enum RestoreCommand: Command {
         let clock = try arguments.clock.timeZone()
         let point = try arguments.to.map { text in try ClockDate.parse(text, on: clock).map(RestorePoint.date) ?? DateHint.anchorOrDate(text, "--to") { try RestorePoint(parsing: text) } }
         try HealthStore.checkRestoreUsage(from: source, decrypting: arguments.decrypt, encrypting: arguments.encrypt)
-        let store = try context.store()
+        let cipher = try arguments.cipher
+        guard cipher == nil || arguments.encrypt else { throw HealthLogError(.badUsage, "--cipher is for 'restore --encrypt'") }
+        let store = try context.store(cipher: cipher)
         var secret: StoreSecret?
         if arguments.encrypt {
             guard let given = try context.secret ?? SecretSources.newPassphrase(context.storePath) else {

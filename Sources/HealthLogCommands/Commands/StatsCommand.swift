@@ -4,10 +4,11 @@ import HealthLog
 enum StatsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "stats", abstract: "Show per-type counts and dates, and the store's size.",
-        discussion: "Per type: live samples, deleted objects, and the first start and last end of any sample of the type ever added. Then events, segments, bytes on disk and the compression ratio. Answered from the index, without reading events.")
+        discussion: "Per type: live samples, deleted objects, and the first start and last end of any sample of the type ever added. Then events, segments, bytes on disk and the compression ratio, and for an encrypted store the cipher new data is sealed with. Answered from the index, without reading events.")
 
     static func run(_ arguments: ParsedArguments<NoOptions>, _ context: Context) throws -> Int32 {
-        let stats = try context.store().stats()
+        let store = try context.store()
+        let stats = try store.stats()
         let t = context.terminal
         let width = max(4, stats.types.map(\.type.count).max() ?? 0)
         func pad(_ text: String, _ n: Int, right: Bool = false) -> String {
@@ -25,6 +26,7 @@ enum StatsCommand: Command {
         t.print("NDJSON bytes       \(stats.rawBytes)")
         let ratio = (stats.compressionRatio * 100).rounded() / 100
         t.print("compression ratio  \(ratio) (NDJSON bytes per segment byte)")
+        if let (cipher, epoch) = try store.currentCipher() { t.print("encryption         \(cipher.name) (key epoch \(epoch))") }
         return ExitCode.success
     }
 }

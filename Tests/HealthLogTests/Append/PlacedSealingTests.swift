@@ -29,7 +29,7 @@ struct PlacedSealingTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let id = StoreID.random()
-        let cipher = StoreCipher(storeID: id, keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        let cipher = StoreCipher(storeID: id, keys: [0: try SecretBytes.random(count: 32)], ciphers: [0: .preferred], current: 0)
         let layout = StoreLayout(directory: dir.file("store"))
         let appender = try Self.appender(layout.directory, batches, cipher: cipher)
         let places = try batches.map { try #require(appender.place($0.header, length: $0.bytes.count)) }
@@ -65,7 +65,7 @@ struct PlacedSealingTests {
         let batches = try SegmentWritebackTests.batches()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], ciphers: [0: .preferred], current: 0)
         let appender = try Self.appender(dir.file("store"), batches, cipher: cipher)
         let first = try #require(appender.place(batches[0].header, length: batches[0].bytes.count))
         let second = try #require(appender.place(batches[1].header, length: batches[1].bytes.count))

@@ -12,7 +12,7 @@ struct SealedDerivedFileTests {
     /// A store's cipher with one fresh random key.
     static func cipher(_ storeID: StoreID = .random()) throws -> StoreCipher {
         try Sodium.ready()
-        return StoreCipher(storeID: storeID, keys: [1: try SecretBytes.random(count: 32)], current: 1)
+        return StoreCipher(storeID: storeID, keys: [1: try SecretBytes.random(count: 32)], ciphers: [1: .preferred], current: 1)
     }
 
     /// The UUID every fixture holds.
@@ -108,7 +108,7 @@ struct SealedDerivedFileTests {
         try ByteSurgery.write(plainRenamed, to: other)
         #expect(UUIDFingerprintRun(path: other, cipher: nil) != nil, "a plaintext run's range is only as good as its header")
         #expect(try !opens(pristine, with: try Self.cipher(storeID)), "another key")
-        #expect(try !opens(pristine, with: StoreCipher(storeID: .random(), keys: [1: try SecretBytes.random(count: 32)], current: 1)), "another store")
+        #expect(try !opens(pristine, with: StoreCipher(storeID: .random(), keys: [1: try SecretBytes.random(count: 32)], ciphers: [1: .preferred], current: 1)), "another store")
         #expect(try opens(UUIDFingerprintRun.rebound(pristine, to: LogBinding(storeID: storeID, check: 9))), "the binding stays outside the seal")
     }
 

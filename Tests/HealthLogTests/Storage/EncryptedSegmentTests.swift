@@ -16,13 +16,13 @@ struct EncryptedSegmentTests {
         try Array(meta.text.utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path + "/meta")) }
         chmod(path + "/meta", 0o600)
         let keys = try keys ?? [0: SecretBytes.random(count: 32)]
-        let cipher = StoreCipher(storeID: id, keys: keys, current: keys.keys.min()!)
+        let cipher = StoreCipher(storeID: id, keys: keys, ciphers: keys.mapValues { _ in .preferred }, current: keys.keys.min()!)
         return HealthStore(directory: path, options: options, keys: StoreKeys(cipher: cipher))
     }
 
     /// Another handle on `store` that holds `keys` and seals under `current`.
     static func handle(_ store: HealthStore, keys: [UInt32: SecretBytes], current: UInt32) throws -> HealthStore {
-        let cipher = StoreCipher(storeID: try StoreMeta.read(store.layout).storeID, keys: keys, current: current)
+        let cipher = StoreCipher(storeID: try StoreMeta.read(store.layout).storeID, keys: keys, ciphers: keys.mapValues { _ in .preferred }, current: current)
         return HealthStore(directory: store.directory, options: store.options, keys: StoreKeys(cipher: cipher))
     }
 
@@ -166,7 +166,7 @@ struct EncryptedSegmentTests {
 
     @Test("A unit shorter than a unit's overhead, or forged, does not open, in place or not (found by the sealed fuzz target)")
     func shortUnitsDoNotOpen() throws {
-        let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], current: 0)
+        let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], ciphers: [0: .preferred], current: 0)
         for length in [0, 1, 8, StoreCipher.overhead - 1, StoreCipher.overhead, 100] {
             var unit = [UInt8](repeating: 0x48, count: length)
             #expect(unit.withUnsafeMutableBytes { cipher.openInPlace($0, .batchTable, place: []) } == nil, "\(length) bytes")

@@ -31,7 +31,7 @@ struct KeySlotTests {
         let slot = try KeySlot.decode(bytes, id: 1)
         #expect(slot.kind == .passphrase && slot.epochs == [0] && slot.cost == .weakest)
         #expect(slot.encoded() == bytes)
-        #expect(bytes.count == KeySlot.fixedLength + KeySlot.entryLength + 4)
+        #expect(bytes.count == KeySlot.fixedLength + KeySlot.entryLength(version: slot.fileVersion) + 4)
         #expect(throws: KeySlot.Problem.self) { try KeySlot.decode(Array(bytes.dropLast()), id: 1) }
         #expect(throws: KeySlot.Problem.self) { try KeySlot.decode(bytes, id: 2) }
         var changed = bytes
@@ -117,7 +117,7 @@ struct KeySlotTests {
         _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((5...8).map(CorruptionFixture.heartRate)))
         #expect(try HealthStore(directory: path, secret: secret).keySlots().batchesByEpoch == [0: 2])
         #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: .keyFile(keyFile))).count == 8)
-        let forger = HealthStore(directory: path, options: StoreOptions(), keys: StoreKeys(cipher: StoreCipher(storeID: storeID, keys: [0: forged, 1: forged], current: 1)))
+        let forger = HealthStore(directory: path, options: StoreOptions(), keys: StoreKeys(cipher: StoreCipher(storeID: storeID, keys: [0: forged, 1: forged], ciphers: [0: .preferred, 1: .preferred], current: 1)))
         #expect(throws: HealthLogError.self) { try CorruptionFixture.replay(forger) }
 
         #expect(try HealthStore(directory: path, secret: .keyFile(keyFile)).rotateKey() == 2)

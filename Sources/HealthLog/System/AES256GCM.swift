@@ -1,0 +1,139 @@
+internal import CCrypto
+internal import CSodium
+
+/// AES-256-GCM (OpenSSL's EVP `AES-256-GCM`), sealing each unit under a key of its own:
+/// the unit's 24 random bytes are a 12-byte *subkey salt* and the 12-byte GCM nonce, and
+/// the unit's key is BLAKE2b-256 (`crypto_generichash`) keyed with the data key over
+/// ``subkeyContext`` ‖ the salt. So no key seals more than one unit unless two 96-bit salts
+/// drawn at random repeat, and a nonce repeats under one key only when 192 random bits do:
+/// GCM's limit of 2^32 random nonces per key never comes near.
+///
+/// A sealed unit is laid out as `salt ‖ nonce ‖ ciphertext ‖ tag`, as long as an
+/// ``XChaCha20Poly1305`` unit (``overhead`` bytes more than its plaintext). Where the CPU
+/// has AES-NI and PCLMULQDQ, libsodium's `crypto_aead_aes256gcm` seals and opens it: no
+/// set-up, where OpenSSL's first use in a process costs about 7 million instructions (its
+/// provider's algorithm tables), more than a rare-type query's whole work. Elsewhere one
+/// OpenSSL EVP call sequence does, through its constant-time software path, so any machine
+/// reads these units. Both are the same AES-256-GCM, the same bytes, and check the tag.
+enum AES256GCM {
+    /// The key length in bytes.
+    static let keyLength = 32
+    /// The subkey salt's length in bytes.
+    static let saltLength = 12
+    /// The GCM nonce's length in bytes.
+    static let nonceLength = 12
+    /// The authentication tag's length in bytes.
+    static let tagLength = 16
+    /// The bytes a sealed unit adds to its plaintext: salt, nonce and tag.
+    static let overhead = saltLength + nonceLength + tagLength
+    /// What the unit key's hash covers before the salt.
+    static let subkeyContext = Array("healthlog aes-256-gcm unit key v1".utf8)
+
+    /// OpenSSL's implementation, fetched from its default provider once per process (a
+    /// fetch at every unit costs more than a small unit's sealing).
+    private nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
+
+    /// Whether this CPU has AES and carry-less multiply instructions (x86-64 AES-NI and
+    /// PCLMULQDQ), so libsodium's AES-256-GCM runs here and outruns XChaCha20-Poly1305.
+    static let isFast: Bool = {
+        _ = sodium_init()
+        return crypto_aead_aes256gcm_is_available() == 1
+    }()
+
+    /// Seals `plaintext` under `key`, bound to `associated` (authenticated, not stored),
+    /// into `out` (exactly `plaintext.count + overhead` bytes); with OpenSSL when `openSSL`
+    /// (the default where libsodium's cannot run), else with libsodium.
+    static func seal(
+        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, into out: UnsafeMutableRawBufferPointer, openSSL: Bool = !isFast
+    ) {
+        precondition(out.count == plaintext.count + overhead && key.count == keyLength, "a sealed unit's room")
+        let prefix = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        randombytes_buf(prefix, saltLength + nonceLength)
+        if !openSSL {
+            withUnitKey(key, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey in
+                _ = crypto_aead_aes256gcm_encrypt(
+                    prefix + saltLength + nonceLength, nil, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
+                    associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), nil, prefix + saltLength, unitKey)
+            }
+            return
+        }
+        let body = UnsafeMutableRawBufferPointer(rebasing: out[saltLength + nonceLength..<out.count - tagLength])
+        let sealed = run(encrypt: true, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength]), key: key, associated: associated) { context in
+            var written: Int32 = 0
+            guard plaintext.isEmpty || EVP_EncryptUpdate(context, body.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1,
+                EVP_EncryptFinal_ex(context, body.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
+            else { return false }
+            return EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), out.baseAddress! + out.count - tagLength) == 1
+        }
+        precondition(sealed, "OpenSSL's AES-256-GCM seals")
+    }
+
+    /// Opens `sealed` (``seal(_:associated:key:into:)``'s output) into `out` (exactly
+    /// `sealed.count - overhead` bytes); `false` when the tag does not verify: another key,
+    /// other associated data, or any changed byte. `out` then holds nothing of use. With
+    /// OpenSSL when `openSSL`, as ``seal(_:associated:key:into:openSSL:)``.
+    static func open(
+        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, into out: UnsafeMutableRawBufferPointer, openSSL: Bool = !isFast
+    ) -> Bool {
+        guard sealed.count >= overhead, out.count == sealed.count - overhead, key.count == keyLength, sealed.count - overhead < Int(Int32.max) else { return false }
+        if !openSSL {
+            let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return withUnitKey(key, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
+                crypto_aead_aes256gcm_decrypt(
+                    out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, prefix + saltLength + nonceLength, UInt64(sealed.count - saltLength - nonceLength),
+                    associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), prefix + saltLength, unitKey) == 0
+            }
+        }
+        let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
+        return run(encrypt: false, salt: UnsafeRawBufferPointer(rebasing: sealed[..<(saltLength + nonceLength)]), key: key, associated: associated) { context in
+            var written: Int32 = 0
+            guard body.isEmpty || EVP_DecryptUpdate(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1,
+                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), UnsafeMutableRawPointer(mutating: sealed.baseAddress! + sealed.count - tagLength)) == 1
+            else { return false }
+            return EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
+        }
+    }
+
+    /// Derives the unit's key from `key` and the salt (the first ``saltLength`` bytes of
+    /// `saltAndNonce`), starts a context with it and the nonce that follows, feeds it
+    /// `associated`, and runs `body` on it; the unit key and the context are wiped after.
+    private static func run(
+        encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
+    ) -> Bool {
+        guard let context = EVP_CIPHER_CTX_new(), let cipher else { return false }
+        defer { EVP_CIPHER_CTX_free(context) }
+        return withUnitKey(key, salt: UnsafeRawBufferPointer(rebasing: saltAndNonce[..<saltLength])) { unitKeyBytes in
+            let nonce = saltAndNonce.baseAddress!.assumingMemoryBound(to: UInt8.self) + saltLength
+            let started =
+                encrypt
+                ? EVP_EncryptInit_ex2(context, cipher, unitKeyBytes, nonce, nil) : EVP_DecryptInit_ex2(context, cipher, unitKeyBytes, nonce, nil)
+            var written: Int32 = 0
+            guard started == 1,
+                associated.isEmpty
+                    || (encrypt
+                        ? EVP_EncryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))
+                        : EVP_DecryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))) == 1
+            else { return false }
+            return body(context)
+        }
+    }
+
+    /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes): BLAKE2b-256
+    /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after.
+    private static func withUnitKey<R>(_ key: SecretBytes, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+        var unitKey = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &unitKey) { unitKey in
+            defer { sodium_memzero(unitKey.baseAddress, unitKey.count) }
+            let unitKeyBytes = unitKey.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: subkeyContext.count + saltLength) { message in
+                _ = UnsafeMutableBufferPointer(rebasing: message[..<subkeyContext.count]).initialize(fromContentsOf: subkeyContext)
+                _ = UnsafeMutableBufferPointer(rebasing: message[subkeyContext.count...]).initialize(fromContentsOf: salt[..<saltLength])
+                key.withUnsafeBytes { key in
+                    _ = crypto_generichash(
+                        unitKeyBytes, unitKey.count, message.baseAddress, UInt64(message.count), key.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count)
+                }
+            }
+            return body(UnsafePointer(unitKeyBytes))
+        }
+    }
+}

@@ -24,7 +24,10 @@ extension HealthStore {
     /// (`nil` when it read every sample of the types).
     func sortedSamples(types: Set<SampleType>, predicate: QueryPredicate, order: [SampleOrder], limit: Int) throws -> (samples: [any Sample], groupsRead: Int?) {
         guard limit >= 0 else { throw HealthLogError(.badUsage, "limit must be 0 (no limit) or more, not \(limit)") }
-        if readsAsEmpty { return ([], 0) }
+        if readsAsEmpty {
+            try predicate.validate()
+            return ([], 0)
+        }
         let snapshot = try LogSnapshot(layout)
         if !types.isEmpty, !types.contains(where: SeriesParts.isSeries) {
             var sorter = SortedSamples(snapshot: snapshot, types: Set(types.map(\.identifier)), predicate: predicate, order: order, limit: limit)

@@ -142,6 +142,12 @@ extension UUIDFingerprintRun {
                 let start = starts[bucket]
                 let end = starts[bucket + 1]
                 guard end - start > 1 else { continue }
+                // Fingerprints are spread evenly, so a bucket holds a few keys; one that holds
+                // many (crafted UUIDs) is sorted in n log n rather than by insertion.
+                if end - start > 64 {
+                    out[start..<end].sort()
+                    continue
+                }
                 for i in (start + 1)..<end {
                     let key = out[i]
                     var j = i

@@ -118,7 +118,7 @@ struct SortedSamples {
                     let body = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1])
                     let view = try StoredLineView(line: body, seq: line.seq, location: location(line.seq))
                     let found = Found(ranks: order.map { $0.rank(start: view.start, end: view.end) }, seq: line.seq, uuid: uuid, line: [])
-                    if let last, !Self.precedes(found, last) { continue }
+                    if let last, !Self.precedes(found, last) { dropped = true; continue }
                     guard predicate.isAll || predicate.matches(view) else { continue }
                     held.append(Found(ranks: found.ranks, seq: found.seq, uuid: uuid, line: Array(body)))
                 }

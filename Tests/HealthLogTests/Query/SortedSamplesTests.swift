@@ -90,4 +90,26 @@ struct SortedSamplesTests {
         #expect(samples.map(\.uuid) == [b.uuid])
         #expect(groupsRead == 3, "the add group, the delete group, then the add group again")
     }
+
+    @Test("A sample passed over because the held ones beat it comes back when a later delete removes one of them")
+    func deleteAfterPassedOver() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        func sleepLike(_ start: String, _ end: String) -> QuantitySample {
+            QuantitySample(
+                type: .quantity("HeartRate"), quantity: Quantity(70, "count/min"),
+                fields: SampleFields(start: Timestamp(iso8601: start)!, end: Timestamp(iso8601: end)!))
+        }
+        // Long samples widen each group's span, so the second group is read while the first
+        // still holds the sample the last append deletes: y is passed over, then needed.
+        let s1 = sleepLike("2024-03-01T12:00:00Z", "2024-03-01T12:01:00Z")
+        let z = sleepLike("2024-03-01T05:00:00Z", "2024-03-01T14:00:00Z")
+        let y = sleepLike("2024-03-01T04:00:00Z", "2024-03-01T13:30:00Z")
+        try store.save([s1, z])
+        try store.save([y])
+        try store.delete([s1.uuid])
+        let newest = try store.samples(types: [.quantity("HeartRate")], sortedBy: [SampleOrder(.startDate, ascending: false)], limit: 2)
+        #expect(newest.map(\.uuid) == [z.uuid, y.uuid])
+    }
 }

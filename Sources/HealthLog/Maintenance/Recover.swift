@@ -115,7 +115,12 @@ struct Recover {
             scanned.unreadable += scan.unreadable.map {
                 RecoverReport.Unreadable(file: $0.file, offset: $0.offset, length: $0.length, reason: $0.reason, seqs: $0.seqs)
             }
-            if let failure = file.bytes.failure { scanned.notes.append("segments/\(name.fileName) cannot be read past byte \(file.bytes.count): \(failure)") }
+            if file.bytes.count < file.bytes.size {
+                // Bytes that could not be read are damage the report names, never a clean end.
+                scanned.unreadable.append(RecoverReport.Unreadable(
+                    file: "segments/" + file.name.fileName, offset: file.bytes.count, length: file.bytes.size - file.bytes.count,
+                    reason: "cannot be read: \(file.bytes.failure ?? "the file ended before its length")", seqs: nil))
+            }
             scanned.issued = max(
                 scanned.issued, file.name.baseSeq, scan.batches.last?.header.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
         }

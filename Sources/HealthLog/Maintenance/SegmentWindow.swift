@@ -7,6 +7,8 @@ final class SegmentWindow {
     static let windowBytes = 4 << 20
     /// The file's length, or where a read failed.
     private(set) var count: Int
+    /// The file's length when it was opened.
+    let size: Int
     /// Why a read failed, if one did.
     private(set) var failure: String?
     /// The file.
@@ -20,6 +22,7 @@ final class SegmentWindow {
     init(_ fd: FileDescriptor, count: Int) {
         self.fd = fd
         self.count = count
+        size = count
         window = []
     }
 

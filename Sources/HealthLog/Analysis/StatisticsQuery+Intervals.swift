@@ -48,8 +48,11 @@ extension StatisticsQuery {
             label = "\(year)-\(two(month))-\(two(date))"
             let isWholeDays = schedule.components.seconds == 0 && schedule.anchorLocal % day == 0
             if !isWholeDays {
-                let minutes = Int((i.localStart - days * day) / 60_000_000)
-                label += "T" + two(minutes / 60) + ":" + two(minutes % 60)
+                let seconds = Int((i.localStart - days * day) / 1_000_000)
+                label += "T" + two(seconds / 3_600) + ":" + two(seconds / 60 % 60)
+                // Intervals that do not start on whole minutes need their seconds to stay apart.
+                let isWholeMinutes = schedule.components.seconds % 60 == 0 && schedule.anchorLocal % 60_000_000 == 0
+                if !isWholeMinutes { label += ":" + two(seconds % 60) }
             }
         } else {
             label = interval.label(of: i.localStart, offsetMinutes: 0)

@@ -116,6 +116,23 @@ struct AnchoredIntervalTests {
         #expect(throws: HealthLogError.self) { try store.statistics(twoHours, from: Timestamp(iso8601: "2024-03-02T00:00:00Z")!, to: Timestamp(iso8601: "2024-03-01T00:00:00Z")!) }
     }
 
+    @Test("Half-minute intervals keep apart: their labels show seconds, and each row has its own figure")
+    func halfMinutes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = HealthStore(directory: dir.file("store"))
+        func hr(_ at: String, _ value: Double) -> QuantitySample {
+            QuantitySample(type: .quantity("HeartRate"), quantity: Quantity(value, "count/min"), fields: SampleFields(start: Timestamp(iso8601: at)!))
+        }
+        try store.save([hr("2024-03-01T10:00:10Z", 60), hr("2024-03-01T10:00:40Z", 90)])
+        let query = StatisticsQuery(
+            type: .quantity("HeartRate"), anchorDate: Timestamp(iso8601: "2024-03-01T00:00:00Z")!, intervalComponents: IntervalComponents(seconds: 30), options: .maximum)
+        let rows = try store.statistics(query, from: Timestamp(iso8601: "2024-03-01T10:00:00Z")!, to: Timestamp(iso8601: "2024-03-01T10:01:00Z")!)
+        #expect(rows.map(\.label) == ["2024-03-01T10:00:00", "2024-03-01T10:00:30"])
+        #expect(rows.map(\.count) == [1, 1])
+        #expect(rows.map(\.maximum) == [60, 90])
+    }
+
     @Test("With each sample's own clock, days from 06:00 are local days: 07:00 in Berlin and 07:00 in New York share a row")
     func recordedClock() throws {
         let dir = try TemporaryDirectory()

@@ -60,16 +60,18 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         let delivered = DeliveredAnchor(anchor?.anchor ?? .beginning)
         let deliver: @Sendable (@escaping Handler) -> AnchoredObjectQuery.ResultsHandler = { handler in
             { [self] _, samples, deleted, newAnchor, error in
-                if let error { return handler(self, nil, nil, nil, HKError.from(error)) }
-                do {
-                    var batch = QueryResult(addedSamples: samples ?? [], deletedObjects: deleted ?? [], newAnchor: newAnchor ?? .beginning)
-                    if selection.perType != nil {
-                        batch = try selection.narrow(batch, after: delivered.advance(to: newAnchor), in: store)
+                HandlerCalls.run {
+                    if let error { return handler(self, nil, nil, nil, HKError.from(error)) }
+                    do {
+                        var batch = QueryResult(addedSamples: samples ?? [], deletedObjects: deleted ?? [], newAnchor: newAnchor ?? .beginning)
+                        if selection.perType != nil {
+                            batch = try selection.narrow(batch, after: delivered.advance(to: newAnchor), in: store)
+                        }
+                        let converted = try SampleConversion.samples(batch.addedSamples, store: store)
+                        handler(self, converted, batch.deletedObjects.map(HKDeletedObject.init), newAnchor.map(HKQueryAnchor.init), nil)
+                    } catch {
+                        handler(self, nil, nil, nil, HKError.from(error))
                     }
-                    let converted = try SampleConversion.samples(batch.addedSamples, store: store)
-                    handler(self, converted, batch.deletedObjects.map(HKDeletedObject.init), newAnchor.map(HKQueryAnchor.init), nil)
-                } catch {
-                    handler(self, nil, nil, nil, HKError.from(error))
                 }
             }
         }

@@ -51,13 +51,15 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     override func start(in healthStore: HKHealthStore) {
         let store = healthStore.store
         let selection: StoreSelection
+        let start: QueryAnchor
         do {
             selection = try self.selection.get()
+            start = try HKQueryAnchor.start(anchor, on: store)
         } catch {
             healthStore.background { self.resultsHandler(self, nil, nil, nil, HKError.from(error)) }
             return
         }
-        let delivered = DeliveredAnchor(anchor?.anchor ?? .beginning)
+        let delivered = DeliveredAnchor(start)
         let deliver: @Sendable (@escaping Handler) -> AnchoredObjectQuery.ResultsHandler = { handler in
             { [self] _, samples, deleted, newAnchor, error in
                 HandlerCalls.run {
@@ -76,7 +78,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
             }
         }
         let query = AnchoredObjectQuery(
-            types: selection.types, predicate: selection.predicate, anchor: anchor?.anchor, limit: limit, resultsHandler: deliver(resultsHandler))
+            types: selection.types, predicate: selection.predicate, anchor: start, limit: limit, resultsHandler: deliver(resultsHandler))
         let update = lock.withLock {
             running = query
             return handler

@@ -45,7 +45,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
                     do {
                         let selection = try descriptor.selection()
                         let result = try selection.result(
-                            in: healthStore.store, after: descriptor.anchor?.anchor ?? .beginning, limit: descriptor.limit ?? 0)
+                            in: healthStore.store, after: try HKQueryAnchor.start(descriptor.anchor, on: healthStore.store), limit: descriptor.limit ?? 0)
                         return Result(
                             addedSamples: try SampleConversion.samples(result.addedSamples, store: healthStore.store).compactMap { $0 as? Sample },
                             deletedObjects: result.deletedObjects.map(HKDeletedObject.init), newAnchor: HKQueryAnchor(result.newAnchor))

@@ -51,25 +51,34 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     override func start(in healthStore: HKHealthStore) {
         let store = healthStore.store
         let selection: StoreSelection
+        let start: QueryAnchor
         do {
             selection = try self.selection.get()
+            start = try HKQueryAnchor.start(anchor, on: store)
         } catch {
             healthStore.background { self.resultsHandler(self, nil, nil, nil, HKError.from(error)) }
             return
         }
+        let delivered = DeliveredAnchor(start)
         let deliver: @Sendable (@escaping Handler) -> AnchoredObjectQuery.ResultsHandler = { handler in
             { [self] _, samples, deleted, newAnchor, error in
-                if let error { return handler(self, nil, nil, nil, HKError.from(error)) }
-                do {
-                    let converted = try SampleConversion.samples(samples ?? [], store: store)
-                    handler(self, converted, (deleted ?? []).map(HKDeletedObject.init), newAnchor.map(HKQueryAnchor.init), nil)
-                } catch {
-                    handler(self, nil, nil, nil, HKError.from(error))
+                HandlerCalls.run {
+                    if let error { return handler(self, nil, nil, nil, HKError.from(error)) }
+                    do {
+                        var batch = QueryResult(addedSamples: samples ?? [], deletedObjects: deleted ?? [], newAnchor: newAnchor ?? .beginning)
+                        if selection.perType != nil {
+                            batch = try selection.narrow(batch, after: delivered.advance(to: newAnchor), in: store)
+                        }
+                        let converted = try SampleConversion.samples(batch.addedSamples, store: store)
+                        handler(self, converted, batch.deletedObjects.map(HKDeletedObject.init), newAnchor.map(HKQueryAnchor.init), nil)
+                    } catch {
+                        handler(self, nil, nil, nil, HKError.from(error))
+                    }
                 }
             }
         }
         let query = AnchoredObjectQuery(
-            types: selection.types, predicate: selection.predicate, anchor: anchor?.anchor, limit: limit, resultsHandler: deliver(resultsHandler))
+            types: selection.types, predicate: selection.predicate, anchor: start, limit: limit, resultsHandler: deliver(resultsHandler))
         let update = lock.withLock {
             running = query
             return handler
@@ -84,6 +93,25 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 
     override func end(in healthStore: HKHealthStore) {
         if let running = lock.withLock({ running }) { healthStore.store.stop(running) }
+    }
+}
+
+/// The anchor a running query's last delivery reached: where the next delivery's changes
+/// start.
+private final class DeliveredAnchor: @unchecked Sendable {
+    private let lock = NSLock()
+    private var anchor: QueryAnchor
+
+    init(_ anchor: QueryAnchor) {
+        self.anchor = anchor
+    }
+
+    /// The anchor so far, which then becomes `next` (when given).
+    func advance(to next: QueryAnchor?) -> QueryAnchor {
+        lock.withLock {
+            defer { anchor = next ?? anchor }
+            return anchor
+        }
     }
 }
 #endif

@@ -44,10 +44,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: @unchecked Send
                 continuation.resume(with: Swift.Result {
                     do {
                         let selection = try descriptor.selection()
-                        let request = ReplayRequest(
-                            anchor: descriptor.anchor?.anchor ?? .beginning, types: Set(selection.types.map(\.identifier)),
-                            predicate: selection.predicate, limit: descriptor.limit ?? 0)
-                        let result = try healthStore.store.result(request)
+                        let result = try selection.result(
+                            in: healthStore.store, after: try HKQueryAnchor.start(descriptor.anchor, on: healthStore.store), limit: descriptor.limit ?? 0)
                         return Result(
                             addedSamples: try SampleConversion.samples(result.addedSamples, store: healthStore.store).compactMap { $0 as? Sample },
                             deletedObjects: result.deletedObjects.map(HKDeletedObject.init), newAnchor: HKQueryAnchor(result.newAnchor))
@@ -117,8 +115,8 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: @unchecked Sendable {
                     do {
                         let selection = try StoreSelection(descriptor.predicates.map { ($0.sampleType, $0.nsPredicate) })
                         let order = descriptor.storeOrder
-                        let found = try healthStore.store.samples(
-                            types: selection.types, predicate: selection.predicate, sortedBy: order ?? [], limit: order == nil ? 0 : descriptor.limit ?? 0)
+                        let found = try selection.samples(
+                            in: healthStore.store, sortedBy: order ?? [], limit: order == nil ? 0 : descriptor.limit ?? 0)
                         var samples = try SampleConversion.samples(found, store: healthStore.store).compactMap { $0 as? Sample }
                         if order == nil {
                             samples.sort(using: descriptor.sortDescriptors)

@@ -22,6 +22,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         var options = StoreOptions()
         options.missingStoreIsEmpty = true
         store = HealthStore(directory: directory, options: options)
+        DefaultsAtExit.register()
     }
 
     /// The directory of the store.
@@ -35,7 +36,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Runs `work` on a background queue, as HealthKit runs handlers.
     func background(_ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().async(execute: work)
+        DispatchQueue.global().async { HandlerCalls.run(work) }
     }
 }
 

@@ -34,7 +34,7 @@ extension NSSortDescriptor {
 /// A predicate `HKQuery.predicateFor…` returns: the store's predicate inside an
 /// `NSPredicate`, so `NSCompoundPredicate` combines it. A predicate healthlog cannot
 /// evaluate holds the reason, which the query's handler gets as `errorInvalidArgument`.
-final class StorePredicate: NSPredicate, @unchecked Sendable {
+final class StorePredicate: NSPredicate {
     /// The store's predicate, or why there is none.
     let translated: Result<QueryPredicate, HKError>
 
@@ -64,10 +64,7 @@ enum PredicateTranslation {
         guard let predicate else { return .all }
         if let store = predicate as? StorePredicate { return try store.translated.get() }
         if let compound = predicate as? NSCompoundPredicate {
-            let parts = try compound.subpredicates.map { part -> QueryPredicate in
-                guard let part = part as? NSPredicate else { throw HKError(.errorInvalidArgument, "a compound predicate holds \(part), not a predicate") }
-                return try translate(part)
-            }
+            let parts = try compound.subpredicates.map(translate)
             switch compound.compoundPredicateType {
             case .and: return .and(parts)
             case .or: return .or(parts)
@@ -142,7 +139,7 @@ extension HKQuery {
     /// Objects whose metadata value for `key` compares to `value` by `operatorType`:
     /// healthlog evaluates equal and not equal.
     public class func predicateForObjects(
-        withMetadataKey key: String, operatorType: NSComparisonPredicate.Operator, value: Any
+        withMetadataKey key: String, operatorType: HKComparisonOperator, value: Any
     ) -> NSPredicate {
         let equal = QueryPredicate.metadata(key: key, equals: metadataText(value))
         switch operatorType {
@@ -154,7 +151,7 @@ extension HKQuery {
 
     /// Quantity samples whose quantity compares to `quantity` by `operatorType` (in
     /// `quantity`'s unit).
-    public class func predicateForQuantitySamples(with operatorType: NSComparisonPredicate.Operator, quantity: HKQuantity) -> NSPredicate {
+    public class func predicateForQuantitySamples(with operatorType: HKComparisonOperator, quantity: HKQuantity) -> NSPredicate {
         let op: ComparisonOperator
         switch operatorType {
         case .lessThan: op = .lessThan
@@ -170,7 +167,7 @@ extension HKQuery {
 
     /// Category samples whose value compares to `value` by `operatorType`: healthlog
     /// evaluates equal and not equal.
-    public class func predicateForCategorySamples(with operatorType: NSComparisonPredicate.Operator, value: Int) -> NSPredicate {
+    public class func predicateForCategorySamples(with operatorType: HKComparisonOperator, value: Int) -> NSPredicate {
         let equal = QueryPredicate.categoryValues([.integer(value)])
         switch operatorType {
         case .equalTo: return StorePredicate(equal)

@@ -19,8 +19,12 @@ public final class HKQueryDescriptor: NSObject, @unchecked Sendable {
 struct StoreSelection {
     /// The types.
     var types: Set<SampleType>
-    /// The predicate they share.
+    /// A predicate every selected sample matches: the types' shared predicate, or when
+    /// they differ, any of them (narrowed per type by ``perType``).
     var predicate: QueryPredicate
+    /// Each type's own predicate when the types' predicates differ; `nil` when they share
+    /// ``predicate``.
+    var perType: [SampleType: QueryPredicate]?
 
     /// One type and its predicate.
     init(type: HKObjectType?, predicate: NSPredicate?) throws {
@@ -28,21 +32,21 @@ struct StoreSelection {
         self.predicate = try PredicateTranslation.translate(predicate)
     }
 
-    /// Several types, whose predicates must be the same (the store's queries take one
-    /// predicate for all their types).
+    /// Several types, each with its own predicate.
     ///
-    /// - Throws: ``HKError/Code/errorInvalidArgument`` for no descriptors, a type given
-    ///   twice, or predicates that differ.
+    /// - Throws: ``HKError/Code/errorInvalidArgument`` for no descriptors or a type given twice.
     init(_ parts: [(type: HKSampleType, predicate: NSPredicate?)]) throws {
         guard !parts.isEmpty else { throw HKError(.errorInvalidArgument, "a query needs at least one type") }
         let types = parts.map { SampleType($0.type.identifier) ?? .quantity($0.type.identifier) }
         guard Set(types).count == types.count else { throw HKError(.errorInvalidArgument, "a query names a type twice") }
         let predicates = try parts.map { try PredicateTranslation.translate($0.predicate) }
-        guard Set(predicates).count == 1 else {
-            throw HKError(.errorInvalidArgument, "healthlog runs one predicate for all a query's types; give each descriptor the same predicate")
-        }
         self.types = Set(types)
-        predicate = predicates[0]
+        if Set(predicates).count == 1 {
+            predicate = predicates[0]
+        } else {
+            predicate = .or(predicates)
+            perType = Dictionary(uniqueKeysWithValues: zip(types, predicates))
+        }
     }
 }
 #endif

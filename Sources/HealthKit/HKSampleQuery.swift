@@ -48,7 +48,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
             do {
                 let selection = try self.selection.get()
                 let order = try (self.sortDescriptors ?? []).map(Self.order)
-                let samples = try healthStore.store.samples(types: selection.types, predicate: selection.predicate, sortedBy: order, limit: self.limit)
+                let samples = try selection.samples(in: healthStore.store, sortedBy: order, limit: self.limit)
                 self.resultsHandler(self, try SampleConversion.samples(samples, store: healthStore.store), nil)
             } catch {
                 self.resultsHandler(self, nil, HKError.from(error))

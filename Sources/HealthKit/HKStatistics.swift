@@ -126,7 +126,8 @@ public final class HKStatisticsCollection: NSObject, @unchecked Sendable {
     /// holding `endDate`, empty ones included, in order, until it sets its argument to `true`.
     public func enumerateStatistics(from startDate: Date, to endDate: Date, with block: (HKStatistics, UnsafeMutablePointer<ObjCBool>) -> Void) {
         var stop = ObjCBool(false)
-        for row in query.everyInterval(of: rows, from: startDate.timestamp, to: endDate.timestamp) {
+        let through = Timestamp(microseconds: endDate.timestamp.microseconds + 1)
+        for row in query.everyInterval(of: rows, from: startDate.timestamp, to: through) {
             block(statistics(row), &stop)
             if stop.boolValue { return }
         }

@@ -14,10 +14,6 @@ struct GlucoseSyncTests {
     static let glucose = SampleType.quantity("BloodGlucose")
     static let units = [heartRate: "count/min", steps: "count", glucose: "mg/dL"]
 
-    /// Foundation on Linux saves `UserDefaults` only on `synchronize()`, which apps no longer
-    /// call: a program's anchors are lost when it ends, and each run syncs from the beginning.
-    static let unsavedDefaults: Comment = "UserDefaults.standard is not saved when the program ends (the HealthKit module does not flush it)"
-
     /// The samples and deletions one type's block of `output` lists.
     static func printed(_ output: String, _ title: String, _ type: SampleType) -> (samples: [PrintedSample], deleted: [String], header: Substring?) {
         let block = output.block(after: "\(title) \(type.identifier):")
@@ -60,10 +56,8 @@ struct GlucoseSyncTests {
         let head = try export.store.headAnchor()
         let second = try export.run("GlucoseSync", ["--save-glucose", "105", "2024-01-02T08:30:00Z"])
         #expect(second.status == 0, "\(second.stderr)")
-        withKnownIssue(Self.unsavedDefaults) {
-            for type in [Self.heartRate, Self.steps, Self.glucose] {
-                #expect(second.stdout.contains("sync \(type.identifier): 0 new, 0 deleted\n"))
-            }
+        for type in [Self.heartRate, Self.steps, Self.glucose] {
+            #expect(second.stdout.contains("sync \(type.identifier): 0 new, 0 deleted\n"))
         }
         #expect(second.stdout.contains("saved glucose 105.0 mg/dL at 2024-01-02T08:30:00Z: true\n"))
         let saved = try await Self.expected(export, Self.glucose, after: head)
@@ -81,10 +75,8 @@ struct GlucoseSyncTests {
         let third = try export.run("GlucoseSync")
         #expect(third.status == 0, "\(third.stderr)")
         #expect(Self.printed(third.stdout, "sync", Self.heartRate).deleted == [deletedUUID.description.uppercased()])
-        withKnownIssue(Self.unsavedDefaults) {
-            #expect(third.stdout.contains("sync \(Self.heartRate.identifier): 0 new, 1 deleted\n  - \(deletedUUID.description.uppercased())\n"))
-            #expect(third.stdout.contains("sync \(Self.glucose.identifier): 0 new, 0 deleted\n"))
-            #expect(third.stdout.contains("sync \(Self.steps.identifier): 0 new, 0 deleted\n"))
-        }
+        #expect(third.stdout.contains("sync \(Self.heartRate.identifier): 0 new, 1 deleted\n  - \(deletedUUID.description.uppercased())\n"))
+        #expect(third.stdout.contains("sync \(Self.glucose.identifier): 0 new, 0 deleted\n"))
+        #expect(third.stdout.contains("sync \(Self.steps.identifier): 0 new, 0 deleted\n"))
     }
 }

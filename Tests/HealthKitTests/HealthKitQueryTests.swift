@@ -97,6 +97,27 @@ import Testing
         #expect(collection.statistics(for: anchor.addingTimeInterval(2.5 * 86_400))?.sumQuantity() == nil)
     }
 
+    @Test("Enumerating a statistics collection ends with the interval that holds the end date, as HealthKit's does")
+    func enumerationHoldsEndDate() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = HKHealthStore(directory: directory.file("h.store"))
+        try await store.save([Self.steps(100, hour: 1), Self.steps(30, hour: 49)])
+        let descriptor = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.stepCount)), options: .cumulativeSum, anchorDate: Self.start,
+            intervalComponents: DateComponents(hour: 24))
+        let collection = try await descriptor.result(for: store)
+        var starts: [Date] = []
+        var sums: [Double?] = []
+        // The end date is the third interval's start: that interval is enumerated too.
+        collection.enumerateStatistics(from: Self.start, to: Self.start.addingTimeInterval(2 * 86_400)) { statistics, _ in
+            starts.append(statistics.startDate)
+            sums.append(statistics.sumQuantity()?.doubleValue(for: .count()))
+        }
+        #expect(starts == (0..<3).map { Self.start.addingTimeInterval(Double($0) * 86_400) })
+        #expect(sums == [100, nil, 30])
+    }
+
     @Test("A statistics collection query's update handler gets the collection recomputed after an append")
     func statisticsUpdates() async throws {
         let directory = try TemporaryDirectory()

@@ -20,7 +20,11 @@ enum MetadataConversion {
     static func stored(_ values: [String: Any]?) -> [String: MetadataValue] {
         guard let values else { return [:] }
         return values.mapValues { value -> MetadataValue in
-            switch value {
+            // An NSNumber casts to Bool on Linux whatever it holds: its own type says which it is.
+            if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+                return String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
+            }
+            return switch value {
             case let text as String: .string(text)
             case let flag as Bool: .bool(flag)
             case let number as Int: .number(Double(number))

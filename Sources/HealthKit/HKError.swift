@@ -54,6 +54,11 @@ public struct HKError: CustomNSError, LocalizedError, Hashable, Sendable {
         self.message = message
     }
 
+    /// An error with `code` and the description `userInfo` holds, as Apple's errors are made.
+    public init(_ code: Code, userInfo: [String: Any]) {
+        self.init(code, userInfo[NSLocalizedDescriptionKey] as? String ?? "")
+    }
+
     /// HealthKit's error domain.
     public static var errorDomain: String { HKErrorDomain }
     /// The code's integer.
@@ -75,6 +80,26 @@ public struct HKError: CustomNSError, LocalizedError, Hashable, Sendable {
     public static var errorDatabaseInaccessible: Code { .errorDatabaseInaccessible }
     /// The code `errorNoData`.
     public static var errorNoData: Code { .errorNoData }
+    /// The code `errorHealthDataRestricted`.
+    public static var errorHealthDataRestricted: Code { .errorHealthDataRestricted }
+    /// The code `errorAuthorizationNotDetermined`.
+    public static var errorAuthorizationNotDetermined: Code { .errorAuthorizationNotDetermined }
+    /// The code `errorUserCanceled`.
+    public static var errorUserCanceled: Code { .errorUserCanceled }
+    /// The code `errorAnotherWorkoutSessionStarted`.
+    public static var errorAnotherWorkoutSessionStarted: Code { .errorAnotherWorkoutSessionStarted }
+    /// The code `errorUserExitedWorkoutSession`.
+    public static var errorUserExitedWorkoutSession: Code { .errorUserExitedWorkoutSession }
+    /// The code `errorRequiredAuthorizationDenied`.
+    public static var errorRequiredAuthorizationDenied: Code { .errorRequiredAuthorizationDenied }
+    /// The code `errorWorkoutActivityNotAllowed`.
+    public static var errorWorkoutActivityNotAllowed: Code { .errorWorkoutActivityNotAllowed }
+    /// The code `errorDataSizeExceeded`.
+    public static var errorDataSizeExceeded: Code { .errorDataSizeExceeded }
+    /// The code `errorBackgroundWorkoutSessionNotAllowed`.
+    public static var errorBackgroundWorkoutSessionNotAllowed: Code { .errorBackgroundWorkoutSessionNotAllowed }
+    /// The code `errorNotPermissibleForGuestUserMode`.
+    public static var errorNotPermissibleForGuestUserMode: Code { .errorNotPermissibleForGuestUserMode }
 
     /// `error` as HealthKit reports it: a caller's mistake (bad usage or input, a refused
     /// anchor) is `errorInvalidArgument`; a store that cannot be read (locked, damaged,

@@ -33,6 +33,15 @@ public class HKWorkout: HKSample, @unchecked Sendable {
         super.init(type: HKWorkoutType(), start: start, end: end, device: device, metadata: metadata)
     }
 
+    /// A new workout, on no device.
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval, totalEnergyBurned: HKQuantity?,
+        totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) {
+        self.init(activityType: activityType, start: start, end: end, duration: duration, totalEnergyBurned: totalEnergyBurned,
+                  totalDistance: totalDistance, device: nil, metadata: metadata)
+    }
+
     /// A new workout.
     public convenience init(activityType: HKWorkoutActivityType, start: Date, end: Date) {
         self.init(activityType: activityType, start: start, end: end, duration: end.timeIntervalSince(start), totalEnergyBurned: nil,

@@ -37,6 +37,20 @@ import Testing
         #expect(try await Self.anchored(store, anchor: nil).0.count == 1)
     }
 
+    @Test("Metadata given as NSNumbers keeps numbers as numbers and booleans as booleans")
+    func numberMetadata() {
+        let stored = MetadataConversion.stored([
+            "one": NSNumber(value: 1), "zero": NSNumber(value: 0), "half": NSNumber(value: 0.5), "yes": NSNumber(value: true),
+            "swiftBool": true, "swiftInt": 1,
+        ])
+        #expect(stored["one"] == .number(1))
+        #expect(stored["zero"] == .number(0))
+        #expect(stored["half"] == .number(0.5))
+        #expect(stored["yes"] == .bool(true))
+        #expect(stored["swiftBool"] == .bool(true))
+        #expect(stored["swiftInt"] == .number(1))
+    }
+
     @Test("Saves and deletes complete through their handlers and come back through anchored queries")
     func saveAndDelete() async throws {
         let directory = try TemporaryDirectory()

@@ -51,4 +51,16 @@ import Testing
         #expect(try JSONDecoder().decode(HKQueryAnchor.self, from: json) == anchor)
         #expect((try? NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: Data("not an archive".utf8))) == nil)
     }
+
+    @Test("Workouts made without a device and errors made from a user-info dictionary, as app code makes them")
+    func appCodeInitialisers() {
+        let start = Date(timeIntervalSince1970: 1_709_251_200)
+        let workout = HKWorkout(
+            activityType: .running, start: start, end: start.addingTimeInterval(1_800), duration: 1_800,
+            totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 300), totalDistance: nil, metadata: ["note": "easy"])
+        #expect(workout.duration == 1_800 && workout.device == nil)
+        let error = HKError(HKError.errorUserCanceled, userInfo: [NSLocalizedDescriptionKey: "cancelled"])
+        #expect(error.code == .errorUserCanceled && error.localizedDescription == "cancelled")
+        #expect(HKError.errorNotPermissibleForGuestUserMode.rawValue == 15)
+    }
 }

@@ -140,6 +140,8 @@ struct KeySlot: Sendable {
         case .other(let other) where versions.contains(other): version = other
         case .other(let other) where other < versions.lowerBound:
             throw Problem("slot file version \(other) is older than this build of healthlog reads (version \(versions.lowerBound))")
+        case .other(let other) where other > versions.upperBound:
+            throw Problem("slot file declares version \(other), newer than this build of healthlog reads (up to \(versions.upperBound)): made by a newer healthlog, or changed")
         default: version = versions.upperBound
         }
         guard var r = file(version: version).open(bytes) else { throw Problem("not a valid key slot file (\(bytes.count) bytes: truncated, changed, or another kind of file)") }

@@ -40,6 +40,9 @@ struct KeySlotTests {
         var older = bytes
         older[4] = 1
         #expect { try KeySlot.decode(older, id: 1) } throws: { ($0 as? KeySlot.Problem)?.message.contains("version 1 is older than this build") == true }
+        var newer = bytes
+        newer[4] = 9
+        #expect { try KeySlot.decode(newer, id: 1) } throws: { ($0 as? KeySlot.Problem)?.message.contains("version 9, newer than this build") == true }
         #expect(KeySlot.id(fileName: "0001.slot") == 1 && KeySlot.id(fileName: "0001.slot.tmp") == nil && KeySlot.id(fileName: "0000.slot") == nil)
     }
 

@@ -28,19 +28,13 @@ extension HealthStore {
             try predicate.validate()
             return ([], 0)
         }
-        let snapshot = try LogSnapshot(layout)
         if !types.isEmpty, !types.contains(where: SeriesParts.isSeries) {
-            var sorter = SortedSamples(snapshot: snapshot, types: Set(types.map(\.identifier)), predicate: predicate, order: order, limit: limit)
+            var sorter = SortedSamples(snapshot: try LogSnapshot(layout), types: Set(types.map(\.identifier)), predicate: predicate, order: order, limit: limit)
             let samples = try sorter.run(location: { "\(self.directory): event \($0)" })
             return (samples, sorter.groupsRead)
         }
-        var result = QueryResult(newAnchor: .beginning)
-        var memo = RecordMemo()
-        _ = try Replayer(snapshot: snapshot, request: ReplayRequest(types: Set(types.map(\.identifier)), predicate: predicate)).run { line in
-            guard !line.isDelete else { return }
-            try result.collect(line, memo: &memo, location: "\(self.directory): event \(line.seq)")
-        }
-        let ranked = result.addedSamples.enumerated().map { place, sample in
+        let added = try result(ReplayRequest(types: Set(types.map(\.identifier)), predicate: predicate)).addedSamples
+        let ranked = added.enumerated().map { place, sample in
             (ranks: order.map { $0.rank(start: sample.start.microseconds, end: sample.end.microseconds) }, place: place, sample: sample)
         }
         let sorted = ranked.sorted { a, b in

@@ -191,7 +191,10 @@ enum KeySlots {
         }
         slot.wrappedSecretKey = wrapped
         for epoch in keys.keys.sorted() {
-            slot.entries.append(try entry(epoch, keys[epoch]!, ciphers[epoch] ?? .xchacha20Poly1305, to: slot, storeID: storeID, authority: authority))
+            guard let cipher = ciphers[epoch] else {
+                throw HealthLogError(.corrupt, "key epoch \(epoch) is named by no readable key slot, so its cipher is unknown; no slot is written")
+            }
+            slot.entries.append(try entry(epoch, keys[epoch]!, cipher, to: slot, storeID: storeID, authority: authority))
         }
         return slot
     }

@@ -73,6 +73,8 @@ public final class HKStatistics: NSObject, @unchecked Sendable {
     public func maximumQuantity() -> HKQuantity? { quantity(merged.maximum) }
     /// The most recent value.
     public func mostRecentQuantity() -> HKQuantity? { quantity(merged.mostRecent) }
+    /// When the most recent sample starts and ends.
+    public func mostRecentQuantityDateInterval() -> DateInterval? { Self.interval(merged) }
     /// The time samples cover, in seconds.
     public func duration() -> HKQuantity? { merged.duration.map { HKQuantity(unit: .second(), doubleValue: $0) } }
 
@@ -86,9 +88,16 @@ public final class HKStatistics: NSObject, @unchecked Sendable {
     public func maximumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source.name]?.maximum) }
     /// `source`'s most recent value.
     public func mostRecentQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source.name]?.mostRecent) }
+    /// When `source`'s most recent sample starts and ends.
+    public func mostRecentQuantityDateInterval(for source: HKSource) -> DateInterval? { bySource[source.name].flatMap(Self.interval) }
     /// `source`'s covered time.
     public func duration(for source: HKSource) -> HKQuantity? {
         bySource[source.name]?.duration.map { HKQuantity(unit: .second(), doubleValue: $0) }
+    }
+
+    private static func interval(_ row: Statistics) -> DateInterval? {
+        guard let start = row.mostRecentStart, let end = row.mostRecentEnd else { return nil }
+        return DateInterval(start: Date(start), end: Date(end))
     }
 
     /// The figures as the store computed them.

@@ -187,6 +187,28 @@ import Testing
         #expect(await sum().0 == 150)
     }
 
+    @Test("The most recent sample's date interval comes with its value, merged and per source")
+    func mostRecentInterval() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = HKHealthStore(directory: directory.file("h.store"))
+        let unit = HKUnit(from: "count/min")
+        func rate(_ value: Double, hour: Double, minutes: Double) -> HKQuantitySample {
+            let date = Self.start.addingTimeInterval(hour * 3_600)
+            return HKQuantitySample(
+                type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: unit, doubleValue: value), start: date, end: date.addingTimeInterval(minutes * 60))
+        }
+        try await store.save([rate(60, hour: 1, minutes: 1), rate(72, hour: 5, minutes: 2), rate(65, hour: 3, minutes: 1)])
+        let statistics: HKStatistics? = await withCheckedContinuation { continuation in
+            store.execute(HKStatisticsQuery(quantityType: HKQuantityType(.heartRate), quantitySamplePredicate: nil, options: .mostRecent) { _, statistics, _ in
+                continuation.resume(returning: statistics)
+            })
+        }
+        let latest = Self.start.addingTimeInterval(5 * 3_600)
+        #expect(statistics?.mostRecentQuantity()?.doubleValue(for: unit) == 72)
+        #expect(statistics?.mostRecentQuantityDateInterval() == DateInterval(start: latest, end: latest.addingTimeInterval(120)))
+    }
+
     @Test("An observer query fires when it starts and after each matching append")
     func observer() async throws {
         let directory = try TemporaryDirectory()

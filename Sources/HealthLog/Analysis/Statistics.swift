@@ -28,13 +28,18 @@ public struct Statistics: Sendable, Hashable {
     public var duration: Double?
     /// The value of the interval's most recent sample (the latest end, then start).
     public var mostRecent: Double?
+    /// When the interval's most recent sample starts (with ``mostRecent``).
+    public var mostRecentStart: Timestamp?
+    /// When the interval's most recent sample ends (with ``mostRecent``).
+    public var mostRecentEnd: Timestamp?
     /// The source of the row, with ``StatisticsOptions/separateBySource``; else `nil`.
     public var source: String?
 
     /// A row of figures.
     public init(
         start: Timestamp, end: Timestamp, label: String, unit: String, count: Int, sum: Double? = nil, average: Double? = nil,
-        minimum: Double? = nil, maximum: Double? = nil, duration: Double? = nil, mostRecent: Double? = nil, source: String? = nil
+        minimum: Double? = nil, maximum: Double? = nil, duration: Double? = nil, mostRecent: Double? = nil, source: String? = nil,
+        mostRecentStart: Timestamp? = nil, mostRecentEnd: Timestamp? = nil
     ) {
         self.start = start
         self.end = end
@@ -47,6 +52,8 @@ public struct Statistics: Sendable, Hashable {
         self.maximum = maximum
         self.duration = duration
         self.mostRecent = mostRecent
+        self.mostRecentStart = mostRecentStart
+        self.mostRecentEnd = mostRecentEnd
         self.source = source
     }
 }

@@ -316,7 +316,9 @@ struct StatisticsAccumulator {
                 maximum: o.contains(.maximum) && hasValues ? f.maximum : nil,
                 duration: o.contains(.duration) ? Double(durations[key] ?? 0) / 1_000_000 : nil,
                 mostRecent: o.contains(.mostRecent) ? f.mostRecent?.value : nil,
-                source: key.source < 0 ? nil : sources[key.source])
+                source: key.source < 0 ? nil : sources[key.source],
+                mostRecentStart: o.contains(.mostRecent) ? f.mostRecent.map { Timestamp(microseconds: $0.start) } : nil,
+                mostRecentEnd: o.contains(.mostRecent) ? f.mostRecent.map { Timestamp(microseconds: $0.end) } : nil)
         }
     }
 }

@@ -72,4 +72,19 @@ struct MissingStoreTests {
         #expect(results[0].addedSamples.isEmpty && results[0].newAnchor == .beginning)
         #expect(results[1].addedSamples.map(\.uuid) == [saved.uuid])
     }
+
+    #if os(Linux)
+    @Test("A live query's watcher on a directory that does not exist yet waits on its parent, not by polling, and watches the store once it appears")
+    func watcherWaitsForCreation() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let watcher = LogWatcher(StoreLayout(directory: dir.file("store")))
+        #expect(watcher.isNotified && !watcher.watchesStore)
+        try FileManager.default.createDirectory(atPath: dir.file("store"), withIntermediateDirectories: false)
+        let stop = try StopSignal()
+        watcher.wait(stop: stop)
+        watcher.wait(stop: stop)
+        #expect(watcher.watchesStore)
+    }
+    #endif
 }

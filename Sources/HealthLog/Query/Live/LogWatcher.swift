@@ -8,8 +8,9 @@ import Darwin
 /// `checkpoint` file (a rename into the store directory), so on Linux an inotify watch
 /// on the directory wakes the waiter at once; it also wakes every
 /// ``LogWatcher/safetyInterval`` in case an event was missed (a writer killed before
-/// its checkpoint, a file system without inotify). Elsewhere, or when inotify is not
-/// available, it polls every ``LogWatcher/pollInterval``.
+/// its checkpoint, a file system without inotify). A store directory that does not exist
+/// yet is waited for by watching its parent for its creation. Elsewhere, or when inotify
+/// is not available, it polls every ``LogWatcher/pollInterval``.
 final class LogWatcher {
     /// How often to look when there is no inotify, in milliseconds.
     static let pollInterval: Int32 = 100
@@ -17,21 +18,40 @@ final class LogWatcher {
     static let safetyInterval: Int32 = 1000
 
     private let notify: Int32
+    private let directory: String
+    /// Whether the store directory itself is watched (else, while it does not exist, its
+    /// parent is).
+    private(set) var watchesStore = false
 
     /// Starts watching the store at `layout` (before the caller's first look, so nothing
     /// appended after that look goes unnoticed).
     init(_ layout: StoreLayout) {
+        directory = layout.directory
         #if os(Linux)
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if fd >= 0, inotify_add_watch(fd, layout.directory, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE)) < 0 {
-            close(fd)
-            notify = -1
-        } else {
-            notify = fd
+        var fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if fd >= 0 {
+            if inotify_add_watch(fd, directory, Self.storeEvents) >= 0 {
+                watchesStore = true
+            } else if errno != ENOENT || inotify_add_watch(fd, Self.parent(of: directory), UInt32(IN_CREATE | IN_MOVED_TO)) < 0 {
+                close(fd)
+                fd = -1
+            }
         }
+        notify = fd
         #else
         notify = -1
         #endif
+    }
+
+    #if os(Linux)
+    private static let storeEvents = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE)
+    #endif
+
+    /// The directory holding `path` (`.` for a bare name).
+    private static func parent(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     deinit {
@@ -44,6 +64,14 @@ final class LogWatcher {
     /// Blocks until the store directory changes, `stop` is signalled, or the interval
     /// passes.
     func wait(stop: StopSignal) {
+        #if os(Linux)
+        if notify >= 0, !watchesStore {
+            if inotify_add_watch(notify, directory, Self.storeEvents) >= 0 {
+                watchesStore = true
+                return
+            }
+        }
+        #endif
         var entries = [pollfd(fd: stop.pollDescriptor, events: Int16(POLLIN), revents: 0)]
         if notify >= 0 { entries.append(pollfd(fd: notify, events: Int16(POLLIN), revents: 0)) }
         let timeout = notify >= 0 ? LogWatcher.safetyInterval : LogWatcher.pollInterval

@@ -5,14 +5,18 @@ import HealthLog
 /// an option the command does not declare does not compile. Unknown options, missing
 /// values, a single-valued option given twice and positional arguments to a command that
 /// declares none are usage errors when parsing; a value is parsed when it is read.
+///
+/// `Options` is an ``OptionGroup`` wherever arguments are split, but the type does not
+/// require it: the runtime then makes its metadata (for a nested group's arguments) without
+/// looking the conformance up, a search of every conformance in the executable.
 @dynamicMemberLookup
-struct ParsedArguments<Options: OptionGroup> {
+struct ParsedArguments<Options> {
     let options: Options
     private let given: GivenArguments
 
     /// Splits `arguments` against the declarations of `options` (`declarations` when read
     /// already).
-    init(_ arguments: [String], options: Options, declarations: [Declaration]? = nil) throws {
+    init(_ arguments: [String], options: Options, declarations: [Declaration]? = nil) throws where Options: OptionGroup {
         let declarations = declarations ?? options.declarations
         let given = try GivenArguments(arguments, declarations: declarations)
         if !declarations.contains(where: { $0.kind == .positional }), let first = given.positionals.first {

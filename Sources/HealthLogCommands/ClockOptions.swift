@@ -44,6 +44,8 @@ struct ClockOptions: OptionGroup {
         self.local = local
     }
 
+    var members: [any OptionMember] { [utcOffset, timeZone] + (local.map { [$0] } ?? []) }
+
     /// `[--utc-offset <offset> | --time-zone <name> | --local]`, or nothing for `restore`'s.
     var usage: GroupUsage { local == nil ? .hidden : .oneOf }
 

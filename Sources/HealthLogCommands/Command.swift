@@ -16,8 +16,7 @@ struct CommandConfiguration: Sendable {
 
 extension Command {
     /// The command as the dispatcher, help and the reference see it.
-    /// The options' declarations are read (by reflection, the costly part of a command's
-    /// start) once; the usage line only when shown.
+    /// The options' declarations are read once; the usage line only when shown.
     static var spec: CommandSpec {
         let options = Options()
         let declarations = options.declarations

@@ -28,6 +28,8 @@ struct PredicateOptions: OptionGroup {
             "Only category samples with this value: an integer, or a constant's name in full or after the type's prefix (AsleepCore), in any case; every spelling of a value matches the others.",
         parse: CategoryValue.init(text:))
 
+    var members: [any OptionMember] { [start, end, strictStart, strictEnd, source, device, uuid, metadata, self.where, category] }
+
     /// `[predicate options]` on the usage line.
     var usage: GroupUsage { .text("[predicate options]") }
 

@@ -58,19 +58,22 @@ struct BatchOrigin: Equatable, Sendable {
         let length = Int(try reader.read(UInt16.self))
         var body = ByteReader(Array(try reader.read(count: length)))
         let committed = try body.read(Int64.self)
-        var fields: [UInt8: ArraySlice<UInt8>] = [:]
+        // A few fields, searched (a dictionary's first use of its type costs a page more);
+        // of a key given twice, the last counts.
+        var fields: [(key: UInt8, bytes: ArraySlice<UInt8>)] = []
         while body.remaining > 0 {
             let key = try body.read(UInt8.self)
             let count = Int(try body.read(UInt16.self))
-            fields[key] = try body.read(count: count)
+            fields.append((key, try body.read(count: count)))
         }
+        func field(_ key: UInt8) -> ArraySlice<UInt8>? { fields.last { $0.key == key }?.bytes }
         var witness: DeletedAddWitness?
-        if let bytes = fields[deletedAddsKey] {
+        if let bytes = field(deletedAddsKey) {
             guard bytes.count == witnessLength else { throw FormatViolation("batch header's deleted-add witness is \(bytes.count) bytes, not \(witnessLength)") }
             var field = ByteReader(Array(bytes))
             witness = DeletedAddWitness(count: try field.read(), digest: try field.read())
         }
-        func text(_ key: UInt8) -> String? { fields[key].map { String(decoding: $0, as: UTF8.self) } }
+        func text(_ key: UInt8) -> String? { field(key).map { String(decoding: $0, as: UTF8.self) } }
         guard let command = text(commandKey) else {
             guard witness != nil else { throw FormatViolation("batch header's append origin names no command") }
             return BatchOrigin(committedMillis: committed, origin: nil, deletedAdds: witness)

@@ -66,8 +66,9 @@ final class DeletedAddIndex {
     private let cipher: StoreCipher?
     /// The header's first ``placeLength`` bytes, which each sealed unit's place names.
     private let placePrefix: [UInt8]
-    /// The blocks read so far (a block is checked when read).
-    private var blocks: [Int: [UInt64]] = [:]
+    /// The blocks read so far, by number (a block is checked when read); an array rather
+    /// than a dictionary, whose first use of its type costs a page more than its lookups.
+    private var blocks: [[UInt64]?] = []
     /// A plaintext file mapped into memory, once its entries were checked against the log's
     /// witness (blocks are then read from it).
     private var mapped: MappedFile?
@@ -181,7 +182,7 @@ final class DeletedAddIndex {
     /// its checksum, does not open (sealed), or does not rise from the first entry the table
     /// gives it.
     func block(_ k: Int) throws -> [UInt64] {
-        if let loaded = blocks[k] { return loaded }
+        if k < blocks.count, let loaded = blocks[k] { return loaded }
         guard let file, k < firsts.count else { return [] }
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
@@ -203,6 +204,7 @@ final class DeletedAddIndex {
         guard entries.first == firsts[k] else {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) disagrees with its table entry; run 'healthlog reindex'")
         }
+        if blocks.count < firsts.count { blocks = Array(repeating: nil, count: firsts.count) }
         blocks[k] = entries
         return entries
     }

@@ -80,9 +80,10 @@ final class ReplayPipeline {
 
     private let snapshot: LogSnapshot
     private var work: [(batch: BatchRef, groups: [Int])]
-    /// The storage and frame buffer a slot is given before its first read: the largest any
-    /// batch of ``work`` needs, so no slot's memory is grown (and faulted in anew) midway.
-    private var room = (storage: 0, frames: 0)
+    /// The storage, frame buffer and line lists a slot is given before its first read: the
+    /// largest any batch of ``work`` needs, so no slot's memory is grown (and faulted in
+    /// anew) midway.
+    private var room = (storage: 0, frames: 0, lines: 0)
     /// Batches past this one are read only when taken, not ahead.
     private let readAheadEnd: Int
     private var deleted: DeletedSamples?
@@ -141,6 +142,7 @@ final class ReplayPipeline {
         for (batch, groups) in work {
             room.storage = max(room.storage, BatchLines.room(for: groups, of: batch))
             room.frames = max(room.frames, groups.reduce(0) { $0 + Int(batch.header.groups[$1].frameLength) })
+            room.lines = max(room.lines, BatchLines.lineRoom(for: groups, of: batch))
         }
     }
 
@@ -209,7 +211,7 @@ final class ReplayPipeline {
         } else {
             slot = Slot(batch, groups, file, cipher: snapshot.cipher)
         }
-        slot.lines.reserve(room.storage)
+        slot.lines.reserve(room.storage, lines: room.lines)
         slot.frames.reserveCapacity(room.frames)
         slot.isSubmitted = channel != nil && isAhead
         nextRead += 1

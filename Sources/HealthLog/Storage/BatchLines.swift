@@ -222,13 +222,28 @@ extension BatchLines {
         groups.reduce(0) { $0 + Int(batch.header.groups[$1].rawLength) } + LZ4FrameDecoder.blockSize
     }
 
+    /// The lines `groups` of `batch` hold as their headers count them, each group's count
+    /// bounded by its bytes as splitting it bounds it.
+    static func lineRoom(for groups: [Int], of batch: BatchRef) -> Int {
+        groups.reduce(0) { sum, g in
+            let entry = batch.header.groups[g]
+            return sum + min(Int(entry.count), Int(entry.rawLength) / 16)
+        }
+    }
+
     /// Makes the storage at least `bytes` long. What it held is not kept, and the new bytes
     /// are not zeroed (LZ4 overwrites them next), so the memory's pages are first touched
     /// only as they are written: a storage reserved once for the largest batch a reader
     /// expects is not grown (freed, mapped again, faulted in again) batch after batch. It
     /// grows by an eighth more than asked, so a reader whose batches come a few percent
     /// larger now and then (``load(_:_:groups:through:)``) does not map it anew each time.
-    mutating func reserve(_ bytes: Int) {
+    /// The lists of lines are given room for `lines` (``lineRoom(for:of:)``) the same way:
+    /// grown once, not group after group.
+    mutating func reserve(_ bytes: Int, lines count: Int = 0) {
+        if unordered.capacity < count {
+            unordered.reserveCapacity(count)
+            lines.reserveCapacity(count)
+        }
         guard storage.count < bytes else { return }
         let size = bytes + bytes / 8
         storage = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }

@@ -29,6 +29,8 @@ enum AddCommand: Command {
             return (key: String(entry[..<eq]), value: MetadataValue(commandLine: String(entry[entry.index(after: eq)...])))
         }
         let noSync = Flag("--no-sync", help: "Do not wait for fdatasync before reporting success.")
+
+        var members: [any OptionMember] { [type, value, unit, activity, duration, start, end, source, device, uuid, metadata, noSync] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -28,6 +28,8 @@ enum AggregateCommand: Command {
             guard format == "csv" || format == "ndjson" else { throw HealthLogError(.badUsage, "--format must be csv or ndjson, not '\(format)'") }
             return format
         }
+
+        var members: [any OptionMember] { [type, interval, stat, unit, sourcePriority, separateBySource, clock, predicate, format] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

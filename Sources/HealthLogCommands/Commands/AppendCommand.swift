@@ -17,6 +17,8 @@ enum AppendCommand: Command {
         let files = Positional(
             "<file>", help: "NDJSON event files, read in order as one append; '-' or none reads standard input.", repeatable: true, required: false
         ) { $0 }
+
+        var members: [any OptionMember] { [noSync, files] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

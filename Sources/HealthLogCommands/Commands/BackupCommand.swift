@@ -14,6 +14,8 @@ enum BackupCommand: Command {
         let destination = Positional(
             "<dest>", help: "The backup directory, outside the store: new, empty, or an earlier backup of this store.",
             exactlyOne: "backup takes one destination directory")
+
+        var members: [any OptionMember] { [follow, destination] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

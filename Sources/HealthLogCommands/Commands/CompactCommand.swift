@@ -19,6 +19,8 @@ enum CompactCommand: Command {
             "--rekey",
             help:
                 "Encrypted store: also rewrite every segment sealed under a key epoch older than the current one ('healthlog key rotate' starts a new one), then rebuild the indexes, so no file needs the older keys.")
+
+        var members: [any OptionMember] { [horizon, rekey] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

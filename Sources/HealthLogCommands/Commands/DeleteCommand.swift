@@ -15,6 +15,8 @@ enum DeleteCommand: Command {
                 return uuid
             }
         }
+
+        var members: [any OptionMember] { [noSync, uuids] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

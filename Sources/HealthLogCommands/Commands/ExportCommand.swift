@@ -22,6 +22,8 @@ enum ExportCommand: Command {
             synopsis: "--partition <dir> [--person <id>]", completion: .directory)
         let person = Option(
             "--person", "id", help: "The person column and file name of --partition (default: the store's identity, a UUID).", inUsage: .hidden)
+
+        var members: [any OptionMember] { [type, predicate, unit, format, partition, person] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

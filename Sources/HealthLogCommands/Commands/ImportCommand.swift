@@ -20,6 +20,8 @@ enum ImportCommand: Command {
             try PathKind.expectFile(path, "import", hint: "give the export's zip, or the export.xml inside its folder")
             return path
         }
+
+        var members: [any OptionMember] { [mirror, noSync, file] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -9,6 +9,8 @@ enum InitCommand: Command {
     struct Options: OptionGroup {
         let encrypt = Flag("--encrypt", help: "Encrypt the store; the secret given (or typed twice) opens its first key slot.")
         let cipher = CipherOption.declared(help: "With --encrypt: the cipher of the store's first data key (\(CipherOption.defaultNote)).")
+
+        var members: [any OptionMember] { [encrypt, cipher] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

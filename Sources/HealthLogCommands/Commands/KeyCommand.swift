@@ -37,6 +37,8 @@ enum KeyCommand: Command {
         let newKeyFile = Option<String>(
             "--new-key-file", "file", help: "For 'key add': a key file (at least 32 random bytes) that opens the new slot, instead of a passphrase.", completion: .file)
         let cipher = CipherOption.declared(help: "For 'key rotate': the cipher of the new data key.")
+
+        var members: [any OptionMember] { [action, newPassphraseFile, newKeyFile, cipher] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

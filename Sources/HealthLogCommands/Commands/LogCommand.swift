@@ -18,6 +18,8 @@ enum LogCommand: Command {
             guard format == "table" || format == "ndjson" else { throw HealthLogError(.badUsage, "unknown --format '\(text)': use table or ndjson") }
             return format
         }
+
+        var members: [any OptionMember] { [limit, format] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -34,6 +34,8 @@ enum PlotCommand: Command {
         let sourcePriority = SourcePriorityOption.option
         let clock = ClockOptions()
         let predicate = PredicateOptions()
+
+        var members: [any OptionMember] { [type, output, interval, stat, unit, sourcePriority, clock, predicate] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

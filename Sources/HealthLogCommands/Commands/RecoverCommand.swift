@@ -10,6 +10,8 @@ enum RecoverCommand: Command {
         let destination = Positional(
             "<dest>", help: "Where the new store goes: a path that does not exist, or an empty directory.",
             exactlyOne: "recover takes one destination directory")
+
+        var members: [any OptionMember] { [destination] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -30,6 +30,8 @@ enum ReplayCommand: Command {
                 "Read the anchor from this file when --from is absent and the file exists; write the new anchor to it atomically once the output is flushed (with --follow, after each batch). It records what was written to stdout, not what a reader at the other end of a pipe has consumed.",
             completion: .file)
         let format = LineOutput.option
+
+        var members: [any OptionMember] { [from, type, predicate, limit, raw, follow, anchorFile, format] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

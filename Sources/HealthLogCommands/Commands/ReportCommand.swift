@@ -24,6 +24,8 @@ enum ReportCommand: Command {
             help: "Only samples from here on (an ISO 8601 instant, or a date meaning its midnight on the report's clock); a sample counts when it overlaps [start, end).")
         let end = Option("--end", "date", help: "Only samples before here (exclusive).")
         let clock = ClockOptions.personal("Intervals, nights and times")
+
+        var members: [any OptionMember] { [output, start, end, clock] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -25,6 +25,8 @@ enum RestoreCommand: Command {
         let cipher = CipherOption.declared(help: "With --encrypt: the cipher of the store's data key (\(CipherOption.defaultNote)).")
         let clock = ClockOptions.restore
         let source = Positional("<src>", help: "A directory 'healthlog backup' wrote.", exactlyOne: "restore takes one backup directory")
+
+        var members: [any OptionMember] { [force, to, dryRun, decrypt, encrypt, cipher, clock, source] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -33,6 +33,8 @@ enum RouteCommand: Command {
         let output = Option(
             "--output", "file", short: "-o", help: "The file to write (mode 0600, replaced atomically) instead of standard output.", synopsis: "-o <file>",
             completion: .file, parse: { $0 })
+
+        var members: [any OptionMember] { [uuid, start, end, format, output] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

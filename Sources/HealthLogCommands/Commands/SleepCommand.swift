@@ -12,6 +12,8 @@ enum SleepCommand: Command {
         let clock = ClockOptions.personal("Nights and times")
         let predicate = PredicateOptions()
         let format = SummaryOutput.format("night")
+
+        var members: [any OptionMember] { [sourcePriority, clock, predicate, format] }
     }
 
     /// The columns of csv and ndjson whose values are minutes, with the figure each holds.

@@ -23,6 +23,8 @@ enum UnlockCommand: Command {
             }
             return value * scale
         }
+
+        var members: [any OptionMember] { [duration] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

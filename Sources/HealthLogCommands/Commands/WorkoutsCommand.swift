@@ -26,6 +26,8 @@ enum WorkoutsCommand: Command {
         let clock = ClockOptions.personal("Times")
         let predicate = PredicateOptions()
         let format = SummaryOutput.format("workout")
+
+        var members: [any OptionMember] { [distanceUnit, energyUnit, clock, predicate, format] }
     }
 
     static func run(_ arguments: ParsedArguments<Options>, _ context: Context) throws -> Int32 {

@@ -1,16 +1,32 @@
 /// A set of options declared together as the stored properties of a type: a command's
 /// `Options`, or a group several commands share (``ClockOptions``, ``PredicateOptions``).
-/// Help, usage, parsing, completions and the reference all read the declarations from
-/// the properties, in the order they are written.
-protocol OptionGroup: Sendable {
+/// ``members`` lists those properties in the order they are written; help, usage,
+/// parsing, completions and the reference all read the declarations through it.
+protocol OptionGroup: OptionMember {
     init()
+    /// The declared options and nested groups, in the order help lists them.
+    var members: [any OptionMember] { get }
     /// How the usage line shows the group (default: each declaration in turn).
     var usage: GroupUsage { get }
 }
 
+/// What an ``OptionGroup`` lists: a declared option or argument, or a nested group.
+protocol OptionMember: Sendable {
+    /// Its declarations, nested groups' included, in the order written.
+    var declarations: [Declaration] { get }
+    /// Its part of the usage line.
+    var usageFragments: [String] { get }
+}
+
 /// A declared option or argument: anything that carries a ``Declaration``.
-protocol Declared: Sendable {
+protocol Declared: OptionMember {
     var declaration: Declaration { get }
+}
+
+extension Declared {
+    var declarations: [Declaration] { [declaration] }
+
+    var usageFragments: [String] { declaration.usageFragment.map { [$0] } ?? [] }
 }
 
 /// How the usage line shows an option group.
@@ -29,14 +45,7 @@ extension OptionGroup {
     var usage: GroupUsage { .members }
 
     /// Every declaration, nested groups' included, in the order written.
-    var declarations: [Declaration] {
-        members.flatMap { member -> [Declaration] in
-            switch member {
-            case .declared(let declaration): [declaration]
-            case .group(let group): group.declarations
-            }
-        }
-    }
+    var declarations: [Declaration] { members.flatMap { $0.declarations } }
 
     /// The group's part of the usage line.
     var usageFragments: [String] {
@@ -44,31 +53,12 @@ extension OptionGroup {
         case .hidden: []
         case .text(let text): [text]
         case .oneOf: ["[" + declarations.map(\.spelling).joined(separator: " | ") + "]"]
-        case .members:
-            members.flatMap { member -> [String] in
-                switch member {
-                case .declared(let declaration): declaration.usageFragment.map { [$0] } ?? []
-                case .group(let group): group.usageFragments
-                }
-            }
+        case .members: members.flatMap { $0.usageFragments }
         }
     }
-
-    /// The stored properties that are declarations or groups (an absent optional one is skipped).
-    private var members: [GroupMember] {
-        Mirror(reflecting: self).children.compactMap { child in
-            if let declared = child.value as? any Declared { return .declared(declared.declaration) }
-            if let group = child.value as? any OptionGroup { return .group(group) }
-            return nil
-        }
-    }
-}
-
-/// One stored property of an ``OptionGroup``.
-private enum GroupMember {
-    case declared(Declaration)
-    case group(any OptionGroup)
 }
 
 /// The options of a command that takes none.
-struct NoOptions: OptionGroup {}
+struct NoOptions: OptionGroup {
+    var members: [any OptionMember] { [] }
+}

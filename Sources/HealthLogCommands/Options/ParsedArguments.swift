@@ -5,14 +5,18 @@ import HealthLog
 /// an option the command does not declare does not compile. Unknown options, missing
 /// values, a single-valued option given twice and positional arguments to a command that
 /// declares none are usage errors when parsing; a value is parsed when it is read.
+///
+/// `Options` is an ``OptionGroup`` wherever arguments are split, but the type does not
+/// require it: the runtime then makes its metadata (for a nested group's arguments) without
+/// looking the conformance up, a search of every conformance in the executable.
 @dynamicMemberLookup
-struct ParsedArguments<Options: OptionGroup> {
+struct ParsedArguments<Options> {
     let options: Options
     private let given: GivenArguments
 
     /// Splits `arguments` against the declarations of `options` (`declarations` when read
     /// already).
-    init(_ arguments: [String], options: Options, declarations: [Declaration]? = nil) throws {
+    init(_ arguments: [String], options: Options, declarations: [Declaration]? = nil) throws where Options: OptionGroup {
         let declarations = declarations ?? options.declarations
         let given = try GivenArguments(arguments, declarations: declarations)
         if !declarations.contains(where: { $0.kind == .positional }), let first = given.positionals.first {
@@ -28,12 +32,12 @@ struct ParsedArguments<Options: OptionGroup> {
 
     /// Whether the flag was given.
     subscript(dynamicMember path: KeyPath<Options, Flag>) -> Bool {
-        given.flags.contains(options[keyPath: path].declaration.name)
+        given.hasFlag(options[keyPath: path].declaration.name)
     }
 
     /// Whether the flag, when the group declares it, was given.
     subscript(dynamicMember path: KeyPath<Options, Flag?>) -> Bool {
-        options[keyPath: path].map { given.flags.contains($0.declaration.name) } ?? false
+        options[keyPath: path].map { given.hasFlag($0.declaration.name) } ?? false
     }
 
     /// The option's value, `nil` when not given.
@@ -45,7 +49,7 @@ struct ParsedArguments<Options: OptionGroup> {
     subscript<Value>(dynamicMember path: KeyPath<Options, RequiredOption<Value>>) -> Value {
         get throws {
             let required = options[keyPath: path]
-            guard let text = given.values[required.declaration.name]?.last else { throw HealthLogError(.badUsage, required.missing) }
+            guard let text = given.last(required.declaration.name) else { throw HealthLogError(.badUsage, required.missing) }
             return try required.option.parse(text)
         }
     }
@@ -54,7 +58,7 @@ struct ParsedArguments<Options: OptionGroup> {
     subscript<Value>(dynamicMember path: KeyPath<Options, Repeated<Value>>) -> [Value] {
         get throws {
             let repeated = options[keyPath: path]
-            return try (given.values[repeated.declaration.name] ?? []).map(repeated.parse)
+            return try given.all(repeated.declaration.name).map(repeated.parse)
         }
     }
 
@@ -75,15 +79,23 @@ struct ParsedArguments<Options: OptionGroup> {
 
     /// The text given for the option, as typed (for messages that quote it).
     func text<Value>(_ path: KeyPath<Options, Option<Value>>) -> String? {
-        given.values[options[keyPath: path].declaration.name]?.last
+        given.last(options[keyPath: path].declaration.name)
     }
 }
 
 /// The command line split into option values and flags (by their declarations' names)
-/// and positional arguments.
+/// and positional arguments. A command line holds a few of each, so they are kept in
+/// arrays in the order given and searched (a dictionary's first use of its type costs a
+/// process more than every search).
 private struct GivenArguments {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
+    /// One option's value, as given.
+    private struct Value {
+        let name: String
+        let text: String
+    }
+
+    private var values: [Value] = []
+    private var flags: [String] = []
     private(set) var positionals: [String] = []
 
     init(_ arguments: [String], declarations: [Declaration]) throws {
@@ -115,7 +127,7 @@ private struct GivenArguments {
             }
             if option.kind == .flag {
                 guard inline == nil else { throw HealthLogError(.badUsage, "option '\(name)' takes no value") }
-                flags.insert(name)
+                if !hasFlag(name) { flags.append(name) }
                 continue
             }
             let value: String
@@ -126,8 +138,23 @@ private struct GivenArguments {
                 value = arguments[index]
                 index += 1
             }
-            if !option.repeatable, values[name] != nil { throw HealthLogError(.badUsage, "option '\(name)' is given twice") }
-            values[name, default: []].append(value)
+            if !option.repeatable, last(name) != nil { throw HealthLogError(.badUsage, "option '\(name)' is given twice") }
+            values.append(Value(name: name, text: value))
         }
+    }
+
+    /// Whether the flag `name` was given.
+    func hasFlag(_ name: String) -> Bool {
+        flags.contains(name)
+    }
+
+    /// The text of the last time the option `name` was given.
+    func last(_ name: String) -> String? {
+        values.last { $0.name == name }?.text
+    }
+
+    /// The texts of every time the option `name` was given, in order.
+    func all(_ name: String) -> [String] {
+        values.compactMap { $0.name == name ? $0.text : nil }
     }
 }

@@ -121,8 +121,13 @@ final class DeletedAddIndex {
         guard witness.count == UInt64(count) else { return false }
         guard let file, count > 0 else { return true }
         if cipher != nil {
-            guard let all = try? allEntries() else { return false }
-            return BatchOrigin.DeletedAddWitness(of: all) == witness
+            // Block by block, each kept for the lookups: no copy of every entry into one array.
+            var found = BatchOrigin.DeletedAddWitness.empty
+            for k in firsts.indices {
+                guard let entries = try? block(k) else { return false }
+                found = found.adding(entries)
+            }
+            return found == witness
         }
         let entries = offset(ofEntry: 0)..<offset(ofEntry: count)
         guard let map = MappedFile(file), map.count >= entries.upperBound,
@@ -194,8 +199,11 @@ final class DeletedAddIndex {
             guard let opened = cipher.open(bytes, .derivedFile, place: SmallFile.place(placePrefix, unit: UInt32(k + 1))) else { throw damaged }
             bytes = opened
         }
-        let entries = bytes.withUnsafeBytes { raw in
-            (0..<length).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+        let entries = [UInt64](unsafeUninitializedCapacity: length) { out, filled in
+            bytes.withUnsafeBytes { raw in
+                for j in 0..<length { out[j] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j * 8, as: UInt64.self)) }
+            }
+            filled = length
         }
         for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(cipher == nil ? offset + j * 8 : offset): entries do not rise; run 'healthlog reindex'")

@@ -222,11 +222,14 @@ struct BatchHeader: Equatable, Sendable {
                     header.shell = Shell(framesLength: Int(framesLength), framesCRC: framesCRC)
                     return header
                 }
-                let unit = Array(bytes[reader.position..<bytes.count - 8])
-                guard let table = place.cipher.open(unit, .batchTable, place: place.tableBytes(fixedFields: Array(bytes[0..<reader.position]))) else {
-                    var violation = FormatViolation("batch header's table: " + unit.withUnsafeBytes { place.cipher.failure(of: $0) })
+                let units = reader.position..<bytes.count - 8
+                let tablePlace = place.tableBytes(fixedFields: bytes[0..<reader.position])
+                // Opened from the payload's own bytes: no copy of the unit first.
+                let opened = bytes.withUnsafeBytes { place.cipher.open(UnsafeRawBufferPointer(rebasing: $0[units]), .batchTable, place: tablePlace) }
+                guard let table = opened else {
+                    var violation = FormatViolation("batch header's table: " + bytes.withUnsafeBytes { place.cipher.failure(of: UnsafeRawBufferPointer(rebasing: $0[units])) })
                     if verifyingChecksum {
-                        let epoch = unit.withUnsafeBytes { StoreCipher.epoch(of: $0) } ?? 0
+                        let epoch = bytes.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[units])) } ?? 0
                         violation.unopened = place.cipher.epochs.contains(epoch) ? 0 : epoch
                     }
                     throw violation

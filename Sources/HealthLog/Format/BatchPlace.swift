@@ -15,8 +15,8 @@ struct BatchPlace: Sendable {
     /// The associated place of the batch's table: the batch's place and the header's fixed
     /// fields (`fixedFields`, from the tag to the padding), so none of those can change
     /// either.
-    func tableBytes(fixedFields: [UInt8]) -> [UInt8] {
-        var w = prefix()
+    func tableBytes(fixedFields: some Collection<UInt8>) -> [UInt8] {
+        var w = prefix(capacity: fixedFields.count)
         w.append(bytes: fixedFields)
         return w.bytes
     }
@@ -25,11 +25,11 @@ struct BatchPlace: Sendable {
     /// table says of the group but its stored length and checksum (which describe the unit
     /// itself), so a table that lies about a group's type, range or count does not open it.
     func groupBytes(_ index: Int, _ group: BatchHeader.Group) -> [UInt8] {
-        var w = prefix()
+        var w = prefix(capacity: 45 + group.type.utf8.count)
         w.append(UInt16(index))
         w.append(group.kind)
         w.append(UInt16(group.type.utf8.count))
-        w.append(bytes: Array(group.type.utf8))
+        w.append(bytes: group.type.utf8)
         w.append(group.count)
         w.append(group.firstSeq)
         w.append(group.lastSeq)
@@ -42,11 +42,34 @@ struct BatchPlace: Sendable {
     /// Opens group `index`'s sealed frame, `unit` (as stored), in place; returns where in
     /// `unit` its LZ4 frame lies, `nil` when it does not open.
     func openGroup(_ index: Int, _ group: BatchHeader.Group, in unit: UnsafeMutableRawBufferPointer) -> Range<Int>? {
-        cipher.openInPlace(unit, .groupFrame, place: groupBytes(index, group))
+        var type = group.type
+        return type.withUTF8 { type in
+            // ``groupBytes(_:_:)``'s bytes, written on the stack: this runs for every frame read.
+            withUnsafeTemporaryAllocation(byteCount: 65 + type.count, alignment: 8) { raw in
+                raw.storeBytes(of: segmentBase.littleEndian, toByteOffset: 0, as: UInt64.self)
+                raw.storeBytes(of: generation.littleEndian, toByteOffset: 8, as: UInt32.self)
+                raw.storeBytes(of: UInt64(offset).littleEndian, toByteOffset: 12, as: UInt64.self)
+                raw.storeBytes(of: UInt16(index).littleEndian, toByteOffset: 20, as: UInt16.self)
+                raw[22] = group.kind
+                raw.storeBytes(of: UInt16(type.count).littleEndian, toByteOffset: 23, as: UInt16.self)
+                if type.count > 0 { UnsafeMutableRawBufferPointer(rebasing: raw[25..<25 + type.count]).copyMemory(from: UnsafeRawBufferPointer(type)) }
+                let at = 25 + type.count
+                raw.storeBytes(of: group.count.littleEndian, toByteOffset: at, as: UInt32.self)
+                raw.storeBytes(of: group.firstSeq.littleEndian, toByteOffset: at + 4, as: UInt64.self)
+                raw.storeBytes(of: group.lastSeq.littleEndian, toByteOffset: at + 12, as: UInt64.self)
+                raw.storeBytes(of: group.minStart.littleEndian, toByteOffset: at + 20, as: Int64.self)
+                raw.storeBytes(of: group.maxEnd.littleEndian, toByteOffset: at + 28, as: Int64.self)
+                raw.storeBytes(of: group.rawLength.littleEndian, toByteOffset: at + 36, as: UInt32.self)
+                return cipher.openInPlace(unit, .groupFrame, place: UnsafeRawBufferPointer(raw))
+            }
+        }
     }
 
-    private func prefix() -> ByteWriter {
+    /// The batch's place, in a writer with room for `capacity` bytes more (one allocation:
+    /// a place is built for every unit opened).
+    private func prefix(capacity: Int) -> ByteWriter {
         var w = ByteWriter()
+        w.bytes.reserveCapacity(20 + capacity)
         w.append(segmentBase)
         w.append(generation)
         w.append(UInt64(offset))

@@ -40,10 +40,29 @@ final class StoreCipher: Sendable {
         self.keys = keys
         self.ciphers = ciphers
         self.currentEpoch = current
+        associatedHead = FormatConstants.unitAssociatedTag + storeID.bytes
+        currentKey = keys[current]!
+        currentCipher = ciphers[current] ?? .xchacha20Poly1305
+        currentPrepared = currentCipher.prepare(currentKey)
     }
 
+    /// The current epoch's key and cipher, which nearly every unit names: taken without a
+    /// dictionary lookup, with what the cipher keeps of the key (``UnitCipher/prepare(_:)``).
+    private let currentKey: SecretBytes
+    private let currentCipher: UnitCipher
+    private let currentPrepared: SecretBytes?
+
+    /// The key of `epoch`; `nil` when no slot holds it.
+    private func key(of epoch: UInt32) -> SecretBytes? {
+        epoch == currentEpoch ? currentKey : keys[epoch]
+    }
+
+    /// What every unit's associated data starts with: the text `healthlog unit v1` and the
+    /// store identity.
+    private let associatedHead: [UInt8]
+
     /// The cipher of `epoch`.
-    func cipher(of epoch: UInt32) -> UnitCipher { ciphers[epoch] ?? .xchacha20Poly1305 }
+    func cipher(of epoch: UInt32) -> UnitCipher { epoch == currentEpoch ? currentCipher : ciphers[epoch] ?? .xchacha20Poly1305 }
 
     /// The epochs whose keys this cipher holds, ascending.
     var epochs: [UInt32] { keys.keys.sorted() }
@@ -53,9 +72,10 @@ final class StoreCipher: Sendable {
     func seal(_ plaintext: UnsafeRawBufferPointer, _ purpose: Purpose, place: [UInt8], into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count == plaintext.count + Self.overhead, "a unit's room")
         out.storeBytes(of: currentEpoch.littleEndian, toByteOffset: 0, as: UInt32.self)
-        let associated = associatedData(currentEpoch, purpose, place)
-        associated.withUnsafeBytes { associated in
-            cipher(of: currentEpoch).seal(plaintext, associated: associated, key: keys[currentEpoch]!, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
+        place.withUnsafeBytes { place in
+            withAssociatedData(currentEpoch, purpose, place) { associated in
+                currentCipher.seal(plaintext, associated: associated, key: currentKey, prepared: currentPrepared, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
+            }
         }
     }
 
@@ -71,16 +91,27 @@ final class StoreCipher: Sendable {
     /// `unit.count - overhead` bytes); `false` when it does not open: its epoch's key is not
     /// held, or it was changed, moved or sealed for another place or store.
     func open(_ unit: UnsafeRawBufferPointer, _ purpose: Purpose, place: [UInt8], into out: UnsafeMutableRawBufferPointer) -> Bool {
-        guard let epoch = Self.epoch(of: unit), let key = keys[epoch], out.count == unit.count - Self.overhead else { return false }
-        let associated = associatedData(epoch, purpose, place)
-        return associated.withUnsafeBytes { associated in
-            cipher(of: epoch).open(UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, into: out)
+        place.withUnsafeBytes { open(unit, purpose, place: $0, into: out) }
+    }
+
+    /// ``open(_:_:place:into:)`` with the place given as raw bytes (built on the stack by a
+    /// reader that opens many units).
+    func open(_ unit: UnsafeRawBufferPointer, _ purpose: Purpose, place: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let epoch = Self.epoch(of: unit), let key = key(of: epoch), out.count == unit.count - Self.overhead else { return false }
+        return withAssociatedData(epoch, purpose, place) { associated in
+            cipher(of: epoch).open(
+                UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, prepared: epoch == currentEpoch ? currentPrepared : nil, into: out)
         }
     }
 
     /// Opens `unit`, sealed as `purpose` at `place`, in place: its plaintext overwrites its
     /// ciphertext. Returns where in `unit` the plaintext lies; `nil` when it does not open.
     func openInPlace(_ unit: UnsafeMutableRawBufferPointer, _ purpose: Purpose, place: [UInt8]) -> Range<Int>? {
+        place.withUnsafeBytes { openInPlace(unit, purpose, place: $0) }
+    }
+
+    /// ``openInPlace(_:_:place:)`` with the place given as raw bytes.
+    func openInPlace(_ unit: UnsafeMutableRawBufferPointer, _ purpose: Purpose, place: UnsafeRawBufferPointer) -> Range<Int>? {
         guard unit.count >= Self.overhead else { return nil }
         let plaintext = 4 + UnitCipher.prefixLength..<unit.count - UnitCipher.tagLength
         guard open(UnsafeRawBufferPointer(unit), purpose, place: place, into: UnsafeMutableRawBufferPointer(rebasing: unit[plaintext])) else { return nil }
@@ -89,10 +120,15 @@ final class StoreCipher: Sendable {
 
     /// The plaintext of `unit`, sealed as `purpose` at `place`; `nil` when it does not open.
     func open(_ unit: [UInt8], _ purpose: Purpose, place: [UInt8]) -> [UInt8]? {
+        unit.withUnsafeBytes { open($0, purpose, place: place) }
+    }
+
+    /// The plaintext of `unit`, sealed as `purpose` at `place`; `nil` when it does not open.
+    func open(_ unit: UnsafeRawBufferPointer, _ purpose: Purpose, place: [UInt8]) -> [UInt8]? {
         guard unit.count >= Self.overhead else { return nil }
         var opened = true
         let plaintext = [UInt8](unsafeUninitializedCapacity: unit.count - Self.overhead) { out, filled in
-            opened = unit.withUnsafeBytes { open($0, purpose, place: place, into: UnsafeMutableRawBufferPointer(out)) }
+            opened = open(unit, purpose, place: place, into: UnsafeMutableRawBufferPointer(out))
             filled = unit.count - Self.overhead
         }
         return opened ? plaintext : nil
@@ -111,13 +147,19 @@ final class StoreCipher: Sendable {
         return "encrypted unit does not authenticate (changed, moved or from another store)"
     }
 
-    private func associatedData(_ epoch: UInt32, _ purpose: Purpose, _ place: [UInt8]) -> [UInt8] {
-        var bytes = FormatConstants.unitAssociatedTag
-        bytes.reserveCapacity(bytes.count + 21 + place.count)
-        bytes.append(contentsOf: storeID.bytes)
-        withUnsafeBytes(of: epoch.littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(purpose.rawValue)
-        bytes.append(contentsOf: place)
-        return bytes
+    /// Runs `body` with the associated data of a unit of `purpose` at `place` sealed under
+    /// `epoch`: the fixed ``associatedHead``, the epoch, the purpose and the place, written
+    /// into a temporary buffer (on the stack for any place a store uses: this runs for every
+    /// unit opened).
+    private func withAssociatedData<R>(_ epoch: UInt32, _ purpose: Purpose, _ place: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        associatedHead.withUnsafeBytes { head in
+            withUnsafeTemporaryAllocation(byteCount: head.count + 5 + place.count, alignment: 1) { raw in
+                raw.copyMemory(from: head)
+                raw.storeBytes(of: epoch.littleEndian, toByteOffset: head.count, as: UInt32.self)
+                raw[head.count + 4] = purpose.rawValue
+                if !place.isEmpty { UnsafeMutableRawBufferPointer(rebasing: raw[(head.count + 5)...]).copyMemory(from: place) }
+                return body(UnsafeRawBufferPointer(raw))
+            }
+        }
     }
 }

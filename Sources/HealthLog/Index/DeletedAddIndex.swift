@@ -122,8 +122,13 @@ final class DeletedAddIndex {
         guard witness.count == UInt64(count) else { return false }
         guard let file, count > 0 else { return true }
         if cipher != nil {
-            guard let all = try? allEntries() else { return false }
-            return BatchOrigin.DeletedAddWitness(of: all) == witness
+            // Block by block, each kept for the lookups: no copy of every entry into one array.
+            var found = BatchOrigin.DeletedAddWitness.empty
+            for k in firsts.indices {
+                guard let entries = try? block(k) else { return false }
+                found = found.adding(entries)
+            }
+            return found == witness
         }
         let entries = offset(ofEntry: 0)..<offset(ofEntry: count)
         guard let map = MappedFile(file), map.count >= entries.upperBound,
@@ -188,16 +193,26 @@ final class DeletedAddIndex {
         let length = min(Self.blockEntries, count - first)
         let offset = offset(ofBlock: k)
         let stored = length * 8 + (cipher == nil ? 0 : StoreCipher.overhead)
-        var bytes = try mapped.map { $0.withBytes(offset..<offset + stored) { Array($0) } } ?? file.read(at: offset, count: stored)
-        let damaged = HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
-        guard bytes.count == stored, CRC32C.checksum(bytes[...]) == crcs[k] else { throw damaged }
-        if let cipher {
-            guard let opened = cipher.open(bytes, .derivedFile, place: SmallFile.place(placePrefix, unit: UInt32(k + 1))) else { throw damaged }
-            bytes = opened
+        let bytes = try mapped.map { $0.withBytes(offset..<offset + stored) { Array($0) } } ?? file.read(at: offset, count: stored)
+        func damaged() -> HealthLogError {
+            HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
         }
-        let entries = bytes.withUnsafeBytes { raw in
-            (0..<length).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+        guard bytes.count == stored, CRC32C.checksum(bytes[...]) == crcs[k] else { throw damaged() }
+        // A sealed block opens straight into the entries' storage.
+        var opened = true
+        var entries = [UInt64](unsafeUninitializedCapacity: length) { out, filled in
+            let room = UnsafeMutableRawBufferPointer(out)
+            bytes.withUnsafeBytes { raw in
+                if let cipher {
+                    opened = cipher.open(raw, .derivedFile, place: SmallFile.place(placePrefix, unit: UInt32(k + 1)), into: room)
+                } else {
+                    room.copyMemory(from: raw)
+                }
+            }
+            filled = length
         }
+        guard opened else { throw damaged() }
+        for j in entries.indices { entries[j] = UInt64(littleEndian: entries[j]) }
         for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(cipher == nil ? offset + j * 8 : offset): entries do not rise; run 'healthlog reindex'")
         }

@@ -42,15 +42,17 @@ enum AES256GCM {
 
     /// Seals `plaintext` under `key`, bound to `associated` (authenticated, not stored),
     /// into `out` (exactly `plaintext.count + overhead` bytes); with OpenSSL when `openSSL`
-    /// (the default where libsodium's cannot run), else with libsodium.
+    /// (the default where libsodium's cannot run), else with libsodium. `prepared`, when
+    /// given, is ``prepare(_:)`` of `key`: the same unit key, derived with less work.
     static func seal(
-        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, into out: UnsafeMutableRawBufferPointer, openSSL: Bool = !isFast
+        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
+        openSSL: Bool = !isFast
     ) {
         precondition(out.count == plaintext.count + overhead && key.count == keyLength, "a sealed unit's room")
         let prefix = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         randombytes_buf(prefix, saltLength + nonceLength)
         if !openSSL {
-            withUnitKey(key, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey in
+            withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey in
                 _ = crypto_aead_aes256gcm_encrypt(
                     prefix + saltLength + nonceLength, nil, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
                     associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), nil, prefix + saltLength, unitKey)
@@ -58,7 +60,7 @@ enum AES256GCM {
             return
         }
         let body = UnsafeMutableRawBufferPointer(rebasing: out[saltLength + nonceLength..<out.count - tagLength])
-        let sealed = run(encrypt: true, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength]), key: key, associated: associated) { context in
+        let sealed = run(encrypt: true, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength]), key: key, prepared: prepared, associated: associated) { context in
             var written: Int32 = 0
             guard plaintext.isEmpty || EVP_EncryptUpdate(context, body.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1,
                 EVP_EncryptFinal_ex(context, body.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
@@ -68,24 +70,25 @@ enum AES256GCM {
         precondition(sealed, "OpenSSL's AES-256-GCM seals")
     }
 
-    /// Opens `sealed` (``seal(_:associated:key:into:)``'s output) into `out` (exactly
-    /// `sealed.count - overhead` bytes); `false` when the tag does not verify: another key,
-    /// other associated data, or any changed byte. `out` then holds nothing of use. With
-    /// OpenSSL when `openSSL`, as ``seal(_:associated:key:into:openSSL:)``.
+    /// Opens `sealed` (``seal(_:associated:key:prepared:into:openSSL:)``'s output) into
+    /// `out` (exactly `sealed.count - overhead` bytes); `false` when the tag does not verify:
+    /// another key, other associated data, or any changed byte. `out` then holds nothing of
+    /// use. With OpenSSL when `openSSL`, and `prepared`, as for sealing.
     static func open(
-        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, into out: UnsafeMutableRawBufferPointer, openSSL: Bool = !isFast
+        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
+        openSSL: Bool = !isFast
     ) -> Bool {
         guard sealed.count >= overhead, out.count == sealed.count - overhead, key.count == keyLength, sealed.count - overhead < Int(Int32.max) else { return false }
         if !openSSL {
             let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return withUnitKey(key, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
+            return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
                 crypto_aead_aes256gcm_decrypt(
                     out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, prefix + saltLength + nonceLength, UInt64(sealed.count - saltLength - nonceLength),
                     associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), prefix + saltLength, unitKey) == 0
             }
         }
         let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
-        return run(encrypt: false, salt: UnsafeRawBufferPointer(rebasing: sealed[..<(saltLength + nonceLength)]), key: key, associated: associated) { context in
+        return run(encrypt: false, salt: UnsafeRawBufferPointer(rebasing: sealed[..<(saltLength + nonceLength)]), key: key, prepared: prepared, associated: associated) { context in
             var written: Int32 = 0
             guard body.isEmpty || EVP_DecryptUpdate(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1,
                 EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), UnsafeMutableRawPointer(mutating: sealed.baseAddress! + sealed.count - tagLength)) == 1
@@ -98,11 +101,11 @@ enum AES256GCM {
     /// `saltAndNonce`), starts a context with it and the nonce that follows, feeds it
     /// `associated`, and runs `body` on it; the unit key and the context are wiped after.
     private static func run(
-        encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
+        encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
     ) -> Bool {
         guard let context = EVP_CIPHER_CTX_new(), let cipher else { return false }
         defer { EVP_CIPHER_CTX_free(context) }
-        return withUnitKey(key, salt: UnsafeRawBufferPointer(rebasing: saltAndNonce[..<saltLength])) { unitKeyBytes in
+        return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: saltAndNonce[..<saltLength])) { unitKeyBytes in
             let nonce = saltAndNonce.baseAddress!.assumingMemoryBound(to: UInt8.self) + saltLength
             let started =
                 encrypt
@@ -118,13 +121,52 @@ enum AES256GCM {
         }
     }
 
+    /// `key` made ready for deriving unit keys: BLAKE2b-256's state keyed with it and fed
+    /// ``subkeyContext``, in guarded memory. A unit key continues from a copy of it with the
+    /// salt alone: the same key as hashing the whole message, one compression instead of two
+    /// (this runs for every unit). `nil` when guarded memory is not to be had.
+    static func prepare(_ key: SecretBytes) -> SecretBytes? {
+        let length = crypto_generichash_statebytes()
+        return try? SecretBytes(count: length) { out in
+            withUnsafeTemporaryAllocation(byteCount: length, alignment: stateAlignment) { state in
+                defer { sodium_memzero(state.baseAddress, state.count) }
+                let hash = OpaquePointer(state.baseAddress!)
+                key.withUnsafeBytes { key in
+                    _ = crypto_generichash_init(hash, key.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count, keyLength)
+                }
+                _ = crypto_generichash_update(hash, subkeyContext, UInt64(subkeyContext.count))
+                out.copyMemory(from: UnsafeRawBufferPointer(state))
+            }
+        }
+    }
+
+    /// The alignment libsodium declares for a hash state.
+    private static let stateAlignment = 64
+
     /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes): BLAKE2b-256
-    /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after.
-    private static func withUnitKey<R>(_ key: SecretBytes, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+    /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after; continued from
+    /// `prepared` (``prepare(_:)`` of `key`) when given.
+    private static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
         var unitKey = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &unitKey) { unitKey in
             defer { sodium_memzero(unitKey.baseAddress, unitKey.count) }
             let unitKeyBytes = unitKey.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if let prepared {
+                prepared.withUnsafeBytes { prepared in
+                    // Aligned by hand within a stack buffer: a temporary allocation aligned
+                    // to more than 16 bytes goes to the heap.
+                    withUnsafeTemporaryAllocation(byteCount: prepared.count + stateAlignment, alignment: 16) { room in
+                        let start = room.baseAddress!.alignedUp(toMultipleOf: stateAlignment)
+                        let state = UnsafeMutableRawBufferPointer(start: start, count: prepared.count)
+                        defer { sodium_memzero(state.baseAddress, state.count) }
+                        state.copyMemory(from: prepared)
+                        let hash = OpaquePointer(state.baseAddress!)
+                        _ = crypto_generichash_update(hash, salt.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(saltLength))
+                        _ = crypto_generichash_final(hash, unitKeyBytes, unitKey.count)
+                    }
+                }
+                return body(UnsafePointer(unitKeyBytes))
+            }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: subkeyContext.count + saltLength) { message in
                 _ = UnsafeMutableBufferPointer(rebasing: message[..<subkeyContext.count]).initialize(fromContentsOf: subkeyContext)
                 _ = UnsafeMutableBufferPointer(rebasing: message[subkeyContext.count...]).initialize(fromContentsOf: salt[..<saltLength])

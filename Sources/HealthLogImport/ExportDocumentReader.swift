@@ -22,7 +22,7 @@ final class ExportDocumentReader {
         /// The tag name (`prefix:name` with a namespace prefix).
         var name: String
         /// The attributes, namespace declarations first; empty for an end tag.
-        var attributes: [(name: String, value: String)]
+        var fields: [ExportAttribute]
         /// The line of a start tag, as the reader gave it.
         var line: Int
         /// Whether this is an end tag.
@@ -30,6 +30,9 @@ final class ExportDocumentReader {
         /// The number of the tag's name among ``ExportDocumentReader/names`` (names without a
         /// prefix), or -1: an end tag, or a name with a prefix.
         var nameID = -1
+
+        /// ``fields`` as name–value pairs, as ``XMLStreamReader`` gives them.
+        var attributes: [(name: String, value: String)] { fields.map { ($0.name, $0.value) } }
     }
 
     /// The bytes fed to the parser at a time, as `xmlTextReader` feeds it.
@@ -170,17 +173,16 @@ final class ExportDocumentReader {
 
         /// An attribute's value as the reader's tree gave it: the bytes as they are, or,
         /// with an entity reference among them, the references expanded as libxml2's tree
-        /// does. A value whose bytes are those of the last value of the same name, or of
+        /// does. For an attribute without a prefix (`known`, its name as ``known(_:)`` gave
+        /// it), a value whose bytes are those of the last value of the same name, or of
         /// `previous` (the tag's attribute before: an `endDate` is mostly its `startDate`),
         /// is that `String` again, not a new one.
         func value(
-            _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
-            previous: String?
+            _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, known: Name?, previous: String?
         ) -> String {
             let count = end - start
             if memchr(start, 0x26, count) != nil { return expanded(start, count, attribute: String(cString: local)) }
-            if prefix == nil {
-                let known = known(local)
+            if let known {
                 if Self.holds(known.last, start, count) { return known.last }
                 let value = previous.flatMap { Self.holds($0, start, count) ? $0 : nil }
                     ?? String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
@@ -312,28 +314,33 @@ final class ExportDocumentReader {
                 context.refuse(
                     "element \(String(cString: local)) is in the scope of more than \(ImportLimits.namespaces) namespace declarations, the most the import reads")
             }
-            var list: [(name: String, value: String)] = []
+            var list: [ExportAttribute] = []
             let kept = Int(attributeCount - defaulted)
             list.reserveCapacity(Int(namespaceCount) + kept)
             if let namespaces {
                 for k in 0..<Int(namespaceCount) {
                     let name = namespaces[2 * k].map { "xmlns:" + String(cString: $0) } ?? "xmlns"
-                    list.append((name, namespaces[2 * k + 1].map { String(cString: $0) } ?? ""))
+                    list.append(ExportAttribute(name: name, value: namespaces[2 * k + 1].map { String(cString: $0) } ?? ""))
                 }
             }
             if let attributes {
                 for k in 0..<kept {
                     guard let name = attributes[5 * k], let start = attributes[5 * k + 3], let end = attributes[5 * k + 4] else { continue }
-                    let prefix = attributes[5 * k + 1]
-                    list.append((context.name(name, prefix: prefix), context.value(start, end, of: name, prefix: prefix, previous: list.last?.value)))
+                    if let prefix = attributes[5 * k + 1] {
+                        list.append(ExportAttribute(name: context.name(name, prefix: prefix), value: context.value(start, end, of: name, known: nil, previous: nil)))
+                    } else {
+                        // One look-up of the name gives both its String and its last value.
+                        let known = context.known(name)
+                        list.append(ExportAttribute(name: known.name, value: context.value(start, end, of: name, known: known, previous: list.last?.value)))
+                    }
                 }
             }
             let index = context.nodes.count
             if prefix == nil {
                 let name = context.known(local)
-                context.nodes.append(Node(name: name.name, attributes: list, line: line, isEnd: false, nameID: name.id))
+                context.nodes.append(Node(name: name.name, fields: list, line: line, isEnd: false, nameID: name.id))
             } else {
-                context.nodes.append(Node(name: context.name(local, prefix: prefix), attributes: list, line: line, isEnd: false))
+                context.nodes.append(Node(name: context.name(local, prefix: prefix), fields: list, line: line, isEnd: false))
             }
             if line >= ExportDocumentReader.unkeptLine { context.waiting.append((index, context.depth, context.piece)) }
         }
@@ -342,7 +349,7 @@ final class ExportDocumentReader {
             if let last = context.waiting.last, last.depth > context.depth { context.resolve(ExportDocumentReader.unkeptLine) }
             context.depth -= 1
             context.namespacesInScope -= context.namespaceCounts.popLast() ?? 0
-            context.nodes.append(Node(name: "", attributes: [], line: 0, isEnd: true))
+            context.nodes.append(Node(name: "", fields: [], line: 0, isEnd: true))
         }
         // A start tag in an entity's replacement text is parsed where the entity is used,
         // out of ``StartTagScan``'s sight: the text is scanned when the entity is declared.

@@ -5,7 +5,7 @@ struct ExportElement: Sendable {
     /// The tag name.
     var name: String
     /// The attributes, in document order.
-    var attributes: [(name: String, value: String)]
+    var attributes: [ExportAttribute]
     /// The child elements, in document order (route `Location` points are counted in
     /// ``locationCount`` and kept in ``routePoints`` instead: a route can hold tens of
     /// thousands).

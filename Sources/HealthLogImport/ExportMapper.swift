@@ -404,7 +404,7 @@ struct ExportMapper {
             return nil
         }
         var dated = element
-        if dated["startDate"] == nil, let received = element["receivedDate"] { dated.attributes.append(("startDate", received)) }
+        if dated["startDate"] == nil, let received = element["receivedDate"] { dated.attributes.append(ExportAttribute(name: "startDate", value: received)) }
         guard var draft = draft(dated, type: type, skip) else { return nil }
         keepAttributes(element, except: ["receivedDate"], in: &draft)
         return ClinicalReference(path: element["resourceFilePath"] ?? "", draft: draft, line: element.line)
@@ -435,7 +435,8 @@ struct ExportMapper {
         }
         var dated = element
         dated.attributes.removeAll { $0.name == "startDate" || $0.name == "endDate" }
-        dated.attributes.append(("startDate", ExportDateFormat.instant(issued) != nil ? issued : date.iso.prefix(10) + " 00:00:00 +0000"))
+        let startText = ExportDateFormat.instant(issued) != nil ? issued : date.iso.prefix(10) + " 00:00:00 +0000"
+        dated.attributes.append(ExportAttribute(name: "startDate", value: startText))
         guard var draft = self.draft(dated, type: "HKVisionPrescriptionTypeIdentifier", skip) else { return nil }
         if let kind = element["type"] { draft.addMetadata(SampleDraft.keyPrefix + "type", json: JSONText.string(kind)) }
         keepAttributes(element, except: ["dateIssued"], in: &draft)

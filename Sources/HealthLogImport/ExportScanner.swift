@@ -41,7 +41,7 @@ struct ExportScanner {
             throw ExportHead.wrongRoot(root.name, line: root.line, path: source.documentName)
         }
         count(root)
-        locale = root.attributes.first(where: { $0.name == "locale" })?.value
+        locale = root.fields.first(where: { $0.name == "locale" })?.value
         var stack: [ExportElement] = []
         while let node = try next() {
             if node.isEnd {
@@ -62,11 +62,11 @@ struct ExportScanner {
             }
             if node.name == "Location", !stack.isEmpty {
                 stack[stack.count - 1].locationCount += 1
-                if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: node.attributes) }
+                if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: node.fields) }
                 stack.append(ExportElement(name: node.name, attributes: [], line: node.line))
                 continue
             }
-            stack.append(ExportElement(name: node.name, attributes: node.attributes, line: node.line))
+            stack.append(ExportElement(name: node.name, attributes: node.fields, line: node.line))
         }
     }
 

@@ -80,7 +80,7 @@ struct RoutePoints: Sendable {
 extension RoutePoints {
     /// Adds an older export's `<Location date=… latitude=… longitude=… altitude=…
     /// horizontalAccuracy=… verticalAccuracy=… course=… speed=…/>`.
-    mutating func add(location attributes: [(name: String, value: String)]) {
+    mutating func add(location attributes: [ExportAttribute]) {
         func value(_ name: String) -> String? { attributes.first(where: { $0.name == name })?.value }
         add(
             time: value("date").flatMap(ExportDateFormat.instant), latitude: value("latitude"), longitude: value("longitude"),

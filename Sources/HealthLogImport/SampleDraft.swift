@@ -56,8 +56,17 @@ struct SampleDraft {
         }
     }
 
+    /// One metadata entry (a struct, not a tuple: a draft's entries are then freed through
+    /// their own destroy, not the runtime's generic one for tuples).
+    struct MetadataEntry {
+        /// The key.
+        var key: String
+        /// The value.
+        var value: MetadataValue
+    }
+
     /// The metadata entries, in the order added, each key once.
-    private(set) var metadata: [(key: String, value: MetadataValue)] = []
+    private(set) var metadata: [MetadataEntry] = []
     /// The index of each entry by key, once there are more than ``scannedEntries``
     /// (an element with thousands of attributes or `MetadataEntry` children is then read in
     /// linear time; the few entries of a real sample are found by a scan, without hashing).
@@ -82,7 +91,7 @@ struct SampleDraft {
 
     /// Adds an entry whose key is not there yet.
     private mutating func append(_ key: String, _ value: MetadataValue) {
-        metadata.append((key, value))
+        metadata.append(MetadataEntry(key: key, value: value))
         if metadata.count > Self.scannedEntries {
             if indexByKey.isEmpty {
                 for (index, entry) in metadata.enumerated() { indexByKey[entry.key] = index }

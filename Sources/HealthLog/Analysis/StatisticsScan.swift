@@ -127,6 +127,7 @@ struct StatisticsScan {
         let batches = try snapshot.batches(after: 0)
         let work = groups(of: batches, deletes: false)
         let deletes = groups(of: batches, deletes: true)
+        snapshot.cipher?.expect((work + deletes).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].frameLength) } })
         let groupReader = work.count > 1 || deletes.count > 1 ? try GroupReader(snapshot) : nil
         let deleted = try deletedSamples(deletes, through: groupReader)
         var reading = Reading()

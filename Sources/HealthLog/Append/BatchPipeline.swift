@@ -5,16 +5,17 @@
 ///
 /// In an encrypted store an encoded batch is then placed (``LogWriter/place(_:length:)``:
 /// where it will lie, which its sealed units are bound to) and sealed on a background
-/// thread too, while the batch before it is written: one batch more in memory, and the
-/// session's thread does no sealing.
+/// thread too, while the batch before it is written: one encoded batch more in memory (its
+/// builder is reused as soon as it is encoded, as in a plaintext store), and the session's
+/// thread does no sealing.
 ///
 /// The bytes written are the ones ``BatchBuilder/encode(storeTag:appendedMillis:endOfAppend:names:)``
 /// makes; only when they are written moves, by one batch.
 final class BatchPipeline {
     /// An encoded batch, and its builder to reuse.
     private typealias Encoded = (header: BatchHeader, bytes: [UInt8], builder: BatchBuilder)
-    /// A batch sealed at its place, and its builder to reuse.
-    private typealias Sealed = (header: BatchHeader, bytes: [UInt8], place: BatchPlace, builder: BatchBuilder)
+    /// A batch sealed at its place.
+    private typealias Sealed = (header: BatchHeader, bytes: [UInt8], place: BatchPlace)
 
     /// Writes the encoded batches.
     private let writer: LogWriter
@@ -64,9 +65,12 @@ final class BatchPipeline {
             recycle(batch.builder)
             return
         }
+        // Sealing needs the encoded bytes only: the builder goes back to fill the next batch.
+        let (header, bytes) = (batch.header, batch.bytes)
+        recycle(batch.builder)
         sealing.submit {
-            let sealed = batch.header.sealed(batch.bytes, at: place)
-            return (sealed.header, sealed.bytes, place, batch.builder)
+            let sealed = header.sealed(bytes, at: place)
+            return (sealed.header, sealed.bytes, place)
         }
         while sealing.pending > 1 { try writeSealed() }
     }
@@ -75,7 +79,6 @@ final class BatchPipeline {
     private func writeSealed() throws {
         guard let batch = sealing.next() else { return }
         try writer.write(sealed: batch.bytes, header: batch.header, at: batch.place)
-        recycle(batch.builder)
     }
 
     /// Keeps a written batch's builder, emptied, for a later batch.

@@ -64,6 +64,13 @@ final class StoreCipher: Sendable {
     /// The cipher of `epoch`.
     func cipher(of epoch: UInt32) -> UnitCipher { epoch == currentEpoch ? currentCipher : ciphers[epoch] ?? .xchacha20Poly1305 }
 
+    /// A reader is about to open `bytes` of this store's units: AES-256-GCM takes its bulk
+    /// implementation from the first of them when that many pay for its set-up
+    /// (``AES256GCM/BulkSwitch/expect(_:)``).
+    func expect(_ bytes: Int) {
+        if ciphers.values.contains(.aes256GCM) { AES256GCM.bulk.expect(bytes) }
+    }
+
     /// The epochs whose keys this cipher holds, ascending.
     var epochs: [UInt32] { keys.keys.sorted() }
 

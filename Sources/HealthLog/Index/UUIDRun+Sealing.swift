@@ -9,6 +9,9 @@ extension UUIDRun {
     /// The bytes a full page of entries takes sealed.
     static let sealedPageLength = pageEntries * entryLength + ScratchCipher.overhead
 
+    /// The pages a sealed run's writer seals and writes at a time.
+    static let sealedPiecePages = 64
+
     /// The bytes the block table of `blocks` blocks takes in the file.
     static func storedTableLength(blocks: Int, sealed: Bool) -> Int {
         blocks * tableEntryLength + (sealed ? ScratchCipher.overhead : 0)

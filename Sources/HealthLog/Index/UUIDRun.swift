@@ -250,12 +250,20 @@ final class UUIDRun {
         let path = directory + "/" + fileName(from: from, to: to)
         if let sealing {
             let table = storedTable(blockTable.bytes, from: from, to: to, count: entries.count, sealing: sealing)
-            // Sealed from the buffer in place and written in two pieces: no copy of the entries.
-            let body = file.withUnsafeBytes { sealedPages(UnsafeRawBufferPointer(rebasing: $0[entriesStart...]), first: 0, from: from, to: to, sealing: sealing) }
             let head = header(from: from, to: to, count: entries.count, table: table, sealed: true) + table
+            // Sealed from the buffer in place and written a few pages at a time: no sealed
+            // copy of all the entries beside them (megabytes, at an append's peak memory).
+            let pieceLength = sealedPiecePages * pageEntries * entryLength
             try DurableFile.replace(path, sync: false) { fd in
                 try fd.write(head, at: 0)
-                try fd.write(body, at: head.count)
+                try file.withUnsafeBytes { raw in
+                    let plain = UnsafeRawBufferPointer(rebasing: raw[entriesStart...])
+                    for start in stride(from: 0, to: plain.count, by: pieceLength) {
+                        let piece = UnsafeRawBufferPointer(rebasing: plain[start..<min(plain.count, start + pieceLength)])
+                        let sealed = sealedPages(piece, first: start / entryLength, from: from, to: to, sealing: sealing)
+                        try fd.write(sealed, at: head.count + start / (pageEntries * entryLength) * sealedPageLength)
+                    }
+                }
             }
             return path
         }

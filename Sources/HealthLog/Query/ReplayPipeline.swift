@@ -124,6 +124,7 @@ final class ReplayPipeline {
         let threshold = limitEnd == nil ? Self.threadedBytes : Self.threadedLimitedBytes
         channel = work.count > 1 && bytes >= threshold ? try Channel.start(checkContent: snapshot.checksContent) : nil
         depth = channel == nil ? 1 : limitEnd != nil ? 2 : 5
+        snapshot.cipher?.expect(work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].frameLength) } })
         ownDecoder = try LZ4FrameDecoder()
         makeRoom(for: work)
         readAhead()

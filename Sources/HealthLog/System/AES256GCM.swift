@@ -10,11 +10,14 @@ internal import CSodium
 ///
 /// A sealed unit is laid out as `salt ‖ nonce ‖ ciphertext ‖ tag`, as long as an
 /// ``XChaCha20Poly1305`` unit (``overhead`` bytes more than its plaintext). Where the CPU
-/// has AES-NI and PCLMULQDQ, libsodium's `crypto_aead_aes256gcm` seals and opens it: no
-/// set-up, where OpenSSL's first use in a process costs about 7 million instructions (its
-/// provider's algorithm tables), more than a rare-type query's whole work. Elsewhere one
-/// OpenSSL EVP call sequence does, through its constant-time software path, so any machine
-/// reads these units. Both are the same AES-256-GCM, the same bytes, and check the tag.
+/// has AES-NI and PCLMULQDQ, libsodium's `crypto_aead_aes256gcm` seals and opens a
+/// process's first units: no set-up, where OpenSSL's first use in a process costs about
+/// 7 million instructions (its provider's algorithm tables), more than a rare-type query's
+/// whole work. A process that goes on to seal or open megabytes (``bulk``) takes OpenSSL's
+/// EVP `AES-256-GCM` for its large units, which runs the CPU's vector AES where it has one.
+/// Without AES-NI OpenSSL does it all, through its constant-time software path, so any
+/// machine reads these units. Both are the same AES-256-GCM, the same bytes, and check the
+/// tag.
 enum AES256GCM {
     /// The key length in bytes.
     static let keyLength = 32
@@ -33,6 +36,11 @@ enum AES256GCM {
     /// fetch at every unit costs more than a small unit's sealing).
     private nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
 
+    /// The process's choice between the two implementations (``Implementation``): OpenSSL
+    /// once it has sealed or opened 4 MiB, where OpenSSL's set-up (1.2 ms of CPU) is paid
+    /// back by its faster bulk (0.38 ns a byte less than libsodium's on a CPU with VAES).
+    static let bulk = BulkSwitch(threshold: 4 << 20, isAvailable: { cipher != nil })
+
     /// Whether this CPU has AES and carry-less multiply instructions (x86-64 AES-NI and
     /// PCLMULQDQ), so libsodium's AES-256-GCM runs here and outruns XChaCha20-Poly1305.
     static let isFast: Bool = {
@@ -41,17 +49,17 @@ enum AES256GCM {
     }()
 
     /// Seals `plaintext` under `key`, bound to `associated` (authenticated, not stored),
-    /// into `out` (exactly `plaintext.count + overhead` bytes); with OpenSSL when `openSSL`
-    /// (the default where libsodium's cannot run), else with libsodium. `prepared`, when
-    /// given, is ``prepare(_:)`` of `key`: the same unit key, derived with less work.
+    /// into `out` (exactly `plaintext.count + overhead` bytes); with `implementation`, by
+    /// default the one ``implementation(for:)`` chooses. `prepared`, when given, is
+    /// ``prepare(_:)`` of `key`: the same unit key, derived with less work.
     static func seal(
         _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
-        openSSL: Bool = !isFast
+        implementation: Implementation? = nil
     ) {
         precondition(out.count == plaintext.count + overhead && key.count == keyLength, "a sealed unit's room")
         let prefix = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         randombytes_buf(prefix, saltLength + nonceLength)
-        if !openSSL {
+        if (implementation ?? Self.implementation(for: out.count)) == .libsodium {
             withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey in
                 _ = crypto_aead_aes256gcm_encrypt(
                     prefix + saltLength + nonceLength, nil, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
@@ -70,16 +78,16 @@ enum AES256GCM {
         precondition(sealed, "OpenSSL's AES-256-GCM seals")
     }
 
-    /// Opens `sealed` (``seal(_:associated:key:prepared:into:openSSL:)``'s output) into
-    /// `out` (exactly `sealed.count - overhead` bytes); `false` when the tag does not verify:
-    /// another key, other associated data, or any changed byte. `out` then holds nothing of
-    /// use. With OpenSSL when `openSSL`, and `prepared`, as for sealing.
+    /// Opens `sealed` (``seal(_:associated:key:prepared:into:implementation:)``'s output)
+    /// into `out` (exactly `sealed.count - overhead` bytes); `false` when the tag does not verify: another key,
+    /// other associated data, or any changed byte. `out` then holds nothing of use. With
+    /// `implementation` and `prepared`, as ``seal(_:associated:key:prepared:into:implementation:)``.
     static func open(
         _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
-        openSSL: Bool = !isFast
+        implementation: Implementation? = nil
     ) -> Bool {
         guard sealed.count >= overhead, out.count == sealed.count - overhead, key.count == keyLength, sealed.count - overhead < Int(Int32.max) else { return false }
-        if !openSSL {
+        if (implementation ?? Self.implementation(for: sealed.count)) == .libsodium {
             let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
                 crypto_aead_aes256gcm_decrypt(
@@ -95,6 +103,12 @@ enum AES256GCM {
             else { return false }
             return EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
         }
+    }
+
+    /// The implementation for a unit of `count` bytes: OpenSSL where libsodium's cannot
+    /// run, else as ``bulk`` chooses.
+    static func implementation(for count: Int) -> Implementation {
+        isFast ? bulk.implementation(for: count) : .openSSL
     }
 
     /// Derives the unit's key from `key` and the salt (the first ``saltLength`` bytes of

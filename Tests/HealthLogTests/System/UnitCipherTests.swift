@@ -66,32 +66,45 @@ struct UnitCipherTests {
 }
 
 /// AES-256-GCM's two implementations are the same cipher: what libsodium seals (on a CPU
-/// with AES-NI) OpenSSL's software-capable path opens, and the other way round, so a store
-/// written on one machine reads on any.
+/// with AES-NI) OpenSSL's opens, and the other way round, so a store written on one machine
+/// reads on any, and a process that switches to OpenSSL midway (``AES256GCM/BulkSwitch``)
+/// opens what it sealed before.
 @Suite("AES-256-GCM implementations")
 struct AES256GCMImplementationTests {
-    @Test("libsodium's and OpenSSL's AES-256-GCM open each other's units, and refuse a flipped one")
-    func crossOpen() throws {
+    static func seal(_ plaintext: [UInt8], _ key: SecretBytes, by implementation: AES256GCM.Implementation) -> [UInt8] {
+        var sealed = [UInt8](repeating: 0, count: plaintext.count + AES256GCM.overhead)
+        plaintext.withUnsafeBytes { p in
+            UnitCipherTests.associated.withUnsafeBytes { a in
+                sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, into: $0, implementation: implementation) }
+            }
+        }
+        return sealed
+    }
+
+    static func open(_ sealed: [UInt8], _ key: SecretBytes, by implementation: AES256GCM.Implementation) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: sealed.count - AES256GCM.overhead)
+        let opened = sealed.withUnsafeBytes { s in
+            UnitCipherTests.associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, into: $0, implementation: implementation) } }
+        }
+        return opened ? out : nil
+    }
+
+    @Test(
+        "libsodium's and OpenSSL's AES-256-GCM open each other's units, small and bulk-sized, and refuse a flipped one",
+        arguments: [1000, 40_000])
+    func crossOpen(_ length: Int) throws {
         guard AES256GCM.isFast else { return }
         let key = try SecretBytes.random(count: 32)
-        let plaintext = UnitCipherTests.plaintext, associated = UnitCipherTests.associated
-        for sealer in [false, true] {
-            var sealed = [UInt8](repeating: 0, count: plaintext.count + AES256GCM.overhead)
-            plaintext.withUnsafeBytes { p in
-                associated.withUnsafeBytes { a in sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, into: $0, openSSL: sealer) } }
-            }
-            for opener in [false, true] {
-                var out = [UInt8](repeating: 0, count: plaintext.count)
-                let opened = sealed.withUnsafeBytes { s in
-                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, into: $0, openSSL: opener) } }
+        let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        for sealer in [AES256GCM.Implementation.libsodium, .openSSL] {
+            let sealed = Self.seal(plaintext, key, by: sealer)
+            for opener in [AES256GCM.Implementation.libsodium, .openSSL] {
+                #expect(Self.open(sealed, key, by: opener) == plaintext, "sealed by \(sealer), opened by \(opener)")
+                for offset in [5, 30, length / 2, sealed.count - 1] {
+                    var flipped = sealed
+                    flipped[offset] ^= 1
+                    #expect(Self.open(flipped, key, by: opener) == nil, "sealed by \(sealer), opened by \(opener), flipped at \(offset)")
                 }
-                #expect(opened && out == plaintext, "sealed by \(sealer ? "OpenSSL" : "libsodium"), opened by \(opener ? "OpenSSL" : "libsodium")")
-                var flipped = sealed
-                flipped[100] ^= 1
-                let refused = flipped.withUnsafeBytes { s in
-                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, into: $0, openSSL: opener) } }
-                }
-                #expect(!refused)
             }
         }
     }
@@ -107,19 +120,61 @@ struct AES256GCMImplementationTests {
             for (sealWith, openWith) in [(prepared, nil), (nil, prepared)] as [(SecretBytes?, SecretBytes?)] {
                 var sealed = [UInt8](repeating: 0, count: plaintext.count + AES256GCM.overhead)
                 plaintext.withUnsafeBytes { p in
-                    associated.withUnsafeBytes { a in sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, prepared: sealWith, into: $0, openSSL: openSSL) } }
+                    associated.withUnsafeBytes { a in sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, prepared: sealWith, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
                 }
                 var out = [UInt8](repeating: 0, count: plaintext.count)
                 let opened = sealed.withUnsafeBytes { s in
-                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, prepared: openWith, into: $0, openSSL: openSSL) } }
+                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, prepared: openWith, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
                 }
                 #expect(opened && out == plaintext, "OpenSSL: \(openSSL), prepared for \(sealWith == nil ? "opening" : "sealing")")
                 // Another key's preparation derives other unit keys: the unit does not open.
                 let refused = sealed.withUnsafeBytes { s in
-                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, prepared: other, into: $0, openSSL: openSSL) } }
+                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, prepared: other, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
                 }
                 #expect(!refused)
             }
+        }
+    }
+
+    @Test("The switch takes OpenSSL once the threshold's bytes went through, for large units only, and never back")
+    func switchOver() throws {
+        let bulk = AES256GCM.BulkSwitch(threshold: 10_000, isAvailable: { true })
+        #expect(bulk.implementation(for: 4000) == .libsodium)
+        #expect(bulk.implementation(for: 4000) == .libsodium)
+        #expect(!bulk.isSwitched)
+        #expect(bulk.implementation(for: 4000) == .openSSL, "12,000 bytes went through")
+        #expect(bulk.isSwitched)
+        #expect(bulk.implementation(for: AES256GCM.BulkSwitch.unitBytes - 1) == .libsodium, "a table-sized unit")
+        #expect(bulk.implementation(for: 4000) == .openSSL)
+
+        let expecting = AES256GCM.BulkSwitch(threshold: 10_000, isAvailable: { true })
+        expecting.expect(9_999)
+        #expect(!expecting.isSwitched)
+        expecting.expect(10_000)
+        #expect(expecting.isSwitched && expecting.implementation(for: 4000) == .openSSL, "a reader about to open the threshold's bytes")
+
+        let missing = AES256GCM.BulkSwitch(threshold: 0, isAvailable: { false })
+        missing.expect(1 << 30)
+        #expect(missing.implementation(for: 1 << 20) == .libsodium, "no OpenSSL cipher to switch to")
+        #expect(!missing.isSwitched)
+    }
+
+    @Test("Units sealed and opened as a switching process would: each opens, whichever side of the switch sealed it")
+    func acrossTheSwitch() throws {
+        guard AES256GCM.isFast else { return }
+        let bulk = AES256GCM.BulkSwitch(threshold: 20_000, isAvailable: { true })
+        let key = try SecretBytes.random(count: 32)
+        let units = (0..<8).map { n in (0..<(3000 + n * 700)).map { UInt8(truncatingIfNeeded: $0 &+ n) } }
+        var sealedBy: [AES256GCM.Implementation] = []
+        let sealed = units.map { plaintext in
+            let implementation = bulk.implementation(for: plaintext.count + AES256GCM.overhead)
+            sealedBy.append(implementation)
+            return Self.seal(plaintext, key, by: implementation)
+        }
+        #expect(sealedBy.first == .libsodium && sealedBy.last == .openSSL)
+        for (plaintext, unit) in zip(units, sealed) {
+            #expect(Self.open(unit, key, by: bulk.implementation(for: unit.count)) == plaintext)
+            #expect(Self.open(unit, key, by: .libsodium) == plaintext)
         }
     }
 }

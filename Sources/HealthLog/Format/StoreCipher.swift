@@ -28,7 +28,7 @@ final class StoreCipher: Sendable {
     let storeID: StoreID
     /// The epoch new units are sealed under.
     let currentEpoch: UInt32
-    private let keys: [UInt32: SecretBytes]
+    let keys: [UInt32: SecretBytes]
     /// Each epoch's cipher; an epoch missing here is XChaCha20-Poly1305.
     private let ciphers: [UInt32: UnitCipher]
 
@@ -111,7 +111,7 @@ final class StoreCipher: Sendable {
         return "encrypted unit does not authenticate (changed, moved or from another store)"
     }
 
-    private func associatedData(_ epoch: UInt32, _ purpose: Purpose, _ place: [UInt8]) -> [UInt8] {
+    func associatedData(_ epoch: UInt32, _ purpose: Purpose, _ place: [UInt8]) -> [UInt8] {
         var bytes = FormatConstants.unitAssociatedTag
         bytes.reserveCapacity(bytes.count + 21 + place.count)
         bytes.append(contentsOf: storeID.bytes)

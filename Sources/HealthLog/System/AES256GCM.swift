@@ -31,7 +31,7 @@ enum AES256GCM {
 
     /// OpenSSL's implementation, fetched from its default provider once per process (a
     /// fetch at every unit costs more than a small unit's sealing).
-    private nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
+    nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
 
     /// Whether this CPU has AES and carry-less multiply instructions (x86-64 AES-NI and
     /// PCLMULQDQ), so libsodium's AES-256-GCM runs here and outruns XChaCha20-Poly1305.
@@ -120,7 +120,7 @@ enum AES256GCM {
 
     /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes): BLAKE2b-256
     /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after.
-    private static func withUnitKey<R>(_ key: SecretBytes, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+    static func withUnitKey<R>(_ key: SecretBytes, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
         var unitKey = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &unitKey) { unitKey in
             defer { sodium_memzero(unitKey.baseAddress, unitKey.count) }

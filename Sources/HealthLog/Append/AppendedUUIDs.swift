@@ -8,8 +8,8 @@
 /// Memory holds one chunk of events with their hash (about 20 MB at
 /// ``defaultChunkEvents``), a stretch of the fingerprint keys (the rest are sorted on
 /// disk) and, once an append is larger than a chunk, the two kinds of filter, 8 MB each
-/// at most; they are all let go when the run's encoding starts, which
-/// holds the encoded run (about 3 bytes an event). No hash slot is held per sample.
+/// at most; they are all let go when the run's encoding starts, which streams the run to
+/// a scratch file (``FingerprintRunJob``). No hash slot is held per sample.
 final class AppendedUUIDs {
     /// The partial runs lookups read.
     private let builder: UUIDRunBuilder

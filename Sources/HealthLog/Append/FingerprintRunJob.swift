@@ -1,14 +1,16 @@
-/// The encoding of an append's run of the fingerprint UUID index
-/// (``UUIDFingerprintRun/Events/fileBytes(from:to:binding:cipher:)``) on a thread of its own,
-/// started before the commit's syncs so the two overlap; ``write(into:binding:)`` waits for
-/// it, binds the run to the log the commit left and writes the file. Nothing is written
-/// before that, so a job given up leaves no file.
+/// The encoding of an append's run of the fingerprint UUID index on a thread of its own,
+/// started before the commit's syncs so the two overlap: the run is streamed
+/// (``UUIDFingerprintRun/Events/write(from:to:binding:cipher:into:)``) into an unlinked
+/// scratch file (``ScratchFiles``), unbound; ``write(into:binding:)`` waits for it, and
+/// copies it into the store's directory a piece at a time, bound to the log the commit
+/// left. Nothing is written into the store before that, so a job given up leaves no file,
+/// and memory holds a piece of the run, never the run.
 final class FingerprintRunJob {
-    /// Where the thread leaves the run's bytes (read only after the thread is joined,
-    /// which orders the two accesses).
+    /// Where the thread leaves the scratch file holding the run (read only after the
+    /// thread is joined, which orders the two accesses).
     private final class Box {
         /// Set by the thread before it ends.
-        var bytes: Result<[UInt8], any Error>?
+        var file: Result<FileDescriptor, any Error>?
     }
 
     /// The run's range.
@@ -16,11 +18,13 @@ final class FingerprintRunJob {
     let to: UInt64
     /// What sealed the run's body (`nil`: a plaintext store's run).
     private let cipher: StoreCipher?
-    /// The bytes, shared with the thread.
+    /// The scratch file, shared with the thread.
     private let box = Box()
-    /// The thread, until joined; `nil` when none could be started (the bytes were then
+    /// The thread, until joined; `nil` when none could be started (the run was then
     /// encoded on the caller's thread) or once joined.
     private var thread: OSThread?
+    /// Bytes copied at a time.
+    private static let copyBytes = 1 << 20
 
     /// Starts encoding the run of `events` covering `from...to`, its body sealed with
     /// `cipher` (the store's; `nil` for a plaintext store).
@@ -29,13 +33,28 @@ final class FingerprintRunJob {
         self.to = to
         self.cipher = cipher
         let box = box
-        let work = { box.bytes = Result { try events.fileBytes(from: from, to: to, binding: .unbound, cipher: cipher) } }
+        let work = {
+            box.file = Result {
+                let file = try ScratchFiles.makeUnlinkedFile(prefix: "healthlog-run-")
+                do {
+                    try events.write(from: from, to: to, binding: .unbound, cipher: cipher, into: file)
+                } catch {
+                    file.close()
+                    throw error
+                }
+                return file
+            }
+        }
         thread = OSThread.start(work)
         if thread == nil { work() }
     }
 
-    /// Waits for the encoding if it still runs, so the thread never outlives the job.
-    deinit { join() }
+    /// Waits for the encoding if it still runs, so the thread never outlives the job, and
+    /// closes the scratch file (which is gone once closed).
+    deinit {
+        join()
+        if case .success(let file) = box.file { file.close() }
+    }
 
     /// Waits for the thread, once.
     private func join() {
@@ -48,14 +67,25 @@ final class FingerprintRunJob {
     /// derived data); returns it.
     func write(into directory: String, binding: LogBinding) throws -> UUIDFingerprintRun {
         join()
-        guard let outcome = box.bytes else { throw HealthLogError(.io, "the encoding of a UUID run ended without its bytes") }
-        // Taken out of the box, so binding the bytes changes them in place, not a copy.
-        box.bytes = nil
-        var bytes = try outcome.get()
-        UUIDFingerprintRun.rebind(&bytes, to: binding)
+        guard let outcome = box.file else { throw HealthLogError(.io, "the encoding of a UUID run ended without its file") }
+        let scratch = try outcome.get()
         try OwnedDirectory.prepare(directory)
         let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
-        try DurableFile.replace(path, with: bytes, sync: false)
+        try DurableFile.replace(path, sync: false) { fd in
+            let size = try scratch.size()
+            var header = try scratch.read(at: 0, count: UUIDFingerprintRun.headerLength)
+            guard header.count == UUIDFingerprintRun.headerLength else { throw HealthLogError(.io, "\(scratch.path): the encoded UUID run ends early") }
+            UUIDFingerprintRun.rebind(&header, to: binding)
+            try fd.write(header, at: 0)
+            var piece = [UInt8](repeating: 0, count: Self.copyBytes)
+            var at = header.count
+            while at < size {
+                if size - at < piece.count { piece = [UInt8](repeating: 0, count: size - at) }
+                guard try scratch.read(into: &piece, at: at) == piece.count else { throw HealthLogError(.io, "\(scratch.path): the encoded UUID run ends early") }
+                try fd.write(piece, at: at)
+                at += piece.count
+            }
+        }
         return try UUIDFingerprintRun.open(path, cipher: cipher)
     }
 }

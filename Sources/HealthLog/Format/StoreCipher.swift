@@ -28,7 +28,7 @@ final class StoreCipher: Sendable {
     let storeID: StoreID
     /// The epoch new units are sealed under.
     let currentEpoch: UInt32
-    private let keys: [UInt32: SecretBytes]
+    let keys: [UInt32: SecretBytes]
     /// Each epoch's cipher; an epoch missing here is XChaCha20-Poly1305.
     private let ciphers: [UInt32: UnitCipher]
 
@@ -168,5 +168,11 @@ final class StoreCipher: Sendable {
                 return body(UnsafeRawBufferPointer(raw))
             }
         }
+    }
+
+    /// The associated data of a unit of `purpose` at `place` sealed under `epoch`, as bytes
+    /// (for a unit sealed in pieces).
+    func associatedData(_ epoch: UInt32, _ purpose: Purpose, _ place: [UInt8]) -> [UInt8] {
+        place.withUnsafeBytes { place in withAssociatedData(epoch, purpose, place) { Array($0) } }
     }
 }

@@ -88,7 +88,8 @@ extension UUIDFingerprintRun {
         }
 
         /// The file of the run of these events covering `from...to` (which holds every one
-        /// of them), bound to `binding` and sealed with `cipher`.
+        /// of them), bound to `binding` and sealed with `cipher`, encoded in memory (about 3
+        /// bytes an event, held twice while sealed).
         ///
         /// - Throws: as ``forEachKey(from:to:_:)``.
         func fileBytes(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?) throws -> [UInt8] {
@@ -98,11 +99,24 @@ extension UUIDFingerprintRun {
         }
 
         /// Writes the run of these events covering `from...to`, bound to `binding` (the
-        /// log's at `to`) and sealed with `cipher`, into `directory`; returns it.
+        /// log's at `to`) and sealed with `cipher`, into `directory`, streamed
+        /// (``write(from:to:binding:cipher:into:)``); returns it.
         func write(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
-            var encoder = Encoder(count: count, from: from, to: to)
-            try forEachKey(from: from, to: to) { encoder.append($0) }
-            return try open(encoder.write(directory: directory, binding: binding, cipher: cipher), cipher: cipher)
+            let path = directory + "/" + UUIDFingerprintRun.fileName(from: from, to: to)
+            try DurableFile.replace(path, sync: false) { try write(from: from, to: to, binding: binding, cipher: cipher, into: $0) }
+            return try open(path, cipher: cipher)
+        }
+
+        /// Writes the file of the run of these events covering `from...to`, bound to
+        /// `binding` and sealed with `cipher`, into `fd` as it is encoded
+        /// (``UUIDFingerprintRun/writeStreamed(count:from:to:binding:cipher:into:held:keys:)``,
+        /// merging the keys twice), the bytes ``fileBytes(from:to:binding:cipher:)`` gives.
+        ///
+        /// - Throws: as ``forEachKey(from:to:_:)``, or when a write fails.
+        func write(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor) throws {
+            try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
+                try forEachKey(from: from, to: to, key)
+            }
         }
     }
 }

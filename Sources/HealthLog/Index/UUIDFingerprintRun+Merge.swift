@@ -28,23 +28,30 @@ extension UUIDFingerprintRun {
     /// `runs[0].fromSeq...runs.last.toSeq`, bound as the newest run is (it ends where the
     /// merge does) and sealed with `cipher`, into `directory` (temporary file and rename,
     /// not synced: derived data); returns it. Each run's keys stay in order when
-    /// renumbered, so the merge is one pass over the runs' cursors, holding no key list.
+    /// renumbered, so the merge is one pass over the runs' cursors, holding no key list,
+    /// made twice as the run is streamed to its file
+    /// (``writeStreamed(count:from:to:binding:cipher:into:held:keys:)``).
     static func writeMerged(_ runs: [UUIDFingerprintRun], cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
         precondition(!runs.isEmpty, "a merge has a run")
         let from = runs[0].fromSeq
         let to = runs[runs.count - 1].toSeq
-        var encoder = Encoder(count: runs.reduce(0) { $0 + $1.count }, from: from, to: to)
-        var cursors = runs.map { RebasedCursor($0, from: from, shift: encoder.blockShift) }
-        var heads = cursors.indices.map { cursors[$0].next() }
-        while true {
-            var least: Int?
-            for k in heads.indices where heads[k] != nil {
-                if least.map({ heads[k]! < heads[$0]! }) ?? true { least = k }
+        let shift = UUIDFingerprint.blockShift(from: from, to: to)
+        let path = directory + "/" + fileName(from: from, to: to)
+        try DurableFile.replace(path, sync: false) { fd in
+            try writeStreamed(count: runs.reduce(0) { $0 + $1.count }, from: from, to: to, binding: runs[runs.count - 1].binding, cipher: cipher, into: fd) { key in
+                var cursors = runs.map { RebasedCursor($0, from: from, shift: shift) }
+                var heads = cursors.indices.map { cursors[$0].next() }
+                while true {
+                    var least: Int?
+                    for k in heads.indices where heads[k] != nil {
+                        if least.map({ heads[k]! < heads[$0]! }) ?? true { least = k }
+                    }
+                    guard let k = least else { break }
+                    key(heads[k]!)
+                    heads[k] = cursors[k].next()
+                }
             }
-            guard let k = least else { break }
-            encoder.append(heads[k]!)
-            heads[k] = cursors[k].next()
         }
-        return try open(encoder.write(directory: directory, binding: runs[runs.count - 1].binding, cipher: cipher), cipher: cipher)
+        return try open(path, cipher: cipher)
     }
 }

@@ -208,8 +208,19 @@ final class UUIDFingerprintRun {
         let length = ones + zeros
         let count = words.count / 8
         let entries = (zeros + bucketsPerEntry - 1) / bucketsPerEntry
-        var starts: [Int] = [0]
-        starts.reserveCapacity(entries)
+        func word(_ w: Int) -> UInt64 {
+            w < count ? UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) : 0
+        }
+        // Each entry as its start is found (no list of starts beside the directory).
+        var out: [UInt64] = []
+        out.reserveCapacity(2 * entries)
+        func appendEntry(_ start: Int) {
+            let offset = start % 64
+            let bits = offset == 0 ? word(start / 64) : word(start / 64) >> UInt64(offset) | word(start / 64 + 1) << UInt64(64 - offset)
+            out.append(UInt64(start))
+            out.append(bits)
+        }
+        appendEntry(0)
         var seen = 0
         var onesSeen = 0
         for w in 0..<count {
@@ -222,28 +233,17 @@ final class UUIDFingerprintRun {
             // Zero number `bucketsPerEntry × e − 1` closes the bucket before entry e's first.
             var x = free
             var taken = 0
-            while starts.count < entries, starts.count * bucketsPerEntry - 1 < seen + free.nonzeroBitCount {
-                let target = starts.count * bucketsPerEntry - 1 - seen
+            while out.count / 2 < entries, out.count / 2 * bucketsPerEntry - 1 < seen + free.nonzeroBitCount {
+                let target = out.count / 2 * bucketsPerEntry - 1 - seen
                 while taken < target {
                     x &= x - 1
                     taken += 1
                 }
-                starts.append(w * 64 + x.trailingZeroBitCount + 1)
+                appendEntry(w * 64 + x.trailingZeroBitCount + 1)
             }
             seen += free.nonzeroBitCount
         }
-        guard onesSeen == ones, seen == zeros, starts.count == entries else { return nil }
-        var out: [UInt64] = []
-        out.reserveCapacity(2 * entries)
-        func word(_ w: Int) -> UInt64 {
-            w < count ? UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) : 0
-        }
-        for start in starts {
-            let offset = start % 64
-            let bits = offset == 0 ? word(start / 64) : word(start / 64) >> UInt64(offset) | word(start / 64 + 1) << UInt64(64 - offset)
-            out.append(UInt64(start))
-            out.append(bits)
-        }
+        guard onesSeen == ones, seen == zeros, out.count / 2 == entries else { return nil }
         return out
     }
 

@@ -34,7 +34,7 @@ enum AES256GCM {
 
     /// OpenSSL's implementation, fetched from its default provider once per process (a
     /// fetch at every unit costs more than a small unit's sealing).
-    private nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
+    nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
 
     /// The process's choice between the two implementations (``Implementation``): OpenSSL
     /// once it has sealed or opened 4 MiB, where OpenSSL's set-up (1.2 ms of CPU) is paid
@@ -160,7 +160,7 @@ enum AES256GCM {
     /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes): BLAKE2b-256
     /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after; continued from
     /// `prepared` (``prepare(_:)`` of `key`) when given.
-    private static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+    static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes? = nil, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
         var unitKey = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &unitKey) { unitKey in
             defer { sodium_memzero(unitKey.baseAddress, unitKey.count) }

@@ -1,0 +1,173 @@
+extension UUIDFingerprintRun {
+    /// Writes a run of `count` keys covering `from...to`, bound to `binding` and its body
+    /// sealed with `cipher`, into `fd` (from byte 0) as it encodes them, so memory holds a
+    /// piece of the body, not the run: the same bytes as ``Encoder`` gives. `keys` calls
+    /// its argument with every key in ascending order (fingerprint << 32 | block), and is
+    /// called twice: the bit vector is written from the first pass, the fields from the
+    /// second, each in file order. A sealed body is sealed a piece at a time
+    /// (``StoreCipher/Pieces``); under a cipher that seals only whole units, or when it is
+    /// small (at most `held` bytes, ``heldBodyBytes`` unless told), it is held and sealed whole.
+    ///
+    /// - Throws: as `keys`, or when a write fails.
+    static func writeStreamed(
+        count: Int, from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor, held: Int = heldBodyBytes,
+        keys: ((UInt64) -> Void) throws -> Void
+    ) throws {
+        let lowBits = 32 - highBits(count: count)
+        let shift = UUIDFingerprint.blockShift(from: from, to: to)
+        let last = lastBlock(from: from, to: to, shift: shift)
+        let width = lowBits + bits(for: last)
+        let words = Self.words(count: count, lowBits: lowBits, blockBits: width - lowBits)
+        let naming = file.prefix { header in
+            header.append(from)
+            header.append(to)
+            header.append(UInt64(count))
+            header.append(bytes: [UInt8(lowBits), UInt8(width - lowBits), UInt8(shift), 0])
+        }
+        var body = BodyWriter(fd, length: 8 * words.total, cipher: cipher, place: SmallFile.place(naming, unit: 0), held: held)
+        if words.total > 0 {
+            // The bit vector: key i's bucket b sets bit b + i.
+            var written = 0
+            var word: UInt64 = 0
+            var i = 0
+            var previous: UInt64 = 0
+            try keys { key in
+                precondition(i < count && key >= previous, "keys come in order, as many as announced")
+                precondition(key & 0xFFFF_FFFF <= last, "a block of the run")
+                let position = Int((key >> 32) >> UInt64(lowBits)) + i
+                while written < position / 64 {
+                    body.append(word)
+                    word = 0
+                    written += 1
+                }
+                word |= 1 << UInt64(position % 64)
+                previous = key
+                i += 1
+            }
+            precondition(i == count, "every announced key was given")
+            while written < words.high {
+                body.append(word)
+                word = 0
+                written += 1
+            }
+            // The fields: key i's block, then its low fingerprint bits, at bit i × width.
+            var current: UInt64 = 0
+            var next: UInt64 = 0
+            written = 0
+            i = 0
+            let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
+            try keys { key in
+                precondition(i < count, "as many keys as the first pass")
+                guard width > 0 else { return }
+                let bit = i * width
+                while written < bit / 64 {
+                    body.append(current)
+                    current = next
+                    next = 0
+                    written += 1
+                }
+                let value = (key & 0xFFFF_FFFF) << UInt64(lowBits) | (key >> 32) & lowMask
+                let offset = bit % 64
+                current |= value << UInt64(offset)
+                if offset + width > 64 { next |= value >> UInt64(64 - offset) }
+                i += 1
+            }
+            while written < words.total - words.high {
+                body.append(current)
+                current = next
+                next = 0
+                written += 1
+            }
+        }
+        let checksum = try body.finish()
+        let header = file.encode { header in
+            header.append(bytes: naming[8...])
+            header.append(checksum)
+            binding.write(to: &header)
+        }
+        try fd.write(header, at: 0)
+    }
+
+    /// A sealed body at most this long is held and sealed whole: sealing in pieces starts
+    /// OpenSSL, whose first use in a process costs more than a small run's encoding.
+    static let heldBodyBytes = 1 << 20
+
+    /// The body of a run being written: words in file order, gathered into pieces that are
+    /// sealed (or not) and written after the header's room, their CRC-32C kept.
+    private struct BodyWriter {
+        private let fd: FileDescriptor
+        /// The cipher of a body sealed whole at the end (held in ``held``).
+        private let wholeCipher: StoreCipher?
+        /// The unit being sealed in pieces, if so.
+        private let pieces: StoreCipher.Pieces?
+        private let place: [UInt8]
+        /// Plaintext gathered: a piece, or a held body.
+        private var held: [UInt8] = []
+        /// A piece's ciphertext.
+        private var sealed: [UInt8] = []
+        /// Where the next stored byte goes.
+        private var offset = UUIDFingerprintRun.headerLength
+        /// The CRC-32C of the stored bytes so far.
+        private var crc: UInt32 = 0
+        /// The first write that failed.
+        private var failure: (any Error)?
+        /// Plaintext bytes in a piece.
+        private static let pieceBytes = 1 << 18
+
+        /// A body of `length` plaintext bytes written into `fd`, sealed with `cipher` as the
+        /// unit at `place`: whole when it is at most `held` bytes.
+        init(_ fd: FileDescriptor, length: Int, cipher: StoreCipher?, place: [UInt8], held: Int) {
+            self.fd = fd
+            self.place = place
+            let pieces = cipher != nil && length > held ? cipher!.pieces(.derivedFile, place: place) : nil
+            self.pieces = pieces
+            wholeCipher = pieces == nil ? cipher : nil
+            self.held.reserveCapacity(wholeCipher == nil ? Self.pieceBytes : length)
+        }
+
+        /// Appends one word of the body, writing out a full piece; a failed write is kept
+        /// for ``finish()`` to throw, and nothing more is written.
+        mutating func append(_ word: UInt64) {
+            withUnsafeBytes(of: word.littleEndian) { held.append(contentsOf: $0) }
+            guard wholeCipher == nil, held.count >= Self.pieceBytes else { return }
+            guard failure == nil else { return held.removeAll(keepingCapacity: true) }
+            do { try flush() } catch { failure = error }
+        }
+
+        /// Seals (when sealed in pieces) and writes the piece gathered, and lets it go.
+        private mutating func flush() throws {
+            guard !held.isEmpty else { return }
+            if let pieces {
+                if offset == UUIDFingerprintRun.headerLength { try put(pieces.prefix) }
+                if sealed.count != held.count { sealed = [UInt8](repeating: 0, count: held.count) }
+                held.withUnsafeBytes { plain in sealed.withUnsafeMutableBytes { pieces.seal(plain, into: $0) } }
+                try put(sealed)
+            } else {
+                try put(held)
+            }
+            held.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes `bytes` as stored, at the next offset.
+        private mutating func put(_ bytes: [UInt8]) throws {
+            try fd.write(bytes, at: offset)
+            offset += bytes.count
+            crc = bytes.withUnsafeBytes { CRC32C.checksum($0, seed: crc) }
+        }
+
+        /// Writes what is left (a held body sealed whole, a sealed body's tag); the CRC-32C
+        /// of the body as stored, 0 for none.
+        mutating func finish() throws -> UInt32 {
+            if let failure { throw failure }
+            if let wholeCipher, !held.isEmpty {
+                try put(wholeCipher.seal(held, .derivedFile, place: place))
+                held = []
+                return crc
+            }
+            let started = offset > UUIDFingerprintRun.headerLength || !held.isEmpty
+            try flush()
+            if let pieces, started { try put(pieces.finish()) }
+            return crc
+        }
+    }
+}

@@ -22,6 +22,24 @@ struct RecordMemo {
         mutating func value(_ bytes: UnsafeRawBufferPointer, _ decode: () throws -> Value) rethrows -> Value {
             for k in keys.indices where Self.equal(keys[k], bytes) { return values[k] }
             let value = try decode()
+            remember(bytes, value)
+            return value
+        }
+
+        /// The value remembered for bytes that `line` holds from `at` on (the line may go
+        /// on after them), and how many bytes they are; `nil` when none is remembered.
+        func match(_ line: UnsafeRawBufferPointer, at: Int) -> (value: Value, count: Int)? {
+            let rest = line.count - at
+            for k in keys.indices {
+                let count = keys[k].count
+                guard count > 0, count <= rest else { continue }
+                if keys[k].withUnsafeBytes({ memcmp($0.baseAddress!, line.baseAddress! + at, count) == 0 }) { return (values[k], count) }
+            }
+            return nil
+        }
+
+        /// Remembers `value` as what `bytes` decode to, replacing the oldest when full.
+        mutating func remember(_ bytes: UnsafeRawBufferPointer, _ value: Value) {
             if keys.count < Self.capacity {
                 keys.append(Array(bytes))
                 values.append(value)
@@ -30,7 +48,6 @@ struct RecordMemo {
                 values[next] = value
                 next = (next + 1) % Self.capacity
             }
-            return value
         }
 
         private static func equal(_ key: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -45,5 +62,7 @@ struct RecordMemo {
     var source = Slot<String>()
     var sourceVersion = Slot<String>()
     var device = Slot<String>()
+    /// String values (category constants' names, characteristics), for ``StoredLineDecoder``.
+    var text = Slot<String>()
     var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What ``EventRecord`` decoded from the lines before, reused when a line holds the same
 /// bytes: the samples of a query mostly repeat their type, unit, source, device and
 /// metadata, so a query that decodes many lines decodes (and allocates) each distinct value
@@ -33,7 +27,7 @@ struct RecordMemo {
             for k in keys.indices {
                 let count = keys[k].count
                 guard count > 0, count <= rest else { continue }
-                if keys[k].withUnsafeBytes({ memcmp($0.baseAddress!, line.baseAddress! + at, count) == 0 }) { return (values[k], count) }
+                if keys[k].withUnsafeBytes({ ShortBytes.equal($0.baseAddress!, line.baseAddress! + at, count) }) { return (values[k], count) }
             }
             return nil
         }
@@ -53,7 +47,7 @@ struct RecordMemo {
         private static func equal(_ key: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
             guard key.count == bytes.count else { return false }
             guard let base = bytes.baseAddress else { return true }
-            return key.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            return key.withUnsafeBytes { ShortBytes.equal($0.baseAddress!, base, bytes.count) }
         }
     }
 

@@ -132,7 +132,7 @@ enum StoredLineDecoder {
         /// Moves past `text` when the line holds it at the position.
         mutating func skip(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
-            guard at + count <= line.count, memcmp(line.baseAddress! + at, text.utf8Start, count) == 0 else { return false }
+            guard at + count <= line.count, ShortBytes.equal(line.baseAddress! + at, text.utf8Start, count) else { return false }
             at += count
             return true
         }
@@ -155,7 +155,7 @@ enum StoredLineDecoder {
         mutating func instant(sameAs earlier: Instant? = nil) -> Instant? {
             guard let end = find(0x22) else { return nil }
             let text = at..<end
-            if let earlier, earlier.text.count == text.count, memcmp(line.baseAddress! + earlier.text.lowerBound, line.baseAddress! + at, text.count) == 0 {
+            if let earlier, earlier.text.count == text.count, ShortBytes.equal(line.baseAddress! + earlier.text.lowerBound, line.baseAddress! + at, text.count) {
                 at = end
                 return Instant(instant: earlier.instant, text: text)
             }

@@ -31,6 +31,11 @@ public struct QueryResult: Sendable {
     mutating func collect(_ line: ReplayedLine, memo: inout RecordMemo, location: @autoclosure () -> String) throws {
         let item: StoredLineDecoder.Item
         if let decoded = StoredLineDecoder.item(line.body, memo: &memo) {
+            // The decoder reads no series type's adds, so its samples are whole.
+            if case .added(let sample) = decoded {
+                addedSamples.append(sample)
+                return
+            }
             item = decoded
         } else {
             let record = try EventRecord(line: line.body, seq: line.seq, memo: &memo, location: location())

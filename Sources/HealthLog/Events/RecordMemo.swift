@@ -14,10 +14,16 @@ struct RecordMemo {
         /// The value `bytes` decodes to: the one remembered for the same bytes, else what
         /// `decode` makes of them, then remembered.
         mutating func value(_ bytes: UnsafeRawBufferPointer, _ decode: () throws -> Value) rethrows -> Value {
-            for k in keys.indices where Self.equal(keys[k], bytes) { return values[k] }
+            if let known = remembered(bytes) { return known }
             let value = try decode()
             remember(bytes, value)
             return value
+        }
+
+        /// The value remembered for exactly `bytes`, if any.
+        func remembered(_ bytes: UnsafeRawBufferPointer) -> Value? {
+            for k in keys.indices where Self.equal(keys[k], bytes) { return values[k] }
+            return nil
         }
 
         /// The value remembered for bytes that `line` holds from `at` on (the line may go
@@ -58,5 +64,7 @@ struct RecordMemo {
     var device = Slot<String>()
     /// String values (category constants' names, characteristics), for ``StoredLineDecoder``.
     var text = Slot<String>()
+    /// What follows the value of a stored line, for ``StoredLineDecoder``.
+    var tail = Slot<StoredLineDecoder.Tail>()
     var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()
 }

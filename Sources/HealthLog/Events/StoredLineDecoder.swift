@@ -59,16 +59,18 @@ enum StoredLineDecoder {
                 number = value
             }
         }
-        let unit = r.skip(#","unit":"#) ? r.string(&memo.unit) : nil
-        let source = r.skip(#","source":"#) ? r.string(&memo.source) : nil
-        let sourceVersion = r.skip(#","sourceVersion":"#) ? r.string(&memo.sourceVersion) : nil
-        let device = r.skip(#","device":"#) ? r.string(&memo.device) : nil
-        var metadata: [String: MetadataValue] = [:]
-        if r.skip(#","metadata":"#) {
-            guard let known = r.metadata(&memo) else { return nil }
-            metadata = known
+        // The lines of a query mostly end the same way from here on (unit, source, device,
+        // metadata), so the rest of the line is looked up whole before it is read.
+        let tailBytes = r.bytes(r.at..<line.count)
+        let tail: Tail
+        if let known = memo.tail.remembered(tailBytes) {
+            tail = known
+        } else {
+            guard let read = r.tail(&memo) else { return nil }
+            memo.tail.remember(tailBytes, read)
+            tail = read
         }
-        guard !r.failed, r.at + 1 == line.count, line[r.at] == 0x7D else { return nil }
+        let (unit, source, sourceVersion, device, metadata) = (tail.unit, tail.source, tail.sourceVersion, tail.device, tail.metadata)
         let hasValue = number != nil || text != nil
 
         if isDelete {
@@ -95,6 +97,15 @@ enum StoredLineDecoder {
         case .workout, .correlation, .workoutRoute:
             return nil
         }
+    }
+
+    /// A stored line's fields after its value, through its closing brace.
+    struct Tail {
+        var unit: String?
+        var source: String?
+        var sourceVersion: String?
+        var device: String?
+        var metadata: [String: MetadataValue]
     }
 
     /// A number token as read: its value (as Swift's parser gives it), its range, whether
@@ -129,7 +140,23 @@ enum StoredLineDecoder {
         /// The byte at the position, or `nil` at the end.
         var peek: UInt8? { at < line.count ? line[at] : nil }
 
+        /// Reads the fields after the value through the line's closing brace.
+        mutating func tail(_ memo: inout RecordMemo) -> Tail? {
+            let unit = skip(#","unit":"#) ? string(&memo.unit) : nil
+            let source = skip(#","source":"#) ? string(&memo.source) : nil
+            let sourceVersion = skip(#","sourceVersion":"#) ? string(&memo.sourceVersion) : nil
+            let device = skip(#","device":"#) ? string(&memo.device) : nil
+            var metadata: [String: MetadataValue] = [:]
+            if skip(#","metadata":"#) {
+                guard let known = self.metadata(&memo) else { return nil }
+                metadata = known
+            }
+            guard !failed, at + 1 == line.count, line[at] == 0x7D else { return nil }
+            return Tail(unit: unit, source: source, sourceVersion: sourceVersion, device: device, metadata: metadata)
+        }
+
         /// Moves past `text` when the line holds it at the position.
+        @inline(__always)
         mutating func skip(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
             guard at + count <= line.count, ShortBytes.equal(line.baseAddress! + at, text.utf8Start, count) else { return false }

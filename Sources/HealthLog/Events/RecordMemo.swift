@@ -50,10 +50,19 @@ struct RecordMemo {
             }
         }
 
+        /// Whether `key` is `bytes`. The last eight bytes are compared first: the long
+        /// values a slot keeps (metadata, a line's tail) mostly differ near their end.
         private static func equal(_ key: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-            guard key.count == bytes.count else { return false }
+            let count = bytes.count
+            guard key.count == count else { return false }
             guard let base = bytes.baseAddress else { return true }
-            return key.withUnsafeBytes { ShortBytes.equal($0.baseAddress!, base, bytes.count) }
+            return key.withUnsafeBytes { k in
+                let keyBase = k.baseAddress!
+                if count >= 8, keyBase.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) != base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) {
+                    return false
+                }
+                return ShortBytes.equal(keyBase, base, count)
+            }
         }
     }
 

@@ -109,8 +109,7 @@ enum StoredLineDecoder {
     }
 
     /// A number token as read: its value (as Swift's parser gives it), its range, whether
-    /// it is an integer in JSON's sense, and, for an integer of up to 18 digits, its value
-    /// as an `Int`.
+    /// it is an integer in JSON's sense, and, for an integer `Int` holds, its value as one.
     struct Number {
         var value: Double
         var token: Range<Int>
@@ -254,8 +253,9 @@ enum StoredLineDecoder {
                 let magnitude = Double(mantissa) / Self.powersOfTen[fraction]
                 return Number(value: negative ? -magnitude : magnitude, token: token, isInteger: false, integer: nil)
             }
-            guard let value = Double(String(decoding: bytes(token), as: UTF8.self)) else { return nil }
-            return Number(value: value, token: token, isInteger: isInteger, integer: nil)
+            let text = String(decoding: bytes(token), as: UTF8.self)
+            guard let value = Double(text) else { return nil }
+            return Number(value: value, token: token, isInteger: isInteger, integer: isInteger ? Int(text) : nil)
         }
 
         /// 10⁰ through 10²², each exact as a `Double`.

@@ -113,7 +113,7 @@ enum StoredLineMaker {
         case _ where type.hasPrefix("HKQuantity"):
             return [("value", number(&random)), ("unit", random.pick([#""count/min""#, #""kg""#, #""count""#, string(&random)]))]
         case _ where type.hasPrefix("HKCategory"):
-            return [("value", random.chance(50) ? "\(random.int(-1...5))" : random.pick([#""HKCategoryValueSleepAnalysisAsleepCore""#, string(&random), "99999999999999999999"]))]
+            return [("value", random.chance(50) ? "\(random.int(-1...5))" : random.pick([#""HKCategoryValueSleepAnalysisAsleepCore""#, string(&random), "99999999999999999999", "1234567890123456789", "-9223372036854775808"]))]
         case _ where type.hasPrefix("HKCharacteristic"):
             return [("value", random.chance(50) ? #""HKBiologicalSexFemale""# : number(&random))]
         case "HKWorkoutTypeIdentifier":

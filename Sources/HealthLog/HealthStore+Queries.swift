@@ -113,6 +113,8 @@ extension HealthStore {
             try request.predicate.validate()
             return result
         }
+        // A page's samples fill the array the limit sizes, without copies as it grows.
+        if request.limit > 0 { result.addedSamples.reserveCapacity(min(request.limit, 1 << 16)) }
         var memo = RecordMemo()
         let outcome = try Replayer(snapshot: try LogSnapshot(layout), request: request).run { line in
             try result.collect(line, memo: &memo, location: "\(self.directory): event \(line.seq)")

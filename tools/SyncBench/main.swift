@@ -1,7 +1,10 @@
 // The in-process sync benchmark: one program pages through one type of a store with
 // HealthLog's `AnchoredObjectQueryDescriptor` and through the yardstick's SQLite database
-// with SQLite's C API (the same anchored, limited query the SQLite peer runs), and prints
-// both times and their ratio. Built and run by `tools/sync-bench`.
+// with SQLite's C API, and prints the times and their ratios. SQLite runs twice: the
+// SQLite peer's anchored, limited query with each row's text read (what the peer prints),
+// and the same rows' columns made into the values the descriptor returns (a sample or a
+// deleted object with its UUID, type, dates, value, unit, source, device and metadata).
+// Built and run by `tools/sync-bench`.
 //
 //   healthlog-sync-bench STORE SQLITE_DB [TYPE] [LIMIT] [ROUNDS]
 //
@@ -76,6 +79,7 @@ func healthLogPass(_ store: HealthStore) async throws -> Pass {
 final class SQLitePeer {
     private var database: OpaquePointer?
     private var rows: OpaquePointer?
+    private var columns: OpaquePointer?
     private var next: OpaquePointer?
 
     init(_ path: String) throws {
@@ -95,6 +99,15 @@ final class SQLitePeer {
                 FROM deleted WHERE type = ?1 AND seq > ?2
               ORDER BY seq LIMIT ?3)
             """)
+        columns = try prepare(
+            """
+            SELECT seq, 0, uuid, type, start, end, value, unit, source, device, metadata
+              FROM samples WHERE type = ?1 AND seq > ?2
+            UNION ALL
+            SELECT seq, 1, uuid, type, start, end, NULL, NULL, source, NULL, NULL
+              FROM deleted WHERE type = ?1 AND seq > ?2
+            ORDER BY seq LIMIT ?3
+            """)
         next = try prepare(
             """
             SELECT coalesce(
@@ -108,6 +121,7 @@ final class SQLitePeer {
 
     deinit {
         sqlite3_finalize(rows)
+        sqlite3_finalize(columns)
         sqlite3_finalize(next)
         sqlite3_close(database)
     }
@@ -127,20 +141,30 @@ final class SQLitePeer {
         sqlite3_bind_int64(statement, 3, Int64(limit))
     }
 
-    /// Pages through `type`: every row's text is read (as a client reads the rows it applies).
-    func pass() throws -> Pass {
+    /// Pages through `type`: every row's text is read (as a client reads the rows it
+    /// applies), or, with `typed`, every row's columns made into a sample or a deleted object.
+    func pass(typed: Bool = false) throws -> Pass {
         var pass = Pass()
         var anchor: Int64 = 0
+        var maker = RowMaker()
         while true {
-            bind(rows, anchor: anchor)
+            let statement = typed ? columns : rows
+            bind(statement, anchor: anchor)
             var count = 0
+            var samples: [any Sample] = []
+            var deleted: [DeletedRow] = []
             while true {
-                let status = sqlite3_step(rows)
+                let status = sqlite3_step(statement)
                 if status == SQLITE_DONE { break }
                 guard status == SQLITE_ROW else { throw HealthLogError(.corrupt, String(cString: sqlite3_errmsg(database))) }
-                if sqlite3_column_text(rows, 0) != nil { pass.bytes += Int(sqlite3_column_bytes(rows, 0)) }
+                if typed {
+                    try maker.take(statement, samples: &samples, deleted: &deleted)
+                } else if sqlite3_column_text(statement, 0) != nil {
+                    pass.bytes += Int(sqlite3_column_bytes(statement, 0))
+                }
                 count += 1
             }
+            if typed { count = samples.count + deleted.count }
             bind(next, anchor: anchor)
             guard sqlite3_step(next) == SQLITE_ROW else { throw HealthLogError(.corrupt, String(cString: sqlite3_errmsg(database))) }
             anchor = sqlite3_column_int64(next, 0)
@@ -148,6 +172,98 @@ final class SQLitePeer {
             pass.items += count
             if count < limit { return pass }
         }
+    }
+}
+
+/// A deleted object made from a row of the `deleted` table: what `DeletedObject` holds
+/// (whose initialiser the library keeps to itself).
+struct DeletedRow {
+    var uuid: SampleUUID
+    var sampleType: SampleType
+    var start: Timestamp
+    var end: Timestamp
+    var source: String?
+    var device: String?
+    var metadata: [String: MetadataValue]
+}
+
+/// Makes the values the descriptor returns from the typed query's rows: UUIDs and dates
+/// parsed from their text, and the type, unit, source, device and metadata taken from one
+/// of the last four rows when its bytes are the same (as the library's decoder remembers
+/// them).
+struct RowMaker {
+    /// A text column's last four distinct values, by their bytes.
+    struct Recent<Value> {
+        var keys: [[UInt8]] = []
+        var values: [Value?] = []
+        var next = 0
+
+        /// The value of column `column`, made by `make` unless a recent row had its bytes.
+        mutating func value(_ statement: OpaquePointer?, _ column: Int32, _ make: (String) -> Value?) -> Value? {
+            guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+            let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
+            for k in keys.indices where keys[k].elementsEqual(bytes) { return values[k] }
+            let value = make(String(decoding: bytes, as: UTF8.self))
+            if keys.count < 4 {
+                keys.append(Array(bytes))
+                values.append(value)
+            } else {
+                keys[next] = Array(bytes)
+                values[next] = value
+                next = (next + 1) % 4
+            }
+            return value
+        }
+    }
+
+    private var types = Recent<SampleType>()
+    private var units = Recent<String>()
+    private var sources = Recent<String>()
+    private var devices = Recent<String>()
+    private var metadata = Recent<[String: MetadataValue]>()
+
+    /// Adds the row `statement` is on to `samples` or `deleted`.
+    mutating func take(_ statement: OpaquePointer?, samples: inout [any Sample], deleted: inout [DeletedRow]) throws {
+        func string(_ column: Int32) -> String? {
+            sqlite3_column_text(statement, column).map { String(cString: $0) }
+        }
+        guard let uuid = string(2).flatMap(SampleUUID.init), let type = types.value(statement, 3, SampleType.init),
+            let start = string(4).flatMap(Timestamp.init(iso8601:)), let end = string(5).flatMap(Timestamp.init(iso8601:))
+        else { throw HealthLogError(.corrupt, "a row does not read") }
+        let source = sources.value(statement, 8) { $0 }
+        if sqlite3_column_int(statement, 1) == 1 {
+            deleted.append(DeletedRow(uuid: uuid, sampleType: type, start: start, end: end, source: source, device: nil, metadata: [:]))
+            return
+        }
+        let fields = SampleFields(
+            uuid: uuid, start: start, end: end, source: source, device: devices.value(statement, 9) { $0 },
+            metadata: metadata.value(statement, 10, Self.metadata) ?? [:])
+        let quantity = Quantity(sqlite3_column_double(statement, 6), units.value(statement, 7) { $0 } ?? "")
+        samples.append(QuantitySample(type: type, quantity: quantity, fields: fields))
+    }
+
+    /// A flat JSON object of numbers, booleans and strings without escapes, as the
+    /// yardstick's metadata column holds it.
+    static func metadata(_ json: String) -> [String: MetadataValue]? {
+        var out: [String: MetadataValue] = [:]
+        let body = json.dropFirst().dropLast()
+        guard !body.isEmpty else { return out }
+        for member in body.split(separator: ",") {
+            let parts = member.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let key = String(parts[0].dropFirst().dropLast())
+            let value = parts[1]
+            if value.first == "\"" {
+                out[key] = .string(String(value.dropFirst().dropLast()))
+            } else if value == "true" || value == "false" {
+                out[key] = .bool(value == "true")
+            } else if let number = Double(value) {
+                out[key] = .number(number)
+            } else {
+                return nil
+            }
+        }
+        return out
     }
 }
 
@@ -174,15 +290,21 @@ let peer = try SQLitePeer(databasePath)
 // One pass of each first, so both read from a warm page cache with their code paged in.
 _ = try await healthLogPass(store)
 _ = try peer.pass()
+_ = try peer.pass(typed: true)
 var healthLog: [Pass] = []
 var sqlite: [Pass] = []
+var sqliteTyped: [Pass] = []
 for _ in 0..<rounds {
     healthLog.append(try await timed { try await healthLogPass(store) })
     sqlite.append(try await timed { try peer.pass() })
+    sqliteTyped.append(try await timed { try peer.pass(typed: true) })
 }
 report("healthlog (AnchoredObjectQueryDescriptor)", healthLog)
-report("sqlite (C API, the yardstick's query)", sqlite)
-if healthLog[0].items != sqlite[0].items { print("note: the item counts differ") }
-let cpuRatio = median(sqlite.map(\.cpu)) / median(healthLog.map(\.cpu))
-let wallRatio = median(sqlite.map(\.wall)) / median(healthLog.map(\.wall))
-print("sqlite ÷ healthlog: cpu \(format(cpuRatio))×, wall \(format(wallRatio))×")
+report("sqlite (C API, the yardstick's query, rows' text)", sqlite)
+report("sqlite (C API, rows' columns as samples)", sqliteTyped)
+if healthLog[0].items != sqlite[0].items || healthLog[0].items != sqliteTyped[0].items { print("note: the item counts differ") }
+for (name, passes) in [("rows' text", sqlite), ("rows as samples", sqliteTyped)] {
+    let cpuRatio = median(passes.map(\.cpu)) / median(healthLog.map(\.cpu))
+    let wallRatio = median(passes.map(\.wall)) / median(healthLog.map(\.wall))
+    print("sqlite (\(name)) ÷ healthlog: cpu \(format(cpuRatio))×, wall \(format(wallRatio))×")
+}

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What ``EventRecord`` decoded from the lines before, reused when a line holds the same
 /// bytes: the samples of a query mostly repeat their type, unit, source, device and
 /// metadata, so a query that decodes many lines decodes (and allocates) each distinct value
@@ -20,8 +14,32 @@ struct RecordMemo {
         /// The value `bytes` decodes to: the one remembered for the same bytes, else what
         /// `decode` makes of them, then remembered.
         mutating func value(_ bytes: UnsafeRawBufferPointer, _ decode: () throws -> Value) rethrows -> Value {
-            for k in keys.indices where Self.equal(keys[k], bytes) { return values[k] }
+            if let known = remembered(bytes) { return known }
             let value = try decode()
+            remember(bytes, value)
+            return value
+        }
+
+        /// The value remembered for exactly `bytes`, if any.
+        func remembered(_ bytes: UnsafeRawBufferPointer) -> Value? {
+            for k in keys.indices where Self.equal(keys[k], bytes) { return values[k] }
+            return nil
+        }
+
+        /// The value remembered for bytes that `line` holds from `at` on (the line may go
+        /// on after them), and how many bytes they are; `nil` when none is remembered.
+        func match(_ line: UnsafeRawBufferPointer, at: Int) -> (value: Value, count: Int)? {
+            let rest = line.count - at
+            for k in keys.indices {
+                let count = keys[k].count
+                guard count > 0, count <= rest else { continue }
+                if keys[k].withUnsafeBytes({ ShortBytes.equal($0.baseAddress!, line.baseAddress! + at, count) }) { return (values[k], count) }
+            }
+            return nil
+        }
+
+        /// Remembers `value` as what `bytes` decode to, replacing the oldest when full.
+        mutating func remember(_ bytes: UnsafeRawBufferPointer, _ value: Value) {
             if keys.count < Self.capacity {
                 keys.append(Array(bytes))
                 values.append(value)
@@ -30,13 +48,21 @@ struct RecordMemo {
                 values[next] = value
                 next = (next + 1) % Self.capacity
             }
-            return value
         }
 
+        /// Whether `key` is `bytes`. The last eight bytes are compared first: the long
+        /// values a slot keeps (metadata, a line's tail) mostly differ near their end.
         private static func equal(_ key: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-            guard key.count == bytes.count else { return false }
+            let count = bytes.count
+            guard key.count == count else { return false }
             guard let base = bytes.baseAddress else { return true }
-            return key.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            return key.withUnsafeBytes { k in
+                let keyBase = k.baseAddress!
+                if count >= 8, keyBase.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) != base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) {
+                    return false
+                }
+                return ShortBytes.equal(keyBase, base, count)
+            }
         }
     }
 
@@ -45,5 +71,9 @@ struct RecordMemo {
     var source = Slot<String>()
     var sourceVersion = Slot<String>()
     var device = Slot<String>()
+    /// String values (category constants' names, characteristics), for ``StoredLineDecoder``.
+    var text = Slot<String>()
+    /// What follows the value of a stored line, for ``StoredLineDecoder``.
+    var tail = Slot<StoredLineDecoder.Tail>()
     var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()
 }

@@ -26,18 +26,31 @@ public struct QueryResult: Sendable {
     /// Adds the item a replayed line records; `location` names the store for a damage report.
     /// The deletes of a series' later parts that follow its head's (as a delete of the
     /// head writes them) join the head's deleted object. `memo` keeps the values of the
-    /// lines collected before, for the next ones that repeat them.
+    /// lines collected before, for the next ones that repeat them. Lines of the common
+    /// shapes are decoded by ``StoredLineDecoder``, the others through an ``EventRecord``.
     mutating func collect(_ line: ReplayedLine, memo: inout RecordMemo, location: @autoclosure () -> String) throws {
-        let record = try EventRecord(line: line.body, seq: line.seq, memo: &memo, location: location())
-        if record.isDelete {
-            var place = (series: record.uuid, index: 0)
-            if SeriesParts.isSeries(record.type) {
-                place = deletedParts.removeValue(forKey: record.uuid) ?? place
+        let item: StoredLineDecoder.Item
+        if let decoded = StoredLineDecoder.item(line.body, memo: &memo) {
+            // The decoder reads no series type's adds, so its samples are whole.
+            if case .added(let sample) = decoded {
+                addedSamples.append(sample)
+                return
+            }
+            item = decoded
+        } else {
+            let record = try EventRecord(line: line.body, seq: line.seq, memo: &memo, location: location())
+            item = record.isDelete ? .deleted(SampleDecoder.deletedObject(record)) : .added(SampleDecoder.sample(record))
+        }
+        switch item {
+        case .deleted(let object):
+            var place = (series: object.uuid, index: 0)
+            if SeriesParts.isSeries(object.sampleType) {
+                place = deletedParts.removeValue(forKey: object.uuid) ?? place
                 deletedParts[SeriesParts.partUUID(series: place.series, index: place.index + 1)] = (place.series, place.index + 1)
             }
-            if place.index == 0 { deletedObjects.append(SampleDecoder.deletedObject(record)) }
-        } else {
-            collect(SampleDecoder.sample(record))
+            if place.index == 0 { deletedObjects.append(object) }
+        case .added(let sample):
+            collect(sample)
         }
     }
 

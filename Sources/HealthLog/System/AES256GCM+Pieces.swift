@@ -14,7 +14,7 @@ extension AES256GCM {
 
         /// Starts a unit under `key` bound to `associated`; `nil` when OpenSSL cannot start one.
         init?(key: SecretBytes, associated: UnsafeRawBufferPointer) {
-            guard key.count == keyLength, let context = EVP_CIPHER_CTX_new(), let cipher = AES256GCM.cipher else { return nil }
+            guard key.count == keyLength, let cipher = AES256GCM.cipher, let context = EVP_CIPHER_CTX_new() else { return nil }
             var prefix = [UInt8](repeating: 0, count: saltLength + nonceLength)
             prefix.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
             let started = prefix.withUnsafeBytes { saltAndNonce in

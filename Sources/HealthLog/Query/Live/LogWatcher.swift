@@ -22,6 +22,8 @@ final class LogWatcher {
     /// Whether the store directory itself is watched (else, while it does not exist, its
     /// parent is).
     private(set) var watchesStore = false
+    /// The watch on the parent directory while the store directory does not exist.
+    private(set) var parentWatch: Int32 = -1
 
     /// Starts watching the store at `layout` (before the caller's first look, so nothing
     /// appended after that look goes unnoticed).
@@ -32,7 +34,10 @@ final class LogWatcher {
         if fd >= 0 {
             if inotify_add_watch(fd, directory, Self.storeEvents) >= 0 {
                 watchesStore = true
-            } else if errno != ENOENT || inotify_add_watch(fd, Self.parent(of: directory), UInt32(IN_CREATE | IN_MOVED_TO)) < 0 {
+            } else if errno == ENOENT {
+                parentWatch = inotify_add_watch(fd, Self.parent(of: directory), UInt32(IN_CREATE | IN_MOVED_TO))
+            }
+            if !watchesStore, parentWatch < 0 {
                 close(fd)
                 fd = -1
             }
@@ -68,6 +73,9 @@ final class LogWatcher {
         if notify >= 0, !watchesStore {
             if inotify_add_watch(notify, directory, Self.storeEvents) >= 0 {
                 watchesStore = true
+                inotify_rm_watch(notify, parentWatch)
+                parentWatch = -1
+                drain()
                 return
             }
         }

@@ -117,7 +117,7 @@ enum AES256GCM {
     private static func run(
         encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
     ) -> Bool {
-        guard let context = EVP_CIPHER_CTX_new(), let cipher else { return false }
+        guard let cipher, let context = EVP_CIPHER_CTX_new() else { return false }
         defer { EVP_CIPHER_CTX_free(context) }
         return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: saltAndNonce[..<saltLength])) { unitKeyBytes in
             let nonce = saltAndNonce.baseAddress!.assumingMemoryBound(to: UInt8.self) + saltLength

@@ -49,9 +49,6 @@ package final class ScratchCipher: Sendable {
         prepared = AES256GCM.isFast && AES256GCM.cipher != nil ? AES256GCM.prepare(key) : nil
     }
 
-    /// Whether blocks are sealed with AES-256-GCM.
-    var usesAES: Bool { prepared != nil }
-
     /// This process's cipher, its key made on first use.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when libsodium cannot start or allocate.

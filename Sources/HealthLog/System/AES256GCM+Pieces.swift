@@ -3,7 +3,7 @@ internal import CSodium
 
 extension AES256GCM {
     /// One unit sealed a piece at a time, for a plaintext too large to hold whole: the same
-    /// bytes as ``seal(_:associated:key:into:openSSL:)`` gives for the pieces joined (GCM
+    /// bytes as ``seal(_:associated:key:prepared:into:implementation:)`` gives for the pieces joined (GCM
     /// is a stream cipher, so each piece's ciphertext is as long as the piece). Always
     /// OpenSSL's EVP sequence: libsodium seals only whole units.
     final class Pieces {
@@ -14,18 +14,10 @@ extension AES256GCM {
 
         /// Starts a unit under `key` bound to `associated`; `nil` when OpenSSL cannot start one.
         init?(key: SecretBytes, associated: UnsafeRawBufferPointer) {
-            guard key.count == keyLength, let cipher = AES256GCM.cipher, let context = EVP_CIPHER_CTX_new() else { return nil }
+            guard key.count == keyLength, AES256GCM.cipher != nil, let context = EVP_CIPHER_CTX_new() else { return nil }
             var prefix = [UInt8](repeating: 0, count: saltLength + nonceLength)
             prefix.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
-            let started = prefix.withUnsafeBytes { saltAndNonce in
-                AES256GCM.withUnitKey(key, salt: saltAndNonce) { unitKey in
-                    let nonce = saltAndNonce.baseAddress!.assumingMemoryBound(to: UInt8.self) + saltLength
-                    var written: Int32 = 0
-                    return EVP_EncryptInit_ex2(context, cipher, unitKey, nonce, nil) == 1
-                        && (associated.isEmpty
-                            || EVP_EncryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count)) == 1)
-                }
-            }
+            let started = prefix.withUnsafeBytes { AES256GCM.start(context, encrypt: true, salt: $0, key: key, prepared: nil, associated: associated) }
             guard started else {
                 EVP_CIPHER_CTX_free(context)
                 return nil

@@ -111,27 +111,35 @@ enum AES256GCM {
         isFast ? bulk.implementation(for: count) : .openSSL
     }
 
-    /// Derives the unit's key from `key` and the salt (the first ``saltLength`` bytes of
-    /// `saltAndNonce`), starts a context with it and the nonce that follows, feeds it
-    /// `associated`, and runs `body` on it; the unit key and the context are wiped after.
+    /// Starts a context, feeds it `associated`, and runs `body` on it; the context is
+    /// wiped after (``start(_:encrypt:salt:key:prepared:associated:)``).
     private static func run(
         encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
     ) -> Bool {
-        guard let cipher, let context = EVP_CIPHER_CTX_new() else { return false }
+        guard cipher != nil, let context = EVP_CIPHER_CTX_new() else { return false }
         defer { EVP_CIPHER_CTX_free(context) }
+        guard start(context, encrypt: encrypt, salt: saltAndNonce, key: key, prepared: prepared, associated: associated) else { return false }
+        return body(context)
+    }
+
+    /// Derives the unit's key from `key` and the salt (the first ``saltLength`` bytes of
+    /// `saltAndNonce`), starts `context` with it and the nonce that follows (sealing when
+    /// `encrypt`, else opening) and feeds it `associated`; the unit key is wiped after.
+    static func start(
+        _ context: OpaquePointer, encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, associated: UnsafeRawBufferPointer
+    ) -> Bool {
+        guard let cipher else { return false }
         return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: saltAndNonce[..<saltLength])) { unitKeyBytes in
             let nonce = saltAndNonce.baseAddress!.assumingMemoryBound(to: UInt8.self) + saltLength
             let started =
                 encrypt
                 ? EVP_EncryptInit_ex2(context, cipher, unitKeyBytes, nonce, nil) : EVP_DecryptInit_ex2(context, cipher, unitKeyBytes, nonce, nil)
             var written: Int32 = 0
-            guard started == 1,
-                associated.isEmpty
+            return started == 1
+                && (associated.isEmpty
                     || (encrypt
                         ? EVP_EncryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))
-                        : EVP_DecryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))) == 1
-            else { return false }
-            return body(context)
+                        : EVP_DecryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))) == 1)
         }
     }
 
@@ -160,7 +168,7 @@ enum AES256GCM {
     /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes): BLAKE2b-256
     /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after; continued from
     /// `prepared` (``prepare(_:)`` of `key`) when given.
-    static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes? = nil, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+    private static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
         var unitKey = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &unitKey) { unitKey in
             defer { sodium_memzero(unitKey.baseAddress, unitKey.count) }

@@ -80,21 +80,32 @@ enum AES256GCM {
 
     /// Opens `sealed` (``seal(_:associated:key:prepared:into:implementation:)``'s output)
     /// into `out` (exactly `sealed.count - overhead` bytes); `false` when the tag does not verify: another key,
-    /// other associated data, or any changed byte. `out` then holds nothing of use. With
+    /// other associated data, or any changed byte; `out` is then zeroed. With
     /// `implementation` and `prepared`, as ``seal(_:associated:key:prepared:into:implementation:)``.
     static func open(
         _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
         implementation: Implementation? = nil
     ) -> Bool {
         guard sealed.count >= overhead, out.count == sealed.count - overhead, key.count == keyLength, sealed.count - overhead < Int(Int32.max) else { return false }
+        let opened: Bool
         if (implementation ?? Self.implementation(for: sealed.count)) == .libsodium {
             let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
+            opened = withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
                 crypto_aead_aes256gcm_decrypt(
                     out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, prefix + saltLength + nonceLength, UInt64(sealed.count - saltLength - nonceLength),
                     associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), prefix + saltLength, unitKey) == 0
             }
+        } else {
+            opened = openWithOpenSSL(sealed, associated: associated, key: key, prepared: prepared, into: out)
         }
+        if !opened, let base = out.baseAddress { sodium_memzero(base, out.count) }
+        return opened
+    }
+
+    /// ``open(_:associated:key:prepared:into:implementation:)`` through OpenSSL's EVP AES-256-GCM.
+    private static func openWithOpenSSL(
+        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, into out: UnsafeMutableRawBufferPointer
+    ) -> Bool {
         let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
         return run(encrypt: false, salt: UnsafeRawBufferPointer(rebasing: sealed[..<(saltLength + nonceLength)]), key: key, prepared: prepared, associated: associated) { context in
             var written: Int32 = 0

@@ -109,6 +109,22 @@ struct AES256GCMImplementationTests {
         }
     }
 
+    @Test("A unit that does not open leaves no byte of its unchecked plaintext in the output, in either implementation")
+    func failedOpenZeroes() throws {
+        let key = try SecretBytes.random(count: 32)
+        let implementations: [AES256GCM.Implementation] = AES256GCM.isFast ? [.libsodium, .openSSL] : [.openSSL]
+        for opener in implementations {
+            var flipped = Self.seal(UnitCipherTests.plaintext, key, by: .openSSL)
+            flipped[flipped.count - 1] ^= 1
+            var out = [UInt8](repeating: 0xA5, count: flipped.count - AES256GCM.overhead)
+            let opened = flipped.withUnsafeBytes { s in
+                UnitCipherTests.associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, into: $0, implementation: opener) } }
+            }
+            #expect(!opened)
+            #expect(out.allSatisfy { $0 == 0 }, "opened by \(opener)")
+        }
+    }
+
     @Test("A key prepared once derives the same unit keys: units sealed with it open without it, and the other way round, in both implementations")
     func preparedKey() throws {
         let key = try SecretBytes.random(count: 32)

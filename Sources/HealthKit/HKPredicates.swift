@@ -181,11 +181,9 @@ extension HKQuery {
         StorePredicate(.categoryValues(values.sorted().map { .integer($0) }))
     }
 
-    /// Workouts of `workoutActivityType`: healthlog's predicates do not read a workout's
-    /// activity, so a query with this predicate fails with `errorInvalidArgument` (filter
-    /// the workouts a query returns by ``HKWorkout/workoutActivityType`` instead).
+    /// Workouts of `workoutActivityType`.
     public class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
-        StorePredicate(unsupported: "healthlog's predicates do not read a workout's activity type; filter the workouts by workoutActivityType")
+        StorePredicate(.workoutActivities([workoutActivityType.storedName]))
     }
 
     /// Samples in no correlation: healthlog's predicates do not read correlations, so a

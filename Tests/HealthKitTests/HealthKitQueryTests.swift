@@ -274,6 +274,23 @@ import Testing
         #expect((error as? HKError)?.code == .errorInvalidArgument)
     }
 
+    @Test("predicateForWorkouts(with:) returns the workouts of that activity only")
+    func workoutActivityPredicate() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = HKHealthStore(directory: directory.file("h.store"))
+        let run = HKWorkout(activityType: .running, start: Self.start, end: Self.start.addingTimeInterval(1_800))
+        let ride = HKWorkout(activityType: .cycling, start: Self.start, end: Self.start.addingTimeInterval(3_600))
+        try await store.save([run, ride])
+        let found: [HKSample] = await withCheckedContinuation { continuation in
+            store.execute(HKSampleQuery(sampleType: HKObjectType.workoutType(), predicate: HKQuery.predicateForWorkouts(with: .running), limit: 0, sortDescriptors: nil) {
+                _, samples, _ in continuation.resume(returning: samples ?? [])
+            })
+        }
+        #expect(found.map(\.uuid) == [run.uuid])
+        #expect((found.first as? HKWorkout)?.workoutActivityType == .running)
+    }
+
     @Test("Authorization and background delivery complete as granted")
     func authorization() async throws {
         let store = HKHealthStore(directory: "/nonexistent/healthlog.store")

@@ -101,6 +101,29 @@ struct ConformancePredicateTests {
         #expect(try matching(.metadata(key: "b", equals: "true")) == [50])
     }
 
+    @Test("Rule 9: workout activities match workouts by activity, by full name or short name in any case; a workout's deletion goes through")
+    func rule9WorkoutActivities() throws {
+        let fixture = try ConformanceStore()
+        defer { fixture.remove() }
+        let store = fixture.store
+        let t = instant("2024-03-01T08:00:00Z")
+        let run = WorkoutSample(activity: "HKWorkoutActivityTypeRunning", duration: 600, fields: SampleFields(start: t))
+        let ride = WorkoutSample(activity: "HKWorkoutActivityTypeCycling", duration: 900, fields: SampleFields(start: t))
+        let gone = WorkoutSample(activity: "HKWorkoutActivityTypeCycling", duration: 300, fields: SampleFields(start: t))
+        try store.save([run, ride, gone, quantitySample(100, start: t), categorySample(.integer(1), start: t)])
+        _ = try store.delete([gone.uuid])
+        func matching(_ activities: Set<String>) throws -> (added: [SampleUUID], deleted: [SampleUUID]) {
+            let result = try store.result(ReplayRequest(predicate: .workoutActivities(activities)))
+            return (result.addedSamples.map(\.uuid), result.deletedObjects.map(\.uuid))
+        }
+        #expect(try matching(["HKWorkoutActivityTypeRunning"]) == ([run.uuid], [gone.uuid]))
+        #expect(try matching(["running"]) == ([run.uuid], [gone.uuid]))
+        #expect(try matching(["Cycling", "Swimming"]) == ([ride.uuid], [gone.uuid]))
+        #expect(try matching(["Swimming"]) == ([], [gone.uuid]))
+        let notRunning = try store.result(ReplayRequest(types: [SampleType.workout.identifier], predicate: .not(.workoutActivities(["Running"]))))
+        #expect(notRunning.addedSamples.map(\.uuid) == [ride.uuid])
+    }
+
     @Test("Rule 9: quantity comparisons, every operator, in the sample's own unit, match quantity samples only; several all apply")
     func rule9QuantityComparison() throws {
         let fixture = try ConformanceStore()

@@ -13,6 +13,8 @@ enum PredicateCondition: Hashable, Sendable {
     /// A comparison with a number in a unit; `nil`: in the sample's own unit.
     case quantity(ComparisonOperator, Double, HealthUnit?)
     case categories([CategoryValue])
+    /// Workout activity names, in ``PredicateCondition/activityKey(_:)``'s form.
+    case workoutActivities(Set<String>)
     /// Any of the predicates.
     case any([QueryPredicate])
     /// Not the predicate.
@@ -86,6 +88,10 @@ enum PredicateCondition: Hashable, Sendable {
             let type = r.typeIdentifier
             let stored = CategoryValues.integer(value.description, type: type)
             return values.contains { $0 == value || (stored != nil && CategoryValues.integer($0.description, type: type) == stored) }
+        case .workoutActivities(let keys):
+            guard r.kind == .workout else { return false }
+            if r.isDelete { return nil }
+            return r.string(r.event.activity).map { keys.contains(Self.activityKey($0)) } ?? false
         case .any(let predicates):
             var result: Bool? = false
             for predicate in predicates {
@@ -99,5 +105,12 @@ enum PredicateCondition: Hashable, Sendable {
         case .not(let predicate):
             return predicate.evaluate(r).map(!)
         }
+    }
+
+    /// A workout activity name as compared: without the `HKWorkoutActivityType` prefix, in
+    /// lower case, so `HKWorkoutActivityTypeRunning` and `running` are one activity.
+    static func activityKey(_ name: String) -> String {
+        let prefix = "HKWorkoutActivityType"
+        return (name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name).lowercased()
     }
 }

@@ -72,6 +72,13 @@ public struct QueryPredicate: Hashable, Sendable {
         QueryPredicate(conditions: [.categories(values)])
     }
 
+    /// Workouts whose activity is any of `activities`, each a full name
+    /// (`HKWorkoutActivityTypeRunning`) or the part after the prefix (`Running`), in any
+    /// case. The deletion of a workout goes through, as it carries no activity.
+    public static func workoutActivities(_ activities: Set<String>) -> QueryPredicate {
+        QueryPredicate(conditions: [.workoutActivities(Set(activities.map(PredicateCondition.activityKey)))])
+    }
+
     /// All of `predicates`.
     public static func and(_ predicates: [QueryPredicate]) -> QueryPredicate {
         QueryPredicate(conditions: predicates.flatMap(\.conditions))

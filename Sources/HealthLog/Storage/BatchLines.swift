@@ -77,12 +77,31 @@ struct BatchLines {
     /// Returns what is wrong when two groups hold the same sequence number (the header's
     /// counts then add up while some number of the range is missing).
     private mutating func order(_ header: BatchHeader, allGroups: Bool) -> String? {
-        swap(&lines, &unordered)
-        guard !lines.isEmpty else { return nil }
-        if !allGroups || !header.dropped.isEmpty { return mergeGroups() }
-        unordered.removeAll(keepingCapacity: true)
-        unordered.append(contentsOf: lines)
-        for line in unordered { lines[Int(line.seq - header.firstSeq)] = line }
+        guard !unordered.isEmpty else {
+            lines.removeAll(keepingCapacity: true)
+            return nil
+        }
+        if !allGroups || !header.dropped.isEmpty {
+            swap(&lines, &unordered)
+            return mergeGroups()
+        }
+        // Placed straight from the split lines into a list of their count (no copy first).
+        if lines.count > unordered.count {
+            lines.removeLast(lines.count - unordered.count)
+        } else if lines.count < unordered.count {
+            lines.append(contentsOf: unordered[lines.count...])
+        }
+        let first = header.firstSeq
+        let outside = lines.withUnsafeMutableBufferPointer { placed in
+            unordered.withUnsafeBufferPointer { split -> UInt64? in
+                for line in split {
+                    guard line.seq >= first, line.seq - first < UInt64(placed.count) else { return line.seq }
+                    placed[Int(line.seq - first)] = line
+                }
+                return nil
+            }
+        }
+        if let outside { return "event \(outside) lies outside its batch's range \(first)...\(header.lastSeq)" }
         // Each place was written by the line of its own number unless a number is missing
         // (a place keeps a stale line), which happens exactly when another is repeated.
         for (k, line) in lines.enumerated() where line.seq != header.firstSeq + UInt64(k) {
@@ -155,11 +174,17 @@ struct BatchLines {
         guard let bytes = raw.baseAddress else { return nil }
         let prefix = StoredLinePrefix.bytes(StoredLinePrefix.seq)
         let prefixCount = prefix.count
+        // The prefix (seven bytes) compared as two overlapping four-byte words, not with a
+        // call to memcmp for every line.
+        let head = prefix.loadUnaligned(as: UInt32.self)
+        let tail = prefix.loadUnaligned(fromByteOffset: prefixCount - 4, as: UInt32.self)
         let n = raw.count
         var start = 0
         var previous: UInt64 = 0
         while start < n {
-            guard n - start > prefixCount, memcmp(bytes + start, prefix.baseAddress!, prefixCount) == 0 else {
+            guard n - start > prefixCount, bytes.loadUnaligned(fromByteOffset: start, as: UInt32.self) == head,
+                bytes.loadUnaligned(fromByteOffset: start + prefixCount - 4, as: UInt32.self) == tail
+            else {
                 return "line at byte \(start) of the frame does not start with {\"seq\":"
             }
             var at = start + prefixCount

@@ -77,12 +77,31 @@ struct BatchLines {
     /// Returns what is wrong when two groups hold the same sequence number (the header's
     /// counts then add up while some number of the range is missing).
     private mutating func order(_ header: BatchHeader, allGroups: Bool) -> String? {
-        swap(&lines, &unordered)
-        guard !lines.isEmpty else { return nil }
-        if !allGroups || !header.dropped.isEmpty { return mergeGroups() }
-        unordered.removeAll(keepingCapacity: true)
-        unordered.append(contentsOf: lines)
-        for line in unordered { lines[Int(line.seq - header.firstSeq)] = line }
+        guard !unordered.isEmpty else {
+            lines.removeAll(keepingCapacity: true)
+            return nil
+        }
+        if !allGroups || !header.dropped.isEmpty {
+            swap(&lines, &unordered)
+            return mergeGroups()
+        }
+        // Placed straight from the split lines into a list of their count (no copy first).
+        if lines.count > unordered.count {
+            lines.removeLast(lines.count - unordered.count)
+        } else if lines.count < unordered.count {
+            lines.append(contentsOf: unordered[lines.count...])
+        }
+        let first = header.firstSeq
+        let outside = lines.withUnsafeMutableBufferPointer { placed in
+            unordered.withUnsafeBufferPointer { split -> UInt64? in
+                for line in split {
+                    guard line.seq >= first, line.seq - first < UInt64(placed.count) else { return line.seq }
+                    placed[Int(line.seq - first)] = line
+                }
+                return nil
+            }
+        }
+        if let outside { return "event \(outside) lies outside its batch's range \(first)...\(header.lastSeq)" }
         // Each place was written by the line of its own number unless a number is missing
         // (a place keeps a stale line), which happens exactly when another is repeated.
         for (k, line) in lines.enumerated() where line.seq != header.firstSeq + UInt64(k) {
@@ -147,24 +166,55 @@ struct BatchLines {
         StoredLinePrefix.uuid(UnsafeRawBufferPointer(rebasing: storage[line.start..<line.end]), isDelete: line.isDelete)
     }
 
+    /// The number written by the decimal digits that start the eight bytes at `text` (up
+    /// to eight of them), and `offset` moved past them: a few word operations instead of a
+    /// loop over each digit, as this runs for every line a query reads. All eight being
+    /// digits, the caller reads on from there.
+    @inline(__always)
+    private static func leadingDigits(_ text: UnsafeRawPointer, _ offset: Int) -> (value: UInt64, end: Int) {
+        let word = UInt64(littleEndian: text.loadUnaligned(as: UInt64.self))
+        // A byte is a digit when its high nibble is 3, and still is after adding 6.
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let threes: UInt64 = 0x3030_3030_3030_3030
+        let nonDigits = ((word & high) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & high) ^ threes)
+        let count = nonDigits.trailingZeroBitCount / 8
+        guard count > 0 else { return (0, offset) }
+        // The digits' values moved to the top bytes (the ones below are leading zeros), then
+        // paired into 2-, 4- and 8-digit numbers.
+        var value = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(8 * (8 - count))
+        value = (value &* 2561) &>> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+        value = ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+        return (value, offset + count)
+    }
+
     /// Splits a decompressed group (at `base` in the storage) into lines, reading each
     /// line's sequence number and checking that they rise; returns what is wrong, or `nil`.
     /// Works on the raw bytes (no bounds-checked slices a line): this runs for every line
     /// a query reads.
-    private static func split(_ raw: UnsafeRawBufferPointer, base: Int, isDelete: Bool, into lines: inout [Line]) -> String? {
+    static func split(_ raw: UnsafeRawBufferPointer, base: Int, isDelete: Bool, into lines: inout [Line]) -> String? {
         guard let bytes = raw.baseAddress else { return nil }
         let prefix = StoredLinePrefix.bytes(StoredLinePrefix.seq)
         let prefixCount = prefix.count
+        // The prefix (seven bytes) compared as two overlapping four-byte words, not with a
+        // call to memcmp for every line.
+        let head = prefix.loadUnaligned(as: UInt32.self)
+        let tail = prefix.loadUnaligned(fromByteOffset: prefixCount - 4, as: UInt32.self)
         let n = raw.count
         var start = 0
         var previous: UInt64 = 0
         while start < n {
-            guard n - start > prefixCount, memcmp(bytes + start, prefix.baseAddress!, prefixCount) == 0 else {
+            guard n - start > prefixCount, bytes.loadUnaligned(fromByteOffset: start, as: UInt32.self) == head,
+                bytes.loadUnaligned(fromByteOffset: start + prefixCount - 4, as: UInt32.self) == tail
+            else {
                 return "line at byte \(start) of the frame does not start with {\"seq\":"
             }
             var at = start + prefixCount
             let digitsEnd = min(n, at + 19)
             var seq: UInt64 = 0
+            if at + 8 <= n {
+                (seq, at) = Self.leadingDigits(bytes + at, at)
+            }
             while at < digitsEnd {
                 let digit = bytes.load(fromByteOffset: at, as: UInt8.self) &- 48
                 guard digit <= 9 else { break }

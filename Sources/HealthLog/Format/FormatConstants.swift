@@ -36,8 +36,9 @@ enum FormatConstants {
     static let syncTableVersion: UInt16 = 2
     /// The layout version of the deleted-add index (`uuids/deleted-adds`) this build writes and reads.
     /// Version 1 had a 40-byte header without the ``LogBinding``; version 2 binds the file to
-    /// the store and to the batch ending at the number it covers.
-    static let deletedAddIndexVersion: UInt16 = 2
+    /// the store and to the batch ending at the number it covers; version 3 adds each block's
+    /// witness digest to the block table.
+    static let deletedAddIndexVersion: UInt16 = 3
 
     /// LZ4 frame magic number (a data frame).
     static let lz4FrameMagic: UInt32 = 0x184D_2204

@@ -20,14 +20,16 @@ import Darwin
 /// line holds their number), as the witness counts them.
 ///
 /// Its bytes: a ``SmallFile`` tagged `HLDA`; `Format.md`, "Deleted-add index" (blocks of
-/// ``blockEntries`` entries, bound to the log by a ``LogBinding``). A reader loads the
-/// header and the table, then only the blocks its range touches, each checked when first
-/// read.
+/// ``blockEntries`` entries, bound to the log by a ``LogBinding``; the table gives each
+/// block's first entry, checksum and witness digest). A reader loads the header and the
+/// table, then only the blocks its range touches, each checked when first read.
 ///
 /// In an encrypted store the table and each block are sealed units
 /// (``StoreCipher/Purpose/derivedFile``; ``sealedFile``) whose place is the header's first
 /// ``placeLength`` bytes and the unit's number (0 the table, `k + 1` block `k`), so a reader
 /// still opens only the blocks it reads, and a block moved within the file does not open.
+/// The sealed table is checked against the log's witness through its blocks' digests, so a
+/// reader opens no block it does not need.
 final class DeletedAddIndex {
     /// The header's length in bytes.
     static let headerLength = 60
@@ -46,7 +48,7 @@ final class DeletedAddIndex {
     /// block count.
     static let placeLength = 28
     /// The length of one block-table entry in bytes.
-    static let tableEntryLength = 16
+    static let tableEntryLength = 24
     /// Entries per block (the last block may hold fewer).
     static let blockEntries = 1024
 
@@ -60,6 +62,8 @@ final class DeletedAddIndex {
     private let firsts: [UInt64]
     /// The CRC-32C of each block's entries.
     private let crcs: [UInt32]
+    /// The witness digest of each block's entries (``BatchOrigin/DeletedAddWitness``).
+    private let digests: [UInt64]
     /// The file, open for block reads while it has entries (one descriptor per reader).
     private let file: FileDescriptor?
     /// What opens the sealed table and blocks of an encrypted store's file (`nil`: plaintext).
@@ -72,6 +76,8 @@ final class DeletedAddIndex {
     /// A plaintext file mapped into memory, once its entries were checked against the log's
     /// witness (blocks are then read from it).
     private var mapped: MappedFile?
+    /// How many blocks were read from the file (each at most once).
+    private(set) var blocksRead = 0
 
     /// The sidecar's path.
     static func path(_ layout: StoreLayout) -> String { layout.directory + "/" + display }
@@ -112,24 +118,18 @@ final class DeletedAddIndex {
         return index
     }
 
-    /// Whether the entries are the deleted adds `witness` counts (the same count and digest;
-    /// every entry is read once for it: a plaintext file through a mapping kept for the block
-    /// reads, a sealed one block by block). Without a witness (a log whose appends deleted
-    /// nothing, or one an older build wrote) only an empty file is taken: a listed add would
-    /// hide a sample on the file's word alone.
+    /// Whether the entries are the deleted adds `witness` counts (the same count and digest).
+    /// A sealed file's table, opened under the data key, gives each block's digest: their sum
+    /// is checked here and each block against its own when read, so no block is opened for
+    /// it. A plaintext table could be rewritten to any digests, so every entry of a plaintext
+    /// file is hashed once, through a mapping kept for the block reads. Without a witness (a
+    /// log whose appends deleted nothing, or one an older build wrote) only an empty file is
+    /// taken: a listed add would hide a sample on the file's word alone.
     func isWitnessed(by witness: BatchOrigin.DeletedAddWitness?) -> Bool {
         guard let witness else { return count == 0 }
         guard witness.count == UInt64(count) else { return false }
         guard let file, count > 0 else { return true }
-        if cipher != nil {
-            // Block by block, each kept for the lookups: no copy of every entry into one array.
-            var found = BatchOrigin.DeletedAddWitness.empty
-            for k in firsts.indices {
-                guard let entries = try? block(k) else { return false }
-                found = found.adding(entries)
-            }
-            return found == witness
-        }
+        if cipher != nil { return digests.reduce(0, &+) == witness.digest }
         let entries = offset(ofEntry: 0)..<offset(ofEntry: count)
         guard let map = MappedFile(file), map.count >= entries.upperBound,
             map.withBytes(entries, { BatchOrigin.DeletedAddWitness(count: count, littleEndian: $0) }) == witness
@@ -164,16 +164,21 @@ final class DeletedAddIndex {
         var t = ByteReader(table)
         var firsts: [UInt64] = []
         var crcs: [UInt32] = []
+        var digests: [UInt64] = []
         for _ in 0..<Int(blockCount) {
-            guard let first = try? t.read(UInt64.self), let crc = try? t.read(UInt32.self), (try? t.read(UInt32.self)) != nil else { return nil }
+            guard let first = try? t.read(UInt64.self), let crc = try? t.read(UInt32.self), (try? t.read(UInt32.self)) != nil,
+                let digest = try? t.read(UInt64.self)
+            else { return nil }
             firsts.append(first)
             crcs.append(crc)
+            digests.append(digest)
         }
         coveredSeq = covered
         self.binding = binding
         self.count = Int(count)
         self.firsts = firsts
         self.crcs = crcs
+        self.digests = digests
         self.cipher = cipher
         self.placePrefix = placePrefix
         if count == 0 { fd.close() }
@@ -185,7 +190,7 @@ final class DeletedAddIndex {
     /// The entries of block `k`, read and checked on first use; throws
     /// ``HealthLogError/Code/corrupt`` naming the file and byte offset when the block fails
     /// its checksum, does not open (sealed), or does not rise from the first entry the table
-    /// gives it.
+    /// gives it or hash to the digest the table gives it.
     func block(_ k: Int) throws -> [UInt64] {
         if k < blocks.count, let loaded = blocks[k] { return loaded }
         guard let file, k < firsts.count else { return [] }
@@ -212,11 +217,12 @@ final class DeletedAddIndex {
             filled = length
         }
         guard opened else { throw damaged() }
+        blocksRead += 1
         for j in entries.indices { entries[j] = UInt64(littleEndian: entries[j]) }
         for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(cipher == nil ? offset + j * 8 : offset): entries do not rise; run 'healthlog reindex'")
         }
-        guard entries.first == firsts[k] else {
+        guard entries.first == firsts[k], BatchOrigin.DeletedAddWitness.empty.adding(entries).digest == digests[k] else {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) disagrees with its table entry; run 'healthlog reindex'")
         }
         if blocks.count < firsts.count { blocks = Array(repeating: nil, count: firsts.count) }
@@ -292,6 +298,7 @@ final class DeletedAddIndex {
             table.append(entries[start])
             table.append(stored.withUnsafeBytes { CRC32C.checksum($0) })
             table.append(UInt32(0))
+            table.append(BatchOrigin.DeletedAddWitness.empty.adding(Array(entries[start..<end])).digest)
             body.append(bytes: stored)
             start = end
         }

@@ -123,7 +123,8 @@ enum KeySlots {
     }
 
     /// The secret key and the slot authority key of `slot`, unwrapped with `wrappingKey`;
-    /// `nil` when they do not unwrap (another passphrase or key file).
+    /// `nil` when they do not unwrap (another passphrase or key file). The secret key stays
+    /// in the unwrapped allocation; the authority key, which may be kept longer, gets its own.
     static func unwrap(_ slot: KeySlot, storeID: StoreID, wrappingKey: SecretBytes) throws -> (secretKey: SecretBytes, authority: SecretBytes)? {
         struct DoesNotOpen: Error {}
         let associated = slot.wrapAssociatedData(storeID)
@@ -138,12 +139,8 @@ enum KeySlots {
         } catch is DoesNotOpen {
             return nil
         }
-        return try both.withUnsafeBytes { both in
-            (
-                try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: both[..<SealedBox.secretKeyLength])),
-                try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: both[SealedBox.secretKeyLength...]))
-            )
-        }
+        let authority = try both.withUnsafeBytes { try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[SealedBox.secretKeyLength...])) }
+        return (SecretBytes(part: 0..<SealedBox.secretKeyLength, of: both), authority)
     }
 
     /// The data keys of `slot` by epoch, opened with its unwrapped `secretKey`; entries whose
@@ -161,7 +158,7 @@ enum KeySlots {
                     .corrupt,
                     "\(path(layout, slot.id)) at byte \(KeySlot.fixedLength + index * KeySlot.entryLength(version: slot.fileVersion)): the data key of epoch \(entry.epoch) does not open (the file was changed)")
             }
-            keys[entry.epoch] = try sealed.withUnsafeBytes { try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[4...])) }
+            keys[entry.epoch] = SecretBytes(part: 4..<sealed.count, of: sealed)
         }
         return keys
     }

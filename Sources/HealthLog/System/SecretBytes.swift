@@ -3,11 +3,15 @@ internal import CSodium
 /// Bytes that must never reach the disk or outlive their use: a key. Held in libsodium's
 /// guarded allocation (`sodium_malloc`: guard pages around it, locked into memory with
 /// `mlock` where the system allows, so it is never swapped out), read-only once filled, and
-/// wiped (`sodium_free` zeroes it) when the last reference goes.
+/// wiped (`sodium_free` zeroes it) when the last reference goes. A part of one
+/// (``init(part:of:)``) shares its allocation, since each allocation costs a mapping, guard
+/// pages and a lock.
 final class SecretBytes: @unchecked Sendable {
     /// The number of bytes.
     let count: Int
     private let base: UnsafeMutableRawPointer
+    /// The allocation this is a part of, kept while the part lives; `nil` when this owns its own.
+    private let whole: SecretBytes?
 
     /// `count` bytes filled by `fill`, then made read-only.
     ///
@@ -19,10 +23,20 @@ final class SecretBytes: @unchecked Sendable {
         }
         self.count = count
         self.base = base
+        whole = nil
         // Every stored property is set: when `fill` throws, `deinit` runs and frees `base`
         // (freeing it here too would free it twice).
         try fill(UnsafeMutableRawBufferPointer(start: base, count: count))
         sodium_mprotect_readonly(base)
+    }
+
+    /// The bytes `range` of `whole`, in its allocation: wiped and freed with it once neither
+    /// is referenced.
+    init(part range: Range<Int>, of whole: SecretBytes) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= whole.count && !range.isEmpty, "a part of the bytes")
+        count = range.count
+        base = whole.base + range.lowerBound
+        self.whole = whole.whole ?? whole
     }
 
     /// `count` random bytes (`randombytes_buf`): a new key.
@@ -36,7 +50,7 @@ final class SecretBytes: @unchecked Sendable {
     }
 
     deinit {
-        sodium_free(base)
+        if whole == nil { sodium_free(base) }
     }
 
     /// Calls `body` with the bytes, valid only during the call.

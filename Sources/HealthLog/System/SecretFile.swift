@@ -46,6 +46,6 @@ enum SecretFile {
         }
         guard length <= maximumLength else { throw HealthLogError(.badUsage, "the \(what) \(path) is larger than \(maximumLength >> 10) KiB") }
         guard length > 0 else { throw HealthLogError(.badUsage, "the \(what) \(path) is empty") }
-        return try buffer.withUnsafeBytes { try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+        return SecretBytes(part: 0..<length, of: buffer)
     }
 }

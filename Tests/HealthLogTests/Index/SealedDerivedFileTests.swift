@@ -207,7 +207,7 @@ struct SealedDerivedFileTests {
         let tableStart = DeletedAddIndex.headerLength
         let tableEnd = index.offset(ofBlock: 0)
         let blockLength = index.offset(ofBlock: 1) - index.offset(ofBlock: 0)
-        #expect(tableEnd - tableStart == 3 * 16 + StoreCipher.overhead && blockLength == 8_192 + StoreCipher.overhead)
+        #expect(tableEnd - tableStart == 3 * DeletedAddIndex.tableEntryLength + StoreCipher.overhead && blockLength == 8_192 + StoreCipher.overhead)
 
         /// The file with its table replaced by `table` (plaintext), sealed and checksummed as a writer would.
         func withTable(_ bytes: [UInt8], _ table: [UInt8]) -> [UInt8] {
@@ -229,7 +229,8 @@ struct SealedDerivedFileTests {
         // Block 2 flipped (its CRC-32C in the table made to match): blocks 0 and 1 still read.
         var damaged = Self.flipped(pristine, at: index.offset(ofBlock: 2) + 40)
         var plainTable = table
-        plainTable.replaceSubrange(2 * 16 + 8..<2 * 16 + 12, with: withUnsafeBytes(of: CRC32C.checksum(damaged[index.offset(ofBlock: 2)...]).littleEndian, Array.init))
+        let entry = DeletedAddIndex.tableEntryLength
+        plainTable.replaceSubrange(2 * entry + 8..<2 * entry + 12, with: withUnsafeBytes(of: CRC32C.checksum(damaged[index.offset(ofBlock: 2)...]).littleEndian, Array.init))
         damaged = withTable(damaged, plainTable)
         let flippedIndex = try #require(try Self.reading(damaged, layout, cipher))
         #expect(try flippedIndex.block(0) == Array(Self.deletedAdds[0..<1024]))
@@ -243,8 +244,8 @@ struct SealedDerivedFileTests {
         swapped.replaceSubrange(index.offset(ofBlock: 0)..<index.offset(ofBlock: 1), with: second)
         swapped.replaceSubrange(index.offset(ofBlock: 1)..<index.offset(ofBlock: 2), with: first)
         var swappedTable = table
-        swappedTable.replaceSubrange(0..<16, with: table[16..<32])
-        swappedTable.replaceSubrange(16..<32, with: table[0..<16])
+        swappedTable.replaceSubrange(0..<entry, with: table[entry..<2 * entry])
+        swappedTable.replaceSubrange(entry..<2 * entry, with: table[0..<entry])
         let moved = try #require(try Self.reading(withTable(swapped, swappedTable), layout, cipher))
         for k in 0..<2 {
             let error = #expect(throws: HealthLogError.self) { try moved.block(k) }

@@ -11,10 +11,13 @@ struct DeletedAddIndexTests {
     /// Three appends of small batches: 2,400 heart rates and 600 step counts; then 200 more
     /// samples and deletes of 1,458 of the first ones, most of them heart rates (two blocks
     /// of the index); then 100 more and deletes of five samples of both earlier appends.
+    /// In a plaintext store, or an encrypted one (its index sealed).
     struct Fixture {
         let dir: TemporaryDirectory
         let store: HealthStore
         let layout: StoreLayout
+        /// The store's cipher (`nil`: plaintext).
+        let cipher: StoreCipher?
         /// Every event as appended: (seq, uuid, isDelete, type), in sequence order.
         var events: [(seq: UInt64, uuid: String, isDelete: Bool, type: String)] = []
         /// The index file after each append.
@@ -23,12 +26,12 @@ struct DeletedAddIndexTests {
         static let heartRate = "HKQuantityTypeIdentifierHeartRate"
         static let steps = "HKQuantityTypeIdentifierStepCount"
 
-        init() throws {
+        init(encrypted: Bool = false) throws {
             dir = try TemporaryDirectory()
             var options = StoreOptions()
             options.batchBytes = 4000
-            store = HealthStore(directory: dir.file("store"), options: options)
-            layout = StoreLayout(directory: dir.file("store"))
+            store = encrypted ? try EncryptedSegmentTests.makeStore(dir.file("store"), options: options) : HealthStore(directory: dir.file("store"), options: options)
+            layout = store.layout
             var seq: UInt64 = 0
             var typeOf: [String: String] = [:]
             func uuid(_ n: Int) -> String { String(format: "%08X-0000-4000-8000-%012X", UInt32(truncatingIfNeeded: n &* 2_654_435_761), n) }
@@ -55,6 +58,7 @@ struct DeletedAddIndexTests {
                 _ = try store.append(ndjson: Array((lines.joined(separator: "\n") + "\n").utf8))
                 images.append(try ByteSurgery.read(DeletedAddIndex.path(layout)))
             }
+            cipher = try LogSnapshot(layout).cipher
         }
 
         /// The sequence numbers of the adds deleted by events up to `through`.
@@ -183,10 +187,11 @@ struct DeletedAddIndexTests {
         case sound, missing, behind, emptyBehind, ahead, blockFlipped, tableFlipped, headerFlipped, otherVersion
         /// Well-formed, covering the log, listing every add, but bound to another store or to
         /// another batch at its covered number (a log cut and written on), or of version 1.
-        case otherStore, otherBatch, versionOne
+        case otherStore, otherBatch, versionOne, versionTwo
         /// Edited within its own log, bound to it and checksums sound: listing 300 live heart
-        /// rates too, or as many entries as the log's but a live add for a deleted one.
-        case extraEntries, swappedEntry
+        /// rates too, or as many entries as the log's but a live add for a deleted one; or its
+        /// second block so (its table's checksum, not its digest, made to match).
+        case extraEntries, swappedEntry, blockEdited
         var testDescription: String { rawValue }
 
         /// Every add of the log: an index that lists them hides every sample when taken.
@@ -200,6 +205,64 @@ struct DeletedAddIndexTests {
             return header + current[DeletedAddIndex.headerLength...]
         }
 
+        /// The bytes of a version 2 file (16-byte table entries: first entry, CRC-32C,
+        /// reserved; no digests) for `entries`, sealed with `cipher`.
+        static func versionTwo(_ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
+            let file = SmallFile(tag: "HLDA", version: 2, headerLength: DeletedAddIndex.headerLength, length: nil)
+            let blocks = stride(from: 0, to: entries.count, by: DeletedAddIndex.blockEntries).map { Array(entries[$0..<min(entries.count, $0 + DeletedAddIndex.blockEntries)]) }
+            let naming = { (w: inout ByteWriter) in
+                w.append(coveredSeq)
+                w.append(UInt64(entries.count))
+                w.append(UInt32(blocks.count))
+            }
+            let prefix = file.prefix(naming)
+            var table = ByteWriter()
+            var body: [UInt8] = []
+            for (k, block) in blocks.enumerated() {
+                var w = ByteWriter()
+                for entry in block { w.append(entry) }
+                let stored = cipher.map { $0.seal(w.bytes, .derivedFile, place: SmallFile.place(prefix, unit: UInt32(k + 1))) } ?? w.bytes
+                table.append(block[0])
+                table.append(CRC32C.checksum(stored[...]))
+                table.append(UInt32(0))
+                body += stored
+            }
+            let storedTable = cipher.map { $0.seal(table.bytes, .derivedFile, place: SmallFile.place(prefix, unit: 0)) } ?? table.bytes
+            return file.encode(body: storedTable + body) { w in
+                naming(&w)
+                w.append(CRC32C.checksum(storedTable[...]))
+                binding.write(to: &w)
+                w.append(UInt32(0))
+            }
+        }
+
+        /// `fixture`'s index with one entry of its second block replaced by a live heart
+        /// rate between its neighbours, the block's checksum in the table made to match (the
+        /// table sealed anew in an encrypted store) but not its digest: taken, it would hide
+        /// that sample and show a deleted one.
+        static func blockEdited(_ fixture: Fixture) throws -> [UInt8] {
+            let pristine = try ByteSurgery.read(fixture.indexPath)
+            let index = try #require(DeletedAddIndex.open(fixture.layout, cipher: fixture.cipher))
+            var entries = try index.allEntries()
+            let deleted = Set(entries)
+            let live = fixture.events.filter { !$0.isDelete && $0.type == Fixture.heartRate && !deleted.contains($0.seq) }.map(\.seq)
+            let j = try #require((1025..<min(2047, entries.count - 1)).first { j in live.contains { entries[j - 1] < $0 && $0 < entries[j + 1] } })
+            entries[j] = live.first { entries[j - 1] < $0 && $0 < entries[j + 1] }!
+            let edited = DeletedAddIndex.encoded(entries, coveredSeq: index.coveredSeq, binding: index.binding, cipher: fixture.cipher)
+            try #require(index.blockCount == 2, "the second block is the last")
+            let block = index.offset(ofBlock: 1)..<pristine.count
+            var out = pristine
+            out.replaceSubrange(block, with: edited[block])
+            let tableRange = DeletedAddIndex.headerLength..<index.offset(ofBlock: 0)
+            let place = SmallFile.place(pristine[0..<DeletedAddIndex.placeLength], unit: 0)
+            var table = try fixture.cipher.map { try #require($0.open(Array(pristine[tableRange]), .derivedFile, place: place)) } ?? Array(pristine[tableRange])
+            let crc = DeletedAddIndex.tableEntryLength + 8
+            table.replaceSubrange(crc..<crc + 4, with: withUnsafeBytes(of: CRC32C.checksum(out[block]).littleEndian, Array.init))
+            let storedTable = fixture.cipher.map { $0.seal(table, .derivedFile, place: place) } ?? table
+            out.replaceSubrange(tableRange, with: storedTable)
+            return DeletedAddIndex.file.resealed(out, at: 28, with: withUnsafeBytes(of: CRC32C.checksum(storedTable[...]).littleEndian, Array.init))
+        }
+
         func apply(_ fixture: Fixture) throws {
             let path = fixture.indexPath
             switch self {
@@ -211,7 +274,7 @@ struct DeletedAddIndexTests {
                 // Well-formed, claiming every add of the log deleted by events past its head:
                 // a reader that took it would leave out every sample.
                 let every = fixture.events.filter { !$0.isDelete }.map(\.seq)
-                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10, binding: try fixture.binding(at: fixture.head), cipher: nil), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(every, coveredSeq: fixture.head + 10, binding: try fixture.binding(at: fixture.head), cipher: fixture.cipher), to: path)
             case .blockFlipped:
                 // An entry of the second block (the one the later pages need).
                 try ByteSurgery.flip(path, at: try ByteSurgery.size(path) - 8 * 100, mask: 0x01)
@@ -220,17 +283,21 @@ struct DeletedAddIndexTests {
             case .otherVersion: try ByteSurgery.patch(path, at: 4, with: [9, 0])
             case .otherStore:
                 let binding = LogBinding(storeID: StoreID.random(), check: try fixture.binding(at: fixture.head).check)
-                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding, cipher: nil), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding, cipher: fixture.cipher), to: path)
             case .otherBatch:
                 var binding = try fixture.binding(at: fixture.head)
                 binding.check ^= 1
-                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding, cipher: nil), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: binding, cipher: fixture.cipher), to: path)
             case .versionOne: try ByteSurgery.write(Self.versionOne(Self.everyAdd(fixture), coveredSeq: fixture.head), to: path)
+            case .versionTwo:
+                // Every add listed: a reader that took it would leave out every sample.
+                try ByteSurgery.write(Self.versionTwo(Self.everyAdd(fixture), coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head), cipher: fixture.cipher), to: path)
+            case .blockEdited: try ByteSurgery.write(try Self.blockEdited(fixture), to: path)
             case .extraEntries, .swappedEntry:
                 let deleted = fixture.deletedAdds(through: fixture.head)
                 let live = Set(Self.everyAdd(fixture)).subtracting(deleted).filter { fixture.events[Int($0) - 1].type == Fixture.heartRate }.sorted()
                 let entries = self == .extraEntries ? Set(deleted).union(live.prefix(300)).sorted() : Set(deleted.dropFirst()).union(live.prefix(1)).sorted()
-                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head), cipher: nil), to: path)
+                try ByteSurgery.write(DeletedAddIndex.encoded(entries, coveredSeq: fixture.head, binding: try fixture.binding(at: fixture.head), cipher: fixture.cipher), to: path)
             }
         }
     }
@@ -240,6 +307,12 @@ struct DeletedAddIndexTests {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         try state.apply(fixture)
+        try Self.checkPages(fixture)
+    }
+
+    /// Pages of heart rates, and every type, from several anchors of `fixture` match
+    /// HealthKit's view; raw replays deliver every add.
+    static func checkPages(_ fixture: Fixture) throws {
         let types: Set<String> = [Fixture.heartRate]
         for anchor: UInt64 in [0, 1234, 3000, 3150] {
             let pages = try fixture.pages(from: anchor, types: types, limit: 97)
@@ -316,20 +389,64 @@ struct DeletedAddIndexTests {
         #expect(behind.isSound, "an index behind the log is sound: \(behind)")
     }
 
-    @Test("The next writer rebuilds a missing, damaged, behind, ahead, foreign, version 1 or edited index, and adds its own deletes", arguments: [State.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped, .otherStore, .otherBatch, .versionOne, .extraEntries, .swappedEntry])
+    /// The states a writer rebuilds the index from.
+    static let rebuilt: [State] = [.missing, .behind, .emptyBehind, .ahead, .blockFlipped, .headerFlipped, .otherStore, .otherBatch, .versionOne, .versionTwo, .extraEntries, .swappedEntry, .blockEdited]
+
+    @Test("The next writer rebuilds a missing, damaged, behind, ahead, foreign, version 1 or 2 or edited index, and adds its own deletes", arguments: rebuilt)
     func writerRebuilds(_ state: State) throws {
-        var fixture = try Fixture()
+        let fixture = try Fixture()
         defer { fixture.dir.remove() }
         try state.apply(fixture)
+        let written = try Self.appendDelete(fixture)
+        _ = try fixture.store.reindex()
+        #expect(try ByteSurgery.read(fixture.indexPath) == written)
+    }
+
+    /// Appends a delete of the add at 4 to `fixture`, and checks that the writer left the
+    /// index listing every deleted add up to the new head; returns its bytes.
+    static func appendDelete(_ fixture: Fixture) throws -> [UInt8] {
+        var fixture = fixture
         let victim = fixture.events.first { !$0.isDelete && $0.seq == 4 }!
         let seq = fixture.head + 1
         _ = try fixture.store.append(ndjson: Array(#"{"op":"delete","uuid":"\#(victim.uuid)"}"#.utf8))
         fixture.events.append((seq, victim.uuid, true, victim.type))
-        let index = try #require(DeletedAddIndex.open(fixture.layout, cipher: nil))
+        let index = try #require(DeletedAddIndex.open(fixture.layout, cipher: fixture.cipher))
         #expect(index.coveredSeq == fixture.head)
         #expect(try index.allEntries() == fixture.deletedAdds(through: fixture.head))
-        let written = try ByteSurgery.read(fixture.indexPath)
-        _ = try fixture.store.reindex()
-        #expect(try ByteSurgery.read(fixture.indexPath) == written)
+        return try ByteSurgery.read(fixture.indexPath)
+    }
+
+    @Test("In an encrypted store, paging leaves out every add deleted later whatever state the sealed index is in, and the next writer rebuilds it", arguments: State.allCases)
+    func sealedIndexStates(_ state: State) throws {
+        let fixture = try Fixture(encrypted: true)
+        defer { fixture.dir.remove() }
+        try state.apply(fixture)
+        try Self.checkPages(fixture)
+        if Self.rebuilt.contains(state) {
+            _ = try Self.appendDelete(fixture)
+            #expect(IndexVersion(path: fixture.indexPath, of: DeletedAddIndex.file) == .current)
+        }
+    }
+
+    @Test("A sealed index is checked against the log's witness by opening its table only; a lookup then opens only the block its number falls in, and one whose entries do not hash to the table's digest is damage")
+    func sealedWitnessOpensOnlyTheTable() throws {
+        let fixture = try Fixture(encrypted: true)
+        defer { fixture.dir.remove() }
+        let snapshot = try LogSnapshot(fixture.layout)
+        let deleted = fixture.deletedAdds(through: fixture.head)
+        let index = try #require(DeletedAddIndex.open(for: snapshot))
+        #expect(index.blockCount == 2 && index.blocksRead == 0)
+        var cursor = DeletedAddCursor(index)
+        #expect(deleted.count > 1400)
+        #expect(try cursor.isDeleted(deleted[1200]) && index.blocksRead == 1)
+        #expect(try cursor.isDeleted(deleted[1400]) && index.blocksRead == 1)
+        #expect(try index.allEntries() == deleted && index.blocksRead == 2)
+
+        try ByteSurgery.write(try State.blockEdited(fixture), to: fixture.indexPath)
+        let edited = try #require(DeletedAddIndex.open(for: snapshot), "the table still sums to the witness")
+        #expect(try edited.block(0) == Array(deleted[0..<1024]))
+        let error = #expect(throws: HealthLogError.self) { try edited.block(1) }
+        #expect(error?.message.contains("block 2 disagrees with its table entry") == true, "\(error?.message ?? "")")
+        #expect(try fixture.store.verify().problems.contains { $0.contains("block 2 disagrees") })
     }
 }

@@ -61,6 +61,29 @@ struct KeySlotTests {
         #expect(try HealthStore(directory: plain, secret: .passphrase(Array("anything".utf8))).headAnchor().seq == 0)
     }
 
+    @Test("A part of guarded bytes reads its range of them, a part of a part too, and keeps them after the whole is let go; a key file opens the store through such parts")
+    func guardedParts() throws {
+        var whole: SecretBytes? = try SecretBytes.random(count: 36)
+        let bytes = whole!.withUnsafeBytes { Array($0) }
+        let part = SecretBytes(part: 4..<36, of: whole!)
+        let inner = SecretBytes(part: 2..<10, of: part)
+        whole = nil
+        #expect(part.count == 32 && part.withUnsafeBytes { Array($0) } == Array(bytes[4..<36]))
+        #expect(inner.withUnsafeBytes { Array($0) } == Array(bytes[6..<14]))
+        #expect(part.isEqual(to: try SecretBytes(copying: bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[4..<36]) })))
+
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let keyFile = dir.file("key")
+        try ByteSurgery.write((0..<32).map { UInt8($0 * 7 % 256) }, to: keyFile)
+        let path = dir.file("store")
+        try HealthStore(directory: path).create(encryptedWith: .keyFile(keyFile))
+        _ = try HealthStore(directory: path, secret: .keyFile(keyFile)).append(ndjson: Array(#"{"type":"HKQuantityTypeIdentifierHeartRate","start":"2024-01-01T00:00:00Z","value":60,"unit":"count/min"}"#.utf8 + [10]))
+        var lines = 0
+        _ = try HealthStore(directory: path, secret: .keyFile(keyFile)).replay(ReplayRequest()) { _ in lines += 1 }
+        #expect(lines == 1)
+    }
+
     @Test("The current epoch is the highest every slot holds; dropEpoch removes an older one from every slot and refuses the current one")
     func epochs() throws {
         let dir = try TemporaryDirectory()

@@ -57,7 +57,7 @@ final class UUIDRunBuilder {
     /// hold its UUID (``UUIDChunkFilters``), however many runs a level has, and an append
     /// never merges its partial runs into its run in the store (that is encoded from its
     /// fingerprints), so merges only bound the open runs: an append of 10M events (305
-    /// chunks of ``AppendedUUIDs/defaultChunkEvents``) merges four times and ends with about
+    /// chunks of an append's 2¹⁵ events) merges four times and ends with about
     /// 50 runs, one of 100M with about 90.
     static let fanIn = 64
 

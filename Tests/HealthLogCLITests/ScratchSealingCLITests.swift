@@ -16,7 +16,7 @@ import Testing
 /// that a passphrase in `HEALTHLOG_PASSPHRASE` opens.
 @Suite("Sealed scratch files")
 struct ScratchSealingCLITests {
-    /// Events fed before the append is sampled: more than two UUID-run chunks (2¹⁷ events each), with
+    /// Events fed before the append is sampled: more than two UUID-run chunks (2¹⁵ events each), with
     /// room for the lines the append reads ahead of those it records.
     static let events = 330_000
     /// The store's passphrase.
@@ -66,7 +66,7 @@ struct ScratchSealingCLITests {
         for path in DirectoryFiles.names(tmp).map({ tmp + "/" + $0 }) + DirectoryFiles.names(store + "/segments").map({ store + "/segments/" + $0 }) { scanned.append((path, try ByteSurgery.read(path))) }
 
         #expect(scanned.contains { $0.path.contains("healthlog-stubs-") && $0.bytes.count > 16_384 * 36 }, "the stub spill holds written-out stubs")
-        #expect(scanned.contains { $0.path.hasSuffix(".run") && $0.bytes.count > 131_072 * 32 }, "a UUID run outlived the kill")
+        #expect(scanned.contains { $0.path.hasSuffix(".run") && $0.bytes.count > 32_768 * 32 }, "a UUID run outlived the kill")
         let needles = KnownPlaintext.sampleNeedles([1, 2, 777, 16_000, 100_000, 262_000])
         for (path, bytes) in scanned {
             let hits = KnownPlaintext.found(needles, in: bytes)

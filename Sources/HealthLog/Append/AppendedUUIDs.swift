@@ -5,7 +5,7 @@
 /// small hash) and, when a ``UUIDBloom`` over the UUIDs it wrote out says maybe, those of
 /// its partial runs on disk whose chunks' filters (``UUIDChunkFilters``) say maybe too.
 ///
-/// Memory holds one chunk of events with their hash (about 20 MB at
+/// Memory holds one chunk of events with their hash (about 5 MB at
 /// ``defaultChunkEvents``), a stretch of the fingerprint keys (the rest are sorted on
 /// disk) and, once an append is larger than a chunk, the two kinds of filter, 8 MB each
 /// at most; they are all let go when the run's encoding starts, which streams the run to
@@ -37,12 +37,13 @@ final class AppendedUUIDs {
     private var written = 0
     /// The chunks the filter of every written UUID is first sized for: an append of up to
     /// about a million events never rebuilds it and tests a filter of 2 MB, not 8.
-    static let firstBloomChunks = 8
-    /// The events an append holds before its builder writes them out, by default: 2¹⁷,
-    /// about 20 MB with their hash while a chunk is written out, so an append's peak stays
-    /// within 64 MB; the chunk filters (``UUIDChunkFilters``) keep lookups of deletes
-    /// reading only the partial runs that may hold their UUID, however many there are.
-    static let defaultChunkEvents = 1 << 17
+    static let firstBloomChunks = 32
+    /// The events an append holds before its builder writes them out, by default: 2¹⁵,
+    /// about 5 MB with their hash while a chunk is written out, so an append's bookkeeping
+    /// reaches its full size within its first 50,000 events and its peak stays within
+    /// 64 MB; the chunk filters (``UUIDChunkFilters``) keep lookups of deletes reading only
+    /// the partial runs that may hold their UUID, however many there are.
+    static let defaultChunkEvents = 1 << 15
     /// The UUIDs of each chunk written out, which tell the partial runs a lookup reads.
     @exclusivity(unchecked) private var chunks: UUIDChunkFilters
     /// The first sequence number of the chunk the builder holds.

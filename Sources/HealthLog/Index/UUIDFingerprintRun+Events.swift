@@ -9,9 +9,10 @@ extension UUIDFingerprintRun {
     /// merged (``forEachKey(from:to:_:)``): ordinals and sequence numbers rise together, so
     /// keys ordered by ordinal are ordered by block too.
     struct Events {
-        /// Keys held in memory before they are sorted and written out, by default: 2¹⁸
-        /// (2 MB, and as much again while they are sorted).
-        static let defaultResidentKeys = 1 << 18
+        /// Keys held in memory before they are sorted and written out, by default: 2¹⁶
+        /// (512 KB, and as much again while they are sorted); the merge at the end holds a
+        /// page of 32 KB per stretch written (about 5 MB for ten million events).
+        static let defaultResidentKeys = 1 << 16
 
         /// The keys not written out yet, in event order.
         private var keys: [UInt64] = []

@@ -92,6 +92,9 @@ final class UUIDFingerprintRun {
     /// closes bucket `16g − 1`), then the vector's 64 bits from there (zeros past its end).
     private let directory: [UInt64]
 
+    /// The bytes of the file checked at a time when a run is opened.
+    static let checkedPieceBytes = 1 << 20
+
     /// The file name of a run covering `from...to` (the name runs have always had).
     static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }
 
@@ -144,7 +147,16 @@ final class UUIDFingerprintRun {
             return
         }
         guard let mapped = MappedFile(fd), mapped.count == size else { return nil }
-        let bodyCRC = mapped.withBytes(Self.headerLength..<size) { CRC32C.checksum($0) }
+        // Checked a piece at a time, each piece's pages let go once read, so checking a run
+        // (3.2 bytes an event) adds a piece to memory, not the run.
+        var bodyCRC: UInt32 = 0
+        var checked = Self.headerLength
+        while checked < size {
+            let end = min(size, checked + Self.checkedPieceBytes)
+            bodyCRC = mapped.withBytes(checked..<end) { CRC32C.checksum($0, seed: bodyCRC) }
+            mapped.release(below: end)
+            checked = end
+        }
         guard bodyCRC == ByteReaderValue.u32(header, 36) else { return nil }
         let body: UnsafeRawBufferPointer
         if let cipher {

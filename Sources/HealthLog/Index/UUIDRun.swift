@@ -62,12 +62,14 @@ final class UUIDRun {
     private let entriesOffset: Int
     /// Per block, once its checksum was checked: the first UUID of each page of it.
     private var pageFirsts: [[SampleUUID]?]
-    /// The entries a lookup read last.
+    /// The page a lookup read last (a whole block read to be checked is let go after its lookup).
     private var buffer: [UInt8] = []
     /// Entries per page read by a lookup in a checked block.
     static let pageEntries = 128
     /// Set when a block failed its checksum.
     var isDamaged = false
+    /// The bytes of entries it holds between lookups (a page at most).
+    var heldEntryBytes: Int { buffer.capacity }
 
     /// The file name of a run covering `from...to`.
     static func fileName(from: UInt64, to: UInt64) -> String {
@@ -155,6 +157,7 @@ final class UUIDRun {
             pageFirsts[block] = buffer.withUnsafeBytes { raw in
                 stride(from: 0, to: end - start, by: Self.pageEntries).map { Self.entry(raw, $0).uuid }
             }
+            defer { buffer = [] }
             return search(uuid, entries: end - start)
         }
         let page = Self.lastIndex(atMost: uuid, in: pages)

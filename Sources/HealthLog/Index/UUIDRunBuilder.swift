@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -54,8 +56,9 @@ final class UUIDRunBuilder {
     /// write each event fewer times; a lookup reads only the runs whose chunks' filters
     /// hold its UUID (``UUIDChunkFilters``), however many runs a level has, and an append
     /// never merges its partial runs into its run in the store (that is encoded from its
-    /// fingerprints), so merges only bound the open runs: an append of 10M events (38
-    /// chunks) merges none, one of 100M holds about 70 runs.
+    /// fingerprints), so merges only bound the open runs: an append of 10M events (305
+    /// chunks of an append's 2¹⁵ events) merges four times and ends with about
+    /// 50 runs, one of 100M with about 90.
     static let fanIn = 64
 
     /// A builder of the events from `from` (at least 1), writing partial runs into `directory`
@@ -101,10 +104,12 @@ final class UUIDRunBuilder {
     }
 
     /// Writes ``pending`` as the partial run `pendingFrom...last` (level 0). Merges run on
-    /// a background thread, one at a time, while events keep coming: the one started at
-    /// the spill before is put in place first (it had a chunk's time to finish), then one
-    /// more starts when the ``fanIn`` newest runs are of one level — before this chunk's
-    /// run is added, for a merge that made a level full, or after it.
+    /// a background thread, one at a time, while events keep coming: a merge that has
+    /// ended is put in place first (the writer waits for one only once another ``fanIn``
+    /// runs have piled up behind it, so a merge that outlasts a chunk does not stall the
+    /// append and the runs stay bounded), then one more starts when ``fanIn`` runs of the
+    /// lowest level are there — before this chunk's run is added, for a merge that made a
+    /// level full, or after it.
     private func spill(through last: UInt64) throws {
         try joinMerge()
         try startMerge()
@@ -116,14 +121,15 @@ final class UUIDRunBuilder {
         try startMerge()
     }
 
-    /// Starts merging the ``fanIn`` newest runs on a thread of their own when they are of one
-    /// level and no merge is running.
+    /// Starts merging on a thread of their own the oldest ``fanIn`` runs of the lowest level
+    /// (the newest runs, since levels never rise from the oldest run to the newest) when
+    /// there are that many and no merge is running; the merged run, a level higher, comes
+    /// after every run of a higher level, so levels still never rise.
     private func startMerge() throws {
-        guard merging == nil, levels.count >= Self.fanIn, levels[levels.count - Self.fanIn] == levels[levels.count - 1] else { return }
-        let at = partials.count - Self.fanIn
-        let parts = partials[at...].map(\.path)
+        guard merging == nil, let level = levels.last, let at = levels.firstIndex(of: level), levels.count - at >= Self.fanIn else { return }
+        let parts = partials[at..<at + Self.fanIn].map(\.path)
         let output = try workingDirectory()
-        merging = (MergeJob(parts, into: output, sealing: sealing), at, Self.fanIn, levels[levels.count - 1] + 1)
+        merging = (MergeJob(parts, into: output, sealing: sealing), at, Self.fanIn, level + 1)
     }
 
     /// One merge of partial runs on a thread of its own (not Dispatch's pool, whose threads
@@ -136,6 +142,8 @@ final class UUIDRunBuilder {
         private final class Box {
             /// Set by the thread before it ends.
             var outcome: Result<String, any Error>?
+            /// Set by the thread once ``outcome`` is (read with acquiring order, it orders the two accesses too).
+            let ended = Atomic<Bool>(false)
         }
 
         /// The outcome, shared with the thread.
@@ -155,11 +163,15 @@ final class UUIDRunBuilder {
                     }
                     return try UUIDRun.writeMerged(runs, directory: directory, sealing: sealing)
                 }
+                box.ended.store(true, ordering: .releasing)
             }
             self.box = box
             thread = OSThread.start(work)
             if thread == nil { work() }
         }
+
+        /// Whether the merge has ended (``result()`` then returns at once).
+        var hasEnded: Bool { box.ended.load(ordering: .acquiring) }
 
         /// Waits for the merge to end; its outcome. Called once.
         func result() -> Result<String, any Error> {
@@ -168,9 +180,10 @@ final class UUIDRunBuilder {
         }
     }
 
-    /// Waits for the background merge, if any, and puts its output in place of its inputs.
+    /// Puts the background merge's output, if any, in place of its inputs once it has ended,
+    /// or (waiting for it) once ``fanIn`` runs have been written after its inputs.
     private func joinMerge() throws {
-        guard let merge = merging else { return }
+        guard let merge = merging, merge.job.hasEnded || partials.count - (merge.at + merge.count) >= Self.fanIn else { return }
         merging = nil
         let merged = try open(merge.job.result().get())
         let inputs = merge.at..<merge.at + merge.count

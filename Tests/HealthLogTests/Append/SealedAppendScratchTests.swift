@@ -16,7 +16,7 @@ import Testing
 /// leaves exactly these bytes behind. The cases run one at a time: both feed the same samples.
 @Suite("Sealed append scratch", .serialized)
 struct SealedAppendScratchTests {
-    /// Events fed before the append is sampled: more than two UUID-run chunks (2¹⁷ events each), with
+    /// Events fed before the append is sampled: more than two UUID-run chunks (``AppendedUUIDs/defaultChunkEvents`` each), with
     /// room for the lines the append reads ahead of those it records.
     static let events = 330_000
 
@@ -53,7 +53,7 @@ struct SealedAppendScratchTests {
         }
         #expect(appending != nil && feeding != nil)
         #expect(await fed.wait(within: 300) { $0 }, "every event went into the pipe")
-        let runName = UUIDRun.fileName(from: 1, to: 131_072)
+        let runName = UUIDRun.fileName(from: 1, to: UInt64(AppendedUUIDs.defaultChunkEvents))
         let runOpen = await eventually(within: 300, every: .milliseconds(50)) {
             KnownPlaintext.openFiles(under: "").contains { $0.path.hasSuffix("/" + runName) }
         }
@@ -68,7 +68,7 @@ struct SealedAppendScratchTests {
         close(readEnd)
         #expect(appended.value == "added \(Self.events)")
 
-        #expect(scratch.contains { $0.path.hasSuffix(runName) && $0.bytes.count > 131_072 * 32 }, "the run is in the scan")
+        #expect(scratch.contains { $0.path.hasSuffix(runName) && $0.bytes.count > AppendedUUIDs.defaultChunkEvents * 32 }, "the run is in the scan")
         #expect(scratch.contains { $0.path.contains("healthlog-stubs-") && $0.bytes.count > 16_384 * 36 }, "a stub spill is in the scan")
         let needles = KnownPlaintext.sampleNeedles([1, 2, 777, 16_000, 100_000, 262_000])
         let found = scratch.map { ($0.path, KnownPlaintext.found(needles, in: $0.bytes)) }

@@ -26,6 +26,25 @@ struct UUIDRunLookupTests {
         #expect(try run.lookup(SampleUUID(high: 0, low: 0)) == nil)
     }
 
+    @Test("Between lookups a run holds at most a page of entries, not the block its first lookup in a block read to check it, and answers as before", arguments: [false, true])
+    func holdsAPageAtMost(sealed: Bool) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var random = SeededRandom(state: 12)
+        let entries = (1...10_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
+            .sorted { $0.uuid < $1.uuid }
+        let sealing = sealed ? try ScratchCipher.forProcess() : nil
+        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
+        let page = UUIDRun.pageEntries * UUIDRun.entryLength
+        // The first entry of each block, then the same entries again (a page each).
+        for _ in 0..<2 {
+            for first in stride(from: 0, to: entries.count, by: UUIDRun.blockEntries) {
+                #expect(try run.lookup(entries[first].uuid) == entries[first])
+                #expect(run.heldEntryBytes < 2 * page, "at entry \(first)")
+            }
+        }
+    }
+
     @Test("A flipped byte in a block is found by the first lookup in it, which marks the run damaged")
     func damagedBlock() throws {
         let dir = try TemporaryDirectory()

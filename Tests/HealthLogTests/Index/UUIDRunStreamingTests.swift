@@ -57,6 +57,27 @@ struct UUIDRunStreamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")).isEmpty)
     }
 
+    @Test("However far merges lag behind the spills, the partial runs stay adjacent and few, and each is no larger than any older one")
+    func runsStayBoundedWhileMergesLag() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let chunk = 2
+        let events = Self.events(9_000, seed: 44)
+        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
+        var most = 0
+        for event in events {
+            try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
+            guard builder.pendingCount == 0 else { continue }
+            let runs = builder.partialRuns
+            most = max(most, runs.count)
+            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.toSeq + 1 == $1.fromSeq })
+            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.toSeq - $0.fromSeq >= $1.toSeq - $1.fromSeq }, "sizes never rise from the oldest run to the newest")
+        }
+        #expect(most <= 4 * UUIDRunBuilder.fanIn, "\(events.count / chunk) chunks held in at most \(most) runs")
+        #expect(try builder.partialRuns.allSatisfy { try $0.allEntries() == UUIDRunSet.combine(Array(events[Int($0.fromSeq - 1)..<Int($0.toSeq)])) })
+        builder.discard()
+    }
+
     @Test("Without a directory (an append's builder), partial runs go into a scratch directory of the builder's own, which a discard removes with them")
     func scratchDirectory() throws {
         let builder = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: 10)

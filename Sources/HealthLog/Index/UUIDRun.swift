@@ -64,6 +64,8 @@ final class UUIDRun {
     private var pageFirsts: [[SampleUUID]?]
     /// The entries a lookup read last.
     private var buffer: [UInt8] = []
+    /// The sealed pages a lookup read last, before they were opened into ``buffer``.
+    var stored: [UInt8] = []
     /// Entries per page read by a lookup in a checked block.
     static let pageEntries = 128
     /// Set when a block failed its checksum.

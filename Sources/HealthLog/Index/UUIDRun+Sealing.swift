@@ -75,6 +75,10 @@ extension UUIDRun {
         Self.resize(&out, to: length)
         guard let sealing else { return try fd.read(into: &out, at: entryOffset(range.lowerBound)) == length }
         let at = entryOffset(range.lowerBound)
+        var stored: [UInt8] = []
+        let isPage = range.count <= Self.pageEntries
+        if isPage { swap(&stored, &self.stored) }
+        defer { if isPage { swap(&stored, &self.stored) } }
         Self.resize(&stored, to: Self.storedEntriesLength(count: range.count, sealed: true))
         guard try fd.read(into: &stored, at: at) == stored.count else { return false }
         let firstPage = range.lowerBound / Self.pageEntries

@@ -64,7 +64,8 @@ final class UUIDRun {
     private var pageFirsts: [[SampleUUID]?]
     /// The entries a lookup read last.
     private var buffer: [UInt8] = []
-    /// The sealed pages a lookup read last, before they were opened into ``buffer``.
+    /// The sealed page a lookup read last, before it was opened into ``buffer`` (a whole
+    /// block's pages are read into room of their own).
     var stored: [UInt8] = []
     /// Entries per page read by a lookup in a checked block.
     static let pageEntries = 128
@@ -157,7 +158,10 @@ final class UUIDRun {
             pageFirsts[block] = buffer.withUnsafeBytes { raw in
                 stride(from: 0, to: end - start, by: Self.pageEntries).map { Self.entry(raw, $0).uuid }
             }
-            return search(uuid, entries: end - start)
+            let found = search(uuid, entries: end - start)
+            // Later lookups read a page: the run keeps a page's room, not a block's.
+            buffer = []
+            return found
         }
         let page = Self.lastIndex(atMost: uuid, in: pages)
         let pageStart = start + page * Self.pageEntries

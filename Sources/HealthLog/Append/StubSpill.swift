@@ -37,6 +37,11 @@ final class StubSpill {
     private let sealing: ScratchCipher?
     /// Records per sealed page (the last page of a flush may hold fewer).
     static let pageRecords = 64
+    /// The records a read took from the file last (a sealed page's opened), kept for the
+    /// next read: a delete of an older sample of the append reads one.
+    private var opened: [UInt8] = []
+    /// The sealed page a read took from the file last.
+    private var sealed: [UInt8] = []
 
     /// An empty spill holding up to `bufferRecords` stubs in memory, its file sealed with
     /// `sealing` (an encrypted store's) or in the clear.
@@ -66,11 +71,11 @@ final class StubSpill {
         if ordinal >= flushed { return recent[ordinal - flushed] }
         guard let file else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
         if let sealing { return try sealedStub(ordinal, file, sealing) }
-        let bytes = try file.read(at: ordinal * Self.recordLength, count: Self.recordLength)
-        guard bytes.count == Self.recordLength else {
+        UUIDRun.resize(&opened, to: Self.recordLength)
+        guard try file.read(into: &opened, at: ordinal * Self.recordLength) == Self.recordLength else {
             throw HealthLogError(.io, "\(file.path): stub \(ordinal) ends early")
         }
-        return Self.decode(bytes, seq: firstSeq + UInt64(ordinal))
+        return opened.withUnsafeBytes { Self.decode($0, at: 0, seq: firstSeq + UInt64(ordinal)) }
     }
 
     /// Writes the buffered stubs to the file (made on first use) and empties the buffer.
@@ -126,14 +131,13 @@ final class StubSpill {
         let first = flushStart + page * Self.pageRecords
         let count = min(Self.pageRecords, flushStart + bufferRecords - first)
         let at = flushStart / bufferRecords * sealedFlushLength + page * (Self.pageRecords * Self.recordLength + ScratchCipher.overhead)
-        let sealed = try file.read(at: at, count: count * Self.recordLength + ScratchCipher.overhead)
-        var plain = [UInt8](repeating: 0, count: count * Self.recordLength)
-        let opened = sealed.count == plain.count + ScratchCipher.overhead && sealed.withUnsafeBytes { sealed in
-            plain.withUnsafeMutableBytes { sealing.open(sealed, .stubs, place: (UInt64(first), UInt64(count), 0), into: $0) }
+        UUIDRun.resize(&sealed, to: count * Self.recordLength + ScratchCipher.overhead)
+        UUIDRun.resize(&opened, to: count * Self.recordLength)
+        let isOpen = try file.read(into: &sealed, at: at) == sealed.count && sealed.withUnsafeBytes { sealed in
+            opened.withUnsafeMutableBytes { sealing.open(sealed, .stubs, place: (UInt64(first), UInt64(count), 0), into: $0) }
         }
-        guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(at): the append's sealed stubs do not open (changed or cut short)") }
-        let from = (ordinal - first) * Self.recordLength
-        return Self.decode(Array(plain[from..<from + Self.recordLength]), seq: firstSeq + UInt64(ordinal))
+        guard isOpen else { throw HealthLogError(.corrupt, "\(file.path) at byte \(at): the append's sealed stubs do not open (changed or cut short)") }
+        return opened.withUnsafeBytes { Self.decode($0, at: (ordinal - first) * Self.recordLength, seq: firstSeq + UInt64(ordinal)) }
     }
 
     /// Stores the record of `stub` at byte `at` of `raw` (zeroed: the padding stays 0),
@@ -155,18 +159,16 @@ final class StubSpill {
         raw[at + 10] = time.fractionDigits
     }
 
-    /// The stub a record holds, whose sequence number is `seq`.
-    private static func decode(_ bytes: [UInt8], seq: UInt64) -> SampleStub {
-        bytes.withUnsafeBytes { raw in
-            func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self)) }
-            let flags = raw[34]
-            func time(_ at: Int, isZulu: Bool) -> Timestamp {
-                Timestamp(microseconds: load(at, Int64.self), offsetMinutes: load(at + 8, Int16.self), isZulu: isZulu, fractionDigits: raw[at + 10])
-            }
-            return SampleStub(
-                seq: seq, type: load(0, UInt32.self), source: load(4, UInt32.self), device: load(8, UInt32.self),
-                start: time(12, isZulu: flags & 1 != 0), end: time(23, isZulu: flags & 2 != 0), isLive: flags & 4 != 0)
+    /// The stub the record at byte `record` of `raw` holds, whose sequence number is `seq`.
+    private static func decode(_ raw: UnsafeRawBufferPointer, at record: Int, seq: UInt64) -> SampleStub {
+        func load<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: record + at, as: T.self)) }
+        let flags = raw[record + 34]
+        func time(_ at: Int, isZulu: Bool) -> Timestamp {
+            Timestamp(microseconds: load(at, Int64.self), offsetMinutes: load(at + 8, Int16.self), isZulu: isZulu, fractionDigits: raw[record + at + 10])
         }
+        return SampleStub(
+            seq: seq, type: load(0, UInt32.self), source: load(4, UInt32.self), device: load(8, UInt32.self),
+            start: time(12, isZulu: flags & 1 != 0), end: time(23, isZulu: flags & 2 != 0), isLive: flags & 4 != 0)
     }
 
     /// A new scratch file, already unlinked.

@@ -64,6 +64,9 @@ final class UUIDRun {
     private var pageFirsts: [[SampleUUID]?]
     /// The page a lookup read last (a whole block read to be checked is let go after its lookup).
     private var buffer: [UInt8] = []
+    /// The sealed page a lookup read last, before it was opened into ``buffer`` (a whole
+    /// block's pages are read into room of their own).
+    var stored: [UInt8] = []
     /// Entries per page read by a lookup in a checked block.
     static let pageEntries = 128
     /// Set when a block failed its checksum.

@@ -59,7 +59,7 @@ package final class ScratchCipher: Sendable {
     /// Seals `plaintext` as a block of `kind` at `place` into `out`, which is exactly
     /// `plaintext.count + overhead` bytes.
     package func seal(_ plaintext: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64), into out: UnsafeMutableRawBufferPointer) {
-        Self.associatedData(kind, place).withUnsafeBytes { associated in
+        Self.withAssociatedData(kind, place) { associated in
             if let prepared {
                 AES256GCM.seal(plaintext, associated: associated, key: key, prepared: prepared, into: out, implementation: .openSSL)
             } else {
@@ -80,7 +80,7 @@ package final class ScratchCipher: Sendable {
     /// `sealed.count - overhead` bytes); `false` when it does not open: changed, moved,
     /// cut short, or sealed by another process.
     package func open(_ sealed: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64), into out: UnsafeMutableRawBufferPointer) -> Bool {
-        Self.associatedData(kind, place).withUnsafeBytes { associated in
+        Self.withAssociatedData(kind, place) { associated in
             if let prepared {
                 AES256GCM.open(sealed, associated: associated, key: key, prepared: prepared, into: out, implementation: .openSSL)
             } else {
@@ -89,12 +89,21 @@ package final class ScratchCipher: Sendable {
         }
     }
 
-    /// "healthlog scratch v1", the kind, then the place's three numbers (little-endian).
-    private static func associatedData(_ kind: Kind, _ place: (UInt64, UInt64, UInt64)) -> [UInt8] {
-        var bytes = Array("healthlog scratch v1".utf8)
-        bytes.reserveCapacity(bytes.count + 25)
-        bytes.append(kind.rawValue)
-        for value in [place.0, place.1, place.2] { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-        return bytes
+    /// The associated data's fixed start.
+    private static let domain = Array("healthlog scratch v1".utf8)
+
+    /// Runs `body` with the associated data of a block of `kind` at `place`: "healthlog
+    /// scratch v1", the kind, then the place's three numbers (little-endian). Built on the
+    /// stack: an append seals and opens a block per scratch page it writes or looks up.
+    private static func withAssociatedData<R>(_ kind: Kind, _ place: (UInt64, UInt64, UInt64), _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let length = domain.count + 1 + 3 * 8
+        return withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { bytes in
+            domain.withUnsafeBytes { bytes.copyMemory(from: $0) }
+            bytes[domain.count] = kind.rawValue
+            bytes.storeBytes(of: place.0.littleEndian, toByteOffset: domain.count + 1, as: UInt64.self)
+            bytes.storeBytes(of: place.1.littleEndian, toByteOffset: domain.count + 9, as: UInt64.self)
+            bytes.storeBytes(of: place.2.littleEndian, toByteOffset: domain.count + 17, as: UInt64.self)
+            return body(UnsafeRawBufferPointer(bytes))
+        }
     }
 }

@@ -72,4 +72,19 @@ struct SealedStubSpillTests {
         let error = #expect(throws: HealthLogError.self) { try spill.stub(140) }
         #expect(error?.code == .corrupt)
     }
+
+    @Test("A sealed page changed after a read opened it is refused at the next read, not answered from the buffers reads reuse")
+    func changedAfterRead() throws {
+        let spill = StubSpill(bufferRecords: 100, sealing: try ScratchCipher.forProcess())
+        for n in 0..<300 { _ = try spill.append(Self.stub(n)) }
+        #expect(try spill.stub(70).start == Self.stub(70).start)
+        #expect(try spill.stub(10).end == Self.stub(10).end)
+        let file = try #require(spill.file)
+        var byte = try file.read(at: 20 * 36, count: 1)
+        byte[0] ^= 0x10
+        try file.write(byte, at: 20 * 36)
+        #expect(try spill.stub(150).start == Self.stub(150).start, "another page still answers")
+        let error = #expect(throws: HealthLogError.self) { try spill.stub(10) }
+        #expect(error?.code == .corrupt)
+    }
 }

@@ -78,4 +78,22 @@ struct SealedUUIDRunTests {
         try ByteSurgery.flip(path, at: UUIDRun.headerLength + 30)
         #expect(UUIDRun(path: path, sealing: sealing) == nil)
     }
+
+    @Test("A sealed page changed after a lookup read it is refused at the next lookup in it, not answered from the buffers the lookups reuse")
+    func changedAfterRead() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let sealing = try ScratchCipher.forProcess()
+        let entries = Self.entries(3_000, seed: 11)
+        let path = try UUIDRun.write(entries, from: 1, to: 3_000, directory: dir.path, sealing: sealing)
+        let run = try #require(UUIDRun(path: path, sealing: sealing))
+        // The block's first read (whole block), then a page of it, then a page of the other block.
+        #expect(try run.lookup(entries[200].uuid) == entries[200])
+        #expect(try run.lookup(entries[300].uuid) == entries[300])
+        #expect(try run.lookup(entries[2_500].uuid) == entries[2_500])
+        try ByteSurgery.flip(path, at: run.entryOffset(256) + 40)
+        #expect(try run.lookup(entries[100].uuid) == entries[100], "another page of the block still answers")
+        let error = #expect(throws: HealthLogError.self) { try run.lookup(entries[300].uuid) }
+        #expect(error?.code == .corrupt)
+    }
 }

@@ -272,38 +272,30 @@ struct BatchHeader: Equatable, Sendable {
             groups.reserveCapacity(groupCount)
             var total: UInt64 = 0
             var events: UInt64 = 0
-            for k in 0..<groupCount {
-                let group: Group
-                if let given {
-                    group = given[k]
-                } else {
+            if let given {
+                for group in given {
+                    try check(group, first: first, last: last)
+                    total += UInt64(group.frameLength)
+                    events += UInt64(group.count)
+                }
+                groups = given
+            } else {
+                for _ in 0..<groupCount {
                     let kind = try reader.read(UInt8.self)
                     _ = try reader.read(UInt8.self)
                     let nameLength = Int(try reader.read(UInt16.self))
                     let nameBytes = try reader.read(count: nameLength)
                     let name = names?.name(nameBytes, at: groups.count) ?? String(decoding: nameBytes, as: UTF8.self)
                     guard name.utf8.count == nameLength else { throw FormatViolation("batch group's type name is not UTF-8") }
-                    group = Group(
+                    let group = Group(
                         kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
                         lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),
                         frameLength: try reader.read(), rawLength: try reader.read(), frameCRC: try reader.read())
+                    try check(group, first: first, last: last)
+                    total += UInt64(group.frameLength)
+                    events += UInt64(group.count)
+                    groups.append(group)
                 }
-                let (kind, name) = (group.kind, group.type)
-                guard kind <= FormatConstants.groupKindDelete else { throw FormatViolation("batch group has unknown kind \(kind)") }
-                guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,
-                    group.lastSeq - group.firstSeq + 1 >= UInt64(group.count)
-                else { throw FormatViolation("batch group '\(name)' has an inconsistent sequence range") }
-                guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength,
-                    UInt64(group.rawLength) <= UInt64(group.frameLength) * FormatConstants.maxLZ4Expansion
-                else {
-                    throw FormatViolation("batch group '\(name)' claims \(group.rawLength) bytes from a \(group.frameLength)-byte frame")
-                }
-                guard UInt64(group.count) * FormatConstants.minStoredLineLength <= UInt64(group.rawLength) else {
-                    throw FormatViolation("batch group '\(name)' claims \(group.count) events in \(group.rawLength) bytes")
-                }
-                total += UInt64(group.frameLength)
-                events += UInt64(group.count)
-                groups.append(group)
             }
             var dropped: [Dropped] = []
             if version >= FormatConstants.compactedBatchVersion {
@@ -336,6 +328,24 @@ struct BatchHeader: Equatable, Sendable {
             throw violation
         } catch {
             throw FormatViolation("batch header is unreadable")
+        }
+    }
+}
+
+extension BatchHeader {
+    /// Checks what a group entry says against itself and its batch's range `first...last`.
+    private static func check(_ group: borrowing Group, first: UInt64, last: UInt64) throws {
+        guard group.kind <= FormatConstants.groupKindDelete else { throw FormatViolation("batch group has unknown kind \(group.kind)") }
+        guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,
+            group.lastSeq - group.firstSeq + 1 >= UInt64(group.count)
+        else { throw FormatViolation("batch group '\(group.type)' has an inconsistent sequence range") }
+        guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength,
+            UInt64(group.rawLength) <= UInt64(group.frameLength) * FormatConstants.maxLZ4Expansion
+        else {
+            throw FormatViolation("batch group '\(group.type)' claims \(group.rawLength) bytes from a \(group.frameLength)-byte frame")
+        }
+        guard UInt64(group.count) * FormatConstants.minStoredLineLength <= UInt64(group.rawLength) else {
+            throw FormatViolation("batch group '\(group.type)' claims \(group.count) events in \(group.rawLength) bytes")
         }
     }
 }

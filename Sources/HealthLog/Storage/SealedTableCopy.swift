@@ -121,25 +121,28 @@ struct SealedTableCopy {
         guard matches else { return nil }
         let groupCount = Int(ByteReaderValue.u16(bytes, at + 44))
         let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
-        var groups: [BatchHeader.Group] = []
-        groups.reserveCapacity(groupCount)
         var k = at + Self.clearLength + 4
-        for _ in 0..<groupCount {
-            let number = Int(ByteReaderValue.u16(bytes, k))
-            guard number < types.count else { return nil }
-            groups.append(bytes.withUnsafeBytes { raw in
-                BatchHeader.Group(
-                    kind: raw[k + 2], type: types[number], count: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 3, as: UInt32.self)),
-                    firstSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 7, as: UInt64.self)),
-                    lastSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 15, as: UInt64.self)),
-                    minStart: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 23, as: Int64.self)),
-                    maxEnd: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 31, as: Int64.self)),
-                    frameLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 39, as: UInt32.self)),
-                    rawLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 43, as: UInt32.self)),
-                    frameCRC: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 47, as: UInt32.self)))
-            })
-            k += Self.groupLength
+        let groups = bytes.withUnsafeBytes { raw -> [BatchHeader.Group]? in
+            var groups: [BatchHeader.Group] = []
+            groups.reserveCapacity(groupCount)
+            for _ in 0..<groupCount {
+                let number = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
+                guard number < types.count else { return nil }
+                groups.append(
+                    BatchHeader.Group(
+                        kind: raw[k + 2], type: types[number], count: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 3, as: UInt32.self)),
+                        firstSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 7, as: UInt64.self)),
+                        lastSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 15, as: UInt64.self)),
+                        minStart: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 23, as: Int64.self)),
+                        maxEnd: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 31, as: Int64.self)),
+                        frameLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 39, as: UInt32.self)),
+                        rawLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 43, as: UInt32.self)),
+                        frameCRC: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 47, as: UInt32.self))))
+                k += Self.groupLength
+            }
+            return groups
         }
+        guard let groups else { return nil }
         return BatchHeader.CopiedTable(groups: groups, tail: tailLength == 0 ? [] : Array(bytes[k..<k + tailLength]))
     }
 

@@ -234,7 +234,7 @@ final class LogWriter {
     private func stageIndex(of sealed: SegmentName) {
         let batches = committedBatches(of: sealed) + written.map(\.batch)
         written = []
-        guard (try? SegmentIndex(name: sealed, batches: batches).writeStaged(layout)) != nil else { return }
+        guard (try? SegmentIndex(name: sealed, batches: batches).writeStaged(layout, cipher: snapshot?.cipher)) != nil else { return }
         staged.append(sealed)
     }
 
@@ -248,7 +248,7 @@ final class LogWriter {
         staged = []
         if let current = written.last?.name {
             let batches = committedBatches(of: current) + written.map(\.batch)
-            try? SegmentIndex(name: current, batches: batches).write(layout)
+            try? SegmentIndex(name: current, batches: batches).write(layout, cipher: snapshot?.cipher)
             faults.reach(.segmentIndexWritten)
             segmentCommitted = (current, batches)
         }

@@ -148,6 +148,18 @@ struct BatchHeader: Equatable, Sendable {
     }
 
     private func encodeTable(into payload: inout ByteWriter) {
+        encodeGroups(into: &payload)
+        encodeTableTail(into: &payload)
+    }
+
+    /// The table after its group entries: the dropped list (versions 2 and 3) and the origin.
+    func encodedTableTail() -> [UInt8] {
+        var tail = ByteWriter()
+        encodeTableTail(into: &tail)
+        return tail.bytes
+    }
+
+    private func encodeGroups(into payload: inout ByteWriter) {
         for group in groups {
             let name = Array(group.type.utf8)
             payload.append(group.kind)
@@ -163,6 +175,9 @@ struct BatchHeader: Equatable, Sendable {
             payload.append(group.rawLength)
             payload.append(group.frameCRC)
         }
+    }
+
+    private func encodeTableTail(into payload: inout ByteWriter) {
         if version >= FormatConstants.compactedBatchVersion {
             payload.append(UInt32(dropped.count))
             for event in dropped {
@@ -185,7 +200,13 @@ struct BatchHeader: Equatable, Sendable {
     /// A sealed header (an encrypted store's) needs `place`, where the batch lies and the
     /// store's cipher: its table opens only there. Without it, `shell: true` reads it as a
     /// ``shell`` (fixed fields only); otherwise it is refused.
-    static func decode(payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil, place: BatchPlace? = nil, shell: Bool = false) throws -> BatchHeader {
+    ///
+    /// `copied`, for a sealed header, is its table as a sealed copy gives it (see
+    /// ``CopiedTable``): taken instead of opening the table, and checked as an opened one is.
+    static func decode(
+        payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil, place: BatchPlace? = nil, shell: Bool = false,
+        copied: CopiedTable? = nil
+    ) throws -> BatchHeader {
         guard bytes.count >= 4 else { throw FormatViolation("batch header is too short") }
         let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self) }
         guard !verifyingChecksum || CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
@@ -213,6 +234,7 @@ struct BatchHeader: Equatable, Sendable {
             guard first >= 1, last >= first else { throw FormatViolation("batch header has an empty sequence range") }
             guard last < FormatConstants.maxSequence else { throw FormatViolation("batch header names sequence \(last), past the format's limit") }
             var trailer = 4
+            var given: [Group]?
             if flags & FormatConstants.flagSealed != 0 {
                 guard bytes.count >= reader.position + StoreCipher.overhead + 8 else { throw FormatViolation("batch header is truncated") }
                 let framesCRC = ByteReaderValue.u32(bytes, bytes.count - 8)
@@ -222,20 +244,27 @@ struct BatchHeader: Equatable, Sendable {
                     header.shell = Shell(framesLength: Int(framesLength), framesCRC: framesCRC)
                     return header
                 }
-                let units = reader.position..<bytes.count - 8
-                let tablePlace = place.tableBytes(fixedFields: bytes[0..<reader.position])
-                // Opened from the payload's own bytes: no copy of the unit first.
-                let opened = bytes.withUnsafeBytes { place.cipher.open(UnsafeRawBufferPointer(rebasing: $0[units]), .batchTable, place: tablePlace) }
-                guard let table = opened else {
-                    var violation = FormatViolation("batch header's table: " + bytes.withUnsafeBytes { place.cipher.failure(of: UnsafeRawBufferPointer(rebasing: $0[units])) })
-                    if verifyingChecksum {
-                        let epoch = bytes.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[units])) } ?? 0
-                        violation.unopened = place.cipher.epochs.contains(epoch) ? 0 : epoch
+                if let copied {
+                    guard copied.groups.count == groupCount else { throw FormatViolation("batch header's copied table lists other groups") }
+                    given = copied.groups
+                    reader = ByteReader(copied.tail)
+                    trailer = 0
+                } else {
+                    let units = reader.position..<bytes.count - 8
+                    let tablePlace = place.tableBytes(fixedFields: bytes[0..<reader.position])
+                    // Opened from the payload's own bytes: no copy of the unit first.
+                    let opened = bytes.withUnsafeBytes { place.cipher.open(UnsafeRawBufferPointer(rebasing: $0[units]), .batchTable, place: tablePlace) }
+                    guard let table = opened else {
+                        var violation = FormatViolation("batch header's table: " + bytes.withUnsafeBytes { place.cipher.failure(of: UnsafeRawBufferPointer(rebasing: $0[units])) })
+                        if verifyingChecksum {
+                            let epoch = bytes.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[units])) } ?? 0
+                            violation.unopened = place.cipher.epochs.contains(epoch) ? 0 : epoch
+                        }
+                        throw violation
                     }
-                    throw violation
+                    reader = ByteReader(table)
+                    trailer = 0
                 }
-                reader = ByteReader(table)
-                trailer = 0
             } else if place != nil {
                 throw FormatViolation("batch header is not sealed in an encrypted store")
             }
@@ -243,32 +272,30 @@ struct BatchHeader: Equatable, Sendable {
             groups.reserveCapacity(groupCount)
             var total: UInt64 = 0
             var events: UInt64 = 0
-            for _ in 0..<groupCount {
-                let kind = try reader.read(UInt8.self)
-                _ = try reader.read(UInt8.self)
-                let nameLength = Int(try reader.read(UInt16.self))
-                let nameBytes = try reader.read(count: nameLength)
-                let name = names?.name(nameBytes, at: groups.count) ?? String(decoding: nameBytes, as: UTF8.self)
-                guard name.utf8.count == nameLength else { throw FormatViolation("batch group's type name is not UTF-8") }
-                let group = Group(
-                    kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
-                    lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),
-                    frameLength: try reader.read(), rawLength: try reader.read(), frameCRC: try reader.read())
-                guard kind <= FormatConstants.groupKindDelete else { throw FormatViolation("batch group has unknown kind \(kind)") }
-                guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,
-                    group.lastSeq - group.firstSeq + 1 >= UInt64(group.count)
-                else { throw FormatViolation("batch group '\(name)' has an inconsistent sequence range") }
-                guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength,
-                    UInt64(group.rawLength) <= UInt64(group.frameLength) * FormatConstants.maxLZ4Expansion
-                else {
-                    throw FormatViolation("batch group '\(name)' claims \(group.rawLength) bytes from a \(group.frameLength)-byte frame")
+            if let given {
+                for group in given {
+                    try check(group, first: first, last: last)
+                    total += UInt64(group.frameLength)
+                    events += UInt64(group.count)
                 }
-                guard UInt64(group.count) * FormatConstants.minStoredLineLength <= UInt64(group.rawLength) else {
-                    throw FormatViolation("batch group '\(name)' claims \(group.count) events in \(group.rawLength) bytes")
+                groups = given
+            } else {
+                for _ in 0..<groupCount {
+                    let kind = try reader.read(UInt8.self)
+                    _ = try reader.read(UInt8.self)
+                    let nameLength = Int(try reader.read(UInt16.self))
+                    let nameBytes = try reader.read(count: nameLength)
+                    let name = names?.name(nameBytes, at: groups.count) ?? String(decoding: nameBytes, as: UTF8.self)
+                    guard name.utf8.count == nameLength else { throw FormatViolation("batch group's type name is not UTF-8") }
+                    let group = Group(
+                        kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
+                        lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),
+                        frameLength: try reader.read(), rawLength: try reader.read(), frameCRC: try reader.read())
+                    try check(group, first: first, last: last)
+                    total += UInt64(group.frameLength)
+                    events += UInt64(group.count)
+                    groups.append(group)
                 }
-                total += UInt64(group.frameLength)
-                events += UInt64(group.count)
-                groups.append(group)
             }
             var dropped: [Dropped] = []
             if version >= FormatConstants.compactedBatchVersion {
@@ -301,6 +328,24 @@ struct BatchHeader: Equatable, Sendable {
             throw violation
         } catch {
             throw FormatViolation("batch header is unreadable")
+        }
+    }
+}
+
+extension BatchHeader {
+    /// Checks what a group entry says against itself and its batch's range `first...last`.
+    private static func check(_ group: borrowing Group, first: UInt64, last: UInt64) throws {
+        guard group.kind <= FormatConstants.groupKindDelete else { throw FormatViolation("batch group has unknown kind \(group.kind)") }
+        guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,
+            group.lastSeq - group.firstSeq + 1 >= UInt64(group.count)
+        else { throw FormatViolation("batch group '\(group.type)' has an inconsistent sequence range") }
+        guard Int(group.rawLength) <= FormatConstants.maxGroupRawLength,
+            UInt64(group.rawLength) <= UInt64(group.frameLength) * FormatConstants.maxLZ4Expansion
+        else {
+            throw FormatViolation("batch group '\(group.type)' claims \(group.rawLength) bytes from a \(group.frameLength)-byte frame")
+        }
+        guard UInt64(group.count) * FormatConstants.minStoredLineLength <= UInt64(group.rawLength) else {
+            throw FormatViolation("batch group '\(group.type)' claims \(group.count) events in \(group.rawLength) bytes")
         }
     }
 }

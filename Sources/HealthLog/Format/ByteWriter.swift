@@ -62,6 +62,12 @@ struct ByteReader {
 
 /// Reads one little-endian value at a fixed offset of a byte array.
 enum ByteReaderValue {
+    /// The `UInt16` at `offset`, or 0 when out of range.
+    static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
+        guard offset + 2 <= bytes.count else { return 0 }
+        return bytes.withUnsafeBytes { UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) }
+    }
+
     /// The `UInt32` at `offset`, or 0 when out of range.
     static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         guard offset + 4 <= bytes.count else { return 0 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The data keys of an encrypted store, one per key epoch, and the sealing of its units:
 /// each thing the store writes encrypted (a batch's group table, a group frame, a derived
 /// file's body or block) is one *unit*, sealed with the current epoch's cipher
@@ -71,6 +73,23 @@ final class StoreCipher: Sendable {
         if ciphers.values.contains(.aes256GCM) { AES256GCM.bulk.expect(bytes) }
     }
 
+    /// How many batch tables this cipher was asked to open (see ``openedCount(_:)``).
+    private let openedTables = Atomic<Int>(0)
+    /// How many group frames this cipher was asked to open.
+    private let openedFrames = Atomic<Int>(0)
+    /// How many units of derived files this cipher was asked to open.
+    private let openedDerived = Atomic<Int>(0)
+
+    /// How many units of `purpose` this cipher was asked to open, whether they opened or not:
+    /// what tests count of a read.
+    func openedCount(_ purpose: Purpose) -> Int {
+        switch purpose {
+        case .batchTable: openedTables.load(ordering: .relaxed)
+        case .groupFrame: openedFrames.load(ordering: .relaxed)
+        case .derivedFile: openedDerived.load(ordering: .relaxed)
+        }
+    }
+
     /// The epochs whose keys this cipher holds, ascending.
     var epochs: [UInt32] { keys.keys.sorted() }
 
@@ -104,6 +123,11 @@ final class StoreCipher: Sendable {
     /// ``open(_:_:place:into:)`` with the place given as raw bytes (built on the stack by a
     /// reader that opens many units).
     func open(_ unit: UnsafeRawBufferPointer, _ purpose: Purpose, place: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
+        switch purpose {
+        case .batchTable: openedTables.add(1, ordering: .relaxed)
+        case .groupFrame: openedFrames.add(1, ordering: .relaxed)
+        case .derivedFile: openedDerived.add(1, ordering: .relaxed)
+        }
         guard let epoch = Self.epoch(of: unit), let key = key(of: epoch), out.count == unit.count - Self.overhead else { return false }
         return withAssociatedData(epoch, purpose, place) { associated in
             cipher(of: epoch).open(

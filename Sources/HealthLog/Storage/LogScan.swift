@@ -240,8 +240,11 @@ struct LogScan {
         var offset = SegmentLayout.prologueLength
         var seq = expectedSeq
         let names = BatchHeader.Names()
-        for entry in sidecar.entries {
-            guard entry.offset == offset, let header = try? decode(entry.payload, file, offset, verifyingChecksum: false, names: names),
+        let copy = cipher.flatMap { sidecar.openedCopy($0) }
+        for (k, entry) in sidecar.entries.enumerated() {
+            let copied = copy?.table(k, payload: entry.payload)
+            guard entry.offset == offset,
+                let header = try? decode(entry.payload, file, offset, verifyingChecksum: false, names: copied == nil ? names : nil, copied: copied),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
             let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header, payload: entry.payload)
@@ -265,18 +268,28 @@ struct LogScan {
 
     /// The committed batches of sealed segment `index` whose `lastSeq` is above `seq`, from
     /// its sidecar index, each found in the segment, without reading the table before them (see
-    /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:)``); `nil` when the
-    /// index does not vouch for them, or does not decode.
+    /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:copy:)``); `nil` when the
+    /// index does not vouch for them, or does not decode. In an encrypted store their tables
+    /// come from the index's sealed copy (``SealedTableCopy``) when it opens and reading it
+    /// costs less than opening theirs.
     func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary) -> [BatchRef]? {
+        var copy: SealedTableCopy?
+        let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, needed: Int) in
+            guard let cipher = self.cipher, SealedTableCopy.pays(needed, of: summary.batchCount) else { return }
+            copy = SealedTableCopy.open(unit, cipher: cipher, place: SegmentIndex.copyPlace(header), batchCount: summary.batchCount)
+        }
         guard usingIndexes,
-            let entries = SegmentIndex.entries(layout, segments[index].name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues),
+            let entries = SegmentIndex.entries(
+                layout, segments[index].name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues, copy: opensCopy),
             Self.segment(segments[index], holds: entries)
         else { return nil }
         let names = BatchHeader.Names()
         var refs: [BatchRef] = []
         refs.reserveCapacity(entries.count)
-        for entry in entries {
-            guard let header = try? decode(entry.payload, segments[index], entry.offset, names: names) else { return nil }
+        let first = summary.batchCount - entries.count
+        for (k, entry) in entries.enumerated() {
+            let copied = copy?.table(first + k, payload: entry.payload)
+            guard let header = try? decode(entry.payload, segments[index], entry.offset, names: copied == nil ? names : nil, copied: copied) else { return nil }
             refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: entry.payload))
         }
         return refs
@@ -348,8 +361,14 @@ struct LogScan {
     /// Decodes the batch header `payload` found at `offset` of `file`: opened in place with
     /// the store's cipher, or read as a shell when ``readsShells`` (and then refused unless
     /// it is sealed, as every header of an encrypted store is).
-    func decode(_ payload: [UInt8], _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil) throws -> BatchHeader {
-        let header = try BatchHeader.decode(payload: payload, verifyingChecksum: verifyingChecksum, names: names, place: place(file, offset), shell: readsShells)
+    /// `copied` is the table as the segment index's sealed copy gives it, taken instead of
+    /// opening the header's own.
+    func decode(
+        _ payload: [UInt8], _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil,
+        copied: BatchHeader.CopiedTable? = nil
+    ) throws -> BatchHeader {
+        let header = try BatchHeader.decode(
+            payload: payload, verifyingChecksum: verifyingChecksum, names: names, place: place(file, offset), shell: readsShells, copied: copied)
         if readsShells, header.shell == nil { throw FormatViolation("batch header is not sealed in an encrypted store") }
         return header
     }

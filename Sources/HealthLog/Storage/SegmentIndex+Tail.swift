@@ -21,13 +21,16 @@ extension SegmentIndex {
     /// decoded by the caller with their own payload checksums checked.
     static func entries(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
-        continues: (_ first: UInt64, _ expected: UInt64) -> Bool
+        continues: (_ first: UInt64, _ expected: UInt64) -> Bool, copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer, _ entries: Int) -> Void)? = nil
     ) -> [Entry]? {
         var entries: [Entry] = []
-        let sound = walk(layout, name, after: seq, matching: summary, storeTag: storeTag, continues: continues) { offset, payload in
-            entries.append(Entry(offset: offset, payload: Array(payload)))
-            return true
-        }
+        let sound = walk(
+            layout, name, after: seq, matching: summary, storeTag: storeTag, continues: continues,
+            visit: { offset, payload in
+                entries.append(Entry(offset: offset, payload: Array(payload)))
+                return true
+            },
+            copy: copy.map { copy in { header, unit in copy(header, unit, entries.count) } })
         return sound ? entries : nil
     }
 
@@ -39,10 +42,13 @@ extension SegmentIndex {
     /// those it saw stand on the chain of offsets and sequence numbers from the first entry
     /// and on their own payload checksums (checked when decoded), whatever the rest holds,
     /// and a query from an early anchor then reads only the start of a large table. Only a
-    /// walk to the end checks the end against `summary`.
+    /// walk to the end checks the end against `summary`, and hands `copy` the header and the
+    /// bytes after the last entry, when an index of sealed batches has any (its sealed copy
+    /// of their tables, ``SealedTableCopy``; not checked here: it opens or it does not).
     static func walk(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
-        continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool
+        continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool,
+        copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer) -> Void)? = nil
     ) -> Bool {
         guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return false }
         defer { fd.close() }
@@ -70,8 +76,11 @@ extension SegmentIndex {
                 last = payload
                 at += length
             }
-            return at == bytes.count && offset == summary.coveredLength && expected - 1 == summary.lastSeq
-                && last.map { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0.dropLast(4))) == summary.lastPayloadCRC } == true
+            guard (at == bytes.count || last.map(mayHoldCopy(after:)) == true) && offset == summary.coveredLength && expected - 1 == summary.lastSeq
+                && last.map({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0.dropLast(4))) == summary.lastPayloadCRC }) == true
+            else { return false }
+            if at < bytes.count { copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) }
+            return true
         }
     }
 }

@@ -34,6 +34,14 @@ struct SegmentIndex: Equatable {
     var coveredLength: Int
     /// The batches, in order.
     var entries: [Entry]
+    /// The decoded headers of the batches, when the index was made from them: what the
+    /// sealed copy of an encrypted segment's tables is written from (``SealedTableCopy``).
+    var headers: [BatchHeader] = []
+    /// The sealed copy of the batches' tables that an encrypted segment's index holds after
+    /// its entries, as stored (empty when there is none).
+    var sealedCopy: [UInt8] = []
+    /// The `place` ``sealedCopy`` is bound to (``copyPlace(_:)``).
+    var copyPlace: [UInt8] = []
 
     /// What the header says about the segment.
     struct Summary: Equatable {
@@ -76,6 +84,7 @@ struct SegmentIndex: Equatable {
     init(name: SegmentName, batches: some Collection<BatchRef>) {
         self.name = name
         entries = batches.map { Entry(offset: $0.offset, payload: $0.storedPayload) }
+        headers = batches.map(\.header)
         coveredLength = batches.reduce(SegmentLayout.prologueLength) { max($0, $1.end) }
         let last = batches.reduce(nil as BatchRef?) { $1 }
         firstSeq = batches.first?.header.firstSeq ?? 0
@@ -110,15 +119,16 @@ struct SegmentIndex: Equatable {
         self.entries = entries
     }
 
-    /// The file's bytes.
-    func encoded() -> [UInt8] {
+    /// The file's bytes. With `cipher` (an encrypted store's), the body ends with the sealed
+    /// copy of the batches' tables, when the index was made from sealed batches.
+    func encoded(cipher: StoreCipher?) -> [UInt8] {
         var body = ByteWriter()
         for entry in entries {
             body.append(UInt64(entry.offset))
             body.append(UInt32(entry.payload.count))
             body.append(bytes: entry.payload)
         }
-        return Self.file.encode(body: body.bytes) { w in
+        let fields = { (w: inout ByteWriter) in
             w.append(name.baseSeq)
             w.append(name.generation)
             w.append(UInt32(entries.count))
@@ -128,9 +138,42 @@ struct SegmentIndex: Equatable {
             w.append(UInt64(entries.last?.offset ?? 0))
             w.append(entries.last.map { Self.lastBatchCheck($0.payload) } ?? 0)
             w.append(UInt32(lastIsEndOfAppend ? 1 : 0))
+        }
+        if let cipher, !entries.isEmpty, headers.count == entries.count,
+            let copy = SealedTableCopy.seal(headers, payloads: entries.map(\.payload), cipher: cipher, place: Self.copyPlace(Self.file.prefix(fields)))
+        {
+            body.append(bytes: copy)
+        }
+        return Self.file.encode(body: body.bytes) { w in
+            fields(&w)
             w.append(UInt32(body.bytes.count))
             w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         }
+    }
+
+    /// The `place` of the sealed copy of an index whose header starts with `header`: its
+    /// first ``copyPlaceLength`` bytes (tag, version, the segment's base and generation,
+    /// batch count, covered length, sequence range, last batch's offset and check, flags) and
+    /// the unit's number, 0.
+    static func copyPlace(_ header: some Collection<UInt8>) -> [UInt8] {
+        SmallFile.place(header.prefix(copyPlaceLength), unit: 0)
+    }
+
+    /// The header bytes a sealed copy is bound to: all but the body's length and checksum
+    /// and the header's checksum.
+    static let copyPlaceLength = 64
+
+    /// Whether bytes that follow an index's entries may be a sealed copy of their tables:
+    /// only in an index of sealed batches (the last entry's `payload`).
+    static func mayHoldCopy(after payload: UnsafeRawBufferPointer) -> Bool {
+        guard let fields = BatchHeader.FixedFields(payload) else { return false }
+        return fields.flags & FormatConstants.flagSealed != 0
+    }
+
+    /// The sealed copy of the tables, opened; `nil` when there is none or it does not open.
+    func openedCopy(_ cipher: StoreCipher) -> SealedTableCopy? {
+        guard !sealedCopy.isEmpty else { return nil }
+        return sealedCopy.withUnsafeBytes { SealedTableCopy.open($0, cipher: cipher, place: copyPlace, batchCount: entries.count) }
     }
 
     /// What the header keeps of the last batch: the CRC-32C of its header payload without
@@ -151,15 +194,15 @@ struct SegmentIndex: Equatable {
     }
 
     /// Writes the sidecar (temporary file and rename; not synced: it is derived data).
-    func write(_ layout: StoreLayout) throws {
-        try SmallFile.write(Self.path(layout, name), encoded(), sync: false)
+    func write(_ layout: StoreLayout, cipher: StoreCipher?) throws {
+        try SmallFile.write(Self.path(layout, name), encoded(cipher: cipher), sync: false)
     }
 
     /// Writes the index under its temporary name (`NAME.idx.tmp`), for a segment sealed by
     /// an append still open: ``publishStaged(_:_:)`` puts it in place once the append
     /// commits, and a rollback (or ``Debris``, after a crash) removes it.
-    func writeStaged(_ layout: StoreLayout) throws {
-        try DurableFile.stage(Self.path(layout, name), with: encoded())
+    func writeStaged(_ layout: StoreLayout, cipher: StoreCipher?) throws {
+        try DurableFile.stage(Self.path(layout, name), with: encoded(cipher: cipher))
     }
 
     /// Renames the staged index of `name` into place.
@@ -227,7 +270,14 @@ struct SegmentIndex: Equatable {
             else { return nil }
             entries.append(Entry(offset: Int(offset), payload: Array(payload)))
         }
-        guard body.remaining == 0, summary(listing: entries) == header.summary else { return nil }
-        return SegmentIndex(name: name, summary: header.summary, entries: entries)
+        guard body.remaining == 0 || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
+            summary(listing: entries) == header.summary
+        else { return nil }
+        var index = SegmentIndex(name: name, summary: header.summary, entries: entries)
+        if body.remaining > 0 {
+            index.sealedCopy = Array(bytes[body.position...])
+            index.copyPlace = copyPlace(bytes[0..<headerLength])
+        }
+        return index
     }
 }

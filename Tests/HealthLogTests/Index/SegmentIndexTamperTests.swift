@@ -18,7 +18,7 @@ struct SegmentIndexTamperTests {
         var header = try BatchHeader.decode(payload: index.entries[0].payload)
         try edit(&header)
         index.entries[0].payload = Array(header.encoded().dropFirst(8))
-        try ByteSurgery.write(index.encoded(), to: scene.file(target.index))
+        try ByteSurgery.write(index.encoded(cipher: nil), to: scene.file(target.index))
         #expect(SegmentIndex.read(layout, name) == index, "the edited index passes its own checks")
     }
 

@@ -55,12 +55,14 @@ struct EncryptedSegmentTests {
         #expect(try DirectoryFiles.contents(dir.path + "/sealed").filter { $0.0.hasSuffix(".log.lz4") }.count > 2, "many segments")
     }
 
-    @Test("No segment or segment index of an encrypted store holds a sample's type, value, UUID (as text or raw bytes) or an LZ4 frame of its lines")
+    @Test("No segment or segment index of an encrypted store (its sealed copy of the tables included) holds a sample's type, value, UUID (as text or raw bytes) or an LZ4 frame of its lines")
     func segmentsRevealNoContent() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let store = try Self.makeStore(dir.path + "/s", options: Self.smallSegments)
         _ = try store.append(ndjson: CompactionTests.lines(1...400, deleting: [5]))
+        let indexes = try SealedTableCopyTests.indexes(store)
+        #expect(indexes.count > 1 && indexes.allSatisfy { !$0.1.sealedCopy.isEmpty }, "every segment index holds a sealed copy")
         let uuid = CompactionTests.uuid(123)
         let sample = try #require(SampleUUID(uuid))
         let raw = withUnsafeBytes(of: sample.high.bigEndian, Array.init) + withUnsafeBytes(of: sample.low.bigEndian, Array.init)

@@ -81,7 +81,7 @@ struct SmallFileTests {
             return SegmentIndex.path(layout, SegmentName(baseSeq: 1, generation: 0))
         }, reads: { directory, path in
             guard let index = SegmentIndex.read(StoreLayout(directory: directory), SegmentName(baseSeq: 1, generation: 0)) else { return false }
-            return !index.entries.isEmpty && holds(path, index.encoded())
+            return !index.entries.isEmpty && holds(path, index.encoded(cipher: nil))
         }),
         Kind(name: "deleted-add index", file: DeletedAddIndex.file, make: { directory in
             let layout = try fixtureStore(directory)

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The sealed copy of an encrypted segment's batch tables that its segment index carries
+/// after its entries (<doc:Format#Segment-index>): one unit, so a query that reads most of
+/// a segment's batches opens one unit instead of one table per batch.
+///
+/// It is a cache of what the tables say, never trusted over the segment: a batch is taken
+/// from it only when the batch's stored header payload shows, byte for byte, the clear
+/// bytes the copy recorded for it (its fixed fields, the frames' CRC-32C and the payload's
+/// CRC-32C); otherwise the batch's own table is opened. Its frames stay bound to what the
+/// table says of each group, as they are when the table is opened.
+///
+/// Plaintext: u16 type count, per type its u16 length and ASCII bytes; then per batch, in
+/// the index's order, the payload's 56 clear bytes (its first 48 and its last 8), u32 the
+/// tail's length, per group (as many as the fixed fields count) u16 type number, u8 kind,
+/// u32 count, u64 first and u64 last sequence number, i64 earliest start, i64 latest end,
+/// u32 frame length, u32 raw length, u32 frame CRC-32C, then the tail (the table's bytes
+/// after its groups: dropped list, origin).
+struct SealedTableCopy {
+    /// The bytes of a group in the copy.
+    static let groupLength = 51
+    /// The clear bytes of a sealed header payload the copy records: the fixed fields, then
+    /// the frames' CRC-32C and the payload's own.
+    static let clearLength = BatchHeader.FixedFields.length + 8
+
+    /// The type names, by number.
+    private let types: [String]
+    /// The opened plaintext.
+    private let bytes: [UInt8]
+    /// Where each batch's record starts in ``bytes``.
+    private let starts: [Int]
+
+    /// The copy of `headers` (sealed batches, with `payloads` their stored header payloads)
+    /// sealed under `cipher` at `place`; `nil` when a header is not sealed or there are more
+    /// types than the copy numbers.
+    static func seal(_ headers: [BatchHeader], payloads: [[UInt8]], cipher: StoreCipher, place: [UInt8]) -> [UInt8]? {
+        guard headers.count == payloads.count, headers.allSatisfy(\.isSealed), payloads.allSatisfy({ $0.count >= clearLength + StoreCipher.overhead }) else { return nil }
+        var numbers: [String: UInt16] = [:]
+        var names: [String] = []
+        for header in headers {
+            for group in header.groups where numbers[group.type] == nil {
+                guard names.count < Int(UInt16.max), group.type.utf8.count <= Int(UInt16.max) else { return nil }
+                numbers[group.type] = UInt16(names.count)
+                names.append(group.type)
+            }
+        }
+        var w = ByteWriter()
+        w.append(UInt16(names.count))
+        for name in names {
+            w.append(UInt16(name.utf8.count))
+            w.append(bytes: Array(name.utf8))
+        }
+        for (header, payload) in zip(headers, payloads) {
+            let tail = header.encodedTableTail()
+            w.append(bytes: payload[0..<BatchHeader.FixedFields.length])
+            w.append(bytes: payload[(payload.count - 8)...])
+            w.append(UInt32(tail.count))
+            for group in header.groups {
+                w.append(numbers[group.type]!)
+                w.append(group.kind)
+                w.append(group.count)
+                w.append(group.firstSeq)
+                w.append(group.lastSeq)
+                w.append(group.minStart)
+                w.append(group.maxEnd)
+                w.append(group.frameLength)
+                w.append(group.rawLength)
+                w.append(group.frameCRC)
+            }
+            w.append(bytes: tail)
+        }
+        return cipher.seal(w.bytes, .derivedFile, place: place)
+    }
+
+    /// Opens the copy `unit`, sealed at `place` for an index of `batchCount` batches; `nil`
+    /// when it does not open or its records do not add up to exactly `batchCount` batches.
+    static func open(_ unit: UnsafeRawBufferPointer, cipher: StoreCipher, place: [UInt8], batchCount: Int) -> SealedTableCopy? {
+        guard let bytes = cipher.open(unit, .derivedFile, place: place) else { return nil }
+        var reader = ByteReader(bytes)
+        do {
+            let typeCount = Int(try reader.read(UInt16.self))
+            var types: [String] = []
+            types.reserveCapacity(typeCount)
+            for _ in 0..<typeCount {
+                let length = Int(try reader.read(UInt16.self))
+                types.append(String(decoding: try reader.read(count: length), as: UTF8.self))
+            }
+            var starts: [Int] = []
+            starts.reserveCapacity(batchCount)
+            for _ in 0..<batchCount {
+                starts.append(reader.position)
+                let clear = try reader.read(count: clearLength)
+                let groupCount = Int(ByteReaderValue.u16(bytes, clear.startIndex + 44))
+                let tailLength = Int(try reader.read(UInt32.self))
+                _ = try reader.read(count: groupCount * groupLength + tailLength)
+            }
+            guard reader.remaining == 0 else { return nil }
+            return SealedTableCopy(types: types, bytes: bytes, starts: starts)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The table of batch `index` when `payload`, the header payload the segment holds for
+    /// it, shows the clear bytes the copy recorded; `nil` otherwise (the table is opened
+    /// instead).
+    func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
+        guard index >= 0, index < starts.count, payload.count >= Self.clearLength else { return nil }
+        let at = starts[index]
+        let fixed = BatchHeader.FixedFields.length
+        let matches = bytes.withUnsafeBytes { copy in
+            payload.withUnsafeBytes { stored in
+                memcmp(copy.baseAddress! + at, stored.baseAddress!, fixed) == 0
+                    && memcmp(copy.baseAddress! + at + fixed, stored.baseAddress! + stored.count - 8, 8) == 0
+            }
+        }
+        guard matches else { return nil }
+        let groupCount = Int(ByteReaderValue.u16(bytes, at + 44))
+        let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
+        var k = at + Self.clearLength + 4
+        let groups = bytes.withUnsafeBytes { raw -> [BatchHeader.Group]? in
+            var groups: [BatchHeader.Group] = []
+            groups.reserveCapacity(groupCount)
+            for _ in 0..<groupCount {
+                let number = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
+                guard number < types.count else { return nil }
+                groups.append(
+                    BatchHeader.Group(
+                        kind: raw[k + 2], type: types[number], count: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 3, as: UInt32.self)),
+                        firstSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 7, as: UInt64.self)),
+                        lastSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 15, as: UInt64.self)),
+                        minStart: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 23, as: Int64.self)),
+                        maxEnd: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 31, as: Int64.self)),
+                        frameLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 39, as: UInt32.self)),
+                        rawLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 43, as: UInt32.self)),
+                        frameCRC: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 47, as: UInt32.self))))
+                k += Self.groupLength
+            }
+            return groups
+        }
+        guard let groups else { return nil }
+        return BatchHeader.CopiedTable(groups: groups, tail: tailLength == 0 ? [] : Array(bytes[k..<k + tailLength]))
+    }
+
+    /// Whether opening the copy costs less than opening the tables of the `needed` batches
+    /// of a segment of `batchCount`: it is about half a table's bytes per batch.
+    static func pays(_ needed: Int, of batchCount: Int) -> Bool { needed * 2 >= batchCount }
+}

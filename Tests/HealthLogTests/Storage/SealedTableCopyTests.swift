@@ -1,0 +1,206 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// The sealed copy of an encrypted segment's batch tables in its segment index: a query
+/// opens it instead of each batch's table, a copy that is damaged, stale, foreign or missing
+/// is ignored (the tables are opened and the answers stay right), and every writer of a
+/// segment index keeps it current.
+@Suite("Sealed table copies")
+struct SealedTableCopyTests {
+    /// An encrypted store of 1,500 events and a few deletes over many small segments, its
+    /// keys, and every line it replays.
+    struct Fixture {
+        let dir: TemporaryDirectory
+        let store: HealthStore
+        let keys: [UInt32: SecretBytes]
+        let raw: [String]
+
+        init() throws {
+            dir = try TemporaryDirectory()
+            keys = [0: try SecretBytes.random(count: 32)]
+            store = try EncryptedSegmentTests.makeStore(dir.file("store"), options: EncryptedSegmentTests.smallSegments, keys: keys)
+            _ = try store.append(ndjson: CompactionTests.lines(1...1400))
+            _ = try store.append(ndjson: CompactionTests.lines(1401...1500, deleting: [3, 8, 1450]))
+            raw = try CompactionTests.raw(store)
+        }
+
+        /// A new handle on the store, whose cipher has opened nothing yet.
+        func fresh() throws -> (HealthStore, StoreCipher) {
+            let handle = try EncryptedSegmentTests.handle(store, keys: keys, current: 0)
+            return (handle, try #require(try handle.layout.cipher(try StoreMeta.read(handle.layout))))
+        }
+
+        /// The segment names that have an index, and those indexes.
+        func indexes() throws -> [(SegmentName, SegmentIndex)] {
+            try SealedTableCopyTests.indexes(store)
+        }
+    }
+
+    /// Every segment index of `store`, by segment.
+    static func indexes(_ store: HealthStore) throws -> [(SegmentName, SegmentIndex)] {
+        try DirectoryListing.names(in: store.layout.segments).filter { $0.hasSuffix(".idx") }.sorted().map { file in
+            let name = try #require(SegmentName(fileName: String(file.dropLast(4)) + ".log.lz4"))
+            return (name, try #require(SegmentIndex.read(store.layout, name), "\(file) reads"))
+        }
+    }
+
+    /// Index `bytes` (its copy `old` bytes long) with the copy replaced by `copy`, and its
+    /// body length and checksums made good.
+    static func spliced(_ bytes: [UInt8], old: Int, copy: [UInt8]) -> [UInt8] {
+        var out = Array(bytes.dropLast(old)) + copy
+        let put = { (value: UInt32, at: Int) in withUnsafeBytes(of: value.littleEndian) { out.replaceSubrange(at..<at + 4, with: $0) } }
+        put(UInt32(out.count - SegmentIndex.headerLength), 64)
+        put(CRC32C.checksum(out[SegmentIndex.headerLength...]), 68)
+        put(CRC32C.checksum(out[0..<72]), 72)
+        return out
+    }
+
+    /// Whether every segment index of `store` holds a sealed copy that opens with `cipher`
+    /// and gives, for every batch, the table its own sealed header gives.
+    static func copiesAreCurrent(_ store: HealthStore, _ cipher: StoreCipher) throws -> Bool {
+        let indexes = try indexes(store)
+        guard !indexes.isEmpty else { return false }
+        for (name, index) in indexes {
+            guard let copy = index.openedCopy(cipher) else { return false }
+            for (k, entry) in index.entries.enumerated() {
+                let place = BatchPlace(cipher: cipher, segmentBase: name.baseSeq, generation: name.generation, offset: entry.offset)
+                guard let copied = copy.table(k, payload: entry.payload),
+                    try BatchHeader.decode(payload: entry.payload, place: place, copied: copied) == BatchHeader.decode(payload: entry.payload, place: place)
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    @Test("A replay of an encrypted store opens one sealed copy per segment and a batch table only for each segment's last-batch check; without the copies it opens every table, and answers the same")
+    func oneCopyPerSegment() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let indexes = try fixture.indexes()
+        let batches = indexes.reduce(0) { $0 + $1.1.entries.count }
+        #expect(indexes.count > 3 && batches > 4 * indexes.count, "many segments of many batches")
+        #expect(indexes.allSatisfy { !$0.1.sealedCopy.isEmpty })
+
+        let (handle, cipher) = try fixture.fresh()
+        #expect(try CompactionTests.raw(handle) == fixture.raw)
+        let tables = cipher.openedCount(.batchTable)
+        let derived = cipher.openedCount(.derivedFile)
+        #expect(tables <= indexes.count + 1, "\(tables) tables for \(indexes.count) segments")
+
+        for (name, index) in indexes {
+            try ByteSurgery.write(index.encoded(cipher: nil), to: SegmentIndex.path(fixture.store.layout, name))
+        }
+        #expect(try fixture.indexes().allSatisfy { $0.1.sealedCopy.isEmpty })
+        let (bare, bareCipher) = try fixture.fresh()
+        #expect(try CompactionTests.raw(bare) == fixture.raw)
+        #expect(bareCipher.openedCount(.batchTable) >= batches, "every table opened")
+        #expect(derived - bareCipher.openedCount(.derivedFile) == indexes.count, "one copy per segment")
+    }
+
+    @Test("A copy damaged (checksums made good or not), taken from another store, or from an older index of the same segment is ignored: the tables are opened and the answers are right")
+    func badCopiesIgnored() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let other = try Fixture()
+        defer { other.dir.remove() }
+        let layout = fixture.store.layout
+        let pristine = try fixture.indexes().map { ($0.0, try ByteSurgery.read(SegmentIndex.path(layout, $0.0)), $0.1) }
+        let batches = pristine.reduce(0) { $0 + $1.2.entries.count }
+        let foreign = try other.indexes().map(\.1.sealedCopy)
+        let (last, lastBytes, lastIndex) = try #require(pristine.last)
+        // The last segment's index before the last append: the same segment, generation
+        // and store, a copy of fewer batches.
+        let older = try Fixture.olderIndexCopy(fixture)
+
+        let damages: [(String, ([UInt8], SegmentIndex, Int) -> [UInt8])] = [
+            ("flipped", { bytes, _, _ in var b = bytes; b[b.count - 30] ^= 0x20; return b }),
+            ("flipped, checksums good", { bytes, index, _ in
+                var copy = index.sealedCopy
+                copy[copy.count / 2] ^= 1
+                return Self.spliced(bytes, old: index.sealedCopy.count, copy: copy)
+            }),
+            ("another store's", { bytes, index, k in Self.spliced(bytes, old: index.sealedCopy.count, copy: foreign[k % foreign.count]) }),
+            ("cut short", { bytes, index, _ in Self.spliced(bytes, old: index.sealedCopy.count, copy: Array(index.sealedCopy.dropLast(17))) }),
+        ]
+        for (what, damage) in damages {
+            for (k, (name, bytes, index)) in pristine.enumerated() {
+                try ByteSurgery.write(damage(bytes, index, k), to: SegmentIndex.path(layout, name))
+            }
+            let (handle, cipher) = try fixture.fresh()
+            #expect(try CompactionTests.raw(handle) == fixture.raw, "\(what)")
+            #expect(cipher.openedCount(.batchTable) >= batches, "\(what): every table opened")
+        }
+
+        for (name, bytes, _) in pristine { try ByteSurgery.write(bytes, to: SegmentIndex.path(layout, name)) }
+        try ByteSurgery.write(Self.spliced(lastBytes, old: lastIndex.sealedCopy.count, copy: older), to: SegmentIndex.path(layout, last))
+        let (handle, cipher) = try fixture.fresh()
+        #expect(try CompactionTests.raw(handle) == fixture.raw, "older copy")
+        #expect(cipher.openedCount(.batchTable) >= lastIndex.entries.count, "the last segment's tables opened")
+    }
+
+    @Test("Appends, reindex, compact, rekey, recover and restore --encrypt each leave every segment index with a current sealed copy; a plaintext store's indexes hold none")
+    func writersKeepCopiesCurrent() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let (store, cipher) = try fixture.fresh()
+        #expect(try Self.copiesAreCurrent(store, cipher), "append")
+        for (name, index) in try fixture.indexes() {
+            try ByteSurgery.write(index.encoded(cipher: nil), to: SegmentIndex.path(store.layout, name))
+        }
+        #expect(try !Self.copiesAreCurrent(store, cipher))
+        _ = try store.reindex()
+        #expect(try Self.copiesAreCurrent(store, cipher), "reindex")
+        _ = try store.compact(horizon: .anchor(try store.headAnchor()))
+        #expect(try Self.indexes(store).contains { $0.0.generation == 1 }, "compact rewrote segments")
+        #expect(try Self.copiesAreCurrent(store, cipher), "compact")
+        _ = try store.append(ndjson: CompactionTests.lines(1501...1600, deleting: [1501]))
+        #expect(try Self.copiesAreCurrent(store, cipher), "append after compact")
+
+        let newKey = try SecretBytes.random(count: 32)
+        let rotated = try EncryptedSegmentTests.handle(store, keys: fixture.keys.merging([1: newKey]) { $1 }, current: 1)
+        _ = try rotated.append(ndjson: CompactionTests.lines(1601...1650))
+        let rekeyed = try rotated.rekey()
+        #expect(rekeyed.segmentsRewritten >= 1)
+        let newCipher = try #require(try rotated.layout.cipher(try StoreMeta.read(rotated.layout)))
+        #expect(try Self.copiesAreCurrent(rotated, newCipher), "rekey")
+
+        _ = try rotated.recover(to: fixture.dir.file("recovered"))
+        let recovered = HealthStore(directory: fixture.dir.file("recovered"), options: StoreOptions(), keys: StoreKeys(cipher: newCipher))
+        #expect(try Self.copiesAreCurrent(recovered, newCipher), "recover")
+        #expect(try CompactionTests.raw(recovered) == CompactionTests.raw(rotated))
+
+        let plain = HealthStore(directory: fixture.dir.file("plain"), options: EncryptedSegmentTests.smallSegments)
+        _ = try plain.append(ndjson: CompactionTests.lines(1...600))
+        let plainIndexes = try Self.indexes(plain)
+        #expect(!plainIndexes.isEmpty && plainIndexes.allSatisfy { $0.1.sealedCopy.isEmpty })
+        #expect(try plainIndexes.allSatisfy { try ByteSurgery.read(SegmentIndex.path(plain.layout, $0.0)) == $0.1.encoded(cipher: nil) })
+        _ = try plain.backup(to: fixture.dir.file("backup"))
+        var options = StoreOptions()
+        options.faults.weakKeyDerivation = true
+        let secret = StoreSecret.passphrase(Array("copy secret".utf8))
+        let restored = HealthStore(directory: fixture.dir.file("restored"), secret: secret, options: options)
+        _ = try restored.restore(from: fixture.dir.file("backup"), encryptingWith: secret)
+        let restoredCipher = try #require(try restored.layout.cipher(try StoreMeta.read(restored.layout)))
+        #expect(try Self.copiesAreCurrent(restored, restoredCipher), "restore --encrypt")
+        #expect(try CompactionTests.raw(restored) == CompactionTests.raw(plain))
+    }
+}
+
+extension SealedTableCopyTests.Fixture {
+    /// The sealed copy the last segment's index held before the store's last append, made
+    /// again in a store of the same keys and appends up to then.
+    static func olderIndexCopy(_ fixture: SealedTableCopyTests.Fixture) throws -> [UInt8] {
+        let indexes = try fixture.indexes()
+        let (last, index) = try #require(indexes.last)
+        let cipher = StoreCipher(
+            storeID: try StoreMeta.read(fixture.store.layout).storeID, keys: fixture.keys, ciphers: fixture.keys.mapValues { _ in .preferred }, current: 0)
+        let snapshot = try LogSnapshot(fixture.store.layout)
+        let segment = try #require(snapshot.segments.firstIndex { $0.name == last })
+        let batches = try snapshot.batches(inSegment: segment)
+        #expect(batches.count == index.entries.count && batches.count > 1)
+        let older = SegmentIndex(name: last, batches: batches.dropLast())
+        return try #require(SegmentIndex.decode(older.encoded(cipher: cipher), name: last)).sealedCopy
+    }
+}

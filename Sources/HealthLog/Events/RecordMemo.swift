@@ -73,6 +73,8 @@ struct RecordMemo {
     var device = Slot<String>()
     /// String values (category constants' names, characteristics), for ``StoredLineDecoder``.
     var text = Slot<String>()
+    /// The date of the last instant ``StoredLineDecoder`` read.
+    var day = Timestamp.Day()
     /// What follows the value of a stored line, for ``StoredLineDecoder``.
     var tail = Slot<StoredLineDecoder.Tail>()
     var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()

@@ -82,8 +82,9 @@ struct RecordMemo {
     var day = Timestamp.Day()
     /// What follows the value of a stored line, for ``StoredLineDecoder``: more of them
     /// than of a single field, as the lines of one type mix a few sources, versions and
-    /// devices with a few metadata objects (one device's heart rates cycle through five
-    /// tails in the yardstick's data), and a tail read again makes a new object its samples share.
+    /// devices with a few metadata objects (one watch's heart rates and their deletes cycle
+    /// through five tails in the yardstick's data), and a tail read again makes a new
+    /// object for its samples to share.
     var tail = Slot<StoredLineDecoder.Tail>(capacity: 16)
     var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()
 }

@@ -8,8 +8,13 @@ struct RecordMemo {
         private var keys: [[UInt8]] = []
         private var values: [Value] = []
         private var next = 0
-        /// How many values a slot keeps (the oldest is replaced).
-        private static var capacity: Int { 4 }
+        /// How many values the slot keeps (the oldest is replaced).
+        private let capacity: Int
+
+        /// A slot that keeps `capacity` values.
+        init(capacity: Int = 4) {
+            self.capacity = capacity
+        }
 
         /// The value `bytes` decodes to: the one remembered for the same bytes, else what
         /// `decode` makes of them, then remembered.
@@ -40,13 +45,13 @@ struct RecordMemo {
 
         /// Remembers `value` as what `bytes` decode to, replacing the oldest when full.
         mutating func remember(_ bytes: UnsafeRawBufferPointer, _ value: Value) {
-            if keys.count < Self.capacity {
+            if keys.count < capacity {
                 keys.append(Array(bytes))
                 values.append(value)
             } else {
                 keys[next] = Array(bytes)
                 values[next] = value
-                next = (next + 1) % Self.capacity
+                next = (next + 1) % capacity
             }
         }
 
@@ -73,7 +78,13 @@ struct RecordMemo {
     var device = Slot<String>()
     /// String values (category constants' names, characteristics), for ``StoredLineDecoder``.
     var text = Slot<String>()
-    /// What follows the value of a stored line, for ``StoredLineDecoder``.
-    var tail = Slot<StoredLineDecoder.Tail>()
+    /// The date of the last instant ``StoredLineDecoder`` read.
+    var day = Timestamp.Day()
+    /// What follows the value of a stored line, for ``StoredLineDecoder``: more of them
+    /// than of a single field, as the lines of one type mix a few sources, versions and
+    /// devices with a few metadata objects (one watch's heart rates and their deletes cycle
+    /// through five tails in the yardstick's data), and a tail read again makes a new
+    /// object for its samples to share.
+    var tail = Slot<StoredLineDecoder.Tail>(capacity: 16)
     var metadata = Slot<(entries: [EventRecord.MetadataEntry], dictionary: [String: MetadataValue])>()
 }

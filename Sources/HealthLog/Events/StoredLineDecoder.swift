@@ -44,7 +44,7 @@ enum StoredLineDecoder {
         let typeBytes = r.bytes(r.at..<typeEnd)
         guard let type = memo.type.value(typeBytes, { SampleType(String(decoding: typeBytes, as: UTF8.self)) }) else { return nil }
         r.at = typeEnd
-        guard r.skip(#"","start":""#), let start = r.instant(), r.skip(#"","end":""#), let end = r.instant(sameAs: start),
+        guard r.skip(#"","start":""#), let start = r.instant(&memo.day), r.skip(#"","end":""#), let end = r.instant(&memo.day, sameAs: start),
             end.instant.microseconds >= start.instant.microseconds, r.skip(#"""#)
         else { return nil }
 
@@ -70,16 +70,17 @@ enum StoredLineDecoder {
             memo.tail.remember(tailBytes, read)
             tail = read
         }
-        let (unit, source, sourceVersion, device, metadata) = (tail.unit, tail.source, tail.sourceVersion, tail.device, tail.metadata)
+        let unit = tail.unit
         let hasValue = number != nil || text != nil
 
         if isDelete {
-            guard !hasValue, unit == nil, sourceVersion == nil else { return nil }
+            let shared = tail.shared
+            guard !hasValue, unit == nil, shared.sourceVersion == nil else { return nil }
             return .deleted(
-                DeletedObject(uuid: uuid, sampleType: type, start: start.instant, end: end.instant, source: source, device: device, metadata: metadata))
+                DeletedObject(
+                    uuid: uuid, sampleType: type, start: start.instant, end: end.instant, source: shared.source, device: shared.device, metadata: shared.metadata))
         }
-        let fields = SampleFields(
-            uuid: uuid, start: start.instant, end: end.instant, source: source, sourceVersion: sourceVersion, device: device, metadata: metadata)
+        let fields = SampleFields(uuid: uuid, start: start.instant, end: end.instant, shared: tail.shared)
         switch type.kind {
         case .quantity:
             guard let number, let unit else { return nil }
@@ -99,13 +100,12 @@ enum StoredLineDecoder {
         }
     }
 
-    /// A stored line's fields after its value, through its closing brace.
+    /// A stored line's fields after its value, through its closing brace: the unit, and
+    /// the source, source version, device and metadata in the object the samples of the
+    /// lines that end alike share.
     struct Tail {
         var unit: String?
-        var source: String?
-        var sourceVersion: String?
-        var device: String?
-        var metadata: [String: MetadataValue]
+        var shared: SampleFields.Shared
     }
 
     /// A number token as read: its value (as Swift's parser gives it), its range, whether
@@ -151,7 +151,7 @@ enum StoredLineDecoder {
                 metadata = known
             }
             guard !failed, at + 1 == line.count, line[at] == 0x7D else { return nil }
-            return Tail(unit: unit, source: source, sourceVersion: sourceVersion, device: device, metadata: metadata)
+            return Tail(unit: unit, shared: SampleFields.Shared(source: source, sourceVersion: sourceVersion, device: device, metadata: metadata))
         }
 
         /// Moves past `text` when the line holds it at the position.
@@ -177,15 +177,16 @@ enum StoredLineDecoder {
         }
 
         /// The instant whose characters start at the position, up to its closing quote
-        /// (left unread); the same as `earlier` when its characters are.
-        mutating func instant(sameAs earlier: Instant? = nil) -> Instant? {
+        /// (left unread); the same as `earlier` when its characters are. `day` is the last
+        /// date read.
+        mutating func instant(_ day: inout Timestamp.Day, sameAs earlier: Instant? = nil) -> Instant? {
             guard let end = find(0x22) else { return nil }
             let text = at..<end
             if let earlier, earlier.text.count == text.count, ShortBytes.equal(line.baseAddress! + earlier.text.lowerBound, line.baseAddress! + at, text.count) {
                 at = end
                 return Instant(instant: earlier.instant, text: text)
             }
-            guard let instant = Timestamp(utf8: bytes(text)) else { return nil }
+            guard let instant = Timestamp(utf8: bytes(text), day: &day) else { return nil }
             at = end
             return Instant(instant: instant, text: text)
         }

@@ -26,8 +26,27 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         self = parsed
     }
 
+    /// The last date an instant was read on, for ``init(utf8:day:)``: the bytes of its
+    /// `YYYY-MM-DD` and its day count since 1970.
+    struct Day {
+        /// Whether a date was read.
+        var isSet = false
+        /// The date's first eight bytes and its last two.
+        var text: (UInt64, UInt16) = (0, 0)
+        /// Its day count since 1970-01-01.
+        var days = 0
+    }
+
     /// Parses the ISO 8601 instant in `bytes`.
     init?(utf8 b: UnsafeRawBufferPointer) {
+        var day = Day()
+        self.init(utf8: b, day: &day)
+    }
+
+    /// Parses the ISO 8601 instant in `bytes`; a date the same as `last`'s bytes is not
+    /// read and checked again (the instants of a query's lines mostly fall on the day of the
+    /// line before), and a new one becomes `last`.
+    init?(utf8 b: UnsafeRawBufferPointer, day last: inout Day) {
         let n = b.count
         guard n >= 20 else { return nil }
         func digits(_ at: Int, _ count: Int) -> Int? {
@@ -39,12 +58,19 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
             }
             return v
         }
-        guard let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45, let day = digits(8, 2),
-            b[10] == 84, let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
-            let second = digits(17, 2)
-        else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year),
-            hour <= 23, minute <= 59, second <= 59
+        let text = (b.loadUnaligned(fromByteOffset: 0, as: UInt64.self), b.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        let days: Int
+        if last.isSet, last.text == text {
+            days = last.days
+        } else {
+            guard let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45, let day = digits(8, 2),
+                (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
+            else { return nil }
+            days = Timestamp.daysFromCivil(year: year, month: month, day: day)
+            last = Day(isSet: true, text: text, days: days)
+        }
+        guard b[10] == 84, let hour = digits(11, 2), b[13] == 58, let minute = digits(14, 2), b[16] == 58,
+            let second = digits(17, 2), hour <= 23, minute <= 59, second <= 59
         else { return nil }
         var i = 19
         var micros = 0
@@ -79,7 +105,6 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         default: return nil
         }
         guard i == n else { return nil }
-        let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         let localSeconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         self.microseconds = (localSeconds - Int64(offset * 60)) * 1_000_000 + Int64(micros)
         self.offsetMinutes = Int16(offset)

@@ -30,14 +30,15 @@ public struct QueryResult: Sendable {
     /// shapes are decoded by ``StoredLineDecoder``, the others through an ``EventRecord``.
     mutating func collect(_ line: ReplayedLine, memo: inout RecordMemo, location: @autoclosure () -> String) throws {
         let item: StoredLineDecoder.Item
-        if let decoded = StoredLineDecoder.item(line.body, memo: &memo) {
+        // Matched as a temporary, so the sample moves into the array rather than being copied.
+        switch StoredLineDecoder.item(line.body, memo: &memo) {
+        case .added(let sample)?:
             // The decoder reads no series type's adds, so its samples are whole.
-            if case .added(let sample) = decoded {
-                addedSamples.append(sample)
-                return
-            }
-            item = decoded
-        } else {
+            addedSamples.append(sample)
+            return
+        case .deleted(let object)?:
+            item = .deleted(object)
+        case nil:
             let record = try EventRecord(line: line.body, seq: line.seq, memo: &memo, location: location())
             item = record.isDelete ? .deleted(SampleDecoder.deletedObject(record)) : .added(SampleDecoder.sample(record))
         }

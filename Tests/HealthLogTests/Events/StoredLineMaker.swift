@@ -5,7 +5,7 @@ import HealthLogTestSupport
 /// stored field order, with metadata (sync keys, series part keys, blanks inside the object),
 /// Unicode and escapes in strings, numbers of every JSON form, upper- and lower-case UUIDs
 /// and dates with offsets and fractions; and some a step away from that form (a blank, a
-/// field out of order, a rule broken).
+/// field out of order, a rule broken, a UUID character that is not a hex digit).
 enum StoredLineMaker {
     /// A line, and whether it is in the stored form of a kind ``StoredLineDecoder`` reads.
     static func line(_ random: inout SeededRandom) -> (text: String, canonical: Bool) {
@@ -29,19 +29,27 @@ enum StoredLineMaker {
             fields.sort { order.firstIndex(of: $0.0)! < order.firstIndex(of: $1.0)! }
         }
         var canonical = fastKind || isDelete
+        var damagesUUID = false
         if random.chance(10) {
             canonical = false
-            switch random.int(0...3) {
+            switch random.int(0...4) {
             case 0: fields.swapAt(random.int(0...fields.count - 1), random.int(0...fields.count - 1))
             case 1:
                 let at = random.int(0...fields.count - 1)
                 fields[at].1 = " " + fields[at].1
             case 2: fields.remove(at: random.int(0...fields.count - 1))
-            default: fields.append(random.pick([("unit", #""count""#), ("value", "1"), ("activity", #""HKWorkoutActivityTypeRunning""#)]))
+            case 3: fields.append(random.pick([("unit", #""count""#), ("value", "1"), ("activity", #""HKWorkoutActivityTypeRunning""#)]))
+            default: damagesUUID = true
             }
         }
         var uuid = SampleUUID.random(using: &random).description
         if random.chance(20) { uuid = uuid.lowercased() }
+        if damagesUUID {
+            // A character next to the hex digits' ranges, or a dash moved.
+            var characters = Array(uuid)
+            characters[random.int(0...35)] = random.pick(["g", "G", "/", ":", "@", "`", "-", "é", "\u{7F}"])
+            uuid = String(characters)
+        }
         let body = fields.map { #","\#($0.0)":\#($0.1)"# }.joined()
         let text = #"{"seq":\#(random.int(0...99_999_999)),"op":"\#(isDelete ? "delete" : "add")","uuid":"\#(uuid)""# + body + "}"
         return (text, canonical)

@@ -94,6 +94,8 @@ struct BatchLines {
         let first = header.firstSeq
         let outside = lines.withUnsafeMutableBufferPointer { placed in
             unordered.withUnsafeBufferPointer { split -> UInt64? in
+                // Places left from an earlier batch must not pass for this one's lines.
+                for k in placed.indices { placed[k].seq = .max }
                 for line in split {
                     guard line.seq >= first, line.seq - first < UInt64(placed.count) else { return line.seq }
                     placed[Int(line.seq - first)] = line
@@ -103,7 +105,7 @@ struct BatchLines {
         }
         if let outside { return "event \(outside) lies outside its batch's range \(first)...\(header.lastSeq)" }
         // Each place was written by the line of its own number unless a number is missing
-        // (a place keeps a stale line), which happens exactly when another is repeated.
+        // (its place keeps the mark), which happens exactly when another is repeated.
         for (k, line) in lines.enumerated() where line.seq != header.firstSeq + UInt64(k) {
             return "event \(header.firstSeq + UInt64(k)) is missing from its batch, another is in two groups"
         }

@@ -22,7 +22,7 @@ struct BatchLineSplitTests {
             expected.append((seq, 100 + text.utf8.count, 100 + text.utf8.count + line.utf8.count))
             text += line
         }
-        // A last line too short for a word past its prefix.
+        // A last line of nineteen digits and its closing brace.
         text += #"{"seq":1234567890123456790}"# + "\n"
         let (lines, reason) = split(text, base: 100)
         #expect(reason == nil)
@@ -30,6 +30,9 @@ struct BatchLineSplitTests {
         #expect(lines.dropLast().map(\.1) == expected.map(\.1))
         #expect(lines.dropLast().map(\.2) == expected.map(\.2))
         #expect(split(#"{"seq":5"# + "\n").0.map(\.0) == [5])
+        // Last lines too short for a word past their prefix: read digit by digit.
+        #expect(split(#"{"seq":5}"# + "\n" + #"{"seq":123456"# + "\n").0.map(\.0) == [5, 123_456])
+        #expect(split(#"{"seq":5}"# + "\n" + #"{"seq":12"# + "\n").0.map(\.0) == [5, 12])
     }
 
     @Test("A line without digits after its prefix, or whose number does not rise, is refused")

@@ -57,6 +57,19 @@ struct BatchHeader: Equatable, Sendable {
 
         /// Whether the group holds deletes.
         var isDelete: Bool { kind == FormatConstants.groupKindDelete }
+
+        /// Appends the entry's fields after its type, in the table's order: count, sequence
+        /// range, time range, frame length, raw length, frame CRC-32C.
+        func appendRanges(to w: inout ByteWriter) {
+            w.append(count)
+            w.append(firstSeq)
+            w.append(lastSeq)
+            w.append(minStart)
+            w.append(maxEnd)
+            w.append(frameLength)
+            w.append(rawLength)
+            w.append(frameCRC)
+        }
     }
 
     /// The store's tag (the first 8 bytes of its identity), so a batch copied from another
@@ -166,14 +179,7 @@ struct BatchHeader: Equatable, Sendable {
             payload.append(UInt8(0))
             payload.append(UInt16(name.count))
             payload.append(bytes: name)
-            payload.append(group.count)
-            payload.append(group.firstSeq)
-            payload.append(group.lastSeq)
-            payload.append(group.minStart)
-            payload.append(group.maxEnd)
-            payload.append(group.frameLength)
-            payload.append(group.rawLength)
-            payload.append(group.frameCRC)
+            group.appendRanges(to: &payload)
         }
     }
 

@@ -62,14 +62,7 @@ struct SealedTableCopy {
             for group in header.groups {
                 w.append(numbers[group.type]!)
                 w.append(group.kind)
-                w.append(group.count)
-                w.append(group.firstSeq)
-                w.append(group.lastSeq)
-                w.append(group.minStart)
-                w.append(group.maxEnd)
-                w.append(group.frameLength)
-                w.append(group.rawLength)
-                w.append(group.frameCRC)
+                group.appendRanges(to: &w)
             }
             w.append(bytes: tail)
         }

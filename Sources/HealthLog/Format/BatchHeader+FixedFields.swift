@@ -24,6 +24,8 @@ extension BatchHeader {
         /// append time, frames length, group count and padding; a payload also ends with its
         /// CRC-32C.
         static let length = 48
+        /// Where the u16 group count lies in the fixed fields.
+        static let groupCountOffset = 44
 
         /// The fields of `payload`; `nil` when it is too short or not tagged `HLBA`. They
         /// are in clear in a sealed header too, so a reader without the key (a backup) walks

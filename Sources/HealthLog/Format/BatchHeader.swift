@@ -293,10 +293,7 @@ struct BatchHeader: Equatable, Sendable {
                     let nameBytes = try reader.read(count: nameLength)
                     let name = names?.name(nameBytes, at: groups.count) ?? String(decoding: nameBytes, as: UTF8.self)
                     guard name.utf8.count == nameLength else { throw FormatViolation("batch group's type name is not UTF-8") }
-                    let group = Group(
-                        kind: kind, type: name, count: try reader.read(), firstSeq: try reader.read(),
-                        lastSeq: try reader.read(), minStart: try reader.read(), maxEnd: try reader.read(),
-                        frameLength: try reader.read(), rawLength: try reader.read(), frameCRC: try reader.read())
+                    let group = try Group(kind: kind, type: name, readingRangesFrom: &reader)
                     try check(group, first: first, last: last)
                     total += UInt64(group.frameLength)
                     events += UInt64(group.count)
@@ -377,5 +374,15 @@ extension BatchHeader {
             var name = name
             return name.withUTF8 { utf8 in bytes.withUnsafeBytes { memcmp(utf8.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
         }
+    }
+}
+
+extension BatchHeader.Group {
+    /// The entry of `kind` and `type` whose fields after its type, as
+    /// ``appendRanges(to:)`` writes them, are at `reader`'s position.
+    init(kind: UInt8, type: String, readingRangesFrom reader: inout ByteReader) throws {
+        self.init(
+            kind: kind, type: type, count: try reader.read(), firstSeq: try reader.read(), lastSeq: try reader.read(), minStart: try reader.read(),
+            maxEnd: try reader.read(), frameLength: try reader.read(), rawLength: try reader.read(), frameCRC: try reader.read())
     }
 }

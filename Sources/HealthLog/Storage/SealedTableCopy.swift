@@ -87,7 +87,7 @@ struct SealedTableCopy {
             for _ in 0..<batchCount {
                 starts.append(reader.position)
                 let clear = try reader.read(count: clearLength)
-                let groupCount = Int(ByteReaderValue.u16(bytes, clear.startIndex + 44))
+                let groupCount = Int(ByteReaderValue.u16(bytes, clear.startIndex + BatchHeader.FixedFields.groupCountOffset))
                 let tailLength = Int(try reader.read(UInt32.self))
                 _ = try reader.read(count: groupCount * groupLength + tailLength)
             }
@@ -112,31 +112,22 @@ struct SealedTableCopy {
             }
         }
         guard matches else { return nil }
-        let groupCount = Int(ByteReaderValue.u16(bytes, at + 44))
+        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
         let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
-        var k = at + Self.clearLength + 4
-        let groups = bytes.withUnsafeBytes { raw -> [BatchHeader.Group]? in
-            var groups: [BatchHeader.Group] = []
-            groups.reserveCapacity(groupCount)
+        var reader = ByteReader(bytes, at: at + Self.clearLength + 4)
+        var groups: [BatchHeader.Group] = []
+        groups.reserveCapacity(groupCount)
+        do {
             for _ in 0..<groupCount {
-                let number = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
+                let number = Int(try reader.read(UInt16.self))
                 guard number < types.count else { return nil }
-                groups.append(
-                    BatchHeader.Group(
-                        kind: raw[k + 2], type: types[number], count: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 3, as: UInt32.self)),
-                        firstSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 7, as: UInt64.self)),
-                        lastSeq: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 15, as: UInt64.self)),
-                        minStart: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 23, as: Int64.self)),
-                        maxEnd: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 31, as: Int64.self)),
-                        frameLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 39, as: UInt32.self)),
-                        rawLength: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 43, as: UInt32.self)),
-                        frameCRC: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k + 47, as: UInt32.self))))
-                k += Self.groupLength
+                let kind = try reader.read(UInt8.self)
+                groups.append(try BatchHeader.Group(kind: kind, type: types[number], readingRangesFrom: &reader))
             }
-            return groups
+            return BatchHeader.CopiedTable(groups: groups, tail: Array(try reader.read(count: tailLength)))
+        } catch {
+            return nil
         }
-        guard let groups else { return nil }
-        return BatchHeader.CopiedTable(groups: groups, tail: tailLength == 0 ? [] : Array(bytes[k..<k + tailLength]))
     }
 
     /// Whether opening the copy costs less than opening the tables of the `needed` batches

@@ -71,7 +71,7 @@ final class StubSpill {
         if ordinal >= flushed { return recent[ordinal - flushed] }
         guard let file else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
         if let sealing { return try sealedStub(ordinal, file, sealing) }
-        UUIDRun.resize(&opened, to: Self.recordLength)
+        SegmentFile.resize(&opened, to: Self.recordLength)
         guard try file.read(into: &opened, at: ordinal * Self.recordLength) == Self.recordLength else {
             throw HealthLogError(.io, "\(file.path): stub \(ordinal) ends early")
         }
@@ -131,8 +131,8 @@ final class StubSpill {
         let first = flushStart + page * Self.pageRecords
         let count = min(Self.pageRecords, flushStart + bufferRecords - first)
         let at = flushStart / bufferRecords * sealedFlushLength + page * (Self.pageRecords * Self.recordLength + ScratchCipher.overhead)
-        UUIDRun.resize(&sealed, to: count * Self.recordLength + ScratchCipher.overhead)
-        UUIDRun.resize(&opened, to: count * Self.recordLength)
+        SegmentFile.resize(&sealed, to: count * Self.recordLength + ScratchCipher.overhead)
+        SegmentFile.resize(&opened, to: count * Self.recordLength)
         let isOpen = try file.read(into: &sealed, at: at) == sealed.count && sealed.withUnsafeBytes { sealed in
             opened.withUnsafeMutableBytes { sealing.open(sealed, .stubs, place: (UInt64(first), UInt64(count), 0), into: $0) }
         }

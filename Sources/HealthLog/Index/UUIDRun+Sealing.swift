@@ -72,14 +72,14 @@ extension UUIDRun {
     ///   not open; as ``FileDescriptor/read(into:at:)``.
     func readEntries(_ range: Range<Int>, from fd: FileDescriptor, into out: inout [UInt8]) throws -> Bool {
         let length = range.count * Self.entryLength
-        Self.resize(&out, to: length)
+        SegmentFile.resize(&out, to: length)
         guard let sealing else { return try fd.read(into: &out, at: entryOffset(range.lowerBound)) == length }
         let at = entryOffset(range.lowerBound)
         var stored: [UInt8] = []
         let isPage = range.count <= Self.pageEntries
         if isPage { swap(&stored, &self.stored) }
         defer { if isPage { swap(&stored, &self.stored) } }
-        Self.resize(&stored, to: Self.storedEntriesLength(count: range.count, sealed: true))
+        SegmentFile.resize(&stored, to: Self.storedEntriesLength(count: range.count, sealed: true))
         guard try fd.read(into: &stored, at: at) == stored.count else { return false }
         let firstPage = range.lowerBound / Self.pageEntries
         let pageLength = Self.pageEntries * Self.entryLength
@@ -106,15 +106,5 @@ extension UUIDRun {
             throw HealthLogError(.corrupt, "\(path) at byte \(at): sealed entries do not open (changed or cut short)")
         }
         return true
-    }
-
-    /// Makes `bytes` `count` bytes long, keeping its storage: a lookup reads a block's
-    /// entries, then single pages, into the same buffers.
-    static func resize(_ bytes: inout [UInt8], to count: Int) {
-        if bytes.count > count {
-            bytes.removeLast(bytes.count - count)
-        } else if bytes.count < count {
-            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
-        }
     }
 }

@@ -3,7 +3,8 @@
 #
 #   [HEALTHLOG=/path/to/healthlog] ./run.sh [EVENTS]        (default 1000000)
 #
-# Environment: SEED (1), RUNS (5), WARMUP (1),
+# Environment: SEED (1), RUNS (5), WARMUP (1), QUERY_RUNS (50: the millisecond
+#              rare-type queries, for every peer, so their medians hold still),
 #              WORK (/tmp/healthlog-bench/EVENTS; generated data is cached there),
 #              ENCRYPTED (1: every healthlog job again on an encrypted store, opened
 #              with a key file; 0 to skip),
@@ -14,7 +15,7 @@ set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 N=${1:-1000000}
-SEED=${SEED:-1} RUNS=${RUNS:-5} WARMUP=${WARMUP:-1}
+SEED=${SEED:-1} RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} QUERY_RUNS=${QUERY_RUNS:-50}
 WORK=${WORK:-/tmp/healthlog-bench/$N}
 HR=HKQuantityTypeIdentifierHeartRate     # "HR" in job names
 BG=HKQuantityTypeIdentifierBloodGlucose  # "glucose" in job names, the rare type
@@ -63,7 +64,7 @@ bench() {
   local job=$1 peer=$2 prep=$3 cmd=$4 sink=$5
   local js="$WORK/json/${job// /_}__${peer//[^A-Za-z0-9]/_}.json"
   say "$job / $peer: $cmd"
-  local hf=(hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$js")
+  local hf=(hyperfine --warmup "$WARMUP" --runs "${JOB_RUNS:-$RUNS}" --export-json "$js")
   [[ -n $prep ]] && hf+=(--prepare "$prep")
   if ! "${hf[@]}" "$cmd" >>"$LOG" 2>&1; then
     say "  FAILED (see $LOG)"; record "$job" "$peer" - - - - "FAILED"; return 1
@@ -126,6 +127,8 @@ if (( ENCRYPTED )) && bench ingest "healthlog encrypted" "rm -rf $(q "$ENC") && 
 fi
 
 # ---- read jobs ---------------------------------------------------------------------
+# The ingests' writeback reaches the disk before any read job is timed, whichever peer wrote last.
+sync
 # read_job JOB PEER CMD: an output-producing job; rows = output lines.
 read_job() {
   local job=$1 peer=$2 cmd=$3
@@ -138,6 +141,7 @@ read_job "replay all from 0" sqlite "$BENCH/sqlite_peer.sh replay $(q "$DB") 0"
 [[ -n $HL ]] && read_job "replay all from 0" healthlog "$HL --store $(q "$STORE") replay --from 0"
 (( ENCRYPTED )) && read_job "replay all from 0" "healthlog encrypted" "$HL --store $(q "$ENC") replay --from 0"
 
+export JOB_RUNS=$QUERY_RUNS
 read_job "query glucose from 0" sqlite "$BENCH/sqlite_peer.sh query $(q "$DB") $BG 0 0"
 [[ -n $HL ]] && read_job "query glucose from 0" healthlog "$HL --store $(q "$STORE") replay --from 0 --type $BG"
 (( ENCRYPTED )) && read_job "query glucose from 0" "healthlog encrypted" "$HL --store $(q "$ENC") replay --from 0 --type $BG"
@@ -150,6 +154,7 @@ if [[ -n $HL ]]; then
   head -n "$A90" "$DATA" >"$WORK/part1.ndjson"
   tail -n +"$((A90 + 1))" "$DATA" >"$WORK/part2.ndjson"
   peers=(healthlog); (( ENCRYPTED )) && peers+=("healthlog encrypted")
+  declare -A TOK
   for peer in "${peers[@]}"; do
     S90=$WORK/hl90${peer#healthlog}.store; S90=${S90// /-}
     rm -rf "$S90"
@@ -157,13 +162,21 @@ if [[ -n $HL ]]; then
     if "$HEALTHLOG" --store "$S90" append "$WORK/part1.ndjson" >/dev/null &&
        tok=$("$HEALTHLOG" --store "$S90" replay --from 0 --type "$BG" 2>&1 >/dev/null | sed -n 's/^next-anchor: //p' | tail -n 1) &&
        [[ -n $tok ]] && "$HEALTHLOG" --store "$S90" append "$WORK/part2.ndjson" >/dev/null; then
-      read_job "query glucose from 90%" "$peer" "$HL --store $(q "$S90") replay --from $(q "$tok") --type $BG"
+      TOK[$peer]=$tok
+    fi
+  done
+  sync   # both stores' writeback done before either is timed
+  for peer in "${peers[@]}"; do
+    S90=$WORK/hl90${peer#healthlog}.store; S90=${S90// /-}
+    if [[ -n ${TOK[$peer]:-} ]]; then
+      read_job "query glucose from 90%" "$peer" "$HL --store $(q "$S90") replay --from $(q "${TOK[$peer]}") --type $BG"
     else
       say "  could not build the two-append store or read its anchor"; record "query glucose from 90%" "$peer" - - - - FAILED
     fi
   done
   rm -f "$WORK/part1.ndjson" "$WORK/part2.ndjson"
 fi
+unset JOB_RUNS
 
 # Paged replay: paged.sh prints "pages=P rows=R".
 paged_job() {

@@ -1,19 +1,26 @@
+internal import CCrypto
+internal import CSodium
+import Synchronization
+
 /// The sealing of an encrypted store's scratch files: an append's UUID runs, stub spill and fingerprint keys,
 /// an import's event spill, a statistics merge's runs. Each block is sealed with AES-256-GCM
-/// through OpenSSL where the CPU has AES-NI (as a store's units are: a random salt and
-/// nonce, a key of the block's own), else with XChaCha20-Poly1305 (a random nonce), under a
-/// key drawn at random once per process, held only in guarded memory
-/// (``SecretBytes``) and never written or passed anywhere, so what a process leaves behind
-/// (a killed one included) opens for nobody, ever, and needs no store key. A block's
-/// associated data names the file's kind and the block's place in it, so a block changed,
-/// moved or swapped does not open; each reader knows how many blocks it wrote, so a file cut
-/// short is caught too.
+/// through OpenSSL where the CPU has AES-NI, else with XChaCha20-Poly1305 (a random nonce),
+/// under a key drawn at random once per process, held in guarded memory (``SecretBytes``)
+/// and never written or passed anywhere, so what a process leaves behind (a killed one
+/// included) opens for nobody, ever, and needs no store key. A block's associated data names
+/// the file's kind and the block's place in it, so a block changed, moved or swapped does
+/// not open; each reader knows how many blocks it wrote, so a file cut short is caught too.
 ///
-/// A sealed block is `24 random bytes ‖ ciphertext ‖ tag`, ``overhead`` bytes more than its
-/// plaintext, with either cipher. A process reads only blocks it sealed, so the choice is
-/// never written down. OpenSSL's AES-256-GCM runs about three times as fast as this
-/// libsodium's XChaCha20-Poly1305 here, and an append to an encrypted store opens its
-/// scratch pages again and again.
+/// A sealed block is `24 bytes ‖ ciphertext ‖ tag`, ``overhead`` bytes more than its
+/// plaintext, with either cipher: XChaCha20-Poly1305's random nonce, or, under AES-256-GCM,
+/// the block's 96-bit nonce (the count of blocks the process sealed before it, so no nonce
+/// repeats under the key) and 12 zero bytes. AES-256-GCM runs through OpenSSL contexts keyed
+/// once and reused block after block (one per thread sealing or opening at a time): an
+/// append to an encrypted store seals and opens a scratch page for many of its events, and
+/// a context keyed for each block cost as much again as the page's bytes. Those contexts
+/// hold the key's AES schedule in OpenSSL's memory for the process's life, beside the
+/// plaintext the blocks protect. A process reads only blocks it sealed, so the choice is
+/// never written down.
 package final class ScratchCipher: Sendable {
     /// What a sealed block holds; part of its associated data.
     package enum Kind: UInt8, Sendable {
@@ -36,9 +43,11 @@ package final class ScratchCipher: Sendable {
 
     /// The process's key: 32 random bytes, made at the first sealed scratch file.
     private let key: SecretBytes
-    /// ``key`` made ready for AES-256-GCM's unit keys; `nil` when blocks are sealed with
-    /// XChaCha20-Poly1305.
-    private let prepared: SecretBytes?
+    /// OpenSSL contexts keyed with ``key`` for sealing and for opening AES-256-GCM blocks;
+    /// `nil` when blocks are sealed with XChaCha20-Poly1305.
+    private let contexts: (sealing: KeyedContexts, opening: KeyedContexts)?
+    /// How many blocks were sealed under AES-256-GCM: the next block's nonce.
+    private let sealedBlocks = Atomic<UInt64>(0)
 
     /// The one cipher of this process (or why libsodium could not make its key).
     private static let process = Result { try ScratchCipher(key: SecretBytes.random(count: XChaCha20Poly1305.keyLength)) }
@@ -46,7 +55,11 @@ package final class ScratchCipher: Sendable {
     private init(key: SecretBytes) {
         precondition(AES256GCM.overhead == XChaCha20Poly1305.overhead, "either cipher's block has the same length")
         self.key = key
-        prepared = AES256GCM.isFast && AES256GCM.cipher != nil ? AES256GCM.prepare(key) : nil
+        if AES256GCM.isFast, let cipher = AES256GCM.cipher {
+            contexts = (KeyedContexts(cipher, key: key, encrypt: true), KeyedContexts(cipher, key: key, encrypt: false))
+        } else {
+            contexts = nil
+        }
     }
 
     /// This process's cipher, its key made on first use.
@@ -60,11 +73,21 @@ package final class ScratchCipher: Sendable {
     /// `plaintext.count + overhead` bytes.
     package func seal(_ plaintext: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64), into out: UnsafeMutableRawBufferPointer) {
         Self.withAssociatedData(kind, place) { associated in
-            if let prepared {
-                AES256GCM.seal(plaintext, associated: associated, key: key, prepared: prepared, into: out, implementation: .openSSL)
-            } else {
-                XChaCha20Poly1305.seal(plaintext, associated: associated, key: key, into: out)
+            guard let contexts else { return XChaCha20Poly1305.seal(plaintext, associated: associated, key: key, into: out) }
+            precondition(out.count == plaintext.count + Self.overhead && plaintext.count < Int(Int32.max), "a sealed block's room")
+            let nonce = sealedBlocks.add(1, ordering: .relaxed).oldValue
+            let prefix = out.baseAddress!
+            prefix.initializeMemory(as: UInt8.self, repeating: 0, count: Self.prefixLength)
+            prefix.storeBytes(of: nonce.littleEndian, as: UInt64.self)
+            let tag = prefix + out.count - AES256GCM.tagLength
+            let sealed = contexts.sealing.run(nonce: UnsafeRawPointer(prefix), associated: associated) { context in
+                var written: Int32 = 0
+                return (plaintext.isEmpty
+                    || EVP_EncryptUpdate(context, (prefix + Self.prefixLength).assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1)
+                    && EVP_EncryptFinal_ex(context, tag.assumingMemoryBound(to: UInt8.self), &written) == 1
+                    && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(AES256GCM.tagLength), tag) == 1
             }
+            precondition(sealed, "OpenSSL's AES-256-GCM seals")
         }
     }
 
@@ -81,13 +104,28 @@ package final class ScratchCipher: Sendable {
     /// cut short, or sealed by another process.
     package func open(_ sealed: UnsafeRawBufferPointer, _ kind: Kind, place: (UInt64, UInt64, UInt64), into out: UnsafeMutableRawBufferPointer) -> Bool {
         Self.withAssociatedData(kind, place) { associated in
-            if let prepared {
-                AES256GCM.open(sealed, associated: associated, key: key, prepared: prepared, into: out, implementation: .openSSL)
-            } else {
-                XChaCha20Poly1305.open(sealed, associated: associated, key: key, into: out)
-            }
+            guard let contexts else { return XChaCha20Poly1305.open(sealed, associated: associated, key: key, into: out) }
+            guard sealed.count >= Self.overhead, out.count == sealed.count - Self.overhead, sealed.count < Int(Int32.max) else { return false }
+            // The bytes after the nonce are zero in every block sealed here.
+            let padding = UnsafeRawBufferPointer(rebasing: sealed[AES256GCM.nonceLength..<Self.prefixLength])
+            let body = UnsafeRawBufferPointer(rebasing: sealed[Self.prefixLength..<sealed.count - AES256GCM.tagLength])
+            let tag = UnsafeMutableRawPointer(mutating: sealed.baseAddress! + sealed.count - AES256GCM.tagLength)
+            let opened =
+                !padding.contains { $0 != 0 }
+                && contexts.opening.run(nonce: sealed.baseAddress!, associated: associated) { context in
+                    var written: Int32 = 0
+                    return (body.isEmpty
+                        || EVP_DecryptUpdate(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1)
+                        && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(AES256GCM.tagLength), tag) == 1
+                        && EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
+                }
+            if !opened, let base = out.baseAddress { sodium_memzero(base, out.count) }
+            return opened
         }
     }
+
+    /// The bytes before a block's ciphertext.
+    private static let prefixLength = overhead - AES256GCM.tagLength
 
     /// The associated data's fixed start.
     private static let domain = Array("healthlog scratch v1".utf8)

@@ -32,6 +32,31 @@ struct ScratchCipherTests {
         #expect(Self.open(Array(sealed.dropLast()), .uuidRunPage, (5, 9, 0)) == nil)
     }
 
+    @Test("Blocks sealed at once on many threads each open, and no two share their first 24 bytes")
+    func concurrentBlocks() async throws {
+        let cipher = try ScratchCipher.forProcess()
+        let blocks = await withTaskGroup(of: [(UInt64, [UInt8])].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<200).map { k in
+                        let place = UInt64(task * 1_000 + k)
+                        return (place, Self.text.withUnsafeBytes { cipher.seal($0, .mergeRun, place: (place, 0, 0)) })
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(blocks.count == 1_600)
+        #expect(Set(blocks.map { Array($0.1.prefix(24)) }).count == blocks.count, "a nonce never repeats under the process's key")
+        let opened = await withTaskGroup(of: Int.self) { group in
+            for slice in stride(from: 0, to: blocks.count, by: 200) {
+                group.addTask { blocks[slice..<slice + 200].filter { Self.open($0.1, .mergeRun, ($0.0, 0, 0)) == Self.text }.count }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(opened == blocks.count)
+    }
+
     /// `sealed` opened as `kind` at `place`, or `nil`.
     private static func open(_ sealed: [UInt8], _ kind: ScratchCipher.Kind, _ place: (UInt64, UInt64, UInt64)) -> [UInt8]? {
         guard let cipher = try? ScratchCipher.forProcess(), sealed.count >= ScratchCipher.overhead else { return nil }

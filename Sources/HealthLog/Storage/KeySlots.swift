@@ -126,7 +126,7 @@ enum KeySlots {
             else {
                 throw HealthLogError(.keyRequired, "\(layout.directory) is not unlocked (or was unlocked before its last key rotation): run 'healthlog unlock'")
             }
-            return Opened(storeID: storeID, keys: EpochTable(keys), ciphers: cipherTable(vouched), authority: authority, current: current, slot: nil)
+            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, slot: nil)
         }
         for slot in slots where slot.kind == material.kind {
             let wrappingKey = try material.wrappingKey(for: slot)

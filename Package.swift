@@ -114,7 +114,7 @@ let package = Package(
         // yardstick's database; public API only, built in release by the script, run by no test.
         .executableTarget(name: "HealthLogSyncBench", dependencies: ["HealthLog", "CSQLite"], path: "tools/SyncBench", packageAccess: false),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAllocator", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthLogCLITests",

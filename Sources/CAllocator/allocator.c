@@ -1,5 +1,8 @@
 #include "allocator.h"
 
+// First, so that __GLIBC__ is defined (by its <features.h>) before it is tested.
+#include <stdlib.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 

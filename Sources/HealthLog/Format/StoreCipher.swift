@@ -30,13 +30,18 @@ final class StoreCipher: Sendable {
     let storeID: StoreID
     /// The epoch new units are sealed under.
     let currentEpoch: UInt32
-    let keys: [UInt32: SecretBytes]
+    let keys: EpochTable<SecretBytes>
     /// Each epoch's cipher; an epoch missing here is XChaCha20-Poly1305.
-    private let ciphers: [UInt32: UnitCipher]
+    private let ciphers: EpochTable<UnitCipher>
 
     /// The keys `keys` of the store `storeID`, by epoch, each epoch sealing with its cipher in
     /// `ciphers`; new units go under `current`.
-    init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], current: UInt32) {
+    convenience init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], current: UInt32) {
+        self.init(storeID: storeID, keys: EpochTable(keys), ciphers: EpochTable(ciphers), current: current)
+    }
+
+    /// ``init(storeID:keys:ciphers:current:)`` with the keys and ciphers in epoch tables.
+    init(storeID: StoreID, keys: EpochTable<SecretBytes>, ciphers: EpochTable<UnitCipher>, current: UInt32) {
         precondition(keys[current] != nil, "the current epoch has a key")
         self.storeID = storeID
         self.keys = keys
@@ -91,7 +96,7 @@ final class StoreCipher: Sendable {
     }
 
     /// The epochs whose keys this cipher holds, ascending.
-    var epochs: [UInt32] { keys.keys.sorted() }
+    var epochs: [UInt32] { keys.epochs.sorted() }
 
     /// Seals `plaintext` as a unit of `purpose` at `place` into `out`, which is exactly
     /// `plaintext.count + overhead` bytes.

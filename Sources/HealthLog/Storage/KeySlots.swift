@@ -18,25 +18,38 @@ enum KeySlots {
     /// (`nil` for keys from the keyring).
     struct Opened: Sendable {
         let cipher: StoreCipher
-        let keys: [UInt32: SecretBytes]
-        let ciphers: [UInt32: UnitCipher]
+        /// The data keys by epoch.
+        let epochKeys: EpochTable<SecretBytes>
+        /// Each epoch's cipher.
+        let epochCiphers: EpochTable<UnitCipher>
         /// The key that authenticates slot entries; `nil` when the keys are not at hand.
         let authority: SecretBytes?
         let slot: UInt16?
 
-        init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, current: UInt32, slot: UInt16?) {
+        /// The data keys by epoch, as a dictionary.
+        var keys: [UInt32: SecretBytes] { epochKeys.dictionary }
+        /// Each epoch's cipher, as a dictionary.
+        var ciphers: [UInt32: UnitCipher] { epochCiphers.dictionary }
+
+        init(storeID: StoreID, keys: EpochTable<SecretBytes>, ciphers: EpochTable<UnitCipher>, authority: SecretBytes, current: UInt32, slot: UInt16?) {
             cipher = StoreCipher(storeID: storeID, keys: keys, ciphers: ciphers, current: current)
-            self.keys = keys
-            self.ciphers = ciphers
+            epochKeys = keys
+            epochCiphers = ciphers
             self.authority = authority
             self.slot = slot
+        }
+
+        /// ``init(storeID:keys:ciphers:authority:current:slot:)`` with the keys and ciphers
+        /// as dictionaries.
+        init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, current: UInt32, slot: UInt16?) {
+            self.init(storeID: storeID, keys: EpochTable(keys), ciphers: EpochTable(ciphers), authority: authority, current: current, slot: slot)
         }
 
         /// A cipher opened elsewhere, whose keys are not at hand.
         init(cipher: StoreCipher) {
             self.cipher = cipher
-            keys = [:]
-            ciphers = [:]
+            epochKeys = EpochTable()
+            epochCiphers = EpochTable()
             authority = nil
             slot = nil
         }
@@ -66,16 +79,21 @@ enum KeySlots {
     /// The cipher of each epoch the entries of `slots` name (verified ones, for a cipher to
     /// seal or open with).
     static func ciphers(_ slots: [KeySlot]) -> [UInt32: UnitCipher] {
-        var ciphers: [UInt32: UnitCipher] = [:]
+        cipherTable(slots).dictionary
+    }
+
+    /// ``ciphers(_:)`` as an epoch table.
+    static func cipherTable(_ slots: [KeySlot]) -> EpochTable<UnitCipher> {
+        var ciphers = EpochTable<UnitCipher>()
         for slot in slots { for entry in slot.entries { ciphers[entry.epoch] = entry.cipher } }
         return ciphers
     }
 
     /// The highest epoch every slot of `slots` holds; `nil` when they share none.
     static func currentEpoch(_ slots: [KeySlot]) -> UInt32? {
-        guard var shared = slots.first.map({ Set($0.epochs) }) else { return nil }
-        for slot in slots.dropFirst() { shared.formIntersection(slot.epochs) }
-        return shared.max()
+        guard let first = slots.first else { return nil }
+        let rest = slots.dropFirst().map(\.epochs)
+        return first.epochs.filter { epoch in rest.allSatisfy { $0.contains(epoch) } }.max()
     }
 
     /// `slots` holding only the entries whose MAC verifies under `authority`; a slot none of
@@ -108,7 +126,7 @@ enum KeySlots {
             else {
                 throw HealthLogError(.keyRequired, "\(layout.directory) is not unlocked (or was unlocked before its last key rotation): run 'healthlog unlock'")
             }
-            return Opened(storeID: storeID, keys: keys, ciphers: ciphers(vouched), authority: authority, current: current, slot: nil)
+            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, slot: nil)
         }
         for slot in slots where slot.kind == material.kind {
             let wrappingKey = try material.wrappingKey(for: slot)
@@ -117,7 +135,7 @@ enum KeySlots {
             else { continue }
             let keys = try open(slot, layout, storeID: storeID, secretKey: secretKey, authority: authority)
             guard keys[current] != nil else { continue }
-            return Opened(storeID: storeID, keys: keys, ciphers: ciphers(vouched), authority: authority, current: current, slot: slot.id)
+            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, slot: slot.id)
         }
         throw HealthLogError(.wrongKey, "\(layout.directory): the \(material.kind.name) given opens no key slot\(damageNote(found))")
     }
@@ -148,8 +166,8 @@ enum KeySlots {
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when a data key with a valid MAC does not
     ///   open though the secret key did (the file was changed).
-    static func open(_ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, secretKey: SecretBytes, authority: SecretBytes) throws -> [UInt32: SecretBytes] {
-        var keys: [UInt32: SecretBytes] = [:]
+    static func open(_ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, secretKey: SecretBytes, authority: SecretBytes) throws -> EpochTable<SecretBytes> {
+        var keys = EpochTable<SecretBytes>()
         for (index, entry) in slot.entries.enumerated() where slot.verifies(entry, storeID: storeID, authority: authority) {
             guard let sealed = try SealedBox.open(entry.sealed[...], publicKey: slot.publicKey, secretKey: secretKey),
                 sealed.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == entry.epoch.littleEndian

@@ -28,14 +28,14 @@ enum UnlockedKeys {
 
     /// The keys and the slot authority key held for the store `storeID`; `nil` when it is
     /// not unlocked (or the payload is not one this build wrote).
-    static func read(_ storeID: StoreID) throws -> ([UInt32: SecretBytes], SecretBytes)? {
+    static func read(_ storeID: StoreID) throws -> (EpochTable<SecretBytes>, SecretBytes)? {
         guard let payload = try KernelKeyring.read(description(storeID)) else { return nil }
-        return try payload.withUnsafeBytes { bytes -> ([UInt32: SecretBytes], SecretBytes)? in
+        return try payload.withUnsafeBytes { bytes -> (EpochTable<SecretBytes>, SecretBytes)? in
             guard bytes.count >= headLength, bytes.prefix(16).elementsEqual(storeID.bytes) else { return nil }
             let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: headLength - 4, as: UInt32.self)))
             guard bytes.count == headLength + count * 36 else { return nil }
             let authority = try SecretBytes(copying: UnsafeRawBufferPointer(rebasing: bytes[16..<16 + KeySlot.authorityLength]))
-            var keys: [UInt32: SecretBytes] = [:]
+            var keys = EpochTable<SecretBytes>()
             for index in 0..<count {
                 let at = headLength + index * 36
                 let epoch = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))

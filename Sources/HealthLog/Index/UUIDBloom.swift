@@ -1,5 +1,6 @@
 /// A blocked Bloom filter of sample UUIDs: a set that answers "maybe" or "certainly not",
-/// in about 16 bits per UUID. Each UUID sets 7 bits of one 64-byte block chosen by a hash
+/// in about 16 bits per UUID. Each UUID sets 7 bits (``probes``; fewer for a filter made
+/// with fewer bits per UUID, see ``probes(bitsPerUUID:)``) of one 64-byte block chosen by a hash
 /// of all its 128 bits (so sequential UUIDs spread too), so a test touches one cache line;
 /// about 0.1% of absent UUIDs test positive (each positive costs the writer lookups on
 /// disk, which is why it spends 16 bits rather than 10 for 1%). Its size is capped at ``maximumBytes``: past
@@ -13,6 +14,8 @@ struct UUIDBloom {
     private var words: [UInt64]
     /// The number of blocks minus one (a power of two minus one).
     private let blockMask: Int
+    /// The bits each UUID sets in its block.
+    let probes: Int
 
     /// Whether it has reached ``maximumBytes`` and will not be made larger.
     var isAtMaximum: Bool { words.count * 8 >= Self.maximumBytes }
@@ -26,6 +29,25 @@ struct UUIDBloom {
         while blocks * 512 < max(capacity, 1) * 16, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
         words = [UInt64](repeating: 0, count: blocks * 8)
         blockMask = blocks - 1
+        probes = 7
+    }
+
+    /// An empty filter of `bytes` (rounded up to a power of two of blocks, at most
+    /// ``maximumBytes``) for `count` UUIDs, setting as many bits per UUID as suit the bits
+    /// each has (``probes(bitsPerUUID:)``).
+    init(bytes: Int, for count: Int) {
+        var blocks = 1
+        while blocks * 64 < bytes, blocks * 128 <= Self.maximumBytes { blocks <<= 1 }
+        words = [UInt64](repeating: 0, count: blocks * 8)
+        blockMask = blocks - 1
+        probes = Self.probes(bitsPerUUID: blocks * 512 / max(count, 1))
+    }
+
+    /// The bits per UUID that give the fewest false positives to a filter of
+    /// `bitsPerUUID` bits per UUID: about ln 2 of them (3 at 4 bits, 5 at 8), at most 7
+    /// (more probes cost a lookup time for little gain).
+    static func probes(bitsPerUUID: Int) -> Int {
+        min(7, max(1, (bitsPerUUID * 69 + 50) / 100))
     }
 
     /// The same filter in half the bytes (at least one block), holding the same UUIDs: block
@@ -41,13 +63,14 @@ struct UUIDBloom {
         words.withUnsafeBufferPointer { words in
             for k in 0..<half { folded[k] = words[k] | words[k + half] }
         }
-        return UUIDBloom(words: folded)
+        return UUIDBloom(words: folded, probes: probes)
     }
 
-    /// A filter of the given bits (a power of two of blocks).
-    private init(words: [UInt64]) {
+    /// A filter of the given bits (a power of two of blocks), each UUID setting `probes` of them.
+    private init(words: [UInt64], probes: Int) {
         self.words = words
         blockMask = words.count / 8 - 1
+        self.probes = probes
     }
 
     /// Adds `uuid`.
@@ -58,7 +81,7 @@ struct UUIDBloom {
         var hash = hash
         let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
         words.withUnsafeMutableBufferPointer { words in
-            for _ in 0..<7 {
+            for _ in 0..<probes {
                 hash = hash &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
                 let bit = Int(truncatingIfNeeded: hash >> 55)
                 words[base + (bit >> 6)] |= 1 << UInt64(bit & 63)
@@ -83,7 +106,7 @@ struct UUIDBloom {
         var hash = start
         let base = (Int(truncatingIfNeeded: hash) & blockMask) * 8
         return words.withUnsafeBufferPointer { words in
-            for _ in 0..<7 {
+            for _ in 0..<probes {
                 hash = hash &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
                 let bit = Int(truncatingIfNeeded: hash >> 55)
                 if words[base + (bit >> 6)] & (1 << UInt64(bit & 63)) == 0 { return false }

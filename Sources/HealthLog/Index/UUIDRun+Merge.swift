@@ -5,19 +5,27 @@ import Darwin
 #endif
 
 extension UUIDRun {
-    /// Reads a run's entries in UUID order one block at a time with `pread(2)`, checking
-    /// each block's CRC-32C, so a merge or a comparison holds two blocks of input, not two
-    /// runs. The owner calls ``close()``.
+    /// Reads a run's entries in UUID order a page (``UUIDRun/pageEntries``) at a time with
+    /// `pread(2)`, checking each block's CRC-32C as its last page is read, so a merge of
+    /// many runs holds a page of each, not a block (64 runs' blocks took 8 MB). A block's
+    /// first pages are given out before its checksum is checked: a caller that throws away
+    /// what it made when the cursor throws (a merge's output, never renamed into place)
+    /// uses nothing of a damaged block. The owner calls ``close()``.
     struct BlockCursor {
         /// The run read.
         let run: UUIDRun
         private let fd: FileDescriptor
-        private var nextBlock = 0
+        /// The entry the next page starts with.
+        private var next = 0
+        /// The CRC-32C of the block being read, through the pages read so far.
+        private var crc: UInt32 = 0
+        /// The page read last, as stored in the clear.
+        private var bytes: [UInt8] = []
         private var entries: [Entry] = []
         private var index = 0
 
-        /// Opens `run` and reads its first block; throws ``HealthLogError/Code/corrupt``
-        /// when that block fails its checksum.
+        /// Opens `run` and reads its first page; throws ``HealthLogError/Code/corrupt``
+        /// when the run is a page long and fails its checksum.
         init(_ run: UUIDRun) throws {
             self.run = run
             fd = try FileDescriptor.open(run.path, flags: O_RDONLY)
@@ -32,11 +40,14 @@ extension UUIDRun {
         /// The entry at the cursor, or `nil` past the last.
         var current: Entry? { index < entries.count ? entries[index] : nil }
 
+        /// The bytes of entries it holds (a page's, as stored and decoded).
+        var heldBytes: Int { bytes.capacity + entries.capacity * MemoryLayout<Entry>.stride }
+
         /// Closes the file.
         func close() { fd.close() }
 
-        /// Moves to the next entry, reading the next block when this one is done; throws
-        /// ``HealthLogError/Code/corrupt`` when that block fails its checksum.
+        /// Moves to the next entry, reading the next page when this one is done; throws
+        /// ``HealthLogError/Code/corrupt`` when that page ends a block that fails its checksum.
         mutating func advance() throws {
             index += 1
             if index == entries.count { try load() }
@@ -45,20 +56,21 @@ extension UUIDRun {
         private mutating func load() throws {
             entries.removeAll(keepingCapacity: true)
             index = 0
-            guard nextBlock < run.blockCRCs.count else { return }
-            let start = nextBlock * UUIDRun.blockEntries
-            let end = min(run.count, start + UUIDRun.blockEntries)
-            var bytes: [UInt8] = []
-            let block = nextBlock
-            let isSound = try run.readEntries(start..<end, from: fd, into: &bytes) && bytes.withUnsafeBytes { CRC32C.checksum($0) } == run.blockCRCs[block]
-            guard isSound else {
+            guard next < run.count else { return }
+            let block = next / UUIDRun.blockEntries
+            let blockStart = block * UUIDRun.blockEntries
+            let blockEnd = min(run.count, blockStart + UUIDRun.blockEntries)
+            let end = min(blockEnd, next + UUIDRun.pageEntries)
+            let isRead = try run.readEntries(next..<end, from: fd, into: &bytes)
+            if isRead { crc = bytes.withUnsafeBytes { CRC32C.checksum($0, seed: next == blockStart ? 0 : crc) } }
+            guard isRead, end < blockEnd || crc == run.blockCRCs[block] else {
                 run.isDamaged = true
-                throw HealthLogError(.corrupt, "\(run.path) at byte \(run.entryOffset(start)): block \(block) fails its checksum")
+                throw HealthLogError(.corrupt, "\(run.path) at byte \(run.entryOffset(blockStart)): block \(block) fails its checksum")
             }
             bytes.withUnsafeBytes { raw in
-                for k in 0..<(end - start) { entries.append(UUIDRun.entry(raw, k)) }
+                for k in 0..<(end - next) { entries.append(UUIDRun.entry(raw, k)) }
             }
-            nextBlock += 1
+            next = end
         }
     }
 

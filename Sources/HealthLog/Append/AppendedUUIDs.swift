@@ -129,7 +129,8 @@ final class AppendedUUIDs {
     /// thread of its own (``FingerprintRunJob``), so a caller with other work before it
     /// needs the run (a commit's syncs) overlaps the two; no more events may be added. The
     /// run's body is sealed with `cipher` (the store's; `nil` for a plaintext store). The
-    /// lookups' hash and filters are let go: no lookup follows.
+    /// lookups' hash and filters are let go, and a merge of partial runs in progress is
+    /// stopped: no lookup follows.
     func prepareFinish(through to: UInt64, cipher: StoreCipher?) {
         job = FingerprintRunJob(events, from: from, to: to, cipher: cipher)
         events = UUIDFingerprintRun.Events()
@@ -137,7 +138,7 @@ final class AppendedUUIDs {
         recentUUIDs = []
         recentFound = []
         bloom = UUIDBloom(capacity: 1)
-        builder.releaseFilters()
+        builder.endLookups()
     }
 
     /// The append's run covering `from...to` (every event added), bound to `binding` (the

@@ -78,8 +78,9 @@ extension UUIDRun {
     /// order in one pass, a UUID in several folded into one entry (the later add and delete
     /// win). Holds a block of each run. The cursors not at their end sit in a binary heap by
     /// their current UUID, so an entry costs about log₂(runs) comparisons, not a scan of
-    /// every run (a merge of 64 runs spent most of its time scanning).
-    private static func walkMerged(_ runs: [UUIDRun], _ body: (Entry) throws -> Void) throws {
+    /// every run (a merge of 64 runs spent most of its time scanning). Throws when `stop`
+    /// says so (asked every ``UUIDRun/pageEntries`` entries).
+    private static func walkMerged(_ runs: [UUIDRun], stop: () -> Bool = { false }, _ body: (Entry) throws -> Void) throws {
         var cursors: [BlockCursor] = []
         defer { for cursor in cursors { cursor.close() } }
         for run in runs { cursors.append(try BlockCursor(run)) }
@@ -98,7 +99,10 @@ extension UUIDRun {
             }
         }
         for k in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(&heap, k) }
+        var walked = 0
         while let top = heap.first {
+            walked += 1
+            if walked % UUIDRun.pageEntries == 0, stop() { throw HealthLogError(.io, "a merge of UUID runs was stopped") }
             var merged = Entry(uuid: top.uuid, addSeq: 0, deleteSeq: 0)
             repeat {
                 let k = heap[0].cursor
@@ -124,12 +128,12 @@ extension UUIDRun {
     /// data), streaming: one walk counts the merged entries to size the block table, a
     /// second writes them a block at a time, so memory stays a few blocks per run however
     /// large the runs are. Sealed with `sealing` or in the clear; `visit` is called with
-    /// each merged entry as it is written. Throws ``HealthLogError/Code/corrupt`` when an
+    /// each merged entry as it is written. Throws, writing nothing, once `stop` says so. Throws ``HealthLogError/Code/corrupt`` when an
     /// input block fails its checksum.
-    static func writeMerged(_ runs: [UUIDRun], directory: String, sealing: ScratchCipher? = nil, visit: (Entry) -> Void = { _ in }) throws -> String {
+    static func writeMerged(_ runs: [UUIDRun], directory: String, sealing: ScratchCipher? = nil, stop: () -> Bool = { false }, visit: (Entry) -> Void = { _ in }) throws -> String {
         precondition(!runs.isEmpty, "a merge has a run")
         var count = 0
-        try walkMerged(runs) { _ in count += 1 }
+        try walkMerged(runs, stop: stop) { _ in count += 1 }
         let blocks = (count + blockEntries - 1) / blockEntries
         let from = runs[0].fromSeq
         let to = runs[runs.count - 1].toSeq
@@ -154,7 +158,7 @@ extension UUIDRun {
                 written += block.count
                 block.removeAll(keepingCapacity: true)
             }
-            try walkMerged(runs) { entry in
+            try walkMerged(runs, stop: stop) { entry in
                 visit(entry)
                 block.append(entry)
                 if block.count == blockEntries { try flushBlock() }

@@ -11,9 +11,9 @@ import Darwin
 /// many there are: every `chunkEvents` of them are sorted, folded
 /// (``UUIDRunSet/combine(_:)``) and written as a partial run of their own range, and
 /// partial runs are merged ``fanIn`` at a time as they pile up (a base-64 counter;
-/// ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block of each at
-/// a time, on a background thread while events keep coming), so memory holds one chunk
-/// and a few blocks, and each event is rewritten about log₆₄(events / chunk) times. Fewer
+/// ``UUIDRun/writeMerged(_:directory:sealing:stop:visit:)`` merges any number in one pass,
+/// a page of each at a time, on a background thread while events keep coming), so memory
+/// holds one chunk and a page per run merged, and each event is rewritten about log₆₄(events / chunk) times. Fewer
 /// events than a chunk are never written. Each partial run has a filter of its UUIDs
 /// (``filters``), a merged run one built as it is merged. The append gives the runs up with
 /// ``discard()``: its run in the store is a fingerprint run encoded from its events
@@ -100,10 +100,12 @@ final class UUIDRunBuilder {
         if pending.count >= chunkEvents { try spill(through: seq) }
     }
 
-    /// Lets the runs' filters go, once no lookup needs them (a lookup of a run without a
-    /// filter reads it).
-    func releaseFilters() {
+    /// Once no lookup follows (and no event is added): lets the runs' filters go and stops
+    /// a merge in progress, whose run no lookup would read, so the append's end neither
+    /// holds the filters nor waits for the merge.
+    func endLookups() {
         filters = UUIDChunkFilters()
+        merging?.job.stop()
     }
 
     /// Removes every run this builder wrote (and its scratch directory).
@@ -163,6 +165,8 @@ final class UUIDRunBuilder {
             var outcome: Result<(path: String, filter: UUIDBloom), any Error>?
             /// Set by the thread once ``outcome`` is (read with acquiring order, it orders the two accesses too).
             let ended = Atomic<Bool>(false)
+            /// Set by ``stop()``: the merge gives up at its next page of entries.
+            let stopped = Atomic<Bool>(false)
         }
 
         /// The outcome, shared with the thread.
@@ -182,7 +186,9 @@ final class UUIDRunBuilder {
                         return run
                     }
                     var filter = UUIDBloom(bytes: filterBytes, for: count)
-                    let path = try UUIDRun.writeMerged(runs, directory: directory, sealing: sealing) { filter.insert($0.uuid) }
+                    let path = try UUIDRun.writeMerged(runs, directory: directory, sealing: sealing, stop: { box.stopped.load(ordering: .relaxed) }) {
+                        filter.insert($0.uuid)
+                    }
                     return (path, filter)
                 }
                 box.ended.store(true, ordering: .releasing)
@@ -191,6 +197,9 @@ final class UUIDRunBuilder {
             thread = OSThread.start(work)
             if thread == nil { work() }
         }
+
+        /// Asks the merge to give up soon (its outcome is then a failure, and nothing of it stays).
+        func stop() { box.stopped.store(true, ordering: .relaxed) }
 
         /// Whether the merge has ended (``result()`` then returns at once).
         var hasEnded: Bool { box.ended.load(ordering: .acquiring) }

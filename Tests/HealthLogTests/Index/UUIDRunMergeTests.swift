@@ -3,7 +3,7 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// A merge of an append's partial UUID runs (``UUIDRun/writeMerged(_:directory:sealing:visit:)``):
+/// A merge of an append's partial UUID runs (``UUIDRun/writeMerged(_:directory:sealing:stop:visit:)``):
 /// many runs merged through a heap into one in UUID order, a UUID named by several runs (an
 /// add in one, its delete in a later one) folded into one entry, a page of each run held at
 /// a time, and a damaged block refused.
@@ -42,7 +42,7 @@ struct UUIDRunMergeTests {
         let made = try Self.runs(40, of: 300, in: dir.path, seed: 2)
         let runs = try made.paths.map { try #require(UUIDRun(path: $0)) }
         var visited = 0
-        let merged = try #require(UUIDRun(path: try UUIDRun.writeMerged(runs, directory: dir.path) { _ in visited += 1 }))
+        let merged = try #require(UUIDRun(path: try UUIDRun.writeMerged(runs, directory: dir.path, visit: { _ in visited += 1 })))
         let expected = UUIDRunSet.combine(made.events)
         #expect(expected.count < made.events.count, "some UUIDs are in two runs")
         #expect(try merged.allEntries() == expected)
@@ -79,5 +79,19 @@ struct UUIDRunMergeTests {
         let error = #expect(throws: HealthLogError.self) { try UUIDRun.writeMerged(runs, directory: dir.path) }
         #expect(error?.code == .corrupt && error?.message.contains(made.paths[1]) == true)
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == before)
+    }
+
+    @Test("A merge asked to stop throws and leaves no merged run, and one not asked merges")
+    func stopped() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let made = try Self.runs(4, of: 1_000, in: dir.path, seed: 5)
+        let runs = try made.paths.map { try #require(UUIDRun(path: $0)) }
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        #expect(throws: HealthLogError.self) { try UUIDRun.writeMerged(runs, directory: dir.path, stop: { true }) }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == before)
+        var asked = 0
+        _ = try UUIDRun.writeMerged(runs, directory: dir.path, stop: { asked += 1; return false })
+        #expect(asked > 0)
     }
 }

@@ -103,6 +103,21 @@ struct UUIDRunStreamingTests {
         }
     }
 
+    @Test("Once lookups end, the runs' filters are let go and a merge in progress is stopped: a discard then leaves nothing behind")
+    func endLookups() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let chunk = 20
+        let events = Self.events(chunk * (UUIDRunBuilder.fanIn + 3), seed: 14)
+        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
+        for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+        #expect(builder.filters.byteCount > 0)
+        builder.endLookups()
+        #expect(builder.filters.byteCount == 0 && builder.filters.count == 0)
+        builder.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")).isEmpty)
+    }
+
     @Test("Without a directory (an append's builder), partial runs go into a scratch directory of the builder's own, which a discard removes with them")
     func scratchDirectory() throws {
         let builder = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: 10)

@@ -58,4 +58,17 @@ struct UUIDBloomTests {
         let errs = absent.filter(sized.mayContain).count
         #expect(errs < absent.filter(halved.mayContain).count * 3 / 4, "\(errs) of 20,000")
     }
+
+    @Test("A copy of a filter is a value: adding to the copy leaves the original as it was")
+    func copiesAreValues() {
+        var random = SeededRandom(state: 13)
+        let added = (0..<2_000).map { _ in SampleUUID(high: random.next(), low: random.next()) }
+        var original = UUIDBloom(capacity: 1_000)
+        for uuid in added.prefix(1_000) { original.insert(uuid) }
+        var copy = original
+        for uuid in added.dropFirst(1_000) { copy.insert(uuid) }
+        #expect(added.allSatisfy(copy.mayContain))
+        #expect(added.prefix(1_000).allSatisfy(original.mayContain))
+        #expect(added.dropFirst(1_000).filter(original.mayContain).count < 50, "the copy's UUIDs are not in the original")
+    }
 }

@@ -18,11 +18,11 @@ struct UUIDChunkFilters {
     /// at most (16 bits per UUID up to about 4.2 million UUIDs, fewer past them).
     static let defaultBudget = UUIDBloom.maximumBytes
 
-    /// The first sequence number of each chunk, ascending; chunks are adjacent.
+    /// The first sequence number of each run, ascending; runs are adjacent.
     private var froms: [UInt64] = []
-    /// The last sequence number of each chunk.
+    /// The last sequence number of each run.
     private var tos: [UInt64] = []
-    /// The UUIDs of each chunk.
+    /// The UUIDs of each run.
     private var filters: [UUIDBloom] = []
     /// The most bytes the filters take together.
     private let budget: Int
@@ -85,9 +85,9 @@ struct UUIDChunkFilters {
         byteCount += filter.byteCount
     }
 
-    /// Loads the block each chunk's filter tests for the UUID whose ``UUIDBloom/mix(_:)``
+    /// Loads the block each run's filter tests for the UUID whose ``UUIDBloom/mix(_:)``
     /// is `hash` (see ``UUIDBloom/touch(hash:)``): for a UUID whose lookup will test many
-    /// chunks (a delete's, newest first back to its add), so their cache misses overlap.
+    /// runs (a delete's, newest first back to its add), so their cache misses overlap.
     func touch(hash: UInt64) -> UInt64 {
         var touched: UInt64 = 0
         for filter in filters { touched ^= filter.touch(hash: hash) }

@@ -56,8 +56,8 @@ final class UUIDRunBuilder {
     @exclusivity(unchecked) private(set) var filters: UUIDChunkFilters
     /// How many partial runs of one level are merged into one of the next: each merge
     /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
-    /// write each event fewer times; a lookup reads only the runs whose chunks' filters
-    /// hold its UUID (``UUIDChunkFilters``), however many runs a level has, and an append
+    /// write each event fewer times; a lookup reads only the runs whose filters hold its
+    /// UUID (``filters``), however many runs a level has, and an append
     /// never merges its partial runs into its run in the store (that is encoded from its
     /// fingerprints), so merges only bound the open runs: an append of 10M events (305
     /// chunks of an append's 2¹⁵ events) merges four times and ends with about

@@ -3,7 +3,7 @@
 /// the append's run of the store's UUID index (``UUIDFingerprintRun/Events``,
 /// encoded after the last event); lookups search the events the builder still holds (a
 /// small hash) and, when a ``UUIDBloom`` over the UUIDs it wrote out says maybe, those of
-/// its partial runs on disk whose chunks' filters (``UUIDChunkFilters``) say maybe too.
+/// its partial runs on disk whose filters (``UUIDRunBuilder/filters``) say maybe too.
 ///
 /// Memory holds one chunk of events with their hash (about 5 MB at
 /// ``defaultChunkEvents``), a stretch of the fingerprint keys (the rest are sorted on
@@ -41,13 +41,9 @@ final class AppendedUUIDs {
     /// The events an append holds before its builder writes them out, by default: 2¹⁵,
     /// about 5 MB with their hash while a chunk is written out, so an append's bookkeeping
     /// reaches its full size within its first 50,000 events and its peak stays within
-    /// 64 MB; the chunk filters (``UUIDChunkFilters``) keep lookups of deletes reading only
+    /// 64 MB; the runs' filters (``UUIDChunkFilters``) keep lookups of deletes reading only
     /// the partial runs that may hold their UUID, however many there are.
     static let defaultChunkEvents = 1 << 15
-    /// The UUIDs of each chunk written out, which tell the partial runs a lookup reads.
-    @exclusivity(unchecked) private var chunks: UUIDChunkFilters
-    /// The first sequence number of the chunk the builder holds.
-    private var chunkFrom: UInt64
     /// How many lookups of a partial run on disk were made (one per run read).
     private(set) var runLookups = 0
     /// The last ``lookup(_:)`` of a UUID not in ``recent``: where an add of it goes in the
@@ -57,21 +53,19 @@ final class AppendedUUIDs {
     private var touched: UInt64 = 0
 
     /// The events from `from` on; partial runs go to a scratch directory (sealed with
-    /// `sealing` for an encrypted store), and the chunks' filters take at most
+    /// `sealing` for an encrypted store), and the partial runs' filters take at most
     /// `chunkFilterBudget` bytes.
     init(
         from: UInt64, chunkEvents: Int = defaultChunkEvents, chunkFilterBudget: Int = UUIDChunkFilters.defaultBudget,
         sealing: ScratchCipher? = nil
     ) {
-        builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents, sealing: sealing)
+        builder = UUIDRunBuilder(from: from, directory: nil, chunkEvents: chunkEvents, filterBudget: chunkFilterBudget, sealing: sealing)
         self.from = from
         self.chunkEvents = chunkEvents
         recent = UUIDPositions(capacity: chunkEvents)
         // Room for a chunk at once: grown by doubling, the arrays would take up to twice that.
         recentUUIDs.reserveCapacity(chunkEvents)
         recentFound.reserveCapacity(chunkEvents)
-        chunks = UUIDChunkFilters(budget: chunkFilterBudget)
-        chunkFrom = from
         events = UUIDFingerprintRun.Events(sealing: sealing)
     }
 
@@ -102,12 +96,12 @@ final class AppendedUUIDs {
     /// Loads the memory a ``lookup(_:)`` of `uuid` starts with (its hash slot and its
     /// Bloom block) into the cache: called for the UUIDs of the next few events, it lets
     /// their cache misses overlap instead of each lookup waiting for its own. For a delete
-    /// (`isDelete`), whose lookup tests the chunks' filters newest first back to the chunk
-    /// of its add, the block of every chunk's filter too.
+    /// (`isDelete`), whose lookup tests the partial runs' filters newest first back to the
+    /// run of its add, the block of every run's filter too.
     func prefetch(_ uuid: SampleUUID, isDelete: Bool) {
         let hash = UUIDBloom.mix(uuid)
         touched ^= recent.touch(uuid) ^ bloom.touch(hash: hash)
-        if isDelete { touched ^= chunks.touch(hash: hash) }
+        if isDelete { touched ^= builder.filters.touch(hash: hash) }
     }
 
     /// What this append's events say of `uuid` (its add and delete sequence numbers, 0 when
@@ -120,7 +114,7 @@ final class AppendedUUIDs {
         if found.addSeq == 0, bloom.mayContain(hash: hash) {
             // Newest first: an append adds a UUID once and deletes it at most once, after the
             // add, so once the add is found every later event of the UUID has been seen.
-            for run in builder.partialRuns.reversed() where chunks.mayContain(hash: hash, within: run.fromSeq...run.toSeq) {
+            for run in builder.partialRuns.reversed() where builder.filters.mayContain(hash: hash, within: run.fromSeq...run.toSeq) {
                 runLookups += 1
                 guard let entry = try run.lookup(uuid) else { continue }
                 found.addSeq = max(found.addSeq, entry.addSeq)
@@ -135,7 +129,8 @@ final class AppendedUUIDs {
     /// thread of its own (``FingerprintRunJob``), so a caller with other work before it
     /// needs the run (a commit's syncs) overlaps the two; no more events may be added. The
     /// run's body is sealed with `cipher` (the store's; `nil` for a plaintext store). The
-    /// lookups' hash and filters are let go: no lookup follows.
+    /// lookups' hash and filters are let go, and a merge of partial runs in progress is
+    /// stopped: no lookup follows.
     func prepareFinish(through to: UInt64, cipher: StoreCipher?) {
         job = FingerprintRunJob(events, from: from, to: to, cipher: cipher)
         events = UUIDFingerprintRun.Events()
@@ -143,7 +138,7 @@ final class AppendedUUIDs {
         recentUUIDs = []
         recentFound = []
         bloom = UUIDBloom(capacity: 1)
-        chunks = UUIDChunkFilters()
+        builder.endLookups()
     }
 
     /// The append's run covering `from...to` (every event added), bound to `binding` (the
@@ -165,14 +160,12 @@ final class AppendedUUIDs {
         builder.discard()
     }
 
-    /// After the builder wrote out the events it held, up to `last`: their UUIDs go into a
-    /// filter of their own and, at the first chunk, into the filter of every written UUID,
+    /// After the builder wrote out the events it held, up to `last` (their UUIDs into a
+    /// filter of their run): at the first chunk they go into the filter of every written UUID,
     /// made then (later adds go into it as they come); when more UUIDs were written than
     /// it is sized for, it is rebuilt at its maximum size from the partial runs, once. The
     /// hash empties.
     private func moveRecentToBloom(through last: UInt64) throws {
-        chunks.add(recentUUIDs, from: chunkFrom, through: last)
-        chunkFrom = last + 1
         written += recentUUIDs.count
         if bloomCapacity == 0 {
             bloomCapacity = Self.firstBloomChunks * chunkEvents

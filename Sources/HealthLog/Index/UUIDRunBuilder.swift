@@ -11,10 +11,11 @@ import Darwin
 /// many there are: every `chunkEvents` of them are sorted, folded
 /// (``UUIDRunSet/combine(_:)``) and written as a partial run of their own range, and
 /// partial runs are merged ``fanIn`` at a time as they pile up (a base-64 counter;
-/// ``UUIDRun/writeMerged(_:directory:)`` merges any number in one pass, a block of each at
-/// a time, on a background thread while events keep coming), so memory holds one chunk
-/// and a few blocks, and each event is rewritten about log₆₄(events / chunk) times. Fewer
-/// events than a chunk are never written. The append gives the runs up with
+/// ``UUIDRun/writeMerged(_:directory:sealing:stop:visit:)`` merges any number in one pass,
+/// a page of each at a time, on a background thread while events keep coming), so memory
+/// holds one chunk and a page per run merged, and each event is rewritten about log₆₄(events / chunk) times. Fewer
+/// events than a chunk are never written. Each partial run has a filter of its UUIDs
+/// (``filters``), a merged run one built as it is merged. The append gives the runs up with
 /// ``discard()``: its run in the store is a fingerprint run encoded from its events
 /// (``UUIDFingerprintRun/Events``).
 ///
@@ -49,12 +50,14 @@ final class UUIDRunBuilder {
     private var levels: [Int] = []
     /// The merge running on a background thread, if any, of the `count` runs from index `at`
     /// of ``partials``: they stay there (lookups keep reading them) until ``joinMerge()``
-    /// puts the merged run, of `level`, in their place.
+    /// puts the merged run, of `level`, in their place, and its filter in place of theirs.
     private var merging: (job: MergeJob, at: Int, count: Int, level: Int)?
+    /// The UUIDs of each partial run, which tell the runs a lookup of a UUID reads.
+    @exclusivity(unchecked) private(set) var filters: UUIDChunkFilters
     /// How many partial runs of one level are merged into one of the next: each merge
     /// reads its inputs twice (to count, then to write), so fewer, wider merges read and
-    /// write each event fewer times; a lookup reads only the runs whose chunks' filters
-    /// hold its UUID (``UUIDChunkFilters``), however many runs a level has, and an append
+    /// write each event fewer times; a lookup reads only the runs whose filters hold its
+    /// UUID (``filters``), however many runs a level has, and an append
     /// never merges its partial runs into its run in the store (that is encoded from its
     /// fingerprints), so merges only bound the open runs: an append of 10M events (305
     /// chunks of an append's 2¹⁵ events) merges four times and ends with about
@@ -63,14 +66,19 @@ final class UUIDRunBuilder {
 
     /// A builder of the events from `from` (at least 1), writing partial runs into `directory`
     /// (created 0700 if absent; `nil`: a scratch directory), sealed with `sealing` or in
-    /// the clear, holding at most `chunkEvents` events at a time.
-    init(from: UInt64, directory: String?, chunkEvents: Int = defaultChunkEvents, sealing: ScratchCipher? = nil) {
+    /// the clear, holding at most `chunkEvents` events at a time; the runs' filters take
+    /// at most `filterBudget` bytes.
+    init(
+        from: UInt64, directory: String?, chunkEvents: Int = defaultChunkEvents, filterBudget: Int = UUIDChunkFilters.defaultBudget,
+        sealing: ScratchCipher? = nil
+    ) {
         precondition(from >= 1 && chunkEvents >= 1, "sequence numbers start at 1 and a chunk holds an event")
         self.directory = directory
         isScratch = directory == nil
         self.sealing = sealing
         self.chunkEvents = chunkEvents
         pendingFrom = from
+        filters = UUIDChunkFilters(budget: filterBudget)
     }
 
     /// Waits for a merge still running (a builder given up without ``discard()``), so its
@@ -92,14 +100,23 @@ final class UUIDRunBuilder {
         if pending.count >= chunkEvents { try spill(through: seq) }
     }
 
+    /// Once no lookup follows (and no event is added): lets the runs' filters go and stops
+    /// a merge in progress, whose run no lookup would read, so the append's end neither
+    /// holds the filters nor waits for the merge.
+    func endLookups() {
+        filters = UUIDChunkFilters()
+        merging?.job.stop()
+    }
+
     /// Removes every run this builder wrote (and its scratch directory).
     func discard() {
-        if let merge = merging, case .success(let path) = merge.job.result() { unlink(path) }
+        if let merge = merging, case .success(let merged) = merge.job.result() { unlink(merged.path) }
         merging = nil
         for run in partials { unlink(run.path) }
         partials = []
         levels = []
         pending = []
+        filters = UUIDChunkFilters()
         if isScratch, let directory { rmdir(directory) }
     }
 
@@ -116,6 +133,7 @@ final class UUIDRunBuilder {
         let output = try workingDirectory()
         partials.append(try open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output, sealing: sealing)))
         levels.append(0)
+        filters.add(pending.lazy.map(\.uuid), from: pendingFrom, through: last)
         pending.removeAll(keepingCapacity: true)
         pendingFrom = last + 1
         try startMerge()
@@ -127,23 +145,28 @@ final class UUIDRunBuilder {
     /// after every run of a higher level, so levels still never rise.
     private func startMerge() throws {
         guard merging == nil, let level = levels.last, let at = levels.firstIndex(of: level), levels.count - at >= Self.fanIn else { return }
-        let parts = partials[at..<at + Self.fanIn].map(\.path)
+        let parts = partials[at..<at + Self.fanIn]
         let output = try workingDirectory()
-        merging = (MergeJob(parts, into: output, sealing: sealing), at, Self.fanIn, level + 1)
+        let count = parts.reduce(0) { $0 + $1.count }
+        let filterBytes = min(filters.byteCount(within: parts.first!.fromSeq...parts.last!.toSeq), count * UUIDChunkFilters.mergedBitsPerUUID / 8)
+        merging = (MergeJob(parts.map(\.path), into: output, sealing: sealing, filterBytes: filterBytes, for: count), at, Self.fanIn, level + 1)
     }
 
     /// One merge of partial runs on a thread of its own (not Dispatch's pool, whose threads
     /// the append's line preparers need; a merge of millions of entries runs for seconds
     /// and waits on the disk). It reads the runs through instances of its own, each with
-    /// its descriptor and buffers, since the writer's stay in use for lookups meanwhile.
+    /// its descriptor and buffers, since the writer's stay in use for lookups meanwhile,
+    /// and builds the merged run's filter from the entries it writes.
     private final class MergeJob {
-        /// Where the thread leaves the merged run's path, or why the merge failed (read only
-        /// after the thread is joined, which orders the two accesses).
+        /// Where the thread leaves the merged run's path and filter, or why the merge failed
+        /// (read only after the thread is joined, which orders the two accesses).
         private final class Box {
             /// Set by the thread before it ends.
-            var outcome: Result<String, any Error>?
+            var outcome: Result<(path: String, filter: UUIDBloom), any Error>?
             /// Set by the thread once ``outcome`` is (read with acquiring order, it orders the two accesses too).
             let ended = Atomic<Bool>(false)
+            /// Set by ``stop()``: the merge gives up at its next page of entries.
+            let stopped = Atomic<Bool>(false)
         }
 
         /// The outcome, shared with the thread.
@@ -152,8 +175,9 @@ final class UUIDRunBuilder {
         /// then ran on the caller's thread).
         private let thread: OSThread?
 
-        /// Starts merging the runs at `paths` into `directory`, all sealed with `sealing` or none.
-        init(_ paths: [String], into directory: String, sealing: ScratchCipher?) {
+        /// Starts merging the runs at `paths` into `directory`, all sealed with `sealing` or
+        /// none, and a filter of `filterBytes` of the (at most `count`) merged UUIDs.
+        init(_ paths: [String], into directory: String, sealing: ScratchCipher?, filterBytes: Int, for count: Int) {
             let box = Box()
             let work = {
                 box.outcome = Result {
@@ -161,7 +185,11 @@ final class UUIDRunBuilder {
                         guard let run = UUIDRun(path: path, sealing: sealing) else { throw HealthLogError(.io, "\(path): written run does not read back") }
                         return run
                     }
-                    return try UUIDRun.writeMerged(runs, directory: directory, sealing: sealing)
+                    var filter = UUIDBloom(bytes: filterBytes, for: count)
+                    let path = try UUIDRun.writeMerged(runs, directory: directory, sealing: sealing, stop: { box.stopped.load(ordering: .relaxed) }) {
+                        filter.insert($0.uuid)
+                    }
+                    return (path, filter)
                 }
                 box.ended.store(true, ordering: .releasing)
             }
@@ -170,11 +198,14 @@ final class UUIDRunBuilder {
             if thread == nil { work() }
         }
 
+        /// Asks the merge to give up soon (its outcome is then a failure, and nothing of it stays).
+        func stop() { box.stopped.store(true, ordering: .relaxed) }
+
         /// Whether the merge has ended (``result()`` then returns at once).
         var hasEnded: Bool { box.ended.load(ordering: .acquiring) }
 
         /// Waits for the merge to end; its outcome. Called once.
-        func result() -> Result<String, any Error> {
+        func result() -> Result<(path: String, filter: UUIDBloom), any Error> {
             thread?.join()
             return box.outcome ?? .failure(HealthLogError(.io, "a UUID-run merge ended without an outcome"))
         }
@@ -185,11 +216,13 @@ final class UUIDRunBuilder {
     private func joinMerge() throws {
         guard let merge = merging, merge.job.hasEnded || partials.count - (merge.at + merge.count) >= Self.fanIn else { return }
         merging = nil
-        let merged = try open(merge.job.result().get())
+        let outcome = try merge.job.result().get()
+        let merged = try open(outcome.path)
         let inputs = merge.at..<merge.at + merge.count
         for run in partials[inputs] { unlink(run.path) }
         partials.replaceSubrange(inputs, with: [merged])
         levels.replaceSubrange(inputs, with: [merge.level])
+        filters.replace(merged.fromSeq...merged.toSeq, with: outcome.filter)
     }
 
     /// The directory partial runs go into, made on first use.

@@ -61,4 +61,61 @@ struct UUIDChunkFiltersTests {
             #expect(chunk.allSatisfy { filters.mayContain(hash: UUIDBloom.mix($0), within: run) })
         }
     }
+
+    @Test("A merged run's filter in place of its chunks' answers for the whole run with one filter's false positives, where any of 64 chunk filters halved to a few bits per UUID said maybe to almost every UUID")
+    func replacedByMergedFilter() {
+        let uuids = Self.chunks(64, of: 1_000, seed: 8)
+        var filters = UUIDChunkFilters(budget: 32 << 10)
+        for (k, chunk) in uuids.enumerated() { filters.add(chunk, from: UInt64(k * 1_000 + 1), through: UInt64(k * 1_000 + 1_000)) }
+        let whole = UInt64(1)...64_000
+        let bytes = filters.byteCount(within: whole)
+        #expect(bytes == filters.byteCount && bytes <= 32 << 10)
+        var random = SeededRandom(state: 21)
+        let absent = (0..<20_000).map { _ in UUIDBloom.mix(SampleUUID(high: random.next(), low: random.next())) }
+        let before = absent.filter { filters.mayContain(hash: $0, within: whole) }.count
+        var merged = UUIDBloom(bytes: bytes, for: 64_000)
+        for uuid in uuids.joined() { merged.insert(uuid) }
+        filters.replace(whole, with: merged)
+        #expect(filters.count == 1 && filters.byteCount == bytes)
+        #expect(uuids.joined().allSatisfy { filters.mayContain(hash: UUIDBloom.mix($0), within: whole) })
+        let after = absent.filter { filters.mayContain(hash: $0, within: whole) }.count
+        #expect(after * 3 < before, "\(after) false positives of 20,000, \(before) with the chunks' filters")
+    }
+
+    @Test("A merged filter larger than its parts' filters (halved since it was sized) is halved to their bytes when put in place, so the budget holds")
+    func replacedFilterHalvedToItsParts() {
+        let uuids = Self.chunks(8, of: 1_000, seed: 6)
+        var filters = UUIDChunkFilters(budget: 8 << 10)
+        for (k, chunk) in uuids.prefix(2).enumerated() { filters.add(chunk, from: UInt64(k * 1_000 + 1), through: UInt64(k * 1_000 + 1_000)) }
+        var merged = UUIDBloom(bytes: filters.byteCount(within: 1...2_000), for: 2_000)
+        for uuid in uuids.prefix(2).joined() { merged.insert(uuid) }
+        for (k, chunk) in uuids.enumerated().dropFirst(2) { filters.add(chunk, from: UInt64(k * 1_000 + 1), through: UInt64(k * 1_000 + 1_000)) }
+        let parts = filters.byteCount(within: 1...2_000)
+        #expect(parts < merged.byteCount, "the parts were halved after the merged filter was sized")
+        let before = filters.byteCount
+        filters.replace(1...2_000, with: merged)
+        #expect(filters.byteCount(within: 1...2_000) <= parts && filters.byteCount <= before && filters.byteCount <= 8 << 10)
+        #expect(uuids.prefix(2).joined().allSatisfy { filters.mayContain(hash: UUIDBloom.mix($0), within: 1...2_000) })
+    }
+
+    @Test("Past the budget the largest filter is halved first, a merged run's, so the newest chunks' filters keep their bits")
+    func largestHalvedFirst() {
+        let uuids = Self.chunks(11, of: 1_000, seed: 10)
+        var filters = UUIDChunkFilters(budget: 16 << 10)
+        for (k, chunk) in uuids.prefix(4).enumerated() { filters.add(chunk, from: UInt64(k * 1_000 + 1), through: UInt64(k * 1_000 + 1_000)) }
+        let chunkBytes = filters.byteCount(within: 1...1_000)
+        var merged = UUIDBloom(bytes: filters.byteCount(within: 1...4_000), for: 4_000)
+        for uuid in uuids.prefix(4).joined() { merged.insert(uuid) }
+        filters.replace(1...4_000, with: merged)
+        for (k, chunk) in uuids.enumerated().dropFirst(4) { filters.add(chunk, from: UInt64(k * 1_000 + 1), through: UInt64(k * 1_000 + 1_000)) }
+        #expect(filters.byteCount <= 16 << 10)
+        #expect(filters.byteCount(within: 1...4_000) < 4 * chunkBytes, "the merged filter was halved")
+        let newest = (4..<11).map { (k: Int) -> Int in filters.byteCount(within: UInt64(k * 1_000 + 1)...UInt64(k * 1_000 + 1_000)) }
+        #expect(newest.allSatisfy { $0 == chunkBytes }, "the newest chunks' filters keep their bits")
+        for (k, chunk) in uuids.enumerated() {
+            let first = UInt64(k < 4 ? 1 : k * 1_000 + 1)
+            let range = first...UInt64(k < 4 ? 4_000 : k * 1_000 + 1_000)
+            #expect(chunk.allSatisfy { filters.mayContain(hash: UUIDBloom.mix($0), within: range) })
+        }
+    }
 }

@@ -1,7 +1,7 @@
 @testable import HealthLog
 
 extension UUIDRun {
-    /// Every entry, in UUID order, read a block at a time; throws when a block fails its checksum.
+    /// Every entry, in UUID order, read a page at a time; throws when a block fails its checksum.
     func allEntries() throws -> [Entry] {
         var cursor = try BlockCursor(self)
         defer { cursor.close() }

@@ -78,6 +78,46 @@ struct UUIDRunStreamingTests {
         builder.discard()
     }
 
+    @Test("Each partial run has one filter, a merged run one built from its entries: it holds every UUID of the run, takes what its parts' filters took, and the filters stay within their budget")
+    func oneFilterPerRun() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let chunk = 50
+        let budget = 64 << 10
+        // Enough chunks that the writer waits for the first merge (once another fanIn runs piled up behind it).
+        let events = Self.events(chunk * (2 * UUIDRunBuilder.fanIn + 2), seed: 12)
+        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk, filterBudget: budget)
+        defer { builder.discard() }
+        var largest = 0
+        for event in events {
+            try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete)
+            largest = max(largest, builder.filters.byteCount)
+        }
+        let runs = builder.partialRuns
+        #expect(runs.contains { Int($0.toSeq - $0.fromSeq) + 1 > chunk }, "a merge was put in place")
+        #expect(builder.filters.count == runs.count, "one filter per run, not one per chunk")
+        #expect(largest <= budget)
+        for run in runs {
+            let range = run.fromSeq...run.toSeq
+            #expect(events[Int(run.fromSeq - 1)..<Int(run.toSeq)].allSatisfy { builder.filters.mayContain(hash: UUIDBloom.mix($0.uuid), within: range) })
+        }
+    }
+
+    @Test("Once lookups end, the runs' filters are let go and a merge in progress is stopped: a discard then leaves nothing behind")
+    func endLookups() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let chunk = 20
+        let events = Self.events(chunk * (UUIDRunBuilder.fanIn + 3), seed: 14)
+        let builder = UUIDRunBuilder(from: 1, directory: dir.file("runs"), chunkEvents: chunk)
+        for event in events { try builder.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+        #expect(builder.filters.byteCount > 0)
+        builder.endLookups()
+        #expect(builder.filters.byteCount == 0 && builder.filters.count == 0)
+        builder.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("runs")).isEmpty)
+    }
+
     @Test("Without a directory (an append's builder), partial runs go into a scratch directory of the builder's own, which a discard removes with them")
     func scratchDirectory() throws {
         let builder = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: 10)

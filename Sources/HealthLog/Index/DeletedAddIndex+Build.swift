@@ -24,6 +24,12 @@ extension DeletedAddIndex {
     /// lines of the types they delete are looked up in them.
     private static func liveEntries(_ snapshot: LogSnapshot, _ batches: [BatchRef], through last: UInt64) throws -> [UInt64] {
         var deletes: [SampleUUID] = []
+        // Room for every delete line at once (an array that grows holds its old buffer beside
+        // the new): the delete groups' counts, at most one a sequence number.
+        let announced = batches.reduce(0) { sum, batch in
+            batch.header.groups.reduce(sum) { $1.isDelete && $1.firstSeq <= last ? $0 &+ Int(clamping: $1.count) : $0 }
+        }
+        deletes.reserveCapacity(max(0, min(announced, Int(clamping: last))))
         var types: Set<String> = []
         var lastDelete: UInt64 = 0
         var lines = BatchLines()

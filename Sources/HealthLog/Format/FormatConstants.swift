@@ -28,8 +28,9 @@ enum FormatConstants {
     /// ``UUIDFingerprintRun``) this build writes and reads. Version 1 was the 32-byte
     /// ``UUIDRun`` (full UUID, add and delete sequence numbers); version 2 keeps a
     /// fingerprint and a block of sequence numbers per event, confirmed against the log;
-    /// version 3 adds the ``LogBinding`` of the batch ending at the run's last number.
-    static let uuidIndexVersion: UInt16 = 3
+    /// version 3 adds the ``LogBinding`` of the batch ending at the run's last number;
+    /// version 4 seals an encrypted store's run in pages of 4 KiB, each its own unit.
+    static let uuidIndexVersion: UInt16 = 4
     /// The layout version of the sync-identifier table (`uuids/sync`) this build writes and reads.
     /// Version 1 had a 28-byte header without the ``LogBinding``; version 2 binds the table
     /// to the store and to the batch ending at the number it covers.

@@ -19,9 +19,17 @@ extension DeletedAddIndex {
         return batches.flatMap { $0.header.dropped.filter { !$0.isDelete && $0.seq <= last && deleted.contains($0.uuid) }.map(\.seq) }
     }
 
-    /// The adds the delete lines of `batches` up to `last` delete, read from their groups.
+    /// The adds the delete lines of `batches` up to `last` delete, read from their groups:
+    /// the deleted UUIDs are kept sorted (``SortedUUIDs``, 16 bytes a delete), then the add
+    /// lines of the types they delete are looked up in them.
     private static func liveEntries(_ snapshot: LogSnapshot, _ batches: [BatchRef], through last: UInt64) throws -> [UInt64] {
-        var deleted = UUIDIndex(capacity: 1024)
+        var deletes: [SampleUUID] = []
+        // Room for every delete line at once (an array that grows holds its old buffer beside
+        // the new): the delete groups' counts, at most one a sequence number.
+        let announced = batches.reduce(0) { sum, batch in
+            batch.header.groups.reduce(sum) { $1.isDelete && $1.firstSeq <= last ? $0 &+ Int(clamping: $1.count) : $0 }
+        }
+        deletes.reserveCapacity(max(0, min(announced, Int(clamping: last))))
         var types: Set<String> = []
         var lastDelete: UInt64 = 0
         var lines = BatchLines()
@@ -32,13 +40,14 @@ extension DeletedAddIndex {
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq <= last {
                     guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw snapshot.unreadableEvent(line.seq, in: batch) }
-                    deleted.set(uuid, 0)
+                    deletes.append(uuid)
                     lastDelete = max(lastDelete, line.seq)
                 }
             }
             for g in groups { types.insert(batch.header.groups[g].type) }
         }
-        guard deleted.count > 0 else { return [] }
+        guard !deletes.isEmpty else { return [] }
+        let deleted = SortedUUIDs(taking: &deletes)
         var out: [UInt64] = []
         for batch in batches where batch.header.firstSeq < lastDelete {
             let groups = batch.header.groups.indices.filter { g in
@@ -50,7 +59,7 @@ extension DeletedAddIndex {
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq < lastDelete {
                     guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw snapshot.unreadableEvent(line.seq, in: batch) }
-                    if deleted[uuid] != nil { out.append(line.seq) }
+                    if deleted.contains(uuid) { out.append(line.seq) }
                 }
             }
         }

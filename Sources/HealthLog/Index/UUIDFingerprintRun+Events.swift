@@ -110,7 +110,7 @@ extension UUIDFingerprintRun {
 
         /// Writes the file of the run of these events covering `from...to`, bound to
         /// `binding` and sealed with `cipher`, into `fd` as it is encoded
-        /// (``UUIDFingerprintRun/writeStreamed(count:from:to:binding:cipher:into:held:keys:)``,
+        /// (``UUIDFingerprintRun/writeStreamed(count:from:to:binding:cipher:into:keys:)``,
         /// merging the keys twice), the bytes ``fileBytes(from:to:binding:cipher:)`` gives.
         ///
         /// - Throws: as ``forEachKey(from:to:_:)``, or when a write fails.

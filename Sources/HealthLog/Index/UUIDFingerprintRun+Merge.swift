@@ -30,7 +30,7 @@ extension UUIDFingerprintRun {
     /// not synced: derived data); returns it. Each run's keys stay in order when
     /// renumbered, so the merge is one pass over the runs' cursors, holding no key list,
     /// made twice as the run is streamed to its file
-    /// (``writeStreamed(count:from:to:binding:cipher:into:held:keys:)``).
+    /// (``writeStreamed(count:from:to:binding:cipher:into:keys:)``).
     static func writeMerged(_ runs: [UUIDFingerprintRun], cipher: StoreCipher?, directory: String) throws -> UUIDFingerprintRun {
         precondition(!runs.isEmpty, "a merge has a run")
         let from = runs[0].fromSeq
@@ -50,6 +50,7 @@ extension UUIDFingerprintRun {
                     key(heads[k]!)
                     heads[k] = cursors[k].next()
                 }
+                for run in runs { try run.checkIntact() }
             }
         }
         return try open(path, cipher: cipher)

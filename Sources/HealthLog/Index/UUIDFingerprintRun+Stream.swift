@@ -4,14 +4,12 @@ extension UUIDFingerprintRun {
     /// piece of the body, not the run: the same bytes as ``Encoder`` gives. `keys` calls
     /// its argument with every key in ascending order (fingerprint << 32 | block), and is
     /// called twice: the bit vector is written from the first pass, the fields from the
-    /// second, each in file order. A sealed body is sealed a piece at a time
-    /// (``StoreCipher/Pieces``); under a cipher that seals only whole units, or when it is
-    /// small (at most `held` bytes, ``heldBodyBytes`` unless told), it is held and sealed whole.
+    /// second, each in file order. A sealed body is sealed a page at a time
+    /// (``sealPages(_:first:cipher:prefix:into:)``) as its pieces are written.
     ///
     /// - Throws: as `keys`, or when a write fails.
     static func writeStreamed(
-        count: Int, from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor, held: Int = heldBodyBytes,
-        keys: ((UInt64) -> Void) throws -> Void
+        count: Int, from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor, keys: ((UInt64) -> Void) throws -> Void
     ) throws {
         let lowBits = 32 - highBits(count: count)
         let shift = UUIDFingerprint.blockShift(from: from, to: to)
@@ -24,7 +22,7 @@ extension UUIDFingerprintRun {
             header.append(UInt64(count))
             header.append(bytes: [UInt8(lowBits), UInt8(width - lowBits), UInt8(shift), 0])
         }
-        var body = BodyWriter(fd, length: 8 * words.total, cipher: cipher, place: SmallFile.place(naming, unit: 0), held: held)
+        var body = BodyWriter(fd, cipher: cipher, prefix: naming)
         if words.total > 0 {
             // The bit vector: key i's bucket b sets bit b + i.
             var written = 0
@@ -88,59 +86,53 @@ extension UUIDFingerprintRun {
         try fd.write(header, at: 0)
     }
 
-    /// A sealed body at most this long is held and sealed whole: sealing in pieces starts
-    /// OpenSSL, whose first use in a process costs more than a small run's encoding.
-    static let heldBodyBytes = 1 << 20
-
     /// The body of a run being written: words in file order, gathered into pieces that are
     /// sealed (or not) and written after the header's room, their CRC-32C kept.
     private struct BodyWriter {
         private let fd: FileDescriptor
-        /// The cipher of a body sealed whole at the end (held in ``held``).
-        private let wholeCipher: StoreCipher?
-        /// The unit being sealed in pieces, if so.
-        private let pieces: StoreCipher.Pieces?
-        private let place: [UInt8]
-        /// Plaintext gathered: a piece, or a held body.
+        /// The cipher of a sealed body, if so.
+        private let cipher: StoreCipher?
+        /// The header bytes a sealed page's place starts with.
+        private let prefix: [UInt8]
+        /// Plaintext gathered: a piece.
         private var held: [UInt8] = []
-        /// A piece's ciphertext.
+        /// A piece's sealed pages.
         private var sealed: [UInt8] = []
+        /// The page the piece gathered starts at.
+        private var page = 0
         /// Where the next stored byte goes.
         private var offset = UUIDFingerprintRun.headerLength
         /// The CRC-32C of the stored bytes so far.
         private var crc: UInt32 = 0
         /// The first write that failed.
         private var failure: (any Error)?
-        /// Plaintext bytes in a piece.
-        private static let pieceBytes = 1 << 18
+        /// Plaintext bytes in a piece (whole pages).
+        private static let pieceBytes = 64 * UUIDFingerprintRun.pageBytes
 
-        /// A body of `length` plaintext bytes written into `fd`, sealed with `cipher` as the
-        /// unit at `place`: whole when it is at most `held` bytes.
-        init(_ fd: FileDescriptor, length: Int, cipher: StoreCipher?, place: [UInt8], held: Int) {
+        /// A body written into `fd`, sealed with `cipher` in pages placed after `prefix`.
+        init(_ fd: FileDescriptor, cipher: StoreCipher?, prefix: [UInt8]) {
             self.fd = fd
-            self.place = place
-            let pieces = cipher != nil && length > held ? cipher!.pieces(.derivedFile, place: place) : nil
-            self.pieces = pieces
-            wholeCipher = pieces == nil ? cipher : nil
-            self.held.reserveCapacity(wholeCipher == nil ? Self.pieceBytes : length)
+            self.cipher = cipher
+            self.prefix = prefix
+            held.reserveCapacity(Self.pieceBytes)
         }
 
         /// Appends one word of the body, writing out a full piece; a failed write is kept
         /// for ``finish()`` to throw, and nothing more is written.
         mutating func append(_ word: UInt64) {
             withUnsafeBytes(of: word.littleEndian) { held.append(contentsOf: $0) }
-            guard wholeCipher == nil, held.count >= Self.pieceBytes else { return }
+            guard held.count >= Self.pieceBytes else { return }
             guard failure == nil else { return held.removeAll(keepingCapacity: true) }
             do { try flush() } catch { failure = error }
         }
 
-        /// Seals (when sealed in pieces) and writes the piece gathered, and lets it go.
+        /// Seals (when sealed) and writes the piece gathered, and lets it go.
         private mutating func flush() throws {
             guard !held.isEmpty else { return }
-            if let pieces {
-                if offset == UUIDFingerprintRun.headerLength { try put(pieces.prefix) }
-                if sealed.count != held.count { sealed = [UInt8](repeating: 0, count: held.count) }
-                held.withUnsafeBytes { plain in sealed.withUnsafeMutableBytes { pieces.seal(plain, into: $0) } }
+            if let cipher {
+                sealed.removeAll(keepingCapacity: true)
+                held.withUnsafeBytes { UUIDFingerprintRun.sealPages($0, first: page, cipher: cipher, prefix: prefix, into: &sealed) }
+                page += UUIDFingerprintRun.pageCount(bodyBytes: held.count)
                 try put(sealed)
             } else {
                 try put(held)
@@ -155,18 +147,10 @@ extension UUIDFingerprintRun {
             crc = bytes.withUnsafeBytes { CRC32C.checksum($0, seed: crc) }
         }
 
-        /// Writes what is left (a held body sealed whole, a sealed body's tag); the CRC-32C
-        /// of the body as stored, 0 for none.
+        /// Writes what is left; the CRC-32C of the body as stored, 0 for none.
         mutating func finish() throws -> UInt32 {
             if let failure { throw failure }
-            if let wholeCipher, !held.isEmpty {
-                try put(wholeCipher.seal(held, .derivedFile, place: place))
-                held = []
-                return crc
-            }
-            let started = offset > UUIDFingerprintRun.headerLength || !held.isEmpty
             try flush()
-            if let pieces, started { try put(pieces.finish()) }
             return crc
         }
     }

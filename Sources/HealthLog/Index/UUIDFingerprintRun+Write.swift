@@ -79,7 +79,9 @@ extension UUIDFingerprintRun {
                 header.append(bytes: widths)
             }
             if let cipher, !body.isEmpty {
-                body = cipher.seal(body, .derivedFile, place: SmallFile.place(UUIDFingerprintRun.file.prefix(naming), unit: 0))
+                var sealed: [UInt8] = []
+                body.withUnsafeBytes { UUIDFingerprintRun.sealPages($0, first: 0, cipher: cipher, prefix: UUIDFingerprintRun.file.prefix(naming), into: &sealed) }
+                body = sealed
             }
             return UUIDFingerprintRun.file.encode(body: body) { header in
                 naming(&header)

@@ -25,18 +25,21 @@ import Darwin
 /// seq` by a ``LogBinding``).
 ///
 /// Opening maps the file, checks both checksums and that the bit vector holds `n` ones and
-/// `2ᵏ` zeros, and keeps a bucket directory in memory (a byte a bucket; with more than
-/// `n / 2` and at most `n` buckets, half a byte to one an event): for every 16th bucket
-/// where its ones start in the bit vector, beside the 64 bits of the vector from there, so
-/// finding a bucket mostly reads one 16-byte entry, not a sample and then the vector, and
-/// a lookup's first cache miss is its last but the fields'. A run that fails any check does not open, and writers rebuild it from the log.
+/// `2ᵏ` zeros, and keeps a bucket directory in memory: for every ``bucketsPerEntry``-th
+/// bucket where its ones start in the bit vector, beside the 64 bits of the vector from
+/// there, so finding a bucket mostly reads one 16-byte entry, not a sample and then the
+/// vector, and a lookup's first cache miss is its last but the fields'. Up to
+/// ``maxDirectoryEntries`` entries (a byte a bucket, at most 4 MiB), each entry covering
+/// more buckets in a larger run. A run that fails any check does not open, and writers
+/// rebuild it from the log.
 /// A run that opens is used only while its ``binding`` is the log's at its last number
 /// (``UUIDRunSet/openChain(_:snapshot:cipher:removingOthers:)``): one copied from another store,
 /// or left from a log that a restore cut and wrote on, is treated as missing.
 ///
-/// In an encrypted store the body (bit vector and fields) is one sealed unit
-/// (``sealedFile``), opened into memory when the run opens: lookups then read that copy as
-/// they read the mapped file of a plaintext run.
+/// In an encrypted store the body (bit vector and fields) is sealed in pages of
+/// ``pageBytes``, each its own unit (``sealedFile``): opening opens every page in turn,
+/// and lookups open the pages they read (``SealedPages``), so a sealed run of any size adds
+/// a few pages to memory, as a plaintext one adds the pages of its mapping it reads.
 final class UUIDFingerprintRun {
     static let headerLength = 64
     /// The file's kind: its length is the header's and the words its key count and field
@@ -47,16 +50,21 @@ final class UUIDFingerprintRun {
         guard count <= UInt64(Int32.max), lowBits <= 32 else { return nil }
         return headerLength + 8 * words(count: Int(count), lowBits: lowBits, blockBits: Int(header[33])).total
     }
-    /// The file's kind in an encrypted store: the body, when there is one, is one sealed
-    /// unit whose place is the header's first ``placeLength`` bytes and unit number 0.
-    static let sealedFile = file.sealed { ByteReaderValue.u64($0, 24) > 0 ? 1 : 0 }
+    /// The file's kind in an encrypted store: the body, when there is one, is sealed in
+    /// pages of ``pageBytes``, page `p` the unit whose place is the header's first
+    /// ``placeLength`` bytes and unit number `p`.
+    static let sealedFile = file.sealed { header in
+        let count = ByteReaderValue.u64(header, 24)
+        guard count <= UInt64(Int32.max), header[32] <= 32 else { return 0 }
+        return pageCount(bodyBytes: 8 * words(count: Int(count), lowBits: Int(header[32]), blockBits: Int(header[33])).total)
+    }
     /// The header bytes a sealed body's place names: tag, version, range, key count and
     /// field widths.
     static let placeLength = 36
     /// Where the ``LogBinding`` lies in the header.
     static let bindingOffset = 40
-    /// Every how many buckets the directory holds an entry (a power of two).
-    static let bucketsPerEntry = 16
+    /// The most entries a run's bucket directory holds (16 bytes each).
+    static let maxDirectoryEntries = 1 << 18
 
     /// The first sequence number the run covers.
     let fromSeq: UInt64
@@ -76,20 +84,24 @@ final class UUIDFingerprintRun {
     let blockShift: Int
     /// The file's bytes (`nil` for a run without keys, or a sealed one).
     private let bytes: MappedFile?
-    /// The opened body of a sealed run (`nil` for a run without keys, or a plaintext one).
-    private let opened: UnsafeMutableRawBufferPointer?
+    /// The sealed body's pages (`nil` for a run without keys, or a plaintext one).
+    private let pages: SealedPages?
     /// Whether the body is sealed.
     private let isSealed: Bool
-    /// Where the bit vector and the fields start in the body (kept for lookups, which
-    /// would otherwise enter a closure per read; valid while ``bytes`` or ``opened`` lives,
-    /// as long as the run).
+    /// Where the bit vector and the fields start in a plaintext body (kept for lookups,
+    /// which would otherwise enter a closure per read; valid while ``bytes`` lives, as long
+    /// as the run); `nil` for a sealed run, read through ``pages``.
     private let highBase: UnsafeRawPointer?
     private let packedBase: UnsafeRawPointer?
     /// Words of the bit vector.
     private let highWords: Int
-    /// The bucket directory, two words an entry: for buckets `16g`, `16(g + 1)`, … the
-    /// position in the bit vector where bucket `16g`'s ones start (just past the zero that
-    /// closes bucket `16g − 1`), then the vector's 64 bits from there (zeros past its end).
+    /// Buckets a directory entry covers: 16, or more when `2ᵏ / 16` entries would pass
+    /// ``maxDirectoryEntries`` (a power of two).
+    let bucketsPerEntry: Int
+    /// The bucket directory, two words an entry: for buckets `0`, `e`, `2e`, … (`e` =
+    /// ``bucketsPerEntry``) the position in the bit vector where the bucket's ones start
+    /// (just past the zero that closes the bucket before), then the vector's 64 bits from
+    /// there (zeros past its end).
     private let directory: [UInt64]
 
     /// The bytes of the file checked at a time when a run is opened.
@@ -103,19 +115,24 @@ final class UUIDFingerprintRun {
 
     /// The run's size in bytes.
     var byteCount: Int {
-        let body = 8 * (highWords + Self.packedWords(count: count, width: lowBits + blockBits))
-        return Self.headerLength + body + (isSealed && count > 0 ? StoreCipher.overhead : 0)
+        let body = count > 0 ? 8 * (highWords + Self.packedWords(count: count, width: lowBits + blockBits)) : 0
+        return Self.headerLength + body + (isSealed ? Self.pageCount(bodyBytes: body) * StoreCipher.overhead : 0)
     }
 
     /// Opens and checks the run at `path`, its body sealed with `cipher` (`nil`: a plaintext
-    /// store's run); `nil` if unusable (damaged, another layout, or a sealed body that does
-    /// not open).
-    init?(path: String, cipher: StoreCipher?) {
+    /// store's run); `nil` if unusable (damaged, another layout, or a sealed page that does
+    /// not open), after telling `damage` where (a byte offset) and what failed. Its bucket
+    /// directory holds up to `directoryEntries` entries (a power of two; tests make it small).
+    init?(path: String, cipher: StoreCipher?, directoryEntries: Int = maxDirectoryEntries, damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
-        defer { fd.close() }
+        var keptOpen = false
+        defer { if !keptOpen { fd.close() } }
         guard let size = try? fd.size(), let header = try? fd.read(at: 0, count: Self.headerLength),
             var r = (cipher == nil ? Self.file : Self.sealedFile).open(header, fileLength: size), let binding = LogBinding(header, at: Self.bindingOffset)
-        else { return nil }
+        else {
+            damage(0, "header, or a length its fields do not give")
+            return nil
+        }
         guard let from = try? r.read(UInt64.self), let to = try? r.read(UInt64.self), let count = try? r.read(UInt64.self),
             from >= 1, from <= to, to < FormatConstants.maxSequence, count <= UInt64(Int32.max)
         else { return nil }
@@ -125,7 +142,10 @@ final class UUIDFingerprintRun {
         let n = Int(count)
         guard shift == UUIDFingerprint.blockShift(from: from, to: to), blockBits == Self.bits(for: Self.lastBlock(from: from, to: to, shift: shift)),
             lowBits == 32 - Self.highBits(count: n)
-        else { return nil }
+        else {
+            damage(0, "header fields")
+            return nil
+        }
         let highWords = Self.words(count: n, lowBits: lowBits, blockBits: blockBits).high
         fromSeq = from
         toSeq = to
@@ -137,16 +157,24 @@ final class UUIDFingerprintRun {
         blockShift = shift
         self.highWords = highWords
         isSealed = cipher != nil
+        let buckets = 1 << (32 - lowBits)
+        bucketsPerEntry = max(16, buckets / directoryEntries)
         guard n > 0 else {
-            guard ByteReaderValue.u32(header, 36) == 0 else { return nil }
+            guard ByteReaderValue.u32(header, 36) == 0 else {
+                damage(0, "header fields")
+                return nil
+            }
             bytes = nil
-            opened = nil
+            pages = nil
             directory = []
             highBase = nil
             packedBase = nil
             return
         }
-        guard let mapped = MappedFile(fd), mapped.count == size else { return nil }
+        guard let mapped = MappedFile(fd), mapped.count == size else {
+            damage(0, "cannot be mapped")
+            return nil
+        }
         // Checked a piece at a time, each piece's pages let go once read, so checking a run
         // (3.2 bytes an event) adds a piece to memory, not the run.
         var bodyCRC: UInt32 = 0
@@ -157,42 +185,67 @@ final class UUIDFingerprintRun {
             mapped.release(below: end)
             checked = end
         }
-        guard bodyCRC == ByteReaderValue.u32(header, 36) else { return nil }
-        let body: UnsafeRawBufferPointer
+        guard bodyCRC == ByteReaderValue.u32(header, 36) else {
+            damage(Self.headerLength, "body checksum")
+            return nil
+        }
+        let word: (Int) -> UInt64
         if let cipher {
-            let plain = UnsafeMutableRawBufferPointer.allocate(byteCount: size - Self.headerLength - StoreCipher.overhead, alignment: 8)
-            let place = SmallFile.place(header[0..<Self.placeLength], unit: 0)
-            guard mapped.withBytes(Self.headerLength..<size, { cipher.open($0, .derivedFile, place: place, into: plain) }) else {
-                plain.deallocate()
+            // Every page opened in turn, a few held at a time; lookups open again those they read.
+            let sealed = SealedPages(
+                fd, cipher: cipher, prefix: Array(header[0..<Self.placeLength]), bodyBytes: 8 * Self.words(count: n, lowBits: lowBits, blockBits: blockBits).total)
+            keptOpen = true
+            if let page = sealed.check() {
+                damage(SealedPages.offset(ofPage: page), "sealed page \(page) does not open")
                 return nil
             }
             bytes = nil
-            opened = plain
-            body = UnsafeRawBufferPointer(plain)
+            pages = sealed
+            highBase = nil
+            packedBase = nil
+            word = { w in w < highWords ? sealed.word(w) : 0 }
         } else {
+            let body = mapped.withBytes(Self.headerLength..<size) { $0 }
             bytes = mapped
-            opened = nil
-            body = mapped.withBytes(Self.headerLength..<size) { $0 }
+            pages = nil
+            highBase = body.baseAddress!
+            packedBase = body.baseAddress! + 8 * highWords
+            word = { w in w < highWords ? UInt64(littleEndian: body.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) : 0 }
         }
-        guard let entries = Self.directory(UnsafeRawBufferPointer(rebasing: body[0..<8 * highWords]), ones: n, zeros: 1 << (32 - lowBits)) else {
-            opened?.deallocate()
+        guard let entries = Self.directory(word, words: highWords, ones: n, zeros: buckets, bucketsPerEntry: bucketsPerEntry) else {
+            damage(Self.headerLength, "bit vector")
             return nil
         }
         directory = entries
-        highBase = body.baseAddress!
-        packedBase = body.baseAddress! + 8 * highWords
         // The checks read every page of a plaintext run: let them go (lookups read a few back).
         bytes?.releaseAll()
     }
 
+    /// The bytes the bucket directory holds.
+    var directoryBytes: Int { 8 * directory.count }
+
+    /// Whether a page of a sealed run did not open when read after the run opened (its
+    /// file changed): what was read from it is not the run's.
+    var isDamaged: Bool { pages?.isDamaged ?? false }
+
+    /// The byte offset of the first page of this sealed run that did not open since the
+    /// run opened, if any.
+    var failedPageOffset: Int? { isDamaged ? pages?.failedPage.map(SealedPages.offset(ofPage:)) : nil }
+
+    /// Throws if a page of this sealed run did not open since the run opened.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` naming the file and the page's byte offset.
+    func checkIntact() throws {
+        guard let offset = failedPageOffset else { return }
+        throw HealthLogError(.corrupt, "\(path) at byte \(offset): sealed page does not open (changed since the run was checked)")
+    }
+
     /// Lets the kernel drop the pages of a plaintext run's mapping read so far from this
-    /// process's memory (a sealed run's opened body stays), so reading a large run whole
-    /// adds a bounded amount to it.
+    /// process's memory (a sealed run holds a few opened pages anyway), so reading a large
+    /// run whole adds a bounded amount to it.
     func releasePages() {
         bytes?.releaseAll()
     }
-
-    deinit { opened?.deallocate() }
 
     /// The bits of a bucket number for `count` keys: `⌊log₂ count⌋` (0 for none or one).
     static func highBits(count: Int) -> Int { count <= 1 ? 0 : min(31, Int.bitWidth - 1 - count.leadingZeroBitCount) }
@@ -214,15 +267,13 @@ final class UUIDFingerprintRun {
         return (high, high + packedWords(count: count, width: lowBits + blockBits))
     }
 
-    /// Checks that the bit vector `words` holds `ones` ones and `zeros` zeros (any bit past
-    /// them 0 too) and returns its bucket directory (see ``directory``); `nil` if not.
-    private static func directory(_ words: UnsafeRawBufferPointer, ones: Int, zeros: Int) -> [UInt64]? {
+    /// Checks that the bit vector of `count` words, read in order by `word` (0 past its
+    /// end), holds `ones` ones and `zeros` zeros (any bit past them 0 too) and returns its
+    /// bucket directory with an entry every `bucketsPerEntry` buckets (see ``directory``);
+    /// `nil` if not.
+    private static func directory(_ word: (Int) -> UInt64, words count: Int, ones: Int, zeros: Int, bucketsPerEntry: Int) -> [UInt64]? {
         let length = ones + zeros
-        let count = words.count / 8
         let entries = (zeros + bucketsPerEntry - 1) / bucketsPerEntry
-        func word(_ w: Int) -> UInt64 {
-            w < count ? UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) : 0
-        }
         // Each entry as its start is found (no list of starts beside the directory).
         var out: [UInt64] = []
         out.reserveCapacity(2 * entries)
@@ -236,12 +287,12 @@ final class UUIDFingerprintRun {
         var seen = 0
         var onesSeen = 0
         for w in 0..<count {
-            let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
+            let bits = word(w)
             let valid = min(64, length - w * 64)
             let validMask: UInt64 = valid == 64 ? ~0 : (1 << UInt64(valid)) - 1
-            guard word & ~validMask == 0 else { return nil }
-            onesSeen += word.nonzeroBitCount
-            let free = ~word & validMask
+            guard bits & ~validMask == 0 else { return nil }
+            onesSeen += bits.nonzeroBitCount
+            let free = ~bits & validMask
             // Zero number `bucketsPerEntry × e − 1` closes the bucket before entry e's first.
             var x = free
             var taken = 0
@@ -263,10 +314,10 @@ final class UUIDFingerprintRun {
     /// directory entry, and from the bit vector when the entry's 64 bits end before the
     /// bucket does; empty for a run without keys.
     func keys(ofBucket bucket: Int) -> Range<Int> {
-        guard let high = highBase else { return 0..<0 }
-        let entry = 2 * (bucket / Self.bucketsPerEntry)
+        guard count > 0 else { return 0..<0 }
+        let entry = 2 * (bucket / bucketsPerEntry)
         let start = Int(directory[entry])
-        let rest = bucket % Self.bucketsPerEntry
+        let rest = bucket % bucketsPerEntry
         let free = ~directory[entry + 1]
         let first: Int
         if free.nonzeroBitCount > rest {
@@ -275,22 +326,35 @@ final class UUIDFingerprintRun {
             first = start + begin - bucket
             return first..<first + (free >> UInt64(begin)).trailingZeroBitCount
         }
-        first = (rest == 0 ? start : Self.zero(rest - 1, from: start, high) + 1) - bucket
-        return first..<first + Self.onesRun(from: first + bucket, high)
+        first = (rest == 0 ? start : zero(rest - 1, from: start) + 1) - bucket
+        return first..<first + onesRun(from: first + bucket)
     }
 
-    /// The position in the bit vector at `high` of zero number `j` (from 0) counted from
-    /// position `start`.
-    private static func zero(_ j: Int, from start: Int, _ high: UnsafeRawPointer) -> Int {
+    /// Word `w` of the bit vector.
+    private func highWord(_ w: Int) -> UInt64 {
+        if let highBase { return Self.word(highBase, w) }
+        return pages?.word(w) ?? 0
+    }
+
+    /// Word `w` of the packed fields.
+    private func packedWord(_ w: Int) -> UInt64 {
+        if let packedBase { return Self.word(packedBase, w) }
+        return pages?.word(highWords + w) ?? 0
+    }
+
+    /// The position in the bit vector of zero number `j` (from 0) counted from position
+    /// `start`.
+    private func zero(_ j: Int, from start: Int) -> Int {
         var rest = j
         var w = start / 64
-        var x = ~word(high, w) & (~0 << UInt64(start % 64))
+        var x = ~highWord(w) & (~0 << UInt64(start % 64))
         while true {
             let c = x.nonzeroBitCount
-            if rest < c { return w * 64 + select(rest, in: x) }
+            if rest < c { return w * 64 + Self.select(rest, in: x) }
             rest -= c
             w += 1
-            x = ~word(high, w)
+            guard w < highWords else { return w * 64 }
+            x = ~highWord(w)
         }
     }
 
@@ -324,13 +388,14 @@ final class UUIDFingerprintRun {
         return base + x.trailingZeroBitCount
     }
 
-    /// How many ones follow position `position` of the bit vector at `high`, up to the next zero.
-    private static func onesRun(from position: Int, _ high: UnsafeRawPointer) -> Int {
+    /// How many ones follow position `position` of the bit vector, up to the next zero.
+    private func onesRun(from position: Int) -> Int {
         var w = position / 64
         var offset = position % 64
         var count = 0
         while true {
-            let zeros = ~word(high, w) >> UInt64(offset)
+            guard w < highWords else { return count }
+            let zeros = ~highWord(w) >> UInt64(offset)
             if zeros != 0 { return count + zeros.trailingZeroBitCount }
             count += 64 - offset
             w += 1
@@ -343,14 +408,14 @@ final class UUIDFingerprintRun {
         UInt64(littleEndian: words.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self))
     }
 
-    /// Field `i` of the packed words at `packed`, `width` bits wide.
-    private static func field(_ packed: UnsafeRawPointer, _ i: Int, width: Int) -> UInt64 {
+    /// Field `i` of the packed words, `width` bits wide.
+    private func field(_ i: Int, width: Int) -> UInt64 {
         guard width > 0 else { return 0 }
         let bit = i * width
         let w = bit / 64
         let offset = bit % 64
-        var value = word(packed, w) >> UInt64(offset)
-        if offset + width > 64 { value |= word(packed, w + 1) << UInt64(64 - offset) }
+        var value = packedWord(w) >> UInt64(offset)
+        if offset + width > 64 { value |= packedWord(w + 1) << UInt64(64 - offset) }
         return width == 64 ? value : value & ((1 << UInt64(width)) - 1)
     }
 
@@ -362,15 +427,17 @@ final class UUIDFingerprintRun {
 
     /// Calls `body` with each block holding an event whose UUID has the fingerprint
     /// `fingerprint`, ascending.
+    /// A page of a sealed run that does not open (its file changed since the run opened)
+    /// reads as zeros and marks the run damaged: see ``checkIntact()``.
     func forEachCandidateBlock(fingerprint: UInt32, _ body: (UInt64) throws -> Void) rethrows {
-        guard let packed = packedBase else { return }
+        guard count > 0 else { return }
         let hash = UInt64(fingerprint)
         let bucket = Int(hash >> UInt64(lowBits))
         let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
         let low = hash & lowMask
         let width = lowBits + blockBits
         for i in keys(ofBucket: bucket) {
-            let value = Self.field(packed, i, width: width)
+            let value = field(i, width: width)
             if value & lowMask == low { try body(value >> UInt64(lowBits)) }
         }
     }
@@ -383,8 +450,11 @@ final class UUIDFingerprintRun {
     }
 
     /// The byte offset in the file of the field of key `k` (where it starts); of the sealed
-    /// unit that holds it, for a sealed run.
-    func fieldOffset(_ k: Int) -> Int { isSealed ? Self.headerLength : Self.headerLength + 8 * highWords + k * (lowBits + blockBits) / 8 }
+    /// page that holds it, for a sealed run.
+    func fieldOffset(_ k: Int) -> Int {
+        let inBody = 8 * highWords + k * (lowBits + blockBits) / 8
+        return isSealed ? SealedPages.offset(ofPage: inBody / Self.pageBytes) : Self.headerLength + inBody
+    }
 
     /// The sequence numbers of block `block` within the run's range.
     func seqs(ofBlock block: UInt64) -> ClosedRange<UInt64> {
@@ -394,15 +464,15 @@ final class UUIDFingerprintRun {
 
     /// Calls `body` with every key in order (fingerprint << 32 | block).
     func forEachKey(_ body: (UInt64) throws -> Void) rethrows {
-        guard let high = highBase, let packed = packedBase else { return }
+        guard count > 0 else { return }
         let width = lowBits + blockBits
         let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
         var i = 0
         for w in 0..<highWords {
-            var x = Self.word(high, w)
-            while x != 0 {
+            var x = highWord(w)
+            while x != 0, i < count {
                 let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
-                let value = Self.field(packed, i, width: width)
+                let value = field(i, width: width)
                 try body((bucket << UInt64(lowBits) | value & lowMask) << 32 | value >> UInt64(lowBits))
                 x &= x - 1
                 i += 1
@@ -411,7 +481,8 @@ final class UUIDFingerprintRun {
     }
 
     /// The run's keys in order, one at a time (``forEachKey(_:)`` as a cursor, for a merge
-    /// that interleaves runs without holding their keys).
+    /// that interleaves runs without holding their keys). It ends early when a page of a
+    /// sealed run does not open (``isDamaged``), so what it gives is always the run's.
     struct KeyCursor {
         /// The run read.
         private let run: UUIDFingerprintRun
@@ -423,20 +494,22 @@ final class UUIDFingerprintRun {
         /// A cursor at the first key of `run`.
         init(_ run: UUIDFingerprintRun) {
             self.run = run
-            x = run.highWords > 0 && run.highBase != nil ? UUIDFingerprintRun.word(run.highBase!, 0) : 0
+            x = run.count > 0 ? run.highWord(0) : 0
         }
 
-        /// The next key (fingerprint << 32 | block), or `nil` past the last.
+        /// The next key (fingerprint << 32 | block), or `nil` past the last (or at a sealed
+        /// page that does not open).
         mutating func next() -> UInt64? {
-            guard let high = run.highBase, let packed = run.packedBase else { return nil }
+            guard i < run.count else { return nil }
             while x == 0 {
                 w += 1
                 guard w < run.highWords else { return nil }
-                x = UUIDFingerprintRun.word(high, w)
+                x = run.highWord(w)
             }
             let lowBits = UInt64(run.lowBits)
             let bucket = UInt64(w * 64 + x.trailingZeroBitCount - i)
-            let value = UUIDFingerprintRun.field(packed, i, width: run.lowBits + run.blockBits)
+            let value = run.field(i, width: run.lowBits + run.blockBits)
+            guard !run.isDamaged else { return nil }
             x &= x - 1
             i += 1
             // Every 2^20 keys (about 3 MB of the run), the pages read go.

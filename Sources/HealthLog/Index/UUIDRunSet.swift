@@ -177,6 +177,7 @@ final class UUIDRunSet {
                 count += 1
             }
         }
+        for run in runs where run.isDamaged { try run.checkIntact() }
         guard count <= room.count else { return .noRoom }
         var found = Found(addSeq: 0, deleteSeq: 0)
         var at = 0

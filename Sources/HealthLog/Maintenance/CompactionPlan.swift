@@ -18,23 +18,25 @@ struct CompactionPlan {
         var lines = BatchLines()
         let batches = try snapshot.allBatches()
         // The deletes first, then their adds looked up together, so the lookups read the
-        // log's batches in order (``UUIDRunSet/lookup(all:)``).
-        var deletes: [(uuid: SampleUUID, seq: UInt64, location: String)] = []
-        for batch in batches where batch.header.firstSeq <= horizonSeq {
+        // log's batches in order (``UUIDRunSet/lookup(all:)``). A delete keeps its batch's
+        // index, its location made only for an error.
+        var deletes: [(uuid: SampleUUID, seq: UInt64, batch: Int)] = []
+        for (at, batch) in batches.enumerated() where batch.header.firstSeq <= horizonSeq {
             let groups = batch.header.groups.indices.filter { batch.header.groups[$0].isDelete && batch.header.groups[$0].firstSeq <= horizonSeq }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
-            let location = snapshot.segments[batch.segment].location(batch.offset)
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq <= horizonSeq {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw Self.unknownDelete(location, line.seq) }
-                    deletes.append((uuid, line.seq, location))
+                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw Self.unknownDelete(snapshot, batch, line.seq) }
+                    deletes.append((uuid, line.seq, at))
                 }
             }
         }
         let found = try runs.lookup(all: deletes.map(\.uuid))
+        // Room for every dropped event at once: a dictionary that grows holds its old table beside the new.
+        dropped.reserveCapacity(2 * deletes.count)
         for (delete, found) in zip(deletes, found) {
-            guard let found, found.addSeq != 0 else { throw Self.unknownDelete(delete.location, delete.seq) }
+            guard let found, found.addSeq != 0 else { throw Self.unknownDelete(snapshot, batches[delete.batch], delete.seq) }
             dropped[delete.seq] = BatchHeader.Dropped(seq: delete.seq, isDelete: true, uuid: delete.uuid)
             dropped[found.addSeq] = BatchHeader.Dropped(seq: found.addSeq, isDelete: false, uuid: delete.uuid)
             deleteCount += 1
@@ -49,8 +51,9 @@ struct CompactionPlan {
         }
     }
 
-    /// The error for delete `seq` at `location` whose sample the UUID index does not know.
-    private static func unknownDelete(_ location: String, _ seq: UInt64) -> HealthLogError {
-        HealthLogError(.corrupt, "\(location): delete \(seq) names no sample the UUID index knows: run 'healthlog reindex'")
+    /// The error for delete `seq` of `batch` whose sample the UUID index does not know.
+    private static func unknownDelete(_ snapshot: LogSnapshot, _ batch: BatchRef, _ seq: UInt64) -> HealthLogError {
+        HealthLogError(
+            .corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): delete \(seq) names no sample the UUID index knows: run 'healthlog reindex'")
     }
 }

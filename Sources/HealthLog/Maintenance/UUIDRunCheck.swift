@@ -51,8 +51,11 @@ final class UUIDRunCheck {
                 found.notes.append(IndexVersion.note(display, version: version, current: FormatConstants.uuidIndexVersion))
                 continue
             }
-            guard let run = UUIDFingerprintRun(path: directory + "/" + name, cipher: cipher), run.fromSeq...run.toSeq == UUIDFingerprintRun.range(ofFileName: name) else {
-                found.problems.append("\(display) at byte 0: damaged (header, checksum or bit vector); run 'healthlog reindex'")
+            var damage = (offset: 0, what: "header")
+            guard let run = UUIDFingerprintRun(path: directory + "/" + name, cipher: cipher, damage: { damage = ($0, $1) }),
+                run.fromSeq...run.toSeq == UUIDFingerprintRun.range(ofFileName: name)
+            else {
+                found.problems.append("\(display) at byte \(damage.offset): damaged (\(damage.what)); run 'healthlog reindex'")
                 continue
             }
             guard run.toSeq <= headSeq else {
@@ -85,7 +88,12 @@ final class UUIDRunCheck {
         report.problems += found.problems
         report.notes += found.notes
         for entry in checked {
-            if let k = try Self.firstDifference(entry.run, entry.events) {
+            let difference = try Self.firstDifference(entry.run, entry.events)
+            if let offset = entry.run.failedPageOffset {
+                report.problems.append("\(entry.display) at byte \(offset): damaged (a sealed page changed while it was read); run 'healthlog reindex'")
+                continue
+            }
+            if let k = difference {
                 report.problems.append("\(entry.display) at byte \(entry.run.fieldOffset(k)): disagrees with the log at entry \(k + 1); run 'healthlog reindex'")
                 continue
             }

@@ -4,10 +4,10 @@ import Testing
 @testable import HealthLog
 
 /// A run of the fingerprint UUID index streamed to its file as it is encoded
-/// (``UUIDFingerprintRun/writeStreamed(count:from:to:binding:cipher:into:held:keys:)``): the
+/// (``UUIDFingerprintRun/writeStreamed(count:from:to:binding:cipher:into:keys:)``): the
 /// file the in-memory ``UUIDFingerprintRun/Encoder`` gives, byte for byte in the clear, and
-/// for a sealed body the same header and plaintext whether it is sealed in pieces or whole;
-/// a streamed run changed or cut short does not open.
+/// for a sealed body the same header and the same plaintext in its sealed pages; a streamed
+/// run changed or cut short does not open.
 @Suite("UUID fingerprint run streamed to its file")
 struct UUIDFingerprintRunStreamTests {
     /// `count` keys, ascending, of events `from...` one after another (random fingerprints),
@@ -29,14 +29,31 @@ struct UUIDFingerprintRunStreamTests {
 
     /// Streams the run of `keys` into a new file at `path`; its bytes.
     static func streamed(
-        _ keys: [UInt64], from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, held: Int = UUIDFingerprintRun.heldBodyBytes, path: String
+        _ keys: [UInt64], from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, path: String
     ) throws -> [UInt8] {
         let fd = try FileDescriptor.createExclusive(path)
         defer { fd.close() }
-        try UUIDFingerprintRun.writeStreamed(count: keys.count, from: from, to: to, binding: binding, cipher: cipher, into: fd, held: held) { key in
+        try UUIDFingerprintRun.writeStreamed(count: keys.count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
             for k in keys { key(k) }
         }
         return try ByteSurgery.read(path)
+    }
+
+    /// The plaintext body of the sealed run file `bytes`, each page opened with `cipher`;
+    /// `nil` when one does not open.
+    static func openedBody(_ bytes: [UInt8], cipher: StoreCipher) -> [UInt8]? {
+        var body: [UInt8] = []
+        var at = UUIDFingerprintRun.headerLength
+        var page: UInt32 = 0
+        while at < bytes.count {
+            let end = min(bytes.count, at + UUIDFingerprintRun.sealedPageBytes)
+            let place = SmallFile.place(bytes[0..<UUIDFingerprintRun.placeLength], unit: page)
+            guard let plain = cipher.open(Array(bytes[at..<end]), .derivedFile, place: place) else { return nil }
+            body += plain
+            at = end
+            page += 1
+        }
+        return body
     }
 
     /// A store's cipher with one fresh key, sealing with `unit`.
@@ -57,10 +74,8 @@ struct UUIDFingerprintRunStreamTests {
         #expect(run.keys() == keys)
     }
 
-    @Test(
-        "A sealed run streamed to its file has the header and, opened, the body of the run encoded in memory, sealed in pieces or whole",
-        arguments: [UnitCipher.aes256GCM, .xchacha20Poly1305], [0, UUIDFingerprintRun.heldBodyBytes])
-    func sealedSameBody(_ unit: UnitCipher, _ held: Int) throws {
+    @Test("A sealed run streamed to its file has the header and, opened page by page, the body of the run encoded in memory", arguments: [UnitCipher.aes256GCM, .xchacha20Poly1305])
+    func sealedSameBody(_ unit: UnitCipher) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let cipher = try Self.cipher(unit)
@@ -69,15 +84,14 @@ struct UUIDFingerprintRunStreamTests {
             let (keys, to) = Self.keys(count, from: 3, seed: UInt64(count) + 5)
             let reference = Self.encoded(keys, from: 3, to: to, binding: binding, cipher: cipher)
             let path = dir.path + "/run-\(count)"
-            let streamed = try Self.streamed(keys, from: 3, to: to, binding: binding, cipher: cipher, held: held, path: path)
+            let streamed = try Self.streamed(keys, from: 3, to: to, binding: binding, cipher: cipher, path: path)
             #expect(streamed.count == reference.count)
-            // The naming fields, and the binding; the body's checksum covers its random nonce.
+            // The naming fields, and the binding; the body's checksum covers its random nonces.
             #expect(streamed[0..<UUIDFingerprintRun.placeLength] == reference[0..<UUIDFingerprintRun.placeLength])
             #expect(streamed[40..<60] == reference[40..<60])
-            let place = SmallFile.place(streamed[0..<UUIDFingerprintRun.placeLength], unit: 0)
-            if count > 0 {
-                #expect(cipher.open(Array(streamed[64...]), .derivedFile, place: place) == cipher.open(Array(reference[64...]), .derivedFile, place: place))
-            }
+            let body = try #require(Self.openedBody(streamed, cipher: cipher))
+            #expect(body == (try #require(Self.openedBody(reference, cipher: cipher))))
+            #expect(body.count == (count == 0 ? 0 : 8 * UUIDFingerprintRun.words(count: count, lowBits: 32 - UUIDFingerprintRun.highBits(count: count), blockBits: Int(streamed[33])).total))
             let run = try #require(UUIDFingerprintRun(path: path, cipher: cipher), "count \(count)")
             #expect(run.keys() == keys)
         }
@@ -90,7 +104,7 @@ struct UUIDFingerprintRunStreamTests {
         let cipher = sealed ? try Self.cipher(.aes256GCM) : nil
         let (keys, to) = Self.keys(300_000, from: 1, seed: 3)
         let binding = LogBinding(storeID: .random(), check: 1)
-        let pristine = try Self.streamed(keys, from: 1, to: to, binding: binding, cipher: cipher, held: 0, path: dir.path + "/pristine")
+        let pristine = try Self.streamed(keys, from: 1, to: to, binding: binding, cipher: cipher, path: dir.path + "/pristine")
         #expect(UUIDFingerprintRun(path: dir.path + "/pristine", cipher: cipher) != nil)
         for offset in [30, 64, 100, pristine.count / 2, pristine.count - 1] {
             var bytes = pristine

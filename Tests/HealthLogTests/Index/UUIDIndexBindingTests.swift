@@ -99,7 +99,7 @@ struct UUIDIndexBindingTests {
         #expect(twice.first?.hasPrefix("segments/") == true)
     }
 
-    /// `bytes` (a version 3 run) in the layout of the version 2 runs of older builds: the
+    /// `bytes` (a run of this build) in the layout of the version 2 runs of older builds: the
     /// 48-byte header without the binding (checksum of its first 40 bytes, then 4 zero bytes).
     static func versionTwo(_ bytes: [UInt8]) -> [UInt8] {
         var header = Array(bytes[0..<40])
@@ -111,7 +111,7 @@ struct UUIDIndexBindingTests {
         return header + bytes[UUIDFingerprintRun.headerLength...]
     }
 
-    @Test("Version 2 runs of an older build are noted, never used for lookups, and rebuilt at version 3 by the next write")
+    @Test("Version 2 runs of an older build are noted, never used for lookups, and rebuilt at this build's version by the next write")
     func versionTwoRunsRebuilt() throws {
         let fixture = try IndexFixture.shared.get()
         let dir = try TemporaryDirectory()
@@ -124,7 +124,7 @@ struct UUIDIndexBindingTests {
         #expect(runs.allSatisfy { UUIDFingerprintRun(path: store.directory + "/" + $0, cipher: nil) == nil })
         let before = try store.verify()
         #expect(before.problems == [])
-        #expect(runs.allSatisfy { name in before.notes.contains { $0.hasPrefix("\(name) is index version 2, an older layout than this healthlog's 3") } }, "\(before.notes)")
+        #expect(runs.allSatisfy { name in before.notes.contains { $0.hasPrefix("\(name) is index version 2, an older layout than this healthlog's \(FormatConstants.uuidIndexVersion)") } }, "\(before.notes)")
         let layout = StoreLayout(directory: store.directory)
         #expect(UUIDRunReader(layout, snapshot: try LogSnapshot(layout)) == nil)
 

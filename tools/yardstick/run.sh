@@ -219,7 +219,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")
 duckv=$( ((DUCK)) && python3 -c 'import duckdb; print("DuckDB", duckdb.__version__)' || echo "no DuckDB")
 echo
-echo "$N events (seed $SEED), $RUNS runs + $WARMUP warmup, $(date -u '+%F %H:%M') UTC"
+echo "$N events (seed $SEED), $RUNS runs + $WARMUP warmup (the rare-type queries $QUERY_RUNS runs), $(date -u '+%F %H:%M') UTC"
 echo
 echo "Machine: ${cpu:-unknown CPU}, $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), ${os:-$(uname -s)} (Linux $(uname -r))."
 echo "Tools: sqlite3 $(sqlite3 --version | cut -d' ' -f1), $duckv, $(hyperfine --version), lz4 $(lz4 -V 2>&1 | sed -n 's/.* v\([0-9.]*\).*/\1/p' | head -n 1)${HEALTHLOG_BUILD:+, healthlog $HEALTHLOG_BUILD}."

@@ -140,6 +140,27 @@ struct SealedTableCopyTests {
         #expect(cipher.openedCount(.batchTable) >= lastIndex.entries.count, "the last segment's tables opened")
     }
 
+    @Test("verify says which segment index holds a sealed copy of its tables that does not open, at the copy's byte offset; current copies verify clean")
+    func verifyChecksCopies() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let (handle, _) = try fixture.fresh()
+        #expect(try handle.verify().problems.isEmpty)
+
+        let (name, index) = try #require(try fixture.indexes().first)
+        let path = SegmentIndex.path(fixture.store.layout, name)
+        let bytes = try ByteSurgery.read(path)
+        var copy = index.sealedCopy
+        copy[copy.count / 2] ^= 1
+        try ByteSurgery.write(Self.spliced(bytes, old: index.sealedCopy.count, copy: copy), to: path)
+        let (damaged, _) = try fixture.fresh()
+        let problems = try damaged.verify().problems
+        let at = bytes.count - index.sealedCopy.count
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("\(name.baseSeq)") == true && problems.first?.contains("at byte \(at): the sealed copy of its batch tables does not open") == true, "\(problems)")
+        #expect(try CompactionTests.raw(damaged) == fixture.raw, "a reader ignores the copy")
+    }
+
     @Test("Appends, reindex, compact, rekey, recover and restore --encrypt each leave every segment index with a current sealed copy; a plaintext store's indexes hold none")
     func writersKeepCopiesCurrent() throws {
         let fixture = try Fixture()

@@ -10,14 +10,19 @@ extension UUIDFingerprintRun {
     static func pageCount(bodyBytes: Int) -> Int { (bodyBytes + pageBytes - 1) / pageBytes }
 
     /// The body of a sealed run, read a page at a time: each page is its own unit (unit
-    /// number = page number), opened from the file when a read needs it and kept in a few
-    /// slots, so a run of any size holds ``slots`` pages in memory, not its body. The run
+    /// number = page number), opened from the file when a read needs it and kept in a slot.
+    /// A run of up to ``wholePages`` pages (a UUID index run of about a million events) has
+    /// a slot for every page, so once checked it is read without opening a page again (an
+    /// append looks up each of its UUIDs); a larger one has ``slots``, so it holds that many
+    /// pages in memory, not its body. The run
     /// was checked whole when it opened; a page that does not open later (the file changed
     /// under the process) reads as zeros and marks the run damaged (``failedPage``), which
     /// lookups and cursors check before they trust what they read.
     final class SealedPages {
-        /// Pages held at a time.
+        /// Pages held at a time by a run of more than ``wholePages`` pages.
         static let slots = 32
+        /// The most pages a run holds all of (4 MiB of plaintext).
+        static let wholePages = 1024
         /// The u64 words in a page.
         private static let pageWords = UUIDFingerprintRun.pageBytes / 8
 
@@ -33,26 +38,36 @@ extension UUIDFingerprintRun {
         private let held: Mutex<Held>
         /// Whether a page did not open (read without the lock, by cursors at every key).
         private let failed = Atomic<Bool>(false)
+        /// The page slots: one per page for a run of up to the `wholePages` it was made with,
+        /// else ``slots``.
+        let slotCount: Int
 
         /// The slots: page numbers (−1 for none), their plaintext, the stored bytes of the
         /// page being opened.
         private struct Held {
-            var pages = [Int](repeating: -1, count: SealedPages.slots)
-            var plain = [UInt8](repeating: 0, count: SealedPages.slots * UUIDFingerprintRun.pageBytes)
+            var pages: [Int]
+            var plain: [UInt8]
             var stored: [UInt8] = []
             var failedPage: Int?
+
+            init(slots: Int) {
+                pages = [Int](repeating: -1, count: slots)
+                plain = [UInt8](repeating: 0, count: slots * UUIDFingerprintRun.pageBytes)
+            }
         }
 
         /// The sealed body of `bodyBytes` plaintext bytes of the run file open at `fd`, its
         /// units placed after `prefix` (the header's first ``UUIDFingerprintRun/placeLength``
-        /// bytes) and sealed with `cipher`. Takes `fd`, which it closes.
-        init(_ fd: FileDescriptor, cipher: StoreCipher, prefix: [UInt8], bodyBytes: Int) {
+        /// bytes) and sealed with `cipher`, holding all of its pages when there are at most
+        /// `wholePages`. Takes `fd`, which it closes.
+        init(_ fd: FileDescriptor, cipher: StoreCipher, prefix: [UInt8], bodyBytes: Int, wholePages: Int = SealedPages.wholePages) {
             self.fd = fd
             self.cipher = cipher
             self.prefix = prefix
             self.bodyBytes = bodyBytes
             pageCount = UUIDFingerprintRun.pageCount(bodyBytes: bodyBytes)
-            held = Mutex(Held())
+            slotCount = pageCount <= wholePages ? max(pageCount, 1) : Self.slots
+            held = Mutex(Held(slots: slotCount))
         }
 
         deinit { fd.close() }
@@ -73,7 +88,7 @@ extension UUIDFingerprintRun {
             let page = w / Self.pageWords
             guard page < pageCount else { return 0 }
             return held.withLock { held in
-                let slot = page % Self.slots
+                let slot = page % slotCount
                 guard held.pages[slot] == page || load(page, &held) else { return 0 }
                 return held.plain.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: (slot * Self.pageWords + w % Self.pageWords) * 8, as: UInt64.self)) }
             }
@@ -88,7 +103,7 @@ extension UUIDFingerprintRun {
         /// Reads and opens page `page` into its slot; `false` (the page noted as failed) when
         /// it cannot be read whole or does not open.
         private func load(_ page: Int, _ held: inout Held) -> Bool {
-            let slot = page % Self.slots
+            let slot = page % slotCount
             held.pages[slot] = -1
             let length = min(UUIDFingerprintRun.pageBytes, bodyBytes - page * UUIDFingerprintRun.pageBytes)
             SegmentFile.resize(&held.stored, to: length + StoreCipher.overhead)

@@ -122,8 +122,13 @@ final class UUIDFingerprintRun {
     /// Opens and checks the run at `path`, its body sealed with `cipher` (`nil`: a plaintext
     /// store's run); `nil` if unusable (damaged, another layout, or a sealed page that does
     /// not open), after telling `damage` where (a byte offset) and what failed. Its bucket
-    /// directory holds up to `directoryEntries` entries (a power of two; tests make it small).
-    init?(path: String, cipher: StoreCipher?, directoryEntries: Int = maxDirectoryEntries, damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }) {
+    /// directory holds up to `directoryEntries` entries (a power of two; tests make it small);
+    /// a sealed body of at most `wholePages` pages is held whole once checked (tests make it
+    /// small too).
+    init?(
+        path: String, cipher: StoreCipher?, directoryEntries: Int = maxDirectoryEntries, wholePages: Int = SealedPages.wholePages,
+        damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }
+    ) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
         var keptOpen = false
         defer { if !keptOpen { fd.close() } }
@@ -191,9 +196,10 @@ final class UUIDFingerprintRun {
         }
         let word: (Int) -> UInt64
         if let cipher {
-            // Every page opened in turn, a few held at a time; lookups open again those they read.
+            // Every page opened in turn; a large run holds a few at a time, and lookups open again those they read.
             let sealed = SealedPages(
-                fd, cipher: cipher, prefix: Array(header[0..<Self.placeLength]), bodyBytes: 8 * Self.words(count: n, lowBits: lowBits, blockBits: blockBits).total)
+                fd, cipher: cipher, prefix: Array(header[0..<Self.placeLength]), bodyBytes: 8 * Self.words(count: n, lowBits: lowBits, blockBits: blockBits).total,
+                wholePages: wholePages)
             keptOpen = true
             if let page = sealed.check() {
                 damage(SealedPages.offset(ofPage: page), "sealed page \(page) does not open")

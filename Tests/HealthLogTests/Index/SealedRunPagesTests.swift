@@ -34,8 +34,9 @@ struct SealedRunPagesTests {
         let cipher = try UUIDFingerprintRunStreamTests.cipher(unit)
         let (keys, plainPath, sealedPath) = try Self.runs(300_000, cipher: cipher, in: dir)
         let plain = try #require(UUIDFingerprintRun(path: plainPath, cipher: nil))
-        let sealed = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher))
-        let sparse = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher, directoryEntries: 64))
+        let sealed = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher, wholePages: 16))
+        let sparse = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher, directoryEntries: 64, wholePages: 16))
+        let whole = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher))
         #expect(sealed.byteCount / UUIDFingerprintRun.sealedPageBytes > 4 * UUIDFingerprintRun.SealedPages.slots, "more pages than the slots hold")
         #expect(sparse.bucketsPerEntry > 1_000 && sparse.directoryBytes <= 64 * 16)
         var random = SeededRandom(state: 5)
@@ -45,8 +46,9 @@ struct SealedRunPagesTests {
             let expected = Self.blocks(plain, fingerprint)
             #expect(Self.blocks(sealed, fingerprint) == expected)
             #expect(Self.blocks(sparse, fingerprint) == expected)
+            #expect(Self.blocks(whole, fingerprint) == expected)
         }
-        #expect(sealed.keys() == keys && sparse.keys() == keys)
+        #expect(sealed.keys() == keys && sparse.keys() == keys && whole.keys() == keys)
         #expect(!sealed.isDamaged)
     }
 
@@ -78,7 +80,7 @@ struct SealedRunPagesTests {
         defer { dir.remove() }
         let cipher = try UUIDFingerprintRunStreamTests.cipher(.xchacha20Poly1305)
         let (keys, _, sealedPath) = try Self.runs(300_000, cipher: cipher, in: dir)
-        let run = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher))
+        let run = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher, wholePages: 16))
         let k = keys.count / 2
         let page = (run.fieldOffset(k) - UUIDFingerprintRun.headerLength) / UUIDFingerprintRun.sealedPageBytes
         try ByteSurgery.flip(sealedPath, at: run.fieldOffset(k) + 50)
@@ -95,9 +97,24 @@ struct SealedRunPagesTests {
         #expect(throws: HealthLogError.self) { try UUIDFingerprintRun.writeMerged([run], cipher: cipher, directory: dir.path + "/merged") }
     }
 
+    @Test("A sealed run of up to the whole-run limit is opened once, its lookups opening no page again; a larger one opens the pages its lookups read")
+    func smallRunsHeldWhole() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let cipher = try UUIDFingerprintRunStreamTests.cipher(.aes256GCM)
+        let (keys, _, sealedPath) = try Self.runs(100_000, cipher: cipher, in: dir)
+        for (limit, reopens) in [(UUIDFingerprintRun.SealedPages.wholePages, false), (16, true)] {
+            let run = try #require(UUIDFingerprintRun(path: sealedPath, cipher: cipher, wholePages: limit))
+            let opened = cipher.openedCount(.derivedFile)
+            for k in stride(from: 0, to: keys.count, by: 101) { _ = Self.blocks(run, UInt32(keys[k] >> 32)) }
+            #expect((cipher.openedCount(.derivedFile) > opened) == reopens, "limit \(limit)")
+        }
+    }
+
     @Test("A run's memory beside its mapping is bounded: the page slots, and a directory of at most the cap's entries however many buckets")
     func bounds() throws {
         #expect(UUIDFingerprintRun.SealedPages.slots * UUIDFingerprintRun.pageBytes <= 1 << 17)
+        #expect(UUIDFingerprintRun.SealedPages.wholePages * UUIDFingerprintRun.pageBytes <= 4 << 20)
         #expect(UUIDFingerprintRun.maxDirectoryEntries * 16 <= 4 << 20)
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

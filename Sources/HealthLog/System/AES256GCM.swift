@@ -67,13 +67,8 @@ enum AES256GCM {
             }
             return
         }
-        let body = UnsafeMutableRawBufferPointer(rebasing: out[saltLength + nonceLength..<out.count - tagLength])
         let sealed = run(encrypt: true, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength]), key: key, prepared: prepared, associated: associated) { context in
-            var written: Int32 = 0
-            guard plaintext.isEmpty || EVP_EncryptUpdate(context, body.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1,
-                EVP_EncryptFinal_ex(context, body.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
-            else { return false }
-            return EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), out.baseAddress! + out.count - tagLength) == 1
+            finishSealing(context, plaintext, into: out.baseAddress! + saltLength + nonceLength, tag: out.baseAddress! + out.count - tagLength)
         }
         precondition(sealed, "OpenSSL's AES-256-GCM seals")
     }
@@ -108,12 +103,30 @@ enum AES256GCM {
     ) -> Bool {
         let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
         return run(encrypt: false, salt: UnsafeRawBufferPointer(rebasing: sealed[..<(saltLength + nonceLength)]), key: key, prepared: prepared, associated: associated) { context in
-            var written: Int32 = 0
-            guard body.isEmpty || EVP_DecryptUpdate(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1,
-                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), UnsafeMutableRawPointer(mutating: sealed.baseAddress! + sealed.count - tagLength)) == 1
-            else { return false }
-            return EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
+            finishOpening(context, body, tag: sealed.baseAddress! + sealed.count - tagLength, into: out)
         }
+    }
+
+    /// Feeds `plaintext` to `context` (started for sealing, its associated data given),
+    /// writing the ciphertext (as long) at `body` and the tag (``tagLength`` bytes) at `tag`;
+    /// `false` when OpenSSL fails.
+    static func finishSealing(_ context: OpaquePointer, _ plaintext: UnsafeRawBufferPointer, into body: UnsafeMutableRawPointer, tag: UnsafeMutableRawPointer) -> Bool {
+        var written: Int32 = 0
+        return (plaintext.isEmpty
+            || EVP_EncryptUpdate(context, body.assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1)
+            && EVP_EncryptFinal_ex(context, body.assumingMemoryBound(to: UInt8.self), &written) == 1
+            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), tag) == 1
+    }
+
+    /// Feeds the ciphertext `body` to `context` (started for opening, its associated data
+    /// given), writing the plaintext into `out` (as long), and checks the tag at `tag`;
+    /// `false` when it does not verify.
+    static func finishOpening(_ context: OpaquePointer, _ body: UnsafeRawBufferPointer, tag: UnsafeRawPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
+        var written: Int32 = 0
+        return (body.isEmpty
+            || EVP_DecryptUpdate(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1)
+            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), UnsafeMutableRawPointer(mutating: tag)) == 1
+            && EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
     }
 
     /// The implementation for a unit of `count` bytes: OpenSSL where libsodium's cannot

@@ -1,4 +1,3 @@
-internal import CCrypto
 internal import CSodium
 import Synchronization
 
@@ -79,13 +78,8 @@ package final class ScratchCipher: Sendable {
             let prefix = out.baseAddress!
             prefix.initializeMemory(as: UInt8.self, repeating: 0, count: Self.prefixLength)
             prefix.storeBytes(of: nonce.littleEndian, as: UInt64.self)
-            let tag = prefix + out.count - AES256GCM.tagLength
             let sealed = contexts.sealing.run(nonce: UnsafeRawPointer(prefix), associated: associated) { context in
-                var written: Int32 = 0
-                return (plaintext.isEmpty
-                    || EVP_EncryptUpdate(context, (prefix + Self.prefixLength).assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1)
-                    && EVP_EncryptFinal_ex(context, tag.assumingMemoryBound(to: UInt8.self), &written) == 1
-                    && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(AES256GCM.tagLength), tag) == 1
+                AES256GCM.finishSealing(context, plaintext, into: prefix + Self.prefixLength, tag: prefix + out.count - AES256GCM.tagLength)
             }
             precondition(sealed, "OpenSSL's AES-256-GCM seals")
         }
@@ -109,15 +103,10 @@ package final class ScratchCipher: Sendable {
             // The bytes after the nonce are zero in every block sealed here.
             let padding = UnsafeRawBufferPointer(rebasing: sealed[AES256GCM.nonceLength..<Self.prefixLength])
             let body = UnsafeRawBufferPointer(rebasing: sealed[Self.prefixLength..<sealed.count - AES256GCM.tagLength])
-            let tag = UnsafeMutableRawPointer(mutating: sealed.baseAddress! + sealed.count - AES256GCM.tagLength)
             let opened =
                 !padding.contains { $0 != 0 }
                 && contexts.opening.run(nonce: sealed.baseAddress!, associated: associated) { context in
-                    var written: Int32 = 0
-                    return (body.isEmpty
-                        || EVP_DecryptUpdate(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1)
-                        && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(AES256GCM.tagLength), tag) == 1
-                        && EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
+                    AES256GCM.finishOpening(context, body, tag: sealed.baseAddress! + sealed.count - AES256GCM.tagLength, into: out)
                 }
             if !opened, let base = out.baseAddress { sodium_memzero(base, out.count) }
             return opened

@@ -70,7 +70,7 @@ struct UUIDBloom {
         probes = Self.probes(bitsPerUUID: blocks * 512 / max(count, 1))
     }
 
-    /// The bits per UUID that give the fewest false positives to a filter of
+    /// The probes (bits set per UUID) that give the fewest false positives to a filter of
     /// `bitsPerUUID` bits per UUID: about ln 2 of them (3 at 4 bits, 5 at 8), at most 7
     /// (more probes cost a lookup time for little gain).
     static func probes(bitsPerUUID: Int) -> Int {

@@ -59,8 +59,8 @@ final class StoreCipher: Sendable {
     private let currentCipher: UnitCipher
     private let currentUnitKeys: AES256GCM.UnitKeys?
     /// What the ciphers of older epochs keep of their keys, made when a unit of the epoch
-    /// is first opened.
-    private let olderUnitKeys = Mutex<[UInt32: AES256GCM.UnitKeys]>([:])
+    /// is first opened (in an array: see ``AES256GCM/UnitKeys``'s salts).
+    private let olderUnitKeys = Mutex<[(epoch: UInt32, keys: AES256GCM.UnitKeys?)]>([])
 
     /// What `epoch`'s cipher keeps of its key `key` (``UnitCipher/prepare(_:)``).
     private func unitKeys(of epoch: UInt32, key: SecretBytes) -> AES256GCM.UnitKeys? {
@@ -68,9 +68,9 @@ final class StoreCipher: Sendable {
         let cipher = cipher(of: epoch)
         guard cipher == .aes256GCM else { return nil }
         return olderUnitKeys.withLock { older in
-            if let kept = older[epoch] { return kept }
+            if let kept = older.first(where: { $0.epoch == epoch }) { return kept.keys }
             let made = cipher.prepare(key)
-            older[epoch] = made
+            older.append((epoch, made))
             return made
         }
     }

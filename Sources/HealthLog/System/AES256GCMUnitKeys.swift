@@ -4,7 +4,7 @@ import Synchronization
 extension AES256GCM {
     /// What a unit belongs to when a writer chooses its salt: the units one process seals
     /// into one scope share a salt, so one unit key (``UnitKeys/drawSalt(for:sealing:into:)``).
-    enum SaltScope: Hashable, Sendable {
+    enum SaltScope: Equatable, Sendable {
         /// The units of one segment file: its base sequence number and generation.
         case segment(base: UInt64, generation: UInt32)
         /// The units of the derived files (indexes) the process writes.
@@ -37,20 +37,45 @@ extension AES256GCM {
         /// The slots; `nil` when no guarded memory is to be had (every unit key is then derived).
         private let room: GuardedRoom?
 
-        /// The salt whose unit key each slot holds, and the slot the next salt takes.
+        /// The salt whose unit key each slot holds (`nil` while one is derived into it), how
+        /// many calls use each slot now (a slot in use is never taken for another salt), and
+        /// the slot the next salt takes.
         private struct Slots {
             var salts = [Salt?](repeating: nil, count: UnitKeys.slotCount)
+            var users = [Int](repeating: 0, count: UnitKeys.slotCount)
             var next = 0
+
+            /// The slot that holds `salt`, or a free one taken for it (`fresh`), marked used;
+            /// `nil` when every slot is in use.
+            mutating func use(_ salt: Salt) -> (index: Int, fresh: Bool)? {
+                if let index = salts.firstIndex(of: salt) {
+                    users[index] += 1
+                    return (index, false)
+                }
+                for step in 0..<UnitKeys.slotCount {
+                    let index = (next + step) % UnitKeys.slotCount
+                    guard users[index] == 0 else { continue }
+                    next = (index + 1) % UnitKeys.slotCount
+                    salts[index] = nil
+                    users[index] = 1
+                    return (index, true)
+                }
+                return nil
+            }
         }
         private let slots = Mutex(Slots())
 
-        /// A salt a writer drew, with what it sealed under it so far.
+        /// A salt a writer drew for a scope, with what it sealed under it so far.
         private struct Drawn {
+            var scope: SaltScope
             var salt: Salt
             var units: Int
             var bytes: Int
         }
-        private let drawn = Mutex<[SaltScope: Drawn]>([:])
+        /// The salts drawn, a few scopes' (an array, not a dictionary: a dictionary's type
+        /// made at run time looks up its key's conformances, about 0.1 million instructions
+        /// at a process's first use).
+        private let drawn = Mutex<[Drawn]>([])
 
         /// The unit keys of `key`.
         init(_ key: SecretBytes) {
@@ -64,54 +89,49 @@ extension AES256GCM {
         /// this process or whose salt has sealed its most.
         func drawSalt(for scope: SaltScope, sealing count: Int, into out: UnsafeMutableRawPointer) {
             let salt = drawn.withLock { drawn -> Salt in
-                if var current = drawn[scope], current.units < Self.unitsPerSalt, current.bytes + count <= Self.bytesPerSalt {
-                    current.units += 1
-                    current.bytes += count
-                    drawn[scope] = current
-                    return current.salt
+                let index = drawn.firstIndex { $0.scope == scope }
+                if let index, drawn[index].units < Self.unitsPerSalt, drawn[index].bytes + count <= Self.bytesPerSalt {
+                    drawn[index].units += 1
+                    drawn[index].bytes += count
+                    return drawn[index].salt
                 }
-                // A writer moves on from a segment for good: old scopes are let go rather than kept.
-                if drawn.count >= 8 { drawn.removeAll() }
                 var fresh = Salt(low: 0, high: 0)
                 withUnsafeMutableBytes(of: &fresh) { randombytes_buf($0.baseAddress!, saltLength) }
-                drawn[scope] = Drawn(salt: fresh, units: 1, bytes: count)
+                let entry = Drawn(scope: scope, salt: fresh, units: 1, bytes: count)
+                if let index {
+                    drawn[index] = entry
+                } else {
+                    // A writer moves on from a segment for good: old scopes are let go rather than kept.
+                    if drawn.count >= 8 { drawn.removeAll() }
+                    drawn.append(entry)
+                }
                 return fresh
             }
             salt.store(at: out)
         }
 
         /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes) and, where
-        /// libsodium's AES-256-GCM runs, its expanded key; both on the stack, wiped after.
-        /// Taken from a slot when one holds the salt, else derived and kept in a slot.
+        /// libsodium's AES-256-GCM runs, its expanded key: from the slot that holds the salt,
+        /// else derived into a slot not in use (on the stack, wiped after, when all are).
         func withUnitKey<R>(salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>, UnsafePointer<crypto_aead_aes256gcm_state>?) -> R) -> R {
-            guard let room else { return AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { body($0, nil) } }
             let wanted = Salt(salt.baseAddress!)
-            return withUnsafeTemporaryAllocation(byteCount: Self.slotLength, alignment: 16) { slot in
-                let base = slot.baseAddress!
-                defer { sodium_memzero(base, slot.count) }
-                let kept = slots.withLock { slots -> Bool in
-                    guard let index = slots.salts.firstIndex(of: wanted) else { return false }
-                    base.copyMemory(from: room.base + index * Self.slotLength, byteCount: Self.slotLength)
-                    return true
-                }
-                let state = (base + Self.stateOffset).assumingMemoryBound(to: crypto_aead_aes256gcm_state.self)
-                if !kept {
-                    AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { base.copyMemory(from: $0, byteCount: keyLength) }
-                    if isFast { _ = crypto_aead_aes256gcm_beforenm(state, base.assumingMemoryBound(to: UInt8.self)) }
-                    slots.withLock { slots in
-                        let index = slots.next
-                        slots.next = (index + 1) % Self.slotCount
-                        (room.base + index * Self.slotLength).copyMemory(from: base, byteCount: Self.slotLength)
-                        slots.salts[index] = wanted
-                    }
-                }
-                return body(base.assumingMemoryBound(to: UInt8.self), isFast ? UnsafePointer(state) : nil)
+            guard let room, let (index, fresh) = slots.withLock({ $0.use(wanted) }) else {
+                return AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { body($0, nil) }
             }
+            defer { slots.withLock { $0.users[index] -= 1 } }
+            let base = room.base + index * Self.slotLength
+            let state = (base + Self.stateOffset).assumingMemoryBound(to: crypto_aead_aes256gcm_state.self)
+            if fresh {
+                AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { base.copyMemory(from: $0, byteCount: keyLength) }
+                if isFast { _ = crypto_aead_aes256gcm_beforenm(state, base.assumingMemoryBound(to: UInt8.self)) }
+                slots.withLock { $0.salts[index] = wanted }
+            }
+            return body(base.assumingMemoryBound(to: UInt8.self), isFast ? UnsafePointer(state) : nil)
         }
     }
 
     /// A 12-byte salt, compared as two words.
-    struct Salt: Hashable, Sendable {
+    struct Salt: Equatable, Sendable {
         var low: UInt64
         var high: UInt32
 

@@ -5,7 +5,7 @@ package enum UnitCipher: UInt8, Sendable, CaseIterable {
     /// XChaCha20-Poly1305 (libsodium): fast on any CPU; the cipher of every entry of a
     /// version 2 slot file, which names none.
     case xchacha20Poly1305 = 1
-    /// AES-256-GCM with a key per unit (``AES256GCM``): about half the work on a CPU with AES
+    /// AES-256-GCM with keys derived per salt (``AES256GCM``): about half the work on a CPU with AES
     /// instructions, read by any CPU.
     case aes256GCM = 2
 

@@ -139,7 +139,7 @@ struct BatchHeader: Equatable, Sendable {
         payload.append(UInt16(groups.count))
         payload.append(UInt16(0))
         if let place {
-            let unit = place.cipher.seal(encodedTable(), .batchTable, place: place.tableBytes(fixedFields: payload.bytes))
+            let unit = place.cipher.seal(encodedTable(), .batchTable, place: place.tableBytes(fixedFields: payload.bytes), scope: place.scope)
             payload.append(bytes: unit)
             payload.append(framesCRC)
         } else {

@@ -12,6 +12,9 @@ struct BatchPlace: Sendable {
     /// The batch header's offset in the segment file.
     let offset: Int
 
+    /// The units of the batch's segment, whose salt a writer shares (``AES256GCM/UnitKeys``).
+    var scope: AES256GCM.SaltScope { .segment(base: segmentBase, generation: generation) }
+
     /// The associated place of the batch's table: the batch's place and the header's fixed
     /// fields (`fixedFields`, from the tag to the padding), so none of those can change
     /// either.
@@ -95,7 +98,7 @@ extension BatchHeader {
             bytes.withUnsafeBytes { raw in
                 frames.withUnsafeMutableBytes { out in
                     place.cipher.seal(
-                        UnsafeRawBufferPointer(rebasing: raw[at..<at + length]), .groupFrame, place: groupPlace,
+                        UnsafeRawBufferPointer(rebasing: raw[at..<at + length]), .groupFrame, place: groupPlace, scope: place.scope,
                         into: UnsafeMutableRawBufferPointer(rebasing: out[unitStart...]))
                 }
             }

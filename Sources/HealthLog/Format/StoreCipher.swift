@@ -50,14 +50,30 @@ final class StoreCipher: Sendable {
         associatedHead = FormatConstants.unitAssociatedTag + storeID.bytes
         currentKey = keys[current]!
         currentCipher = ciphers[current] ?? .xchacha20Poly1305
-        currentPrepared = currentCipher.prepare(currentKey)
+        currentUnitKeys = currentCipher.prepare(currentKey)
     }
 
     /// The current epoch's key and cipher, which nearly every unit names: taken without a
     /// dictionary lookup, with what the cipher keeps of the key (``UnitCipher/prepare(_:)``).
     private let currentKey: SecretBytes
     private let currentCipher: UnitCipher
-    private let currentPrepared: SecretBytes?
+    private let currentUnitKeys: AES256GCM.UnitKeys?
+    /// What the ciphers of older epochs keep of their keys, made when a unit of the epoch
+    /// is first opened (in an array: see ``AES256GCM/UnitKeys``'s salts).
+    private let olderUnitKeys = Mutex<[(epoch: UInt32, keys: AES256GCM.UnitKeys?)]>([])
+
+    /// What `epoch`'s cipher keeps of its key `key` (``UnitCipher/prepare(_:)``).
+    private func unitKeys(of epoch: UInt32, key: SecretBytes) -> AES256GCM.UnitKeys? {
+        if epoch == currentEpoch { return currentUnitKeys }
+        let cipher = cipher(of: epoch)
+        guard cipher == .aes256GCM else { return nil }
+        return olderUnitKeys.withLock { older in
+            if let kept = older.first(where: { $0.epoch == epoch }) { return kept.keys }
+            let made = cipher.prepare(key)
+            older.append((epoch, made))
+            return made
+        }
+    }
 
     /// The key of `epoch`; `nil` when no slot holds it.
     private func key(of epoch: UInt32) -> SecretBytes? {
@@ -99,21 +115,25 @@ final class StoreCipher: Sendable {
     var epochs: [UInt32] { keys.epochs.sorted() }
 
     /// Seals `plaintext` as a unit of `purpose` at `place` into `out`, which is exactly
-    /// `plaintext.count + overhead` bytes.
-    func seal(_ plaintext: UnsafeRawBufferPointer, _ purpose: Purpose, place: [UInt8], into out: UnsafeMutableRawBufferPointer) {
+    /// `plaintext.count + overhead` bytes; the units this process seals in one `scope`
+    /// share a salt under AES-256-GCM (``AES256GCM/UnitKeys``).
+    func seal(
+        _ plaintext: UnsafeRawBufferPointer, _ purpose: Purpose, place: [UInt8], scope: AES256GCM.SaltScope = .derivedFiles, into out: UnsafeMutableRawBufferPointer
+    ) {
         precondition(out.count == plaintext.count + Self.overhead, "a unit's room")
         out.storeBytes(of: currentEpoch.littleEndian, toByteOffset: 0, as: UInt32.self)
         place.withUnsafeBytes { place in
             withAssociatedData(currentEpoch, purpose, place) { associated in
-                currentCipher.seal(plaintext, associated: associated, key: currentKey, prepared: currentPrepared, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
+                currentCipher.seal(
+                    plaintext, associated: associated, key: currentKey, prepared: currentUnitKeys, scope: scope, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
             }
         }
     }
 
-    /// `plaintext` sealed as a unit of `purpose` at `place`.
-    func seal(_ plaintext: [UInt8], _ purpose: Purpose, place: [UInt8]) -> [UInt8] {
+    /// `plaintext` sealed as a unit of `purpose` at `place`, in `scope`.
+    func seal(_ plaintext: [UInt8], _ purpose: Purpose, place: [UInt8], scope: AES256GCM.SaltScope = .derivedFiles) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: plaintext.count + Self.overhead) { out, filled in
-            plaintext.withUnsafeBytes { seal($0, purpose, place: place, into: UnsafeMutableRawBufferPointer(out)) }
+            plaintext.withUnsafeBytes { seal($0, purpose, place: place, scope: scope, into: UnsafeMutableRawBufferPointer(out)) }
             filled = plaintext.count + Self.overhead
         }
     }
@@ -136,7 +156,7 @@ final class StoreCipher: Sendable {
         guard let epoch = Self.epoch(of: unit), let key = key(of: epoch), out.count == unit.count - Self.overhead else { return false }
         return withAssociatedData(epoch, purpose, place) { associated in
             cipher(of: epoch).open(
-                UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, prepared: epoch == currentEpoch ? currentPrepared : nil, into: out)
+                UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, prepared: unitKeys(of: epoch, key: key), into: out)
         }
     }
 

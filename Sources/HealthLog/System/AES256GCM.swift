@@ -1,12 +1,14 @@
 internal import CCrypto
 internal import CSodium
 
-/// AES-256-GCM (OpenSSL's EVP `AES-256-GCM`), sealing each unit under a key of its own:
+/// AES-256-GCM (OpenSSL's EVP `AES-256-GCM`), sealing units under keys derived per salt:
 /// the unit's 24 random bytes are a 12-byte *subkey salt* and the 12-byte GCM nonce, and
 /// the unit's key is BLAKE2b-256 (`crypto_generichash`) keyed with the data key over
-/// ``subkeyContext`` ‖ the salt. So no key seals more than one unit unless two 96-bit salts
-/// drawn at random repeat, and a nonce repeats under one key only when 192 random bits do:
-/// GCM's limit of 2^32 random nonces per key never comes near.
+/// ``subkeyContext`` ‖ the salt. A writer seals the units it writes into one segment (or
+/// into derived files) under one salt of its own, at most ``UnitKeys/unitsPerSalt`` units
+/// and ``UnitKeys/bytesPerSalt`` bytes, each under a fresh random nonce: GCM's limit of
+/// 2^32 random nonces per key never comes near. A reader keeps the unit keys of the last
+/// salts it met (``UnitKeys``), so it derives one per salt, not per unit.
 ///
 /// A sealed unit is laid out as `salt ‖ nonce ‖ ciphertext ‖ tag`, as long as an
 /// ``XChaCha20Poly1305`` unit (``overhead`` bytes more than its plaintext). Where the CPU
@@ -50,61 +52,71 @@ enum AES256GCM {
 
     /// Seals `plaintext` under `key`, bound to `associated` (authenticated, not stored),
     /// into `out` (exactly `plaintext.count + overhead` bytes); with `implementation`, by
-    /// default the one ``implementation(for:)`` chooses. `prepared`, when given, is
-    /// ``prepare(_:)`` of `key`: the same unit key, derived with less work.
+    /// default the one ``implementation(for:)`` chooses. `keys`, when given, are
+    /// ``UnitKeys`` of `key`: the unit key is taken from them, and with `scope` the salt is
+    /// the one they keep for it (``UnitKeys/drawSalt(for:sealing:into:)``); the nonce is
+    /// always drawn afresh.
     static func seal(
-        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
-        implementation: Implementation? = nil
+        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, keys: UnitKeys? = nil, scope: SaltScope? = nil,
+        into out: UnsafeMutableRawBufferPointer, implementation: Implementation? = nil
     ) {
         precondition(out.count == plaintext.count + overhead && key.count == keyLength, "a sealed unit's room")
         let prefix = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        randombytes_buf(prefix, saltLength + nonceLength)
-        if (implementation ?? Self.implementation(for: out.count)) == .libsodium {
-            withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey in
-                _ = crypto_aead_aes256gcm_encrypt(
-                    prefix + saltLength + nonceLength, nil, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
-                    associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), nil, prefix + saltLength, unitKey)
-            }
-            return
+        if let keys, let scope {
+            keys.drawSalt(for: scope, sealing: plaintext.count, into: out.baseAddress!)
+            randombytes_buf(prefix + saltLength, nonceLength)
+        } else {
+            randombytes_buf(prefix, saltLength + nonceLength)
         }
-        let sealed = run(encrypt: true, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength]), key: key, prepared: prepared, associated: associated) { context in
-            finishSealing(context, plaintext, into: out.baseAddress! + saltLength + nonceLength, tag: out.baseAddress! + out.count - tagLength)
+        let libsodium = (implementation ?? Self.implementation(for: out.count)) == .libsodium
+        let sealed = withUnitKey(key, keys: keys, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey, state -> Bool in
+            if libsodium {
+                let m = plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                let ad = associated.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                let c = prefix + saltLength + nonceLength
+                let nonce = prefix + saltLength
+                if let state {
+                    _ = crypto_aead_aes256gcm_encrypt_afternm(c, nil, m, UInt64(plaintext.count), ad, UInt64(associated.count), nil, nonce, state)
+                } else {
+                    _ = crypto_aead_aes256gcm_encrypt(c, nil, m, UInt64(plaintext.count), ad, UInt64(associated.count), nil, nonce, unitKey)
+                }
+                return true
+            }
+            return run(encrypt: true, nonce: UnsafeRawPointer(prefix + saltLength), unitKey: unitKey, associated: associated) { context in
+                finishSealing(context, plaintext, into: out.baseAddress! + saltLength + nonceLength, tag: out.baseAddress! + out.count - tagLength)
+            }
         }
         precondition(sealed, "OpenSSL's AES-256-GCM seals")
     }
 
-    /// Opens `sealed` (``seal(_:associated:key:prepared:into:implementation:)``'s output)
+    /// Opens `sealed` (``seal(_:associated:key:keys:scope:into:implementation:)``'s output)
     /// into `out` (exactly `sealed.count - overhead` bytes); `false` when the tag does not verify: another key,
     /// other associated data, or any changed byte; `out` is then zeroed. With
-    /// `implementation` and `prepared`, as ``seal(_:associated:key:prepared:into:implementation:)``.
+    /// `implementation` and `keys`, as ``seal(_:associated:key:keys:scope:into:implementation:)``.
     static func open(
-        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer,
+        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, keys: UnitKeys? = nil, into out: UnsafeMutableRawBufferPointer,
         implementation: Implementation? = nil
     ) -> Bool {
         guard sealed.count >= overhead, out.count == sealed.count - overhead, key.count == keyLength, sealed.count - overhead < Int(Int32.max) else { return false }
-        let opened: Bool
-        if (implementation ?? Self.implementation(for: sealed.count)) == .libsodium {
-            let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            opened = withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey in
-                crypto_aead_aes256gcm_decrypt(
-                    out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, prefix + saltLength + nonceLength, UInt64(sealed.count - saltLength - nonceLength),
-                    associated.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), prefix + saltLength, unitKey) == 0
+        let libsodium = (implementation ?? Self.implementation(for: sealed.count)) == .libsodium
+        let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let opened = withUnitKey(key, keys: keys, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey, state -> Bool in
+            if libsodium {
+                let m = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                let ad = associated.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                let c = prefix + saltLength + nonceLength
+                let clen = UInt64(sealed.count - saltLength - nonceLength)
+                let nonce = prefix + saltLength
+                if let state { return crypto_aead_aes256gcm_decrypt_afternm(m, nil, nil, c, clen, ad, UInt64(associated.count), nonce, state) == 0 }
+                return crypto_aead_aes256gcm_decrypt(m, nil, nil, c, clen, ad, UInt64(associated.count), nonce, unitKey) == 0
             }
-        } else {
-            opened = openWithOpenSSL(sealed, associated: associated, key: key, prepared: prepared, into: out)
+            let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
+            return run(encrypt: false, nonce: UnsafeRawPointer(prefix + saltLength), unitKey: unitKey, associated: associated) { context in
+                finishOpening(context, body, tag: sealed.baseAddress! + sealed.count - tagLength, into: out)
+            }
         }
         if !opened, let base = out.baseAddress { sodium_memzero(base, out.count) }
         return opened
-    }
-
-    /// ``open(_:associated:key:prepared:into:implementation:)`` through OpenSSL's EVP AES-256-GCM.
-    private static func openWithOpenSSL(
-        _ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, into out: UnsafeMutableRawBufferPointer
-    ) -> Bool {
-        let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
-        return run(encrypt: false, salt: UnsafeRawBufferPointer(rebasing: sealed[..<(saltLength + nonceLength)]), key: key, prepared: prepared, associated: associated) { context in
-            finishOpening(context, body, tag: sealed.baseAddress! + sealed.count - tagLength, into: out)
-        }
     }
 
     /// Feeds `plaintext` to `context` (started for sealing, its associated data given),
@@ -135,36 +147,34 @@ enum AES256GCM {
         isFast ? bulk.implementation(for: count) : .openSSL
     }
 
-    /// Starts a context, feeds it `associated`, and runs `body` on it; the context is
-    /// wiped after (``start(_:encrypt:salt:key:prepared:associated:)``).
+    /// Starts a context with `unitKey` and the ``nonceLength``-byte `nonce` (sealing when
+    /// `encrypt`, else opening), feeds it `associated`, and runs `body` on it; the context is
+    /// wiped after.
     private static func run(
-        encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
+        encrypt: Bool, nonce: UnsafeRawPointer, unitKey: UnsafePointer<UInt8>, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
     ) -> Bool {
-        guard cipher != nil, let context = EVP_CIPHER_CTX_new() else { return false }
+        guard let cipher, let context = EVP_CIPHER_CTX_new() else { return false }
         defer { EVP_CIPHER_CTX_free(context) }
-        guard start(context, encrypt: encrypt, salt: saltAndNonce, key: key, prepared: prepared, associated: associated) else { return false }
+        let iv = nonce.assumingMemoryBound(to: UInt8.self)
+        let started = encrypt ? EVP_EncryptInit_ex2(context, cipher, unitKey, iv, nil) : EVP_DecryptInit_ex2(context, cipher, unitKey, iv, nil)
+        var written: Int32 = 0
+        guard started == 1,
+            associated.isEmpty
+                || (encrypt
+                    ? EVP_EncryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))
+                    : EVP_DecryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))) == 1
+        else { return false }
         return body(context)
     }
 
-    /// Derives the unit's key from `key` and the salt (the first ``saltLength`` bytes of
-    /// `saltAndNonce`), starts `context` with it and the nonce that follows (sealing when
-    /// `encrypt`, else opening) and feeds it `associated`; the unit key is wiped after.
-    static func start(
-        _ context: OpaquePointer, encrypt: Bool, salt saltAndNonce: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes?, associated: UnsafeRawBufferPointer
-    ) -> Bool {
-        guard let cipher else { return false }
-        return withUnitKey(key, prepared: prepared, salt: UnsafeRawBufferPointer(rebasing: saltAndNonce[..<saltLength])) { unitKeyBytes in
-            let nonce = saltAndNonce.baseAddress!.assumingMemoryBound(to: UInt8.self) + saltLength
-            let started =
-                encrypt
-                ? EVP_EncryptInit_ex2(context, cipher, unitKeyBytes, nonce, nil) : EVP_DecryptInit_ex2(context, cipher, unitKeyBytes, nonce, nil)
-            var written: Int32 = 0
-            return started == 1
-                && (associated.isEmpty
-                    || (encrypt
-                        ? EVP_EncryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))
-                        : EVP_DecryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))) == 1)
-        }
+    /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes) and, when
+    /// `keys` keep it, libsodium's expanded key; from `keys` when given (``UnitKeys``), else
+    /// derived from `key` alone and wiped after.
+    private static func withUnitKey<R>(
+        _ key: SecretBytes, keys: UnitKeys?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>, UnsafePointer<crypto_aead_aes256gcm_state>?) -> R
+    ) -> R {
+        if let keys { return keys.withUnitKey(salt: salt, body) }
+        return withUnitKey(key, prepared: nil, salt: salt) { body($0, nil) }
     }
 
     /// `key` made ready for deriving unit keys: BLAKE2b-256's state keyed with it and fed
@@ -192,7 +202,7 @@ enum AES256GCM {
     /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes): BLAKE2b-256
     /// keyed with `key` over ``subkeyContext`` ‖ the salt, wiped after; continued from
     /// `prepared` (``prepare(_:)`` of `key`) when given.
-    private static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+    static func withUnitKey<R>(_ key: SecretBytes, prepared: SecretBytes?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>) -> R) -> R {
         var unitKey = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         return withUnsafeMutableBytes(of: &unitKey) { unitKey in
             defer { sodium_memzero(unitKey.baseAddress, unitKey.count) }

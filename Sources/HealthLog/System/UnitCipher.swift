@@ -5,7 +5,7 @@ package enum UnitCipher: UInt8, Sendable, CaseIterable {
     /// XChaCha20-Poly1305 (libsodium): fast on any CPU; the cipher of every entry of a
     /// version 2 slot file, which names none.
     case xchacha20Poly1305 = 1
-    /// AES-256-GCM with a key per unit (``AES256GCM``): about half the work on a CPU with AES
+    /// AES-256-GCM with keys derived per salt (``AES256GCM``): about half the work on a CPU with AES
     /// instructions, read by any CPU.
     case aes256GCM = 2
 
@@ -34,27 +34,32 @@ package enum UnitCipher: UInt8, Sendable, CaseIterable {
         self = cipher
     }
 
-    /// What this cipher keeps of `key` to seal and open units faster (``AES256GCM/prepare(_:)``);
-    /// `nil` for a cipher that needs nothing, or when it cannot be made.
-    func prepare(_ key: SecretBytes) -> SecretBytes? {
-        self == .aes256GCM ? AES256GCM.prepare(key) : nil
+    /// What this cipher keeps of `key` to seal and open units faster (``AES256GCM/UnitKeys``);
+    /// `nil` for a cipher that needs nothing.
+    func prepare(_ key: SecretBytes) -> AES256GCM.UnitKeys? {
+        self == .aes256GCM ? AES256GCM.UnitKeys(key) : nil
     }
 
     /// Seals `plaintext` under `key` (with `prepared`, ``prepare(_:)`` of it, when given),
-    /// bound to `associated`, into `out` (exactly `plaintext.count + overhead` bytes).
-    func seal(_ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer) {
+    /// bound to `associated`, into `out` (exactly `plaintext.count + overhead` bytes). With
+    /// `prepared`, AES-256-GCM seals the units of one `scope` under one salt
+    /// (``AES256GCM/UnitKeys/drawSalt(for:sealing:into:)``).
+    func seal(
+        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: AES256GCM.UnitKeys? = nil,
+        scope: AES256GCM.SaltScope = .derivedFiles, into out: UnsafeMutableRawBufferPointer
+    ) {
         switch self {
         case .xchacha20Poly1305: XChaCha20Poly1305.seal(plaintext, associated: associated, key: key, into: out)
-        case .aes256GCM: AES256GCM.seal(plaintext, associated: associated, key: key, prepared: prepared, into: out)
+        case .aes256GCM: AES256GCM.seal(plaintext, associated: associated, key: key, keys: prepared, scope: scope, into: out)
         }
     }
 
     /// Opens `sealed` into `out` (exactly `sealed.count - overhead` bytes); `false` when its
-    /// tag does not verify. `prepared` as for ``seal(_:associated:key:prepared:into:)``.
-    func open(_ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer) -> Bool {
+    /// tag does not verify. `prepared` as for ``seal(_:associated:key:prepared:scope:into:)``.
+    func open(_ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: AES256GCM.UnitKeys? = nil, into out: UnsafeMutableRawBufferPointer) -> Bool {
         switch self {
         case .xchacha20Poly1305: XChaCha20Poly1305.open(sealed, associated: associated, key: key, into: out)
-        case .aes256GCM: AES256GCM.open(sealed, associated: associated, key: key, prepared: prepared, into: out)
+        case .aes256GCM: AES256GCM.open(sealed, associated: associated, key: key, keys: prepared, into: out)
         }
     }
 }

@@ -125,27 +125,27 @@ struct AES256GCMImplementationTests {
         }
     }
 
-    @Test("A key prepared once derives the same unit keys: units sealed with it open without it, and the other way round, in both implementations")
+    @Test("A key's kept unit keys are the derived ones: units sealed with them (under a shared salt) open without them, and the other way round, in both implementations")
     func preparedKey() throws {
         let key = try SecretBytes.random(count: 32)
-        let prepared = try #require(AES256GCM.prepare(key))
-        let other = try #require(AES256GCM.prepare(try SecretBytes.random(count: 32)))
+        let prepared = AES256GCM.UnitKeys(key)
+        let other = AES256GCM.UnitKeys(try SecretBytes.random(count: 32))
         let plaintext = UnitCipherTests.plaintext, associated = UnitCipherTests.associated
         let paths = AES256GCM.isFast ? [false, true] : [true]
         for openSSL in paths {
-            for (sealWith, openWith) in [(prepared, nil), (nil, prepared)] as [(SecretBytes?, SecretBytes?)] {
+            for (sealWith, openWith) in [(prepared, nil), (nil, prepared)] as [(AES256GCM.UnitKeys?, AES256GCM.UnitKeys?)] {
                 var sealed = [UInt8](repeating: 0, count: plaintext.count + AES256GCM.overhead)
                 plaintext.withUnsafeBytes { p in
-                    associated.withUnsafeBytes { a in sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, prepared: sealWith, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
+                    associated.withUnsafeBytes { a in sealed.withUnsafeMutableBytes { AES256GCM.seal(p, associated: a, key: key, keys: sealWith, scope: .derivedFiles, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
                 }
                 var out = [UInt8](repeating: 0, count: plaintext.count)
                 let opened = sealed.withUnsafeBytes { s in
-                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, prepared: openWith, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
+                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, keys: openWith, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
                 }
                 #expect(opened && out == plaintext, "OpenSSL: \(openSSL), prepared for \(sealWith == nil ? "opening" : "sealing")")
                 // Another key's preparation derives other unit keys: the unit does not open.
                 let refused = sealed.withUnsafeBytes { s in
-                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, prepared: other, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
+                    associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, keys: other, into: $0, implementation: openSSL ? .openSSL : .libsodium) } }
                 }
                 #expect(!refused)
             }

@@ -89,7 +89,12 @@ final class ExportDocumentReader {
         var nameList: [String] = []
         /// The slots of a direct-mapped cache in front of ``names``, by the interned
         /// pointer's bits: found without hashing, for every attribute of every tag.
-        static let slots = 256
+        /// libxml2 interns names side by side, a few bytes apart: the slot is taken from
+        /// the top bits of the pointer times a large odd constant (Fibonacci hashing), which
+        /// every bit of the pointer moves, so neighbouring names rarely share a slot.
+        static let slots = 1024
+        /// The bits of the product that pick a slot: those above the slot number's.
+        static let slotShift = UInt(UInt.bitWidth - 10)
         /// Each slot's interned pointer.
         let slotKeys = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: Context.slots)
         /// Each slot's name.
@@ -126,7 +131,7 @@ final class ExportDocumentReader {
         func known(_ local: UnsafePointer<xmlChar>) -> Name {
             let key = UnsafeRawPointer(local)
             let bits = UInt(bitPattern: key)
-            let slot = Int((bits >> 4 ^ bits >> 12) & UInt(Self.slots - 1))
+            let slot = Int((bits &* 0x9E37_79B9_7F4A_7C15) >> Self.slotShift)
             if slotKeys[slot] == key, let name = slotNames[slot] { return name }
             let name: Name
             if let found = names[key] {

@@ -89,7 +89,12 @@ final class ExportDocumentReader {
         var nameList: [String] = []
         /// The slots of a direct-mapped cache in front of ``names``, by the interned
         /// pointer's bits: found without hashing, for every attribute of every tag.
-        static let slots = 256
+        /// libxml2 interns names side by side, a few bytes apart: the slot is taken from
+        /// the top bits of the pointer times a large odd constant (Fibonacci hashing), which
+        /// every bit of the pointer moves, so neighbouring names rarely share a slot.
+        static let slots = 1024
+        /// The bits of the product that pick a slot: those above the slot number's.
+        static let slotShift = UInt(UInt.bitWidth - 10)
         /// Each slot's interned pointer.
         let slotKeys = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: Context.slots)
         /// Each slot's name.
@@ -126,7 +131,7 @@ final class ExportDocumentReader {
         func known(_ local: UnsafePointer<xmlChar>) -> Name {
             let key = UnsafeRawPointer(local)
             let bits = UInt(bitPattern: key)
-            let slot = Int((bits >> 4 ^ bits >> 12) & UInt(Self.slots - 1))
+            let slot = Int((bits &* 0x9E37_79B9_7F4A_7C15) >> Self.slotShift)
             if slotKeys[slot] == key, let name = slotNames[slot] { return name }
             let name: Name
             if let found = names[key] {
@@ -174,17 +179,17 @@ final class ExportDocumentReader {
         /// An attribute's value as the reader's tree gave it: the bytes as they are, or,
         /// with an entity reference among them, the references expanded as libxml2's tree
         /// does. For an attribute without a prefix (`known`, its name as ``known(_:)`` gave
-        /// it), a value whose bytes are those of the last value of the same name, or of
-        /// `previous` (the tag's attribute before: an `endDate` is mostly its `startDate`),
-        /// is that `String` again, not a new one.
+        /// it), a value whose bytes are those of the last value of the same name, or of the
+        /// last of `before` (the tag's attribute before: an `endDate` is mostly its
+        /// `startDate`), is that `String` again, not a new one.
         func value(
-            _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, known: Name?, previous: String?
+            _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, known: Name?, after before: [ExportAttribute]
         ) -> String {
             let count = end - start
             if memchr(start, 0x26, count) != nil { return expanded(start, count, attribute: String(cString: local)) }
             if let known {
                 if Self.holds(known.last, start, count) { return known.last }
-                let value = previous.flatMap { Self.holds($0, start, count) ? $0 : nil }
+                let value = before.last.flatMap { Self.holds($0.value, start, count) ? $0.value : nil }
                     ?? String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
                 known.last = value
                 return value
@@ -327,11 +332,11 @@ final class ExportDocumentReader {
                 for k in 0..<kept {
                     guard let name = attributes[5 * k], let start = attributes[5 * k + 3], let end = attributes[5 * k + 4] else { continue }
                     if let prefix = attributes[5 * k + 1] {
-                        list.append(ExportAttribute(name: context.name(name, prefix: prefix), value: context.value(start, end, of: name, known: nil, previous: nil)))
+                        list.append(ExportAttribute(name: context.name(name, prefix: prefix), value: context.value(start, end, of: name, known: nil, after: [])))
                     } else {
                         // One look-up of the name gives both its String and its last value.
                         let known = context.known(name)
-                        list.append(ExportAttribute(name: known.name, value: context.value(start, end, of: name, known: known, previous: list.last?.value)))
+                        list.append(ExportAttribute(name: known.name, value: context.value(start, end, of: name, known: known, after: list)))
                     }
                 }
             }

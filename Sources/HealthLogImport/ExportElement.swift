@@ -12,8 +12,9 @@ struct ExportElement: Sendable {
     var children: [ExportElement] = []
     /// How many `Location` children were read.
     var locationCount = 0
-    /// A `WorkoutRoute`'s `Location` children, as route points.
-    var routePoints = RoutePoints()
+    /// A `WorkoutRoute`'s `Location` children, as route points; `nil` until the first one
+    /// (every other element goes without, and without allocating its array).
+    var routePoints: RoutePoints?
     /// The line of the start tag.
     var line: Int
 

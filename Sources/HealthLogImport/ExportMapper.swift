@@ -369,11 +369,12 @@ struct ExportMapper {
             keepAttributes(route, except: [], in: &draft)
             let paths = route.children(named: "FileReference").compactMap { $0["path"] }.filter { !$0.isEmpty }
             if route.locationCount > 0 {
-                if route.routePoints.leftOut > 0 {
-                    skip(route, "\(route.routePoints.leftOut) of its \(route.locationCount) Location points have no date or coordinates and are left out")
+                let points = route.routePoints ?? RoutePoints()
+                if points.leftOut > 0 {
+                    skip(route, "\(points.leftOut) of its \(route.locationCount) Location points have no date or coordinates and are left out")
                 }
                 var inline = draft
-                let parts = route.routePoints.parts
+                let parts = points.parts
                 if parts.count == 1 {
                     inline.locations = parts[0]
                     if let event = finish(inline, route, isMember: false, skip) { events.append(event) }

@@ -62,7 +62,10 @@ struct ExportScanner {
             }
             if node.name == "Location", !stack.isEmpty {
                 stack[stack.count - 1].locationCount += 1
-                if stack[stack.count - 1].name == "WorkoutRoute" { stack[stack.count - 1].routePoints.add(location: node.fields) }
+                if stack[stack.count - 1].name == "WorkoutRoute" {
+                    if stack[stack.count - 1].routePoints == nil { stack[stack.count - 1].routePoints = RoutePoints() }
+                    stack[stack.count - 1].routePoints!.add(location: node.fields)
+                }
                 stack.append(ExportElement(name: node.name, attributes: [], line: node.line))
                 continue
             }

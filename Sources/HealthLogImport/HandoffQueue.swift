@@ -18,7 +18,9 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var items: [Item] = []
+    /// The items pushed since the last compaction; those before ``head`` were popped and
+    /// are `nil`, so the queue holds no reference to an item once it was taken.
+    private var items: [Item?] = []
     private var head = 0
     /// Whether the consumer stopped: pushes fail and pops return `nil` from then on.
     private var cancelled = false
@@ -62,6 +64,7 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
             while items.count == head, !cancelled { pthread_cond_wait(changed, mutex) }
             guard !cancelled else { return nil }
             let item = items[head]
+            items[head] = nil
             head += 1
             if head >= 64, head * 2 >= items.count {
                 items.removeFirst(head)

@@ -64,13 +64,22 @@ enum JSONBytes {
         return false
     }
 
-    /// Appends `value` in decimal, as `String(value)` spells it, without building the `String`.
+    /// Appends `value` in decimal, as `String(value)` spells it, without building the `String`:
+    /// two digits at a time from a table of the pairs `00` to `99`, then the last one.
     static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 { out.append(0x2D) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of a UInt64, written from the end
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         withUnsafeMutableBytes(of: &digits) { room in
             var at = room.count
+            while magnitude >= 100 {
+                let pair = Int(magnitude % 100) * 2
+                magnitude /= 100
+                at -= 2
+                room[at] = pairs.utf8Start[pair]
+                room[at + 1] = pairs.utf8Start[pair + 1]
+            }
             repeat {
                 at -= 1
                 room[at] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30

@@ -126,6 +126,8 @@ struct StartTagScan {
             }
             let byte = base[k]
             k += 1
+            // Most bytes outside values are a name's letters or a blank: one comparison each.
+            if byte > 0x3E || byte == 0x20 { continue }
             if byte == 0x22 || byte == 0x27 {
                 quote = byte
             } else if byte == 0x3D {
@@ -149,16 +151,20 @@ struct StartTagScan {
         return count
     }
 
-    /// Keeps the name bytes among the `base[from..<to]`, up to the first byte that ends a name.
+    /// Keeps the name bytes among the `base[from..<to]`, up to the first byte that ends a name
+    /// (found first, then kept at once).
     private mutating func readName(_ base: UnsafePointer<UInt8>, from: Int, to: Int) {
-        for k in from..<to {
-            let byte = base[k]
+        var end = from
+        while end < to {
+            let byte = base[end]
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x2F || byte == 0x3E || byte == 0x3D {
                 readingName = false
-                return
+                break
             }
-            if name.count < Self.nameBytes { name.append(byte) }
+            end += 1
         }
+        let kept = min(end - from, Self.nameBytes - name.count)
+        if kept > 0 { name.append(contentsOf: UnsafeBufferPointer(start: base + from, count: kept)) }
     }
 
     /// The first start tag in `text` (all of it, e.g. an entity's replacement text) with

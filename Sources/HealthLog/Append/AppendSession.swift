@@ -19,8 +19,13 @@ final class AppendSession {
     @exclusivity(unchecked) private var nextSeq: UInt64
     private let startHead: UInt64
     @exclusivity(unchecked) private var summary = AppendSummary()
-    /// Correlation members to check at the end: the line that names them and the UUID.
+    /// Correlation members to check at the end, the line that names them and the UUID:
+    /// those not added in this append yet when their correlation came (a member added
+    /// before it, as members usually are, is known at once and not kept, so memory does not
+    /// grow with the correlations).
     private var members: [(line: String, uuid: SampleUUID)] = []
+    /// How many correlation members wait for the check at the end.
+    var pendingMemberCount: Int { members.count }
     /// UUIDs given on adds of this input that were skipped for their sync version.
     private var skippedUUIDs: Set<SampleUUID> = []
     /// The current input's name prefix for messages (`"file: "` or empty).
@@ -251,7 +256,9 @@ final class AppendSession {
         }
         try state.recordAdd(uuid, stub, sync: sync)
         summary.lastAdded = uuid
-        for member in event.objects ?? [] { members.append(("\(label)\(item) \(number)", member)) }
+        for member in event.objects ?? [] where try !state.isAddedInAppend(member) {
+            members.append(("\(label)\(item) \(number)", member))
+        }
     }
 
     private func emitDelete(_ uuid: SampleUUID, _ stub: SampleStub) throws {

@@ -115,6 +115,11 @@ struct WriterState {
         try isDeleted(uuid) != nil
     }
 
+    /// Whether this append added `uuid` (deleted since or not): then it stays so.
+    mutating func isAddedInAppend(_ uuid: SampleUUID) throws -> Bool {
+        try appended?.lookup(uuid).map { $0.addSeq != 0 } ?? false
+    }
+
     /// Whether the sample `uuid` is deleted (by this append or in the store), `false` when
     /// it is live, `nil` when the UUID was never used. Reads only the UUID index;
     /// `inAppendOnly` looks among this append's samples alone, for a UUID known to be

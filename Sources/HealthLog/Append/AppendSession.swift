@@ -106,7 +106,9 @@ final class AppendSession {
     /// refused — by the preparer or by what the lines before it did — is the one reported.
     private func consume(_ reader: inout LineReader) throws {
         let jobs = OrderedJobs<(chunk: LineChunk, prepared: PreparedChunk)>()
-        var checkers: [InputChecker] = []
+        // The chunks stored, emptied, for the next ones to be prepared into: their buffers
+        // (about 2 MB a chunk) are reused, not allocated and freed a chunk at a time.
+        var spares: [PreparedChunk] = []
         var readError: (any Error)?
         var isAtEnd = false
         func submit() {
@@ -116,8 +118,8 @@ final class AppendSession {
                     isAtEnd = true
                     return
                 }
-                let checker = checkers.popLast() ?? InputChecker(importing: skipsUsedUUIDs)
-                jobs.submit { (chunk, LinePreparer.prepare(chunk, checker: checker)) }
+                let spare = PreparedChunkHandoff(spares.popLast() ?? PreparedChunk(checker: InputChecker(importing: skipsUsedUUIDs)))
+                jobs.submit { (chunk, LinePreparer.prepare(chunk, into: spare.take())) }
             } catch {
                 // Reported once the lines read before it are stored.
                 readError = error
@@ -126,8 +128,7 @@ final class AppendSession {
         }
         for _ in 0..<Self.chunksAhead { submit() }
         var linesBefore = 0
-        while let (chunk, prepared) = jobs.next() {
-            checkers.append(prepared.checker)
+        while case (let chunk, var prepared)? = jobs.next() {
             submit()
             try store(prepared, of: chunk, linesBefore: linesBefore)
             linesBefore += prepared.lineCount
@@ -140,6 +141,8 @@ final class AppendSession {
                 }
             }
             if chunk.isFollowedByTooLongLine { throw reader.tooLong(linesBefore + 1) }
+            prepared.empty()
+            spares.append(prepared)
         }
         if let readError { throw readError }
     }

@@ -39,8 +39,10 @@ package enum HealthLogCommand {
     /// shipping tool; the fault tool's closure parses `HEALTHLOG_TEST_FAULT` and throws
     /// ``HealthLogError/Code/badUsage`` when it is malformed. `import` runs the executable
     /// `importWorker` found beside this one (the fault tool names the worker's test twin).
+    /// `willRun` is called with the command's name just before it runs.
     package static func main(
-        _ arguments: [String], faults: @escaping () throws -> FaultPlan = { FaultPlan() }, importWorker: String = "healthlog-import"
+        _ arguments: [String], faults: @escaping () throws -> FaultPlan = { FaultPlan() }, importWorker: String = "healthlog-import",
+        willRun: (String) -> Void = { _ in }
     ) -> Int32 {
         let terminal = Terminal()
         var rest: [String] = []
@@ -111,6 +113,7 @@ package enum HealthLogCommand {
         let context = Context(storePath: storePath, secret: secret, terminal: terminal, faults: faults, importWorker: importWorker)
         do {
             try PathKind.expectDirectory(storePath, storeOrigin, hint: "a store is a directory ('healthlog --store DIR init' makes one; an export goes in with 'healthlog import FILE')")
+            willRun(name)
             let status = try command.run(commandArguments, context)
             terminal.flush()
             return status

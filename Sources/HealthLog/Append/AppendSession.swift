@@ -19,8 +19,13 @@ final class AppendSession {
     @exclusivity(unchecked) private var nextSeq: UInt64
     private let startHead: UInt64
     @exclusivity(unchecked) private var summary = AppendSummary()
-    /// Correlation members to check at the end: the line that names them and the UUID.
+    /// Correlation members to check at the end, the line that names them and the UUID:
+    /// those not added in this append yet when their correlation came (a member added
+    /// before it, as members usually are, is known at once and not kept, so memory does not
+    /// grow with the correlations).
     private var members: [(line: String, uuid: SampleUUID)] = []
+    /// How many correlation members wait for the check at the end.
+    var pendingMemberCount: Int { members.count }
     /// UUIDs given on adds of this input that were skipped for their sync version.
     private var skippedUUIDs: Set<SampleUUID> = []
     /// The current input's name prefix for messages (`"file: "` or empty).
@@ -101,7 +106,9 @@ final class AppendSession {
     /// refused — by the preparer or by what the lines before it did — is the one reported.
     private func consume(_ reader: inout LineReader) throws {
         let jobs = OrderedJobs<(chunk: LineChunk, prepared: PreparedChunk)>()
-        var checkers: [InputChecker] = []
+        // The chunks stored, emptied, for the next ones to be prepared into: their buffers
+        // (about 2 MB a chunk) are reused, not allocated and freed a chunk at a time.
+        var spares: [PreparedChunk] = []
         var readError: (any Error)?
         var isAtEnd = false
         func submit() {
@@ -111,8 +118,8 @@ final class AppendSession {
                     isAtEnd = true
                     return
                 }
-                let checker = checkers.popLast() ?? InputChecker(importing: skipsUsedUUIDs)
-                jobs.submit { (chunk, LinePreparer.prepare(chunk, checker: checker)) }
+                let spare = PreparedChunkHandoff(spares.popLast() ?? PreparedChunk(checker: InputChecker(importing: skipsUsedUUIDs)))
+                jobs.submit { (chunk, LinePreparer.prepare(chunk, into: spare.take())) }
             } catch {
                 // Reported once the lines read before it are stored.
                 readError = error
@@ -121,8 +128,7 @@ final class AppendSession {
         }
         for _ in 0..<Self.chunksAhead { submit() }
         var linesBefore = 0
-        while let (chunk, prepared) = jobs.next() {
-            checkers.append(prepared.checker)
+        while case (let chunk, var prepared)? = jobs.next() {
             submit()
             try store(prepared, of: chunk, linesBefore: linesBefore)
             linesBefore += prepared.lineCount
@@ -135,6 +141,8 @@ final class AppendSession {
                 }
             }
             if chunk.isFollowedByTooLongLine { throw reader.tooLong(linesBefore + 1) }
+            prepared.empty()
+            spares.append(prepared)
         }
         if let readError { throw readError }
     }
@@ -251,7 +259,9 @@ final class AppendSession {
         }
         try state.recordAdd(uuid, stub, sync: sync)
         summary.lastAdded = uuid
-        for member in event.objects ?? [] { members.append(("\(label)\(item) \(number)", member)) }
+        for member in event.objects ?? [] where try !state.isAddedInAppend(member) {
+            members.append(("\(label)\(item) \(number)", member))
+        }
     }
 
     private func emitDelete(_ uuid: SampleUUID, _ stub: SampleStub) throws {

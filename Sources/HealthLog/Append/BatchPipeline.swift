@@ -59,15 +59,15 @@ final class BatchPipeline {
     /// being sealed.
     private func writeNext() throws {
         guard let result = jobs.next() else { return }
-        let batch = try result.get()
-        guard let place = try writer.place(batch.header, length: batch.bytes.count) else {
-            try writer.write(batch.bytes, header: batch.header)
-            recycle(batch.builder)
+        // Taken apart, so the builder is the only holder of its buffers when it is emptied.
+        let (header, bytes, builder) = try (consume result).get()
+        guard let place = try writer.place(header, length: bytes.count) else {
+            try writer.write(bytes, header: header)
+            recycle(consume builder)
             return
         }
         // Sealing needs the encoded bytes only: the builder goes back to fill the next batch.
-        let (header, bytes) = (batch.header, batch.bytes)
-        recycle(batch.builder)
+        recycle(consume builder)
         sealing.submit {
             let sealed = header.sealed(bytes, at: place)
             return (sealed.header, sealed.bytes, place)
@@ -81,10 +81,10 @@ final class BatchPipeline {
         try writer.write(sealed: batch.bytes, header: batch.header, at: batch.place)
     }
 
-    /// Keeps a written batch's builder, emptied, for a later batch.
-    private func recycle(_ builder: BatchBuilder) {
-        var emptied = builder
-        emptied.reset()
-        spare = emptied
+    /// Keeps a written batch's builder, emptied, for a later batch: given its only copy, it
+    /// keeps its groups' buffers (a shared one would be copied afresh, and faulted in again).
+    private func recycle(_ builder: consuming BatchBuilder) {
+        builder.reset()
+        spare = builder
     }
 }

@@ -30,8 +30,9 @@ struct WriterState {
     private var appendFrom: UInt64 = 0
     /// Samples with a sync identifier this append deleted before the sync table was loaded.
     private var deletedSynced: [SampleUUID] = []
-    /// The sequence numbers of the adds this append deleted, for the ``DeletedAddIndex``.
-    private var deletedAdds: [UInt64] = []
+    /// The sequence numbers of the adds this append deleted, for the ``DeletedAddIndex``
+    /// (spilled to a scratch file, so memory does not grow with the deletes).
+    private var deletedAdds: DeletedAddSpill
     /// The adds deleted in the log before this append, loaded for the witness the append
     /// records (``deletedAddWitness()``); `nil` until then, or when they could not be read.
     private var deletedAddsBefore: [UInt64]?
@@ -55,6 +56,7 @@ struct WriterState {
         self.chunkEvents = chunkEvents
         scratchSealing = snapshot?.meta.isEncrypted == true ? try ScratchCipher.forProcess() : nil
         stubs = StubSpill(sealing: scratchSealing)
+        deletedAdds = DeletedAddSpill(sealing: scratchSealing)
     }
 
     /// What is known of `uuid`: a sample of this append, or one found in the store (not live
@@ -115,6 +117,11 @@ struct WriterState {
         try isDeleted(uuid) != nil
     }
 
+    /// Whether this append added `uuid` (deleted since or not): then it stays so.
+    mutating func isAddedInAppend(_ uuid: SampleUUID) throws -> Bool {
+        try appended?.lookup(uuid).map { $0.addSeq != 0 } ?? false
+    }
+
     /// Whether the sample `uuid` is deleted (by this append or in the store), `false` when
     /// it is live, `nil` when the UUID was never used. Reads only the UUID index;
     /// `inAppendOnly` looks among this append's samples alone, for a UUID known to be
@@ -164,7 +171,7 @@ struct WriterState {
     /// Records that this append deleted `uuid` at `seq` (its stub was looked up before),
     /// the sample added at `addSeq`.
     mutating func recordDelete(_ uuid: SampleUUID, seq: UInt64, deletingAdd addSeq: UInt64) throws {
-        deletedAdds.append(addSeq)
+        try deletedAdds.append(addSeq)
         let placeholder = SampleStub(
             seq: seq, type: 0, source: 0, device: 0, start: Timestamp(microseconds: 0), end: Timestamp(microseconds: 0), isLive: false)
         try record(uuid, placeholder, isDelete: true)
@@ -194,7 +201,7 @@ struct WriterState {
     mutating func discard() {
         appended?.discard()
         appended = nil
-        deletedAdds = []
+        deletedAdds = DeletedAddSpill(sealing: scratchSealing)
         deletedAddsBefore = nil
     }
 
@@ -207,7 +214,7 @@ struct WriterState {
     mutating func deletedAddWitness() -> BatchOrigin.DeletedAddWitness? {
         let before = DeletedAddIndex.before(snapshot)
         deletedAddsBefore = before.entries
-        guard let witness = before.witness?.adding(deletedAdds) else { return nil }
+        guard let witness = before.witness?.adding(deletedAdds.witness) else { return nil }
         return before.recorded || witness.count > 0 ? witness : nil
     }
 
@@ -252,8 +259,10 @@ struct WriterState {
             try SyncTable.load(layout, snapshot: snapshot, cipher: cipher).write(layout, binding: before, cipher: cipher)
         }
         let adds = deletedAdds
-        deletedAdds = []
-        if let binding, let before = deletedAddsBefore { try DeletedAddIndex.extend(layout, before: before, adding: adds, to: to, binding: binding, cipher: cipher) }
+        deletedAdds = DeletedAddSpill(sealing: scratchSealing)
+        if let binding, let before = deletedAddsBefore {
+            try DeletedAddIndex.extend(layout, before: before, adding: try adds.sorted(), to: to, binding: binding, cipher: cipher)
+        }
         deletedAddsBefore = nil
     }
 

@@ -6,7 +6,13 @@
 enum LinePreparer {
     /// The lines of `chunk` made ready, checked with `checker` (returned in the result).
     static func prepare(_ chunk: LineChunk, checker: InputChecker) -> PreparedChunk {
-        var out = PreparedChunk(checker: checker)
+        prepare(chunk, into: PreparedChunk(checker: checker))
+    }
+
+    /// The lines of `chunk` made ready into `out` (empty; its checker checks them and its
+    /// arrays' room is reused).
+    static func prepare(_ chunk: LineChunk, into out: consuming PreparedChunk) -> PreparedChunk {
+        var out = out
         let memo = TokenMemo()
         out.encoded.reserveCapacity(chunk.range.count + chunk.range.count / 4)
         // About a line per 256 bytes (the yardstick's lines are ~370), so the events are

@@ -56,4 +56,37 @@ struct PreparedChunk: Sendable {
     var notes: [String] = []
     /// The checker the lines went through, with what it has looked up, for the next chunk.
     var checker: InputChecker
+
+    /// Emptied for another chunk, keeping its checker and the room of its arrays, so a
+    /// writer that hands its chunks' buffers back to the preparer allocates none per chunk.
+    mutating func empty() {
+        events.removeAll(keepingCapacity: true)
+        encoded.removeAll(keepingCapacity: true)
+        rewritten.removeAll(keepingCapacity: true)
+        lineCount = 0
+        failure = nil
+        notes.removeAll()
+    }
+}
+
+/// A ``PreparedChunk`` handed to the one job that prepares into it: the job takes it out
+/// (``take()``), so it holds the only reference to its buffers and reuses them rather than
+/// copying them on its first change.
+///
+/// `@unchecked Sendable`: made by the submitting thread and then touched only by the job,
+/// which the queue's hand-over orders after it.
+final class PreparedChunkHandoff: @unchecked Sendable {
+    /// The chunk, until taken.
+    private var chunk: PreparedChunk?
+
+    /// Holds `chunk` for the job.
+    init(_ chunk: PreparedChunk) {
+        self.chunk = chunk
+    }
+
+    /// The chunk, taken out (once).
+    func take() -> PreparedChunk {
+        defer { chunk = nil }
+        return chunk!
+    }
 }

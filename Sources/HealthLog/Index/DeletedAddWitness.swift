@@ -21,6 +21,16 @@ extension BatchOrigin.DeletedAddWitness {
         return Self(count: count + UInt64(seqs.count), digest: digest)
     }
 
+    /// This witness with `seq` (an add it does not count yet) added.
+    func adding(seq: UInt64) -> Self {
+        Self(count: count + 1, digest: digest &+ Self.hash(seq))
+    }
+
+    /// The witness of the adds this one counts and those `other` counts (none in both).
+    func adding(_ other: Self) -> Self {
+        Self(count: count + other.count, digest: digest &+ other.digest)
+    }
+
     /// The hash of one sequence number: the number xored with one constant, multiplied by
     /// another into 128 bits, and the two halves xored (wyhash's multiply-fold), so the sum
     /// is no linear function of the numbers. Part of the batch header's layout: it must not

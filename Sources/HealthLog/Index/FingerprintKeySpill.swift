@@ -3,14 +3,17 @@
 /// (``UUIDFingerprintRun/Events``) in bounded memory, whatever the append's size.
 ///
 /// A stretch is written as pages of ``pageKeys`` keys (little-endian). For an encrypted
-/// store each page is sealed (``ScratchCipher``, kind ``ScratchCipher/Kind/fingerprintKeys``,
-/// place: the stretch, the page and its key count), so the file holds no fingerprint in the
-/// clear and a page changed, moved or cut short does not open.
+/// store each page is sealed (``ScratchCipher``, of the spill's kind: by default
+/// ``ScratchCipher/Kind/fingerprintKeys``; place: the stretch, the page and its key count),
+/// so the file holds no key in the clear and a page changed, moved or cut short does not
+/// open. An append's deleted adds (``WriterState``) are spilled the same way, as their kind.
 final class FingerprintKeySpill {
     /// Keys per page.
     static let pageKeys = 4096
     /// The cipher sealing the pages; `nil`: keys in the clear.
     private let sealing: ScratchCipher?
+    /// What the pages are sealed as.
+    private let kind: ScratchCipher.Kind
     /// The scratch file, made on the first stretch.
     private(set) var file: FileDescriptor?
     /// Each stretch's first byte in the file and its key count.
@@ -18,9 +21,11 @@ final class FingerprintKeySpill {
     /// The bytes written.
     private var length = 0
 
-    /// An empty spill whose pages are sealed with `sealing` (an encrypted store's) or in the clear.
-    init(sealing: ScratchCipher?) {
+    /// An empty spill whose pages are sealed with `sealing` (an encrypted store's) as
+    /// blocks of `kind`, or in the clear.
+    init(sealing: ScratchCipher?, kind: ScratchCipher.Kind = .fingerprintKeys) {
         self.sealing = sealing
+        self.kind = kind
     }
 
     /// Closes the scratch file (which is gone once closed).
@@ -51,7 +56,7 @@ final class FingerprintKeySpill {
                     let bytes = UnsafeRawBufferPointer(rebasing: plain[0..<count * 8])
                     let target = UnsafeMutableRawBufferPointer(rebasing: out[at..<at + storedLength(count)])
                     if let sealing {
-                        sealing.seal(bytes, .fingerprintKeys, place: (UInt64(stretch), UInt64(first / Self.pageKeys), UInt64(count)), into: target)
+                        sealing.seal(bytes, kind, place: (UInt64(stretch), UInt64(first / Self.pageKeys), UInt64(count)), into: target)
                     } else {
                         target.copyMemory(from: bytes)
                     }
@@ -150,7 +155,7 @@ final class FingerprintKeySpill {
             if let sealing = spill.sealing {
                 plain = [UInt8](repeating: 0, count: count * 8)
                 let opened = stored.withUnsafeBytes { sealed in
-                    plain.withUnsafeMutableBytes { sealing.open(sealed, .fingerprintKeys, place: (UInt64(stretch), UInt64(page), UInt64(count)), into: $0) }
+                    plain.withUnsafeMutableBytes { sealing.open(sealed, spill.kind, place: (UInt64(stretch), UInt64(page), UInt64(count)), into: $0) }
                 }
                 guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's sealed keys do not open (changed or cut short)") }
             }

@@ -35,6 +35,8 @@ package final class ScratchCipher: Sendable {
         case mergeRun = 5
         /// A page of an append's sorted fingerprint keys.
         case fingerprintKeys = 6
+        /// A page of an append's sorted sequence numbers of the adds it deleted.
+        case deletedAdds = 7
     }
 
     /// The bytes a sealed block adds to its plaintext.

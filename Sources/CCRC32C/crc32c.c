@@ -65,29 +65,37 @@ static pthread_once_t shift_once = PTHREAD_ONCE_INIT;
 /* A 32x32 matrix over GF(2) (a word a column) times a vector. */
 static uint32_t gf2_times(const uint32_t *matrix, uint32_t vector) {
     uint32_t sum = 0;
-    for (; vector; vector >>= 1, matrix++)
-        if (vector & 1) sum ^= *matrix;
+    for (; vector; vector &= vector - 1) sum ^= matrix[__builtin_ctz(vector)];
     return sum;
 }
 
-/* The tables that shift a CRC over `bytes` zero bytes (a power of two): the operator for
-   one zero bit, squared up to that many bits, applied to each byte of the CRC. */
-static void build_shift(uint32_t shift[4][256], size_t bytes) {
-    uint32_t op[32], squared[32];
-    op[0] = 0x82F63B78u;
-    for (int n = 1; n < 32; n++) op[n] = 1u << (n - 1);
-    for (size_t bits = 1; bits < bytes * 8; bits <<= 1) {
-        for (int n = 0; n < 32; n++) squared[n] = gf2_times(op, op[n]);
-        memcpy(op, squared, sizeof op);
-    }
-    for (uint32_t n = 0; n < 256; n++) {
-        for (int k = 0; k < 4; k++) shift[k][n] = gf2_times(op, n << (8 * k));
+/* The operator squared: shifting over twice as many zero bits. */
+static void square(uint32_t op[32]) {
+    uint32_t squared[32];
+    for (int n = 0; n < 32; n++) squared[n] = gf2_times(op, op[n]);
+    memcpy(op, squared, sizeof squared);
+}
+
+/* The tables that apply `op` to each byte of a CRC; linear, so each entry is an earlier
+   one plus one column. */
+static void fill_shift(uint32_t shift[4][256], const uint32_t op[32]) {
+    for (int k = 0; k < 4; k++) {
+        shift[k][0] = 0;
+        for (uint32_t n = 1; n < 256; n++) shift[k][n] = shift[k][n & (n - 1)] ^ op[8 * k + __builtin_ctz(n)];
     }
 }
 
+/* The operator for one zero bit, squared up to each run's length (about 75,000
+   instructions, once a process). */
 static void build_shifts(void) {
-    build_shift(shift_long, LONG_RUN);
-    build_shift(shift_short, SHORT_RUN);
+    uint32_t op[32];
+    op[0] = 0x82F63B78u;
+    for (int n = 1; n < 32; n++) op[n] = 1u << (n - 1);
+    size_t bits = 1;
+    for (; bits < SHORT_RUN * 8; bits <<= 1) square(op);
+    fill_shift(shift_short, op);
+    for (; bits < LONG_RUN * 8; bits <<= 1) square(op);
+    fill_shift(shift_long, op);
 }
 
 static uint32_t apply_shift(uint32_t shift[4][256], uint32_t crc) {

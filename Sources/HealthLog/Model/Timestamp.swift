@@ -49,6 +49,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     init?(utf8 b: UnsafeRawBufferPointer, day last: inout Day) {
         let n = b.count
         guard n >= 20 else { return nil }
+        @inline(__always)
         func digits(_ at: Int, _ count: Int) -> Int? {
             var v = 0
             for i in at..<at + count {

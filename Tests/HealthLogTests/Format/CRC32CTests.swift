@@ -19,10 +19,11 @@ struct CRC32CTests {
     @Test("the instruction path equals the table at every length and alignment, and seeds chain")
     func instructionEqualsTable() {
         var random = SeededRandom(state: 32)
-        let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let bytes = (0..<65536).map { _ in UInt8.random(in: 0...255, using: &random) }
         bytes.withUnsafeBytes { all in
             for start in 0..<9 {
-                for length in [0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 1000, 4087 - start] {
+                // Around the lengths taken as three runs side by side (3 x 256 and 3 x 8,192 bytes).
+                for length in [0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 767, 768, 769, 1000, 1543, 4087 - start, 24575, 24576, 24583, 50001, 65527 - start] {
                     let part = UnsafeRawBufferPointer(rebasing: all[start..<(start + length)])
                     let seed = UInt32(truncatingIfNeeded: length &* 2_654_435_761)
                     #expect(CRC32C.checksum(part, seed: seed) == healthlog_crc32c_table(seed, part.baseAddress, part.count))

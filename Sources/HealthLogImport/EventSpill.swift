@@ -83,8 +83,8 @@ final class EventSpill {
 
     /// A spill that keeps its file, when it needs one, near `storeDirectory`, sealed with
     /// `sealing` (an encrypted store's) or in the clear; chunks of `chunkBytes` of records
-    /// (4 MiB), `memoryLimit` compressed bytes of them in memory (64 MiB). Tests make both small.
-    init(near storeDirectory: String, sealing: ScratchCipher?, chunkBytes: Int = 4 << 20, memoryLimit: Int = 64 << 20) {
+    /// (1 MiB), `memoryLimit` compressed bytes of them in memory (8 MiB). Tests make both small.
+    init(near storeDirectory: String, sealing: ScratchCipher?, chunkBytes: Int = 1 << 20, memoryLimit: Int = 8 << 20) {
         self.storeDirectory = storeDirectory
         self.sealing = sealing
         self.chunkBytes = chunkBytes

@@ -19,18 +19,20 @@ struct ImportWriter {
     /// The store's head as of which the lines' UUIDs were found unused, moved on by each
     /// append; `nil` when they were not looked up (then no append vouches for them).
     private var unusedAsOfHead: UInt64?
-    /// The UUIDs of the lines earlier appends were given: an append holding one of them
-    /// again vouches for its other adds only, and this one is looked up in the store.
-    private var given = UUIDTable()
+    /// The UUIDs of the lines earlier appends were given, as a filter (about 2 bytes a
+    /// UUID, at most 8 MiB): an append holding one that may be among them again vouches for
+    /// its other adds only, and this one is looked up in the store. A false positive costs
+    /// a look-up, never a wrong answer.
+    private var given: UUIDBloom?
 
     /// A writer appending to `store` in appends of `eventsPerAppend` events; lines added as
     /// found unused were found so as of head `unusedAsOfHead`; about `expectedLines` lines
-    /// will be added (room for their UUIDs is made once, not grown append by append).
+    /// will be added (the filter of their UUIDs is sized for them).
     init(store: HealthStore, eventsPerAppend: Int, unusedAsOfHead: UInt64? = nil, expectedLines: Int = 0) {
         self.store = store
         self.eventsPerAppend = max(1, eventsPerAppend)
         self.unusedAsOfHead = unusedAsOfHead
-        if unusedAsOfHead != nil { given = UUIDTable(capacity: expectedLines) }
+        if unusedAsOfHead != nil { given = UUIDBloom(capacity: expectedLines) }
     }
 
     /// Adds one add's line (newline included) to the next append, with what the mapping
@@ -56,8 +58,9 @@ struct ImportWriter {
     }
 
     /// The bytes gathered at most before an append, whatever the count: route lines can
-    /// be megabytes each.
-    static let maxPendingBytes = 32 << 20
+    /// be megabytes each, and two appends' lines with their prepared events must stay
+    /// well inside the import's memory.
+    static let maxPendingBytes = 4 << 20
 
     /// Appends what is gathered when it reaches the append size (in events or bytes).
     /// Called only between top-level elements, so a correlation and its members share an
@@ -81,7 +84,7 @@ struct ImportWriter {
         let vouched = unusedAsOfHead != nil && gathered.checked
         var mayBeUsed: Set<SampleUUID> = []
         if vouched {
-            for uuid in gathered.uuids where given.contains(uuid) { mayBeUsed.insert(uuid) }
+            for uuid in gathered.uuids where given?.mayContain(uuid) == true { mayBeUsed.insert(uuid) }
         }
         do {
             done = try store.appendImporting(prepared: gathered.lines, addsUnusedAsOfHead: vouched ? unusedAsOfHead : nil, mayBeUsed: mayBeUsed)
@@ -92,7 +95,7 @@ struct ImportWriter {
         }
         if unusedAsOfHead != nil, !gathered.untracked {
             // What this append may have used is in `given` now: the rest stays unused as of its head.
-            for uuid in gathered.uuids { given.insert(uuid) }
+            for uuid in gathered.uuids { given?.insert(uuid) }
             unusedAsOfHead = done.anchor.seq
         } else {
             unusedAsOfHead = nil

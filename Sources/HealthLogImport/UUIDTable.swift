@@ -1,9 +1,8 @@
 import HealthLog
 
-/// A set of sample UUIDs that only grows, for the import's writer (the UUIDs its earlier
-/// appends were given): the UUIDs in insertion order, found through the writer's
-/// ``UUIDPositions`` hash rather than `Set`'s SipHash, which took a tenth of the appends'
-/// time.
+/// A set of sample UUIDs that only grows, for the import's count of correlation members
+/// also found at top level: the UUIDs in insertion order, found through the writer's
+/// ``UUIDPositions`` hash rather than `Set`'s SipHash.
 struct UUIDTable {
     /// The UUIDs, in the order they were inserted.
     private var uuids: [SampleUUID] = []

@@ -7,7 +7,7 @@
 /// Its size is capped at ``maximumBytes``: past the UUIDs that fit there, more absent UUIDs
 /// test positive (each costs a lookup on disk), but memory stays bounded whatever the
 /// append's size.
-struct UUIDBloom {
+package struct UUIDBloom {
     /// The most bytes a filter takes (sized for about 4.2 million UUIDs at 0.1%, and about
     /// 6.5 million at 1%), so the writer's two kinds of filter stay within 16 MB together.
     static let maximumBytes = 8 << 20
@@ -51,7 +51,7 @@ struct UUIDBloom {
     var byteCount: Int { storage.count * 8 }
 
     /// An empty filter for `capacity` UUIDs.
-    init(capacity: Int) {
+    package init(capacity: Int) {
         var blocks = 1
         while blocks * 512 < max(capacity, 1) * 16, blocks * 64 < Self.maximumBytes { blocks <<= 1 }
         storage = Storage(count: blocks * 8)
@@ -99,7 +99,7 @@ struct UUIDBloom {
     }
 
     /// Adds `uuid`.
-    mutating func insert(_ uuid: SampleUUID) { insert(hash: Self.mix(uuid)) }
+    package mutating func insert(_ uuid: SampleUUID) { insert(hash: Self.mix(uuid)) }
 
     /// Adds the UUID whose ``mix(_:)`` is `hash` (for a caller that computed it already).
     mutating func insert(hash: UInt64) {
@@ -121,7 +121,7 @@ struct UUIDBloom {
     }
 
     /// Whether `uuid` may have been added (`false`: it certainly was not).
-    func mayContain(_ uuid: SampleUUID) -> Bool { mayContain(hash: Self.mix(uuid)) }
+    package func mayContain(_ uuid: SampleUUID) -> Bool { mayContain(hash: Self.mix(uuid)) }
 
     /// Whether the UUID whose ``mix(_:)`` is `hash` may have been added: a caller testing
     /// one UUID against several filters hashes it once.

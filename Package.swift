@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "CAllocator"),
         .executableTarget(name: "HealthLogCLI", dependencies: ["CAllocator", "HealthLogCommands"]),
         .target(name: "HealthLogImportWorkerKit", dependencies: ["HealthLog", "HealthLogImport"]),
-        .executableTarget(name: "HealthLogImportWorker", dependencies: ["HealthLogImportWorkerKit"]),
+        .executableTarget(name: "HealthLogImportWorker", dependencies: ["CAllocator", "HealthLogImportWorkerKit"]),
         // The worker's test-only twin, which takes a fault plan; run by the fault tool's import.
         .executableTarget(name: "HealthLogImportFaultWorker", dependencies: ["HealthLogImportWorkerKit"], path: "Tests/HealthLogImportFaultWorker"),
         // The test-only twin of `healthlog` that injects the faults HEALTHLOG_TEST_FAULT names;

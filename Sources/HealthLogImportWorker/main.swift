@@ -1,4 +1,11 @@
+import CAllocator
 import HealthLogImportWorkerKit
+
+// The worker parses the export and appends what it maps, allocating and freeing buffers of
+// a megabyte or so on several threads, as an append does: blocks of 512 KiB and more get
+// mappings of their own, so those freed on one thread are not kept in another's heap and
+// its peak RSS does not grow with the export.
+_ = healthlog_fix_mmap_threshold(512 << 10)
 
 // `healthlog-import`, the worker `healthlog import` runs (see `ImportWorkerMain`). It
 // injects no faults: a fault plan among its arguments is refused.

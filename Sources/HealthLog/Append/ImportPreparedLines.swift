@@ -7,7 +7,7 @@
 package struct ImportPreparedLines {
     /// The lines, each with its newline, one after the other.
     private(set) var bytes: [UInt8] = []
-    /// The lines' events, as ``LinePreparer/prepare(_:checker:)`` makes them of ``bytes``:
+    /// The lines' events, as ``LinePreparer/prepare(_:into:)`` makes them of ``bytes``:
     /// up to the first line refused, which is named with why.
     private(set) var chunk = PreparedChunk(checker: InputChecker(importing: true))
 

@@ -4,11 +4,6 @@
 /// but for its sequence number. What depends on the lines before — sequence numbers, UUIDs
 /// used, deletes — stays with the writer, which takes the chunks in input order.
 enum LinePreparer {
-    /// The lines of `chunk` made ready, checked with `checker` (returned in the result).
-    static func prepare(_ chunk: LineChunk, checker: InputChecker) -> PreparedChunk {
-        prepare(chunk, into: PreparedChunk(checker: checker))
-    }
-
     /// The lines of `chunk` made ready into `out` (empty; its checker checks them and its
     /// arrays' room is reused).
     static func prepare(_ chunk: LineChunk, into out: consuming PreparedChunk) -> PreparedChunk {

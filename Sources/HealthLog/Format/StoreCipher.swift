@@ -125,7 +125,7 @@ final class StoreCipher: Sendable {
         place.withUnsafeBytes { place in
             withAssociatedData(currentEpoch, purpose, place) { associated in
                 currentCipher.seal(
-                    plaintext, associated: associated, key: currentKey, prepared: currentUnitKeys, scope: scope, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
+                    plaintext, associated: associated, key: currentKey, keys: currentUnitKeys, scope: scope, into: UnsafeMutableRawBufferPointer(rebasing: out[4...]))
             }
         }
     }
@@ -156,7 +156,7 @@ final class StoreCipher: Sendable {
         guard let epoch = Self.epoch(of: unit), let key = key(of: epoch), out.count == unit.count - Self.overhead else { return false }
         return withAssociatedData(epoch, purpose, place) { associated in
             cipher(of: epoch).open(
-                UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, prepared: unitKeys(of: epoch, key: key), into: out)
+                UnsafeRawBufferPointer(rebasing: unit[4...]), associated: associated, key: key, keys: unitKeys(of: epoch, key: key), into: out)
         }
     }
 

@@ -84,18 +84,18 @@ extension DeletedAddIndex {
         return (all, BatchOrigin.DeletedAddWitness(of: all), recorded != nil)
     }
 
-    /// After an append committed events up to `to`, whose deletes deleted the adds `adds`:
+    /// After an append committed events up to `to`, whose deletes deleted the adds `adds`
+    /// (ascending, as ``DeletedAddSpill/sorted()`` gives them):
     /// rewrites the sidecar to cover `to`, bound to `binding` (the log after the append),
     /// listing `before` (the log's deleted adds before the append, from ``before(_:)``) and
     /// `adds`, sealed with `cipher` (the store's; `nil` for a plaintext store).
     static func extend(_ layout: StoreLayout, before: [UInt64], adding adds: [UInt64], to: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
         var entries = before
         if !adds.isEmpty {
-            let sorted = adds.sorted()
-            if let last = entries.last, let first = sorted.first, last < first {
-                entries += sorted
+            if let last = entries.last, let first = adds.first, last < first {
+                entries += adds
             } else {
-                entries = merged(entries, sorted)
+                entries = merged(entries, adds)
             }
         }
         try write(layout, entries, coveredSeq: to, binding: binding, cipher: cipher)

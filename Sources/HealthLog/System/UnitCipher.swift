@@ -40,26 +40,26 @@ package enum UnitCipher: UInt8, Sendable, CaseIterable {
         self == .aes256GCM ? AES256GCM.UnitKeys(key) : nil
     }
 
-    /// Seals `plaintext` under `key` (with `prepared`, ``prepare(_:)`` of it, when given),
+    /// Seals `plaintext` under `key` (with `keys`, ``prepare(_:)`` of it, when given),
     /// bound to `associated`, into `out` (exactly `plaintext.count + overhead` bytes). With
-    /// `prepared`, AES-256-GCM seals the units of one `scope` under one salt
+    /// `keys`, AES-256-GCM seals the units of one `scope` under one salt
     /// (``AES256GCM/UnitKeys/drawSalt(for:sealing:into:)``).
     func seal(
-        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: AES256GCM.UnitKeys? = nil,
+        _ plaintext: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, keys: AES256GCM.UnitKeys? = nil,
         scope: AES256GCM.SaltScope = .derivedFiles, into out: UnsafeMutableRawBufferPointer
     ) {
         switch self {
         case .xchacha20Poly1305: XChaCha20Poly1305.seal(plaintext, associated: associated, key: key, into: out)
-        case .aes256GCM: AES256GCM.seal(plaintext, associated: associated, key: key, keys: prepared, scope: scope, into: out)
+        case .aes256GCM: AES256GCM.seal(plaintext, associated: associated, key: key, keys: keys, scope: scope, into: out)
         }
     }
 
     /// Opens `sealed` into `out` (exactly `sealed.count - overhead` bytes); `false` when its
-    /// tag does not verify. `prepared` as for ``seal(_:associated:key:prepared:scope:into:)``.
-    func open(_ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, prepared: AES256GCM.UnitKeys? = nil, into out: UnsafeMutableRawBufferPointer) -> Bool {
+    /// tag does not verify. `keys` as for ``seal(_:associated:key:keys:scope:into:)``.
+    func open(_ sealed: UnsafeRawBufferPointer, associated: UnsafeRawBufferPointer, key: SecretBytes, keys: AES256GCM.UnitKeys? = nil, into out: UnsafeMutableRawBufferPointer) -> Bool {
         switch self {
         case .xchacha20Poly1305: XChaCha20Poly1305.open(sealed, associated: associated, key: key, into: out)
-        case .aes256GCM: AES256GCM.open(sealed, associated: associated, key: key, keys: prepared, into: out)
+        case .aes256GCM: AES256GCM.open(sealed, associated: associated, key: key, keys: keys, into: out)
         }
     }
 }

@@ -81,7 +81,7 @@ struct KeyOrderTests {
     ])
     func failingAfterFastLines(_ line: String) throws {
         let input = Array((Self.full + "\n" + Self.full + "\n" + line + "\n" + Self.full + "\n").utf8)
-        let prepared = LinePreparer.prepare(LineChunk(storage: .bytes(input), range: 0..<input.count), checker: InputChecker(importing: false))
+        let prepared = LinePreparer.prepare(LineChunk(storage: .bytes(input), range: 0..<input.count), into: PreparedChunk(checker: InputChecker(importing: false)))
         #expect(prepared.events.count == 2)
         let failure = try #require(prepared.failure)
         #expect(failure.index == 2)

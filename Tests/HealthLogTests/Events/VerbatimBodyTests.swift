@@ -45,7 +45,7 @@ struct VerbatimBodyTests {
     /// and how many took the verbatim path.
     static func storedLines(_ lines: [String]) throws -> (whole: [[UInt8]], prepared: [[UInt8]], verbatim: Int) {
         let input = Array((lines.joined(separator: "\n") + "\n").utf8)
-        let prepared = LinePreparer.prepare(LineChunk(storage: .bytes(input), range: 0..<input.count), checker: InputChecker(importing: false))
+        let prepared = LinePreparer.prepare(LineChunk(storage: .bytes(input), range: 0..<input.count), into: PreparedChunk(checker: InputChecker(importing: false)))
         #expect(prepared.failure == nil)
         var whole: [[UInt8]] = []
         var completed: [[UInt8]] = []

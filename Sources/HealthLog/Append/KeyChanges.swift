@@ -65,8 +65,9 @@ struct KeyChanges {
     /// Starts a new data-key epoch sealing with the options' cipher (else
     /// ``UnitCipher/preferred``): a new random key, one past every epoch any slot holds
     /// (of the entries the slot authority key vouches for), sealed to each slot with such
-    /// entries, with its MAC under the slot authority key (which the opened slot or the
-    /// keyring gave), and written slot by slot. It becomes current once
+    /// entries (wrapped under its entry key for the slot the handle's secret opened), with
+    /// its MAC under the slot authority key (which the opened slot or the keyring gave),
+    /// and written slot by slot. It becomes current once
     /// every slot holds it. Refreshes the keys `healthlog unlock` left in the keyring.
     /// Returns the new epoch.
     ///
@@ -93,7 +94,8 @@ struct KeyChanges {
             let key = try SecretBytes.random(count: XChaCha20Poly1305.keyLength)
             let cipher = options.cipher ?? .preferred
             for var slot in slots {
-                slot.entries.append(try KeySlots.entry(epoch, key, cipher, to: slot, storeID: meta.storeID, authority: authority))
+                let entryKey = opened.opener.flatMap { $0.isSame(as: slot) ? $0.entryKey : nil }
+                slot.entries.append(try KeySlots.entry(epoch, key, cipher, to: slot, entryKey: entryKey, storeID: meta.storeID, authority: authority))
                 try KeySlots.write(slot, layout)
                 faults.reach(.slotWritten)
             }
@@ -101,7 +103,7 @@ struct KeyChanges {
             keys[epoch] = key
             var ciphers = opened.ciphers
             ciphers[epoch] = cipher
-            layout.keys?.replace(with: KeySlots.Opened(storeID: meta.storeID, keys: keys, ciphers: ciphers, authority: authority, current: epoch, slot: opened.slot))
+            layout.keys?.replace(with: KeySlots.Opened(storeID: meta.storeID, keys: keys, ciphers: ciphers, authority: authority, current: epoch, opener: opened.opener))
             try UnlockedKeys.refresh(meta.storeID, keys: keys, authority: authority)
             return epoch
         }

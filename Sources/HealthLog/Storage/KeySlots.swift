@@ -13,6 +13,18 @@ enum KeySlots {
         let problem: String?
     }
 
+    /// The slot a secret opened: its id, its public key and its entry key
+    /// (``KeySlot/entryKey(_:)``), with which a later change wraps that slot's new entries.
+    struct OpenedSlot: Sendable {
+        let id: UInt16
+        let publicKey: [UInt8]
+        let entryKey: SecretBytes
+
+        /// Whether `slot` is this slot: the same id and the same key pair (not a slot
+        /// removed and made again under the same id since).
+        func isSame(as slot: KeySlot) -> Bool { slot.id == id && slot.publicKey == publicKey }
+    }
+
     /// What a secret opened: the data keys by epoch and each epoch's cipher, the cipher
     /// sealing under the current epoch, the slot authority key, and the slot that opened
     /// (`nil` for keys from the keyring).
@@ -24,25 +36,29 @@ enum KeySlots {
         let epochCiphers: EpochTable<UnitCipher>
         /// The key that authenticates slot entries; `nil` when the keys are not at hand.
         let authority: SecretBytes?
-        let slot: UInt16?
+        /// The slot that opened; `nil` for keys from the keyring or given already open.
+        let opener: OpenedSlot?
+
+        /// The id of the slot that opened.
+        var slot: UInt16? { opener?.id }
 
         /// The data keys by epoch, as a dictionary.
         var keys: [UInt32: SecretBytes] { epochKeys.dictionary }
         /// Each epoch's cipher, as a dictionary.
         var ciphers: [UInt32: UnitCipher] { epochCiphers.dictionary }
 
-        init(storeID: StoreID, keys: EpochTable<SecretBytes>, ciphers: EpochTable<UnitCipher>, authority: SecretBytes, current: UInt32, slot: UInt16?) {
+        init(storeID: StoreID, keys: EpochTable<SecretBytes>, ciphers: EpochTable<UnitCipher>, authority: SecretBytes, current: UInt32, opener: OpenedSlot?) {
             cipher = StoreCipher(storeID: storeID, keys: keys, ciphers: ciphers, current: current)
             epochKeys = keys
             epochCiphers = ciphers
             self.authority = authority
-            self.slot = slot
+            self.opener = opener
         }
 
-        /// ``init(storeID:keys:ciphers:authority:current:slot:)`` with the keys and ciphers
+        /// ``init(storeID:keys:ciphers:authority:current:opener:)`` with the keys and ciphers
         /// as dictionaries.
-        init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, current: UInt32, slot: UInt16?) {
-            self.init(storeID: storeID, keys: EpochTable(keys), ciphers: EpochTable(ciphers), authority: authority, current: current, slot: slot)
+        init(storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, current: UInt32, opener: OpenedSlot?) {
+            self.init(storeID: storeID, keys: EpochTable(keys), ciphers: EpochTable(ciphers), authority: authority, current: current, opener: opener)
         }
 
         /// A cipher opened elsewhere, whose keys are not at hand.
@@ -51,7 +67,7 @@ enum KeySlots {
             epochKeys = EpochTable()
             epochCiphers = EpochTable()
             authority = nil
-            slot = nil
+            opener = nil
         }
     }
 
@@ -126,16 +142,18 @@ enum KeySlots {
             else {
                 throw HealthLogError(.keyRequired, "\(layout.directory) is not unlocked (or was unlocked before its last key rotation): run 'healthlog unlock'")
             }
-            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, slot: nil)
+            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, opener: nil)
         }
         for slot in slots where slot.kind == material.kind {
             let wrappingKey = try material.wrappingKey(for: slot)
             guard let (secretKey, authority) = try unwrap(slot, storeID: storeID, wrappingKey: wrappingKey),
                 case let vouched = verified(slots, storeID: storeID, authority: authority), let current = currentEpoch(vouched)
             else { continue }
-            let keys = try open(slot, layout, storeID: storeID, secretKey: secretKey, authority: authority)
+            let entryKey = try KeySlot.entryKey(secretKey)
+            let keys = try open(slot, layout, storeID: storeID, secretKey: secretKey, entryKey: entryKey, authority: authority)
             guard keys[current] != nil else { continue }
-            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, slot: slot.id)
+            let opener = OpenedSlot(id: slot.id, publicKey: slot.publicKey, entryKey: entryKey)
+            return Opened(storeID: storeID, keys: keys, ciphers: cipherTable(vouched), authority: authority, current: current, opener: opener)
         }
         throw HealthLogError(.wrongKey, "\(layout.directory): the \(material.kind.name) given opens no key slot\(damageNote(found))")
     }
@@ -161,24 +179,47 @@ enum KeySlots {
         return (SecretBytes(part: 0..<SealedBox.secretKeyLength, of: both), authority)
     }
 
-    /// The data keys of `slot` by epoch, opened with its unwrapped `secretKey`; entries whose
-    /// MAC does not verify under `authority` are skipped, never opened.
+    /// The data keys of `slot` by epoch, opened with its unwrapped `secretKey` (sealed
+    /// entries) or the `entryKey` it gives (wrapped ones); entries whose MAC does not
+    /// verify under `authority` are skipped, never opened.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when a data key with a valid MAC does not
     ///   open though the secret key did (the file was changed).
-    static func open(_ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, secretKey: SecretBytes, authority: SecretBytes) throws -> EpochTable<SecretBytes> {
+    static func open(
+        _ slot: KeySlot, _ layout: StoreLayout, storeID: StoreID, secretKey: SecretBytes, entryKey: SecretBytes, authority: SecretBytes
+    ) throws -> EpochTable<SecretBytes> {
         var keys = EpochTable<SecretBytes>()
         for (index, entry) in slot.entries.enumerated() where slot.verifies(entry, storeID: storeID, authority: authority) {
-            guard let sealed = try SealedBox.open(entry.sealed[...], publicKey: slot.publicKey, secretKey: secretKey),
-                sealed.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == entry.epoch.littleEndian
-            else {
+            let opened =
+                switch entry.form {
+                case .sealed: try SealedBox.open(entry.sealed[...], publicKey: slot.publicKey, secretKey: secretKey)
+                case .wrapped: try unwrap(entry, of: slot, storeID: storeID, entryKey: entryKey)
+                }
+            guard let sealed = opened, sealed.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == entry.epoch.littleEndian else {
                 throw HealthLogError(
                     .corrupt,
                     "\(path(layout, slot.id)) at byte \(KeySlot.fixedLength + index * KeySlot.entryLength(version: slot.fileVersion)): the data key of epoch \(entry.epoch) does not open (the file was changed)")
             }
-            keys[entry.epoch] = SecretBytes(part: 4..<sealed.count, of: sealed)
+            keys[entry.epoch] = SecretBytes(part: 4..<4 + XChaCha20Poly1305.keyLength, of: sealed)
         }
         return keys
+    }
+
+    /// The plaintext of the wrapped `entry` of `slot` (epoch ‖ data key) under `entryKey`;
+    /// `nil` when it does not open or its padding is not zero.
+    private static func unwrap(_ entry: KeySlot.Entry, of slot: KeySlot, storeID: StoreID, entryKey: SecretBytes) throws -> SecretBytes? {
+        struct DoesNotOpen: Error {}
+        let associated = slot.entryAssociatedData(entry.epoch, entry.cipher, storeID: storeID)
+        do {
+            return try SecretBytes(count: entry.sealed.count - XChaCha20Poly1305.overhead) { out in
+                let opened = entry.sealed.withUnsafeBytes { sealed in
+                    associated.withUnsafeBytes { XChaCha20Poly1305.open(sealed, associated: $0, key: entryKey, into: out) }
+                }
+                guard opened, out[(4 + XChaCha20Poly1305.keyLength)...].allSatisfy({ $0 == 0 }) else { throw DoesNotOpen() }
+            }
+        } catch is DoesNotOpen {
+            return nil
+        }
     }
 
     /// A new slot `id` of the store `storeID` for `material`, holding `keys` (each epoch with
@@ -188,6 +229,7 @@ enum KeySlots {
         id: UInt16, material: SecretMaterial, storeID: StoreID, keys: [UInt32: SecretBytes], ciphers: [UInt32: UnitCipher], authority: SecretBytes, cost: Argon2id.Cost
     ) throws -> KeySlot {
         let (publicKey, secretKey) = try SealedBox.keyPair()
+        let entryKey = try KeySlot.entryKey(secretKey)
         var slot = KeySlot(
             id: id, kind: material.kind, createdMillis: Clock.nowMillis(),
             cost: material.kind == .passphrase ? cost : Argon2id.Cost(operations: 0, memory: 0), salt: try Sodium.random(count: Argon2id.saltLength),
@@ -209,21 +251,38 @@ enum KeySlots {
         // keyring) is left out, never given back under a guessed cipher.
         for epoch in keys.keys.sorted() {
             guard let cipher = ciphers[epoch] else { continue }
-            slot.entries.append(try entry(epoch, keys[epoch]!, cipher, to: slot, storeID: storeID, authority: authority))
+            slot.entries.append(try entry(epoch, keys[epoch]!, cipher, to: slot, entryKey: entryKey, storeID: storeID, authority: authority))
         }
         return slot
     }
 
-    /// The data key `key` of `epoch`, sealing with `cipher`, sealed (with its epoch) to the
-    /// public key of `slot`, with its MAC under `authority`.
-    static func entry(_ epoch: UInt32, _ key: SecretBytes, _ cipher: UnitCipher, to slot: KeySlot, storeID: StoreID, authority: SecretBytes) throws -> KeySlot.Entry {
-        let plaintext = try SecretBytes(count: 4 + key.count) { out in
+    /// The data key `key` of `epoch`, sealing with `cipher`, for `slot`, with its MAC under
+    /// `authority`: wrapped (with its epoch) under the slot's `entryKey` when it is given
+    /// (only a holder of the slot's secret key has it), else sealed to the slot's public key.
+    static func entry(
+        _ epoch: UInt32, _ key: SecretBytes, _ cipher: UnitCipher, to slot: KeySlot, entryKey: SecretBytes?, storeID: StoreID, authority: SecretBytes
+    ) throws -> KeySlot.Entry {
+        let form: KeySlot.Entry.Form = entryKey == nil ? .sealed : .wrapped
+        let plaintext = try SecretBytes(count: 4 + key.count + (entryKey == nil ? 0 : KeySlot.wrappedPadding)) { out in
+            out.initializeMemory(as: UInt8.self, repeating: 0)
             out.storeBytes(of: epoch.littleEndian, as: UInt32.self)
-            key.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[4...]).copyMemory(from: $0) }
+            key.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[4..<4 + $0.count]).copyMemory(from: $0) }
         }
-        let sealed = plaintext.withUnsafeBytes { SealedBox.seal($0, to: slot.publicKey) }
+        var sealed: [UInt8]
+        if let entryKey {
+            sealed = [UInt8](repeating: 0, count: KeySlot.sealedLength)
+            let associated = slot.entryAssociatedData(epoch, cipher, storeID: storeID)
+            plaintext.withUnsafeBytes { plaintext in
+                associated.withUnsafeBytes { associated in
+                    sealed.withUnsafeMutableBytes { XChaCha20Poly1305.seal(plaintext, associated: associated, key: entryKey, into: $0) }
+                }
+            }
+        } else {
+            sealed = plaintext.withUnsafeBytes { SealedBox.seal($0, to: slot.publicKey) }
+        }
         return KeySlot.Entry(
-            epoch: epoch, sealed: sealed, mac: KeySlot.mac(epoch, sealed, cipher, slot: slot.id, storeID: storeID, authority: authority), cipher: cipher)
+            epoch: epoch, sealed: sealed, mac: KeySlot.mac(epoch, sealed, cipher, form, slot: slot.id, storeID: storeID, authority: authority), cipher: cipher,
+            form: form)
     }
 
     /// Writes `slot` to its file of `layout` (created 0700 if needed), atomically and

@@ -27,7 +27,7 @@ struct KeySlotCipherTests {
         options.cipher = second
         #expect(try HealthStore(directory: store.directory, secret: Self.secret, options: options).rotateKey() == 1)
         let slot = try KeySlot.decode(try ByteSurgery.read(store.directory + "/keys/0001.slot"), id: 1)
-        #expect(slot.entries.map(\.cipher) == [first, second] && slot.fileVersion == 3)
+        #expect(slot.entries.map(\.cipher) == [first, second] && slot.fileVersion == 4)
         let listing = try HealthStore(directory: store.directory, secret: Self.secret).keySlots()
         #expect(listing.ciphers == [0: first, 1: second] && listing.currentEpoch == 1)
         let cipher = try store.layout.openKeys(try StoreMeta.read(store.layout)).cipher

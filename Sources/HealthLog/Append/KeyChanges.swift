@@ -65,9 +65,9 @@ struct KeyChanges {
     /// Starts a new data-key epoch sealing with the options' cipher (else
     /// ``UnitCipher/preferred``): a new random key, one past every epoch any slot holds
     /// (of the entries the slot authority key vouches for), sealed to each slot with such
-    /// entries (wrapped under its entry key for the slot the handle's secret opened), with
-    /// its MAC under the slot authority key (which the opened slot or the keyring gave),
-    /// and written slot by slot. It becomes current once
+    /// entries (wrapped under its entry key for the slot the handle's secret opened, whose
+    /// sealed entries are wrapped too), with its MAC under the slot authority key (which
+    /// the opened slot or the keyring gave), and written slot by slot. It becomes current once
     /// every slot holds it. Refreshes the keys `healthlog unlock` left in the keyring.
     /// Returns the new epoch.
     ///
@@ -95,6 +95,13 @@ struct KeyChanges {
             let cipher = options.cipher ?? .preferred
             for var slot in slots {
                 let entryKey = opened.opener.flatMap { $0.isSame(as: slot) ? $0.entryKey : nil }
+                if let entryKey {
+                    let before = slot
+                    slot.entries = try before.entries.map { entry in
+                        guard entry.form == .sealed, let old = opened.keys[entry.epoch] else { return entry }
+                        return try KeySlots.entry(entry.epoch, old, entry.cipher, to: before, entryKey: entryKey, storeID: meta.storeID, authority: authority)
+                    }
+                }
                 slot.entries.append(try KeySlots.entry(epoch, key, cipher, to: slot, entryKey: entryKey, storeID: meta.storeID, authority: authority))
                 try KeySlots.write(slot, layout)
                 faults.reach(.slotWritten)

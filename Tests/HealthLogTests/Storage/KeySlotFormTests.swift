@@ -127,7 +127,7 @@ struct KeySlotFormTests {
         #expect(try opening({ _ in }, remac: false) == nil)
     }
 
-    @Test("A slot file of sealed entries only (versions 2 and 3) still opens, and is written in its version", arguments: UnitCipher.allCases)
+    @Test("A slot file of sealed entries only (versions 2 and 3) still opens and is written in its version; a rotation by its secret wraps its entries", arguments: UnitCipher.allCases)
     func sealedOnlyOpens(_ cipher: UnitCipher) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -151,9 +151,12 @@ struct KeySlotFormTests {
         #expect(bytes[4] == (cipher == .xchacha20Poly1305 ? 2 : 3))
         #expect(try KeySlot.decode(bytes, id: 1).entries.map(\.form) == [.sealed])
         #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: Self.secret)).count == 4)
+        #expect(try HealthStore(directory: path, secret: Self.secret).rotateKey() == 1)
+        #expect(try KeySlot.decode(ByteSurgery.read(KeySlots.path(layout, 1)), id: 1).entries.map(\.form) == [.wrapped, .wrapped])
+        #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: Self.secret)).count == 4)
     }
 
-    @Test("A rotation wraps the new entry of the slot whose secret rotates and seals the others'; every slot opens every epoch")
+    @Test("A rotation wraps the new entry of the slot whose secret rotates, and that slot's sealed entries, and seals the others'; every slot opens every epoch")
     func rotationForms() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -162,10 +165,11 @@ struct KeySlotFormTests {
         try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
         #expect(try HealthStore(directory: path, secret: Self.secret, options: KeySlotTests.weak).addKeySlot(.keyFile(keyFile)) == 2)
         #expect(try HealthStore(directory: path, secret: .keyFile(keyFile)).rotateKey() == 1)
-        #expect(try HealthStore(directory: path, secret: Self.secret).rotateKey() == 2)
         let layout = StoreLayout(directory: path)
+        #expect(try KeySlot.decode(ByteSurgery.read(KeySlots.path(layout, 1)), id: 1).entries.map(\.form) == [.wrapped, .sealed])
+        #expect(try HealthStore(directory: path, secret: Self.secret).rotateKey() == 2)
         let slots = try KeySlots.read(layout).compactMap(\.slot)
-        #expect(slots.map { $0.entries.map(\.form) } == [[.wrapped, .sealed, .wrapped], [.wrapped, .wrapped, .sealed]])
+        #expect(slots.map { $0.entries.map(\.form) } == [[.wrapped, .wrapped, .wrapped], [.wrapped, .wrapped, .sealed]])
         let meta = try StoreMeta.read(layout)
         let byPassphrase = try HealthStore(directory: path, secret: Self.secret).layout.openKeys(meta)
         let byKeyFile = try HealthStore(directory: path, secret: .keyFile(keyFile)).layout.openKeys(meta)

@@ -63,7 +63,7 @@ extension HealthStore {
             let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))
             var writer = ImportWriter(store: HealthStore(directory: staging.directory, options: dated.options), eventsPerAppend: options.eventsPerAppend)
             writer.appendsOutliveFailure = false
-            live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes)
+            live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes, storeDirectory: directory)
         }
         defer { live?.stop() }
         // Events of one type come in runs (a night of heart rates): counted by run, so the

@@ -70,8 +70,8 @@ final class EventSpill {
     private var fileChunks = 0
     /// Bytes of records added.
     private(set) var size = 0
-    /// Records added.
-    private(set) var count = 0
+    /// Records added with a line: those the appends will be given.
+    private(set) var lineCount = 0
     /// The size of a record's head: flags, UUID, the two lengths.
     private static let headBytes = 1 + 16 + 4 + 4
     /// The records' bytes gathered before they are compressed into a chunk.
@@ -83,8 +83,10 @@ final class EventSpill {
 
     /// A spill that keeps its file, when it needs one, near `storeDirectory`, sealed with
     /// `sealing` (an encrypted store's) or in the clear; chunks of `chunkBytes` of records
-    /// (1 MiB), `memoryLimit` compressed bytes of them in memory (8 MiB). Tests make both small.
-    init(near storeDirectory: String, sealing: ScratchCipher?, chunkBytes: Int = 1 << 20, memoryLimit: Int = 8 << 20) {
+    /// (1 MiB), `memoryLimit` compressed bytes of them in memory (1 MiB: a small import
+    /// needs no file, and a large one keeps little more in memory than a small one). Tests
+    /// make both small.
+    init(near storeDirectory: String, sealing: ScratchCipher?, chunkBytes: Int = 1 << 20, memoryLimit: Int = 1 << 20) {
         self.storeDirectory = storeDirectory
         self.sealing = sealing
         self.chunkBytes = chunkBytes
@@ -118,7 +120,7 @@ final class EventSpill {
         raw.append(contentsOf: event.line)
         raw.append(contentsOf: prepared)
         size += Self.headBytes + event.line.count + prepared.count
-        count += 1
+        if !event.line.isEmpty { lineCount += 1 }
         if raw.count >= chunkBytes { try seal() }
     }
 

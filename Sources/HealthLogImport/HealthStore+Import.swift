@@ -63,7 +63,7 @@ extension HealthStore {
             let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))
             var writer = ImportWriter(store: HealthStore(directory: staging.directory, options: dated.options), eventsPerAppend: options.eventsPerAppend)
             writer.appendsOutliveFailure = false
-            live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes)
+            live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes, storeDirectory: directory)
         }
         defer { live?.stop() }
         // Events of one type come in runs (a night of heart rates): counted by run, so the
@@ -89,7 +89,7 @@ extension HealthStore {
             if options.mirror { exportUUIDs.append(event.uuid) }
             if let live { try live.add(event, flags) } else { try spill.add(event, flags) }
         }
-        let document = try readExport(path, progress: progress) { events, unmapped in
+        var document = try readExport(path, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
             for index in events.indices {
                 try keep(events[index], index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
@@ -109,6 +109,7 @@ extension HealthStore {
         report.electrocardiogramVoltages = ecgs.voltages
         report.electrocardiogramProblems = ecgs.problems
         let clinical = try ClinicalFiles.read(document.clinical, input: path, isZip: document.isZip, mapper: document.mapper) { try keep($0, .endsElement) }
+        document.releaseFiles()
         countRun()
         report.clinicalResourcesRead = clinical.resourcesRead
         report.clinicalProblems = clinical.problems
@@ -123,7 +124,7 @@ extension HealthStore {
             (writer, membersAlsoTopLevel) = try live.finish(memberTypes: memberTypes)
             progress?(ImportProgress(phase: .writing, bytesDone: total, bytesTotal: total))
         } else {
-            writer = ImportWriter(store: withExportDate(document.exportDate), eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.count)
+            writer = ImportWriter(store: withExportDate(document.exportDate), eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.lineCount)
             let spilled = max(1, spill.size)
             let outcome = try SpillAppendFeed.run(
                 spill, memberTypes: memberTypes, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
@@ -236,4 +237,13 @@ struct ExportDocument {
     /// events marked ``ExportMapper/Event/checkedUnused`` unused; `nil` when they did not
     /// look up as of one head.
     var unusedAsOfHead: UInt64?
+
+    /// Lets go of what mapping the files the document names takes, once they are read: the
+    /// references, and the mapper with its lookup in the store, which keeps the batches it
+    /// read decoded (megabytes in a large store), not needed by the appends.
+    mutating func releaseFiles() {
+        routes = []
+        clinical = []
+        mapper = ExportMapper()
+    }
 }

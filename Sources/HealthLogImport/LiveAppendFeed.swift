@@ -48,15 +48,18 @@ final class LiveAppendFeed {
     private let eventsPerAppend: Int
     /// The bytes of lines that make an append due, whatever its events.
     private let maxBytes: Int
-    /// The UUIDs of the document's top-level events (not correlation members), in order:
-    /// those also found as a correlation's members are counted once at the end.
-    private var topLevel: [SampleUUID] = []
+    /// The UUIDs of the document's top-level events (not correlation members), in order,
+    /// as records without lines: those also found as a correlation's members are counted
+    /// once at the end. A spill, so memory holds a chunk of them whatever the export's size.
+    private let topLevel: EventSpill
 
     /// A feed appending with `writer` in appends of `eventsPerAppend` events (or `maxBytes`
-    /// of lines), its appending thread started.
+    /// of lines), its appending thread started; the top-level UUIDs it keeps until the end
+    /// go, past a chunk, to a file beside `storeDirectory` (the new store is plaintext).
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the thread cannot be started.
-    init(writer: ImportWriter, eventsPerAppend: Int, maxBytes: Int) throws {
+    init(writer: ImportWriter, eventsPerAppend: Int, maxBytes: Int, storeDirectory: String) throws {
+        topLevel = EventSpill(near: storeDirectory, sealing: nil)
         appending = Appending(writer)
         self.eventsPerAppend = max(1, eventsPerAppend)
         self.maxBytes = maxBytes
@@ -73,9 +76,12 @@ final class LiveAppendFeed {
     /// Adds an event, as ``EventSpill/add(_:_:)`` would keep it, to the next append, and
     /// hands that append on when it is full after an event that ends an element.
     ///
-    /// - Throws: the error that stopped the appends.
+    /// - Throws: the error that stopped the appends; ``HealthLogError/Code/io`` when the
+    ///   top-level UUIDs' file cannot be written.
     func add(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
-        if flags.contains(.fromDocument), !event.isCorrelationMember { topLevel.append(event.uuid) }
+        if flags.contains(.fromDocument), !event.isCorrelationMember {
+            try topLevel.add(ExportMapper.Event(type: "", uuid: event.uuid, line: [], isCorrelationMember: false), .fromDocument)
+        }
         switch event.inStore {
         case .live?: current.addPresent(deleted: false)
         case .deleted?: current.addPresent(deleted: true)
@@ -97,7 +103,8 @@ final class LiveAppendFeed {
     /// and, by type, the correlation members (`memberTypes`, by UUID) also found at top
     /// level, each UUID once.
     ///
-    /// - Throws: the error that stopped the appends.
+    /// - Throws: the error that stopped the appends; ``HealthLogError/Code/io`` when the
+    ///   top-level UUIDs' file cannot be read.
     func finish(memberTypes: [SampleUUID: String]) throws -> (writer: ImportWriter, membersAlsoTopLevel: [String: Int]) {
         if current.events > 0 {
             guard appending.ready.push(.append(current)) else { throw stopped() }
@@ -112,12 +119,12 @@ final class LiveAppendFeed {
             var members = UUIDTable(capacity: memberTypes.count)
             for uuid in memberTypes.keys { members.insert(uuid) }
             var seen = UUIDTable()
-            for uuid in topLevel where members.contains(uuid) && !seen.contains(uuid) {
-                seen.insert(uuid)
-                if let type = memberTypes[uuid] { counts[type, default: 0] += 1 }
+            try topLevel.forEach(progress: { _ in }) { record in
+                guard members.contains(record.uuid), !seen.contains(record.uuid) else { return }
+                seen.insert(record.uuid)
+                if let type = memberTypes[record.uuid] { counts[type, default: 0] += 1 }
             }
         }
-        topLevel = []
         return (appending.writer, counts)
     }
 

@@ -131,6 +131,13 @@ enum KeySlots {
     ///   the secret cannot be read; ``HealthLogError/Code/corrupt`` when a slot that opened
     ///   holds a data key that does not.
     static func unlock(_ layout: StoreLayout, storeID: StoreID, secret: StoreSecret) throws -> Opened {
+        // The secrets it unwraps fill guarded room one after the other: the pool is made
+        // writable once for them all rather than once each (two `mprotect` calls a secret).
+        try SecretPool.shared.writing { try unlocking(layout, storeID: storeID, secret: secret) }
+    }
+
+    /// ``unlock(_:storeID:secret:)``'s work.
+    private static func unlocking(_ layout: StoreLayout, storeID: StoreID, secret: StoreSecret) throws -> Opened {
         let found = try read(layout)
         let slots = found.compactMap(\.slot)
         guard currentEpoch(slots) != nil else {

@@ -114,19 +114,33 @@ struct SealedTableCopy {
         guard matches else { return nil }
         let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
         let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
-        var reader = ByteReader(bytes, at: at + Self.clearLength + 4)
-        var groups: [BatchHeader.Group] = []
-        groups.reserveCapacity(groupCount)
-        do {
+        let groupsStart = at + Self.clearLength + 4
+        let tailStart = groupsStart + groupCount * Self.groupLength
+        // ``open(_:cipher:place:batchCount:)`` found every record whole; checked again, then
+        // each group is read by fixed offsets (a quarter of the instructions of a checked
+        // read per field: a query from 0 takes a table for every batch).
+        guard tailStart + tailLength <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { copy -> BatchHeader.CopiedTable? in
+            var groups: [BatchHeader.Group] = []
+            groups.reserveCapacity(groupCount)
+            var p = groupsStart
             for _ in 0..<groupCount {
-                let number = Int(try reader.read(UInt16.self))
+                let number = Int(UInt16(littleEndian: copy.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
                 guard number < types.count else { return nil }
-                let kind = try reader.read(UInt8.self)
-                groups.append(try BatchHeader.Group(kind: kind, type: types[number], readingRangesFrom: &reader))
+                groups.append(
+                    BatchHeader.Group(
+                        kind: copy[p + 2], type: types[number],
+                        count: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 3, as: UInt32.self)),
+                        firstSeq: UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 7, as: UInt64.self)),
+                        lastSeq: UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 15, as: UInt64.self)),
+                        minStart: Int64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 23, as: Int64.self)),
+                        maxEnd: Int64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 31, as: Int64.self)),
+                        frameLength: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 39, as: UInt32.self)),
+                        rawLength: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 43, as: UInt32.self)),
+                        frameCRC: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 47, as: UInt32.self))))
+                p += Self.groupLength
             }
-            return BatchHeader.CopiedTable(groups: groups, tail: Array(try reader.read(count: tailLength)))
-        } catch {
-            return nil
+            return BatchHeader.CopiedTable(groups: groups, tail: Array(copy[tailStart..<tailStart + tailLength]))
         }
     }
 

@@ -1,25 +1,22 @@
-internal import CCrypto
 internal import CSodium
 
-/// AES-256-GCM (OpenSSL's EVP `AES-256-GCM`), sealing units under keys derived per salt:
-/// the unit's 24 random bytes are a 12-byte *subkey salt* and the 12-byte GCM nonce, and
-/// the unit's key is BLAKE2b-256 (`crypto_generichash`) keyed with the data key over
-/// ``subkeyContext`` ‖ the salt. A writer seals the units it writes into one segment (or
-/// into derived files) under one salt of its own, at most ``UnitKeys/unitsPerSalt`` units
-/// and ``UnitKeys/bytesPerSalt`` bytes, each under a fresh random nonce: GCM's limit of
-/// 2^32 random nonces per key never comes near. A reader keeps the unit keys of the last
-/// salts it met (``UnitKeys``), so it derives one per salt, not per unit.
+/// AES-256-GCM, sealing units under keys derived per salt: the unit's 24 random bytes are a
+/// 12-byte *subkey salt* and the 12-byte GCM nonce, and the unit's key is BLAKE2b-256
+/// (`crypto_generichash`) keyed with the data key over ``subkeyContext`` ‖ the salt. A
+/// writer seals the units it writes into one segment (or into derived files) under one salt
+/// of its own, at most ``UnitKeys/unitsPerSalt`` units and ``UnitKeys/bytesPerSalt`` bytes,
+/// each under a fresh random nonce: GCM's limit of 2^32 random nonces per key never comes
+/// near. A reader keeps the unit keys of the last salts it met (``UnitKeys``), so it derives
+/// one per salt, not per unit.
 ///
 /// A sealed unit is laid out as `salt ‖ nonce ‖ ciphertext ‖ tag`, as long as an
 /// ``XChaCha20Poly1305`` unit (``overhead`` bytes more than its plaintext). Where the CPU
 /// has AES-NI and PCLMULQDQ, libsodium's `crypto_aead_aes256gcm` seals and opens a
-/// process's first units: no set-up, where OpenSSL's first use in a process costs about
-/// 7 million instructions (its provider's algorithm tables), more than a rare-type query's
-/// whole work. A process that goes on to seal or open megabytes (``bulk``) takes OpenSSL's
-/// EVP `AES-256-GCM` for its large units, which runs the CPU's vector AES where it has one.
-/// Without AES-NI OpenSSL does it all, through its constant-time software path, so any
-/// machine reads these units. Both are the same AES-256-GCM, the same bytes, and check the
-/// tag.
+/// process's first units and its small ones: no set-up at all. A process that goes on to
+/// seal or open more (``bulk``) takes OpenSSL's AES-256-GCM (``OpenSSLGCM``) for its larger
+/// units, which runs two to three times as fast. Without AES-NI OpenSSL does it all,
+/// through its constant-time software path, so any machine reads these units. Both are the
+/// same AES-256-GCM, the same bytes, and check the tag.
 enum AES256GCM {
     /// The key length in bytes.
     static let keyLength = 32
@@ -34,14 +31,10 @@ enum AES256GCM {
     /// What the unit key's hash covers before the salt.
     static let subkeyContext = Array("healthlog aes-256-gcm unit key v1".utf8)
 
-    /// OpenSSL's implementation, fetched from its default provider once per process (a
-    /// fetch at every unit costs more than a small unit's sealing).
-    nonisolated(unsafe) static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
-
     /// The process's choice between the two implementations (``Implementation``): OpenSSL
-    /// once it has sealed or opened 4 MiB, where OpenSSL's set-up (1.2 ms of CPU) is paid
-    /// back by its faster bulk (0.38 ns a byte less than libsodium's on a CPU with VAES).
-    static let bulk = BulkSwitch(threshold: 4 << 20, isAvailable: { cipher != nil })
+    /// once it has sealed or opened 64 KiB, where finding OpenSSL's cipher (about 0.1
+    /// million instructions) is paid back by its faster bulk.
+    static let bulk = BulkSwitch(threshold: 64 << 10, isAvailable: { OpenSSLGCM.functions != nil })
 
     /// Whether this CPU has AES and carry-less multiply instructions (x86-64 AES-NI and
     /// PCLMULQDQ), so libsodium's AES-256-GCM runs here and outruns XChaCha20-Poly1305.
@@ -69,7 +62,7 @@ enum AES256GCM {
             randombytes_buf(prefix, saltLength + nonceLength)
         }
         let libsodium = (implementation ?? Self.implementation(for: out.count)) == .libsodium
-        let sealed = withUnitKey(key, keys: keys, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength])) { unitKey, state -> Bool in
+        let sealed = withUnitKey(key, keys: keys, salt: UnsafeRawBufferPointer(rebasing: out[..<saltLength]), openSSL: libsodium ? nil : true) { unitKey, state, pool -> Bool in
             if libsodium {
                 let m = plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 let ad = associated.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -82,8 +75,8 @@ enum AES256GCM {
                 }
                 return true
             }
-            return run(encrypt: true, nonce: UnsafeRawPointer(prefix + saltLength), unitKey: unitKey, associated: associated) { context in
-                finishSealing(context, plaintext, into: out.baseAddress! + saltLength + nonceLength, tag: out.baseAddress! + out.count - tagLength)
+            return run(encrypt: true, nonce: UnsafeRawPointer(prefix + saltLength), unitKey: unitKey, pool: pool, associated: associated) { context in
+                context.seal(plaintext, into: out.baseAddress! + saltLength + nonceLength, tag: out.baseAddress! + out.count - tagLength)
             }
         }
         precondition(sealed, "OpenSSL's AES-256-GCM seals")
@@ -100,7 +93,7 @@ enum AES256GCM {
         guard sealed.count >= overhead, out.count == sealed.count - overhead, key.count == keyLength, sealed.count - overhead < Int(Int32.max) else { return false }
         let libsodium = (implementation ?? Self.implementation(for: sealed.count)) == .libsodium
         let prefix = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let opened = withUnitKey(key, keys: keys, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength])) { unitKey, state -> Bool in
+        let opened = withUnitKey(key, keys: keys, salt: UnsafeRawBufferPointer(rebasing: sealed[..<saltLength]), openSSL: libsodium ? nil : false) { unitKey, state, pool -> Bool in
             if libsodium {
                 let m = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 let ad = associated.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -111,34 +104,12 @@ enum AES256GCM {
                 return crypto_aead_aes256gcm_decrypt(m, nil, nil, c, clen, ad, UInt64(associated.count), nonce, unitKey) == 0
             }
             let body = UnsafeRawBufferPointer(rebasing: sealed[saltLength + nonceLength..<sealed.count - tagLength])
-            return run(encrypt: false, nonce: UnsafeRawPointer(prefix + saltLength), unitKey: unitKey, associated: associated) { context in
-                finishOpening(context, body, tag: sealed.baseAddress! + sealed.count - tagLength, into: out)
+            return run(encrypt: false, nonce: UnsafeRawPointer(prefix + saltLength), unitKey: unitKey, pool: pool, associated: associated) { context in
+                context.open(body, tag: sealed.baseAddress! + sealed.count - tagLength, into: out)
             }
         }
         if !opened, let base = out.baseAddress { sodium_memzero(base, out.count) }
         return opened
-    }
-
-    /// Feeds `plaintext` to `context` (started for sealing, its associated data given),
-    /// writing the ciphertext (as long) at `body` and the tag (``tagLength`` bytes) at `tag`;
-    /// `false` when OpenSSL fails.
-    static func finishSealing(_ context: OpaquePointer, _ plaintext: UnsafeRawBufferPointer, into body: UnsafeMutableRawPointer, tag: UnsafeMutableRawPointer) -> Bool {
-        var written: Int32 = 0
-        return (plaintext.isEmpty
-            || EVP_EncryptUpdate(context, body.assumingMemoryBound(to: UInt8.self), &written, plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1)
-            && EVP_EncryptFinal_ex(context, body.assumingMemoryBound(to: UInt8.self), &written) == 1
-            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), tag) == 1
-    }
-
-    /// Feeds the ciphertext `body` to `context` (started for opening, its associated data
-    /// given), writing the plaintext into `out` (as long), and checks the tag at `tag`;
-    /// `false` when it does not verify.
-    static func finishOpening(_ context: OpaquePointer, _ body: UnsafeRawBufferPointer, tag: UnsafeRawPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
-        var written: Int32 = 0
-        return (body.isEmpty
-            || EVP_DecryptUpdate(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, body.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(body.count)) == 1)
-            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), UnsafeMutableRawPointer(mutating: tag)) == 1
-            && EVP_DecryptFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) == 1
     }
 
     /// The implementation for a unit of `count` bytes: OpenSSL where libsodium's cannot
@@ -147,34 +118,28 @@ enum AES256GCM {
         isFast ? bulk.implementation(for: count) : .openSSL
     }
 
-    /// Starts a context with `unitKey` and the ``nonceLength``-byte `nonce` (sealing when
-    /// `encrypt`, else opening), feeds it `associated`, and runs `body` on it; the context is
-    /// wiped after.
+    /// Runs `body` on an OpenSSL context keyed with `unitKey` (from `pool` when given),
+    /// started with the ``nonceLength``-byte `nonce` (sealing when `encrypt`, else opening)
+    /// and fed `associated`; `false` when OpenSSL cannot.
     private static func run(
-        encrypt: Bool, nonce: UnsafeRawPointer, unitKey: UnsafePointer<UInt8>, associated: UnsafeRawBufferPointer, _ body: (OpaquePointer) -> Bool
+        encrypt: Bool, nonce: UnsafeRawPointer, unitKey: UnsafePointer<UInt8>, pool: KeyedContexts?, associated: UnsafeRawBufferPointer,
+        _ body: (OpenSSLGCM.Context) -> Bool
     ) -> Bool {
-        guard let cipher, let context = EVP_CIPHER_CTX_new() else { return false }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let iv = nonce.assumingMemoryBound(to: UInt8.self)
-        let started = encrypt ? EVP_EncryptInit_ex2(context, cipher, unitKey, iv, nil) : EVP_DecryptInit_ex2(context, cipher, unitKey, iv, nil)
-        var written: Int32 = 0
-        guard started == 1,
-            associated.isEmpty
-                || (encrypt
-                    ? EVP_EncryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))
-                    : EVP_DecryptUpdate(context, nil, &written, associated.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(associated.count))) == 1
-        else { return false }
+        if let pool { return pool.run(nonce: nonce, associated: associated, body) }
+        guard let context = OpenSSLGCM.Context(key: unitKey, encrypt: encrypt), context.start(nonce: nonce, associated: associated) else { return false }
         return body(context)
     }
 
     /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes) and, when
-    /// `keys` keep it, libsodium's expanded key; from `keys` when given (``UnitKeys``), else
-    /// derived from `key` alone and wiped after.
+    /// `keys` keep it, libsodium's expanded key and (asked for with `openSSL`, as
+    /// ``UnitKeys/withUnitKey(salt:openSSL:_:)`` takes it) OpenSSL's keyed contexts; from
+    /// `keys` when given (``UnitKeys``), else derived from `key` alone and wiped after.
     private static func withUnitKey<R>(
-        _ key: SecretBytes, keys: UnitKeys?, salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>, UnsafePointer<crypto_aead_aes256gcm_state>?) -> R
+        _ key: SecretBytes, keys: UnitKeys?, salt: UnsafeRawBufferPointer, openSSL: Bool?,
+        _ body: (UnsafePointer<UInt8>, UnsafePointer<crypto_aead_aes256gcm_state>?, KeyedContexts?) -> R
     ) -> R {
-        if let keys { return keys.withUnitKey(salt: salt, body) }
-        return withUnitKey(key, prepared: nil, salt: salt) { body($0, nil) }
+        if let keys { return keys.withUnitKey(salt: salt, openSSL: openSSL, body) }
+        return withUnitKey(key, prepared: nil, salt: salt) { body($0, nil, nil) }
     }
 
     /// `key` made ready for deriving unit keys: BLAKE2b-256's state keyed with it and fed

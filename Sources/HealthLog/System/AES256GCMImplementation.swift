@@ -7,19 +7,18 @@ extension AES256GCM {
         /// libsodium's `crypto_aead_aes256gcm` (AES-NI and PCLMULQDQ): no set-up, and the
         /// faster of the two on a unit of a few hundred bytes (0.15 µs against 0.4 µs).
         case libsodium
-        /// OpenSSL's EVP `AES-256-GCM`: 2.6 times libsodium's speed in bulk where the CPU has
-        /// VAES and VPCLMULQDQ (4.4 GB/s against 1.65 opening 32 KiB units), and the only one
-        /// on a CPU without AES-NI; its first use in a process costs about 1.2 ms of CPU
-        /// (its default provider's algorithm tables).
+        /// OpenSSL's `AES-256-GCM` (``OpenSSLGCM``): two to three times libsodium's speed in
+        /// bulk (4.4 GB/s against 1.65 opening 32 KiB units on a CPU with VAES), and the
+        /// only one on a CPU without AES-NI; finding it costs about 0.1 million
+        /// instructions at its first use in a process, and keying a context a few thousand.
         case openSSL
     }
 
     /// Chooses the implementation for each unit of a process: libsodium until the process
     /// has run ``threshold`` bytes through AES-256-GCM (or a reader said it is about to,
     /// ``expect(_:)``), OpenSSL from then on for units of ``unitBytes`` or more, so OpenSSL's
-    /// set-up is paid only where its faster bulk pays it back (about 3 MB at the speeds
-    /// above). Where OpenSSL's cipher cannot be fetched (its provider missing), libsodium
-    /// stays.
+    /// set-up is paid only where its faster bulk pays it back. Where OpenSSL's cipher cannot
+    /// be found (its provider missing), libsodium stays.
     final class BulkSwitch: Sendable {
         /// The bytes past which the process takes OpenSSL.
         let threshold: Atomic<Int>
@@ -30,7 +29,7 @@ extension AES256GCM {
         /// Whether OpenSSL is taken (once set, for good).
         private let switched = Atomic<Bool>(false)
         /// Whether OpenSSL's cipher is there to switch to, asked only on switching (asking
-        /// fetches it, which costs what the switch is to avoid).
+        /// loads OpenSSL's provider, which costs what the switch is to avoid).
         private let isAvailable: @Sendable () -> Bool
 
         /// A switch at `threshold` bytes, to OpenSSL when `isAvailable` says its cipher is.

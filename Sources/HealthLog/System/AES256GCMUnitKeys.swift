@@ -15,8 +15,10 @@ extension AES256GCM {
     /// state (``AES256GCM/prepare(_:)``), the salts this process seals under, one per
     /// ``SaltScope`` (a fresh one after ``unitsPerSalt`` units or ``bytesPerSalt`` bytes),
     /// and the unit keys of the last ``slotCount`` salts seen, with libsodium's expanded key
-    /// (`crypto_aead_aes256gcm_beforenm`), in guarded memory. So a reader derives a unit key
-    /// once per salt rather than once per unit, and a writer once per scope.
+    /// (`crypto_aead_aes256gcm_beforenm`), in guarded memory, and OpenSSL's contexts keyed
+    /// with them once a unit of that salt goes to OpenSSL (``KeyedContexts``). So a reader
+    /// derives a unit key and keys OpenSSL once per salt rather than once per unit, and a
+    /// writer once per scope.
     final class UnitKeys: Sendable {
         /// The most units a writer seals under one salt.
         static let unitsPerSalt = 1 << 20
@@ -64,6 +66,9 @@ extension AES256GCM {
             }
         }
         private let slots = Mutex(Slots())
+        /// Each slot's OpenSSL contexts for sealing (at `2 × slot`) and for opening (at
+        /// `2 × slot + 1`), made when first asked for; let go when the slot takes another salt.
+        private let contexts = Mutex([KeyedContexts?](repeating: nil, count: 2 * UnitKeys.slotCount))
 
         /// A salt a writer drew for a scope, with what it sealed under it so far.
         private struct Drawn {
@@ -110,23 +115,41 @@ extension AES256GCM {
             salt.store(at: out)
         }
 
-        /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes) and, where
-        /// libsodium's AES-256-GCM runs, its expanded key: from the slot that holds the salt,
-        /// else derived into a slot not in use (on the stack, wiped after, when all are).
-        func withUnitKey<R>(salt: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>, UnsafePointer<crypto_aead_aes256gcm_state>?) -> R) -> R {
+        /// Runs `body` with the unit key for `salt` (its first ``saltLength`` bytes), where
+        /// libsodium's AES-256-GCM runs its expanded key, and when `openSSL` says whether to
+        /// seal (`true`) or open (`false`), the slot's OpenSSL contexts for it: from the slot
+        /// that holds the salt, else derived into a slot not in use (on the stack, wiped
+        /// after, with neither expanded key nor contexts, when all are).
+        func withUnitKey<R>(
+            salt: UnsafeRawBufferPointer, openSSL: Bool? = nil, _ body: (UnsafePointer<UInt8>, UnsafePointer<crypto_aead_aes256gcm_state>?, KeyedContexts?) -> R
+        ) -> R {
             let wanted = Salt(salt.baseAddress!)
             guard let room, let (index, fresh) = slots.withLock({ $0.use(wanted) }) else {
-                return AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { body($0, nil) }
+                return AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { body($0, nil, nil) }
             }
             defer { slots.withLock { $0.users[index] -= 1 } }
             let base = room.base + index * Self.slotLength
             let state = (base + Self.stateOffset).assumingMemoryBound(to: crypto_aead_aes256gcm_state.self)
             if fresh {
+                contexts.withLock {
+                    $0[2 * index] = nil
+                    $0[2 * index + 1] = nil
+                }
                 AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { base.copyMemory(from: $0, byteCount: keyLength) }
                 if isFast { _ = crypto_aead_aes256gcm_beforenm(state, base.assumingMemoryBound(to: UInt8.self)) }
                 slots.withLock { $0.salts[index] = wanted }
             }
-            return body(base.assumingMemoryBound(to: UInt8.self), isFast ? UnsafePointer(state) : nil)
+            let unitKey = base.assumingMemoryBound(to: UInt8.self)
+            let pool = openSSL.flatMap { encrypt in
+                contexts.withLock { contexts -> KeyedContexts? in
+                    let at = 2 * index + (encrypt ? 0 : 1)
+                    if contexts[at] == nil {
+                        contexts[at] = (try? SecretBytes(copying: UnsafeRawBufferPointer(start: unitKey, count: keyLength))).map { KeyedContexts(key: $0, encrypt: encrypt) }
+                    }
+                    return contexts[at]
+                }
+            }
+            return body(unitKey, isFast ? UnsafePointer(state) : nil, pool)
         }
     }
 

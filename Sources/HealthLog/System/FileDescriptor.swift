@@ -63,33 +63,37 @@ struct FileDescriptor: Sendable {
     }
 
     /// Reads up to `count` bytes at `offset` with `pread(2)`, looping over short reads; returns
-    /// fewer bytes only at end of file.
+    /// fewer bytes only at end of file. The array is not zeroed first: it holds only what was read.
     func read(at offset: Int, count: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let got = try read(into: &buffer, at: offset)
-        if got < count { buffer.removeLast(count - got) }
+        var result: Result<Int, HealthLogError> = .success(0)
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, filled in
+            result = Result { () throws(HealthLogError) -> Int in try read(into: UnsafeMutableRawBufferPointer(raw), at: offset) }
+            filled = (try? result.get()) ?? 0
+        }
+        _ = try result.get()
         return buffer
     }
 
     /// Fills `buffer` from `offset` with `pread(2)`; returns the bytes read (less only at end of file).
     func read(into buffer: inout [UInt8], at offset: Int) throws -> Int {
+        try buffer.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+    }
+
+    /// Fills `raw` from `offset` with `pread(2)`, looping over short reads; returns the bytes
+    /// read (less only at end of file).
+    func read(into raw: UnsafeMutableRawBufferPointer, at offset: Int) throws(HealthLogError) -> Int {
         var done = 0
-        let count = buffer.count
-        let fd = rawValue
-        let result: Result<Int, HealthLogError> = buffer.withUnsafeMutableBytes { raw in
-            while done < count {
-                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0 {
-                    let err = errno
-                    if err == EINTR { continue }
-                    return .failure(HealthLogError(.io, "cannot read \(path): \(describeErrno(err))", errno: err))
-                }
-                if n == 0 { break }
-                done += n
+        while done < raw.count {
+            let n = pread(rawValue, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+            if n < 0 {
+                let err = errno
+                if err == EINTR { continue }
+                throw HealthLogError(.io, "cannot read \(path): \(describeErrno(err))", errno: err)
             }
-            return .success(done)
+            if n == 0 { break }
+            done += n
         }
-        return try result.get()
+        return done
     }
 
     /// Reads from the current position with `read(2)` into `buffer`; returns 0 at end of input.

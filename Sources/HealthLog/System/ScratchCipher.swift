@@ -56,8 +56,8 @@ package final class ScratchCipher: Sendable {
     private init(key: SecretBytes) {
         precondition(AES256GCM.overhead == XChaCha20Poly1305.overhead, "either cipher's block has the same length")
         self.key = key
-        if AES256GCM.isFast, let cipher = AES256GCM.cipher {
-            contexts = (KeyedContexts(cipher, key: key, encrypt: true), KeyedContexts(cipher, key: key, encrypt: false))
+        if AES256GCM.isFast, OpenSSLGCM.functions != nil {
+            contexts = (KeyedContexts(key: key, encrypt: true), KeyedContexts(key: key, encrypt: false))
         } else {
             contexts = nil
         }
@@ -81,7 +81,7 @@ package final class ScratchCipher: Sendable {
             prefix.initializeMemory(as: UInt8.self, repeating: 0, count: Self.prefixLength)
             prefix.storeBytes(of: nonce.littleEndian, as: UInt64.self)
             let sealed = contexts.sealing.run(nonce: UnsafeRawPointer(prefix), associated: associated) { context in
-                AES256GCM.finishSealing(context, plaintext, into: prefix + Self.prefixLength, tag: prefix + out.count - AES256GCM.tagLength)
+                context.seal(plaintext, into: prefix + Self.prefixLength, tag: prefix + out.count - AES256GCM.tagLength)
             }
             precondition(sealed, "OpenSSL's AES-256-GCM seals")
         }
@@ -108,7 +108,7 @@ package final class ScratchCipher: Sendable {
             let opened =
                 !padding.contains { $0 != 0 }
                 && contexts.opening.run(nonce: sealed.baseAddress!, associated: associated) { context in
-                    AES256GCM.finishOpening(context, body, tag: sealed.baseAddress! + sealed.count - AES256GCM.tagLength, into: out)
+                    context.open(body, tag: sealed.baseAddress! + sealed.count - AES256GCM.tagLength, into: out)
                 }
             if !opened, let base = out.baseAddress { sodium_memzero(base, out.count) }
             return opened

@@ -39,7 +39,8 @@ final class SecretPool: Sendable {
             if !state.tried {
                 state.tried = true
                 state.base = sodium_malloc(capacity)
-                if let base = state.base { sodium_mprotect_readonly(base) }
+                // Read-only at once, unless made while a writer has it open.
+                if let base = state.base, state.writers == 0 { sodium_mprotect_readonly(base) }
             }
             let start = (state.used + 15) & ~15
             guard let base = state.base, count > 0, start + count <= capacity else { return nil }

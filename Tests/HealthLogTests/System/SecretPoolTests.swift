@@ -31,6 +31,22 @@ struct SecretPoolTests {
         #expect(room.load(as: UInt8.self) == 0x11 && room.load(fromByteOffset: 1, as: UInt8.self) == 0x22 && room.load(fromByteOffset: 2, as: UInt8.self) == 0x33)
     }
 
+    /// A pool whose allocation is made inside `writing` (the first secret of a process
+    /// filled while a key slot is unlocked) stays writable until that writer is done.
+    @Test func allocatedWhileWriting() throws {
+        try Sodium.ready()
+        let pool = SecretPool(capacity: 4096)
+        let room = pool.writing { () -> UnsafeMutableRawPointer? in
+            let room = pool.reserve(32)
+            room?.storeBytes(of: 0x44, as: UInt8.self)
+            pool.writing { (room! + 1).storeBytes(of: 0x55, as: UInt8.self) }
+            (room! + 2).storeBytes(of: 0x66, as: UInt8.self)
+            return room
+        }
+        let written = try #require(room)
+        #expect(written.load(as: UInt8.self) == 0x44 && written.load(fromByteOffset: 1, as: UInt8.self) == 0x55 && written.load(fromByteOffset: 2, as: UInt8.self) == 0x66)
+    }
+
     /// `count` bytes that differ with `seed`.
     static func pattern(_ seed: UInt8, _ count: Int) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: Int(seed) &* 31 &+ $0) }

@@ -152,6 +152,32 @@ struct AES256GCMImplementationTests {
         }
     }
 
+    @Test("OpenSSL's contexts kept per salt follow their salt: units of more salts than are kept, opened in turn, each open; a unit that fails leaves its context fit for the next")
+    func keptContexts() throws {
+        let key = try SecretBytes.random(count: 32)
+        let keys = AES256GCM.UnitKeys(key)
+        let associated = UnitCipherTests.associated
+        // Six salts (more than the four kept), each sealed alone so each has a salt of its own.
+        let units = (0..<6).map { n in (0..<(2000 + n * 300)).map { UInt8(truncatingIfNeeded: $0 &* (n + 3)) } }
+        let sealed = units.map { Self.seal($0, key, by: .openSSL) }
+        func open(_ unit: [UInt8]) -> [UInt8]? {
+            var out = [UInt8](repeating: 0, count: unit.count - AES256GCM.overhead)
+            let opened = unit.withUnsafeBytes { s in
+                associated.withUnsafeBytes { a in out.withUnsafeMutableBytes { AES256GCM.open(s, associated: a, key: key, keys: keys, into: $0, implementation: .openSSL) } }
+            }
+            return opened ? out : nil
+        }
+        for round in 0..<3 {
+            for (n, unit) in sealed.enumerated() {
+                #expect(open(unit) == units[n], "round \(round), unit \(n)")
+                var damaged = unit
+                damaged[AES256GCM.overhead + n] ^= 1
+                #expect(open(damaged) == nil)
+                #expect(open(unit) == units[n], "after a unit of the same salt failed")
+            }
+        }
+    }
+
     @Test("The switch takes OpenSSL once the threshold's bytes went through, for large units only, and never back")
     func switchOver() throws {
         let bulk = AES256GCM.BulkSwitch(threshold: 10_000, isAvailable: { true })

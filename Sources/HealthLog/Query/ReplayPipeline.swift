@@ -213,7 +213,14 @@ final class ReplayPipeline {
             slot = Slot(batch, groups, file, cipher: snapshot.cipher)
         }
         slot.lines.reserve(room.storage, lines: room.lines)
-        slot.frames.reserveCapacity(room.frames)
+        if slot.frames.capacity < room.frames {
+            // Unzeroed (each read overwrites what it uses), its pages mapped in at once.
+            let frames = room.frames
+            slot.frames = [UInt8](unsafeUninitializedCapacity: frames) { buffer, count in
+                Prefault.populate(buffer.baseAddress!, count: frames)
+                count = frames
+            }
+        }
         slot.isSubmitted = channel != nil && isAhead
         nextRead += 1
         inFlight.append(slot)

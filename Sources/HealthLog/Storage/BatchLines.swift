@@ -290,7 +290,9 @@ extension BatchLines {
     /// grows by an eighth more than asked, so a reader whose batches come a few percent
     /// larger now and then (``load(_:_:groups:through:)``) does not map it anew each time.
     /// The lists of lines are given room for `lines` (``lineRoom(for:of:)``) the same way:
-    /// grown once, not group after group.
+    /// grown once, not group after group. A new storage's pages that decompressing `bytes`
+    /// of ``room(for:of:)`` writes (all but the block's room) are mapped in at once
+    /// (``Prefault``) rather than faulted in one by one.
     mutating func reserve(_ bytes: Int, lines count: Int = 0) {
         if unordered.capacity < count {
             unordered.reserveCapacity(count)
@@ -298,7 +300,10 @@ extension BatchLines {
         }
         guard storage.count < bytes else { return }
         let size = bytes + bytes / 8
-        storage = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
+        storage = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            Prefault.populate(buffer.baseAddress!, count: bytes - LZ4FrameDecoder.blockSize)
+            count = size
+        }
     }
 
     /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:)``

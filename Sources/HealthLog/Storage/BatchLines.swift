@@ -291,18 +291,27 @@ extension BatchLines {
     /// larger now and then (``load(_:_:groups:through:)``) does not map it anew each time.
     /// The lists of lines are given room for `lines` (``lineRoom(for:of:)``) the same way:
     /// grown once, not group after group. A new storage's pages that decompressing `bytes`
-    /// of ``room(for:of:)`` writes (all but the block's room) are mapped in at once
-    /// (``Prefault``) rather than faulted in one by one.
+    /// of ``room(for:of:)`` writes (all but the block's room), and new lists' pages, are
+    /// mapped in at once (``Prefault``) rather than faulted in one by one; what the lists
+    /// held is not kept either.
     mutating func reserve(_ bytes: Int, lines count: Int = 0) {
         if unordered.capacity < count {
-            unordered.reserveCapacity(count)
-            lines.reserveCapacity(count)
+            unordered = Self.emptyLines(room: count)
+            lines = Self.emptyLines(room: count)
         }
         guard storage.count < bytes else { return }
         let size = bytes + bytes / 8
         storage = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             Prefault.populate(buffer.baseAddress!, count: bytes - LZ4FrameDecoder.blockSize)
             count = size
+        }
+    }
+
+    /// An empty list of lines with room for `count`, its pages mapped in at once.
+    private static func emptyLines(room count: Int) -> [Line] {
+        [Line](unsafeUninitializedCapacity: count) { buffer, initialized in
+            Prefault.populate(UnsafeMutableRawPointer(buffer.baseAddress!), count: count * MemoryLayout<Line>.stride)
+            initialized = 0
         }
     }
 

@@ -50,12 +50,14 @@ final class ReplayPipeline {
             self.cipher = cipher
         }
 
-        /// Decompresses the frames read (or keeps the read's failure).
-        fileprivate func decompress(_ decoder: LZ4FrameDecoder, checkContent: Bool) {
+        /// Decompresses the frames read (or keeps the read's failure), skipping the blocks
+        /// whose lines are all at or before `after`.
+        fileprivate func decompress(_ decoder: LZ4FrameDecoder, checkContent: Bool, after: UInt64) {
             guard failure == nil else { return }
             do {
                 try frames.withUnsafeMutableBytes { raw in
-                    try lines.decompress(frames: raw, at: starts, of: batch, groups: groups, in: file, decoder: decoder, cipher: cipher, checkContent: checkContent)
+                    try lines.decompress(
+                        frames: raw, at: starts, of: batch, groups: groups, in: file, decoder: decoder, cipher: cipher, checkContent: checkContent, after: after)
                 }
             } catch {
                 failure = error
@@ -79,6 +81,8 @@ final class ReplayPipeline {
     }
 
     private let snapshot: LogSnapshot
+    /// The replay's anchor: blocks whose lines all lie at or before it are not decoded.
+    private let after: UInt64
     private var work: [(batch: BatchRef, groups: [Int])]
     /// The storage, frame buffer and line lists a slot is given before its first read: the
     /// largest any batch of ``work`` needs, so no slot's memory is grown (and faulted in
@@ -115,14 +119,16 @@ final class ReplayPipeline {
     /// A pipeline over `work` (batches in order, each with its chosen groups, none empty),
     /// which hides the adds of the samples ``publish(_:)`` gives. Batches from `limitEnd`
     /// on (where a limit is expected to be reached; `nil`: none is) are read only when
-    /// taken.
-    init(_ snapshot: LogSnapshot, _ work: [(batch: BatchRef, groups: [Int])], limitEnd: Int?) throws {
+    /// taken. A group holding the anchor `after` is decoded from the block its lines after
+    /// the anchor start in (``BatchLines/decompress(frames:at:of:groups:in:decoder:cipher:checkContent:after:)``).
+    init(_ snapshot: LogSnapshot, _ work: [(batch: BatchRef, groups: [Int])], limitEnd: Int?, after: UInt64 = 0) throws {
         self.snapshot = snapshot
+        self.after = after
         self.work = work
         readAheadEnd = min(limitEnd ?? work.count, work.count)
         let bytes = work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].rawLength) } }
         let threshold = limitEnd == nil ? Self.threadedBytes : Self.threadedLimitedBytes
-        channel = work.count > 1 && bytes >= threshold ? try Channel.start(checkContent: snapshot.checksContent) : nil
+        channel = work.count > 1 && bytes >= threshold ? try Channel.start(checkContent: snapshot.checksContent, after: after) : nil
         depth = channel == nil ? 1 : limitEnd != nil ? 2 : 5
         snapshot.cipher?.expect(work.prefix(readAheadEnd).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].frameLength) } })
         ownDecoder = try LZ4FrameDecoder()
@@ -170,7 +176,7 @@ final class ReplayPipeline {
         if let channel, slot.isSubmitted {
             // Rather than wait, decode a batch the decoder thread has not started on.
             while !channel.isDone(slot), let other = channel.takeNewestPending() {
-                other.decompress(ownDecoder, checkContent: snapshot.checksContent)
+                other.decompress(ownDecoder, checkContent: snapshot.checksContent, after: after)
                 other.index(hiding: deleted ?? DeletedSamples(capacity: 0))
                 channel.finish(other)
             }
@@ -181,7 +187,7 @@ final class ReplayPipeline {
             } catch {
                 slot.failure = error
             }
-            slot.decompress(ownDecoder, checkContent: snapshot.checksContent)
+            slot.decompress(ownDecoder, checkContent: snapshot.checksContent, after: after)
             slot.index(hiding: deleted ?? DeletedSamples(capacity: 0))
         }
         if let failure = slot.failure { throw failure }
@@ -213,7 +219,14 @@ final class ReplayPipeline {
             slot = Slot(batch, groups, file, cipher: snapshot.cipher)
         }
         slot.lines.reserve(room.storage, lines: room.lines)
-        slot.frames.reserveCapacity(room.frames)
+        if slot.frames.capacity < room.frames {
+            // Unzeroed (each read overwrites what it uses), its pages mapped in at once.
+            let frames = room.frames
+            slot.frames = [UInt8](unsafeUninitializedCapacity: frames) { buffer, count in
+                Prefault.populate(buffer.baseAddress!, count: frames)
+                count = frames
+            }
+        }
         slot.isSubmitted = channel != nil && isAhead
         nextRead += 1
         inFlight.append(slot)
@@ -261,17 +274,19 @@ final class ReplayPipeline {
         private var deleted: DeletedSamples?
         private let decoder: LZ4FrameDecoder
         private let checkContent: Bool
+        private let after: UInt64
 
-        private init(checkContent: Bool) throws {
+        private init(checkContent: Bool, after: UInt64) throws {
             decoder = try LZ4FrameDecoder()
             self.checkContent = checkContent
+            self.after = after
             pthread_mutex_init(mutex, nil)
             pthread_cond_init(changed, nil)
         }
 
         /// A channel with its decoder thread running; `nil` when no thread can be started.
-        static func start(checkContent: Bool) throws -> Channel? {
-            let channel = try Channel(checkContent: checkContent)
+        static func start(checkContent: Bool, after: UInt64) throws -> Channel? {
+            let channel = try Channel(checkContent: checkContent, after: after)
             return OSThread.detachIfPossible { channel.run() } ? channel : nil
         }
 
@@ -347,7 +362,7 @@ final class ReplayPipeline {
                 if isClosed { break }
                 let slot = pending.removeFirst()
                 pthread_mutex_unlock(mutex)
-                slot.decompress(decoder, checkContent: checkContent)
+                slot.decompress(decoder, checkContent: checkContent, after: after)
                 pthread_mutex_lock(mutex)
                 while deleted == nil, !isClosed { pthread_cond_wait(changed, mutex) }
                 if let deleted {

@@ -34,6 +34,8 @@ package struct ReplayOutcome: Sendable, Equatable {
     var scannedThrough: UInt64
     /// How many groups (compressed frames) the replay decompressed.
     var groupsRead = 0
+    /// How many bytes the replay's pipeline decompressed.
+    var bytesDecompressed = 0
     /// How many batch headers of sealed segments the replay decoded to find its batches
     /// (``LogSnapshot/headersDecoded``).
     var headersDecoded = 0

@@ -11,7 +11,8 @@
 /// of its types after the anchor (``isIndexWorthChecking(entries:_:after:)``).
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
-/// The second pass reads just the groups of the requested types,
+/// The second pass reads just the groups of the requested types (of the group holding the
+/// anchor, from the block its later lines start in),
 /// so a rare type costs its own frames, not the whole log; a date range also skips groups
 /// whose time span (in the batch header) lies outside it. Only with a predicate are lines
 /// decoded, to test it. The second pass's frames are decompressed a few batches ahead on a
@@ -58,8 +59,9 @@ struct Replayer {
             ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) })
             : (try everyBatch ?? snapshot.batches(after: after), true)
         let work = self.work(of: batches, after: after)
-        let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after))
+        let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after), after: after)
         var groupsRead = 0
+        var bytesDecompressed = 0
         let deleted = request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: isBounded ? snapshot.batches(after: tailFrom) : batches, after: tailFrom, groupsRead: &groupsRead)
         pipeline.publish(deleted)
         var earlier = EarlierDeletes(index: index)
@@ -74,6 +76,7 @@ struct Replayer {
             }
             let batch = slot.batch
             groupsRead += slot.groups.count
+            bytesDecompressed += slot.lines.decompressed
             let lines = slot.lines
             defer { endOfBatch() }
             let isFull = try lines.withBytes { raw in
@@ -101,12 +104,12 @@ struct Replayer {
             if isFull {
                 return ReplayOutcome(
                     delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: last, groupsRead: groupsRead,
-                    headersDecoded: snapshot.headersDecoded)
+                    bytesDecompressed: bytesDecompressed, headersDecoded: snapshot.headersDecoded)
             }
         }
         return ReplayOutcome(
             delivered: delivered, newAnchor: QueryAnchor(seq: last, storeTag: tag, generation: generation), scannedThrough: snapshot.headSeq, groupsRead: groupsRead,
-            headersDecoded: snapshot.headersDecoded)
+            bytesDecompressed: bytesDecompressed, headersDecoded: snapshot.headersDecoded)
     }
 
     /// Whether an add the pipeline did not hide was deleted by an event the deleted-add

@@ -27,6 +27,12 @@ struct BatchLines {
     private var unordered: [Line] = []
     /// Where each group's lines end in ``unordered`` (each group's lines rise).
     private var groupEnds: [Int] = []
+    /// Where in the storage each group ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:after:)``
+    /// decoded starts and how many bytes it holds, and whether it holds only the group's
+    /// later lines (its first blocks skipped).
+    private var spans: [(start: Int, count: Int, isTail: Bool)] = []
+    /// How many bytes the last ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:after:)`` decoded.
+    private(set) var decompressed = 0
 
     /// Loads `groups` (indexes into the header's groups) of `batch`, read through `reader`
     /// when given (on a thread other than the snapshot's), else through the snapshot.
@@ -50,7 +56,7 @@ struct BatchLines {
     /// into lines and checks them against the group's header entry (count, first and last
     /// sequence number, the first line's type); errors name
     /// `location`, the group's frame.
-    private mutating func splitGroup(_ entry: BatchHeader.Group, at start: Int, length: Int, location: @autoclosure () -> String) throws {
+    private mutating func splitGroup(_ entry: BatchHeader.Group, at start: Int, length: Int, isTail: Bool = false, location: @autoclosure () -> String) throws {
         let before = unordered.count
         // The header's count, bounded by what the bytes can hold, so a damaged count allocates nothing large.
         unordered.reserveCapacity(before + min(Int(entry.count), length / 16))
@@ -60,7 +66,9 @@ struct BatchLines {
         if let reason { throw HealthLogError(.corrupt, "\(location()): \(reason)") }
         groupEnds.append(unordered.count)
         let found = unordered.count - before
-        guard found == Int(entry.count), found > 0, unordered[before].seq == entry.firstSeq, unordered[unordered.count - 1].seq == entry.lastSeq else {
+        // A group's tail holds its last lines only: fewer, from a later first.
+        let isWhole = isTail ? found <= Int(entry.count) && unordered[before].seq >= entry.firstSeq : found == Int(entry.count) && unordered[before].seq == entry.firstSeq
+        guard found > 0, isWhole, unordered[unordered.count - 1].seq == entry.lastSeq else {
             throw HealthLogError(.corrupt, "\(location()): frame holds \(found) events, its header says \(entry.count) (\(entry.firstSeq)...\(entry.lastSeq))")
         }
         let first = unordered[before]
@@ -244,11 +252,19 @@ extension BatchLines {
     /// the errors reading through the snapshot gives (`file` is only named in them), so a
     /// thread other than the snapshot's can do it. ``index(_:groups:in:hiding:)`` then
     /// lists the lines.
+    ///
+    /// A group that holds the anchor of a replay after `after` (its first line is at or
+    /// before it, its last after it) is decoded from the last of its blocks whose first whole
+    /// line is numbered at most `after` + 1, when that is not its first block: every line
+    /// before that one is at or before the anchor, so not needed. Not with `checkContent`,
+    /// whose checksum covers every block.
     mutating func decompress(
         frames: UnsafeMutableRawBufferPointer, at starts: [Int], of batch: BatchRef, groups: [Int], in file: SegmentFile, decoder: LZ4FrameDecoder,
-        cipher: StoreCipher?, checkContent: Bool = false
+        cipher: StoreCipher?, checkContent: Bool = false, after: UInt64 = 0
     ) throws {
         reserve(Self.room(for: groups, of: batch))
+        spans.removeAll(keepingCapacity: true)
+        decompressed = 0
         var used = 0
         for (k, g) in groups.enumerated() {
             let entry = batch.header.groups[g]
@@ -259,15 +275,61 @@ extension BatchLines {
             }
             let frame = try file.frame(stored, group: g, of: batch, cipher: cipher)
             let length = Int(entry.rawLength)
+            if !checkContent, entry.firstSeq <= after, entry.lastSeq > after, let tail = try decodeTail(frame, at: used, length: length, after: after, location: file.location(frameOffset)) {
+                spans.append((used + tail.start, tail.count - tail.start, true))
+                used += tail.count
+                continue
+            }
             let failure = storage.withUnsafeMutableBytes { raw in
                 decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[used...]), length: length, checkContent: checkContent)
             }
             if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
+            spans.append((used, length, false))
             used += length
+        }
+        decompressed = used
+    }
+
+    /// How many bytes of a block's start are decoded to find the first line that starts in
+    /// it: a few lines' worth.
+    private static let probeBytes = 4096
+
+    /// Decodes `frame` (of a group of `length` bytes) at `at` in the storage from its last
+    /// block whose first line that starts in it is numbered at most `after` + 1 (so every
+    /// line before that one is at or before `after`); returns where that line starts and how
+    /// many bytes were decoded, relative to `at`; `nil` when no block but the first is such
+    /// (then the frame is decoded whole). Throws when a block is damaged, naming `location`.
+    private mutating func decodeTail(
+        _ frame: UnsafeRawBufferPointer, at: Int, length: Int, after: UInt64, location: @autoclosure () -> String
+    ) throws -> (start: Int, count: Int)? {
+        guard length > LZ4FrameDecoder.blockSize, let blocks = LZ4Blocks(frame), blocks.count > 1 else { return nil }
+        return try storage.withUnsafeMutableBytes { raw -> (start: Int, count: Int)? in
+            let room = UnsafeMutableRawBufferPointer(rebasing: raw[at..<at + length])
+            for first in stride(from: blocks.count - 1, through: 1, by: -1) {
+                guard let probed = blocks.decode(first, into: room, limit: Self.probeBytes) else { throw Self.damagedBlock(location()) }
+                let probe = UnsafeRawBufferPointer(rebasing: room[0..<probed])
+                guard let newline = probe.firstIndex(of: 10),
+                    let number = StoredLinePrefix.sequenceNumber(UnsafeRawBufferPointer(rebasing: probe[(newline + 1)...])),
+                    newline + 1 + number.end < probed
+                else { continue }
+                guard number.seq <= after || number.seq - after == 1 else { continue }
+                var count = 0
+                for k in first..<blocks.count {
+                    guard let produced = blocks.decode(k, into: UnsafeMutableRawBufferPointer(rebasing: room[count...])) else { throw Self.damagedBlock(location()) }
+                    count += produced
+                }
+                return (newline + 1, count)
+            }
+            return nil
         }
     }
 
-    /// The storage ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:)`` needs for
+    /// The error for a block of the frame at `location` that liblz4 finds damaged.
+    private static func damagedBlock(_ location: String) -> HealthLogError {
+        HealthLogError(.corrupt, "\(location): LZ4 frame is damaged (a block does not decode)")
+    }
+
+    /// The storage ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:after:)`` needs for
     /// `groups` of `batch`: their content and a block's room past it, so LZ4 decodes every
     /// block in place.
     static func room(for groups: [Int], of batch: BatchRef) -> Int {
@@ -290,18 +352,32 @@ extension BatchLines {
     /// grows by an eighth more than asked, so a reader whose batches come a few percent
     /// larger now and then (``load(_:_:groups:through:)``) does not map it anew each time.
     /// The lists of lines are given room for `lines` (``lineRoom(for:of:)``) the same way:
-    /// grown once, not group after group.
+    /// grown once, not group after group. A new storage's pages that decompressing `bytes`
+    /// of ``room(for:of:)`` writes (all but the block's room), and new lists' pages, are
+    /// mapped in at once (``Prefault``) rather than faulted in one by one; what the lists
+    /// held is not kept either.
     mutating func reserve(_ bytes: Int, lines count: Int = 0) {
         if unordered.capacity < count {
-            unordered.reserveCapacity(count)
-            lines.reserveCapacity(count)
+            unordered = Self.emptyLines(room: count)
+            lines = Self.emptyLines(room: count)
         }
         guard storage.count < bytes else { return }
         let size = bytes + bytes / 8
-        storage = [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
+        storage = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            Prefault.populate(buffer.baseAddress!, count: bytes - LZ4FrameDecoder.blockSize)
+            count = size
+        }
     }
 
-    /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:)``
+    /// An empty list of lines with room for `count`, its pages mapped in at once.
+    private static func emptyLines(room count: Int) -> [Line] {
+        [Line](unsafeUninitializedCapacity: count) { buffer, initialized in
+            Prefault.populate(UnsafeMutableRawPointer(buffer.baseAddress!), count: count * MemoryLayout<Line>.stride)
+            initialized = 0
+        }
+    }
+
+    /// The second half: splits the groups ``decompress(frames:at:of:groups:in:decoder:cipher:checkContent:after:)``
     /// left in the storage into lines, checks them against the header as
     /// ``load(_:_:groups:through:)`` does, marks those `isHidden` says to leave out (visiting them
     /// in storage order, while their bytes are fresh in the cache), and puts them in
@@ -309,18 +385,16 @@ extension BatchLines {
     mutating func index(_ batch: BatchRef, groups: [Int], in file: SegmentFile, hiding isHidden: (Line, UnsafeRawBufferPointer) -> Bool) throws {
         unordered.removeAll(keepingCapacity: true)
         groupEnds.removeAll(keepingCapacity: true)
-        var used = 0
-        for g in groups {
-            let length = Int(batch.header.groups[g].rawLength)
-            try splitGroup(batch.header.groups[g], at: used, length: length, location: file.location(batch.groupOffsets[g]))
-            used += length
+        for (k, g) in groups.enumerated() {
+            let span = spans[k]
+            try splitGroup(batch.header.groups[g], at: span.start, length: span.count, isTail: span.isTail, location: file.location(batch.groupOffsets[g]))
         }
         storage.withUnsafeBytes { raw in
             unordered.withUnsafeMutableBufferPointer { lines in
                 for k in lines.indices where isHidden(lines[k], raw) { lines[k].isHidden = true }
             }
         }
-        if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count) {
+        if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count && !spans.contains { $0.isTail }) {
             throw HealthLogError(.corrupt, "\(file.location(batch.offset)): \(reason)")
         }
     }

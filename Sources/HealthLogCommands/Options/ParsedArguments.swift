@@ -31,21 +31,25 @@ struct ParsedArguments<Options> {
     }
 
     /// Whether the flag was given.
+    @inline(__always)
     subscript(dynamicMember path: KeyPath<Options, Flag>) -> Bool {
         given.hasFlag(options[keyPath: path].declaration.name)
     }
 
     /// Whether the flag, when the group declares it, was given.
+    @inline(__always)
     subscript(dynamicMember path: KeyPath<Options, Flag?>) -> Bool {
         options[keyPath: path].map { given.hasFlag($0.declaration.name) } ?? false
     }
 
     /// The option's value, `nil` when not given.
+    @inline(__always)
     subscript<Value>(dynamicMember path: KeyPath<Options, Option<Value>>) -> Value? {
         get throws { try text(path).map(options[keyPath: path].parse) }
     }
 
     /// The option's value; bad usage when not given.
+    @inline(__always)
     subscript<Value>(dynamicMember path: KeyPath<Options, RequiredOption<Value>>) -> Value {
         get throws {
             let required = options[keyPath: path]
@@ -55,6 +59,7 @@ struct ParsedArguments<Options> {
     }
 
     /// The values of every time the option was given, in order.
+    @inline(__always)
     subscript<Value>(dynamicMember path: KeyPath<Options, Repeated<Value>>) -> [Value] {
         get throws {
             let repeated = options[keyPath: path]
@@ -63,21 +68,25 @@ struct ParsedArguments<Options> {
     }
 
     /// The value of the positional arguments.
+    @inline(__always)
     subscript<Value>(dynamicMember path: KeyPath<Options, Positional<Value>>) -> Value {
         get throws { try options[keyPath: path].parse(given.positionals) }
     }
 
     /// A nested group's arguments.
+    @inline(__always)
     subscript<Group: OptionGroup>(dynamicMember path: KeyPath<Options, Group>) -> ParsedArguments<Group> {
         ParsedArguments<Group>(options: options[keyPath: path], given: given)
     }
 
     /// Whether the option was given, without parsing its value.
+    @inline(__always)
     func isGiven<Value>(_ path: KeyPath<Options, Option<Value>>) -> Bool {
         text(path) != nil
     }
 
     /// The text given for the option, as typed (for messages that quote it).
+    @inline(__always)
     func text<Value>(_ path: KeyPath<Options, Option<Value>>) -> String? {
         given.last(options[keyPath: path].declaration.name)
     }

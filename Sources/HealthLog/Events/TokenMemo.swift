@@ -24,7 +24,7 @@ final class TokenMemo {
     }
 
     /// Tokens remembered a slot.
-    static let entries = 4
+    static let entries = 8
     /// The longest token remembered, in bytes.
     static let capacity = 248
 

@@ -27,7 +27,7 @@ final class AppendSession {
     /// How many correlation members wait for the check at the end.
     var pendingMemberCount: Int { members.count }
     /// UUIDs given on adds of this input that were skipped for their sync version.
-    private var skippedUUIDs: Set<SampleUUID> = []
+    @exclusivity(unchecked) private var skippedUUIDs: Set<SampleUUID> = []
     /// The current input's name prefix for messages (`"file: "` or empty).
     private var label = ""
     private var generator = SystemRandomNumberGenerator()

@@ -26,6 +26,10 @@ struct BatchBuilder {
     private(set) var lastSeq: UInt64 = 0
     /// Uncompressed bytes so far.
     private(set) var rawBytes = 0
+    /// Where ``encode(storeTag:appendedMillis:endOfAppend:origin:names:)`` compresses the
+    /// frames, kept for the builder's next batch: a new buffer per batch (about a MiB,
+    /// mapped) was faulted in afresh every time.
+    let frameRoom = FrameRoom()
 
     /// Whether no event was added yet.
     var isEmpty: Bool { firstSeq == 0 }
@@ -67,24 +71,25 @@ struct BatchBuilder {
             $0.kind != $1.kind ? $0.kind < $1.kind : names[$0.type].lexicographicallyPrecedes(names[$1.type])
         }
         // The frames one after the other, each compressed straight into its place.
-        let frames = try [UInt8](unsafeUninitializedCapacity: ordered.reduce(0) { $0 + LZ4Frame.bound($1.lines.count) }) { room, filled in
-            for group in ordered {
-                let out = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: room[filled...]))
-                let length = try group.lines.withUnsafeBytes { try LZ4Frame.compress($0, into: out) }
-                if group.kind == FormatConstants.groupKindDelete { flags |= FormatConstants.flagHasDeletes }
-                entries.append(BatchHeader.Group(
-                    kind: group.kind, type: String(decoding: names[group.type], as: UTF8.self), count: group.count,
-                    firstSeq: group.firstSeq, lastSeq: group.lastSeq, minStart: group.minStart, maxEnd: group.maxEnd,
-                    frameLength: UInt32(length), rawLength: UInt32(group.lines.count),
-                    frameCRC: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: out[0..<length]))))
-                filled += length
-            }
+        let bound = ordered.reduce(0) { $0 + LZ4Frame.bound($1.lines.count) }
+        let room = frameRoom.bytes(atLeast: bound)
+        var filled = 0
+        for group in ordered {
+            let out = UnsafeMutableRawBufferPointer(rebasing: room[filled...])
+            let length = try group.lines.withUnsafeBytes { try LZ4Frame.compress($0, into: out) }
+            if group.kind == FormatConstants.groupKindDelete { flags |= FormatConstants.flagHasDeletes }
+            entries.append(BatchHeader.Group(
+                kind: group.kind, type: String(decoding: names[group.type], as: UTF8.self), count: group.count,
+                firstSeq: group.firstSeq, lastSeq: group.lastSeq, minStart: group.minStart, maxEnd: group.maxEnd,
+                frameLength: UInt32(length), rawLength: UInt32(group.lines.count),
+                frameCRC: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: out[0..<length]))))
+            filled += length
         }
         let header = BatchHeader(
             storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries,
             origin: endOfAppend ? origin : nil)
         var bytes = header.encoded()
-        bytes.append(contentsOf: frames)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: room[0..<filled]).assumingMemoryBound(to: UInt8.self))
         return (header, bytes)
     }
 
@@ -100,5 +105,30 @@ struct BatchBuilder {
         firstSeq = 0
         lastSeq = 0
         rawBytes = 0
+    }
+}
+
+/// The buffer a ``BatchBuilder`` compresses its frames into, one object for the builder and
+/// its copies, so the copy a pipeline's job holds writes into it as it is. It is allocated
+/// uninitialized: only the pages the frames fill are faulted in.
+///
+/// `@unchecked Sendable`: a builder is encoded by one job at a time (``BatchPipeline``
+/// waits for each before it hands the builder back), and only an encoding touches it.
+final class FrameRoom: @unchecked Sendable {
+    /// The buffer, grown to the largest batch's bound.
+    private(set) var room = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    /// The buffer, grown to hold `count` bytes first if it is smaller (its bytes are then
+    /// uninitialized).
+    func bytes(atLeast count: Int) -> UnsafeMutableRawBufferPointer {
+        if room.count < count {
+            room.deallocate()
+            room = .allocate(byteCount: count, alignment: 16)
+        }
+        return room
+    }
+
+    deinit {
+        room.deallocate()
     }
 }

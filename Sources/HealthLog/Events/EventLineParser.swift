@@ -98,6 +98,14 @@ enum EventLineParser {
         }
         switch field {
         case .op:
+            // `"add"` whole is the token a string scan would take.
+            if s.peek() == 0x22, s.position + 5 <= s.bytes.count,
+                s.bytes.loadUnaligned(fromByteOffset: s.position, as: UInt32.self) == UInt32(littleEndian: 0x6464_6122), s.bytes[s.position + 4] == 0x22
+            {
+                s.position += 5
+                event.isDelete = false
+                return
+            }
             let token = try string()
             if s.equals(token, "\"add\"") {
                 event.isDelete = false
@@ -107,6 +115,16 @@ enum EventLineParser {
                 throw FieldError(field: "op", reason: "must be \"add\" or \"delete\"")
             }
         case .uuid:
+            // A UUID's 36 characters hold no quote, backslash or control character, so a
+            // quote after them ends the token a string scan would take.
+            if s.peek() == 0x22, s.position + 38 <= s.bytes.count, s.bytes[s.position + 37] == 0x22,
+                let uuid = SampleUUID(utf8: UnsafeRawBufferPointer(rebasing: s.bytes[s.position + 1..<s.position + 37]))
+            {
+                event.uuid = uuid
+                event.uuidToken = s.position..<s.position + 38
+                s.position += 38
+                return
+            }
             let token = try string()
             guard let uuid = SampleUUID(utf8: text(token)) else {
                 throw FieldError(field: "uuid", reason: "not an RFC 4122 UUID")
@@ -145,7 +163,9 @@ enum EventLineParser {
                 instant = memo.instant(known.entry)
             } else {
                 token = try string()
-                guard let parsed = Timestamp(utf8: text(token)) else {
+                var day = memo?.day ?? Timestamp.Day()
+                defer { memo?.day = day }
+                guard let parsed = Timestamp(utf8: text(token), day: &day) else {
                     throw FieldError(field: field.name, reason: "not an ISO 8601 instant with Z or an offset")
                 }
                 instant = parsed

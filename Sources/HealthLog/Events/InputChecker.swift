@@ -52,12 +52,15 @@ struct InputChecker {
         /// Whether the type is a known cumulative quantity type (its values must not be negative).
         var isCumulative: Bool
         var fits: [[UInt8]] = []
+        /// For a category type, value tokens looked up, each with its replacement (`nil`
+        /// when the token is already the stored name).
+        var values: [(token: [UInt8], replacement: [UInt8]?)] = []
     }
 
     /// The types looked up lately (at most ``recentLimit``), which the next lines most
     /// often repeat: compared in place, without building a key or hashing.
     private var recent: [RecentType] = []
-    /// How many types ``recent`` keeps, and how many fitting units per type.
+    /// How many types ``recent`` keeps, and how many fitting units and category values per type.
     private static let recentLimit = 16
 
     /// A checker for hand input (`importing` false) or an import.
@@ -91,7 +94,7 @@ struct InputChecker {
             switch kind {
             case .quantity: try checkQuantity(event, line: line, slot: slot)
             case .category:
-                if let replacement = try categoryValue(event, line: line, recent[slot].verdict.identifier) { replacements.append(replacement) }
+                if let replacement = try categoryValue(event, line: line, slot: slot) { replacements.append(replacement) }
             case .workout: try Self.checkDuration(event, line: line)
             default: break
             }
@@ -166,6 +169,24 @@ struct InputChecker {
             throw FieldError(
                 field: "unit", reason: "'\(unit)' measures \(unit.dimension), but \(short) takes \(info.unit) (\(info.unit.dimension)) or a unit that converts to it")
         }
+    }
+
+    /// The replacement of a category value by its stored name, when it differs; `slot` is
+    /// its type's place in ``recent``, which answers a value token looked up before (the
+    /// lookup by name costs thousands of instructions).
+    private mutating func categoryValue(_ event: ParsedEvent, line: UnsafeRawBufferPointer, slot: Int) throws -> (Range<Int>, [UInt8])? {
+        let range: Range<Int>
+        switch event.value {
+        case .number(let r, _), .string(let r): range = r
+        case nil: return nil
+        }
+        let token = UnsafeRawBufferPointer(rebasing: line[range])
+        if let known = recent.withUnsafeBufferPointer({ recent in recent[slot].values.first { Self.same($0.token, token) } }) {
+            return known.replacement.map { (range, $0) }
+        }
+        let replacement = try categoryValue(event, line: line, recent[slot].verdict.identifier)
+        if recent[slot].values.count < Self.recentLimit { recent[slot].values.append((Array(token), replacement?.1)) }
+        return replacement
     }
 
     /// The replacement of a category value by its stored name, when it differs.

@@ -13,6 +13,10 @@ struct Interner {
     private(set) var values: [[UInt8]] = [[]]
     /// A direct-mapped cache of recent ids, indexed by a cheap hash of the bytes.
     private var cache = [UInt32](repeating: 0, count: 256)
+    /// Every value's bytes one after the other, and where each id's lie: a cache hit is
+    /// compared here, without retaining the value's own array.
+    private var flat: [UInt8] = []
+    private var spans: [Range<Int>] = [0..<0]
 
     /// The id of `bytes` (0 is reserved for "absent"), adding it if new.
     mutating func id(of bytes: UnsafeRawBufferPointer) -> UInt32 {
@@ -20,9 +24,8 @@ struct Interner {
         let key = n == 0 ? 0 : (n &* 31 &+ Int(bytes[n - 1]) &* 7 &+ Int(bytes[n / 2]) &* 131 &+ Int(bytes[n - 2 < 0 ? 0 : n - 2])) & 255
         let cached = cache[key]
         if cached != 0 {
-            let same = values[Int(cached)].withUnsafeBytes { known in
-                known.count == n && (n == 0 || memcmp(known.baseAddress!, bytes.baseAddress!, n) == 0)
-            }
+            let span = spans[Int(cached)]
+            let same = span.count == n && (n == 0 || flat.withUnsafeBytes { memcmp($0.baseAddress! + span.lowerBound, bytes.baseAddress!, n) == 0 })
             if same { return cached }
         }
         let bytesArray = Array(bytes)
@@ -32,6 +35,8 @@ struct Interner {
         } else {
             id = UInt32(values.count)
             values.append(bytesArray)
+            spans.append(flat.count..<flat.count + n)
+            flat.append(contentsOf: bytesArray)
             ids[bytesArray] = id
         }
         cache[key] = id

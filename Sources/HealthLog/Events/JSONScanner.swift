@@ -60,9 +60,14 @@ struct JSONScanner {
         var escapes = false
         let n = bytes.count
         while position < n {
-            if position + 8 <= n, !JSONScanner.mayNeedAttention(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
-                position += 8
-                continue
+            if position + 8 <= n {
+                // Straight to the first byte that needs attention, if the word holds one.
+                let attention = JSONScanner.attention(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+                guard attention != 0 else {
+                    position += 8
+                    continue
+                }
+                position += attention.trailingZeroBitCount >> 3
             }
             let c = bytes[position]
             if c == 0x22 {
@@ -92,17 +97,21 @@ struct JSONScanner {
         throw SyntaxError(reason: "unterminated string", position: start)
     }
 
-    /// Whether any of the 8 bytes in `word` is a quote, a backslash, a control character
-    /// or non-ASCII: if not, a string scan can skip all 8 at once.
+    /// The high bit of each of the 8 bytes of `word` (the first in its least significant
+    /// byte) that is a quote, a backslash, a control character or non-ASCII — exact up to
+    /// the first such byte, which is all a string scan uses: it skips the bytes before it.
+    /// Zero when a scan can skip all 8 at once.
     @inline(__always)
-    private static func mayNeedAttention(_ word: UInt64) -> Bool {
+    private static func attention(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let quote = hasZeroByte(word ^ (ones &* 0x22))
-        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
-        let control = (word &- ones &* 0x20) & ~word & highs != 0
-        return quote || backslash || control || word & highs != 0
+        // A byte's borrow reaches only the bytes above it, so each test is exact up to its
+        // first zero byte.
+        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let quote = zeroBytes(word ^ (ones &* 0x22))
+        let backslash = zeroBytes(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return quote | backslash | control | word & highs
     }
 
     private func isHex(_ c: UInt8) -> Bool {

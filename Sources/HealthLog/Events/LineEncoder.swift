@@ -54,13 +54,59 @@ enum LineEncoder {
     /// ``verbatimBody(_:line:)``) complete it, with a newline. The same bytes as
     /// ``appendAdd(_:uuid:seq:line:to:)``.
     static func appendAdd(seq: UInt64, uuid: SampleUUID?, prepared: UnsafeRawBufferPointer, verbatim: UnsafeRawBufferPointer? = nil, to out: inout [UInt8]) {
-        appendAddStart(seq: seq, to: &out)
-        uuid?.render(into: &out)
-        append(prepared, to: &out)
-        if let verbatim {
-            append(verbatim, to: &out)
-            out.append(10)
+        guard uuid == nil, prepared.count + (verbatim?.count ?? 0) <= Self.assembledLimit else {
+            appendAddStart(seq: seq, to: &out)
+            uuid?.render(into: &out)
+            append(prepared, to: &out)
+            if let verbatim {
+                append(verbatim, to: &out)
+                out.append(10)
+            }
+            return
         }
+        // The line's parts put together on the stack and appended with one copy: an
+        // append to the array per part cost more than the bytes it copied.
+        withUnsafeTemporaryAllocation(byteCount: Self.assembledLimit + 64, alignment: 16) { room in
+            var at = 0
+            func put(_ bytes: UnsafeRawBufferPointer) {
+                guard let base = bytes.baseAddress else { return }
+                (room.baseAddress! + at).copyMemory(from: base, byteCount: bytes.count)
+                at += bytes.count
+            }
+            put(StoredLinePrefix.bytes(StoredLinePrefix.seq))
+            at += writeDecimal(seq, at: room.baseAddress! + at)
+            put(StoredLinePrefix.bytes(StoredLinePrefix.add))
+            put(prepared)
+            if let verbatim {
+                put(verbatim)
+                room.storeBytes(of: 10, toByteOffset: at, as: UInt8.self)
+                at += 1
+            }
+            append(UnsafeRawBufferPointer(rebasing: room[0..<at]), to: &out)
+        }
+    }
+
+    /// The most bytes of a prepared line (its parts from the UUID on) that
+    /// ``appendAdd(seq:uuid:prepared:verbatim:to:)`` assembles on the stack (within the
+    /// 1 KiB the standard library allocates there unchecked); a longer line
+    /// is appended part by part.
+    static let assembledLimit = 960
+
+    /// Writes the decimal digits of `value` at `to`; returns how many.
+    @inline(__always)
+    private static func writeDecimal(_ value: UInt64, at to: UnsafeMutableRawPointer) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        var v = value
+        for k in stride(from: count - 1, through: 0, by: -1) {
+            to.storeBytes(of: UInt8(48 + v % 10), toByteOffset: k, as: UInt8.self)
+            v /= 10
+        }
+        return count
     }
 
     /// The part of `line` that is, byte for byte, what ``prepareAdd(_:line:to:)`` writes

@@ -24,7 +24,7 @@ final class TokenMemo {
     }
 
     /// Tokens remembered a slot.
-    static let entries = 4
+    static let entries = 8
     /// The longest token remembered, in bytes.
     static let capacity = 248
 
@@ -45,6 +45,9 @@ final class TokenMemo {
     private let orderKeys: UnsafeMutablePointer<FieldKey>
     /// How many fields ``order`` holds.
     private var orderCount = 0
+    /// The date the last instant parsed fell on: instants of one input mostly fall on the
+    /// day of the one before, whose date is then not read again (``Timestamp/init(utf8:day:)``).
+    @exclusivity(unchecked) var day = Timestamp.Day()
 
     /// An empty memo.
     init() {

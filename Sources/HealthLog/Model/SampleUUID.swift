@@ -71,17 +71,25 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// a time in a word (``hexDigits(_:)``) and stored between the dashes, not a digit per
     /// loop turn (every add line an append encodes renders its UUID).
     package func render(into out: inout [UInt8]) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: 36))
         let high = (Self.hexDigits(UInt32(truncatingIfNeeded: self.high >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: self.high)))
         let low = (Self.hexDigits(UInt32(truncatingIfNeeded: self.low >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: self.low)))
-        out.withUnsafeMutableBytes { raw in
-            raw.storeBytes(of: high.0.bigEndian, toByteOffset: start, as: UInt64.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: high.1 >> 32).bigEndian, toByteOffset: start + 9, as: UInt32.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: high.1).bigEndian, toByteOffset: start + 14, as: UInt32.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0 >> 32).bigEndian, toByteOffset: start + 19, as: UInt32.self)
-            raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0).bigEndian, toByteOffset: start + 24, as: UInt32.self)
-            raw.storeBytes(of: low.1.bigEndian, toByteOffset: start + 28, as: UInt64.self)
+        // Made in a word-aligned buffer on the stack and appended with one copy: appending
+        // 36 dashes to overwrite took more than the digits.
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            raw.storeBytes(of: high.0.bigEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: 45, toByteOffset: 8, as: UInt8.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: high.1 >> 32).bigEndian, toByteOffset: 9, as: UInt32.self)
+            raw.storeBytes(of: 45, toByteOffset: 13, as: UInt8.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: high.1).bigEndian, toByteOffset: 14, as: UInt32.self)
+            raw.storeBytes(of: 45, toByteOffset: 18, as: UInt8.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0 >> 32).bigEndian, toByteOffset: 19, as: UInt32.self)
+            raw.storeBytes(of: 45, toByteOffset: 23, as: UInt8.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0).bigEndian, toByteOffset: 24, as: UInt32.self)
+            raw.storeBytes(of: low.1.bigEndian, toByteOffset: 28, as: UInt64.self)
+        }
+        withUnsafeBytes(of: &text) { raw in
+            out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 36))
         }
     }
 

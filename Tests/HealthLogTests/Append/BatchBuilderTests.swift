@@ -30,6 +30,8 @@ struct BatchBuilderTests {
         for seq in UInt64(1)...500 { Self.add(&used, &names, seq % 4 == 0 ? Self.steps : Self.heart, seq: seq) }
         let heartBytes = try #require(used.groups.first { names[$0.type].elementsEqual(Self.heart.utf8) }).lines.count
         _ = try used.encode(storeTag: 7, appendedMillis: 1, endOfAppend: false, names: names)
+        let roomAfterFirst = used.frameRoom.room.count
+        #expect(roomAfterFirst > 0)
         used.reset()
         #expect(used.isEmpty && used.groups.isEmpty && used.rawBytes == 0)
 
@@ -45,6 +47,8 @@ struct BatchBuilderTests {
         let reused = try used.encode(storeTag: 7, appendedMillis: 2, endOfAppend: true, names: names)
         let new = try fresh.encode(storeTag: 7, appendedMillis: 2, endOfAppend: true, names: names)
         #expect(reused.bytes == new.bytes)
+        // The frames were compressed into the room the first batch made, not a buffer of their own.
+        #expect(used.frameRoom.room.count == roomAfterFirst)
         #expect(reused.header.groups.map(\.count) == new.header.groups.map(\.count))
         #expect(reused.header.firstSeq == 501 && reused.header.lastSeq == 700)
     }

@@ -184,11 +184,17 @@ final class StoreCipher: Sendable {
         guard unit.count >= Self.overhead else { return nil }
         var opened = true
         let plaintext = [UInt8](unsafeUninitializedCapacity: unit.count - Self.overhead) { out, filled in
+            // A large unit (a segment index's copy of its tables) is written into fresh
+            // pages: mapped in with one call rather than a fault each.
+            if out.count >= Self.prefaultBytes { Prefault.populate(out.baseAddress!, count: out.count) }
             opened = open(unit, purpose, place: place, into: UnsafeMutableRawBufferPointer(out))
             filled = unit.count - Self.overhead
         }
         return opened ? plaintext : nil
     }
+
+    /// The plaintext size from which ``open(_:_:place:)`` maps in its output's pages at once.
+    private static let prefaultBytes = 64 << 10
 
     /// The epoch a unit was sealed under; `nil` for bytes too short to be a unit.
     static func epoch(of unit: UnsafeRawBufferPointer) -> UInt32? {

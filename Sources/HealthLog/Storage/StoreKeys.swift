@@ -16,6 +16,12 @@ final class StoreKeys: Sendable {
     /// The secret that opened the keys (``StoreSecret/unlocked`` for the keyring's).
     private let used = Mutex<StoreSecret?>(nil)
 
+    deinit {
+        // The opened keys' secrets are wiped one after the other as they go: the pool is
+        // made writable once for them all rather than once each.
+        SecretPool.shared.writing { opened.withLock { $0 = nil } }
+    }
+
     /// Keys to be opened with `secret` at first use.
     init(secret: StoreSecret?) {
         self.secret = secret

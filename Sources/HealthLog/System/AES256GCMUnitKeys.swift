@@ -40,12 +40,15 @@ extension AES256GCM {
         private let room: GuardedRoom?
 
         /// The salt whose unit key each slot holds (`nil` while one is derived into it), how
-        /// many calls use each slot now (a slot in use is never taken for another salt), and
-        /// the slot the next salt takes.
+        /// many calls use each slot now (a slot in use is never taken for another salt), the
+        /// slot the next salt takes, and each slot's OpenSSL contexts for sealing (at
+        /// `2 × slot`) and for opening (at `2 × slot + 1`), made when first asked for and let
+        /// go when the slot takes another salt.
         private struct Slots {
             var salts = [Salt?](repeating: nil, count: UnitKeys.slotCount)
             var users = [Int](repeating: 0, count: UnitKeys.slotCount)
             var next = 0
+            var contexts = [KeyedContexts?](repeating: nil, count: 2 * UnitKeys.slotCount)
 
             /// The slot that holds `salt`, or a free one taken for it (`fresh`), marked used;
             /// `nil` when every slot is in use.
@@ -59,6 +62,8 @@ extension AES256GCM {
                     guard users[index] == 0 else { continue }
                     next = (index + 1) % UnitKeys.slotCount
                     salts[index] = nil
+                    contexts[2 * index] = nil
+                    contexts[2 * index + 1] = nil
                     users[index] = 1
                     return (index, true)
                 }
@@ -66,9 +71,6 @@ extension AES256GCM {
             }
         }
         private let slots = Mutex(Slots())
-        /// Each slot's OpenSSL contexts for sealing (at `2 × slot`) and for opening (at
-        /// `2 × slot + 1`), made when first asked for; let go when the slot takes another salt.
-        private let contexts = Mutex([KeyedContexts?](repeating: nil, count: 2 * UnitKeys.slotCount))
 
         /// A salt a writer drew for a scope, with what it sealed under it so far.
         private struct Drawn {
@@ -131,22 +133,18 @@ extension AES256GCM {
             let base = room.base + index * Self.slotLength
             let state = (base + Self.stateOffset).assumingMemoryBound(to: crypto_aead_aes256gcm_state.self)
             if fresh {
-                contexts.withLock {
-                    $0[2 * index] = nil
-                    $0[2 * index + 1] = nil
-                }
                 AES256GCM.withUnitKey(key, prepared: prepared, salt: salt) { base.copyMemory(from: $0, byteCount: keyLength) }
                 if isFast { _ = crypto_aead_aes256gcm_beforenm(state, base.assumingMemoryBound(to: UInt8.self)) }
                 slots.withLock { $0.salts[index] = wanted }
             }
             let unitKey = base.assumingMemoryBound(to: UInt8.self)
             let pool = openSSL.flatMap { encrypt in
-                contexts.withLock { contexts -> KeyedContexts? in
+                slots.withLock { slots -> KeyedContexts? in
                     let at = 2 * index + (encrypt ? 0 : 1)
-                    if contexts[at] == nil {
-                        contexts[at] = (try? SecretBytes(copying: UnsafeRawBufferPointer(start: unitKey, count: keyLength))).map { KeyedContexts(key: $0, encrypt: encrypt) }
+                    if slots.contexts[at] == nil {
+                        slots.contexts[at] = (try? SecretBytes(copying: UnsafeRawBufferPointer(start: unitKey, count: keyLength))).map { KeyedContexts(key: $0, encrypt: encrypt) }
                     }
-                    return contexts[at]
+                    return slots.contexts[at]
                 }
             }
             return body(unitKey, isFast ? UnsafePointer(state) : nil, pool)

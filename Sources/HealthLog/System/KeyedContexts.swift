@@ -7,8 +7,7 @@ import Synchronization
 /// wipes them when the pool is freed.
 final class KeyedContexts: Sendable {
     /// The contexts not lent out (a context is used by one thread at a time).
-    nonisolated(unsafe) private var idle: [OpenSSLGCM.Context] = []
-    private let lock = Mutex<Void>(())
+    private let idle = Mutex<[OpenSSLGCM.Context]>([])
     private let key: SecretBytes
     private let encrypt: Bool
 
@@ -22,8 +21,8 @@ final class KeyedContexts: Sendable {
     /// `false` when OpenSSL could not start it or `body` says so. The context goes back to
     /// the pool after.
     func run(nonce: UnsafeRawPointer, associated: UnsafeRawBufferPointer, _ body: (OpenSSLGCM.Context) -> Bool) -> Bool {
-        guard let context = lock.withLock({ _ in idle.popLast() }) ?? keyedContext() else { return false }
-        defer { lock.withLock { _ in idle.append(context) } }
+        guard let context = idle.withLock({ $0.popLast() }) ?? keyedContext() else { return false }
+        defer { idle.withLock { $0.append(context) } }
         return context.start(nonce: nonce, associated: associated) && body(context)
     }
 

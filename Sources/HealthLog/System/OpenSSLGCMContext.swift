@@ -3,8 +3,9 @@ internal import CCrypto
 extension OpenSSLGCM {
     /// One of the provider's AES-256-GCM contexts, keyed once, for sealing or for opening
     /// units one after the other (each starts with its own nonce, ``start(nonce:associated:)``);
-    /// used by one thread at a time. OpenSSL wipes its key schedule when it is freed.
-    final class Context {
+    /// used by one thread at a time, and handed between threads only through a pool
+    /// (``KeyedContexts``). OpenSSL wipes its key schedule when it is freed.
+    final class Context: @unchecked Sendable {
         private let functions: Functions
         private let context: UnsafeMutableRawPointer
         /// Whether it seals (else it opens).

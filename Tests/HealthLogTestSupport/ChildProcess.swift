@@ -56,10 +56,14 @@ public enum ChildProcess {
 
 /// A child process started without waiting for it, so tests can run several at once or
 /// signal one. Its output goes to files (never a pipe that could fill up), its standard
-/// input is empty, and ``finish()`` waits and collects the result.
+/// input is empty, and ``finish()`` waits and collects the result. One still running when
+/// the last copy of its value goes away (a test that threw or returned before stopping it)
+/// is killed, so no test leaves a process behind.
 public struct LaunchedProgram {
     /// The running process.
-    public let process: Process
+    public var process: Process { reaper.process }
+    /// Kills the process if it outlives every copy of this value.
+    private let reaper: Reaper
     /// The file its standard output goes to.
     public let stdoutPath: String
     /// The file its standard error goes to.
@@ -77,7 +81,7 @@ public struct LaunchedProgram {
         guard let out = FileHandle(forWritingAtPath: stdoutPath), let err = FileHandle(forWritingAtPath: stderrPath) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        self.process = process
+        reaper = Reaper(process)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
@@ -122,5 +126,20 @@ public struct LaunchedProgram {
         if await exited.wait(within: seconds, until: { $0 }) { return true }
         kill(process.processIdentifier, SIGKILL)
         return false
+    }
+}
+
+/// Ends a launched process that nothing will wait for any more.
+private final class Reaper {
+    let process: Process
+
+    init(_ process: Process) {
+        self.process = process
+    }
+
+    deinit {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }

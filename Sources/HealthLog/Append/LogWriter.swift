@@ -93,8 +93,26 @@ final class LogWriter {
             resume = (name, point.offset)
             segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
         }
+        if let cipher = snapshot.cipher, let (name, batches) = segmentCommitted { try Self.refuseOlderEpoch(cipher, batches, name, layout) }
         appender = try SegmentAppender(layout, options: options, faults: faults, storeID: snapshot.meta.storeID, cipher: snapshot.cipher, resume: resume)
         TailRecovery.repairIndexes(snapshot, layout)
+    }
+
+    /// Refuses to seal under `cipher`'s current epoch when the segment being appended to
+    /// (`name`, its `batches`) ends with a batch sealed under a newer one: a rotation made
+    /// that epoch current in every slot, so a key slot's newer entry was damaged or its file
+    /// put back to an older copy, and new data would go under a key the rotation retired.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt``, before anything is written.
+    private static func refuseOlderEpoch(_ cipher: StoreCipher, _ batches: [BatchRef], _ name: SegmentName, _ layout: StoreLayout) throws {
+        guard let last = batches.last, let payload = last.sealedPayload, payload.count >= BatchHeader.FixedFields.length + 4 else { return }
+        let epoch = ByteReaderValue.u32(payload, BatchHeader.FixedFields.length)
+        guard epoch > cipher.currentEpoch else { return }
+        throw HealthLogError(
+            .corrupt,
+            "\(layout.keySlots): the key slots make key epoch \(cipher.currentEpoch) current, but the last batch of \(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) "
+                + "(offset \(last.offset)) is sealed under epoch \(epoch): a slot's entry for epoch \(epoch) is damaged or its file is an older copy; "
+                + "nothing was written (see 'healthlog key list'; removing the damaged slot lets writes go on)")
     }
 
     /// Writes one encoded batch (`bytes`, whose header is `header`); an encrypted store's is

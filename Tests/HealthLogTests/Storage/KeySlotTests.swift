@@ -160,6 +160,40 @@ struct KeySlotTests {
         #expect(damaged.slots[1].epochs.isEmpty && damaged.slots[1].problem?.contains("key epochs 0,2 fail their MAC") == true, "the rotation dropped the forged entries")
     }
 
+    @Test("A slot whose entry for the current epoch is damaged makes an older epoch current: an append then refuses (exit 1) and writes nothing, reads go on, and removing that slot lets appends go on under the newer epoch")
+    func damagedNewestEntryStopsWrites() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try Self.makeStore(dir)
+        let secret = StoreSecret.passphrase(Array("correct horse".utf8))
+        let keyFile = dir.file("key")
+        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
+        #expect(try HealthStore(directory: path, secret: secret, options: Self.weak).addKeySlot(.keyFile(keyFile)) == 2)
+        #expect(try HealthStore(directory: path, secret: secret).rotateKey() == 1)
+        _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((1...4).map(CorruptionFixture.heartRate)))
+        let layout = StoreLayout(directory: path)
+        var slot2 = try KeySlot.decode(ByteSurgery.read(KeySlots.path(layout, 2)), id: 2)
+        let newest = try #require(slot2.entries.firstIndex { $0.epoch == 1 })
+        slot2.entries[newest].mac[0] ^= 1
+        try ByteSurgery.write(slot2.encoded(), to: KeySlots.path(layout, 2))
+        #expect(try HealthStore(directory: path, secret: secret).layout.cipher(StoreMeta.read(layout))?.currentEpoch == 0)
+
+        let segments = try FileManager.default.contentsOfDirectory(atPath: path + "/segments").sorted()
+        let before = try segments.map { try ByteSurgery.read(path + "/segments/" + $0) }
+        do {
+            _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((5...6).map(CorruptionFixture.heartRate)))
+            Issue.record("the append sealed under the older epoch")
+        } catch let error as HealthLogError {
+            #expect(error.code == .corrupt && error.message.contains("sealed under epoch 1"), "\(error.message)")
+        }
+        #expect(try segments.map { try ByteSurgery.read(path + "/segments/" + $0) } == before)
+        #expect(try CorruptionFixture.replay(HealthStore(directory: path, secret: secret)).count == 4)
+
+        try HealthStore(directory: path, secret: secret).removeKeySlot(2)
+        _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((5...6).map(CorruptionFixture.heartRate)))
+        #expect(try HealthStore(directory: path, secret: secret).keySlots().batchesByEpoch == [1: 2])
+    }
+
     @Test("A slot file someone without a secret put in keys/ (its own public key, entries that fail their MAC) gets no key at a rotation, and is no slot that lets the last real one go")
     func foreignSlotGetsNoKey() throws {
         let dir = try TemporaryDirectory()

@@ -37,14 +37,26 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         let store = healthStore.store
         do {
             let selection = try self.selection.get()
+            let start = try store.headAnchor()
+            let delivered = DeliveredAnchor(start)
             let query = AnchoredObjectQuery(
-                types: selection.types, predicate: selection.predicate, anchor: try store.headAnchor(), limit: 0
-            ) { [self] _, _, _, _, error in
+                types: selection.types, predicate: selection.predicate, anchor: start, limit: 0
+            ) { [self] _, _, _, newAnchor, error in
+                _ = delivered.advance(to: newAnchor)
                 handler(self, error == nil ? [] : nil, {}, error.map(HKError.from))
             }
-            query.updateHandler = { [self] _, samples, deleted, _, error in
+            query.updateHandler = { [self] _, samples, deleted, newAnchor, error in
                 if let error { return handler(self, nil, {}, HKError.from(error)) }
-                let types = (samples ?? []).map(\.sampleType.identifier) + (deleted ?? []).map(\.sampleType.identifier)
+                var batch = QueryResult(addedSamples: samples ?? [], deletedObjects: deleted ?? [], newAnchor: newAnchor ?? .beginning)
+                if selection.perType != nil {
+                    // The store ran the types' predicates as one OR: each type keeps only what its own matches.
+                    do {
+                        batch = try selection.narrow(batch, after: delivered.advance(to: newAnchor), in: store)
+                    } catch {
+                        return handler(self, nil, {}, HKError.from(error))
+                    }
+                }
+                let types = batch.addedSamples.map(\.sampleType.identifier) + batch.deletedObjects.map(\.sampleType.identifier)
                 guard !types.isEmpty else { return }
                 handler(self, Set(types.map(HKObjectType.sampleType(identifier:))), {}, nil)
             }

@@ -92,6 +92,32 @@ import Testing
         #expect(await received.next() == [60, 200])
     }
 
+    @Test("An observer query over descriptors is called for a type only when a change matches that type's own predicate, not another type's")
+    func observerQuery() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = HKHealthStore(directory: directory.file("h.store"))
+        // Steps in the first ten minutes, heart rates in the ten minutes an hour later.
+        let descriptors = [
+            HKQueryDescriptor(sampleType: Self.steps, predicate: HKQuery.predicateForSamples(withStart: Self.start, end: Self.start.addingTimeInterval(600))),
+            HKQueryDescriptor(
+                sampleType: Self.heartRate, predicate: HKQuery.predicateForSamples(withStart: Self.start.addingTimeInterval(3_600), end: Self.start.addingTimeInterval(4_200))),
+        ]
+        let calls = AsyncStream<Set<String>>.makeStream()
+        let query = HKObserverQuery(queryDescriptors: descriptors) { _, types, completion, _ in
+            calls.continuation.yield(Set((types ?? []).map(\.identifier)))
+            completion()
+        }
+        store.execute(query)
+        defer { store.stop(query) }
+        var received = calls.stream.makeAsyncIterator()
+        #expect(await received.next() == [])
+        // A heart rate in the steps' minutes and steps in the heart rates' match only the other type's predicate.
+        try await store.save([Self.sample(Self.heartRate, 70, minute: 2), Self.sample(Self.steps, 20, minute: 62)])
+        try await store.save([Self.sample(Self.heartRate, 60, minute: 63)])
+        #expect(await received.next() == [Self.heartRate.identifier])
+    }
+
     @Test("A sample query over descriptors applies each type's own predicate before its order and limit")
     func sampleQuery() async throws {
         let directory = try TemporaryDirectory()

@@ -275,17 +275,20 @@ struct BatchHeader: Equatable, Sendable {
                 throw FormatViolation("batch header is not sealed in an encrypted store")
             }
             var groups: [Group] = []
-            groups.reserveCapacity(groupCount)
             var total: UInt64 = 0
             var events: UInt64 = 0
             if let given {
-                for group in given {
-                    try check(group, first: first, last: last)
-                    total += UInt64(group.frameLength)
-                    events += UInt64(group.count)
+                // By index, not by element: an element taken out of the array is a copy (its
+                // type retained and released), 0.8 of the 2 million instructions that decoding
+                // the tables a sealed copy gives takes in a query from 0.
+                for k in given.indices {
+                    try check(given[k], first: first, last: last)
+                    total += UInt64(given[k].frameLength)
+                    events += UInt64(given[k].count)
                 }
                 groups = given
             } else {
+                groups.reserveCapacity(groupCount)
                 for _ in 0..<groupCount {
                     let kind = try reader.read(UInt8.self)
                     _ = try reader.read(UInt8.self)
@@ -337,6 +340,8 @@ struct BatchHeader: Equatable, Sendable {
 
 extension BatchHeader {
     /// Checks what a group entry says against itself and its batch's range `first...last`.
+    /// Inlined, so a group checked in an array is read where it lies, not copied out.
+    @inline(__always)
     private static func check(_ group: borrowing Group, first: UInt64, last: UInt64) throws {
         guard group.kind <= FormatConstants.groupKindDelete else { throw FormatViolation("batch group has unknown kind \(group.kind)") }
         guard group.count >= 1, group.firstSeq >= first, group.lastSeq <= last, group.firstSeq <= group.lastSeq,

@@ -60,7 +60,15 @@ final class StoreCipher: Sendable {
     private let currentUnitKeys: AES256GCM.UnitKeys?
     /// What the ciphers of older epochs keep of their keys, made when a unit of the epoch
     /// is first opened (in an array: see ``AES256GCM/UnitKeys``'s salts).
-    private let olderUnitKeys = Mutex<[(epoch: UInt32, keys: AES256GCM.UnitKeys?)]>([])
+    private let olderUnitKeys = Mutex<[OlderUnitKeys]>([])
+
+    /// What an older epoch's cipher keeps of its key. A struct, not a tuple: an array of
+    /// tuples has its type made at run time when it is let go, about 28,000 instructions at
+    /// the end of every command that opens an encrypted store.
+    private struct OlderUnitKeys {
+        let epoch: UInt32
+        let keys: AES256GCM.UnitKeys?
+    }
 
     /// What `epoch`'s cipher keeps of its key `key` (``UnitCipher/prepare(_:)``).
     private func unitKeys(of epoch: UInt32, key: SecretBytes) -> AES256GCM.UnitKeys? {
@@ -70,7 +78,7 @@ final class StoreCipher: Sendable {
         return olderUnitKeys.withLock { older in
             if let kept = older.first(where: { $0.epoch == epoch }) { return kept.keys }
             let made = cipher.prepare(key)
-            older.append((epoch, made))
+            older.append(OlderUnitKeys(epoch: epoch, keys: made))
             return made
         }
     }

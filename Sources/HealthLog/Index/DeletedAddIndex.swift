@@ -73,8 +73,8 @@ final class DeletedAddIndex {
     /// The blocks read so far, by number (a block is checked when read); an array rather
     /// than a dictionary, whose first use of its type costs a page more than its lookups.
     private var blocks: [[UInt64]?] = []
-    /// A plaintext file mapped into memory, once its entries were checked against the log's
-    /// witness (blocks are then read from it).
+    /// The file mapped into memory, blocks are then read from it: a plaintext file once its
+    /// entries were checked against the log's witness, a sealed one once a second block is read.
     private var mapped: MappedFile?
     /// How many blocks were read from the file (each at most once).
     private(set) var blocksRead = 0
@@ -198,25 +198,36 @@ final class DeletedAddIndex {
         let length = min(Self.blockEntries, count - first)
         let offset = offset(ofBlock: k)
         let stored = length * 8 + (cipher == nil ? 0 : StoreCipher.overhead)
-        let bytes = try mapped.map { $0.withBytes(offset..<offset + stored) { Array($0) } } ?? file.read(at: offset, count: stored)
         func damaged() -> HealthLogError {
             HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) is damaged; run 'healthlog reindex'")
         }
-        guard bytes.count == stored, CRC32C.checksum(bytes[...]) == crcs[k] else { throw damaged() }
-        // A sealed block opens straight into the entries' storage.
-        var opened = true
-        var entries = [UInt64](unsafeUninitializedCapacity: length) { out, filled in
-            let room = UnsafeMutableRawBufferPointer(out)
-            bytes.withUnsafeBytes { raw in
-                if let cipher {
-                    opened = cipher.open(raw, .derivedFile, place: SmallFile.place(placePrefix, unit: UInt32(k + 1)), into: room)
+        // A sealed block opens straight into the entries' storage; `nil` when the stored
+        // bytes fail their checksum or do not open.
+        let take = { (raw: UnsafeRawBufferPointer) -> [UInt64]? in
+            guard raw.count == stored, CRC32C.checksum(raw) == self.crcs[k] else { return nil }
+            var opened = true
+            let entries = [UInt64](unsafeUninitializedCapacity: length) { out, filled in
+                let room = UnsafeMutableRawBufferPointer(out)
+                if let cipher = self.cipher {
+                    opened = cipher.open(raw, .derivedFile, place: SmallFile.place(self.placePrefix, unit: UInt32(k + 1)), into: room)
                 } else {
                     room.copyMemory(from: raw)
                 }
+                filled = length
             }
-            filled = length
+            return opened ? entries : nil
         }
-        guard opened else { throw damaged() }
+        // A sealed file is mapped once a second block is read (a replay from an early anchor
+        // reads most of them): its blocks are then opened from the mapping, without a read
+        // call and a copy each.
+        if mapped == nil, cipher != nil, blocksRead > 0 { mapped = MappedFile(file) }
+        let read: [UInt64]?
+        if let mapped, offset + stored <= mapped.count {
+            read = mapped.withBytes(offset..<offset + stored, take)
+        } else {
+            read = try file.read(at: offset, count: stored).withUnsafeBytes(take)
+        }
+        guard var entries = read else { throw damaged() }
         blocksRead += 1
         for j in entries.indices { entries[j] = UInt64(littleEndian: entries[j]) }
         for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {

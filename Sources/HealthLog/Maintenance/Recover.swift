@@ -6,7 +6,8 @@ import Darwin
 
 /// Salvage without a backup (`recover`): copies every readable event of a damaged store
 /// into a new store and reports the acknowledged sequence numbers it could not read.
-/// Memory holds one segment file and the headers of the sound batches, not the log.
+/// Memory holds a window of one segment file and the place and sequence numbers of each
+/// sound batch, not the log nor its batch tables.
 ///
 /// The damaged store is only read (no lock, no cut, nothing written). Every segment file is
 /// walked batch by batch (``RecoverScan``), whatever its name, header or neighbours say, so
@@ -73,8 +74,8 @@ struct Recover {
         }
         report.tornTail = plan.torn
         report.duplicates = plan.duplicates
-        report.headSeq = plan.batches.last?.header.lastSeq ?? 0
-        report.events = plan.batches.reduce(0) { $0 + $1.header.lastSeq - $1.header.firstSeq + 1 - UInt64($1.header.dropped.count) }
+        report.headSeq = plan.batches.last?.lastSeq ?? 0
+        report.events = plan.batches.reduce(0) { $0 + $1.events }
         try build(plan, storeID: storeID, cipher: cipher, at: target, headSeq: report.headSeq, &report)
         return report
     }
@@ -122,7 +123,7 @@ struct Recover {
                     reason: "cannot be read: \(file.bytes.failure ?? "the file ended before its length")", seqs: nil))
             }
             scanned.issued = max(
-                scanned.issued, file.name.baseSeq, scan.batches.last?.header.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
+                scanned.issued, file.name.baseSeq, scan.batches.last?.lastSeq ?? 0, scan.unreadable.compactMap(\.seqs?.upperBound).max() ?? 0)
         }
         return scanned
     }

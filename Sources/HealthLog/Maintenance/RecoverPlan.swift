@@ -36,30 +36,30 @@ struct RecoverPlan {
     /// timelines; `timelineID` the identity of the starts this recovery records.
     init(_ found: [RecoverScan.SoundBatch], acknowledged: UInt64?, issued: UInt64, source: Timelines, timelineID: StoreID, now: Int64) {
         var ordered: [RecoverScan.SoundBatch] = []
-        for batch in found.enumerated().sorted(by: { ($0.element.header.firstSeq, $0.offset) < ($1.element.header.firstSeq, $1.offset) }).map(\.element) {
-            if let last = ordered.last, batch.header.firstSeq <= last.header.lastSeq {
+        for batch in found.enumerated().sorted(by: { ($0.element.firstSeq, $0.offset) < ($1.element.firstSeq, $1.offset) }).map(\.element) {
+            if let last = ordered.last, batch.firstSeq <= last.lastSeq {
                 duplicates += 1
             } else {
                 ordered.append(batch)
             }
         }
-        let committed = (ordered.lastIndex { $0.header.isEndOfAppend }).map { $0 + 1 } ?? 0
+        let committed = (ordered.lastIndex { $0.isEndOfAppend }).map { $0 + 1 } ?? 0
         var kept = Array(ordered[..<committed])
         for batch in ordered[committed...] {
-            guard let acknowledged, batch.header.lastSeq <= acknowledged, torn == nil else {
-                torn = (torn?.lowerBound ?? batch.header.firstSeq)...batch.header.lastSeq
+            guard let acknowledged, batch.lastSeq <= acknowledged, torn == nil else {
+                torn = (torn?.lowerBound ?? batch.firstSeq)...batch.lastSeq
                 continue
             }
             kept.append(batch)
         }
-        if let last = kept.last, !last.header.isEndOfAppend { kept[kept.count - 1] = Self.endingAppend(last) }
+        if let last = kept.last, !last.isEndOfAppend { kept[kept.count - 1] = Self.endingAppend(last) }
         batches = kept
-        let head = kept.last?.header.lastSeq ?? 0
+        let head = kept.last?.lastSeq ?? 0
         let top = max(head, acknowledged ?? 0)
         var expected: UInt64 = 1
         var previous: RecoverScan.SoundBatch?
         for batch in kept {
-            let first = batch.header.firstSeq
+            let first = batch.firstSeq
             if first != expected {
                 let recorded = source.starts.first { $0.keptSeq == expected - 1 && $0.firstSeq == first }
                 if recorded == nil, let previous, Self.isStoredRightAfter(batch, previous) {
@@ -69,7 +69,7 @@ struct RecoverPlan {
                 }
                 timelines.starts.append(recorded ?? Timelines.Start(id: timelineID, firstSeq: first, keptSeq: expected - 1, createdMillis: now))
             }
-            expected = batch.header.lastSeq + 1
+            expected = batch.lastSeq + 1
             previous = batch
         }
         if top > head {
@@ -81,10 +81,10 @@ struct RecoverPlan {
         }
     }
 
-    /// `batch` with its header marked as ending an append (its frames unchanged).
+    /// `batch` marked as ending an append (its frames unchanged, its header rewritten).
     static func endingAppend(_ batch: RecoverScan.SoundBatch) -> RecoverScan.SoundBatch {
         var marked = batch
-        marked.header.flags |= FormatConstants.flagEndOfAppend
+        marked.isEndOfAppend = true
         marked.isHeaderRewritten = true
         return marked
     }

@@ -18,11 +18,18 @@
 /// other. A sealed header whose checksum holds but whose table does not open (or that no
 /// key was given for) still tells the batch's numbers and length from its fixed fields.
 struct RecoverScan {
-    /// A batch that checked out: its header and where its bytes (header frame and data
-    /// frames) are, so they are read again only when written, one batch at a time.
+    /// A batch that checked out: its sequence numbers and where its bytes (header frame and
+    /// data frames) are, so they are read again, header and all, only when written, one
+    /// batch at a time (memory holds no batch's table).
     struct SoundBatch {
-        /// Its header.
-        var header: BatchHeader
+        /// Its first sequence number.
+        var firstSeq: UInt64
+        /// Its last sequence number.
+        var lastSeq: UInt64
+        /// How many events it holds: its range less the events `compact` dropped.
+        var events: UInt64
+        /// Whether it ends an append (as stored, or as ``RecoverPlan`` marked it).
+        var isEndOfAppend: Bool
         /// The segment file holding it.
         var path: String
         /// Where it starts in that file.
@@ -31,9 +38,35 @@ struct RecoverScan {
         var length: Int
         /// Where its units are bound, in an encrypted store; `nil` in a plaintext one.
         var place: BatchPlace?
-        /// Whether ``header`` differs from the stored one (``RecoverPlan`` marked it as
+        /// Whether its header differs from the stored one (``RecoverPlan`` marked it as
         /// ending its append), so its header frame is written encoded anew.
         var isHeaderRewritten = false
+
+        /// The batch `header` describes, `length` bytes at `offset` of the file at `path`.
+        init(_ header: BatchHeader, path: String, offset: Int, length: Int, place: BatchPlace?) {
+            firstSeq = header.firstSeq
+            lastSeq = header.lastSeq
+            events = header.lastSeq - header.firstSeq + 1 - UInt64(header.dropped.count)
+            isEndOfAppend = header.isEndOfAppend
+            self.path = path
+            self.offset = offset
+            self.length = length
+            self.place = place
+        }
+
+        /// Its header, decoded again from `stored` (its bytes as the file holds them),
+        /// marked as ending its append when the plan did; throws when those bytes no longer
+        /// hold this batch (the file changed while recovering).
+        func header(in stored: [UInt8]) throws -> BatchHeader {
+            let length = stored.count >= 8 ? Int(ByteReaderValue.u32(stored, 4)) : 0
+            guard stored.count >= 8 + length, var header = try? BatchHeader.decode(payload: Array(stored[8..<8 + length]), place: place),
+                header.firstSeq == firstSeq, header.lastSeq == lastSeq, 8 + length + header.framesLength == stored.count
+            else {
+                throw HealthLogError(.corrupt, "\(path): the batch at byte \(offset) no longer reads as it did (changed while recovering)")
+            }
+            if isEndOfAppend { header.flags |= FormatConstants.flagEndOfAppend }
+            return header
+        }
     }
 
     /// A byte range that could not be read.
@@ -104,7 +137,7 @@ struct RecoverScan {
             if let problem = sealedProblem ?? framesProblem(header, at: offset, end: end) {
                 unreadable.append(Unreadable(file: file, offset: offset, length: stop - offset, reason: problem, seqs: header.firstSeq...header.lastSeq))
             } else {
-                batches.append(SoundBatch(header: header, path: path, offset: offset, length: end - offset, place: batchPlace(offset)))
+                batches.append(SoundBatch(header, path: path, offset: offset, length: end - offset, place: batchPlace(offset)))
             }
             offset = stop
         }

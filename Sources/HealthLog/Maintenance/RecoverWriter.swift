@@ -47,7 +47,7 @@ struct RecoverWriter {
                     open.fd.close()
                     current = nil
                 }
-                current = try start(baseSeq: batch.header.firstSeq)
+                current = try start(baseSeq: batch.firstSeq)
             }
             let bytes: [UInt8]
             if let cipher {
@@ -62,7 +62,7 @@ struct RecoverWriter {
         if let open = current {
             try open.fd.sync()
             if let last = plan.batches.last {
-                try Checkpoint(seq: last.header.lastSeq, segmentBase: open.base, endOffset: UInt64(open.offset)).write(layout, sync: true)
+                try Checkpoint(seq: last.lastSeq, segmentBase: open.base, endOffset: UInt64(open.offset)).write(layout, sync: true)
             }
         }
         if !plan.timelines.starts.isEmpty { try plan.timelines.write(layout) }
@@ -87,16 +87,17 @@ struct RecoverWriter {
         return names.count
     }
 
-    /// The batch `stored` (as the damaged store holds it, its header `batch.header`)
-    /// sealed again at `place`: each frame opened at the batch's old place, then the
+    /// The batch `stored` (as the damaged store holds it) sealed again at `place`: its
+    /// header's table opened and each frame opened at the batch's old place, then the
     /// plaintext batch sealed for the new one. Its length does not change.
     private static func resealed(_ batch: RecoverScan.SoundBatch, _ stored: [UInt8], at place: BatchPlace) throws -> [UInt8] {
         guard let old = batch.place else { throw HealthLogError(.corrupt, "\(batch.path): the batch at byte \(batch.offset) is not sealed") }
-        var header = batch.header
+        let sealed = try batch.header(in: stored)
+        var header = sealed
         header.flags &= ~FormatConstants.flagSealed
         var frames: [UInt8] = []
-        var at = stored.count - batch.header.framesLength
-        for (index, group) in batch.header.groups.enumerated() {
+        var at = stored.count - sealed.framesLength
+        for (index, group) in sealed.groups.enumerated() {
             var unit = Array(stored[at..<at + Int(group.frameLength)])
             at += Int(group.frameLength)
             guard let frame = unit.withUnsafeMutableBytes({ old.openGroup(index, group, in: $0) }) else {
@@ -115,7 +116,8 @@ struct RecoverWriter {
     private static func bytes(of batch: RecoverScan.SoundBatch, from fd: FileDescriptor) throws -> [UInt8] {
         let stored = try stored(batch, from: fd)
         guard batch.isHeaderRewritten else { return stored }
-        return batch.header.encoded() + stored[(stored.count - batch.header.framesLength)...]
+        let header = try batch.header(in: stored)
+        return header.encoded() + stored[(stored.count - header.framesLength)...]
     }
 
     /// The bytes of `batch` as the damaged store's file holds them.

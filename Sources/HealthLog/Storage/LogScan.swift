@@ -196,8 +196,10 @@ struct LogScan {
             offset = indexed.covered
             scan.indexed = indexed.batches.count
         }
+        // The segment's batches name the same few types: their groups share those strings.
+        let names = BatchHeader.Names()
         while offset < file.size {
-            switch try readBatch(file, index, at: offset, expectedSeq: nextSeq) {
+            switch try readBatch(file, index, at: offset, expectedSeq: nextSeq, names: names) {
             case .success(let batch):
                 scan.batches.append(batch)
                 nextSeq = batch.header.lastSeq + 1
@@ -316,8 +318,9 @@ struct LogScan {
         case failure(FormatViolation)
     }
 
-    /// Reads and checks the batch header at `offset`.
-    private func readBatch(_ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?) throws -> BatchRead {
+    /// Reads and checks the batch header at `offset`; its group names shared with `names`'s
+    /// when given (``BatchHeader/Names``).
+    private func readBatch(_ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?, names: BatchHeader.Names? = nil) throws -> BatchRead {
         let prefix = try file.read(at: offset, count: 8)
         guard prefix.count == 8 else { return .failure(FormatViolation("batch header is incomplete")) }
         guard ByteReaderValue.u32(prefix, 0) == FormatConstants.batchHeaderMagic else {
@@ -329,7 +332,7 @@ struct LogScan {
         guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete")) }
         let header: BatchHeader
         do {
-            header = try decode(payload, file, offset)
+            header = try decode(payload, file, offset, names: names)
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.location(offset)): \(violation.reason): upgrade healthlog") }
             if let epoch = violation.unopened, payload.withUnsafeBytes({ BatchHeader.FixedFields($0)?.storeTag }) == meta.storeID.tag {

@@ -139,9 +139,12 @@ final class StubSpill {
     private static func sealedPages(_ out: [UInt8], first flushed: Int, _ sealing: ScratchCipher) -> [UInt8] {
         let records = out.count / Self.recordLength
         let pages = (records + Self.pageRecords - 1) / Self.pageRecords
-        var sealed = [UInt8](repeating: 0, count: out.count + pages * ScratchCipher.overhead)
-        out.withUnsafeBytes { plain in
-            sealed.withUnsafeMutableBytes { target in
+        // Left uninitialized: the sealed pages fill it end to end.
+        let total = out.count + pages * ScratchCipher.overhead
+        return [UInt8](unsafeUninitializedCapacity: total) { sealed, filled in
+            filled = total
+            let target = UnsafeMutableRawBufferPointer(sealed)
+            out.withUnsafeBytes { plain in
                 for page in 0..<pages {
                     let first = page * pageRecords
                     let count = min(pageRecords, records - first)
@@ -153,7 +156,6 @@ final class StubSpill {
                 }
             }
         }
-        return sealed
     }
 
     /// The stub at `ordinal` (in the file), read from its sealed page.

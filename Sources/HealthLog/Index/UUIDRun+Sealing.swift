@@ -58,8 +58,11 @@ extension UUIDRun {
     static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
         let pageLength = sealedPageEntries * entryLength
         let pages = (plain.count + pageLength - 1) / pageLength
-        var out = [UInt8](repeating: 0, count: plain.count + pages * ScratchCipher.overhead)
-        out.withUnsafeMutableBytes { target in
+        // Left uninitialized: the sealed pages fill it end to end.
+        let total = plain.count + pages * ScratchCipher.overhead
+        return [UInt8](unsafeUninitializedCapacity: total) { out, filled in
+            filled = total
+            let target = UnsafeMutableRawBufferPointer(out)
             for page in 0..<pages {
                 let start = page * pageLength
                 let end = min(plain.count, start + pageLength)
@@ -69,7 +72,6 @@ extension UUIDRun {
                     into: UnsafeMutableRawBufferPointer(rebasing: target[at..<at + end - start + ScratchCipher.overhead]))
             }
         }
-        return out
     }
 
     /// The entry of `uuid` in block `block` of this sealed run, or `nil`. The page that may

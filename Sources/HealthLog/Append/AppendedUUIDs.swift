@@ -114,7 +114,13 @@ final class AppendedUUIDs {
         if found.addSeq == 0, bloom.mayContain(hash: hash) {
             // Newest first: an append adds a UUID once and deletes it at most once, after the
             // add, so once the add is found every later event of the UUID has been seen.
-            for run in builder.partialRuns.reversed() where builder.filters.mayContain(hash: hash, within: run.fromSeq...run.toSeq) {
+            if let chunk = builder.chunkBeingWritten, builder.filters.mayContain(hash: hash, within: chunk.from...chunk.to),
+                let entry = UUIDRun.search(uuid, in: chunk.entries)
+            {
+                found.addSeq = max(found.addSeq, entry.addSeq)
+                found.deleteSeq = max(found.deleteSeq, entry.deleteSeq)
+            }
+            for run in builder.partialRuns.reversed() where found.addSeq == 0 && builder.filters.mayContain(hash: hash, within: run.fromSeq...run.toSeq) {
                 runLookups += 1
                 guard let entry = try run.lookup(uuid) else { continue }
                 found.addSeq = max(found.addSeq, entry.addSeq)
@@ -174,6 +180,7 @@ final class AppendedUUIDs {
         } else if written > bloomCapacity, !bloom.isAtMaximum {
             bloomCapacity = UUIDBloom.maximumBytes / 2
             var largest = UUIDBloom(capacity: bloomCapacity)
+            for entry in builder.chunkBeingWritten?.entries ?? [] { largest.insert(entry.uuid) }
             for run in builder.partialRuns {
                 var cursor = try UUIDRun.BlockCursor(run)
                 defer { cursor.close() }

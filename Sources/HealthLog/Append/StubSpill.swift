@@ -17,7 +17,9 @@ import Darwin
 ///
 /// For an encrypted store the file holds no record in the clear: each flush's records are
 /// sealed ``pageRecords`` at a time (``ScratchCipher``, the page's first ordinal and record
-/// count as its place), and a read opens the page holding its record.
+/// count as its place), and a read opens the page holding its record. A flush is sealed and
+/// written on another thread while the append goes on (the writer's thread sets an
+/// append's pace); its records are read from memory until then.
 final class StubSpill {
     /// Bytes per record.
     private static let recordLength = 36
@@ -30,13 +32,20 @@ final class StubSpill {
     /// How many records are in the file (the ordinal of `recent[0]`).
     @exclusivity(unchecked) private var flushed = 0
     /// The scratch file, made on the first flush.
-    private(set) var file: FileDescriptor?
+    private var scratch: FileDescriptor?
+    /// The sealing and writing of the last flush of a sealed spill, at most one at a time,
+    /// with its error if it failed.
+    private let sealingJobs = OrderedJobs<Result<Void, any Error>>(qos: .userInitiated)
+    /// The flush being sealed and written by ``sealingJobs``: its first ordinal and its
+    /// records in the clear, which reads take until it is written.
+    private var inFlight: (first: Int, records: [UInt8])?
     /// The sequence number of the stub of ordinal 0 (set by the first append).
     private var firstSeq: UInt64 = 0
     /// The cipher sealing the file's pages; `nil`: records in the clear.
     private let sealing: ScratchCipher?
-    /// Records per sealed page (the last page of a flush may hold fewer).
-    static let pageRecords = 64
+    /// Records per sealed page (the last page of a flush may hold fewer): 1,152 bytes, so
+    /// a read (an append's delete of an older sample) opens little more than it needs.
+    static let pageRecords = 32
     /// The records a read took from the file last (a sealed page's opened), kept for the
     /// next read: a delete of an older sample of the append reads one.
     private var opened: [UInt8] = []
@@ -51,8 +60,25 @@ final class StubSpill {
         self.sealing = sealing
     }
 
-    /// Closes the scratch file (which is gone once closed).
-    deinit { file?.close() }
+    /// Waits for a flush still being written, then closes the scratch file (which is gone
+    /// once closed).
+    deinit {
+        _ = sealingJobs.next()
+        scratch?.close()
+    }
+
+    /// The scratch file, once every flush is written into it.
+    var file: FileDescriptor? {
+        try? settle()
+        return scratch
+    }
+
+    /// Waits for the flush being sealed and written, if any; rethrows its error.
+    private func settle() throws {
+        guard let written = sealingJobs.next() else { return }
+        inFlight = nil
+        try written.get()
+    }
 
     /// How many stubs it holds.
     var count: Int { flushed + recent.count }
@@ -69,7 +95,10 @@ final class StubSpill {
     /// The stub at `ordinal` (below ``count``).
     func stub(_ ordinal: Int) throws -> SampleStub {
         if ordinal >= flushed { return recent[ordinal - flushed] }
-        guard let file else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
+        if let inFlight, ordinal >= inFlight.first {
+            return inFlight.records.withUnsafeBytes { Self.decode($0, at: (ordinal - inFlight.first) * Self.recordLength, seq: firstSeq + UInt64(ordinal)) }
+        }
+        guard let file = scratch else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
         if let sealing { return try sealedStub(ordinal, file, sealing) }
         SegmentFile.resize(&opened, to: Self.recordLength)
         guard try file.read(into: &opened, at: ordinal * Self.recordLength) == Self.recordLength else {
@@ -80,14 +109,17 @@ final class StubSpill {
 
     /// Writes the buffered stubs to the file (made on first use) and empties the buffer.
     private func flush() throws {
-        let target = try file ?? Self.makeFile()
-        file = target
+        let target = try scratch ?? Self.makeFile()
+        scratch = target
         var out = [UInt8](repeating: 0, count: recent.count * Self.recordLength)
         out.withUnsafeMutableBytes { raw in
             for (k, stub) in recent.enumerated() { Self.encode(stub, into: raw, at: k * Self.recordLength) }
         }
         if let sealing {
-            try target.write(sealedPages(out, sealing), at: flushed / bufferRecords * sealedFlushLength)
+            try settle()
+            let (records, first, at) = (out, flushed, flushed / bufferRecords * sealedFlushLength)
+            sealingJobs.submit { Result { try target.write(Self.sealedPages(records, first: first, sealing), at: at) } }
+            inFlight = (first, records)
             flushed += recent.count
             recent.removeAll(keepingCapacity: true)
             return
@@ -103,25 +135,27 @@ final class StubSpill {
         bufferRecords * Self.recordLength + (bufferRecords + Self.pageRecords - 1) / Self.pageRecords * ScratchCipher.overhead
     }
 
-    /// The records `out` of the flush starting at ordinal ``flushed``, sealed a page at a time.
-    private func sealedPages(_ out: [UInt8], _ sealing: ScratchCipher) -> [UInt8] {
+    /// The records `out` of the flush starting at ordinal `flushed`, sealed a page at a time.
+    private static func sealedPages(_ out: [UInt8], first flushed: Int, _ sealing: ScratchCipher) -> [UInt8] {
         let records = out.count / Self.recordLength
         let pages = (records + Self.pageRecords - 1) / Self.pageRecords
-        var sealed = [UInt8](repeating: 0, count: out.count + pages * ScratchCipher.overhead)
-        out.withUnsafeBytes { plain in
-            sealed.withUnsafeMutableBytes { target in
+        // Left uninitialized: the sealed pages fill it end to end.
+        let total = out.count + pages * ScratchCipher.overhead
+        return [UInt8](unsafeUninitializedCapacity: total) { sealed, filled in
+            filled = total
+            let target = UnsafeMutableRawBufferPointer(sealed)
+            out.withUnsafeBytes { plain in
                 for page in 0..<pages {
-                    let first = page * Self.pageRecords
-                    let count = min(Self.pageRecords, records - first)
-                    let at = first * Self.recordLength + page * ScratchCipher.overhead
-                    let length = count * Self.recordLength
+                    let first = page * pageRecords
+                    let count = min(pageRecords, records - first)
+                    let at = first * recordLength + page * ScratchCipher.overhead
+                    let length = count * recordLength
                     sealing.seal(
                         UnsafeRawBufferPointer(rebasing: plain[first * Self.recordLength..<first * Self.recordLength + length]), .stubs,
                         place: (UInt64(flushed + first), UInt64(count), 0), into: UnsafeMutableRawBufferPointer(rebasing: target[at..<at + length + ScratchCipher.overhead]))
                 }
             }
         }
-        return sealed
     }
 
     /// The stub at `ordinal` (in the file), read from its sealed page.

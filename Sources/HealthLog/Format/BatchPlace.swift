@@ -87,24 +87,24 @@ extension BatchHeader {
     func sealed(_ bytes: [UInt8], at place: BatchPlace) -> (header: BatchHeader, bytes: [UInt8]) {
         var header = self
         header.flags |= FormatConstants.flagSealed
-        var frames: [UInt8] = []
-        frames.reserveCapacity(framesLength + groups.count * StoreCipher.overhead)
-        var at = bytes.count - framesLength
-        for index in groups.indices {
-            let length = Int(groups[index].frameLength)
-            let unitStart = frames.count
-            frames.append(contentsOf: repeatElement(0, count: length + StoreCipher.overhead))
-            let groupPlace = place.groupBytes(index, groups[index])
-            bytes.withUnsafeBytes { raw in
-                frames.withUnsafeMutableBytes { out in
+        let total = framesLength + groups.count * StoreCipher.overhead
+        // Left uninitialized: the sealed units fill it end to end.
+        let frames = [UInt8](unsafeUninitializedCapacity: total) { out, filled in
+            filled = total
+            var at = bytes.count - framesLength
+            var unitStart = 0
+            for index in groups.indices {
+                let length = Int(groups[index].frameLength)
+                let unit = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[unitStart..<unitStart + length + StoreCipher.overhead])
+                bytes.withUnsafeBytes { raw in
                     place.cipher.seal(
-                        UnsafeRawBufferPointer(rebasing: raw[at..<at + length]), .groupFrame, place: groupPlace, scope: place.scope,
-                        into: UnsafeMutableRawBufferPointer(rebasing: out[unitStart...]))
+                        UnsafeRawBufferPointer(rebasing: raw[at..<at + length]), .groupFrame, place: place.groupBytes(index, groups[index]), scope: place.scope, into: unit)
                 }
+                header.groups[index].frameLength = UInt32(unit.count)
+                header.groups[index].frameCRC = CRC32C.checksum(UnsafeRawBufferPointer(unit))
+                at += length
+                unitStart += unit.count
             }
-            header.groups[index].frameLength = UInt32(length + StoreCipher.overhead)
-            header.groups[index].frameCRC = frames.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[unitStart...])) }
-            at += length
         }
         return (header, header.encoded(sealingAt: place, framesCRC: CRC32C.checksum(frames[...])) + frames)
     }

@@ -1,16 +1,24 @@
 /// A run written for an encrypted store's append (``UUIDRun/sealing`` set) holds no UUID
 /// in the clear: its header (range, counts) stays readable and says the run is sealed (its
 /// last field 1, not 0); the block table is one sealed block (``ScratchCipher``, place:
-/// the run's range and count), and the entries are sealed a page of ``UUIDRun/pageEntries``
-/// at a time (place: the run's range and the page's index), so a lookup opens the 4 KB it
-/// reads. The table's CRC-32C covers its stored bytes; each block's CRC-32C, inside the
-/// sealed table, its plain entries, checked after they are opened as for a plain run.
+/// the run's range and count), and the entries are sealed a page of
+/// ``UUIDRun/sealedPageEntries`` at a time (place: the run's range and the page's index).
+/// The table's CRC-32C covers its stored bytes; each block's CRC-32C, inside the sealed
+/// table, its plain entries, checked after they are opened as a merge reads them.
+///
+/// A lookup in a sealed run opens about 1 KB, not a block: each page opened is
+/// authenticated on its own, so the block's checksum is not needed to trust it, and the
+/// page is found by interpolation (``sealedLookup(_:block:)``).
 extension UUIDRun {
+    /// Entries per sealed page: 1 KB, so a lookup (an append's delete) opens little more
+    /// than it reads, while sealing a page costs little more than its bytes.
+    static let sealedPageEntries = 32
+
     /// The bytes a full page of entries takes sealed.
-    static let sealedPageLength = pageEntries * entryLength + ScratchCipher.overhead
+    static let sealedPageLength = sealedPageEntries * entryLength + ScratchCipher.overhead
 
     /// The pages a sealed run's writer seals and writes at a time.
-    static let sealedPiecePages = 64
+    static let sealedPiecePages = 256
 
     /// The bytes the block table of `blocks` blocks takes in the file.
     static func storedTableLength(blocks: Int, sealed: Bool) -> Int {
@@ -19,7 +27,7 @@ extension UUIDRun {
 
     /// The bytes `count` entries take in the file.
     static func storedEntriesLength(count: Int, sealed: Bool) -> Int {
-        count * entryLength + (sealed ? (count + pageEntries - 1) / pageEntries * ScratchCipher.overhead : 0)
+        count * entryLength + (sealed ? (count + sealedPageEntries - 1) / sealedPageEntries * ScratchCipher.overhead : 0)
     }
 
     /// The block table `table` as stored in the run covering `from...to` of `count` entries.
@@ -48,23 +56,67 @@ extension UUIDRun {
 
     /// ``sealedPages(_:first:from:to:sealing:)`` of plain entries read in place.
     static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
-        let pageLength = pageEntries * entryLength
+        let pageLength = sealedPageEntries * entryLength
         let pages = (plain.count + pageLength - 1) / pageLength
-        var out = [UInt8](repeating: 0, count: plain.count + pages * ScratchCipher.overhead)
-        out.withUnsafeMutableBytes { target in
+        // Left uninitialized: the sealed pages fill it end to end.
+        let total = plain.count + pages * ScratchCipher.overhead
+        return [UInt8](unsafeUninitializedCapacity: total) { out, filled in
+            filled = total
+            let target = UnsafeMutableRawBufferPointer(out)
             for page in 0..<pages {
                 let start = page * pageLength
                 let end = min(plain.count, start + pageLength)
                 let at = page * sealedPageLength
                 sealing.seal(
-                    UnsafeRawBufferPointer(rebasing: plain[start..<end]), .uuidRunPage, place: (from, to, UInt64(first / pageEntries + page)),
+                    UnsafeRawBufferPointer(rebasing: plain[start..<end]), .uuidRunPage, place: (from, to, UInt64(first / sealedPageEntries + page)),
                     into: UnsafeMutableRawBufferPointer(rebasing: target[at..<at + end - start + ScratchCipher.overhead]))
             }
         }
-        return out
     }
 
-    /// Reads entries `range` (from a page's first) from `fd`, this run's file, into `out`
+    /// The entry of `uuid` in block `block` of this sealed run, or `nil`. The page that may
+    /// hold it is the last whose first UUID is at most `uuid`; the first two pages opened
+    /// are guessed by interpolation on the UUIDs' high halves between what is known to bound
+    /// them (random UUIDs spread evenly, so the first nearly always holds it or is next to
+    /// it), the rest by halving, so any spread of UUIDs takes a few opens at most.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when a page read does not open or the file
+    ///   ends early (the run is then marked damaged).
+    func sealedLookup(_ uuid: SampleUUID, block: Int) throws -> Entry? {
+        let start = block * Self.blockEntries
+        let end = min(count, start + Self.blockEntries)
+        // The pages `low...high` hold the UUID if the run does; their UUIDs' high halves lie
+        // within `lowKey...highKey`, and so does the UUID's.
+        var low = 0
+        var high = (end - start - 1) / Self.sealedPageEntries
+        var lowKey = firstUUIDs[block].high
+        var highKey = block + 1 < firstUUIDs.count ? firstUUIDs[block + 1].high : UInt64.max
+        var opened = 0
+        while true {
+            var page = (low + high) / 2
+            if opened < 2, highKey > lowKey {
+                let fraction = Double(uuid.high &- lowKey) / Double(highKey - lowKey)
+                page = min(high, max(low, low + Int(fraction * Double(high - low + 1))))
+            }
+            opened += 1
+            let pageStart = start + page * Self.sealedPageEntries
+            try read(pageStart..<min(end, pageStart + Self.sealedPageEntries))
+            let entries = buffer.count / Self.entryLength
+            let (first, last) = buffer.withUnsafeBytes { (Self.entry($0, 0).uuid, Self.entry($0, entries - 1).uuid) }
+            if uuid < first {
+                guard page > low else { return nil }
+                high = page - 1
+                highKey = first.high
+            } else if uuid > last, page < high {
+                low = page + 1
+                lowKey = last.high
+            } else {
+                return search(uuid, entries: entries)
+            }
+        }
+    }
+
+    /// Reads entries `range` (from a sealed page's first) from `fd`, this run's file, into `out`
     /// (made `range.count` entries long), opening their pages when the run is sealed;
     /// `false` when the file ends early.
     ///
@@ -76,13 +128,14 @@ extension UUIDRun {
         guard let sealing else { return try fd.read(into: &out, at: entryOffset(range.lowerBound)) == length }
         let at = entryOffset(range.lowerBound)
         var stored: [UInt8] = []
-        let isPage = range.count <= Self.pageEntries
+        let isPage = range.count <= Self.sealedPageEntries
         if isPage { swap(&stored, &self.stored) }
         defer { if isPage { swap(&stored, &self.stored) } }
         SegmentFile.resize(&stored, to: Self.storedEntriesLength(count: range.count, sealed: true))
         guard try fd.read(into: &stored, at: at) == stored.count else { return false }
-        let firstPage = range.lowerBound / Self.pageEntries
-        let pageLength = Self.pageEntries * Self.entryLength
+        sealedBytesOpened += stored.count
+        let firstPage = range.lowerBound / Self.sealedPageEntries
+        let pageLength = Self.sealedPageEntries * Self.entryLength
         let opened = stored.withUnsafeBytes { sealed in
             out.withUnsafeMutableBytes { plain in
                 var start = 0

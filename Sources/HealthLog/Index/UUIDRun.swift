@@ -19,7 +19,7 @@ import Darwin
 /// a writer's RSS does not grow with the store's UUID index however many UUIDs it looks
 /// up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
 /// run from the log. For an encrypted store the run is sealed (``sealing``; see
-/// `UUIDRun+Sealing.swift`).
+/// `UUIDRun+Sealing.swift`), and a lookup opens one or two sealed pages of 1 KB instead.
 final class UUIDRun {
     /// One entry.
     struct Entry: Equatable {
@@ -63,7 +63,7 @@ final class UUIDRun {
     /// Per block, once its checksum was checked: the first UUID of each page of it.
     private var pageFirsts: [[SampleUUID]?]
     /// The page a lookup read last (a whole block read to be checked is let go after its lookup).
-    private var buffer: [UInt8] = []
+    var buffer: [UInt8] = []
     /// The sealed page a lookup read last, before it was opened into ``buffer`` (a whole
     /// block's pages are read into room of their own).
     var stored: [UInt8] = []
@@ -71,6 +71,8 @@ final class UUIDRun {
     static let pageEntries = 128
     /// Set when a block failed its checksum.
     var isDamaged = false
+    /// The bytes of sealed pages opened so far: what tests count of lookups.
+    var sealedBytesOpened = 0
     /// The bytes of entries it holds between lookups (a page at most).
     var heldEntryBytes: Int { buffer.capacity }
 
@@ -149,6 +151,7 @@ final class UUIDRun {
         guard count > 0 else { return nil }
         let block = Self.lastIndex(atMost: uuid, in: firstUUIDs)
         guard block >= 0 else { return nil }
+        if sealing != nil { return try sealedLookup(uuid, block: block) }
         let start = block * Self.blockEntries
         let end = min(count, start + Self.blockEntries)
         guard let pages = pageFirsts[block] else {
@@ -170,7 +173,7 @@ final class UUIDRun {
     }
 
     /// Reads entries `range` into ``buffer``.
-    private func read(_ range: Range<Int>) throws {
+    func read(_ range: Range<Int>) throws {
         guard try readEntries(range, from: file, into: &buffer) else {
             isDamaged = true
             throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(range.lowerBound)): entries end early")
@@ -178,7 +181,7 @@ final class UUIDRun {
     }
 
     /// Binary-searches the first `entries` entries in ``buffer`` for `uuid`.
-    private func search(_ uuid: SampleUUID, entries: Int) -> Entry? {
+    func search(_ uuid: SampleUUID, entries: Int) -> Entry? {
         buffer.withUnsafeBytes { bytes in
             var lo = 0
             var hi = entries
@@ -190,6 +193,18 @@ final class UUIDRun {
             }
             return nil
         }
+    }
+
+    /// The entry of `uuid` among `entries` (sorted by UUID), or `nil`.
+    static func search(_ uuid: SampleUUID, in entries: [Entry]) -> Entry? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].uuid == uuid { return entries[middle] }
+            if entries[middle].uuid < uuid { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 
     /// The index of the last of `sorted` at most `uuid`, or -1.
@@ -205,7 +220,7 @@ final class UUIDRun {
 
     /// The byte offset of entry `k` in the file (of a sealed run: `k` is a page's first).
     func entryOffset(_ k: Int) -> Int {
-        entriesOffset + (sealing == nil ? k * Self.entryLength : k / Self.pageEntries * Self.sealedPageLength)
+        entriesOffset + (sealing == nil ? k * Self.entryLength : k / Self.sealedPageEntries * Self.sealedPageLength)
     }
 
     /// Entry `k` of `bytes`, entries laid out from byte 0.
@@ -259,7 +274,7 @@ final class UUIDRun {
             let head = header(from: from, to: to, count: entries.count, table: table, sealed: true) + table
             // Sealed from the buffer in place and written a few pages at a time: no sealed
             // copy of all the entries beside them (megabytes, at an append's peak memory).
-            let pieceLength = sealedPiecePages * pageEntries * entryLength
+            let pieceLength = sealedPiecePages * sealedPageEntries * entryLength
             try DurableFile.replace(path, sync: false) { fd in
                 try fd.write(head, at: 0)
                 try file.withUnsafeBytes { raw in
@@ -267,7 +282,7 @@ final class UUIDRun {
                     for start in stride(from: 0, to: plain.count, by: pieceLength) {
                         let piece = UnsafeRawBufferPointer(rebasing: plain[start..<min(plain.count, start + pieceLength)])
                         let sealed = sealedPages(piece, first: start / entryLength, from: from, to: to, sealing: sealing)
-                        try fd.write(sealed, at: head.count + start / (pageEntries * entryLength) * sealedPageLength)
+                        try fd.write(sealed, at: head.count + start / (sealedPageEntries * entryLength) * sealedPageLength)
                     }
                 }
             }

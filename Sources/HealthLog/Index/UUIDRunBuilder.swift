@@ -21,7 +21,10 @@ import Darwin
 ///
 /// Partial runs go into the given directory, or (when none is given, as for an append)
 /// into a scratch directory (``ScratchFiles``) made on the first spill and removed by
-/// ``discard()``; for an encrypted store they are sealed (``UUIDRun/sealing``).
+/// ``discard()``; for an encrypted store they are sealed (``UUIDRun/sealing``), each chunk's
+/// run on another thread while events keep coming (sealing a chunk costs several times
+/// writing it, on the thread that sets an append's pace): lookups search its entries in
+/// memory (``chunkBeingWritten``) until the next chunk's spill puts it in place.
 final class UUIDRunBuilder {
     /// The events held in memory before a partial run is written, by default: 2¹⁸ events,
     /// about 25 MB while being sorted and folded (with the writer's hash of them, ~40 MB).
@@ -52,6 +55,12 @@ final class UUIDRunBuilder {
     /// of ``partials``: they stay there (lookups keep reading them) until ``joinMerge()``
     /// puts the merged run, of `level`, in their place, and its filter in place of theirs.
     private var merging: (job: MergeJob, at: Int, count: Int, level: Int)?
+    /// The sealing and writing of the last chunk's run, when it is sealed: at most one at a
+    /// time; the run's path, or why it failed.
+    private let chunkJobs = OrderedJobs<Result<String, any Error>>(qos: .userInitiated)
+    /// The chunk ``chunkJobs`` is writing: its entries (sorted by UUID, as in its run) and
+    /// its range. Newer than every partial run.
+    private(set) var chunkBeingWritten: (entries: [UUIDRun.Entry], from: UInt64, to: UInt64)?
     /// The UUIDs of each partial run, which tell the runs a lookup of a UUID reads.
     @exclusivity(unchecked) private(set) var filters: UUIDChunkFilters
     /// How many partial runs of one level are merged into one of the next: each merge
@@ -85,13 +94,14 @@ final class UUIDRunBuilder {
     /// thread never outlives the builder; what it wrote stays, as the builder's other runs do.
     deinit {
         if let merge = merging { _ = merge.job.result() }
+        _ = chunkJobs.next()
     }
 
     /// How many events are held in memory (0 right after a partial run was written).
     var pendingCount: Int { pending.count }
 
-    /// The partial runs written so far, oldest first: together they hold every event added
-    /// and not in memory.
+    /// The partial runs written so far, oldest first: together with ``chunkBeingWritten``
+    /// they hold every event added and not in memory.
     var partialRuns: [UUIDRun] { partials }
 
     /// Adds the event `seq` (after every event added before) that adds or deletes `uuid`.
@@ -112,6 +122,8 @@ final class UUIDRunBuilder {
     func discard() {
         if let merge = merging, case .success(let merged) = merge.job.result() { unlink(merged.path) }
         merging = nil
+        if case .success(let path)? = chunkJobs.next() { unlink(path) }
+        chunkBeingWritten = nil
         for run in partials { unlink(run.path) }
         partials = []
         levels = []
@@ -131,12 +143,29 @@ final class UUIDRunBuilder {
         try joinMerge()
         try startMerge()
         let output = try workingDirectory()
-        partials.append(try open(UUIDRun.write(UUIDRunSet.combine(pending), from: pendingFrom, to: last, directory: output, sealing: sealing)))
-        levels.append(0)
+        let entries = UUIDRunSet.combine(pending)
+        if let sealing {
+            try placeChunkWritten()
+            let from = pendingFrom
+            chunkJobs.submit { Result { try UUIDRun.write(entries, from: from, to: last, directory: output, sealing: sealing) } }
+            chunkBeingWritten = (entries, from, last)
+        } else {
+            partials.append(try open(UUIDRun.write(entries, from: pendingFrom, to: last, directory: output)))
+            levels.append(0)
+        }
         filters.add(pending.lazy.map(\.uuid), from: pendingFrom, through: last)
         pending.removeAll(keepingCapacity: true)
         pendingFrom = last + 1
         try startMerge()
+    }
+
+    /// Waits for the chunk being written (``chunkBeingWritten``), if any, and puts its run
+    /// after the partial runs (level 0).
+    private func placeChunkWritten() throws {
+        guard let written = chunkJobs.next() else { return }
+        chunkBeingWritten = nil
+        partials.append(try open(written.get()))
+        levels.append(0)
     }
 
     /// Starts merging on a thread of their own the oldest ``fanIn`` runs of the lowest level

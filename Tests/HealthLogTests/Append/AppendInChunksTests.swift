@@ -8,10 +8,12 @@ import Testing
 /// rule of the event line holds as when everything fits in memory.
 @Suite("Appends in chunks")
 struct AppendInChunksTests {
-    @Test("Lookups of an append's UUIDs answer as a dictionary of them would, across many written-out chunks", arguments: [1, 4, 50])
-    func lookupsMatchModel(_ chunk: Int) throws {
+    @Test(
+        "Lookups of an append's UUIDs answer as a dictionary of them would, across many written-out chunks, sealed ones among them while they are written",
+        arguments: [1, 4, 50], [false, true])
+    func lookupsMatchModel(_ chunk: Int, sealed: Bool) throws {
         var random = SeededRandom(state: UInt64(chunk))
-        let appended = AppendedUUIDs(from: 101, chunkEvents: chunk)
+        let appended = AppendedUUIDs(from: 101, chunkEvents: chunk, sealing: sealed ? try ScratchCipher.forProcess() : nil)
         defer { appended.discard() }
         var model: [SampleUUID: UUIDRunSet.Found] = [:]
         var live: [SampleUUID] = []

@@ -70,11 +70,12 @@ struct SealedUUIDRunTests {
         let entries = Self.entries(3_000, seed: 7)
         let path = try UUIDRun.write(entries, from: 1, to: 3_000, directory: dir.path, sealing: sealing)
         let run = try #require(UUIDRun(path: path, sealing: sealing))
-        try ByteSurgery.flip(path, at: run.entryOffset(2_048 + 128) + 100)
+        // The page of entries 2,080 to 2,111, which a lookup of entry 2,100 opens.
+        try ByteSurgery.flip(path, at: run.entryOffset(2_080) + 100)
         #expect(try run.lookup(entries[10].uuid) == entries[10])
         #expect(throws: HealthLogError.self) { try run.lookup(entries[2_100].uuid) }
         #expect(run.isDamaged)
-        try ByteSurgery.flip(path, at: run.entryOffset(2_048 + 128) + 100)
+        try ByteSurgery.flip(path, at: run.entryOffset(2_080) + 100)
         try ByteSurgery.flip(path, at: UUIDRun.headerLength + 30)
         #expect(UUIDRun(path: path, sealing: sealing) == nil)
     }
@@ -87,11 +88,12 @@ struct SealedUUIDRunTests {
         let entries = Self.entries(3_000, seed: 11)
         let path = try UUIDRun.write(entries, from: 1, to: 3_000, directory: dir.path, sealing: sealing)
         let run = try #require(UUIDRun(path: path, sealing: sealing))
-        // The block's first read (whole block), then a page of it, then a page of the other block.
+        // Pages of the first block, then one of the other block; then a change in the page
+        // of entries 288 to 319, which the lookup of entry 300 read.
         #expect(try run.lookup(entries[200].uuid) == entries[200])
         #expect(try run.lookup(entries[300].uuid) == entries[300])
         #expect(try run.lookup(entries[2_500].uuid) == entries[2_500])
-        try ByteSurgery.flip(path, at: run.entryOffset(256) + 40)
+        try ByteSurgery.flip(path, at: run.entryOffset(288) + 40)
         let error = #expect(throws: HealthLogError.self) { try run.lookup(entries[300].uuid) }
         #expect(error?.code == .corrupt)
         #expect(try run.lookup(entries[100].uuid) == entries[100], "another page of the block still answers")

@@ -6,8 +6,8 @@ import Testing
 /// and checks the block, later ones one page of it; both answer as the entries say.
 @Suite("UUID run lookups")
 struct UUIDRunLookupTests {
-    @Test("Every entry of a run of several blocks is found, in a block checked before or not, and absent UUIDs are not")
-    func lookupsAcrossPages() throws {
+    @Test("Every entry of a run of several blocks is found, in a block checked before or not, and absent UUIDs are not", arguments: [false, true])
+    func lookupsAcrossPages(sealed: Bool) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 11)
@@ -18,7 +18,8 @@ struct UUIDRunLookupTests {
             entries.append(UUIDRun.Entry(uuid: uuid, addSeq: UInt64(n), deleteSeq: deleteSeq))
         }
         entries.sort { $0.uuid < $1.uuid }
-        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path)))
+        let sealing = sealed ? try ScratchCipher.forProcess() : nil
+        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
         for _ in 0..<2 {
             for entry in entries { #expect(try run.lookup(entry.uuid) == entry) }
         }
@@ -42,6 +43,39 @@ struct UUIDRunLookupTests {
                 #expect(try run.lookup(entries[first].uuid) == entries[first])
                 #expect(run.heldEntryBytes < 2 * page, "at entry \(first)")
             }
+        }
+    }
+
+    @Test("A sealed run's lookup of a random UUID opens about a page of 1 KB, not a block or a 4 KB page")
+    func sealedLookupOpensAboutAPage() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var random = SeededRandom(state: 13)
+        let entries = (1...10_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
+            .sorted { $0.uuid < $1.uuid }
+        let sealing = try ScratchCipher.forProcess()
+        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
+        for entry in entries { #expect(try run.lookup(entry.uuid) == entry) }
+        #expect(run.sealedBytesOpened < entries.count * 2_048, "\(run.sealedBytesOpened / entries.count) bytes opened a lookup")
+    }
+
+    @Test("A sealed run whose UUIDs bunch up (many sharing their high half, gaps between) still finds every entry and no absent UUID")
+    func sealedLookupOfBunchedUUIDs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var random = SeededRandom(state: 14)
+        var uuids = Set<SampleUUID>()
+        while uuids.count < 6_000 {
+            let bunch: UInt64 = random.chance(50) ? 7 : (random.chance(50) ? random.next() & 0xFF : UInt64.max - (random.next() & 0xF))
+            uuids.insert(SampleUUID(high: bunch, low: random.next()))
+        }
+        let entries = uuids.sorted().enumerated().map { UUIDRun.Entry(uuid: $0.element, addSeq: UInt64($0.offset + 1), deleteSeq: 0) }
+        let sealing = try ScratchCipher.forProcess()
+        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 6_000, directory: dir.path, sealing: sealing), sealing: sealing))
+        for entry in entries { #expect(try run.lookup(entry.uuid) == entry) }
+        for high: UInt64 in [0, 6, 7, 8, 0xFF, 1 << 40, UInt64.max - 16, UInt64.max] {
+            let absent = SampleUUID(high: high, low: random.next())
+            #expect(try run.lookup(absent) == (uuids.contains(absent) ? entries.first { $0.uuid == absent } : nil))
         }
     }
 

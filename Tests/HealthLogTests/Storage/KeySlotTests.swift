@@ -22,6 +22,17 @@ struct KeySlotTests {
         return path
     }
 
+    /// A new encrypted store in `dir` whose slot 1 opens with "correct horse" (`secret`)
+    /// and slot 2 with `keyFile`.
+    static func makeStoreWithKeyFileSlot(_ dir: TemporaryDirectory) throws -> (path: String, secret: StoreSecret, keyFile: String) {
+        let path = try makeStore(dir)
+        let secret = StoreSecret.passphrase(Array("correct horse".utf8))
+        let keyFile = dir.file("key")
+        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
+        #expect(try HealthStore(directory: path, secret: secret, options: weak).addKeySlot(.keyFile(keyFile)) == 2)
+        return (path, secret, keyFile)
+    }
+
     @Test("A slot file reads back as written; truncated, changed or under another slot's name it is refused with a reason")
     func roundTrip() throws {
         let dir = try TemporaryDirectory()
@@ -111,11 +122,7 @@ struct KeySlotTests {
     func forgedEpoch() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let path = try Self.makeStore(dir)
-        let secret = StoreSecret.passphrase(Array("correct horse".utf8))
-        let keyFile = dir.file("key")
-        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
-        #expect(try HealthStore(directory: path, secret: secret, options: Self.weak).addKeySlot(.keyFile(keyFile)) == 2)
+        let (path, secret, keyFile) = try Self.makeStoreWithKeyFileSlot(dir)
         _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((1...4).map(CorruptionFixture.heartRate)))
         let layout = StoreLayout(directory: path)
         let storeID = try StoreMeta.read(layout).storeID
@@ -164,11 +171,7 @@ struct KeySlotTests {
     func damagedNewestEntryStopsWrites() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let path = try Self.makeStore(dir)
-        let secret = StoreSecret.passphrase(Array("correct horse".utf8))
-        let keyFile = dir.file("key")
-        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
-        #expect(try HealthStore(directory: path, secret: secret, options: Self.weak).addKeySlot(.keyFile(keyFile)) == 2)
+        let (path, secret, _) = try Self.makeStoreWithKeyFileSlot(dir)
         #expect(try HealthStore(directory: path, secret: secret).rotateKey() == 1)
         _ = try HealthStore(directory: path, secret: secret).append(ndjson: CorruptionFixture.ndjson((1...4).map(CorruptionFixture.heartRate)))
         let layout = StoreLayout(directory: path)

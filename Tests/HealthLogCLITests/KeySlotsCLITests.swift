@@ -199,6 +199,27 @@ struct KeySlotsCLITests {
         #expect(try f.opens(["--passphrase-file", f.file("p1")]))
     }
 
+    @Test("A slot file put back to its copy from before a rotation: key list says the segments are sealed under a newer epoch than the current one, an append exits 1 and writes nothing, and removing that slot lets appends go on")
+    func slotPutBackBeforeARotation() throws {
+        let f = try Fixture()
+        defer { f.dir.remove() }
+        let p1 = ["--passphrase-file", f.file("p1")]
+        #expect(try f.run(p1 + ["key", "add", "--new-key-file", f.file("k1")]).stdout == "2\n")
+        let older = try ByteSurgery.read(f.store + "/keys/0002.slot")
+        #expect(try f.run(p1 + ["key", "rotate"]).stdout == "1\n")
+        #expect(try f.run(p1 + ["append"], stdin: Events.lines(1...10)).status == 0)
+        try ByteSurgery.write(older, to: f.store + "/keys/0002.slot")
+        let listed = try f.run(p1 + ["key", "list"]).stdout
+        #expect(listed.contains("current epoch: 0\n") && listed.contains("damaged: segments are sealed under epoch 1, newer than the current one"), "\(listed)")
+        let before = try ByteSurgery.image(of: f.store + "/segments")
+        let refused = try f.run(p1 + ["append"], stdin: Events.lines(11...12))
+        #expect(refused.status == 1 && refused.stderr.contains("is sealed under epoch 1"), "\(refused.stderr)")
+        #expect(try ByteSurgery.image(of: f.store + "/segments") == before)
+        #expect(try f.run(p1 + ["key", "remove", "2"]).status == 0)
+        #expect(try f.run(p1 + ["append"], stdin: Events.lines(11...12)).status == 0)
+        #expect(!(try f.run(p1 + ["key", "list"]).stdout.contains("damaged")))
+    }
+
     @Test("key rotate seals what is written after it under a new epoch in every slot; key list shows the slots' and the segments' epochs; every secret still reads all")
     func rotateThenList() throws {
         let f = try Fixture()

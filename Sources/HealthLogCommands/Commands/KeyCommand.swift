@@ -94,6 +94,11 @@ enum KeyCommand: Command {
         terminal.print("current epoch: " + (listing.currentEpoch.map { String($0) + unverified } ?? "none (no slot opens)"))
         let used = listing.batchesByEpoch.sorted { $0.key < $1.key }.map { "epoch \($0.key) (\(String(counting: $0.value, "batch")))" }
         terminal.print("segments sealed under: " + (used.isEmpty ? "nothing yet" : used.joined(separator: ", ")))
+        if let current = listing.currentEpoch, let newer = listing.batchesByEpoch.keys.filter({ $0 > current }).max() {
+            terminal.print(
+                "damaged: segments are sealed under epoch \(newer), newer than the current one: a slot's entry for it is damaged or its file is an older copy; "
+                    + "appends refuse until that slot is removed ('key remove ID')")
+        }
         let ciphers = listing.ciphers.sorted { $0.key < $1.key }.map { "epoch \($0.key) \($0.value.name)" }
         terminal.print("ciphers: " + (ciphers.isEmpty ? "none" : ciphers.joined(separator: ", ")))
     }

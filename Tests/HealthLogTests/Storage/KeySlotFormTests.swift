@@ -160,10 +160,7 @@ struct KeySlotFormTests {
     func rotationForms() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let path = try KeySlotTests.makeStore(dir)
-        let keyFile = dir.file("key")
-        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
-        #expect(try HealthStore(directory: path, secret: Self.secret, options: KeySlotTests.weak).addKeySlot(.keyFile(keyFile)) == 2)
+        let (path, _, keyFile) = try KeySlotTests.makeStoreWithKeyFileSlot(dir)
         #expect(try HealthStore(directory: path, secret: .keyFile(keyFile)).rotateKey() == 1)
         let layout = StoreLayout(directory: path)
         #expect(try KeySlot.decode(ByteSurgery.read(KeySlots.path(layout, 1)), id: 1).entries.map(\.form) == [.wrapped, .sealed])

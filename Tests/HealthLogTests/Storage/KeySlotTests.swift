@@ -99,11 +99,8 @@ struct KeySlotTests {
     func epochs() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let path = try Self.makeStore(dir)
-        let store = HealthStore(directory: path, secret: .passphrase(Array("correct horse".utf8)), options: Self.weak)
-        let keyFile = dir.file("key")
-        try Data(repeating: 7, count: 32).write(to: URL(fileURLWithPath: keyFile))
-        #expect(try store.addKeySlot(.keyFile(keyFile)) == 2)
+        let (path, secret, keyFile) = try Self.makeStoreWithKeyFileSlot(dir)
+        let store = HealthStore(directory: path, secret: secret, options: Self.weak)
         #expect(try store.rotateKey() == 1)
         #expect(try store.rotateKey() == 2)
         let layout = StoreLayout(directory: path)

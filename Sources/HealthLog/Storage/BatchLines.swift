@@ -247,7 +247,8 @@ extension BatchLines {
     /// The first half of ``load(_:_:groups:through:)`` for frames already in memory: `frames`
     /// holds the stored frame of each of `groups` (indexes into the batch header's groups)
     /// at the matching entry of `starts`, as read from `file`, the batch's segment. Checks
-    /// each frame's CRC-32C, opens it in place with `cipher` when the batch is sealed, and
+    /// each frame and opens it in place with `cipher` when the batch is sealed
+    /// (``SegmentFile/checkedFrame(_:group:of:cipher:checkContent:)``), and
     /// decompresses it through `decoder` (not the snapshot's), with
     /// the errors reading through the snapshot gives (`file` is only named in them), so a
     /// thread other than the snapshot's can do it. ``index(_:groups:in:hiding:)`` then
@@ -270,10 +271,7 @@ extension BatchLines {
             let entry = batch.header.groups[g]
             let frameOffset = batch.groupOffsets[g]
             let stored = UnsafeMutableRawBufferPointer(rebasing: frames[starts[k]..<starts[k] + Int(entry.frameLength)])
-            guard CRC32C.checksum(UnsafeRawBufferPointer(stored)) == entry.frameCRC else {
-                throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
-            }
-            let frame = try file.frame(stored, group: g, of: batch, cipher: cipher)
+            let frame = try file.checkedFrame(stored, group: g, of: batch, cipher: cipher, checkContent: checkContent)
             let length = Int(entry.rawLength)
             if !checkContent, entry.firstSeq <= after, entry.lastSeq > after, let tail = try decodeTail(frame, at: used, length: length, after: after, location: file.location(frameOffset)) {
                 spans.append((used + tail.start, tail.count - tail.start, true))

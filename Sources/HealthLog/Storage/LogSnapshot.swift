@@ -307,14 +307,11 @@ final class LogSnapshot {
         let entry = batch.header.groups[group]
         let frameOffset = batch.groupOffsets[group]
         try file.read(into: &frameBuffer, at: frameOffset, count: Int(entry.frameLength))
-        guard CRC32C.checksum(frameBuffer[...]) == entry.frameCRC else {
-            throw HealthLogError(.corrupt, "\(file.location(frameOffset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))")
-        }
         let length = Int(entry.rawLength)
         let room = offset + length + LZ4FrameDecoder.blockSize
         if storage.count < room { storage.append(contentsOf: repeatElement(0, count: room - storage.count)) }
         let failure = try frameBuffer.withUnsafeMutableBytes { stored in
-            let frame = try file.frame(stored, group: group, of: batch, cipher: cipher)
+            let frame = try file.checkedFrame(stored, group: group, of: batch, cipher: cipher, checkContent: checksContent)
             return storage.withUnsafeMutableBytes { raw in
                 decoder.decompress(frame, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset...]), length: length, checkContent: checksContent)
             }

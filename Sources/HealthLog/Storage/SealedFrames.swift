@@ -33,4 +33,32 @@ extension SegmentFile {
         }
         return UnsafeRawBufferPointer(rebasing: stored[frame])
     }
+
+    /// The LZ4 frame of group `group` of `batch` from its stored bytes `stored`, read from
+    /// this segment and checked: the CRC-32C of the stored bytes, then, for a sealed batch,
+    /// the frame they open to in place (``frame(_:group:of:cipher:)``).
+    ///
+    /// A sealed frame's tag authenticates every stored byte (the epoch through the associated
+    /// data, the nonce, the ciphertext), so unless `checkContent` asks for every check, its
+    /// checksum is taken only when it does not open, from the bytes read again (opening
+    /// wrote over them): damage is still named a checksum mismatch, and a replay does not
+    /// pass every sealed byte through CRC-32C as well as through the cipher.
+    func checkedFrame(
+        _ stored: UnsafeMutableRawBufferPointer, group: Int, of batch: BatchRef, cipher: StoreCipher?, checkContent: Bool
+    ) throws -> UnsafeRawBufferPointer {
+        let entry = batch.header.groups[group]
+        let offset = batch.groupOffsets[group]
+        let mismatch = { HealthLogError(.corrupt, "\(location(offset)): frame checksum mismatch (\(entry.type) events \(entry.firstSeq)...\(entry.lastSeq))") }
+        guard batch.header.isSealed, cipher != nil, !checkContent else {
+            guard CRC32C.checksum(UnsafeRawBufferPointer(stored)) == entry.frameCRC else { throw mismatch() }
+            return try frame(stored, group: group, of: batch, cipher: cipher)
+        }
+        do {
+            return try frame(stored, group: group, of: batch, cipher: cipher)
+        } catch let error as HealthLogError where error.code == .corrupt {
+            let again = try read(at: offset, count: Int(entry.frameLength))
+            if again.count == Int(entry.frameLength), CRC32C.checksum(again[...]) != entry.frameCRC { throw mismatch() }
+            throw error
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct SealedTypeTables {
     /// Where each batch's record starts in ``bytes``.
     private let starts: [Int]
     /// Per batch, per type: how many of the type's records come before the batch.
-    private let before: [Int32]
+    private let before: [Int]
     /// The opened types' records, one type after another.
     private let records: [UInt8]
     /// Per type, where its records start in ``records``; -1 for a type not opened.
@@ -124,22 +124,23 @@ struct SealedTypeTables {
         do {
             let typeCount = Int(try reader.read(UInt16.self))
             var types: [String] = []
-            var units: [Range<Int>] = []
             types.reserveCapacity(typeCount)
-            var end = 4 + directoryLength
+            // Where each type's unit starts in the copy, then where the last one ends (plain
+            // integers: an array of ranges has its type made at run time on first use, more
+            // instructions than the rest of the directory takes).
+            var units = [4 + directoryLength]
+            units.reserveCapacity(typeCount + 1)
             for _ in 0..<typeCount {
                 let length = Int(try reader.read(UInt16.self))
                 types.append(String(decoding: try reader.read(count: length), as: UTF8.self))
-                let unitLength = Int(try reader.read(UInt32.self))
-                units.append(end..<end + unitLength)
-                end += unitLength
+                units.append(units[units.count - 1] + Int(try reader.read(UInt32.self)))
             }
             failedAt = 4 + directoryLength
-            guard end == copy.count else { return nil }
+            guard units[typeCount] == copy.count else { return nil }
             var starts: [Int] = []
             starts.reserveCapacity(batchCount)
-            var counts = [Int32](repeating: 0, count: typeCount)
-            var before: [Int32] = []
+            var counts = [Int](repeating: 0, count: typeCount)
+            var before: [Int] = []
             before.reserveCapacity(batchCount * typeCount)
             for _ in 0..<batchCount {
                 starts.append(reader.position)
@@ -164,9 +165,9 @@ struct SealedTypeTables {
                     recordStarts.append(-1)
                     continue
                 }
-                failedAt = units[number].lowerBound
-                guard let opened = cipher.open(UnsafeRawBufferPointer(rebasing: copy[units[number]]), .derivedFile, place: place(unit(ofType: number))),
-                    opened.count == Int(counts[number]) * SealedTableCopy.groupLength
+                failedAt = units[number]
+                guard let opened = cipher.open(UnsafeRawBufferPointer(rebasing: copy[units[number]..<units[number + 1]]), .derivedFile, place: place(unit(ofType: number))),
+                    opened.count == counts[number] * SealedTableCopy.groupLength
                 else { return nil }
                 recordStarts.append(records.count)
                 records += opened
@@ -193,7 +194,7 @@ struct SealedTypeTables {
         let tailStart = entriesStart + groupCount * Self.entryLength
         guard tailStart + tailLength <= bytes.count else { return nil }
         // The next record of each type: its start in ``records``.
-        var next = recordStarts.indices.map { recordStarts[$0] + Int(before[index * types.count + $0]) * SealedTableCopy.groupLength }
+        var next = recordStarts.indices.map { recordStarts[$0] + before[index * types.count + $0] * SealedTableCopy.groupLength }
         var groups: [BatchHeader.Group] = []
         groups.reserveCapacity(isWhole ? groupCount : 0)
         var positions: [Int] = []

@@ -245,13 +245,15 @@ final class LogSnapshot {
     }
 
     /// The committed batch holding `seq`, if any: of the leading segments, only the table
-    /// of the one whose range reaches `seq` is read.
+    /// of the one whose range reaches `seq` is read. Its header's fixed fields, dropped
+    /// events and origin are whole; its groups may be only those of the types an earlier
+    /// read of the segment asked for (``batches(after:types:)``), whose batches are reused.
     func batch(containing seq: UInt64) throws -> BatchRef? {
         try requireKey()
         guard seq >= 1 else { return nil }
         let found: BatchRef?
         if let index = prefix.firstIndex(where: { $0.lastSeq >= seq }) {
-            found = try prefixBatches(index, after: seq - 1).first
+            found = try prefixBatches(index, after: seq - 1, types: loadedTails[index]?.types).first
         } else {
             let k = tailStart(after: seq - 1)
             found = k < tail.count ? tail[k] : nil

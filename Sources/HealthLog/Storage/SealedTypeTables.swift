@@ -193,39 +193,42 @@ struct SealedTypeTables {
         let entriesStart = at + SealedTableCopy.clearLength + 4
         let tailStart = entriesStart + groupCount * Self.entryLength
         guard tailStart + tailLength <= bytes.count else { return nil }
-        // The next record of each type: its start in ``records``.
-        var next = recordStarts.indices.map { recordStarts[$0] + before[index * types.count + $0] * SealedTableCopy.groupLength }
         var groups: [BatchHeader.Group] = []
         groups.reserveCapacity(isWhole ? groupCount : 0)
         var positions: [Int] = []
         var offsets: [Int] = []
         var frames = 0
-        let found = bytes.withUnsafeBytes { directory -> Bool in
-            records.withUnsafeBytes { records -> Bool in
-                var p = entriesStart
-                for position in 0..<groupCount {
-                    let number = Int(UInt16(littleEndian: directory.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
-                    let kind = directory[p + 2]
-                    let frameLength = UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: p + 3, as: UInt32.self))
-                    p += Self.entryLength
-                    let frame = frames
-                    frames += Int(frameLength)
-                    guard recordStarts[number] >= 0 else { continue }
-                    let record = next[number]
-                    next[number] += SealedTableCopy.groupLength
-                    // A record of another type, kind or frame length than the directory's entry
-                    // for its group, or past its type's records, is not taken.
-                    guard record + SealedTableCopy.groupLength <= records.count,
-                        UInt16(littleEndian: records.loadUnaligned(fromByteOffset: record, as: UInt16.self)) == UInt16(number),
-                        let group = SealedTableCopy.group(records, at: record, types: types), group.kind == kind, group.frameLength == frameLength
-                    else { return false }
-                    groups.append(group)
-                    if !isWhole {
-                        positions.append(position)
-                        offsets.append(frame)
+        // The next record of each type: its start in ``records`` (on the stack: this runs for
+        // every batch a query takes).
+        let found = withUnsafeTemporaryAllocation(of: Int.self, capacity: types.count) { next -> Bool in
+            for k in 0..<types.count { next[k] = recordStarts[k] + before[index * types.count + k] * SealedTableCopy.groupLength }
+            return bytes.withUnsafeBytes { directory -> Bool in
+                records.withUnsafeBytes { records -> Bool in
+                    var p = entriesStart
+                    for position in 0..<groupCount {
+                        let number = Int(UInt16(littleEndian: directory.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
+                        let kind = directory[p + 2]
+                        let frameLength = UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: p + 3, as: UInt32.self))
+                        p += Self.entryLength
+                        let frame = frames
+                        frames += Int(frameLength)
+                        guard recordStarts[number] >= 0 else { continue }
+                        let record = next[number]
+                        next[number] += SealedTableCopy.groupLength
+                        // A record of another type, kind or frame length than the directory's
+                        // entry for its group, or past its type's records, is not taken.
+                        guard record + SealedTableCopy.groupLength <= records.count,
+                            UInt16(littleEndian: records.loadUnaligned(fromByteOffset: record, as: UInt16.self)) == UInt16(number),
+                            let group = SealedTableCopy.group(records, at: record, types: types), group.kind == kind, group.frameLength == frameLength
+                        else { return false }
+                        groups.append(group)
+                        if !isWhole {
+                            positions.append(position)
+                            offsets.append(frame)
+                        }
                     }
+                    return true
                 }
-                return true
             }
         }
         guard found else { return nil }

@@ -124,7 +124,7 @@ struct StatisticsScan {
         try snapshot.timelines.check(.beginning, storeTag: tag)
         try snapshot.compactions.check(.beginning, storeTag: tag)
         try QueryAnchor.beginning.validate(storeTag: tag, head: snapshot.headSeq)
-        let batches = try snapshot.batches(after: 0)
+        let batches = try snapshot.batches(after: 0, types: [type])
         let work = groups(of: batches, deletes: false)
         let deletes = groups(of: batches, deletes: true)
         snapshot.cipher?.expect((work + deletes).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].frameLength) } })

@@ -4,9 +4,22 @@ extension BatchHeader {
     /// group entries, and the bytes after them (the dropped list and the origin, as the
     /// table holds them).
     struct CopiedTable {
-        /// The group entries, in the table's order.
+        /// The group entries, in the table's order: all of them, or those of ``part``.
         var groups: [Group]
         /// The table's bytes after its group entries.
         var tail: [UInt8]
+        /// Set when ``groups`` holds only some of the table's groups (those of the types a
+        /// query asks for, from a by-type copy).
+        var part: Part? = nil
+
+        /// What a table of only some groups gives of the others.
+        struct Part {
+            /// Each given group's position in the table, which its frame's place names.
+            var positions: [Int]
+            /// Where each given group's frame starts, from the start of the batch's frames.
+            var frameOffsets: [Int]
+            /// The length of all the batch's frames, which its fixed fields must show.
+            var framesLength: Int
+        }
     }
 }

@@ -209,6 +209,7 @@ struct BatchHeader: Equatable, Sendable {
     ///
     /// `copied`, for a sealed header, is its table as a sealed copy gives it (see
     /// ``CopiedTable``): taken instead of opening the table, and checked as an opened one is.
+    /// When it gives only some groups (its ``CopiedTable/part``), so does the header.
     static func decode(
         payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil, place: BatchPlace? = nil, shell: Bool = false,
         copied: CopiedTable? = nil
@@ -251,7 +252,7 @@ struct BatchHeader: Equatable, Sendable {
                     return header
                 }
                 if let copied {
-                    guard copied.groups.count == groupCount else { throw FormatViolation("batch header's copied table lists other groups") }
+                    guard copied.part != nil || copied.groups.count == groupCount else { throw FormatViolation("batch header's copied table lists other groups") }
                     given = copied.groups
                     reader = ByteReader(copied.tail)
                     trailer = 0
@@ -322,8 +323,13 @@ struct BatchHeader: Equatable, Sendable {
             }
             let origin = version >= FormatConstants.originBatchVersion ? try BatchOrigin.decode(&reader) : nil
             guard reader.remaining == trailer else { throw FormatViolation("batch header has trailing bytes") }
-            guard total == UInt64(framesLength) else { throw FormatViolation("batch header frame lengths disagree") }
-            guard events == last - first + 1 else {
+            // A part of the table (a by-type copy's) gives its groups' frames, and the sum of
+            // every group's frame lengths; the events of the groups it leaves out are not known.
+            let part = copied?.part
+            guard (part.map { UInt64($0.framesLength) } ?? total) == UInt64(framesLength), total <= UInt64(framesLength) else {
+                throw FormatViolation("batch header frame lengths disagree")
+            }
+            guard part == nil ? events == last - first + 1 : events <= last - first + 1 else {
                 throw FormatViolation("batch header counts \(events) events for sequence range \(first)...\(last)")
             }
             names?.previous = groups.map(\.type)

@@ -55,24 +55,26 @@ struct IndexChecker {
             if agrees, found.entries.count < expected.entries.count {
                 report.notes.append("\(display) lists \(found.entries.count) of \(expected.entries.count) batches; the next write brings it up to date")
             }
-            if agrees, let problem = checkSealedCopy(found, against: batches) {
-                report.problems.append("\(display) at byte \(offset): \(problem); run 'healthlog reindex'")
+            if agrees, let (at, problem) = checkSealedCopy(found, against: batches) {
+                report.problems.append("\(display) at byte \(offset + at): \(problem); run 'healthlog reindex'")
             }
         }
     }
 
     /// What is wrong with the sealed copy of the batch tables that `index` (which agrees with
     /// the log) holds after its entries, checked against the tables of `batches`, the
-    /// segment's batches as the log gives them; `nil` when it opens and gives every batch
-    /// its own table, or there is none. A reader ignores a copy that is wrong (it opens the
-    /// tables instead), so this only tells which index `reindex` should rewrite.
-    private func checkSealedCopy(_ index: SegmentIndex, against batches: [BatchRef]) -> String? {
+    /// segment's batches as the log gives them, and where in the copy (the unit that does
+    /// not open); `nil` when it opens and gives every batch its own table, or there is none.
+    /// A reader ignores a copy that is wrong (it opens the tables instead), so this only
+    /// tells which index `reindex` should rewrite.
+    private func checkSealedCopy(_ index: SegmentIndex, against batches: [BatchRef]) -> (at: Int, problem: String)? {
         guard !index.sealedCopy.isEmpty, let cipher = snapshot.cipher else { return nil }
-        guard let copy = index.openedCopy(cipher) else { return "the sealed copy of its batch tables does not open" }
+        if let at = index.copyDamage(cipher) { return (at, "the sealed copy of its batch tables does not open") }
+        guard let copy = index.openedCopy(cipher) else { return (0, "the sealed copy of its batch tables does not open") }
         for (k, entry) in index.entries.enumerated() where k < batches.count {
             let header = batches[k].header
             guard let table = copy.table(k, payload: entry.payload), table.groups == header.groups, table.tail == header.encodedTableTail() else {
-                return "the sealed copy of its batch tables disagrees with batch \(k + 1)"
+                return (0, "the sealed copy of its batch tables disagrees with batch \(k + 1)")
             }
         }
         return nil

@@ -246,7 +246,9 @@ final class ReplayPipeline {
         var k = 0
         while k < slot.groups.count {
             var end = k + 1
-            while end < slot.groups.count, slot.groups[end] == slot.groups[end - 1] + 1 { end += 1 }
+            while end < slot.groups.count, batch.groupOffsets[slot.groups[end]] == batch.groupOffsets[slot.groups[end - 1]] + Int(batch.header.groups[slot.groups[end - 1]].frameLength) {
+                end += 1
+            }
             let first = slot.groups[k]
             let last = slot.groups[end - 1]
             let offset = batch.groupOffsets[first]

@@ -41,8 +41,10 @@ struct Replayer {
         try request.predicate.validate()
         let predicate = request.predicate
         let after = request.anchor.seq
+        // Every group the replay looks at is of the requested types.
+        let scope = request.types.isEmpty ? nil : request.types
         // An unlimited replay reads every batch after the anchor whatever the index says.
-        let everyBatch = request.limit == 0 ? try snapshot.batches(after: after) : nil
+        let everyBatch = request.limit == 0 ? try snapshot.batches(after: after, types: scope) : nil
         // An index that covers nothing after the anchor cannot hide any of its adds.
         let index =
             request.raw
@@ -57,12 +59,12 @@ struct Replayer {
         var (batches, reachesHead) =
             isBounded
             ? try snapshot.batches(after: after, upTo: Self.tableEvents(request.limit), counting: { eventCount($0, after: after) })
-            : (try everyBatch ?? snapshot.batches(after: after), true)
+            : (try everyBatch ?? snapshot.batches(after: after, types: scope), true)
         let work = self.work(of: batches, after: after)
         let pipeline = try ReplayPipeline(snapshot, work, limitEnd: limitEnd(work, after: after), after: after)
         var groupsRead = 0
         var bytesDecompressed = 0
-        let deleted = request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: isBounded ? snapshot.batches(after: tailFrom) : batches, after: tailFrom, groupsRead: &groupsRead)
+        let deleted = request.raw ? DeletedSamples(capacity: 0) : try deletedSamples(in: isBounded ? snapshot.batches(after: tailFrom, types: scope) : batches, after: tailFrom, groupsRead: &groupsRead)
         pipeline.publish(deleted)
         var earlier = EarlierDeletes(index: index)
         var delivered = 0
@@ -83,7 +85,7 @@ struct Replayer {
                 try lines.lines.withUnsafeBufferPointer { lines in
                     for line in lines where line.seq > after && !line.isHidden {
                         if !line.isDelete,
-                            try earlier.contain(line, raw, orEvery: { try deletedSamples(in: snapshot.batches(after: after), after: after, groupsRead: &groupsRead) })
+                            try earlier.contain(line, raw, orEvery: { try deletedSamples(in: snapshot.batches(after: after, types: scope), after: after, groupsRead: &groupsRead) })
                         {
                             continue
                         }

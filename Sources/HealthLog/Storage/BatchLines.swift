@@ -47,7 +47,7 @@ struct BatchLines {
             try splitGroup(batch.header.groups[g], at: used, length: length, location: snapshot.segments[batch.segment].location(batch.groupOffsets[g]))
             used += length
         }
-        if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count) {
+        if let reason = order(batch.header, allGroups: !batch.isPart && groups.count == batch.header.groups.count) {
             throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): \(reason)")
         }
     }
@@ -392,7 +392,7 @@ extension BatchLines {
                 for k in lines.indices where isHidden(lines[k], raw) { lines[k].isHidden = true }
             }
         }
-        if let reason = order(batch.header, allGroups: groups.count == batch.header.groups.count && !spans.contains { $0.isTail }) {
+        if let reason = order(batch.header, allGroups: !batch.isPart && groups.count == batch.header.groups.count && !spans.contains { $0.isTail }) {
             throw HealthLogError(.corrupt, "\(file.location(batch.offset)): \(reason)")
         }
     }

@@ -272,13 +272,14 @@ struct LogScan {
     /// its sidecar index, each found in the segment, without reading the table before them (see
     /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:copy:)``); `nil` when the
     /// index does not vouch for them, or does not decode. In an encrypted store their tables
-    /// come from the index's sealed copy (``SealedTableCopy``) when it opens and reading it
-    /// costs less than opening theirs.
-    func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary) -> [BatchRef]? {
-        var copy: SealedTableCopy?
+    /// come from the index's sealed copy (``OpenedTableCopy``) when it opens and reading it
+    /// costs less than opening theirs. With `types`, a batch's header may list only the
+    /// groups of those types, with their frames' offsets: a by-type copy opens their units only.
+    func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary, types: Set<String>? = nil) -> [BatchRef]? {
+        var copy: OpenedTableCopy?
         let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, needed: Int) in
             guard let cipher = self.cipher, SealedTableCopy.pays(needed, of: summary.batchCount) else { return }
-            copy = SealedTableCopy.open(unit, cipher: cipher, place: SegmentIndex.copyPlace(header), batchCount: summary.batchCount)
+            copy = OpenedTableCopy.open(unit, header: Array(header.prefix(SegmentIndex.copyPlaceLength)), cipher: cipher, batchCount: summary.batchCount, types: types)
         }
         guard usingIndexes,
             let entries = SegmentIndex.entries(
@@ -292,7 +293,11 @@ struct LogScan {
         for (k, entry) in entries.enumerated() {
             let copied = copy?.table(first + k, payload: entry.payload)
             guard let header = try? decode(entry.payload, segments[index], entry.offset, names: copied == nil ? names : nil, copied: copied) else { return nil }
-            refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: entry.payload))
+            if let part = copied?.part {
+                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, part: part, payload: entry.payload))
+            } else {
+                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: entry.payload))
+            }
         }
         return refs
     }

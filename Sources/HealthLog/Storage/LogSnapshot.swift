@@ -32,10 +32,12 @@ final class LogSnapshot {
     /// The ends of leading segments' batch tables read so far: the batches after `seq`.
     private var loadedTails: [LoadedTail?] = []
 
-    /// The batches of a leading segment after `seq`.
+    /// The batches of a leading segment after `seq`; with `types`, their headers may list
+    /// only the groups of those types (see ``batches(after:types:)``).
     private struct LoadedTail {
         var seq: UInt64
         var batches: [BatchRef]
+        var types: Set<String>? = nil
     }
     private let scan: LogScan
     /// Where restores cut the log (empty for a store never restored).
@@ -126,10 +128,13 @@ final class LogSnapshot {
         return tail.filter { $0.segment == index }
     }
 
-    /// Every committed batch holding a sequence number above `seq`, in order.
-    func batches(after seq: UInt64) throws -> [BatchRef] {
+    /// Every committed batch holding a sequence number above `seq`, in order. With `types`,
+    /// for a reader that looks at no other group, a batch's header may list only the groups
+    /// of those types (with their frames' offsets): a segment index's by-type copy of the
+    /// tables then opens only their units.
+    func batches(after seq: UInt64, types: Set<String>? = nil) throws -> [BatchRef] {
         try requireKey()
-        return try batches(from: seq)
+        return try batches(from: seq, types: types)
     }
 
     /// Refuses, with ``HealthLogError/Code/keyRequired``, a read of a keyless snapshot's
@@ -138,13 +143,13 @@ final class LogSnapshot {
         if readsShells { throw StoreKeys.keyRequired(layout) }
     }
 
-    /// ``batches(after:)`` without the check.
-    private func batches(from seq: UInt64) throws -> [BatchRef] {
+    /// ``batches(after:types:)`` without the check.
+    private func batches(from seq: UInt64, types: Set<String>? = nil) throws -> [BatchRef] {
         var out: [BatchRef] = []
         if let last = prefix.last, seq < last.lastSeq {
             var first = 0
             while first < prefix.count, prefix[first].lastSeq <= seq { first += 1 }
-            for index in first..<prefix.count { out += try prefixBatches(index, after: seq) }
+            for index in first..<prefix.count { out += try prefixBatches(index, after: seq, types: types) }
         }
         return out + tail[tailStart(after: seq)...]
     }
@@ -240,13 +245,15 @@ final class LogSnapshot {
     }
 
     /// The committed batch holding `seq`, if any: of the leading segments, only the table
-    /// of the one whose range reaches `seq` is read.
+    /// of the one whose range reaches `seq` is read. Its header's fixed fields, dropped
+    /// events and origin are whole; its groups may be only those of the types an earlier
+    /// read of the segment asked for (``batches(after:types:)``), whose batches are reused.
     func batch(containing seq: UInt64) throws -> BatchRef? {
         try requireKey()
         guard seq >= 1 else { return nil }
         let found: BatchRef?
         if let index = prefix.firstIndex(where: { $0.lastSeq >= seq }) {
-            found = try prefixBatches(index, after: seq - 1).first
+            found = try prefixBatches(index, after: seq - 1, types: loadedTails[index]?.types).first
         } else {
             let k = tailStart(after: seq - 1)
             found = k < tail.count ? tail[k] : nil
@@ -256,13 +263,16 @@ final class LogSnapshot {
 
     /// The batches of leading segment `index` whose `lastSeq` is above `seq`: read from the
     /// end of its sidecar index when it vouches for them (a query from an anchor near the
-    /// segment's end decodes only those headers), else from the whole table.
-    private func prefixBatches(_ index: Int, after seq: UInt64) throws -> [BatchRef] {
+    /// segment's end decodes only those headers), else from the whole table. With `types`,
+    /// the headers may list only the groups of those types.
+    private func prefixBatches(_ index: Int, after seq: UInt64, types: Set<String>? = nil) throws -> [BatchRef] {
         if let loaded = loadedPrefix[index] { return loaded.filter { $0.header.lastSeq > seq } }
-        if let tail = loadedTails[index], tail.seq <= seq { return tail.batches.filter { $0.header.lastSeq > seq } }
-        if let batches = scan.indexedBatches(index, after: seq, summary: prefix[index]) {
+        if let tail = loadedTails[index], tail.seq <= seq, tail.types == nil || tail.types == types {
+            return tail.batches.filter { $0.header.lastSeq > seq }
+        }
+        if let batches = scan.indexedBatches(index, after: seq, summary: prefix[index], types: types) {
             headersDecoded += batches.count
-            loadedTails[index] = LoadedTail(seq: seq, batches: batches)
+            loadedTails[index] = LoadedTail(seq: seq, batches: batches, types: types)
             return batches
         }
         return try prefixBatches(index).filter { $0.header.lastSeq > seq }

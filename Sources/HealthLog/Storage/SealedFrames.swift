@@ -19,7 +19,7 @@ extension SegmentFile {
         guard let cipher else {
             throw HealthLogError(.corrupt, "\(location(batch.groupOffsets[group])): a sealed frame in a store whose meta says it is not encrypted")
         }
-        guard let frame = place(batch.offset, cipher: cipher).openGroup(group, entry, in: stored) else {
+        guard let frame = place(batch.offset, cipher: cipher).openGroup(batch.position(group), entry, in: stored) else {
             if let epoch = StoreCipher.epoch(of: UnsafeRawBufferPointer(stored)), !cipher.epochs.contains(epoch) {
                 // Its table opened, so the frame is what was written: a missing key, as
                 // for a table, not damage.

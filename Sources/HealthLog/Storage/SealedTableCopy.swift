@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// The sealed copy of an encrypted segment's batch tables that its segment index carries
-/// after its entries (<doc:Format#Segment-index>): one unit, so a query that reads most of
-/// a segment's batches opens one unit instead of one table per batch.
+/// after its entries in the whole layout (<doc:Format#Segment-index>): one unit, so a query
+/// that reads most of a segment's batches opens one unit instead of one table per batch.
+/// Indexes are written in the by-type layout (``SealedTypeTables``); this one is read.
 ///
 /// It is a cache of what the tables say, never trusted over the segment: a batch is taken
 /// from it only when the batch's stored header payload shows, byte for byte, the clear
@@ -33,41 +34,6 @@ struct SealedTableCopy {
     private let bytes: [UInt8]
     /// Where each batch's record starts in ``bytes``.
     private let starts: [Int]
-
-    /// The copy of `headers` (sealed batches, with `payloads` their stored header payloads)
-    /// sealed under `cipher` at `place`; `nil` when a header is not sealed or there are more
-    /// types than the copy numbers.
-    static func seal(_ headers: [BatchHeader], payloads: [[UInt8]], cipher: StoreCipher, place: [UInt8]) -> [UInt8]? {
-        guard headers.count == payloads.count, headers.allSatisfy(\.isSealed), payloads.allSatisfy({ $0.count >= clearLength + StoreCipher.overhead }) else { return nil }
-        var numbers: [String: UInt16] = [:]
-        var names: [String] = []
-        for header in headers {
-            for group in header.groups where numbers[group.type] == nil {
-                guard names.count < Int(UInt16.max), group.type.utf8.count <= Int(UInt16.max) else { return nil }
-                numbers[group.type] = UInt16(names.count)
-                names.append(group.type)
-            }
-        }
-        var w = ByteWriter()
-        w.append(UInt16(names.count))
-        for name in names {
-            w.append(UInt16(name.utf8.count))
-            w.append(bytes: Array(name.utf8))
-        }
-        for (header, payload) in zip(headers, payloads) {
-            let tail = header.encodedTableTail()
-            w.append(bytes: payload[0..<BatchHeader.FixedFields.length])
-            w.append(bytes: payload[(payload.count - 8)...])
-            w.append(UInt32(tail.count))
-            for group in header.groups {
-                w.append(numbers[group.type]!)
-                w.append(group.kind)
-                group.appendRanges(to: &w)
-            }
-            w.append(bytes: tail)
-        }
-        return cipher.seal(w.bytes, .derivedFile, place: place)
-    }
 
     /// Opens the copy `unit`, sealed at `place` for an index of `batchCount` batches; `nil`
     /// when it does not open or its records do not add up to exactly `batchCount` batches.
@@ -102,46 +68,58 @@ struct SealedTableCopy {
     /// it, shows the clear bytes the copy recorded; `nil` otherwise (the table is opened
     /// instead).
     func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
-        guard index >= 0, index < starts.count, payload.count >= Self.clearLength else { return nil }
+        guard index >= 0, index < starts.count, Self.matches(bytes, at: starts[index], payload: payload) else { return nil }
         let at = starts[index]
+        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
+        let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
+        let groupsStart = at + Self.clearLength + 4
+        let tailStart = groupsStart + groupCount * Self.groupLength
+        // ``open(_:cipher:place:batchCount:)`` found every record whole; checked again.
+        guard tailStart + tailLength <= bytes.count else { return nil }
+        var groups: [BatchHeader.Group] = []
+        groups.reserveCapacity(groupCount)
+        let whole = bytes.withUnsafeBytes { copy in
+            for k in 0..<groupCount {
+                guard let group = Self.group(copy, at: groupsStart + k * Self.groupLength, types: types) else { return false }
+                groups.append(group)
+            }
+            return true
+        }
+        guard whole else { return nil }
+        return BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[tailStart..<tailStart + tailLength]))
+    }
+
+    /// Whether `payload` (a stored header payload) shows the clear bytes a copy recorded at
+    /// `at` of `bytes`: its fixed fields, then its last 8 bytes.
+    static func matches(_ bytes: [UInt8], at: Int, payload: [UInt8]) -> Bool {
         let fixed = BatchHeader.FixedFields.length
-        let matches = bytes.withUnsafeBytes { copy in
+        guard payload.count >= clearLength, at >= 0, at + clearLength <= bytes.count else { return false }
+        return bytes.withUnsafeBytes { copy in
             payload.withUnsafeBytes { stored in
                 memcmp(copy.baseAddress! + at, stored.baseAddress!, fixed) == 0
                     && memcmp(copy.baseAddress! + at + fixed, stored.baseAddress! + stored.count - 8, 8) == 0
             }
         }
-        guard matches else { return nil }
-        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
-        let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
-        let groupsStart = at + Self.clearLength + 4
-        let tailStart = groupsStart + groupCount * Self.groupLength
-        // ``open(_:cipher:place:batchCount:)`` found every record whole; checked again, then
-        // each group is read by fixed offsets (a quarter of the instructions of a checked
-        // read per field: a query from 0 takes a table for every batch).
-        guard tailStart + tailLength <= bytes.count else { return nil }
-        return bytes.withUnsafeBytes { copy -> BatchHeader.CopiedTable? in
-            var groups: [BatchHeader.Group] = []
-            groups.reserveCapacity(groupCount)
-            var p = groupsStart
-            for _ in 0..<groupCount {
-                let number = Int(UInt16(littleEndian: copy.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
-                guard number < types.count else { return nil }
-                groups.append(
-                    BatchHeader.Group(
-                        kind: copy[p + 2], type: types[number],
-                        count: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 3, as: UInt32.self)),
-                        firstSeq: UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 7, as: UInt64.self)),
-                        lastSeq: UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 15, as: UInt64.self)),
-                        minStart: Int64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 23, as: Int64.self)),
-                        maxEnd: Int64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 31, as: Int64.self)),
-                        frameLength: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 39, as: UInt32.self)),
-                        rawLength: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 43, as: UInt32.self)),
-                        frameCRC: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 47, as: UInt32.self))))
-                p += Self.groupLength
-            }
-            return BatchHeader.CopiedTable(groups: groups, tail: Array(copy[tailStart..<tailStart + tailLength]))
-        }
+    }
+
+    /// The group whose 51-byte record starts at `at` of `copy` (whole there), its type
+    /// named from `types`; `nil` when its type number is not one of them. Read by fixed
+    /// offsets (a quarter of the instructions of a checked read per field: a query from 0
+    /// takes a table for every batch).
+    @inline(__always)
+    static func group(_ copy: UnsafeRawBufferPointer, at p: Int, types: [String]) -> BatchHeader.Group? {
+        let number = Int(UInt16(littleEndian: copy.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
+        guard number < types.count else { return nil }
+        return BatchHeader.Group(
+            kind: copy[p + 2], type: types[number],
+            count: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 3, as: UInt32.self)),
+            firstSeq: UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 7, as: UInt64.self)),
+            lastSeq: UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 15, as: UInt64.self)),
+            minStart: Int64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 23, as: Int64.self)),
+            maxEnd: Int64(littleEndian: copy.loadUnaligned(fromByteOffset: p + 31, as: Int64.self)),
+            frameLength: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 39, as: UInt32.self)),
+            rawLength: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 43, as: UInt32.self)),
+            frameCRC: UInt32(littleEndian: copy.loadUnaligned(fromByteOffset: p + 47, as: UInt32.self)))
     }
 
     /// Whether opening the copy costs less than opening the tables of the `needed` batches

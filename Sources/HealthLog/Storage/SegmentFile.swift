@@ -111,7 +111,10 @@ struct BatchRef: Sendable {
     var segment: Int
     /// Offset of the batch header's skippable frame.
     var offset: Int
-    /// Offset of each group's frame, in header order.
+    /// Offset of each group's frame, in header order; for a header of only some of the
+    /// batch's groups (the types a query asks for), followed by each group's position in the
+    /// batch's table (one array rather than a second one, which every copy of a batch would
+    /// retain and release: a replay from 0 copies each batch several times).
     var groupOffsets: [Int]
     /// Offset just past the batch's last frame.
     var end: Int
@@ -121,6 +124,13 @@ struct BatchRef: Sendable {
     /// so it cannot be encoded again byte for byte): what a sidecar index copies. `nil` for
     /// a plaintext batch, whose payload ``BatchHeader/encoded(sealingAt:)`` gives.
     var sealedPayload: [UInt8]? = nil
+
+    /// Whether ``header`` lists only some of the batch's groups.
+    var isPart: Bool { groupOffsets.count > header.groups.count }
+
+    /// The position in the batch's table of group `group` of ``header``: what its frame's
+    /// place names.
+    func position(_ group: Int) -> Int { isPart ? groupOffsets[header.groups.count + group] : group }
 
     /// The header payload as stored in the segment.
     var storedPayload: [UInt8] { sealedPayload ?? Array(header.encoded().dropFirst(8)) }
@@ -140,5 +150,14 @@ extension BatchRef {
         }
         self.init(segment: segment, offset: offset, groupOffsets: groupOffsets, end: offset + 8 + payloadLength + header.framesLength, header: header)
         if header.isSealed { sealedPayload = payload() }
+    }
+
+    /// The sealed batch at `offset` of segment `segment` whose `header` lists only some of
+    /// its groups, those `part` places (their frames' offsets and positions in the table).
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, part: BatchHeader.CopiedTable.Part, payload: [UInt8]) {
+        let frames = offset + 8 + payloadLength
+        self.init(
+            segment: segment, offset: offset, groupOffsets: part.frameOffsets.map { frames + $0 } + part.positions, end: frames + part.framesLength, header: header)
+        sealedPayload = payload
     }
 }

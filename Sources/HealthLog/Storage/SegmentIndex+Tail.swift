@@ -44,7 +44,7 @@ extension SegmentIndex {
     /// and a query from an early anchor then reads only the start of a large table. Only a
     /// walk to the end checks the end against `summary`, and hands `copy` the header and the
     /// bytes after the last entry, when an index of sealed batches has any (its sealed copy
-    /// of their tables, ``SealedTableCopy``; not checked here: it opens or it does not).
+    /// of their tables, ``OpenedTableCopy``; not checked here: it opens or it does not).
     static func walk(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
         continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool,

@@ -40,8 +40,8 @@ struct SegmentIndex: Equatable {
     /// The sealed copy of the batches' tables that an encrypted segment's index holds after
     /// its entries, as stored (empty when there is none).
     var sealedCopy: [UInt8] = []
-    /// The `place` ``sealedCopy`` is bound to (``copyPlace(_:)``).
-    var copyPlace: [UInt8] = []
+    /// The header bytes ``sealedCopy`` is bound to (``copyPlace(_:unit:)``).
+    var copyHeader: [UInt8] = []
 
     /// What the header says about the segment.
     struct Summary: Equatable {
@@ -120,7 +120,8 @@ struct SegmentIndex: Equatable {
     }
 
     /// The file's bytes. With `cipher` (an encrypted store's), the body ends with the sealed
-    /// copy of the batches' tables, when the index was made from sealed batches.
+    /// copy of the batches' tables in the by-type layout (``SealedTypeTables``), when the
+    /// index was made from sealed batches; the header's flags say so.
     func encoded(cipher: StoreCipher?) -> [UInt8] {
         var body = ByteWriter()
         for entry in entries {
@@ -128,7 +129,7 @@ struct SegmentIndex: Equatable {
             body.append(UInt32(entry.payload.count))
             body.append(bytes: entry.payload)
         }
-        let fields = { (w: inout ByteWriter) in
+        let fields = { (w: inout ByteWriter, copyFlag: UInt32) in
             w.append(name.baseSeq)
             w.append(name.generation)
             w.append(UInt32(entries.count))
@@ -137,26 +138,35 @@ struct SegmentIndex: Equatable {
             w.append(lastSeq)
             w.append(UInt64(entries.last?.offset ?? 0))
             w.append(entries.last.map { Self.lastBatchCheck($0.payload) } ?? 0)
-            w.append(UInt32(lastIsEndOfAppend ? 1 : 0))
+            w.append(UInt32(lastIsEndOfAppend ? 1 : 0) | copyFlag)
         }
-        if let cipher, !entries.isEmpty, headers.count == entries.count,
-            let copy = SealedTableCopy.seal(headers, payloads: entries.map(\.payload), cipher: cipher, place: Self.copyPlace(Self.file.prefix(fields)))
-        {
-            body.append(bytes: copy)
+        var flag: UInt32 = 0
+        if let cipher, !entries.isEmpty, headers.count == entries.count {
+            let header = Self.file.prefix { fields(&$0, SealedTypeTables.flag) }
+            if let copy = SealedTypeTables.seal(headers, payloads: entries.map(\.payload), cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
+                body.append(bytes: copy)
+                flag = SealedTypeTables.flag
+            }
         }
         return Self.file.encode(body: body.bytes) { w in
-            fields(&w)
+            fields(&w, flag)
             w.append(UInt32(body.bytes.count))
             w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
         }
     }
 
-    /// The `place` of the sealed copy of an index whose header starts with `header`: its
-    /// first ``copyPlaceLength`` bytes (tag, version, the segment's base and generation,
-    /// batch count, covered length, sequence range, last batch's offset and check, flags) and
-    /// the unit's number, 0.
-    static func copyPlace(_ header: some Collection<UInt8>) -> [UInt8] {
-        SmallFile.place(header.prefix(copyPlaceLength), unit: 0)
+    /// The `place` of unit `unit` of the sealed copy of an index whose header starts with
+    /// `header`: its first ``copyPlaceLength`` bytes (tag, version, the segment's base and
+    /// generation, batch count, covered length, sequence range, last batch's offset and
+    /// check, flags) and the unit's number (0 for a copy in the whole layout).
+    static func copyPlace(_ header: some Collection<UInt8>, unit: UInt32 = 0) -> [UInt8] {
+        SmallFile.place(header.prefix(copyPlaceLength), unit: unit)
+    }
+
+    /// Whether the index whose header starts with `header` holds its copy in the by-type
+    /// layout (its flags' bit 1).
+    static func isCopyByType(_ header: [UInt8]) -> Bool {
+        header.count >= copyPlaceLength && ByteReaderValue.u32(header, copyPlaceLength - 4) & SealedTypeTables.flag != 0
     }
 
     /// The header bytes a sealed copy is bound to: all but the body's length and checksum
@@ -170,10 +180,21 @@ struct SegmentIndex: Equatable {
         return fields.flags & FormatConstants.flagSealed != 0
     }
 
-    /// The sealed copy of the tables, opened; `nil` when there is none or it does not open.
-    func openedCopy(_ cipher: StoreCipher) -> SealedTableCopy? {
+    /// The sealed copy of the tables, opened (of a by-type copy, the units of `types` only,
+    /// every type's when `nil`); `nil` when there is none or it does not open.
+    func openedCopy(_ cipher: StoreCipher, types: Set<String>? = nil) -> OpenedTableCopy? {
         guard !sealedCopy.isEmpty else { return nil }
-        return sealedCopy.withUnsafeBytes { SealedTableCopy.open($0, cipher: cipher, place: copyPlace, batchCount: entries.count) }
+        return sealedCopy.withUnsafeBytes { OpenedTableCopy.open($0, header: copyHeader, cipher: cipher, batchCount: entries.count, types: types) }
+    }
+
+    /// Where in ``sealedCopy`` the unit that does not open starts (0 for a copy in the whole
+    /// layout); `nil` when it opens whole.
+    func copyDamage(_ cipher: StoreCipher) -> Int? {
+        guard !sealedCopy.isEmpty else { return nil }
+        guard Self.isCopyByType(copyHeader) else { return openedCopy(cipher) == nil ? 0 : nil }
+        return sealedCopy.withUnsafeBytes {
+            SealedTypeTables.damage(in: $0, cipher: cipher, place: { Self.copyPlace(copyHeader, unit: $0) }, batchCount: entries.count)
+        }
     }
 
     /// What the header keeps of the last batch: the CRC-32C of its header payload without
@@ -276,7 +297,7 @@ struct SegmentIndex: Equatable {
         var index = SegmentIndex(name: name, summary: header.summary, entries: entries)
         if body.remaining > 0 {
             index.sealedCopy = Array(bytes[body.position...])
-            index.copyPlace = copyPlace(bytes[0..<headerLength])
+            index.copyHeader = Array(bytes[0..<copyPlaceLength])
         }
         return index
     }

@@ -96,7 +96,7 @@ struct SealedTableCopyTests {
         let (bare, bareCipher) = try fixture.fresh()
         #expect(try CompactionTests.raw(bare) == fixture.raw)
         #expect(bareCipher.openedCount(.batchTable) >= batches, "every table opened")
-        #expect(derived - bareCipher.openedCount(.derivedFile) == indexes.count, "one copy per segment")
+        #expect(try derived - bareCipher.openedCount(.derivedFile) == Self.unitCounts(fixture.store).reduce(0, +), "each segment's directory and every type's unit")
     }
 
     @Test("A copy damaged (checksums made good or not), taken from another store, or from an older index of the same segment is ignored: the tables are opened and the answers are right")
@@ -140,7 +140,7 @@ struct SealedTableCopyTests {
         #expect(cipher.openedCount(.batchTable) >= lastIndex.entries.count, "the last segment's tables opened")
     }
 
-    @Test("verify says which segment index holds a sealed copy of its tables that does not open, at the copy's byte offset; current copies verify clean")
+    @Test("verify says which segment index holds a sealed copy of its tables with a unit that does not open, at that unit's byte offset (the directory's or a type's); current copies verify clean")
     func verifyChecksCopies() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
@@ -150,15 +150,84 @@ struct SealedTableCopyTests {
         let (name, index) = try #require(try fixture.indexes().first)
         let path = SegmentIndex.path(fixture.store.layout, name)
         let bytes = try ByteSurgery.read(path)
-        var copy = index.sealedCopy
-        copy[copy.count / 2] ^= 1
-        try ByteSurgery.write(Self.spliced(bytes, old: index.sealedCopy.count, copy: copy), to: path)
-        let (damaged, _) = try fixture.fresh()
-        let problems = try damaged.verify().problems
-        let at = bytes.count - index.sealedCopy.count
-        #expect(problems.count == 1)
-        #expect(problems.first?.contains("\(name.baseSeq)") == true && problems.first?.contains("at byte \(at): the sealed copy of its batch tables does not open") == true, "\(problems)")
-        #expect(try CompactionTests.raw(damaged) == fixture.raw, "a reader ignores the copy")
+        let start = bytes.count - index.sealedCopy.count
+        let directory = Int(ByteReaderValue.u32(index.sealedCopy, 0))
+        for (what, flip, unit) in [("directory", 12, start + 4), ("first type's unit", 4 + directory + 12, start + 4 + directory)] {
+            var copy = index.sealedCopy
+            copy[flip] ^= 1
+            try ByteSurgery.write(Self.spliced(bytes, old: index.sealedCopy.count, copy: copy), to: path)
+            let (damaged, _) = try fixture.fresh()
+            let problems = try damaged.verify().problems
+            #expect(problems.count == 1, "\(what)")
+            #expect(problems.first?.contains("\(name.baseSeq)") == true && problems.first?.contains("at byte \(unit): the sealed copy of its batch tables does not open") == true, "\(what): \(problems)")
+            #expect(try CompactionTests.raw(damaged) == fixture.raw, "\(what): a reader ignores the copy")
+        }
+    }
+
+    @Test("A replay of one type opens of each segment's copy the directory and that type's unit only, one unit fewer than a replay of every type, and answers as the batch tables do; a damaged type unit is ignored")
+    func oneTypeOpensItsUnit() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let layout = fixture.store.layout
+        let indexes = try fixture.indexes()
+        let pristine = try indexes.map { try ByteSurgery.read(SegmentIndex.path(layout, $0.0)) }
+        let types = ["HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierStepCount"]
+        #expect(try Self.unitCounts(fixture.store).allSatisfy { $0 == 1 + types.count }, "every segment holds both types")
+
+        var answers: [[String]] = []
+        var units: [Int] = []
+        for type in types {
+            let (handle, cipher) = try fixture.fresh()
+            answers.append(try Self.replay(handle, type: type))
+            units.append(cipher.openedCount(.derivedFile))
+        }
+        let (all, allCipher) = try fixture.fresh()
+        #expect(try CompactionTests.raw(all) == fixture.raw)
+        let everyType = allCipher.openedCount(.derivedFile)
+        #expect(answers.allSatisfy { !$0.isEmpty } && answers.map(\.count).reduce(0, +) == fixture.raw.count)
+        #expect(units.allSatisfy { everyType - $0 == indexes.count }, "one unit fewer per segment: \(units) of \(everyType)")
+
+        for (name, index) in indexes {
+            try ByteSurgery.write(index.encoded(cipher: nil), to: SegmentIndex.path(layout, name))
+        }
+        for (type, answer) in zip(types, answers) {
+            let (bare, bareCipher) = try fixture.fresh()
+            #expect(try Self.replay(bare, type: type) == answer, "\(type): the tables' answer")
+            #expect(units.allSatisfy { $0 - bareCipher.openedCount(.derivedFile) == 2 * indexes.count }, "the directory and one unit per segment")
+        }
+
+        for ((name, index), bytes) in zip(indexes, pristine) {
+            var copy = index.sealedCopy
+            copy[copy.count - 3] ^= 1
+            try ByteSurgery.write(Self.spliced(bytes, old: copy.count, copy: copy), to: SegmentIndex.path(layout, name))
+        }
+        for (type, answer) in zip(types, answers) {
+            let (damaged, _) = try fixture.fresh()
+            #expect(try Self.replay(damaged, type: type) == answer, "\(type), the last type's unit flipped")
+        }
+    }
+
+    @Test("An index whose copy is in the whole layout (one unit) still answers from it, a replay of every type and of one: the tables are not opened, and it verifies clean")
+    func wholeLayoutStillRead() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let layout = fixture.store.layout
+        let indexes = try fixture.indexes()
+        let type = "HKQuantityTypeIdentifierStepCount"
+        let (byType, cipher) = try fixture.fresh()
+        let answer = try Self.replay(byType, type: type)
+        for (name, _) in indexes {
+            try ByteSurgery.write(try Self.wholeLayoutIndex(layout, name, cipher: cipher), to: SegmentIndex.path(layout, name))
+        }
+        #expect(try fixture.indexes().allSatisfy { !$0.1.sealedCopy.isEmpty && !SegmentIndex.isCopyByType($0.1.copyHeader) })
+
+        let (handle, handleCipher) = try fixture.fresh()
+        #expect(try CompactionTests.raw(handle) == fixture.raw)
+        #expect(handleCipher.openedCount(.batchTable) <= indexes.count + 1, "the copies give the tables")
+        let (typed, typedCipher) = try fixture.fresh()
+        #expect(try Self.replay(typed, type: type) == answer)
+        #expect(typedCipher.openedCount(.batchTable) <= indexes.count + 1, "the copies give the tables")
+        #expect(try handle.verify().problems.isEmpty)
     }
 
     @Test("Appends, reindex, compact, rekey, recover and restore --encrypt each leave every segment index with a current sealed copy; a plaintext store's indexes hold none")
@@ -206,6 +275,67 @@ struct SealedTableCopyTests {
         let restoredCipher = try #require(try restored.layout.cipher(try StoreMeta.read(restored.layout)))
         #expect(try Self.copiesAreCurrent(restored, restoredCipher), "restore --encrypt")
         #expect(try CompactionTests.raw(restored) == CompactionTests.raw(plain))
+    }
+}
+
+extension SealedTableCopyTests {
+    /// Every line a replay of `type` delivers from the beginning.
+    static func replay(_ store: HealthStore, type: String) throws -> [String] {
+        var out: [String] = []
+        _ = try store.replay(ReplayRequest(types: [type], raw: true)) { out.append(String(decoding: $0, as: UTF8.self)) }
+        return out
+    }
+
+    /// The position of segment `name` among the store's segments.
+    static func segment(_ layout: StoreLayout, _ name: SegmentName) throws -> Int {
+        try #require(try LogSnapshot(layout).segments.firstIndex { $0.name == name })
+    }
+
+    /// Per segment index of `store`, how many units its by-type copy holds: the directory
+    /// and one per type its batches name.
+    static func unitCounts(_ store: HealthStore) throws -> [Int] {
+        let snapshot = try LogSnapshot(store.layout)
+        return try indexes(store).map { name, _ in
+            let segment = try #require(snapshot.segments.firstIndex { $0.name == name })
+            return 1 + Set(try snapshot.batches(inSegment: segment).flatMap { $0.header.groups.map(\.type) }).count
+        }
+    }
+
+    /// The index of segment `name` with its copy in the whole layout, sealed under `cipher`:
+    /// one unit (number 0) whose plaintext gives each batch's clear bytes, its groups'
+    /// 51-byte records and its tail, after the type names.
+    static func wholeLayoutIndex(_ layout: StoreLayout, _ name: SegmentName, cipher: StoreCipher) throws -> [UInt8] {
+        let batches = try LogSnapshot(layout).batches(inSegment: try segment(layout, name))
+        let bare = SegmentIndex(name: name, batches: batches).encoded(cipher: nil)
+        var numbers: [String: UInt16] = [:]
+        var names: [String] = []
+        for batch in batches {
+            for group in batch.header.groups where numbers[group.type] == nil {
+                numbers[group.type] = UInt16(names.count)
+                names.append(group.type)
+            }
+        }
+        var w = ByteWriter()
+        w.append(UInt16(names.count))
+        for name in names {
+            w.append(UInt16(name.utf8.count))
+            w.append(bytes: Array(name.utf8))
+        }
+        for batch in batches {
+            let payload = batch.storedPayload
+            let tail = batch.header.encodedTableTail()
+            w.append(bytes: payload[0..<BatchHeader.FixedFields.length])
+            w.append(bytes: payload[(payload.count - 8)...])
+            w.append(UInt32(tail.count))
+            for group in batch.header.groups {
+                w.append(numbers[group.type]!)
+                w.append(group.kind)
+                group.appendRanges(to: &w)
+            }
+            w.append(bytes: tail)
+        }
+        let copy = cipher.seal(w.bytes, .derivedFile, place: SegmentIndex.copyPlace(bare.prefix(SegmentIndex.copyPlaceLength)))
+        return spliced(bare, old: 0, copy: copy)
     }
 }
 

@@ -1,0 +1,27 @@
+/// A segment index's sealed copy of its batch tables, opened, in the layout its index
+/// header names (<doc:Format#Segment-index>): the whole layout (``SealedTableCopy``) or the
+/// by-type one (``SealedTypeTables``).
+enum OpenedTableCopy {
+    case whole(SealedTableCopy)
+    case byType(SealedTypeTables)
+
+    /// Opens `copy`, the bytes after the entries of an index of `batchCount` batches whose
+    /// header starts with `header`; of a by-type copy, the units of `types` only (every
+    /// type's when `nil`). `nil` when it does not open or add up.
+    static func open(_ copy: UnsafeRawBufferPointer, header: [UInt8], cipher: StoreCipher, batchCount: Int, types: Set<String>? = nil) -> OpenedTableCopy? {
+        guard SegmentIndex.isCopyByType(header) else {
+            return SealedTableCopy.open(copy, cipher: cipher, place: SegmentIndex.copyPlace(header), batchCount: batchCount).map(OpenedTableCopy.whole)
+        }
+        return SealedTypeTables.open(copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, types: types)
+            .map(OpenedTableCopy.byType)
+    }
+
+    /// The table of batch `index` when `payload` shows the clear bytes the copy recorded for
+    /// it (``SealedTableCopy/table(_:payload:)``, ``SealedTypeTables/table(_:payload:)``).
+    func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
+        switch self {
+        case .whole(let copy): copy.table(index, payload: payload)
+        case .byType(let copy): copy.table(index, payload: payload)
+        }
+    }
+}

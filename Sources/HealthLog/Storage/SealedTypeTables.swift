@@ -1,0 +1,240 @@
+/// The sealed copy of an encrypted segment's batch tables in the by-type layout
+/// (<doc:Format#Segment-index>): a directory unit, then one unit per type holding that
+/// type's group records, so a query for one type opens the directory and that type's unit
+/// rather than every group of the segment.
+///
+/// Like ``SealedTableCopy`` it is a cache of what the tables say, never trusted over the
+/// segment: a batch is taken from it only when the batch's stored header payload shows the
+/// clear bytes the directory recorded for it, and a group record is taken only when the
+/// directory's entry for the group agrees with it (type, kind, frame length).
+///
+/// The copy: u32 the directory unit's length, the directory unit (unit number 1), then each
+/// type's unit (number 2 + the type's number) in type order. Directory plaintext: u16 type
+/// count, per type its u16 length, ASCII bytes and u32 its unit's length; then per batch,
+/// in the index's order, the payload's 56 clear bytes, u32 the tail's length, per group
+/// (as many as the fixed fields count) u16 type number, u8 kind, u32 frame length, then the
+/// tail. A type's unit holds the 51-byte records of ``SealedTableCopy`` of its groups, in
+/// the index's order.
+struct SealedTypeTables {
+    /// The index header flag that says its copy is in this layout.
+    static let flag: UInt32 = 2
+    /// The bytes of a group's entry in the directory.
+    static let entryLength = 7
+    /// The unit number of the directory.
+    static let directoryUnit: UInt32 = 1
+
+    /// The unit number of type `number`'s records.
+    static func unit(ofType number: Int) -> UInt32 { UInt32(2 + number) }
+
+    /// The type names, by number.
+    private let types: [String]
+    /// The opened directory.
+    private let bytes: [UInt8]
+    /// Where each batch's record starts in ``bytes``.
+    private let starts: [Int]
+    /// Per batch, per type: how many of the type's records come before the batch.
+    private let before: [Int]
+    /// The opened types' records, one type after another.
+    private let records: [UInt8]
+    /// Per type, where its records start in ``records``; -1 for a type not opened.
+    private let recordStarts: [Int]
+    /// Whether every type's records were opened: tables are then whole.
+    private let isWhole: Bool
+
+    /// The copy of `headers` (sealed batches, with `payloads` their stored header payloads),
+    /// its units sealed under `cipher` at the places `place` gives by unit number; `nil` when
+    /// a header is not sealed or there are more types than the copy numbers.
+    static func seal(_ headers: [BatchHeader], payloads: [[UInt8]], cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
+        guard headers.count == payloads.count, headers.allSatisfy(\.isSealed),
+            payloads.allSatisfy({ $0.count >= SealedTableCopy.clearLength + StoreCipher.overhead })
+        else { return nil }
+        var numbers: [String: Int] = [:]
+        var names: [String] = []
+        var units: [ByteWriter] = []
+        var directory = ByteWriter()
+        for (header, payload) in zip(headers, payloads) {
+            let tail = header.encodedTableTail()
+            directory.append(bytes: payload[0..<BatchHeader.FixedFields.length])
+            directory.append(bytes: payload[(payload.count - 8)...])
+            directory.append(UInt32(tail.count))
+            for group in header.groups {
+                let number: Int
+                if let known = numbers[group.type] {
+                    number = known
+                } else {
+                    guard names.count < Int(UInt16.max), group.type.utf8.count <= Int(UInt16.max) else { return nil }
+                    number = names.count
+                    numbers[group.type] = number
+                    names.append(group.type)
+                    units.append(ByteWriter())
+                }
+                directory.append(UInt16(number))
+                directory.append(group.kind)
+                directory.append(group.frameLength)
+                units[number].append(UInt16(number))
+                units[number].append(group.kind)
+                group.appendRanges(to: &units[number])
+            }
+            directory.append(bytes: tail)
+        }
+        let sealed = units.indices.map { cipher.seal(units[$0].bytes, .derivedFile, place: place(unit(ofType: $0))) }
+        var head = ByteWriter()
+        head.append(UInt16(names.count))
+        for (name, unit) in zip(names, sealed) {
+            head.append(UInt16(name.utf8.count))
+            head.append(bytes: Array(name.utf8))
+            head.append(UInt32(unit.count))
+        }
+        let opened = cipher.seal(head.bytes + directory.bytes, .derivedFile, place: place(directoryUnit))
+        var out = ByteWriter()
+        out.append(UInt32(opened.count))
+        out.append(bytes: opened)
+        for unit in sealed { out.append(bytes: unit) }
+        return out.bytes
+    }
+
+    /// Where a unit of `copy` that does not open starts in it, or where the copy stops
+    /// adding up; `nil` when every unit opens and the copy holds `batchCount` batches.
+    static func damage(in copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int) -> Int? {
+        var at = 0
+        return open(copy, cipher: cipher, place: place, batchCount: batchCount, types: nil, failedAt: &at) == nil ? at : nil
+    }
+
+    /// Opens the directory of `copy` and the units of the types in `wanted` (every type's
+    /// when `nil`), sealed at the places `place` gives, for an index of `batchCount` batches;
+    /// `nil` when a unit does not open or the copy does not add up.
+    static func open(
+        _ copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?
+    ) -> SealedTypeTables? {
+        var at = 0
+        return open(copy, cipher: cipher, place: place, batchCount: batchCount, types: wanted, failedAt: &at)
+    }
+
+    private static func open(
+        _ copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?,
+        failedAt: inout Int
+    ) -> SealedTypeTables? {
+        guard copy.count >= 4 else { return nil }
+        let directoryLength = Int(UInt32(littleEndian: copy.loadUnaligned(as: UInt32.self)))
+        failedAt = 4
+        guard directoryLength <= copy.count - 4,
+            let bytes = cipher.open(UnsafeRawBufferPointer(rebasing: copy[4..<4 + directoryLength]), .derivedFile, place: place(directoryUnit))
+        else { return nil }
+        var reader = ByteReader(bytes)
+        do {
+            let typeCount = Int(try reader.read(UInt16.self))
+            var types: [String] = []
+            types.reserveCapacity(typeCount)
+            // Where each type's unit starts in the copy, then where the last one ends (plain
+            // integers: an array of ranges has its type made at run time on first use, more
+            // instructions than the rest of the directory takes).
+            var units = [4 + directoryLength]
+            units.reserveCapacity(typeCount + 1)
+            for _ in 0..<typeCount {
+                let length = Int(try reader.read(UInt16.self))
+                types.append(String(decoding: try reader.read(count: length), as: UTF8.self))
+                units.append(units[units.count - 1] + Int(try reader.read(UInt32.self)))
+            }
+            failedAt = 4 + directoryLength
+            guard units[typeCount] == copy.count else { return nil }
+            var starts: [Int] = []
+            starts.reserveCapacity(batchCount)
+            var counts = [Int](repeating: 0, count: typeCount)
+            var before: [Int] = []
+            before.reserveCapacity(batchCount * typeCount)
+            for _ in 0..<batchCount {
+                starts.append(reader.position)
+                before += counts
+                let clear = try reader.read(count: SealedTableCopy.clearLength)
+                let groupCount = Int(ByteReaderValue.u16(bytes, clear.startIndex + BatchHeader.FixedFields.groupCountOffset))
+                let tailLength = Int(try reader.read(UInt32.self))
+                for _ in 0..<groupCount {
+                    let number = Int(try reader.read(UInt16.self))
+                    guard number < typeCount else { return nil }
+                    counts[number] += 1
+                    _ = try reader.read(count: entryLength - 2)
+                }
+                _ = try reader.read(count: tailLength)
+            }
+            guard reader.remaining == 0 else { return nil }
+            var records: [UInt8] = []
+            var recordStarts: [Int] = []
+            recordStarts.reserveCapacity(typeCount)
+            for (number, name) in types.enumerated() {
+                guard wanted?.contains(name) ?? true else {
+                    recordStarts.append(-1)
+                    continue
+                }
+                failedAt = units[number]
+                guard let opened = cipher.open(UnsafeRawBufferPointer(rebasing: copy[units[number]..<units[number + 1]]), .derivedFile, place: place(unit(ofType: number))),
+                    opened.count == counts[number] * SealedTableCopy.groupLength
+                else { return nil }
+                recordStarts.append(records.count)
+                records += opened
+            }
+            return SealedTypeTables(
+                types: types, bytes: bytes, starts: starts, before: before, records: records, recordStarts: recordStarts,
+                isWhole: !recordStarts.contains(-1))
+        } catch {
+            return nil
+        }
+    }
+
+    /// The table of batch `index` when `payload`, the header payload the segment holds for
+    /// it, shows the clear bytes the directory recorded; `nil` otherwise (the table is opened
+    /// instead). Unless every type was opened, it gives the groups of the opened types only,
+    /// with their positions in the table, their frames' offsets and the length of all the
+    /// batch's frames.
+    func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
+        guard index >= 0, index < starts.count, SealedTableCopy.matches(bytes, at: starts[index], payload: payload) else { return nil }
+        let at = starts[index]
+        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
+        let tailLength = Int(ByteReaderValue.u32(bytes, at + SealedTableCopy.clearLength))
+        let entriesStart = at + SealedTableCopy.clearLength + 4
+        let tailStart = entriesStart + groupCount * Self.entryLength
+        guard tailStart + tailLength <= bytes.count else { return nil }
+        var groups: [BatchHeader.Group] = []
+        groups.reserveCapacity(isWhole ? groupCount : 0)
+        var positions: [Int] = []
+        var offsets: [Int] = []
+        var frames = 0
+        // The next record of each type: its start in ``records`` (on the stack: this runs for
+        // every batch a query takes).
+        let found = withUnsafeTemporaryAllocation(of: Int.self, capacity: types.count) { next -> Bool in
+            for k in 0..<types.count { next[k] = recordStarts[k] + before[index * types.count + k] * SealedTableCopy.groupLength }
+            return bytes.withUnsafeBytes { directory -> Bool in
+                records.withUnsafeBytes { records -> Bool in
+                    var p = entriesStart
+                    for position in 0..<groupCount {
+                        let number = Int(UInt16(littleEndian: directory.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
+                        let kind = directory[p + 2]
+                        let frameLength = UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: p + 3, as: UInt32.self))
+                        p += Self.entryLength
+                        let frame = frames
+                        frames += Int(frameLength)
+                        guard recordStarts[number] >= 0 else { continue }
+                        let record = next[number]
+                        next[number] += SealedTableCopy.groupLength
+                        // A record of another type, kind or frame length than the directory's
+                        // entry for its group, or past its type's records, is not taken.
+                        guard record + SealedTableCopy.groupLength <= records.count,
+                            UInt16(littleEndian: records.loadUnaligned(fromByteOffset: record, as: UInt16.self)) == UInt16(number),
+                            let group = SealedTableCopy.group(records, at: record, types: types), group.kind == kind, group.frameLength == frameLength
+                        else { return false }
+                        groups.append(group)
+                        if !isWhole {
+                            positions.append(position)
+                            offsets.append(frame)
+                        }
+                    }
+                    return true
+                }
+            }
+        }
+        guard found else { return nil }
+        let tail = Array(bytes[tailStart..<tailStart + tailLength])
+        return isWhole
+            ? BatchHeader.CopiedTable(groups: groups, tail: tail)
+            : BatchHeader.CopiedTable(groups: groups, tail: tail, part: BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames))
+    }
+}

@@ -56,13 +56,19 @@ extension UUIDRun {
 
     /// ``sealedPages(_:first:from:to:sealing:)`` of plain entries read in place.
     static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
+        var out: [UInt8] = []
+        sealedPages(plain, first: first, from: from, to: to, sealing: sealing, into: &out)
+        return out
+    }
+
+    /// ``sealedPages(_:first:from:to:sealing:)`` written into `out`, whose bytes it replaces
+    /// (its room is kept, so a writer sealing piece after piece reuses one buffer).
+    static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher, into out: inout [UInt8]) {
         let pageLength = sealedPageEntries * entryLength
         let pages = (plain.count + pageLength - 1) / pageLength
-        // Left uninitialized: the sealed pages fill it end to end.
-        let total = plain.count + pages * ScratchCipher.overhead
-        return [UInt8](unsafeUninitializedCapacity: total) { out, filled in
-            filled = total
-            let target = UnsafeMutableRawBufferPointer(out)
+        // The sealed pages fill it end to end.
+        SegmentFile.resize(&out, to: plain.count + pages * ScratchCipher.overhead)
+        out.withUnsafeMutableBytes { target in
             for page in 0..<pages {
                 let start = page * pageLength
                 let end = min(plain.count, start + pageLength)

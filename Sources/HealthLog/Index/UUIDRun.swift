@@ -272,16 +272,18 @@ final class UUIDRun {
         if let sealing {
             let table = storedTable(blockTable.bytes, from: from, to: to, count: entries.count, sealing: sealing)
             let head = header(from: from, to: to, count: entries.count, table: table, sealed: true) + table
-            // Sealed from the buffer in place and written a few pages at a time: no sealed
-            // copy of all the entries beside them (megabytes, at an append's peak memory).
+            // Sealed from the buffer in place and written a few pages at a time, through one
+            // buffer: no sealed copy of all the entries beside them (megabytes, at an
+            // append's peak memory), and no fresh memory per piece.
             let pieceLength = sealedPiecePages * sealedPageEntries * entryLength
+            var sealed: [UInt8] = []
             try DurableFile.replace(path, sync: false) { fd in
                 try fd.write(head, at: 0)
                 try file.withUnsafeBytes { raw in
                     let plain = UnsafeRawBufferPointer(rebasing: raw[entriesStart...])
                     for start in stride(from: 0, to: plain.count, by: pieceLength) {
                         let piece = UnsafeRawBufferPointer(rebasing: plain[start..<min(plain.count, start + pieceLength)])
-                        let sealed = sealedPages(piece, first: start / entryLength, from: from, to: to, sealing: sealing)
+                        sealedPages(piece, first: start / entryLength, from: from, to: to, sealing: sealing, into: &sealed)
                         try fd.write(sealed, at: head.count + start / (sealedPageEntries * entryLength) * sealedPageLength)
                     }
                 }

@@ -80,11 +80,19 @@ extension UUIDRun {
         }
     }
 
+    /// The high half of the first UUID of each sealed page of a run of `entries` (sorted by
+    /// UUID), for its ``sealedPageHighs``.
+    static func pageHighs(_ entries: [Entry]) -> [UInt64] {
+        stride(from: 0, to: entries.count, by: sealedPageEntries).map { entries[$0].uuid.high }
+    }
+
     /// The entry of `uuid` in block `block` of this sealed run, or `nil`. The page that may
-    /// hold it is the last whose first UUID is at most `uuid`; the first two pages opened
+    /// hold it is the last whose first UUID is at most `uuid`: the first page opened is the
+    /// last whose first UUID's high half is at most the UUID's when ``sealedPageHighs`` are
+    /// kept (the page that holds it, but for UUIDs sharing a high half), else the first two
     /// are guessed by interpolation on the UUIDs' high halves between what is known to bound
     /// them (random UUIDs spread evenly, so the first nearly always holds it or is next to
-    /// it), the rest by halving, so any spread of UUIDs takes a few opens at most.
+    /// it); the rest by halving, so any spread of UUIDs takes a few opens at most.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when a page read does not open or the file
     ///   ends early (the run is then marked damaged).
@@ -100,7 +108,10 @@ extension UUIDRun {
         var opened = 0
         while true {
             var page = (low + high) / 2
-            if opened < 2, highKey > lowKey {
+            if opened == 0, let highs = sealedPageHighs {
+                let first = start / Self.sealedPageEntries
+                page = min(high, max(low, Self.lastIndex(atMost: uuid.high, in: highs[first...first + high]) - first))
+            } else if opened < 2, highKey > lowKey {
                 let fraction = Double(uuid.high &- lowKey) / Double(highKey - lowKey)
                 page = min(high, max(low, low + Int(fraction * Double(high - low + 1))))
             }

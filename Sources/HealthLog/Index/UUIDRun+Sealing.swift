@@ -8,7 +8,9 @@
 ///
 /// A lookup in a sealed run opens about 1 KB, not a block: each page opened is
 /// authenticated on its own, so the block's checksum is not needed to trust it, and the
-/// page is found by interpolation (``sealedLookup(_:block:)``).
+/// page is found from the high halves of the pages' first UUIDs kept in memory for an
+/// append's chunk run (``UUIDRun/sealedPageHighs``), else by interpolation
+/// (``sealedLookup(_:block:)``).
 extension UUIDRun {
     /// Entries per sealed page: 1 KB, so a lookup (an append's delete) opens little more
     /// than it reads, while sealing a page costs little more than its bytes.

@@ -7,15 +7,17 @@
 /// where it will lie, which its sealed units are bound to) and sealed on a background
 /// thread too, while the batch before it is written: one encoded batch more in memory (its
 /// builder is reused as soon as it is encoded, as in a plaintext store), and the session's
-/// thread does no sealing.
+/// thread does no sealing. A batch is sealed into the buffer of a batch written before
+/// (two take turns: one being sealed while the other is written), not into fresh memory the
+/// kernel must fault in and zero for every batch.
 ///
 /// The bytes written are the ones ``BatchBuilder/encode(storeTag:appendedMillis:endOfAppend:names:)``
 /// makes; only when they are written moves, by one batch.
 final class BatchPipeline {
     /// An encoded batch, and its builder to reuse.
     private typealias Encoded = (header: BatchHeader, bytes: [UInt8], builder: BatchBuilder)
-    /// A batch sealed at its place.
-    private typealias Sealed = (header: BatchHeader, bytes: [UInt8], place: BatchPlace)
+    /// A batch sealed at its place, in its buffer.
+    private typealias Sealed = (header: BatchHeader, buffer: ReusedBytes, place: BatchPlace)
 
     /// Writes the encoded batches.
     private let writer: LogWriter
@@ -28,6 +30,8 @@ final class BatchPipeline {
     private let sealing = OrderedJobs<Sealed>(qos: .userInitiated)
     /// A written batch's builder, emptied, for the batch after next.
     private var spare: BatchBuilder?
+    /// The buffers of written sealed batches, for the next batches to be sealed into.
+    private var spareBuffers: [ReusedBytes] = []
 
     /// A pipeline writing through `writer`.
     init(_ writer: LogWriter) {
@@ -68,9 +72,10 @@ final class BatchPipeline {
         }
         // Sealing needs the encoded bytes only: the builder goes back to fill the next batch.
         recycle(consume builder)
+        let buffer = spareBuffers.popLast() ?? ReusedBytes()
         sealing.submit {
-            let sealed = header.sealed(bytes, at: place)
-            return (sealed.header, sealed.bytes, place)
+            let sealed = header.sealed(bytes, at: place, into: &buffer.bytes)
+            return (sealed, buffer, place)
         }
         while sealing.pending > 1 { try writeSealed() }
     }
@@ -78,7 +83,8 @@ final class BatchPipeline {
     /// Writes the oldest batch being sealed once it is sealed.
     private func writeSealed() throws {
         guard let batch = sealing.next() else { return }
-        try writer.write(sealed: batch.bytes, header: batch.header, at: batch.place)
+        try writer.write(sealed: batch.buffer.bytes, header: batch.header, at: batch.place)
+        spareBuffers.append(batch.buffer)
     }
 
     /// Keeps a written batch's builder, emptied, for a later batch: given its only copy, it

@@ -39,6 +39,13 @@ final class StubSpill {
     /// The flush being sealed and written by ``sealingJobs``: its first ordinal and its
     /// records in the clear, which reads take until it is written.
     private var inFlight: (first: Int, records: [UInt8])?
+    /// The records of the flush written last, whose buffer the next flush encodes into
+    /// (its padding bytes are zero already): a flush is hundreds of kilobytes, which fresh
+    /// memory would have the kernel fault in and zero every time.
+    private var spareRecords: [UInt8] = []
+    /// The buffer a sealed flush's pages are sealed into, reused flush after flush (one
+    /// sealing job holds it at a time).
+    private let sealedRoom = ReusedBytes()
     /// The sequence number of the stub of ordinal 0 (set by the first append).
     private var firstSeq: UInt64 = 0
     /// The cipher sealing the file's pages; `nil`: records in the clear.
@@ -76,6 +83,7 @@ final class StubSpill {
     /// Waits for the flush being sealed and written, if any; rethrows its error.
     private func settle() throws {
         guard let written = sealingJobs.next() else { return }
+        if let inFlight { spareRecords = inFlight.records }
         inFlight = nil
         try written.get()
     }
@@ -111,20 +119,30 @@ final class StubSpill {
     private func flush() throws {
         let target = try scratch ?? Self.makeFile()
         scratch = target
-        var out = [UInt8](repeating: 0, count: recent.count * Self.recordLength)
+        // The flush before, still being sealed and written, gives back its records' buffer.
+        if sealing != nil { try settle() }
+        var out: [UInt8] = []
+        swap(&out, &spareRecords)
+        // New, it is zeroed, so the padding bytes are; reused, they still are.
+        if out.count != recent.count * Self.recordLength { out = [UInt8](repeating: 0, count: recent.count * Self.recordLength) }
         out.withUnsafeMutableBytes { raw in
             for (k, stub) in recent.enumerated() { Self.encode(stub, into: raw, at: k * Self.recordLength) }
         }
         if let sealing {
-            try settle()
-            let (records, first, at) = (out, flushed, flushed / bufferRecords * sealedFlushLength)
-            sealingJobs.submit { Result { try target.write(Self.sealedPages(records, first: first, sealing), at: at) } }
+            let (records, first, at, room) = (out, flushed, flushed / bufferRecords * sealedFlushLength, sealedRoom)
+            sealingJobs.submit {
+                Result {
+                    Self.sealPages(records, first: first, sealing, into: &room.bytes)
+                    try target.write(room.bytes, at: at)
+                }
+            }
             inFlight = (first, records)
             flushed += recent.count
             recent.removeAll(keepingCapacity: true)
             return
         }
         try target.write(out, at: flushed * Self.recordLength)
+        spareRecords = out
         flushed += recent.count
         recent.removeAll(keepingCapacity: true)
     }
@@ -135,15 +153,14 @@ final class StubSpill {
         bufferRecords * Self.recordLength + (bufferRecords + Self.pageRecords - 1) / Self.pageRecords * ScratchCipher.overhead
     }
 
-    /// The records `out` of the flush starting at ordinal `flushed`, sealed a page at a time.
-    private static func sealedPages(_ out: [UInt8], first flushed: Int, _ sealing: ScratchCipher) -> [UInt8] {
+    /// Seals the records `out` of the flush starting at ordinal `flushed` a page at a time
+    /// into `sealed`, whose bytes they replace.
+    private static func sealPages(_ out: [UInt8], first flushed: Int, _ sealing: ScratchCipher, into sealed: inout [UInt8]) {
         let records = out.count / Self.recordLength
         let pages = (records + Self.pageRecords - 1) / Self.pageRecords
-        // Left uninitialized: the sealed pages fill it end to end.
-        let total = out.count + pages * ScratchCipher.overhead
-        return [UInt8](unsafeUninitializedCapacity: total) { sealed, filled in
-            filled = total
-            let target = UnsafeMutableRawBufferPointer(sealed)
+        // The sealed pages fill it end to end.
+        SegmentFile.resize(&sealed, to: out.count + pages * ScratchCipher.overhead)
+        sealed.withUnsafeMutableBytes { target in
             out.withUnsafeBytes { plain in
                 for page in 0..<pages {
                     let first = page * pageRecords

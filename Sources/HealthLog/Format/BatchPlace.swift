@@ -85,17 +85,26 @@ extension BatchHeader {
     /// encrypted store writes it at `place`: each frame sealed as a unit, the table sealed,
     /// and the header that describes the sealed frames.
     func sealed(_ bytes: [UInt8], at place: BatchPlace) -> (header: BatchHeader, bytes: [UInt8]) {
+        var out: [UInt8] = []
+        let header = sealed(bytes, at: place, into: &out)
+        return (header, out)
+    }
+
+    /// ``sealed(_:at:)`` written into `out`, whose bytes it replaces (its room is kept, so a
+    /// buffer given again is not allocated and faulted in afresh); returns the header. The
+    /// frames are sealed straight into their place after the header, which is written last.
+    func sealed(_ bytes: [UInt8], at place: BatchPlace, into out: inout [UInt8]) -> BatchHeader {
         var header = self
         header.flags |= FormatConstants.flagSealed
-        let total = framesLength + groups.count * StoreCipher.overhead
-        // Left uninitialized: the sealed units fill it end to end.
-        let frames = [UInt8](unsafeUninitializedCapacity: total) { out, filled in
-            filled = total
+        let total = sealedLength(bytes.count)
+        let framesStart = total - framesLength - groups.count * StoreCipher.overhead
+        out.resize(forOverwrite: total)
+        let framesCRC = out.withUnsafeMutableBytes { out in
             var at = bytes.count - framesLength
-            var unitStart = 0
+            var unitStart = framesStart
             for index in groups.indices {
                 let length = Int(groups[index].frameLength)
-                let unit = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[unitStart..<unitStart + length + StoreCipher.overhead])
+                let unit = UnsafeMutableRawBufferPointer(rebasing: out[unitStart..<unitStart + length + StoreCipher.overhead])
                 bytes.withUnsafeBytes { raw in
                     place.cipher.seal(
                         UnsafeRawBufferPointer(rebasing: raw[at..<at + length]), .groupFrame, place: place.groupBytes(index, groups[index]), scope: place.scope, into: unit)
@@ -105,8 +114,12 @@ extension BatchHeader {
                 at += length
                 unitStart += unit.count
             }
+            return CRC32C.checksum(UnsafeRawBufferPointer(rebasing: out[framesStart...]))
         }
-        return (header, header.encoded(sealingAt: place, framesCRC: CRC32C.checksum(frames[...])) + frames)
+        let encoded = header.encoded(sealingAt: place, framesCRC: framesCRC)
+        precondition(encoded.count == framesStart, "a sealed header's length")
+        encoded.withUnsafeBytes { encoded in out.withUnsafeMutableBytes { $0.copyMemory(from: encoded) } }
+        return header
     }
 
     /// The length ``sealed(_:at:)`` gives a batch whose plaintext encoding is `length` bytes.

@@ -20,6 +20,11 @@ final class FingerprintKeySpill {
     private var stretches: [(offset: Int, count: Int)] = []
     /// The bytes written.
     private var length = 0
+    /// The bytes of the stretch written last and a page of its keys, whose room the next
+    /// stretch reuses (half a megabyte a stretch, which fresh memory would have the kernel
+    /// fault in and zero every time).
+    private var out: [UInt8] = []
+    private var plain: [UInt8] = []
 
     /// An empty spill whose pages are sealed with `sealing` (an encrypted store's) as
     /// blocks of `kind`, or in the clear.
@@ -45,8 +50,9 @@ final class FingerprintKeySpill {
         file = target
         let stretch = stretches.count
         stretches.append((length, keys.count))
-        var out = [UInt8](repeating: 0, count: (keys.count + Self.pageKeys - 1) / Self.pageKeys * storedLength(0) + keys.count * 8)
-        var plain = [UInt8](repeating: 0, count: Self.pageKeys * 8)
+        // Both filled before they are read: the pages fill `out` end to end.
+        SegmentFile.resize(&out, to: (keys.count + Self.pageKeys - 1) / Self.pageKeys * storedLength(0) + keys.count * 8)
+        SegmentFile.resize(&plain, to: Self.pageKeys * 8)
         var at = 0
         out.withUnsafeMutableBytes { out in
             plain.withUnsafeMutableBytes { plain in
@@ -118,7 +124,7 @@ final class FingerprintKeySpill {
         }
     }
 
-    /// Reads one stretch a page at a time.
+    /// Reads one stretch a page at a time, into the same buffers page after page.
     private struct Reader {
         let spill: FingerprintKeySpill
         let stretch: Int
@@ -127,6 +133,8 @@ final class FingerprintKeySpill {
         var at = 0
         /// The next page to load.
         var page = 0
+        /// The sealed page read last (a sealed spill's).
+        var stored: [UInt8] = []
 
         init(_ spill: FingerprintKeySpill, stretch: Int) throws {
             self.spill = spill
@@ -142,27 +150,26 @@ final class FingerprintKeySpill {
             return keys[at - 1]
         }
 
-        /// Loads the next page; `false` past the last.
+        /// Loads the next page; `false` past the last. A page in the clear is read straight
+        /// into ``keys``, a sealed one opened into it.
         private mutating func load() throws -> Bool {
             let (offset, total) = spill.stretches[stretch]
             let first = page * FingerprintKeySpill.pageKeys
             guard first < total, let file = spill.file else { return false }
             let count = min(FingerprintKeySpill.pageKeys, total - first)
             let start = offset + page * spill.storedLength(FingerprintKeySpill.pageKeys)
-            let stored = try file.read(at: start, count: spill.storedLength(count))
-            guard stored.count == spill.storedLength(count) else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's key spill ends early") }
-            var plain = stored
-            if let sealing = spill.sealing {
-                plain = [UInt8](repeating: 0, count: count * 8)
-                let opened = stored.withUnsafeBytes { sealed in
-                    plain.withUnsafeMutableBytes { sealing.open(sealed, spill.kind, place: (UInt64(stretch), UInt64(page), UInt64(count)), into: $0) }
-                }
-                guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's sealed keys do not open (changed or cut short)") }
-            }
+            let endsEarly = HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's key spill ends early")
             if keys.count != count { keys = [UInt64](repeating: 0, count: count) }
-            plain.withUnsafeBytes { raw in
-                for k in 0..<count { keys[k] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k * 8, as: UInt64.self)) }
+            if let sealing = spill.sealing {
+                SegmentFile.resize(&stored, to: spill.storedLength(count))
+                guard try file.read(into: &stored, at: start) == stored.count else { throw endsEarly }
+                let (kind, place) = (spill.kind, (UInt64(stretch), UInt64(page), UInt64(count)))
+                let opened = stored.withUnsafeBytes { sealed in keys.withUnsafeMutableBytes { sealing.open(sealed, kind, place: place, into: $0) } }
+                guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's sealed keys do not open (changed or cut short)") }
+            } else {
+                guard try keys.withUnsafeMutableBytes({ try file.read(into: $0, at: start) }) == count * 8 else { throw endsEarly }
             }
+            for k in 0..<count { keys[k] = UInt64(littleEndian: keys[k]) }
             at = 0
             page += 1
             return true

@@ -8,7 +8,9 @@
 ///
 /// A lookup in a sealed run opens about 1 KB, not a block: each page opened is
 /// authenticated on its own, so the block's checksum is not needed to trust it, and the
-/// page is found by interpolation (``sealedLookup(_:block:)``).
+/// page is found from the high halves of the pages' first UUIDs kept in memory for an
+/// append's chunk run (``UUIDRun/sealedPageHighs``), else by interpolation
+/// (``sealedLookup(_:block:)``).
 extension UUIDRun {
     /// Entries per sealed page: 1 KB, so a lookup (an append's delete) opens little more
     /// than it reads, while sealing a page costs little more than its bytes.
@@ -56,13 +58,19 @@ extension UUIDRun {
 
     /// ``sealedPages(_:first:from:to:sealing:)`` of plain entries read in place.
     static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
+        var out: [UInt8] = []
+        sealedPages(plain, first: first, from: from, to: to, sealing: sealing, into: &out)
+        return out
+    }
+
+    /// ``sealedPages(_:first:from:to:sealing:)`` written into `out`, whose bytes it replaces
+    /// (its room is kept, so a writer sealing piece after piece reuses one buffer).
+    static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher, into out: inout [UInt8]) {
         let pageLength = sealedPageEntries * entryLength
         let pages = (plain.count + pageLength - 1) / pageLength
-        // Left uninitialized: the sealed pages fill it end to end.
-        let total = plain.count + pages * ScratchCipher.overhead
-        return [UInt8](unsafeUninitializedCapacity: total) { out, filled in
-            filled = total
-            let target = UnsafeMutableRawBufferPointer(out)
+        // The sealed pages fill it end to end.
+        SegmentFile.resize(&out, to: plain.count + pages * ScratchCipher.overhead)
+        out.withUnsafeMutableBytes { target in
             for page in 0..<pages {
                 let start = page * pageLength
                 let end = min(plain.count, start + pageLength)
@@ -74,11 +82,19 @@ extension UUIDRun {
         }
     }
 
+    /// The high half of the first UUID of each sealed page of a run of `entries` (sorted by
+    /// UUID), for its ``sealedPageHighs``.
+    static func pageHighs(_ entries: [Entry]) -> [UInt64] {
+        stride(from: 0, to: entries.count, by: sealedPageEntries).map { entries[$0].uuid.high }
+    }
+
     /// The entry of `uuid` in block `block` of this sealed run, or `nil`. The page that may
-    /// hold it is the last whose first UUID is at most `uuid`; the first two pages opened
+    /// hold it is the last whose first UUID is at most `uuid`: the first page opened is the
+    /// last whose first UUID's high half is at most the UUID's when ``sealedPageHighs`` are
+    /// kept (the page that holds it, but for UUIDs sharing a high half), else the first two
     /// are guessed by interpolation on the UUIDs' high halves between what is known to bound
     /// them (random UUIDs spread evenly, so the first nearly always holds it or is next to
-    /// it), the rest by halving, so any spread of UUIDs takes a few opens at most.
+    /// it); the rest by halving, so any spread of UUIDs takes a few opens at most.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when a page read does not open or the file
     ///   ends early (the run is then marked damaged).
@@ -94,7 +110,10 @@ extension UUIDRun {
         var opened = 0
         while true {
             var page = (low + high) / 2
-            if opened < 2, highKey > lowKey {
+            if opened == 0, let highs = sealedPageHighs {
+                let first = start / Self.sealedPageEntries
+                page = min(high, max(low, Self.lastIndex(atMost: uuid.high, in: highs[first...first + high]) - first))
+            } else if opened < 2, highKey > lowKey {
                 let fraction = Double(uuid.high &- lowKey) / Double(highKey - lowKey)
                 page = min(high, max(low, low + Int(fraction * Double(high - low + 1))))
             }

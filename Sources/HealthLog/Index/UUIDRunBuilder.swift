@@ -163,8 +163,10 @@ final class UUIDRunBuilder {
     /// after the partial runs (level 0).
     private func placeChunkWritten() throws {
         guard let written = chunkJobs.next() else { return }
+        let run = try open(written.get())
+        if let entries = chunkBeingWritten?.entries { run.sealedPageHighs = UUIDRun.pageHighs(entries) }
         chunkBeingWritten = nil
-        partials.append(try open(written.get()))
+        partials.append(run)
         levels.append(0)
     }
 

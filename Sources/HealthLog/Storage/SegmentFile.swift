@@ -90,13 +90,7 @@ struct SegmentFile {
     /// percent in size, so this zeroes a sliver where filling the whole frame with zeros
     /// touched every byte twice).
     static func resize(_ buffer: inout [UInt8], to count: Int) {
-        if buffer.count > count {
-            buffer.removeLast(buffer.count - count)
-        } else if buffer.capacity >= count {
-            buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
-        } else {
-            buffer = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-        }
+        buffer.resize(forOverwrite: count)
     }
 
     /// The location string used in messages: `segments/NAME at byte N`.

@@ -59,8 +59,27 @@ struct UUIDRunLookupTests {
         #expect(run.sealedBytesOpened < entries.count * 2_048, "\(run.sealedBytesOpened / entries.count) bytes opened a lookup")
     }
 
-    @Test("A sealed run whose UUIDs bunch up (many sharing their high half, gaps between) still finds every entry and no absent UUID")
-    func sealedLookupOfBunchedUUIDs() throws {
+    @Test("A sealed run given its pages' first high halves opens one page a lookup, the page holding the UUID")
+    func sealedLookupWithPageHighsOpensOnePage() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var random = SeededRandom(state: 15)
+        let entries = (1...10_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
+            .sorted { $0.uuid < $1.uuid }
+        let sealing = try ScratchCipher.forProcess()
+        let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
+        run.sealedPageHighs = UUIDRun.pageHighs(entries)
+        var pages = 0
+        for (k, entry) in entries.enumerated() {
+            #expect(try run.lookup(entry.uuid) == entry)
+            let pageStart = k / UUIDRun.sealedPageEntries * UUIDRun.sealedPageEntries
+            pages += min(UUIDRun.sealedPageEntries, entries.count - pageStart) * UUIDRun.entryLength + ScratchCipher.overhead
+        }
+        #expect(run.sealedBytesOpened == pages)
+    }
+
+    @Test("A sealed run whose UUIDs bunch up (many sharing their high half, gaps between) still finds every entry and no absent UUID, its pages' first high halves kept or not", arguments: [false, true])
+    func sealedLookupOfBunchedUUIDs(keepsPageHighs: Bool) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 14)
@@ -72,6 +91,7 @@ struct UUIDRunLookupTests {
         let entries = uuids.sorted().enumerated().map { UUIDRun.Entry(uuid: $0.element, addSeq: UInt64($0.offset + 1), deleteSeq: 0) }
         let sealing = try ScratchCipher.forProcess()
         let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 6_000, directory: dir.path, sealing: sealing), sealing: sealing))
+        if keepsPageHighs { run.sealedPageHighs = UUIDRun.pageHighs(entries) }
         for entry in entries { #expect(try run.lookup(entry.uuid) == entry) }
         for high: UInt64 in [0, 6, 7, 8, 0xFF, 1 << 40, UInt64.max - 16, UInt64.max] {
             let absent = SampleUUID(high: high, low: random.next())

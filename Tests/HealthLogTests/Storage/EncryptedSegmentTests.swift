@@ -105,6 +105,24 @@ struct EncryptedSegmentTests {
         #expect(try CompactionTests.raw(store).count == 80)
     }
 
+    @Test("A changed byte in a sealed frame is named a frame checksum mismatch at the frame's offset by a replay of every type and of the frame's type, though a replay checks a sealed frame by its tag alone until it does not open")
+    func changedFrameIsChecksumMismatch() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/s"
+        let store = try Self.makeStore(path)
+        _ = try store.append(ndjson: CompactionTests.lines(1...40))
+        let snapshot = try LogSnapshot(store.layout)
+        let batch = try #require(snapshot.allBatches().first)
+        let frame = batch.groupOffsets[0]
+        try ByteSurgery.flip(path + "/" + snapshot.segments[0].displayPath, at: frame + 60, mask: 0x10)
+        let expected = "\(snapshot.segments[0].displayPath) at byte \(frame): frame checksum mismatch"
+        let all = try #require(throws: HealthLogError.self) { try CompactionTests.raw(store) }
+        #expect(all.code == .corrupt && all.message.contains(expected), "\(all)")
+        let typed = try #require(throws: HealthLogError.self) { try SealedTableCopyTests.replay(store, type: batch.header.groups[0].type) }
+        #expect(typed.code == .corrupt && typed.message.contains(expected), "\(typed)")
+    }
+
     @Test("A segment renamed to another base (its header's base and checksum made to match) opens none of its units")
     func movedSegmentDoesNotOpen() throws {
         let dir = try TemporaryDirectory()

@@ -69,8 +69,8 @@ struct IndexChecker {
     /// tells which index `reindex` should rewrite.
     private func checkSealedCopy(_ index: SegmentIndex, against batches: [BatchRef]) -> (at: Int, problem: String)? {
         guard !index.sealedCopy.isEmpty, let cipher = snapshot.cipher else { return nil }
-        if let at = index.copyDamage(cipher) { return (at, "the sealed copy of its batch tables does not open") }
-        guard let copy = index.openedCopy(cipher) else { return (0, "the sealed copy of its batch tables does not open") }
+        var failedAt = 0
+        guard let copy = index.openedCopy(cipher, failedAt: &failedAt) else { return (failedAt, "the sealed copy of its batch tables does not open") }
         for (k, entry) in index.entries.enumerated() where k < batches.count {
             let header = batches[k].header
             guard let table = copy.table(k, payload: entry.payload), table.groups == header.groups, table.tail == header.encodedTableTail() else {

@@ -279,7 +279,9 @@ struct LogScan {
         var copy: OpenedTableCopy?
         let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, needed: Int) in
             guard let cipher = self.cipher, SealedTableCopy.pays(needed, of: summary.batchCount) else { return }
-            copy = OpenedTableCopy.open(unit, header: Array(header.prefix(SegmentIndex.copyPlaceLength)), cipher: cipher, batchCount: summary.batchCount, types: types)
+            var failedAt = 0
+            copy = OpenedTableCopy.open(
+                unit, header: Array(header.prefix(SegmentIndex.copyPlaceLength)), cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
         }
         guard usingIndexes,
             let entries = SegmentIndex.entries(

@@ -7,12 +7,16 @@ enum OpenedTableCopy {
 
     /// Opens `copy`, the bytes after the entries of an index of `batchCount` batches whose
     /// header starts with `header`; of a by-type copy, the units of `types` only (every
-    /// type's when `nil`). `nil` when it does not open or add up.
-    static func open(_ copy: UnsafeRawBufferPointer, header: [UInt8], cipher: StoreCipher, batchCount: Int, types: Set<String>? = nil) -> OpenedTableCopy? {
+    /// type's when `nil`). `nil` when it does not open or add up, with `failedAt` set to
+    /// where in `copy` the unit that does not open starts (0 for a copy in the whole layout).
+    static func open(
+        _ copy: UnsafeRawBufferPointer, header: [UInt8], cipher: StoreCipher, batchCount: Int, types: Set<String>? = nil, failedAt: inout Int
+    ) -> OpenedTableCopy? {
         guard SegmentIndex.isCopyByType(header) else {
+            failedAt = 0
             return SealedTableCopy.open(copy, cipher: cipher, place: SegmentIndex.copyPlace(header), batchCount: batchCount).map(OpenedTableCopy.whole)
         }
-        return SealedTypeTables.open(copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, types: types)
+        return SealedTypeTables.open(copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, types: types, failedAt: &failedAt)
             .map(OpenedTableCopy.byType)
     }
 

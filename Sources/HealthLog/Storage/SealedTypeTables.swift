@@ -93,24 +93,11 @@ struct SealedTypeTables {
         return out.bytes
     }
 
-    /// Where a unit of `copy` that does not open starts in it, or where the copy stops
-    /// adding up; `nil` when every unit opens and the copy holds `batchCount` batches.
-    static func damage(in copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int) -> Int? {
-        var at = 0
-        return open(copy, cipher: cipher, place: place, batchCount: batchCount, types: nil, failedAt: &at) == nil ? at : nil
-    }
-
     /// Opens the directory of `copy` and the units of the types in `wanted` (every type's
     /// when `nil`), sealed at the places `place` gives, for an index of `batchCount` batches;
-    /// `nil` when a unit does not open or the copy does not add up.
+    /// `nil` when a unit does not open or the copy does not add up, with `failedAt` set to
+    /// where in `copy` that unit starts, or where the copy stops adding up.
     static func open(
-        _ copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?
-    ) -> SealedTypeTables? {
-        var at = 0
-        return open(copy, cipher: cipher, place: place, batchCount: batchCount, types: wanted, failedAt: &at)
-    }
-
-    private static func open(
         _ copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?,
         failedAt: inout Int
     ) -> SealedTypeTables? {

@@ -180,21 +180,18 @@ struct SegmentIndex: Equatable {
         return fields.flags & FormatConstants.flagSealed != 0
     }
 
-    /// The sealed copy of the tables, opened (of a by-type copy, the units of `types` only,
-    /// every type's when `nil`); `nil` when there is none or it does not open.
-    func openedCopy(_ cipher: StoreCipher, types: Set<String>? = nil) -> OpenedTableCopy? {
-        guard !sealedCopy.isEmpty else { return nil }
-        return sealedCopy.withUnsafeBytes { OpenedTableCopy.open($0, header: copyHeader, cipher: cipher, batchCount: entries.count, types: types) }
+    /// The sealed copy of the tables, every unit opened; `nil` when there is none or it
+    /// does not open.
+    func openedCopy(_ cipher: StoreCipher) -> OpenedTableCopy? {
+        var failedAt = 0
+        return openedCopy(cipher, failedAt: &failedAt)
     }
 
-    /// Where in ``sealedCopy`` the unit that does not open starts (0 for a copy in the whole
-    /// layout); `nil` when it opens whole.
-    func copyDamage(_ cipher: StoreCipher) -> Int? {
+    /// ``openedCopy(_:)`` that, when the copy does not open, sets `failedAt` to where in
+    /// ``sealedCopy`` the unit that does not open starts (0 for a copy in the whole layout).
+    func openedCopy(_ cipher: StoreCipher, failedAt: inout Int) -> OpenedTableCopy? {
         guard !sealedCopy.isEmpty else { return nil }
-        guard Self.isCopyByType(copyHeader) else { return openedCopy(cipher) == nil ? 0 : nil }
-        return sealedCopy.withUnsafeBytes {
-            SealedTypeTables.damage(in: $0, cipher: cipher, place: { Self.copyPlace(copyHeader, unit: $0) }, batchCount: entries.count)
-        }
+        return sealedCopy.withUnsafeBytes { OpenedTableCopy.open($0, header: copyHeader, cipher: cipher, batchCount: entries.count, failedAt: &failedAt) }
     }
 
     /// What the header keeps of the last batch: the CRC-32C of its header payload without

@@ -68,38 +68,42 @@ struct SealedTableCopy {
     /// it, shows the clear bytes the copy recorded; `nil` otherwise (the table is opened
     /// instead).
     func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
-        guard index >= 0, index < starts.count, Self.matches(bytes, at: starts[index], payload: payload) else { return nil }
-        let at = starts[index]
-        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
-        let tailLength = Int(ByteReaderValue.u32(bytes, at + Self.clearLength))
-        let groupsStart = at + Self.clearLength + 4
-        let tailStart = groupsStart + groupCount * Self.groupLength
         // ``open(_:cipher:place:batchCount:)`` found every record whole; checked again.
-        guard tailStart + tailLength <= bytes.count else { return nil }
+        guard index >= 0, index < starts.count, let record = Self.record(bytes, at: starts[index], payload: payload, entryLength: Self.groupLength) else { return nil }
         var groups: [BatchHeader.Group] = []
-        groups.reserveCapacity(groupCount)
+        groups.reserveCapacity(record.groupCount)
         let whole = bytes.withUnsafeBytes { copy in
-            for k in 0..<groupCount {
-                guard let group = Self.group(copy, at: groupsStart + k * Self.groupLength, types: types) else { return false }
+            for k in 0..<record.groupCount {
+                guard let group = Self.group(copy, at: record.entries + k * Self.groupLength, types: types) else { return false }
                 groups.append(group)
             }
             return true
         }
         guard whole else { return nil }
-        return BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[tailStart..<tailStart + tailLength]))
+        return BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[record.tailStart..<record.tailEnd]))
     }
 
-    /// Whether `payload` (a stored header payload) shows the clear bytes a copy recorded at
-    /// `at` of `bytes`: its fixed fields, then its last 8 bytes.
-    static func matches(_ bytes: [UInt8], at: Int, payload: [UInt8]) -> Bool {
+    /// The batch record at `at` of `bytes`, a copy's plaintext (the payload's clear bytes,
+    /// u32 the tail's length, the groups' entries of `entryLength` bytes, the tail), when
+    /// `payload` (the stored header payload) shows the clear bytes it recorded and it lies
+    /// whole in `bytes`: its group count, where its entries start, and its tail's start and end.
+    @inline(__always)
+    static func record(_ bytes: [UInt8], at: Int, payload: [UInt8], entryLength: Int) -> (groupCount: Int, entries: Int, tailStart: Int, tailEnd: Int)? {
         let fixed = BatchHeader.FixedFields.length
-        guard payload.count >= clearLength, at >= 0, at + clearLength <= bytes.count else { return false }
-        return bytes.withUnsafeBytes { copy in
+        guard payload.count >= clearLength, at >= 0, at + clearLength + 4 <= bytes.count else { return nil }
+        let matches = bytes.withUnsafeBytes { copy in
             payload.withUnsafeBytes { stored in
                 memcmp(copy.baseAddress! + at, stored.baseAddress!, fixed) == 0
                     && memcmp(copy.baseAddress! + at + fixed, stored.baseAddress! + stored.count - 8, 8) == 0
             }
         }
+        guard matches else { return nil }
+        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
+        let tailLength = Int(ByteReaderValue.u32(bytes, at + clearLength))
+        let entries = at + clearLength + 4
+        let tailStart = entries + groupCount * entryLength
+        guard tailStart + tailLength <= bytes.count else { return nil }
+        return (groupCount, entries, tailStart, tailStart + tailLength)
     }
 
     /// The group whose 51-byte record starts at `at` of `copy` (whole there), its type

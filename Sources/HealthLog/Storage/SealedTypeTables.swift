@@ -173,13 +173,9 @@ struct SealedTypeTables {
     /// with their positions in the table, their frames' offsets and the length of all the
     /// batch's frames.
     func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
-        guard index >= 0, index < starts.count, SealedTableCopy.matches(bytes, at: starts[index], payload: payload) else { return nil }
-        let at = starts[index]
-        let groupCount = Int(ByteReaderValue.u16(bytes, at + BatchHeader.FixedFields.groupCountOffset))
-        let tailLength = Int(ByteReaderValue.u32(bytes, at + SealedTableCopy.clearLength))
-        let entriesStart = at + SealedTableCopy.clearLength + 4
-        let tailStart = entriesStart + groupCount * Self.entryLength
-        guard tailStart + tailLength <= bytes.count else { return nil }
+        guard index >= 0, index < starts.count,
+            let (groupCount, entriesStart, tailStart, tailEnd) = SealedTableCopy.record(bytes, at: starts[index], payload: payload, entryLength: Self.entryLength)
+        else { return nil }
         var groups: [BatchHeader.Group] = []
         groups.reserveCapacity(isWhole ? groupCount : 0)
         var positions: [Int] = []
@@ -219,9 +215,8 @@ struct SealedTypeTables {
             }
         }
         guard found else { return nil }
-        let tail = Array(bytes[tailStart..<tailStart + tailLength])
         return isWhole
-            ? BatchHeader.CopiedTable(groups: groups, tail: tail)
-            : BatchHeader.CopiedTable(groups: groups, tail: tail, part: BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames))
+            ? BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[tailStart..<tailEnd]))
+            : BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[tailStart..<tailEnd]), part: BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames))
     }
 }

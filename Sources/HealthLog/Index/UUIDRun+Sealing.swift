@@ -53,18 +53,14 @@ extension UUIDRun {
     /// `body`, the plain entries from entry `first` (a page's first) of the run covering
     /// `from...to`, as stored: sealed a page at a time.
     static func sealedPages(_ body: [UInt8], first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
-        body.withUnsafeBytes { sealedPages($0, first: first, from: from, to: to, sealing: sealing) }
-    }
-
-    /// ``sealedPages(_:first:from:to:sealing:)`` of plain entries read in place.
-    static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher) -> [UInt8] {
         var out: [UInt8] = []
-        sealedPages(plain, first: first, from: from, to: to, sealing: sealing, into: &out)
+        body.withUnsafeBytes { sealedPages($0, first: first, from: from, to: to, sealing: sealing, into: &out) }
         return out
     }
 
-    /// ``sealedPages(_:first:from:to:sealing:)`` written into `out`, whose bytes it replaces
-    /// (its room is kept, so a writer sealing piece after piece reuses one buffer).
+    /// ``sealedPages(_:first:from:to:sealing:)`` of plain entries read in place, written into
+    /// `out`, whose bytes it replaces (its room is kept, so a writer sealing piece after piece
+    /// reuses one buffer).
     static func sealedPages(_ plain: UnsafeRawBufferPointer, first: Int, from: UInt64, to: UInt64, sealing: ScratchCipher, into out: inout [UInt8]) {
         let pageLength = sealedPageEntries * entryLength
         let pages = (plain.count + pageLength - 1) / pageLength

@@ -20,8 +20,9 @@ import Darwin
 /// (``UUIDFingerprintRun/Events``).
 ///
 /// Partial runs go into the given directory, or (when none is given, as for an append)
-/// into a scratch directory (``ScratchFiles``) made on the first spill and removed by
-/// ``discard()``; for an encrypted store they are sealed (``UUIDRun/sealing``), each chunk's
+/// into a scratch directory (``ScratchFiles/makeDirectory(name:infix:in:)``) made on the
+/// first spill and removed by ``discard()`` (a killed append's is removed by the next
+/// process that makes one); for an encrypted store they are sealed (``UUIDRun/sealing``), each chunk's
 /// run on another thread while events keep coming (sealing a chunk costs several times
 /// writing it, on the thread that sets an append's pace): lookups search its entries in
 /// memory (``chunkBeingWritten``) until the next chunk's spill puts it in place.
@@ -36,8 +37,8 @@ final class UUIDRunBuilder {
     private let chunkEvents: Int
     /// Where partial runs go (`nil` until a scratch directory is made).
     private var directory: String?
-    /// Whether ``directory`` is a scratch directory this builder made (and removes).
-    private let isScratch: Bool
+    /// The scratch directory this builder made (and removes), held while it is in use.
+    private var scratch: ScratchDirectory?
     /// The cipher partial runs are sealed with; `nil`: in the clear.
     private let sealing: ScratchCipher?
     // Unchecked exclusivity: the builder is used by one thread at a time and none of its
@@ -83,7 +84,6 @@ final class UUIDRunBuilder {
     ) {
         precondition(from >= 1 && chunkEvents >= 1, "sequence numbers start at 1 and a chunk holds an event")
         self.directory = directory
-        isScratch = directory == nil
         self.sealing = sealing
         self.chunkEvents = chunkEvents
         pendingFrom = from
@@ -129,7 +129,11 @@ final class UUIDRunBuilder {
         levels = []
         pending = []
         filters = UUIDChunkFilters()
-        if isScratch, let directory { rmdir(directory) }
+        if let scratch {
+            try? scratch.remove()
+            self.scratch = nil
+            directory = nil
+        }
     }
 
     /// Writes ``pending`` as the partial run `pendingFrom...last` (level 0). Merges run on
@@ -262,9 +266,10 @@ final class UUIDRunBuilder {
             try OwnedDirectory.prepare(directory)
             return directory
         }
-        let path = try ScratchFiles.makeDirectory(prefix: "healthlog-uuids-")
-        directory = path
-        return path
+        let made = try ScratchFiles.makeDirectory(name: "healthlog", infix: "-uuids-")
+        scratch = made
+        directory = made.path
+        return made.path
     }
 
     /// The run just written at `path`.

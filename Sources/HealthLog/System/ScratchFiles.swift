@@ -18,16 +18,25 @@ package enum ScratchFiles {
         return [temporaryDirectory, "/tmp"]
     }
 
-    /// Makes a private directory (mode 0700, `mkdtemp(3)`) named `prefix` and six random
-    /// characters in the first of `directories` that takes it; returns its path.
+    /// Makes a private directory (mode 0700) named `name`, `infix` and six random characters
+    /// in the first of `directories` that takes it, held and marked as a ``ScratchDirectory``
+    /// while it is in use. The leftovers of killed processes made alike in that directory
+    /// are removed first (``ScratchDirectory/removeLeftovers(beside:infix:)``): what a
+    /// SIGKILL left in `$TMPDIR` goes with the next run that needs such a directory.
     ///
     /// - Throws: ``HealthLogError/Code/io`` naming the last directory tried when none does.
-    static func makeDirectory(prefix: String, in directories: [String] = directories) throws -> String {
-        try firstTaking("a scratch directory", in: directories) { base in
-            var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
-            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
-            return String(cString: made)
+    static func makeDirectory(name: String, infix: String, in directories: [String] = directories) throws -> ScratchDirectory {
+        var last: (any Error)?
+        for base in directories {
+            let target = base + "/" + name
+            _ = try? ScratchDirectory.removeLeftovers(beside: target, infix: infix)
+            do {
+                return try ScratchDirectory.make(beside: target, infix: infix)
+            } catch {
+                last = error
+            }
         }
+        throw last ?? HealthLogError(.io, "cannot create a scratch directory: no directory to make it in")
     }
 
     /// Creates a file (mode 0600, `mkstemp(3)`) named `prefix` and six random characters in

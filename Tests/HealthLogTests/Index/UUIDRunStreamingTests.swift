@@ -133,6 +133,20 @@ struct UUIDRunStreamingTests {
         #expect(!FileManager.default.fileExists(atPath: scratch))
     }
 
+    @Test("A builder given up without a discard (a killed append) leaves its scratch directory, which the next builder's first spill removes")
+    func leftoverScratchRemoved() throws {
+        let events = Self.events(25, seed: 9)
+        var given: UUIDRunBuilder? = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: 10)
+        for event in events { try given?.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+        let left = (try #require(given?.partialRuns.first).path as NSString).deletingLastPathComponent
+        given = nil
+        #expect(FileManager.default.fileExists(atPath: left))
+        let next = UUIDRunBuilder(from: 1, directory: nil, chunkEvents: 10)
+        for event in events { try next.add(event.uuid, seq: event.seq, isDelete: event.isDelete) }
+        #expect(!FileManager.default.fileExists(atPath: left))
+        next.discard()
+    }
+
     @Test("reindex writes the same derived files as the reference reindex, and verify passes them")
     func reindexInChunks() throws {
         let fixture = try IndexFixture.shared.get()

@@ -17,22 +17,31 @@ enum SpecialFileCheck {
     /// directory holds nothing here (it is refused or ignored where it is opened); files
     /// of other names are left to their owner.
     static func refuse(in directory: String) throws {
-        let folders: [(path: String, isOurs: (String) -> Bool, isNamedByUser: Bool)] = [
-            (directory, { ["meta", "checkpoint", "timelines", "compactions", "lock", "manifest", ScratchDirectory.markerName].contains($0) }, true),
-            (directory + "/segments", { SegmentName(fileName: $0) != nil || $0.hasSuffix(".idx") }, false),
-            (directory + "/uuids", { $0 == "sync" || $0 == "deleted-adds" || $0.hasSuffix(".run") }, false),
-        ]
-        for folder in folders {
-            var info = stat()
-            guard folder.isNamedByUser || (lstat(folder.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR) else { continue }
-            for entry in try DirectoryListing.typedEntries(in: folder.path, isNamedByUser: folder.isNamedByUser) {
-                switch entry.type {
-                case S_IFREG, S_IFDIR, S_IFLNK, 0: continue
-                default:
-                    let name = entry.name.hasSuffix(DurableFile.temporarySuffix) ? String(entry.name.dropLast(DurableFile.temporarySuffix.count)) : entry.name
-                    guard folder.isOurs(name) else { continue }
-                    throw FileDescriptor.Kind.regularFile.refusal(folder.path + "/" + entry.name, found: entry.type)
-                }
+        // Three calls, not a list of folders: a list of tuples with closures has its type
+        // made at run time, about 38,000 instructions of every command that opens a store.
+        try refuse(in: directory, isNamedByUser: true) { name in
+            switch name {
+            case "meta", "checkpoint", "timelines", "compactions", "lock", "manifest", ScratchDirectory.markerName: true
+            default: false
+            }
+        }
+        try refuse(in: directory + "/segments", isNamedByUser: false) { SegmentName(fileName: $0) != nil || $0.hasSuffix(".idx") }
+        try refuse(in: directory + "/uuids", isNamedByUser: false) { $0 == "sync" || $0 == "deleted-adds" || $0.hasSuffix(".run") }
+    }
+
+    /// Refuses the first entry of `folder` whose name (without `.tmp`) `isOurs` and that is
+    /// neither a regular file, a directory nor a symbolic link; a folder not named by the
+    /// user that is missing or no directory is passed over.
+    private static func refuse(in folder: String, isNamedByUser: Bool, isOurs: (String) -> Bool) throws {
+        var info = stat()
+        guard isNamedByUser || (lstat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR) else { return }
+        for entry in try DirectoryListing.typedEntries(in: folder, isNamedByUser: isNamedByUser) {
+            switch entry.type {
+            case S_IFREG, S_IFDIR, S_IFLNK, 0: continue
+            default:
+                let name = entry.name.hasSuffix(DurableFile.temporarySuffix) ? String(entry.name.dropLast(DurableFile.temporarySuffix.count)) : entry.name
+                guard isOurs(name) else { continue }
+                throw FileDescriptor.Kind.regularFile.refusal(folder + "/" + entry.name, found: entry.type)
             }
         }
     }

@@ -53,7 +53,7 @@ struct StoreMeta: Sendable, Equatable {
         try OwnedDirectory.check(layout.directory, isPrivate: true, isNamedByUser: true)
         try SpecialFileCheck.refuse(in: layout.directory)
         let bytes = try fd.read(at: 0, count: 4096)
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        let lines = Self.lines(bytes)
         guard lines.count >= 3, lines[0] == FormatConstants.metaHeader, lines[1].hasPrefix("format "),
             let version = UInt16(lines[1].dropFirst(7)), lines[2].hasPrefix("id "),
             let id = StoreID(text: String(lines[2].dropFirst(3)))
@@ -73,5 +73,19 @@ struct StoreMeta: Sendable, Equatable {
             throw HealthLogError(.unsupportedVersion, "\(layout.directory) is encrypted with '\(cipher!)'; this healthlog knows \(FormatConstants.cipherName): upgrade healthlog")
         }
         return StoreMeta(storeID: id, version: version, isEncrypted: cipher != nil)
+    }
+
+    /// The non-empty lines of `bytes`, split at each newline byte (a scan of the bytes: a
+    /// `String` split into `Substring`s has its array's type made at run time, about 40,000
+    /// instructions of every command's start).
+    private static func lines(_ bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        var start = 0
+        for end in bytes.indices where bytes[end] == 0x0A {
+            if end > start { lines.append(String(decoding: bytes[start..<end], as: UTF8.self)) }
+            start = end + 1
+        }
+        if start < bytes.count { lines.append(String(decoding: bytes[start...], as: UTF8.self)) }
+        return lines
     }
 }

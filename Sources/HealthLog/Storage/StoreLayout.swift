@@ -59,10 +59,11 @@ struct SegmentName: Hashable, Sendable {
 
     /// The file name.
     var fileName: String {
-        let seq = String(baseSeq)
-        let gen = String(generation)
-        return String(repeating: "0", count: max(0, 20 - seq.count)) + seq + "."
-            + String(repeating: "0", count: max(0, 4 - gen.count)) + gen + ".log.lz4"
+        // Digits written into bytes, not numbers rendered and padded as strings: a store's
+        // opening names every segment and index, and the strings cost about 70,000
+        // instructions of each command's start.
+        guard generation < 10_000 else { return Self.digits(baseSeq, count: 20) + "." + String(generation) + ".log.lz4" }
+        return Self.digits(baseSeq, count: 20) + "." + Self.digits(UInt64(generation), count: 4) + ".log.lz4"
     }
 
     init(baseSeq: UInt64, generation: UInt32) {
@@ -72,11 +73,38 @@ struct SegmentName: Hashable, Sendable {
 
     /// Parses a file name; `nil` for anything else (temporary files, strays).
     init?(fileName: String) {
-        let parts = fileName.split(separator: ".")
-        guard parts.count == 4, parts[2] == "log", parts[3] == "lz4", parts[0].count == 20, parts[1].count == 4,
-            let seq = UInt64(parts[0]), let gen = UInt32(parts[1])
+        // Read as bytes, not split into substrings: see ``fileName``.
+        let bytes = Array(fileName.utf8)
+        guard bytes.count == 33, bytes[20] == 0x2E, bytes[25...].elementsEqual(".log.lz4".utf8),
+            let seq = Self.number(bytes[0..<20]), let gen = Self.number(bytes[21..<25])
         else { return nil }
         baseSeq = seq
-        generation = gen
+        generation = UInt32(gen)
+    }
+
+    /// `value` in `count` decimal digits, zero-padded (it has at most that many).
+    private static func digits(_ value: UInt64, count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            var rest = value
+            for k in stride(from: count - 1, through: 0, by: -1) {
+                buffer[k] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+            }
+            return count
+        }
+    }
+
+    /// The number the decimal digits `bytes` spell; `nil` when one is not a digit or it
+    /// passes `UInt64.max`.
+    private static func number(_ bytes: ArraySlice<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in bytes {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
     }
 }

@@ -58,52 +58,16 @@ uint32_t healthlog_crc32c_table(uint32_t seed, const void *bytes, size_t count) 
    is shifted over the run's length of zero bytes (a linear map, applied a byte at a time
    from a table) and the next run's CRC added. */
 enum { LONG_RUN = 8192, SHORT_RUN = 256 };
-static uint32_t shift_long[4][256];
-static uint32_t shift_short[4][256];
-static pthread_once_t shift_once = PTHREAD_ONCE_INIT;
+/* The shift tables, computed ahead (building them took about 63,000 instructions of every
+   process that checked a long input). */
+#include "crc32c_shifts.h"
 
-/* A 32x32 matrix over GF(2) (a word a column) times a vector. */
-static uint32_t gf2_times(const uint32_t *matrix, uint32_t vector) {
-    uint32_t sum = 0;
-    for (; vector; vector &= vector - 1) sum ^= matrix[__builtin_ctz(vector)];
-    return sum;
-}
-
-/* The operator squared: shifting over twice as many zero bits. */
-static void square(uint32_t op[32]) {
-    uint32_t squared[32];
-    for (int n = 0; n < 32; n++) squared[n] = gf2_times(op, op[n]);
-    memcpy(op, squared, sizeof squared);
-}
-
-/* The tables that apply `op` to each byte of a CRC; linear, so each entry is an earlier
-   one plus one column. */
-static void fill_shift(uint32_t shift[4][256], const uint32_t op[32]) {
-    for (int k = 0; k < 4; k++) {
-        shift[k][0] = 0;
-        for (uint32_t n = 1; n < 256; n++) shift[k][n] = shift[k][n & (n - 1)] ^ op[8 * k + __builtin_ctz(n)];
-    }
-}
-
-/* The operator for one zero bit, squared up to each run's length (about 75,000
-   instructions, once a process). */
-static void build_shifts(void) {
-    uint32_t op[32];
-    op[0] = 0x82F63B78u;
-    for (int n = 1; n < 32; n++) op[n] = 1u << (n - 1);
-    size_t bits = 1;
-    for (; bits < SHORT_RUN * 8; bits <<= 1) square(op);
-    fill_shift(shift_short, op);
-    for (; bits < LONG_RUN * 8; bits <<= 1) square(op);
-    fill_shift(shift_long, op);
-}
-
-static uint32_t apply_shift(uint32_t shift[4][256], uint32_t crc) {
+static uint32_t apply_shift(const uint32_t shift[4][256], uint32_t crc) {
     return shift[0][crc & 0xFF] ^ shift[1][(crc >> 8) & 0xFF] ^ shift[2][(crc >> 16) & 0xFF] ^ shift[3][crc >> 24];
 }
 
 /* The CRC `crc` continued over three runs of `run` bytes from `*at`, which moves past them. */
-__attribute__((target("sse4.2"))) static uint64_t three_runs(uint64_t crc, const unsigned char **at, size_t run, uint32_t shift[4][256]) {
+__attribute__((target("sse4.2"))) static uint64_t three_runs(uint64_t crc, const unsigned char **at, size_t run, const uint32_t shift[4][256]) {
     const unsigned char *p = *at;
     uint64_t second = 0, third = 0;
     for (const unsigned char *end = p + run; p < end; p += 8) {
@@ -121,7 +85,6 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_instruction(uint32_t se
     const unsigned char *p = bytes;
     uint64_t crc = ~seed;
     if (count >= 3 * SHORT_RUN) {
-        pthread_once(&shift_once, build_shifts);
         for (; count >= 3 * LONG_RUN; count -= 3 * LONG_RUN) crc = three_runs(crc, &p, LONG_RUN, shift_long);
         for (; count >= 3 * SHORT_RUN; count -= 3 * SHORT_RUN) crc = three_runs(crc, &p, SHORT_RUN, shift_short);
     }

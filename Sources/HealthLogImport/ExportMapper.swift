@@ -537,7 +537,7 @@ struct ExportMapper {
             // A characteristic's identity is its value, not the export that carried it, so a
             // later export adds it again only when it changed: hash without the dates.
             var identity = draft
-            identity.start = (exportDate.iso, Timestamp(microseconds: 0))
+            identity.start = ExportInstant(iso: exportDate.iso, instant: Timestamp(microseconds: 0))
             identity.end = identity.start
             let uuid = identity.contentUUID(workspace)
             let state = workspace.usedUUIDs?.state(of: uuid) ?? .unknown

@@ -62,7 +62,7 @@ enum ECGReader {
             let instant = Timestamp(
                 microseconds: t.microseconds + Int64((Double(count) / rate * 1000).rounded()) * 1000, offsetMinutes: t.offsetMinutes, isZulu: t.isZulu,
                 fractionDigits: 3)
-            end = (instant.description, instant)
+            end = ExportInstant(iso: instant.description, instant: instant)
         }
         var draft = SampleDraft(type: ElectrocardiogramSample.type.identifier, start: recorded, end: end)
         if let classification = value("Classification"), !classification.isEmpty { draft.value = JSONText.string(classification) }

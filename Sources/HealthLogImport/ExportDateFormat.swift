@@ -5,43 +5,30 @@ import HealthLog
 enum ExportDateFormat {
     /// Parses `2024-03-01 08:00:00 +0100` (the usual format) or `20151107171924+0100`
     /// (iOS 8 exports) into the ISO 8601 text `2024-03-01T08:00:00+01:00` and its instant.
-    static func instant(_ text: String) -> (iso: String, instant: Timestamp)? {
+    static func instant(_ text: String) -> ExportInstant? {
         instant(text, days: nil)
     }
 
     /// ``instant(_:)``, the usual format's instant computed from its fields and the day
     /// `days` remembers (or finds and remembers) for its date instead of parsed in full:
-    /// the same instant, for the same texts, as ``Timestamp/init(iso8601:)`` gives.
-    static func instant(_ text: String, days: ExportDays?) -> (iso: String, instant: Timestamp)? {
-        var text = text
-        return text.withUTF8 { b -> (iso: String, instant: Timestamp)? in
-            // Both forms make 25 bytes of ISO text: `YYYY-MM-DDTHH:MM:SS±HH:MM`.
-            let isoText: String
+    /// the same instant, for the same texts, as ``Timestamp/init(iso8601:)`` gives. The
+    /// usual format keeps its text, the ISO text made from it when asked for
+    /// (``ExportInstant``).
+    static func instant(_ text: String, days: ExportDays?) -> ExportInstant? {
+        var bytes = text
+        return bytes.withUTF8 { b -> ExportInstant? in
             if b.count == 25, b[10] == 0x20, b[19] == 0x20 {
-                isoText = String(unsafeUninitializedCapacity: 25) { iso in
-                    for i in 0..<10 { iso[i] = b[i] }
-                    iso[10] = 0x54
-                    for i in 11..<19 { iso[i] = b[i] }
-                    iso[19] = b[20]
-                    iso[20] = b[21]
-                    iso[21] = b[22]
-                    iso[22] = 0x3A
-                    iso[23] = b[23]
-                    iso[24] = b[24]
-                    return 25
-                }
-            } else if b.count == 19, b[14] == 0x2B || b[14] == 0x2D, b[0..<14].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                let layout: [Int] = [0, 1, 2, 3, -0x2D, 4, 5, -0x2D, 6, 7, -0x54, 8, 9, -0x3A, 10, 11, -0x3A, 12, 13, 14, 15, 16, -0x3A, 17, 18]
-                isoText = String(unsafeUninitializedCapacity: 25) { iso in
-                    for (i, from) in layout.enumerated() { iso[i] = from >= 0 ? b[from] : UInt8(-from) }
-                    return 25
-                }
-            } else {
-                return nil
+                if let days, let instant = fieldsInstant(b, days: days) { return ExportInstant(exportText: text, instant: instant) }
+                return Timestamp(iso8601: ExportInstant.iso(ofExportText: text)).map { ExportInstant(exportText: text, instant: $0) }
             }
-            if b.count == 25, let days, let instant = fieldsInstant(b, days: days) { return (isoText, instant) }
-            guard let instant = Timestamp(iso8601: isoText) else { return nil }
-            return (isoText, instant)
+            // iOS 8 exports: 25 bytes of ISO text, `YYYY-MM-DDTHH:MM:SS±HH:MM`, made at once.
+            guard b.count == 19, b[14] == 0x2B || b[14] == 0x2D, b[0..<14].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let layout: [Int] = [0, 1, 2, 3, -0x2D, 4, 5, -0x2D, 6, 7, -0x54, 8, 9, -0x3A, 10, 11, -0x3A, 12, 13, 14, 15, 16, -0x3A, 17, 18]
+            let isoText = String(unsafeUninitializedCapacity: 25) { iso in
+                for (i, from) in layout.enumerated() { iso[i] = from >= 0 ? b[from] : UInt8(-from) }
+                return 25
+            }
+            return Timestamp(iso8601: isoText).map { ExportInstant(iso: isoText, instant: $0) }
         }
     }
 
@@ -67,7 +54,7 @@ enum ExportDateFormat {
 
     /// Parses a plain date (`2016-11-15`, or `19881029` in iOS 8 exports) as its midnight
     /// UTC, as the command line reads a date.
-    static func day(_ text: String) -> (iso: String, instant: Timestamp)? {
+    static func day(_ text: String) -> ExportInstant? {
         let b = Array(text.utf8)
         let dashed: String
         if b.count == 10 {
@@ -79,6 +66,6 @@ enum ExportDateFormat {
         }
         let isoText = dashed + "T00:00:00Z"
         guard let instant = Timestamp(iso8601: isoText) else { return nil }
-        return (isoText, instant)
+        return ExportInstant(iso: isoText, instant: instant)
     }
 }

@@ -204,6 +204,15 @@ struct ExportMapper {
             return nil
         }
         var draft = SampleDraft(type: type, start: start, end: end)
+        addCommonFields(of: element, to: &draft, skip)
+        return draft
+    }
+
+    /// Adds to `draft` the source fields and metadata every sample element has. Apart from
+    /// ``draft(_:type:_:)`` so that it returns the draft it made without copying it (built
+    /// there, the draft was copied into the optional it returns and then destroyed: each of
+    /// its fields retained and released once more per record).
+    private func addCommonFields(of element: ExportElement, to draft: inout SampleDraft, _ skip: (ExportElement, String) -> Void) {
         draft.source = element["sourceName"] ?? element["source"]
         draft.sourceVersion = element["sourceVersion"]
         if let device = element["device"] {
@@ -241,7 +250,6 @@ struct ExportMapper {
             array.withUnsafeBufferPointer { JSONBytes.appendString(bytes: $0, to: &literal) }
             draft.addMetadata(SampleDraft.keyPrefix + name, json: String(decoding: literal, as: UTF8.self))
         }
-        return draft
     }
 
     /// Whether a sample element's own fields consume the attribute `name`; others go to
@@ -529,7 +537,7 @@ struct ExportMapper {
             // A characteristic's identity is its value, not the export that carried it, so a
             // later export adds it again only when it changed: hash without the dates.
             var identity = draft
-            identity.start = (exportDate.iso, Timestamp(microseconds: 0))
+            identity.start = ExportInstant(iso: exportDate.iso, instant: Timestamp(microseconds: 0))
             identity.end = identity.start
             let uuid = identity.contentUUID(workspace)
             let state = workspace.usedUUIDs?.state(of: uuid) ?? .unknown

@@ -40,7 +40,7 @@ enum GPXReader {
         var text = ""
         func finishPoint() throws {
             guard let p = point else { return }
-            let time = p.fields["time"].flatMap { text in Timestamp(iso8601: text).map { (iso: text, instant: $0) } }
+            let time = p.fields["time"].flatMap { text in Timestamp(iso8601: text).map { ExportInstant(iso: text, instant: $0) } }
             if points.count == partLimit, time != nil, RoutePoints.coordinates(latitude: p.lat, longitude: p.lon) != nil {
                 try part(points)
                 points.startNextPart()

@@ -26,8 +26,10 @@ final class GatheredAppend: @unchecked Sendable {
     /// Nothing gathered yet.
     init() {}
 
-    /// The bytes of the lines gathered.
-    var byteCount: Int { lines.byteCount }
+    /// The bytes of the lines gathered: ``lines``' count, kept here (each line adds its
+    /// bytes to it), since reading it from ``lines`` copied them, every buffer retained and
+    /// released, for every event.
+    private(set) var byteCount = 0
 
     /// Adds one add's line (newline included) with what the mapping prepared of it, if
     /// anything; `checkedUnused` when the store's UUID index showed its `uuid` unused.
@@ -35,6 +37,7 @@ final class GatheredAppend: @unchecked Sendable {
         uuids.append(uuid)
         if !checkedUnused { checked = false }
         lines.add(line, prepared: prepared)
+        byteCount += line.count
         events += 1
     }
 
@@ -43,6 +46,7 @@ final class GatheredAppend: @unchecked Sendable {
         checked = false
         untracked = true
         line.withUnsafeBytes { lines.add($0, prepared: nil) }
+        byteCount += line.count
         events += 1
     }
 
@@ -54,12 +58,13 @@ final class GatheredAppend: @unchecked Sendable {
 
     /// Whether the append is due: `eventsPerAppend` events, or `maxBytes` of lines.
     func isFull(eventsPerAppend: Int, maxBytes: Int) -> Bool {
-        events >= eventsPerAppend || lines.byteCount >= maxBytes
+        events >= eventsPerAppend || byteCount >= maxBytes
     }
 
     /// Empties it for the next append, keeping the memory.
     func removeAll() {
         lines.removeAll()
+        byteCount = 0
         events = 0
         present = (0, 0)
         uuids.removeAll(keepingCapacity: true)

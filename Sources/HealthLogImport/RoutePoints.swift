@@ -33,7 +33,7 @@ struct RoutePoints: Sendable {
             json.append(0x2C)
         }
         json += Array(#"{"time":"#.utf8)
-        JSONBytes.appendString(time.iso, to: &json)
+        time.appendISO(to: &json)
         json += Array(#","lat":"#.utf8) + Array(lat.utf8) + Array(#","lon":"#.utf8) + Array(lon.utf8)
         for (key, text) in [("alt", altitude), ("speed", speed), ("course", course), ("hAcc", horizontalAccuracy), ("vAcc", verticalAccuracy)] {
             guard let number = text.flatMap(ExportMapper.number) else { continue }

@@ -5,7 +5,7 @@ import HealthLog
 /// import appends.
 struct SampleDraft {
     /// A date field: the ISO 8601 text (offset kept) and its instant.
-    typealias Instant = (iso: String, instant: Timestamp)
+    typealias Instant = ExportInstant
 
     /// The metadata key that marks a sample as imported; its value is the export's date.
     static let markerKey = "HealthLogImport"
@@ -204,7 +204,7 @@ struct SampleDraft {
             if canonical {
                 JSONBytes.appendInteger(d.instant.microseconds, to: &out)
             } else {
-                JSONBytes.appendString(d.iso, to: &out)
+                d.appendISO(to: &out)
             }
         }
         raw("{")

@@ -35,6 +35,9 @@ enum SpillAppendFeed {
         let spill: EventSpill
         /// The correlation members' types, by UUID.
         let memberTypes: [SampleUUID: String]
+        /// The keys of ``memberTypes``: a record's UUID is looked for here first, without
+        /// the dictionary's SipHash, since nearly every record is not a member.
+        let members: UUIDTable
         /// The events an append holds, at least.
         let eventsPerAppend: Int
         /// The bytes of lines that make an append due, whatever its events.
@@ -48,6 +51,9 @@ enum SpillAppendFeed {
         init(_ spill: EventSpill, memberTypes: [SampleUUID: String], eventsPerAppend: Int, maxBytes: Int) {
             self.spill = spill
             self.memberTypes = memberTypes
+            var members = UUIDTable(capacity: memberTypes.count)
+            for uuid in memberTypes.keys { members.insert(uuid) }
+            self.members = members
             self.eventsPerAppend = max(1, eventsPerAppend)
             self.maxBytes = maxBytes
         }
@@ -103,7 +109,7 @@ enum SpillAppendFeed {
         do {
             try reading.spill.forEach(progress: { done = $0 }) { record in
                 if !reading.memberTypes.isEmpty, record.flags.contains(.fromDocument), !record.flags.contains(.correlationMember),
-                    let type = reading.memberTypes[record.uuid], seenMembers.insert(record.uuid).inserted
+                    reading.members.contains(record.uuid), let type = reading.memberTypes[record.uuid], seenMembers.insert(record.uuid).inserted
                 {
                     outcome.membersAlsoTopLevel[type, default: 0] += 1
                 }

@@ -75,6 +75,7 @@ struct ImportReadingTests {
             made.append((gathered.events, gathered.byteCount, gathered.uuids, gathered.present.live))
         } progress: { progress.append($0) }
         #expect(made.map(\.events) == Self.expectedAppends(records, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes))
+        #expect(made.map(\.lines).reduce(0, +) == records.map(\.lineBytes).reduce(0, +))
         let adds = (0..<1_500).filter { $0 % 11 != 5 }
         #expect(made.flatMap(\.uuids) == adds.map { SampleUUID(high: 1, low: UInt64($0 % 1_400)) })
         #expect(made.map(\.live).reduce(0, +) == 1_500 - adds.count)

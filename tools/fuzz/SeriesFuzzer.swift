@@ -44,13 +44,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         check(decoded.count == points.count, "GPX: \(points.count) points kept, \(decoded.count) decode")
         check(decoded.allSatisfy { abs($0.latitude) <= 90 && abs($0.longitude) <= 180 }, "GPX: a point out of range")
         check(counts["trkpt", default: 0] >= points.count + points.leftOut, "GPX: more points than trkpt elements")
-        var draft = SampleDraft(type: WorkoutRouteSample.type.identifier, start: ("2024-03-01T00:00:00Z", Timestamp(microseconds: 0)), end: ("2024-03-01T00:00:00Z", Timestamp(microseconds: 0)))
+        let day = ExportInstant(iso: "2024-03-01T00:00:00Z", instant: Timestamp(microseconds: 0))
+        var draft = SampleDraft(type: WorkoutRouteSample.type.identifier, start: day, end: day)
         draft.locations = array
-        let line = draft.render(uuid: draft.contentUUID, marker: "true")
+        let line = draft.render(uuid: draft.contentUUID(LineWorkspace()), marker: Array("true".utf8))
         check((try? line.withUnsafeBytes { try HealthStore.validate(line: $0) }) != nil, "GPX: the route line does not validate")
     }
     if let ecg = try? ECGReader.draft(MemorySource(bytes)) {
-        let line = ecg.draft.render(uuid: ecg.draft.contentUUID, marker: "true")
+        let line = ecg.draft.render(uuid: ecg.draft.contentUUID(LineWorkspace()), marker: Array("true".utf8))
         let event = try? line.withUnsafeBytes { try EventLineParser.parse($0) }
         check(event != nil, "ECG: the line does not parse: \(String(decoding: line.prefix(300), as: UTF8.self))")
         if let range = event?.voltages {

@@ -32,11 +32,12 @@ enum AES256GCM {
     static let subkeyContext = Array("healthlog aes-256-gcm unit key v1".utf8)
 
     /// The process's choice between the two implementations (``Implementation``): OpenSSL
-    /// once it has sealed or opened 2 MiB. Starting OpenSSL costs a process about 0.5 ms in
-    /// a virtual machine (its first calls fault in some 27 pages of its code and data, and
-    /// its CPU probes trap to the hypervisor), and its bulk saves about 0.3 ns a byte over
-    /// libsodium's, so it pays from about 1.7 MB on.
-    static let bulk = BulkSwitch(threshold: 2 << 20, isAvailable: { OpenSSLGCM.functions != nil })
+    /// once it has sealed or opened 256 KiB. Starting OpenSSL costs a process about 0.1 ms
+    /// on an idle virtual machine (its first calls fault in some 27 pages of its code and
+    /// data, and its CPU probes trap to the hypervisor; several times that on a loaded
+    /// one), and its bulk saves about 0.4 ns a byte over libsodium's, so it pays from about
+    /// 250 KB on.
+    static let bulk = BulkSwitch(threshold: 256 << 10, isAvailable: { OpenSSLGCM.functions != nil })
 
     /// Whether this CPU has AES and carry-less multiply instructions (x86-64 AES-NI and
     /// PCLMULQDQ), so libsodium's AES-256-GCM runs here and outruns XChaCha20-Poly1305.

@@ -58,8 +58,8 @@ uint32_t healthlog_crc32c_table(uint32_t seed, const void *bytes, size_t count) 
    is shifted over the run's length of zero bytes (a linear map, applied a byte at a time
    from a table) and the next run's CRC added. */
 enum { LONG_RUN = 8192, SHORT_RUN = 256 };
-/* The shift tables, computed ahead (building them took about 63,000 instructions of every
-   process that checked a long input). */
+/* The shift tables, computed ahead by tools/crc32c-shifts: built at run time they would cost
+   about 63,000 instructions of every process that checks a long input. */
 #include "crc32c_shifts.h"
 
 static uint32_t apply_shift(const uint32_t shift[4][256], uint32_t crc) {

@@ -26,17 +26,11 @@ package enum ScratchFiles {
     ///
     /// - Throws: ``HealthLogError/Code/io`` naming the last directory tried when none does.
     static func makeDirectory(name: String, infix: String, in directories: [String] = directories) throws -> ScratchDirectory {
-        var last: (any Error)?
-        for base in directories {
+        try firstTaking("a scratch directory", in: directories) { base in
             let target = base + "/" + name
             _ = try? ScratchDirectory.removeLeftovers(beside: target, infix: infix)
-            do {
-                return try ScratchDirectory.make(beside: target, infix: infix)
-            } catch {
-                last = error
-            }
+            return try ScratchDirectory.make(beside: target, infix: infix)
         }
-        throw last ?? HealthLogError(.io, "cannot create a scratch directory: no directory to make it in")
     }
 
     /// Creates a file (mode 0600, `mkstemp(3)`) named `prefix` and six random characters in
@@ -55,14 +49,19 @@ package enum ScratchFiles {
         }
     }
 
-    /// The first non-`nil` result of `make` over `directories` (`nil` with `errno` set
-    /// when it fails in that directory).
-    private static func firstTaking<T>(_ what: String, in directories: [String], _ make: (String) -> T?) throws -> T {
-        var last = (directory: "/tmp", errno: Int32(0))
+    /// The first result of `make` over `directories`: it returns `nil` with `errno` set, or
+    /// throws, when it fails in that directory; the last failure is thrown.
+    private static func firstTaking<T>(_ what: String, in directories: [String], _ make: (String) throws -> T?) throws -> T {
+        var last: (any Error)?
         for directory in directories {
-            if let made = make(directory) { return made }
-            last = (directory, errno)
+            do {
+                if let made = try make(directory) { return made }
+                let err = errno
+                last = HealthLogError(.io, "cannot create \(what) in \(directory): \(describeErrno(err))", errno: err)
+            } catch {
+                last = error
+            }
         }
-        throw HealthLogError(.io, "cannot create \(what) in \(last.directory): \(describeErrno(last.errno))", errno: last.errno)
+        throw last ?? HealthLogError(.io, "cannot create \(what): no directory to make it in")
     }
 }

@@ -108,7 +108,7 @@ final class StubSpill {
         }
         guard let file = scratch else { throw HealthLogError(.io, "stub \(ordinal) was never written out") }
         if let sealing { return try sealedStub(ordinal, file, sealing) }
-        SegmentFile.resize(&opened, to: Self.recordLength)
+        opened.resize(forOverwrite: Self.recordLength)
         guard try file.read(into: &opened, at: ordinal * Self.recordLength) == Self.recordLength else {
             throw HealthLogError(.io, "\(file.path): stub \(ordinal) ends early")
         }
@@ -159,7 +159,7 @@ final class StubSpill {
         let records = out.count / Self.recordLength
         let pages = (records + Self.pageRecords - 1) / Self.pageRecords
         // The sealed pages fill it end to end.
-        SegmentFile.resize(&sealed, to: out.count + pages * ScratchCipher.overhead)
+        sealed.resize(forOverwrite: out.count + pages * ScratchCipher.overhead)
         sealed.withUnsafeMutableBytes { target in
             out.withUnsafeBytes { plain in
                 for page in 0..<pages {
@@ -182,8 +182,8 @@ final class StubSpill {
         let first = flushStart + page * Self.pageRecords
         let count = min(Self.pageRecords, flushStart + bufferRecords - first)
         let at = flushStart / bufferRecords * sealedFlushLength + page * (Self.pageRecords * Self.recordLength + ScratchCipher.overhead)
-        SegmentFile.resize(&sealed, to: count * Self.recordLength + ScratchCipher.overhead)
-        SegmentFile.resize(&opened, to: count * Self.recordLength)
+        sealed.resize(forOverwrite: count * Self.recordLength + ScratchCipher.overhead)
+        opened.resize(forOverwrite: count * Self.recordLength)
         let isOpen = try file.read(into: &sealed, at: at) == sealed.count && sealed.withUnsafeBytes { sealed in
             opened.withUnsafeMutableBytes { sealing.open(sealed, .stubs, place: (UInt64(first), UInt64(count), 0), into: $0) }
         }

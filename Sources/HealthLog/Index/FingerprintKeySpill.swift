@@ -51,8 +51,8 @@ final class FingerprintKeySpill {
         let stretch = stretches.count
         stretches.append((length, keys.count))
         // Both filled before they are read: the pages fill `out` end to end.
-        SegmentFile.resize(&out, to: (keys.count + Self.pageKeys - 1) / Self.pageKeys * storedLength(0) + keys.count * 8)
-        SegmentFile.resize(&plain, to: Self.pageKeys * 8)
+        out.resize(forOverwrite: (keys.count + Self.pageKeys - 1) / Self.pageKeys * storedLength(0) + keys.count * 8)
+        plain.resize(forOverwrite: Self.pageKeys * 8)
         var at = 0
         out.withUnsafeMutableBytes { out in
             plain.withUnsafeMutableBytes { plain in
@@ -161,7 +161,7 @@ final class FingerprintKeySpill {
             let endsEarly = HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's key spill ends early")
             if keys.count != count { keys = [UInt64](repeating: 0, count: count) }
             if let sealing = spill.sealing {
-                SegmentFile.resize(&stored, to: spill.storedLength(count))
+                stored.resize(forOverwrite: spill.storedLength(count))
                 guard try file.read(into: &stored, at: start) == stored.count else { throw endsEarly }
                 let (kind, place) = (spill.kind, (UInt64(stretch), UInt64(page), UInt64(count)))
                 let opened = stored.withUnsafeBytes { sealed in keys.withUnsafeMutableBytes { sealing.open(sealed, kind, place: place, into: $0) } }

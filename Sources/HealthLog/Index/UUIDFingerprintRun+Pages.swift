@@ -106,7 +106,7 @@ extension UUIDFingerprintRun {
             let slot = page % slotCount
             held.pages[slot] = -1
             let length = min(UUIDFingerprintRun.pageBytes, bodyBytes - page * UUIDFingerprintRun.pageBytes)
-            SegmentFile.resize(&held.stored, to: length + StoreCipher.overhead)
+            held.stored.resize(forOverwrite: length + StoreCipher.overhead)
             let opened =
                 (try? fd.read(into: &held.stored, at: Self.offset(ofPage: page))) == held.stored.count
                 && held.stored.withUnsafeBytes { unit in

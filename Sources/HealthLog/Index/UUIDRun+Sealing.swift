@@ -65,7 +65,7 @@ extension UUIDRun {
         let pageLength = sealedPageEntries * entryLength
         let pages = (plain.count + pageLength - 1) / pageLength
         // The sealed pages fill it end to end.
-        SegmentFile.resize(&out, to: plain.count + pages * ScratchCipher.overhead)
+        out.resize(forOverwrite: plain.count + pages * ScratchCipher.overhead)
         out.withUnsafeMutableBytes { target in
             for page in 0..<pages {
                 let start = page * pageLength
@@ -139,14 +139,14 @@ extension UUIDRun {
     ///   not open; as ``FileDescriptor/read(into:at:)``.
     func readEntries(_ range: Range<Int>, from fd: FileDescriptor, into out: inout [UInt8]) throws -> Bool {
         let length = range.count * Self.entryLength
-        SegmentFile.resize(&out, to: length)
+        out.resize(forOverwrite: length)
         guard let sealing else { return try fd.read(into: &out, at: entryOffset(range.lowerBound)) == length }
         let at = entryOffset(range.lowerBound)
         var stored: [UInt8] = []
         let isPage = range.count <= Self.sealedPageEntries
         if isPage { swap(&stored, &self.stored) }
         defer { if isPage { swap(&stored, &self.stored) } }
-        SegmentFile.resize(&stored, to: Self.storedEntriesLength(count: range.count, sealed: true))
+        stored.resize(forOverwrite: Self.storedEntriesLength(count: range.count, sealed: true))
         guard try fd.read(into: &stored, at: at) == stored.count else { return false }
         sealedBytesOpened += stored.count
         let firstPage = range.lowerBound / Self.sealedPageEntries

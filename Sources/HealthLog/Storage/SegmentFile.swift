@@ -63,7 +63,7 @@ struct SegmentFile {
     /// Reads bytes into `buffer` (resized to `count`) at `offset`; throws if the file is
     /// shorter, or vanished after the snapshot opened.
     func read(into buffer: inout [UInt8], at offset: Int, count: Int) throws {
-        if buffer.count != count { Self.resize(&buffer, to: count) }
+        if buffer.count != count { buffer.resize(forOverwrite: count) }
         guard offset + count <= size else { throw HealthLogError(.corrupt, "\(location(offset)): file ends inside a frame") }
         guard let fd = try descriptors.descriptor(for: name, expected: status) else {
             throw HealthLogError(.corrupt, "\(location(offset)): the segment was removed after this reader opened the log")
@@ -82,15 +82,6 @@ struct SegmentFile {
         guard offset >= 0, offset + count <= size, (try? read(into: &buffer, at: offset, count: count)) != nil else { return false }
         return ByteReaderValue.u32(buffer, 0) == FormatConstants.batchHeaderMagic && ByteReaderValue.u32(buffer, 4) == UInt32(payload.count)
             && buffer.withUnsafeBytes { frame in payload.isEmpty || memcmp(frame.baseAddress! + 8, payload.baseAddress!, payload.count) == 0 }
-    }
-
-    /// Makes `buffer` `count` bytes long for a read to overwrite, zeroing no more than it
-    /// must: shortened in place, lengthened within its capacity by the missing bytes only,
-    /// else replaced by an uninitialized buffer (frames of one reader differ by a few
-    /// percent in size, so this zeroes a sliver where filling the whole frame with zeros
-    /// touched every byte twice).
-    static func resize(_ buffer: inout [UInt8], to count: Int) {
-        buffer.resize(forOverwrite: count)
     }
 
     /// The location string used in messages: `segments/NAME at byte N`.

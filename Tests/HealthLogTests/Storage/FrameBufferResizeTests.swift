@@ -11,16 +11,16 @@ struct FrameBufferResizeTests {
     func sizesAndReads() throws {
         var buffer = [UInt8](repeating: 7, count: 100)
         let capacity = buffer.capacity
-        SegmentFile.resize(&buffer, to: 40)
+        buffer.resize(forOverwrite: 40)
         #expect(buffer.count == 40)
         #expect(buffer.capacity == capacity, "shortened in place")
         #expect(buffer.allSatisfy { $0 == 7 })
-        SegmentFile.resize(&buffer, to: 90)
+        buffer.resize(forOverwrite: 90)
         #expect(buffer.count == 90)
         #expect(buffer.capacity == capacity, "lengthened within its capacity")
-        SegmentFile.resize(&buffer, to: 5000)
+        buffer.resize(forOverwrite: 5000)
         #expect(buffer.count == 5000)
-        SegmentFile.resize(&buffer, to: 0)
+        buffer.resize(forOverwrite: 0)
         #expect(buffer.isEmpty)
 
         // Batches of different sizes read one after the other through one buffer.

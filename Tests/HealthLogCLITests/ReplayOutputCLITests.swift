@@ -28,7 +28,7 @@ struct ReplayOutputCLITests {
             var expected: [UInt8] = []
             _ = try store.replay(request) { expected += $0 }
             #expect(expected.count > 1_000_000)
-            let result = try HealthLogBinary.run(["--store", path, "replay", "--from", "0"] + arguments)
+            let result = try ChildProcess.runThroughPipe(HealthLogBinary.program.process(["--store", path, "replay", "--from", "0"] + arguments))
             #expect(result.status == 0)
             #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")
         }
@@ -51,7 +51,7 @@ struct ReplayOutputCLITests {
             var expected: [UInt8] = []
             let outcome = try store.replay(request) { expected += $0 }
             #expect(outcome.delivered > 1024)
-            let result = try HealthLogBinary.run(["--store", path, "replay", "--from", "0"] + arguments)
+            let result = try ChildProcess.runThroughPipe(HealthLogBinary.program.process(["--store", path, "replay", "--from", "0"] + arguments))
             #expect(result.status == 0)
             #expect(Array(result.stdout.utf8) == expected, "replay \(arguments)")
         }
@@ -69,7 +69,7 @@ struct ReplayOutputCLITests {
         #expect(process.terminationStatus == 0)
         #expect(before == 1 << 16)
         #expect(fcntl(output.fileHandleForReading.fileDescriptor, Self.getPipeSize) == 1 << 20)
-        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("healthlog "))
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("healthlog "))
     }
 
     /// `F_GETPIPE_SZ` (`F_LINUX_SPECIFIC_BASE` + 8), which Glibc's module does not export.

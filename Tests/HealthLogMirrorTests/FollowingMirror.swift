@@ -42,8 +42,15 @@ final class FollowingMirror {
     /// whether a signal ended it.
     func stop(with signal: Int32) -> (status: Int32, wasSignalled: Bool) {
         kill(process.processIdentifier, signal)
-        while waitForLine(containing: "\n") != nil {}
         process.waitUntilExit()
+        // What is left in the pipe is read without waiting for its end: a child another test
+        // spawned in the same moment may hold a copy of its writing end.
+        _ = fcntl(errors.fileDescriptor, F_SETFL, O_NONBLOCK)
+        while let chunk = try? errors.read(upToCount: 1 << 16), !chunk.isEmpty { pending += chunk }
+        while let newline = pending.firstIndex(of: 10) {
+            lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+            pending.removeSubrange(...newline)
+        }
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 }

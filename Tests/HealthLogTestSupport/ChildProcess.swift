@@ -21,23 +21,64 @@ public enum ChildProcess {
     public static func run(_ process: Process, stdin: String = "") throws -> BuiltProgram.Result {
         // Standard input comes from a file, not a pipe: a command that exits before reading
         // it (a usage error, say) must not kill the test process with SIGPIPE.
-        let inputPath = NSTemporaryDirectory() + "healthlog-stdin-" + UUID().uuidString
+        let inputPath = scratchPath("stdin")
         try Data(stdin.utf8).write(to: URL(fileURLWithPath: inputPath))
         defer { try? FileManager.default.removeItem(atPath: inputPath) }
         guard let input = FileHandle(forReadingAtPath: inputPath) else { throw CocoaError(.fileReadUnknown) }
         defer { try? input.close() }
-        let output = Pipe()
-        let errors = Pipe()
         process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        // Output goes to files, not pipes: Foundation's `Process` closes a child's other
+        // descriptors as they were a moment before it spawns, so a pipe another thread opens
+        // in that moment can be inherited by that child, and reading the pipe to its end
+        // would wait for a process that has nothing to do with this one. The exit, from
+        // `waitpid(2)`, is the end.
+        let output = try CollectedOutput(), errors = try CollectedOutput()
+        process.standardOutput = output.handle
+        process.standardError = errors.handle
         try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return BuiltProgram.Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self), wasSignalled: process.terminationReason == .uncaughtSignal)
+            status: process.terminationStatus, stdout: output.text(), stderr: errors.text(),
+            wasSignalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Runs `process` (configured, not yet started) to the end with empty standard input and
+    /// its standard output a pipe, read as it is written; returns what it printed and how
+    /// it ended. The pipe is read until its end or, should another child have inherited its
+    /// writing end (see ``run(_:stdin:)``), until this one has exited and nothing is left.
+    public static func runThroughPipe(_ process: Process) throws -> BuiltProgram.Result {
+        let output = Pipe(), errors = try CollectedOutput()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors.handle
+        try process.run()
+        let reading = output.fileHandleForReading.fileDescriptor
+        var collected: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var ready = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 100)
+            if polled < 0, errno == EINTR { continue }
+            if polled > 0 {
+                let count = read(reading, &buffer, buffer.count)
+                if count > 0 {
+                    collected += buffer[0..<count]
+                    continue
+                }
+                if count < 0, errno == EINTR { continue }
+                break
+            }
+            if !process.isRunning { break }
+        }
+        process.waitUntilExit()
+        return BuiltProgram.Result(
+            status: process.terminationStatus, stdout: String(decoding: collected, as: UTF8.self), stderr: errors.text(),
+            wasSignalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// A new path under the temporary directory for a child's `stream`.
+    static func scratchPath(_ stream: String) -> String {
+        NSTemporaryDirectory() + "healthlog-\(stream)-" + UUID().uuidString
     }
 
     /// Starts `process` (configured, not yet started) with its output discarded, sends it
@@ -51,6 +92,30 @@ public enum ChildProcess {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+}
+
+/// A file a child process writes one of its standard streams to, in place of a pipe (see
+/// ``ChildProcess/run(_:stdin:)`` for why), removed with this value.
+final class CollectedOutput {
+    let path = ChildProcess.scratchPath("output")
+    let handle: FileHandle
+
+    init() throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        self.handle = handle
+    }
+
+    /// What the child wrote, as text.
+    func text() -> String {
+        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+
+    deinit {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: path)
     }
 }
 

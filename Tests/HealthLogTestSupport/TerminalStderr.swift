@@ -7,7 +7,7 @@ public import Foundation
 
 /// Runs a child process whose standard error is a pseudo-terminal (`posix_openpt(3)`), so a
 /// command behaves as it does for a person at a terminal (progress lines), while its
-/// standard output stays a pipe.
+/// standard output goes to a file.
 public enum TerminalStderr {
     /// A failure to set the pseudo-terminal up.
     public struct SetupError: Error, CustomStringConvertible {
@@ -48,9 +48,9 @@ public enum TerminalStderr {
         defer { close(master) }
         let terminal = open(name, O_RDWR | O_NOCTTY)
         guard terminal >= 0 else { throw SetupError(description: "cannot open \(name): \(String(cString: strerror(errno)))") }
-        let output = Pipe()
+        let output = try CollectedOutput()
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
+        process.standardOutput = output.handle
         process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
         do {
             try process.run()
@@ -78,10 +78,9 @@ public enum TerminalStderr {
             }
             if !process.isRunning { break }
         }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return BuiltProgram.Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: collected, as: UTF8.self),
+            status: process.terminationStatus, stdout: output.text(), stderr: String(decoding: collected, as: UTF8.self),
             wasSignalled: process.terminationReason == .uncaughtSignal)
     }
 }

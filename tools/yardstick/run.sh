@@ -7,7 +7,8 @@
 #              rare-type queries, for every peer, so their medians hold still),
 #              WORK (/tmp/healthlog-bench/EVENTS; generated data is cached there),
 #              ENCRYPTED (1: every healthlog job again on an encrypted store, opened
-#              with a key file; 0 to skip),
+#              with a key file; 0 to skip), PAIR_ROUNDS (5: the two healthlog peers'
+#              read jobs alternate in this many rounds, see pair_times),
 #              HEALTHLOG_BUILD (how the binary was built, for the table's header).
 # Needs: python3, sqlite3, hyperfine, lz4, jq; duckdb (pip) for the DuckDB rows.
 # Results: a Markdown table (with the machine and load) on stdout, $WORK/results.tsv, hyperfine JSON in $WORK/json/.
@@ -15,7 +16,7 @@ set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 N=${1:-1000000}
-SEED=${SEED:-1} RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} QUERY_RUNS=${QUERY_RUNS:-50}
+SEED=${SEED:-1} RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} QUERY_RUNS=${QUERY_RUNS:-50} PAIR_ROUNDS=${PAIR_ROUNDS:-5}
 WORK=${WORK:-/tmp/healthlog-bench/$N}
 HR=HKQuantityTypeIdentifierHeartRate     # "HR" in job names
 BG=HKQuantityTypeIdentifierBloodGlucose  # "glucose" in job names, the rare type
@@ -64,12 +65,16 @@ bench() {
   local job=$1 peer=$2 prep=$3 cmd=$4 sink=$5
   local js="$WORK/json/${job// /_}__${peer//[^A-Za-z0-9]/_}.json"
   say "$job / $peer: $cmd"
-  local hf=(hyperfine --warmup "$WARMUP" --runs "${JOB_RUNS:-$RUNS}" --export-json "$js")
-  [[ -n $prep ]] && hf+=(--prepare "$prep")
-  if ! "${hf[@]}" "$cmd" >>"$LOG" 2>&1; then
-    say "  FAILED (see $LOG)"; record "$job" "$peer" - - - - "FAILED"; return 1
+  if [[ -n ${PAIRED[$peer]:-} ]]; then
+    MEDIAN=${PAIRED[$peer]}
+  else
+    local hf=(hyperfine --warmup "$WARMUP" --runs "${JOB_RUNS:-$RUNS}" --export-json "$js")
+    [[ -n $prep ]] && hf+=(--prepare "$prep")
+    if ! "${hf[@]}" "$cmd" >>"$LOG" 2>&1; then
+      say "  FAILED (see $LOG)"; record "$job" "$peer" - - - - "FAILED"; return 1
+    fi
+    MEDIAN=$(jq -r '.results[0].median' "$js")
   fi
-  MEDIAN=$(jq -r '.results[0].median' "$js")
   [[ -n $prep ]] && bash -c "$prep"
   if [[ $sink == keep ]]; then
     /usr/bin/time -f %M -o "$WORK/rss.txt" bash -c "$cmd" >"$WORK/last.out" 2>"$WORK/last.err"
@@ -79,6 +84,31 @@ bench() {
   fi
   RSS_KB=$(tail -n 1 "$WORK/rss.txt")
   say "  median $(printf %.3f "$MEDIAN") s, peak RSS $((RSS_KB / 1024)) MB"
+}
+# pair_times JOB CMD_PLAIN CMD_ENCRYPTED: times a read job's two healthlog peers with their
+# runs alternated, PAIR_ROUNDS rounds of a share of the runs each (every round with its
+# warmup), so that a change in the machine's load during the job falls on both alike; the
+# median of each peer's runs goes to PAIRED, which bench then reports instead of timing the
+# peer on its own. Without the encrypted peer, or when a command fails, PAIRED stays empty
+# and bench times each peer as it does any other.
+declare -A PAIRED=()
+pair_times() {
+  PAIRED=()
+  [[ -n $HL ]] && (( ENCRYPTED )) || return 0
+  local job=$1 cmds=("$2" "$3") peers=(healthlog "healthlog encrypted") files=("" "") r i
+  local per=$(( (${JOB_RUNS:-$RUNS} + PAIR_ROUNDS - 1) / PAIR_ROUNDS ))
+  say "$job / both healthlog peers, alternated: $PAIR_ROUNDS rounds of $per runs each"
+  for ((r = 1; r <= PAIR_ROUNDS; r++)); do
+    for i in 0 1; do
+      local js="$WORK/json/${job// /_}__${peers[i]//[^A-Za-z0-9]/_}.round$r.json"
+      hyperfine --warmup "$WARMUP" --runs "$per" --export-json "$js" "${cmds[i]}" >>"$LOG" 2>&1 || return 0
+      files[i]+=" $js"
+    done
+  done
+  for i in 0 1; do
+    # shellcheck disable=SC2086  # the list of files
+    PAIRED[${peers[i]}]=$(jq -s '[.[].results[0].times[]] | sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end' ${files[i]})
+  done
 }
 duck_note() { sed -n 's/^duckdb \(in-process: .*\)/\1/p' "$WORK/last.err" | tail -n 1; }
 disk() { du -scb "$@" 2>/dev/null | tail -n 1 | cut -f1; }
@@ -138,11 +168,13 @@ read_job() {
   record "$job" "$peer" "$MEDIAN" "$OUT_LINES" - "$RSS_KB" "$note"
 }
 read_job "replay all from 0" sqlite "$BENCH/sqlite_peer.sh replay $(q "$DB") 0"
+pair_times "replay all from 0" "$HL --store $(q "$STORE") replay --from 0" "$HL --store $(q "$ENC") replay --from 0"
 [[ -n $HL ]] && read_job "replay all from 0" healthlog "$HL --store $(q "$STORE") replay --from 0"
 (( ENCRYPTED )) && read_job "replay all from 0" "healthlog encrypted" "$HL --store $(q "$ENC") replay --from 0"
 
 export JOB_RUNS=$QUERY_RUNS
 read_job "query glucose from 0" sqlite "$BENCH/sqlite_peer.sh query $(q "$DB") $BG 0 0"
+pair_times "query glucose from 0" "$HL --store $(q "$STORE") replay --from 0 --type $BG" "$HL --store $(q "$ENC") replay --from 0 --type $BG"
 [[ -n $HL ]] && read_job "query glucose from 0" healthlog "$HL --store $(q "$STORE") replay --from 0 --type $BG"
 (( ENCRYPTED )) && read_job "query glucose from 0" "healthlog encrypted" "$HL --store $(q "$ENC") replay --from 0 --type $BG"
 
@@ -166,6 +198,10 @@ if [[ -n $HL ]]; then
     fi
   done
   sync   # both stores' writeback done before either is timed
+  PAIRED=()
+  [[ -n ${TOK[healthlog]:-} && -n ${TOK[healthlog encrypted]:-} ]] &&
+    pair_times "query glucose from 90%" "$HL --store $(q "$WORK/hl90.store") replay --from $(q "${TOK[healthlog]}") --type $BG" \
+      "$HL --store $(q "$WORK/hl90-encrypted.store") replay --from $(q "${TOK[healthlog encrypted]}") --type $BG"
   for peer in "${peers[@]}"; do
     S90=$WORK/hl90${peer#healthlog}.store; S90=${S90// /-}
     if [[ -n ${TOK[$peer]:-} ]]; then
@@ -189,6 +225,7 @@ paged_job() {
   record "$job" "$peer" "$MEDIAN" "$rows" - "$RSS_KB" "$pages pages${note:+; $note}"
 }
 paged_job sqlite "$DB"
+pair_times "paged HR limit $PAGE" "$BENCH/paged.sh healthlog $(q "$STORE") $HR $PAGE" "$BENCH/paged.sh healthlog $(q "$ENC") $HR $PAGE"
 [[ -n $HL ]] && paged_job healthlog "$STORE"
 (( ENCRYPTED )) && paged_job "healthlog encrypted" "$ENC"
 
@@ -208,6 +245,8 @@ if (( DUCK )); then
   agg_job "duckdb (ndjson file)" "python3 $BENCH/duckdb_peer.py file-aggregate $(q "$DATA") $HR"
   agg_job "duckdb (table)" "python3 $BENCH/duckdb_peer.py aggregate $(q "$DDB") $HR"
 fi
+pair_times "aggregate HR per day" "$HL --store $(q "$STORE") aggregate --type $HR --interval day --format csv" \
+  "$HL --store $(q "$ENC") aggregate --type $HR --interval day --format csv"
 [[ -n $HL ]] && agg_job healthlog "$HL --store $(q "$STORE") aggregate --type $HR --interval day --format csv"
 (( ENCRYPTED )) && agg_job "healthlog encrypted" "$HL --store $(q "$ENC") aggregate --type $HR --interval day --format csv"
 
@@ -219,7 +258,9 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")
 duckv=$( ((DUCK)) && python3 -c 'import duckdb; print("DuckDB", duckdb.__version__)' || echo "no DuckDB")
 echo
-echo "$N events (seed $SEED), $RUNS runs + $WARMUP warmup (the rare-type queries $QUERY_RUNS runs), $(date -u '+%F %H:%M') UTC"
+pairing=""
+(( ENCRYPTED )) && pairing="; the two healthlog peers' read jobs alternated in $PAIR_ROUNDS rounds, each with its warmup"
+echo "$N events (seed $SEED), $RUNS runs + $WARMUP warmup (the rare-type queries $QUERY_RUNS runs)$pairing, $(date -u '+%F %H:%M') UTC"
 echo
 echo "Machine: ${cpu:-unknown CPU}, $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), ${os:-$(uname -s)} (Linux $(uname -r))."
 echo "Tools: sqlite3 $(sqlite3 --version | cut -d' ' -f1), $duckv, $(hyperfine --version), lz4 $(lz4 -V 2>&1 | sed -n 's/.* v\([0-9.]*\).*/\1/p' | head -n 1)${HEALTHLOG_BUILD:+, healthlog $HEALTHLOG_BUILD}."

@@ -6,6 +6,8 @@ extension BatchHeader {
     /// The fields every batch header payload holds at fixed offsets (see
     /// ``BatchHeader/encoded()``), read without decoding its groups.
     struct FixedFields {
+        /// The header's format version.
+        var version: UInt16
         /// The store the batch belongs to.
         var storeTag: UInt64
         /// The batch's first sequence number.
@@ -32,6 +34,7 @@ extension BatchHeader {
         /// an encrypted store's batches by them.
         init?(_ payload: UnsafeRawBufferPointer) {
             guard payload.count >= Self.length + 4, payload.prefix(4).elementsEqual(FormatConstants.batchTag) else { return nil }
+            version = UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
             flags = UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: 6, as: UInt16.self))
             storeTag = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
             firstSeq = UInt64(littleEndian: payload.loadUnaligned(fromByteOffset: 16, as: UInt64.self))

@@ -145,6 +145,11 @@ struct LogScan {
     /// Whether the batch header at `summary`'s last offset is the one the index header names
     /// and says what the header says of it: this store's, its last sequence number and its
     /// end-of-append flag, and frames that end where the covered length does.
+    ///
+    /// The payload's checksum, stored and as the index recorded it, and its fixed fields
+    /// answer that; its table is not decoded (nor, in an encrypted store, opened) here,
+    /// since the index was written from a header that decoded, and a reader decodes the
+    /// table of any batch it reads.
     private func lastBatchMatches(_ file: SegmentFile, _ summary: SegmentIndex.Summary) throws -> Bool {
         let head = try file.read(at: summary.lastOffset, count: 8)
         guard head.count == 8, ByteReaderValue.u32(head, 0) == FormatConstants.batchHeaderMagic else { return false }
@@ -152,10 +157,11 @@ struct LogScan {
         guard length <= FormatConstants.maxBatchHeaderLength else { return false }
         let payload = try file.read(at: summary.lastOffset + 8, count: length)
         guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC,
-            let header = try? decode(payload, file, summary.lastOffset)
+            ByteReaderValue.u32(payload, length - 4) == summary.lastPayloadCRC,
+            let fields = payload.withUnsafeBytes({ BatchHeader.FixedFields($0) }), fields.version <= FormatConstants.originBatchVersion
         else { return false }
-        return header.storeTag == meta.storeID.tag && header.lastSeq == summary.lastSeq && header.firstSeq >= summary.firstSeq
-            && header.isEndOfAppend == summary.lastIsEndOfAppend && summary.lastOffset + 8 + length + header.framesLength == summary.coveredLength
+        return fields.storeTag == meta.storeID.tag && fields.lastSeq == summary.lastSeq && fields.firstSeq >= summary.firstSeq
+            && fields.isEndOfAppend == summary.lastIsEndOfAppend && summary.lastOffset + 8 + length + fields.framesLength == summary.coveredLength
     }
 
     /// Walks the segments from `first` on.

@@ -52,15 +52,25 @@ public enum ChildProcess {
         process.standardOutput = output
         process.standardError = errors.handle
         try process.run()
-        let reading = output.fileHandleForReading.fileDescriptor
+        let collected = readToEnd(output.fileHandleForReading.fileDescriptor, of: process)
+        process.waitUntilExit()
+        return BuiltProgram.Result(
+            status: process.terminationStatus, stdout: String(decoding: collected, as: UTF8.self), stderr: errors.text(),
+            wasSignalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Reads `descriptor` until its end (or an error such as a terminal's `EIO` when its last
+    /// writer is gone) or, should a copy of its writing end outlive `process`, until
+    /// `process` has exited and nothing is left to read.
+    static func readToEnd(_ descriptor: Int32, of process: Process) -> [UInt8] {
         var collected: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            var ready = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let polled = poll(&ready, 1, 100)
             if polled < 0, errno == EINTR { continue }
             if polled > 0 {
-                let count = read(reading, &buffer, buffer.count)
+                let count = read(descriptor, &buffer, buffer.count)
                 if count > 0 {
                     collected += buffer[0..<count]
                     continue
@@ -70,10 +80,7 @@ public enum ChildProcess {
             }
             if !process.isRunning { break }
         }
-        process.waitUntilExit()
-        return BuiltProgram.Result(
-            status: process.terminationStatus, stdout: String(decoding: collected, as: UTF8.self), stderr: errors.text(),
-            wasSignalled: process.terminationReason == .uncaughtSignal)
+        return collected
     }
 
     /// A new path under the temporary directory for a child's `stream`.

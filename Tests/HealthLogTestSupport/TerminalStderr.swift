@@ -59,25 +59,9 @@ public enum TerminalStderr {
             throw error
         }
         close(terminal)
-        var collected: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
         // Read until the terminal reports its last writer gone (EIO), or, should a copy of
         // its descriptor outlive the child, until the child has exited and nothing is left.
-        while true {
-            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            let polled = poll(&ready, 1, 100)
-            if polled < 0, errno == EINTR { continue }
-            if polled > 0 {
-                let count = read(master, &buffer, buffer.count)
-                if count > 0 {
-                    collected += buffer[0..<count]
-                    continue
-                }
-                if count < 0, errno == EINTR { continue }
-                break
-            }
-            if !process.isRunning { break }
-        }
+        let collected = ChildProcess.readToEnd(master, of: process)
         process.waitUntilExit()
         return BuiltProgram.Result(
             status: process.terminationStatus, stdout: output.text(), stderr: String(decoding: collected, as: UTF8.self),

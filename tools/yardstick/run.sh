@@ -7,8 +7,8 @@
 #              rare-type queries, for every peer, so their medians hold still),
 #              WORK (/tmp/healthlog-bench/EVENTS; generated data is cached there),
 #              ENCRYPTED (1: every healthlog job again on an encrypted store, opened
-#              with a key file; 0 to skip), PAIR_ROUNDS (5: the two healthlog peers'
-#              read jobs alternate in this many rounds, see pair_times),
+#              with a key file; 0 to skip), PAIR_RUNS (1: the two healthlog peers'
+#              read jobs alternate, this many runs at a time, see pair_times),
 #              HEALTHLOG_BUILD (how the binary was built, for the table's header).
 # Needs: python3, sqlite3, hyperfine, lz4, jq; duckdb (pip) for the DuckDB rows.
 # Results: a Markdown table (with the machine and load) on stdout, $WORK/results.tsv, hyperfine JSON in $WORK/json/.
@@ -16,7 +16,7 @@ set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 N=${1:-1000000}
-SEED=${SEED:-1} RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} QUERY_RUNS=${QUERY_RUNS:-50} PAIR_ROUNDS=${PAIR_ROUNDS:-5}
+SEED=${SEED:-1} RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} QUERY_RUNS=${QUERY_RUNS:-50} PAIR_RUNS=${PAIR_RUNS:-1}
 WORK=${WORK:-/tmp/healthlog-bench/$N}
 HR=HKQuantityTypeIdentifierHeartRate     # "HR" in job names
 BG=HKQuantityTypeIdentifierBloodGlucose  # "glucose" in job names, the rare type
@@ -86,22 +86,22 @@ bench() {
   say "  median $(printf %.3f "$MEDIAN") s, peak RSS $((RSS_KB / 1024)) MB"
 }
 # pair_times JOB CMD_PLAIN CMD_ENCRYPTED: times a read job's two healthlog peers with their
-# runs alternated, PAIR_ROUNDS rounds of a share of the runs each (every round with its
-# warmup), so that a change in the machine's load during the job falls on both alike; the
-# median of each peer's runs goes to PAIRED, which bench then reports instead of timing the
-# peer on its own. Without the encrypted peer, or when a command fails, PAIRED stays empty
-# and bench times each peer as it does any other.
+# runs alternated, PAIR_RUNS at a time (each turn after its own warmup), so that a change
+# in the machine's speed during the job, which on a virtual machine comes and goes within
+# seconds, falls on both alike; the median of each peer's runs goes to PAIRED, which bench
+# then reports instead of timing the peer on its own. Without the encrypted peer, or when
+# a command fails, PAIRED stays empty and bench times each peer as it does any other.
 declare -A PAIRED=()
 pair_times() {
   PAIRED=()
   [[ -n $HL ]] && (( ENCRYPTED )) || return 0
   local job=$1 cmds=("$2" "$3") peers=(healthlog "healthlog encrypted") files=("" "") r i
-  local per=$(( (${JOB_RUNS:-$RUNS} + PAIR_ROUNDS - 1) / PAIR_ROUNDS ))
-  say "$job / both healthlog peers, alternated: $PAIR_ROUNDS rounds of $per runs each"
-  for ((r = 1; r <= PAIR_ROUNDS; r++)); do
+  local rounds=$(( (${JOB_RUNS:-$RUNS} + PAIR_RUNS - 1) / PAIR_RUNS ))
+  say "$job / both healthlog peers, alternated: $rounds turns each of $PAIR_RUNS runs"
+  for ((r = 1; r <= rounds; r++)); do
     for i in 0 1; do
       local js="$WORK/json/${job// /_}__${peers[i]//[^A-Za-z0-9]/_}.round$r.json"
-      hyperfine --warmup "$WARMUP" --runs "$per" --export-json "$js" "${cmds[i]}" >>"$LOG" 2>&1 || return 0
+      hyperfine --warmup "$WARMUP" --runs "$PAIR_RUNS" --export-json "$js" "${cmds[i]}" >>"$LOG" 2>&1 || return 0
       files[i]+=" $js"
     done
   done
@@ -259,7 +259,7 @@ os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")
 duckv=$( ((DUCK)) && python3 -c 'import duckdb; print("DuckDB", duckdb.__version__)' || echo "no DuckDB")
 echo
 pairing=""
-(( ENCRYPTED )) && pairing="; the two healthlog peers' read jobs alternated in $PAIR_ROUNDS rounds, each with its warmup"
+(( ENCRYPTED )) && pairing="; the two healthlog peers' read jobs alternated $PAIR_RUNS run at a time, each turn after its warmup"
 echo "$N events (seed $SEED), $RUNS runs + $WARMUP warmup (the rare-type queries $QUERY_RUNS runs)$pairing, $(date -u '+%F %H:%M') UTC"
 echo
 echo "Machine: ${cpu:-unknown CPU}, $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), ${os:-$(uname -s)} (Linux $(uname -r))."

@@ -8,8 +8,10 @@
 //
 //   healthlog-sync-bench STORE SQLITE_DB [TYPE] [LIMIT] [ROUNDS]
 //
-// Each round pages from the beginning until a page comes back short; the median round
-// counts. CPU time is the process's (all threads), wall time the monotonic clock's.
+// Each round pages from the beginning until a page comes back short, healthlog and then
+// SQLite's two passes; each peer's median round is printed, and the ratios are the medians
+// of the rounds' own ratios. CPU time is the process's (all threads), wall time the
+// monotonic clock's.
 import CSQLite
 import HealthLog
 
@@ -303,8 +305,10 @@ report("healthlog (AnchoredObjectQueryDescriptor)", healthLog)
 report("sqlite (C API, the yardstick's query, rows' text)", sqlite)
 report("sqlite (C API, rows' columns as samples)", sqliteTyped)
 if healthLog[0].items != sqlite[0].items || healthLog[0].items != sqliteTyped[0].items { print("note: the item counts differ") }
+// The passes of a round ran one after the other, so each round's ratio compares the two in
+// the same seconds of the machine; the median of those ratios is the figure.
 for (name, passes) in [("rows' text", sqlite), ("rows as samples", sqliteTyped)] {
-    let cpuRatio = median(passes.map(\.cpu)) / median(healthLog.map(\.cpu))
-    let wallRatio = median(passes.map(\.wall)) / median(healthLog.map(\.wall))
-    print("sqlite (\(name)) ÷ healthlog: cpu \(format(cpuRatio))×, wall \(format(wallRatio))×")
+    let cpuRatio = median(zip(passes, healthLog).map { $0.cpu / $1.cpu })
+    let wallRatio = median(zip(passes, healthLog).map { $0.wall / $1.wall })
+    print("sqlite (\(name)) ÷ healthlog, the median of the rounds' ratios: cpu \(format(cpuRatio))×, wall \(format(wallRatio))×")
 }

@@ -43,6 +43,25 @@ struct RestoreCLITests {
         #expect(tampered.status == 1 && !FileManager.default.fileExists(atPath: dir.file("fresh")), "\(tampered.stderr)")
     }
 
+    @Test("A restore where its store was lost names the 2^32 numbers it leaves unused as such, not as discarded history; a cut one names both")
+    func lostStoreNumbersLeftUnused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        _ = try Self.seed(dir)
+        let restored = try HealthLogBinary.run(["--store", dir.file("lost"), "restore", dir.file("backup")])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(
+            restored.stderr.contains("new timeline from sequence 4294967307; sequence 11…4294967306 left unused: the store the backup came from may have issued them after the backup"),
+            "\(restored.stderr)")
+        #expect(!restored.stderr.contains("discarded"), "\(restored.stderr)")
+        // A backup of two appends, 1…5 and 6…10, cut after the first.
+        for range in [1...5, 6...10] { _ = try HealthLogBinary.run(["--store", dir.file("two"), "append"], stdin: Events.lines(range)) }
+        try #require(try HealthLogBinary.run(["--store", dir.file("two"), "backup", dir.file("two-backup")]).status == 0)
+        let cut = try HealthLogBinary.run(["--store", dir.file("cut"), "restore", "--to", "5", dir.file("two-backup")])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.stderr.contains("new timeline from sequence 4294967307; sequence 6…10 discarded; sequence 11…4294967306 left unused"), "\(cut.stderr)")
+    }
+
     @Test(
         "A restore killed at any step leaves the old store or the new one, whole; the next restore removes what it left and succeeds",
         arguments: ["restore-copied", "restore-verified", "restore-synced", "restore-swapped"])

@@ -135,7 +135,7 @@ struct Restore {
             try verify(built, source, keptSeq: report.keptSeq)
             faults.reach(.restoreVerified)
             let old = state == .store ? StoreLayout(directory: real) : nil
-            report.firstSeq = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
+            (report.firstSeq, report.keptUnused) = try startTimeline(in: built, source.manifest, keptSeq: report.keptSeq, replacing: old)
             try DurableFile.syncDirectory(built.segments)
             if FileDescriptor.exists(built.keySlots) { try DurableFile.syncDirectory(built.keySlots) }
             try DurableFile.syncDirectory(temporary)
@@ -206,24 +206,29 @@ struct Restore {
     /// Records the new timeline, kept from `keptSeq`, in the store built at `layout` and
     /// returns its first sequence number: above the backup's head and every number its
     /// timelines record, and, when `old` is the same store, above everything `old` issued;
-    /// when it is not (the store was lost), ``unknownHistoryGap`` above the backup's. The
+    /// when it is not (the store was lost), ``unknownHistoryGap`` above the backup's, those
+    /// numbers returned as the ones kept unused. The
     /// backup's own starts past `keptSeq` (a backup taken right after a restore, or a
     /// point-in-time cut before an earlier restore's timeline began) are folded into the
     /// new one: their numbers all lie in its discarded range.
-    private func startTimeline(in layout: StoreLayout, _ manifest: BackupManifest, keptSeq: UInt64, replacing old: StoreLayout?) throws -> UInt64 {
+    private func startTimeline(
+        in layout: StoreLayout, _ manifest: BackupManifest, keptSeq: UInt64, replacing old: StoreLayout?
+    ) throws -> (first: UInt64, unused: ClosedRange<UInt64>?) {
         let kept = try Timelines.read(layout)
         var first = kept.nextSeq(head: manifest.headSeq)
+        var unused: ClosedRange<UInt64>?
         if let old, let meta = try? StoreMeta.read(old), meta.storeID == manifest.storeID {
             first = max(first, Self.nextSeq(of: old))
             try Self.carryGenerations(into: layout, replacing: (try? Compactions.read(old)) ?? Compactions())
         } else {
+            unused = first...(first + Self.unknownHistoryGap - 1)
             first += Self.unknownHistoryGap
             try Self.carryGenerations(into: layout, replacing: Compactions())
         }
         var timelines = Timelines(starts: kept.starts.filter { $0.firstSeq <= keptSeq })
         timelines.starts.append(Timelines.Start(id: StoreID.random(), firstSeq: first, keptSeq: keptSeq, createdMillis: Clock.nowMillis()))
         try timelines.write(layout)
-        return first
+        return (first, unused)
     }
 
     /// Writes the compactions record of the store built at `layout` so that no later

@@ -17,6 +17,12 @@ public struct RestoreReport: Sendable, Equatable {
     /// Leftovers of an earlier, interrupted restore beside the target that were removed.
     public var leftoversRemoved: [String] = []
 
+    /// The numbers at the top of ``discarded`` that no store here issued: when the store
+    /// the backup came from is not at the target (a lost disk), the new timeline starts far
+    /// enough above the backup's head that none it may have issued after the backup is
+    /// issued again.
+    package var keptUnused: ClosedRange<UInt64>?
+
     /// The sequence numbers this restore discarded (issued before it, gone after it), if any.
     public var discarded: ClosedRange<UInt64>? { firstSeq > keptSeq + 1 ? (keptSeq + 1)...(firstSeq - 1) : nil }
 }

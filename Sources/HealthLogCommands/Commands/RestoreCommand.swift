@@ -68,7 +68,16 @@ enum RestoreCommand: Command {
         for leftover in report.leftoversRemoved { context.terminal.note("removed \(leftover), left by an interrupted restore") }
         context.terminal.print(try store.headAnchor().token)
         context.terminal.flush()
-        let discarded = report.discarded.map { "; sequence \($0.lowerBound)…\($0.upperBound) discarded" } ?? ""
+        var discarded = ""
+        if let range = report.discarded {
+            let unused = report.keptUnused.map { $0.clamped(to: range) }
+            if let unused, unused.lowerBound > range.lowerBound { discarded += "; sequence \(range.lowerBound)…\(unused.lowerBound - 1) discarded" }
+            if let unused {
+                discarded += "; sequence \(unused.lowerBound)…\(unused.upperBound) left unused: the store the backup came from may have issued them after the backup"
+            } else {
+                discarded += "; sequence \(range.lowerBound)…\(range.upperBound) discarded"
+            }
+        }
         let cut = report.keptSeq < report.backupHeadSeq ? " (cut at sequence \(report.keptSeq) of the backup's \(report.backupHeadSeq))" : ""
         context.terminal.summary(
             "restored \(String(counting: report.keptSeq, "event"))\(cut) from \(String(counting: report.filesCopied, "file")) (\(String(counting: report.bytesCopied, "byte"))); new timeline from sequence \(report.firstSeq)\(discarded); verified")

@@ -284,10 +284,11 @@ struct LogScan {
     func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary, types: Set<String>? = nil) -> [BatchRef]? {
         var copy: OpenedTableCopy?
         let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, needed: Int) in
-            guard let cipher = self.cipher, SealedTableCopy.pays(needed, of: summary.batchCount) else { return }
+            guard let cipher = self.cipher else { return }
+            let copyHeader = Array(header.prefix(SegmentIndex.copyPlaceLength))
+            guard SealedTableCopy.pays(needed, of: summary.batchCount, someTypes: types != nil && SegmentIndex.isCopyByType(copyHeader)) else { return }
             var failedAt = 0
-            copy = OpenedTableCopy.open(
-                unit, header: Array(header.prefix(SegmentIndex.copyPlaceLength)), cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
+            copy = OpenedTableCopy.open(unit, header: copyHeader, cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
         }
         guard usingIndexes,
             let entries = SegmentIndex.entries(

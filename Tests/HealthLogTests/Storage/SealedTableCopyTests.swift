@@ -207,6 +207,39 @@ struct SealedTableCopyTests {
         }
     }
 
+    @Test("A replay of one type from near a segment's end opens that segment's tables while it needs fewer than a fourteenth of its batches, and its directory and type unit from a fourteenth on; the answers agree")
+    func oneTypeCopyFromAFourteenth() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let (_, index) = try #require(try fixture.indexes().max { $0.1.entries.count < $1.1.entries.count })
+        let batches = index.entries.count
+        try #require(batches > 14, "a segment of more batches than the copy's threshold: \(batches)")
+        let type = "HKQuantityTypeIdentifierHeartRate"
+        let head = try fixture.store.headAnchor()
+        /// What a fresh handle opens replaying `type` after all but the segment's last `needed`
+        /// batches, and the lines it returns.
+        func replay(needing needed: Int) throws -> (tables: Int, derived: Int, lines: [String]) {
+            let last = try #require(index.entries[batches - 1 - needed].payload.withUnsafeBytes { BatchHeader.FixedFields($0) }).lastSeq
+            let (handle, cipher) = try fixture.fresh()
+            var lines: [String] = []
+            _ = try handle.replay(ReplayRequest(anchor: QueryAnchor(seq: last, storeTag: head.storeTag, generation: head.generation), types: [type], raw: true)) {
+                lines.append(String(decoding: $0, as: UTF8.self))
+            }
+            return (cipher.openedCount(.batchTable), cipher.openedCount(.derivedFile), lines)
+        }
+        let threshold = (batches + 13) / 14
+        let none = try replay(needing: 0)
+        let below = try replay(needing: threshold - 1)
+        let at = try replay(needing: threshold)
+        #expect(below.tables - none.tables == threshold - 1 && below.derived == none.derived, "below: \(below.tables), \(below.derived) against \(none.tables), \(none.derived)")
+        #expect(at.tables == none.tables && at.derived - none.derived == 2, "at: \(at.tables), \(at.derived) against \(none.tables), \(none.derived)")
+        let expected = fixture.raw.filter { $0.contains(type) }
+        for (needed, answer) in [(0, none), (threshold - 1, below), (threshold, at)] {
+            #expect(Array(expected.suffix(answer.lines.count)) == answer.lines, "needing \(needed)")
+        }
+        #expect(at.lines.count > below.lines.count && below.lines.count > none.lines.count)
+    }
+
     @Test("An index whose copy is in the whole layout (one unit) still answers from it, a replay of every type and of one: the tables are not opened, and it verifies clean")
     func wholeLayoutStillRead() throws {
         let fixture = try Fixture()

@@ -84,6 +84,9 @@ final class UUIDFingerprintRun {
     let blockShift: Int
     /// The file's bytes (`nil` for a run without keys, or a sealed one).
     private let bytes: MappedFile?
+    /// What lookups touched of the mapping of a plaintext run larger than
+    /// ``residentBudget`` (`nil` for a smaller or sealed one).
+    private let resident: ResidentWindows?
     /// The sealed body's pages (`nil` for a run without keys, or a plaintext one).
     private let pages: SealedPages?
     /// Whether the body is sealed.
@@ -106,6 +109,10 @@ final class UUIDFingerprintRun {
 
     /// The bytes of the file checked at a time when a run is opened.
     static let checkedPieceBytes = 1 << 20
+    /// The most of a plaintext run's mapping that lookups keep resident (``ResidentWindows``):
+    /// a run of up to this size stays mapped as lookups read it, a larger one is let go each
+    /// time they pass it, so a run of any size adds at most this much to memory.
+    static let residentBudget = 8 << 20
 
     /// The file name of a run covering `from...to` (the name runs have always had).
     static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }
@@ -124,10 +131,11 @@ final class UUIDFingerprintRun {
     /// not open), after telling `damage` where (a byte offset) and what failed. Its bucket
     /// directory holds up to `directoryEntries` entries (a power of two; tests make it small);
     /// a sealed body of at most `wholePages` pages is held whole once checked (tests make it
-    /// small too).
+    /// small too); lookups keep at most `residentBudget` bytes of a plaintext run's mapping
+    /// resident (tests make it small as well).
     init?(
         path: String, cipher: StoreCipher?, directoryEntries: Int = maxDirectoryEntries, wholePages: Int = SealedPages.wholePages,
-        damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }
+        residentBudget: Int = residentBudget, damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }
     ) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
         var keptOpen = false
@@ -170,6 +178,7 @@ final class UUIDFingerprintRun {
                 return nil
             }
             bytes = nil
+            resident = nil
             pages = nil
             directory = []
             highBase = nil
@@ -206,6 +215,7 @@ final class UUIDFingerprintRun {
                 return nil
             }
             bytes = nil
+            resident = nil
             pages = sealed
             highBase = nil
             packedBase = nil
@@ -213,6 +223,7 @@ final class UUIDFingerprintRun {
         } else {
             let body = mapped.withBytes(Self.headerLength..<size) { $0 }
             bytes = mapped
+            resident = size > residentBudget ? ResidentWindows(mapped, budget: residentBudget) : nil
             pages = nil
             highBase = body.baseAddress!
             packedBase = body.baseAddress! + 8 * highWords
@@ -226,6 +237,10 @@ final class UUIDFingerprintRun {
         // The checks read every page of a plaintext run: let them go (lookups read a few back).
         bytes?.releaseAll()
     }
+
+    /// How many times lookups let the pages of a large plaintext run's mapping go
+    /// (``residentBudget``).
+    var residentReleases: Int { resident?.releases ?? 0 }
 
     /// The bytes the bucket directory holds.
     var directoryBytes: Int { 8 * directory.count }
@@ -250,7 +265,7 @@ final class UUIDFingerprintRun {
     /// process's memory (a sealed run holds a few opened pages anyway), so reading a large
     /// run whole adds a bounded amount to it.
     func releasePages() {
-        bytes?.releaseAll()
+        if let resident { resident.releaseAll() } else { bytes?.releaseAll() }
     }
 
     /// The bits of a bucket number for `count` keys: `⌊log₂ count⌋` (0 for none or one).
@@ -442,7 +457,10 @@ final class UUIDFingerprintRun {
         let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
         let low = hash & lowMask
         let width = lowBits + blockBits
-        for i in keys(ofBucket: bucket) {
+        let keys = keys(ofBucket: bucket)
+        // Where the lookup read the bit vector (the bucket's ones) and the fields.
+        resident?.note(Self.headerLength + 8 * ((keys.lowerBound + bucket) / 64), Self.headerLength + 8 * highWords + keys.lowerBound * width / 8)
+        for i in keys {
             let value = field(i, width: width)
             if value & lowMask == low { try body(value >> UInt64(lowBits)) }
         }

@@ -1,0 +1,59 @@
+import Foundation
+import HealthLogTestSupport
+import Testing
+@testable import HealthLog
+
+/// Lookups in a plaintext UUID run larger than its resident budget
+/// (``UUIDFingerprintRun/residentBudget``): the same answers, and the run's mapping keeps
+/// at most the budget in memory, where random lookups would otherwise map in all of it.
+@Suite("Resident pages of a large UUID run")
+struct ResidentRunPagesTests {
+    /// The resident bytes of the mappings of the file named `name` in this process
+    /// (`/proc/self/smaps`); `nil` where there is no such file.
+    static func residentBytes(ofMappingsNamed name: String) -> Int? {
+        // Read to its end: a file of /proc reports no size.
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps"), let data = try? file.readToEnd() else { return nil }
+        let smaps = String(decoding: data, as: UTF8.self)
+        var inMapping = false
+        var total = 0
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                inMapping = fields.count >= 6 && fields[5].hasSuffix("/" + name)
+            } else if inMapping, fields.first == "Rss:", fields.count >= 2, let kb = Int(fields[1]) {
+                total += kb * 1024
+            }
+        }
+        return total
+    }
+
+    @Test("A run larger than its budget answers as the whole run does and keeps at most the budget of its mapping resident")
+    func boundedResidentPages() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (keys, to) = UUIDFingerprintRunStreamTests.keys(300_000, from: 3, seed: 17)
+        let binding = LogBinding(storeID: StoreID.random(), check: 9)
+        let wholePath = dir.path + "/whole.run"
+        _ = try UUIDFingerprintRunStreamTests.streamed(keys, from: 3, to: to, binding: binding, cipher: nil, path: wholePath)
+        let boundedPath = dir.path + "/bounded.run"
+        try ByteSurgery.write(try ByteSurgery.read(wholePath), to: boundedPath)
+        let budget = 128 << 10
+        let whole = try #require(UUIDFingerprintRun(path: wholePath, cipher: nil))
+        let bounded = try #require(UUIDFingerprintRun(path: boundedPath, cipher: nil, residentBudget: budget))
+        #expect(bounded.byteCount > 6 * budget, "a run several budgets long")
+        var random = SeededRandom(state: 3)
+        var fingerprints = stride(from: 0, to: keys.count, by: 61).map { UInt32(keys[$0] >> 32) }
+        fingerprints += (0..<2_000).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+        for fingerprint in fingerprints {
+            #expect(SealedRunPagesTests.blocks(bounded, fingerprint) == SealedRunPagesTests.blocks(whole, fingerprint))
+        }
+        #expect(bounded.residentReleases > 0 && whole.residentReleases == 0)
+        #if os(Linux)
+            let wholeResident = try #require(Self.residentBytes(ofMappingsNamed: "whole.run"))
+            let boundedResident = try #require(Self.residentBytes(ofMappingsNamed: "bounded.run"))
+            #expect(wholeResident > 4 * budget, "random lookups map in most of a run kept whole")
+            #expect(boundedResident <= budget + 2 * ResidentWindows.windowBytes)
+        #endif
+        withExtendedLifetime((whole, bounded)) {}
+    }
+}

@@ -4,7 +4,7 @@
 /// ``ScratchCipher/Kind/deletedAdds``, for an encrypted store), and their witness
 /// (``BatchOrigin/DeletedAddWitness``, a sum in any order) is kept as they come, so memory
 /// holds a stretch and a page per stretch written, not a number per delete, until the
-/// append's end asks for them all (``sorted()``).
+/// append's end reads them in order (``forEachSorted(_:)``).
 final class DeletedAddSpill {
     /// Numbers held in memory before they are sorted and written out, by default: 2¹⁶ (512 KB).
     static let defaultResidentSeqs = 1 << 16
@@ -51,7 +51,14 @@ final class DeletedAddSpill {
     func sorted() throws -> [UInt64] {
         var all: [UInt64] = []
         all.reserveCapacity(count)
-        try resident.sorted().withUnsafeBufferPointer { resident in try spill.merge(with: resident) { all.append($0) } }
+        try forEachSorted { all.append($0) }
         return all
+    }
+
+    /// Calls `body` with every number added, ascending, as the stretches are merged.
+    ///
+    /// - Throws: as ``FingerprintKeySpill/merge(with:_:)``, and what `body` throws.
+    func forEachSorted(_ body: (UInt64) throws -> Void) throws {
+        try resident.sorted().withUnsafeBufferPointer { resident in try spill.merge(with: resident, body) }
     }
 }

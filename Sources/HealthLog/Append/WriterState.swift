@@ -33,9 +33,9 @@ struct WriterState {
     /// The sequence numbers of the adds this append deleted, for the ``DeletedAddIndex``
     /// (spilled to a scratch file, so memory does not grow with the deletes).
     private var deletedAdds: DeletedAddSpill
-    /// The adds deleted in the log before this append, loaded for the witness the append
+    /// The adds deleted in the log before this append, found for the witness the append
     /// records (``deletedAddWitness()``); `nil` until then, or when they could not be read.
-    private var deletedAddsBefore: [UInt64]?
+    private var deletedAddsBefore: DeletedAddIndex.Before?
 
     /// Events held in memory by ``appended`` before it writes them out.
     private let chunkEvents: Int
@@ -213,7 +213,7 @@ struct WriterState {
     /// writes to the deleted-add index with the append's own.
     mutating func deletedAddWitness() -> BatchOrigin.DeletedAddWitness? {
         let before = DeletedAddIndex.before(snapshot)
-        deletedAddsBefore = before.entries
+        deletedAddsBefore = before.adds
         guard let witness = before.witness?.adding(deletedAdds.witness) else { return nil }
         return before.recorded || witness.count > 0 ? witness : nil
     }
@@ -261,7 +261,7 @@ struct WriterState {
         let adds = deletedAdds
         deletedAdds = DeletedAddSpill(sealing: scratchSealing)
         if let binding, let before = deletedAddsBefore {
-            try DeletedAddIndex.extend(layout, before: before, adding: try adds.sorted(), to: to, binding: binding, cipher: cipher)
+            try DeletedAddIndex.extend(layout, before: before, adding: adds, to: to, binding: binding, cipher: cipher)
         }
         deletedAddsBefore = nil
     }

@@ -66,39 +66,91 @@ extension DeletedAddIndex {
         return out
     }
 
-    /// The adds deleted in the log of `snapshot` (the writer's, before an append) with their
-    /// witness, for the append to add its own to: the sidecar's entries when it covers exactly
-    /// that log and matches the witness its last append recorded, else read from the log (the
-    /// witness then computed from them, so a log whose recorded witness no longer fits it, as
-    /// after `recover` lost events, is witnessed anew). `entries` is `nil` when the log could
-    /// not be read (the sidecar is then left for a later writer); `recorded` says whether the
-    /// last append recorded a witness.
-    static func before(_ snapshot: LogSnapshot?) -> (entries: [UInt64]?, witness: BatchOrigin.DeletedAddWitness?, recorded: Bool) {
-        guard let snapshot, snapshot.headSeq > 0 else { return ([], BatchOrigin.DeletedAddWitness.empty, false) }
-        let last = (try? snapshot.batch(containing: snapshot.headSeq)).flatMap { $0.header.lastSeq == snapshot.headSeq ? $0.header : nil }
-        let recorded = last?.origin?.deletedAdds
-        if let index = open(for: snapshot), index.coveredSeq == snapshot.headSeq, let all = try? index.allEntries() {
-            return (all, recorded ?? BatchOrigin.DeletedAddWitness.empty, recorded != nil)
-        }
-        guard let all = try? entries(from: snapshot, through: snapshot.headSeq) else { return (nil, recorded, recorded != nil) }
-        return (all, BatchOrigin.DeletedAddWitness(of: all), recorded != nil)
-    }
+    /// The adds deleted in a log before an append, as ``before(_:)`` found them: the
+    /// sidecar, checked and covering that log (read a block at a time when the append's
+    /// own are merged in), or the numbers read from the log.
+    enum Before {
+        case index(DeletedAddIndex)
+        case entries([UInt64])
 
-    /// After an append committed events up to `to`, whose deletes deleted the adds `adds`
-    /// (ascending, as ``DeletedAddSpill/sorted()`` gives them):
-    /// rewrites the sidecar to cover `to`, bound to `binding` (the log after the append),
-    /// listing `before` (the log's deleted adds before the append, from ``before(_:)``) and
-    /// `adds`, sealed with `cipher` (the store's; `nil` for a plaintext store).
-    static func extend(_ layout: StoreLayout, before: [UInt64], adding adds: [UInt64], to: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
-        var entries = before
-        if !adds.isEmpty {
-            if let last = entries.last, let first = adds.first, last < first {
-                entries += adds
-            } else {
-                entries = merged(entries, adds)
+        /// How many there are.
+        var count: Int {
+            switch self {
+            case .index(let index): index.count
+            case .entries(let entries): entries.count
             }
         }
-        try write(layout, entries, coveredSeq: to, binding: binding, cipher: cipher)
+
+        /// Reads them in order.
+        struct Cursor {
+            private var index: DeletedAddIndex.EntryCursor?
+            private let entries: [UInt64]
+            private var at = 0
+
+            fileprivate init(_ before: Before) {
+                switch before {
+                case .index(let index):
+                    self.index = index.entryCursor()
+                    entries = []
+                case .entries(let entries): self.entries = entries
+                }
+            }
+
+            /// The next, or `nil` after the last.
+            ///
+            /// - Throws: as ``DeletedAddIndex/EntryCursor/next()``.
+            mutating func next() throws -> UInt64? {
+                if index != nil { return try index!.next() }
+                guard at < entries.count else { return nil }
+                at += 1
+                return entries[at - 1]
+            }
+        }
+
+        /// A cursor from the first.
+        func cursor() -> Cursor { Cursor(self) }
+    }
+
+    /// The adds deleted in the log of `snapshot` (the writer's, before an append) with their
+    /// witness, for the append to add its own to: the sidecar when it covers exactly that log
+    /// and matches the witness its last append recorded, else read from the log (the witness
+    /// then computed from them, so a log whose recorded witness no longer fits it, as after
+    /// `recover` lost events, is witnessed anew). `adds` is `nil` when the log could not be
+    /// read (the sidecar is then left for a later writer); `recorded` says whether the last
+    /// append recorded a witness.
+    static func before(_ snapshot: LogSnapshot?) -> (adds: Before?, witness: BatchOrigin.DeletedAddWitness?, recorded: Bool) {
+        guard let snapshot, snapshot.headSeq > 0 else { return (.entries([]), BatchOrigin.DeletedAddWitness.empty, false) }
+        let last = (try? snapshot.batch(containing: snapshot.headSeq)).flatMap { $0.header.lastSeq == snapshot.headSeq ? $0.header : nil }
+        let recorded = last?.origin?.deletedAdds
+        if let index = open(for: snapshot), index.coveredSeq == snapshot.headSeq, (try? index.checkEntries()) != nil {
+            return (.index(index), recorded ?? BatchOrigin.DeletedAddWitness.empty, recorded != nil)
+        }
+        guard let all = try? entries(from: snapshot, through: snapshot.headSeq) else { return (nil, recorded, recorded != nil) }
+        return (.entries(all), BatchOrigin.DeletedAddWitness(of: all), recorded != nil)
+    }
+
+    /// After an append committed events up to `to`, whose deletes deleted the adds in
+    /// `adds`: rewrites the sidecar to cover `to`, bound to `binding` (the log after the
+    /// append), listing `before` (the log's deleted adds before the append, from
+    /// ``before(_:)``) merged with `adds`, sealed with `cipher` (the store's; `nil` for a
+    /// plaintext store), a block at a time. An add listed twice (which the witness the
+    /// append recorded would not count) leaves the old sidecar, for a later writer to rebuild.
+    static func extend(_ layout: StoreLayout, before: Before, adding adds: DeletedAddSpill, to: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
+        try write(layout, count: before.count + adds.count, coveredSeq: to, binding: binding, cipher: cipher) { add in
+            var earlier = before.cursor()
+            var pending = try earlier.next()
+            try adds.forEachSorted { seq in
+                while let entry = pending, entry < seq {
+                    try add(entry)
+                    pending = try earlier.next()
+                }
+                try add(seq)
+            }
+            while let entry = pending {
+                try add(entry)
+                pending = try earlier.next()
+            }
+        }
     }
 
     /// The union of two ascending lists, ascending, without repeats.

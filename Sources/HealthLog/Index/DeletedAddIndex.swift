@@ -134,6 +134,8 @@ final class DeletedAddIndex {
         guard let map = MappedFile(file), map.count >= entries.upperBound,
             map.withBytes(entries, { BatchOrigin.DeletedAddWitness(count: count, littleEndian: $0) }) == witness
         else { return false }
+        // The hash read every page: a long file's go again (block reads map back the few they read).
+        if blockCount > Self.streamedBlocks { map.releaseAll() }
         mapped = map
         return true
     }
@@ -192,7 +194,57 @@ final class DeletedAddIndex {
     /// its checksum, does not open (sealed), or does not rise from the first entry the table
     /// gives it or hash to the digest the table gives it.
     func block(_ k: Int) throws -> [UInt64] {
-        if k < blocks.count, let loaded = blocks[k] { return loaded }
+        if let loaded = loadedBlock(k) { return loaded }
+        let entries = try uncachedBlock(k)
+        if blocks.count < firsts.count { blocks = Array(repeating: nil, count: firsts.count) }
+        if k < firsts.count { blocks[k] = entries }
+        return entries
+    }
+
+    /// Reads the entries in order, each block read and checked as ``block(_:)`` reads it but
+    /// not kept, and the mapping's pages let go every ``streamedBlocks`` blocks: memory holds
+    /// a block, however long the file.
+    struct EntryCursor {
+        private let index: DeletedAddIndex
+        private var block: [UInt64] = []
+        private var at = 0
+        private var nextBlock = 0
+
+        fileprivate init(_ index: DeletedAddIndex) { self.index = index }
+
+        /// The next entry, or `nil` after the last.
+        ///
+        /// - Throws: as ``DeletedAddIndex/block(_:)``.
+        mutating func next() throws -> UInt64? {
+            while at == block.count {
+                guard nextBlock < index.blockCount else { return nil }
+                block = try index.loadedBlock(nextBlock) ?? index.uncachedBlock(nextBlock)
+                if nextBlock % streamedBlocks == streamedBlocks - 1 { index.mapped?.releaseAll() }
+                nextBlock += 1
+                at = 0
+            }
+            at += 1
+            return block[at - 1]
+        }
+    }
+
+    /// A cursor over every entry, from the first.
+    func entryCursor() -> EntryCursor { EntryCursor(self) }
+
+    /// The blocks an ``EntryCursor`` reads before it lets the mapping's pages go (1 MiB).
+    static let streamedBlocks = 128
+
+    /// Block `k` as ``block(_:)`` kept it, if it read it.
+    private func loadedBlock(_ k: Int) -> [UInt64]? { k < blocks.count ? blocks[k] : nil }
+
+    /// Every block read and checked, none kept: throws where ``block(_:)`` would.
+    func checkEntries() throws {
+        var cursor = entryCursor()
+        while try cursor.next() != nil {}
+    }
+
+    /// Block `k` read from the file and checked, as ``block(_:)`` gives it.
+    private func uncachedBlock(_ k: Int) throws -> [UInt64] {
         guard let file, k < firsts.count else { return [] }
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
@@ -236,8 +288,6 @@ final class DeletedAddIndex {
         guard entries.first == firsts[k], BatchOrigin.DeletedAddWitness.empty.adding(entries).digest == digests[k] else {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(offset): block \(k + 1) disagrees with its table entry; run 'healthlog reindex'")
         }
-        if blocks.count < firsts.count { blocks = Array(repeating: nil, count: firsts.count) }
-        blocks[k] = entries
         return entries
     }
 
@@ -267,7 +317,8 @@ final class DeletedAddIndex {
     func allEntries() throws -> [UInt64] {
         var out: [UInt64] = []
         out.reserveCapacity(count)
-        for k in firsts.indices { out += try block(k) }
+        var cursor = entryCursor()
+        while let entry = try cursor.next() { out.append(entry) }
         return out
     }
 
@@ -286,46 +337,5 @@ final class DeletedAddIndex {
     /// The bytes the block table of `blocks` blocks takes in the file, sealed or not.
     static func storedTableLength(blocks: Int, sealed: Bool) -> Int {
         blocks * tableEntryLength + (sealed && blocks > 0 ? StoreCipher.overhead : 0)
-    }
-
-    /// The file's bytes for `entries` (ascending, no repeats), covering `1...coveredSeq` of
-    /// the log `binding` names; the table and each block sealed with `cipher` (`nil`: a
-    /// plaintext store's file).
-    static func encoded(_ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding, cipher: StoreCipher?) -> [UInt8] {
-        let naming = { (w: inout ByteWriter) in
-            w.append(coveredSeq)
-            w.append(UInt64(entries.count))
-            w.append(UInt32((entries.count + blockEntries - 1) / blockEntries))
-        }
-        let prefix = file.prefix(naming)
-        var table = ByteWriter()
-        var body = ByteWriter()
-        var start = 0
-        while start < entries.count {
-            let end = min(entries.count, start + blockEntries)
-            var block = ByteWriter()
-            for entry in entries[start..<end] { block.append(entry) }
-            let stored = cipher.map { $0.seal(block.bytes, .derivedFile, place: SmallFile.place(prefix, unit: UInt32(start / blockEntries + 1))) } ?? block.bytes
-            table.append(entries[start])
-            table.append(stored.withUnsafeBytes { CRC32C.checksum($0) })
-            table.append(UInt32(0))
-            table.append(BatchOrigin.DeletedAddWitness.empty.adding(Array(entries[start..<end])).digest)
-            body.append(bytes: stored)
-            start = end
-        }
-        let storedTable = cipher.flatMap { entries.isEmpty ? nil : $0.seal(table.bytes, .derivedFile, place: SmallFile.place(prefix, unit: 0)) } ?? table.bytes
-        return file.encode(body: storedTable + body.bytes) { w in
-            naming(&w)
-            w.append(storedTable.withUnsafeBytes { CRC32C.checksum($0) })
-            binding.write(to: &w)
-            w.append(UInt32(0))
-        }
-    }
-
-    /// Writes the sidecar for `entries`, sealed with `cipher` (temporary file and rename;
-    /// not synced: it is derived data, checked when read, like the other indexes).
-    static func write(_ layout: StoreLayout, _ entries: [UInt64], coveredSeq: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
-        try OwnedDirectory.prepare(layout.directory + "/uuids")
-        try SmallFile.write(path(layout), encoded(entries, coveredSeq: coveredSeq, binding: binding, cipher: cipher), sync: false)
     }
 }

@@ -78,8 +78,9 @@ final class FingerprintKeySpill {
     /// memory), in ascending order; holds a page of each stretch.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the file cannot be read,
-    ///   ``HealthLogError/Code/corrupt`` when a page is cut short or does not open.
-    func merge(with resident: UnsafeBufferPointer<UInt64>, _ body: (UInt64) -> Void) throws {
+    ///   ``HealthLogError/Code/corrupt`` when a page is cut short or does not open; what
+    ///   `body` throws.
+    func merge(with resident: UnsafeBufferPointer<UInt64>, _ body: (UInt64) throws -> Void) throws {
         var readers = try stretches.indices.map { try Reader(self, stretch: $0) }
         // A binary heap of (key, source) by key; source `readers.count` is `resident`.
         var heap: [(key: UInt64, source: Int)] = []
@@ -105,7 +106,7 @@ final class FingerprintKeySpill {
             if let key = try next(source) { push((key, source)) }
         }
         while let top = heap.first {
-            body(top.key)
+            try body(top.key)
             if let key = try next(top.source) {
                 heap[0] = (key, top.source)
             } else {

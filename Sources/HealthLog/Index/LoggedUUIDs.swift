@@ -16,8 +16,10 @@
 /// records were added in export order) are confirmed at the line after the one confirmed
 /// last (``nextSeq``): when the run names one event of the UUID's fingerprint in the
 /// stretch and that line holds the UUID, the one event is found without scanning or
-/// decoding the batch. Any other case takes the scan or the sorted batch. The batch
-/// table is loaded at the first read. One thread at a time.
+/// decoding the batch. Any other case takes the scan or the sorted batch. Where each
+/// batch lies (``LogSnapshot/BatchSpan``, 32 bytes a batch) is loaded at the first read,
+/// and a batch's header only when its lines are, so memory does not hold the store's
+/// batch headers. One thread at a time.
 final class LoggedUUIDs {
     /// One batch's events sorted by UUID, then sequence number.
     private final class Decoded {
@@ -40,11 +42,16 @@ final class LoggedUUIDs {
 
     /// The log read.
     let snapshot: LogSnapshot
-    /// The committed batches, loaded at the first read.
-    private var batches: [BatchRef] = []
-    /// Whether ``batches`` was loaded.
+    /// Where the committed batches lie, loaded at the first read.
+    private var spans: [LogSnapshot.BatchSpan] = []
+    /// Whether ``spans`` was loaded.
     private var isLoaded = false
-    /// Decoded batches by their index in ``batches``.
+    /// The batches whose headers were read last, by their index in ``spans``: those of
+    /// ``loaded`` and the spare's among them.
+    private var headers: [(index: Int, batch: BatchRef)] = []
+    /// How many headers ``headers`` keeps.
+    static let keptHeaders = 4
+    /// Decoded batches by their index in ``spans``.
     private var decoded: [Int: Decoded] = [:]
     /// The indexes of the decoded batches, the one decoded longest ago first.
     private var age: [Int] = []
@@ -110,7 +117,7 @@ final class LoggedUUIDs {
             count += 1
             if isDelete { found.deleteSeq = max(found.deleteSeq, seq) } else { found.addSeq = max(found.addSeq, seq) }
         }
-        while count < expected, index < batches.count, batches[index].header.firstSeq <= seqs.upperBound {
+        while count < expected, index < spans.count, spans[index].firstSeq <= seqs.upperBound {
             if let batch = try sorted(index) {
                 var at = Self.firstIndex(of: uuid, in: batch.uuids)
                 while at < batch.uuids.count, batch.uuids[at] == uuid {
@@ -120,7 +127,7 @@ final class LoggedUUIDs {
             } else {
                 try load(index)
                 scans += 1
-                try scan(for: uuid, in: seqs, of: batches[index], note)
+                try scan(for: uuid, in: seqs, of: try batch(index), note)
             }
             index += 1
         }
@@ -135,9 +142,9 @@ final class LoggedUUIDs {
     private func nextEvent(is uuid: SampleUUID, in seqs: ClosedRange<UInt64>) throws -> (seq: UInt64, isDelete: Bool)? {
         let seq = nextSeq
         guard seqs.contains(seq) else { return nil }
-        if loaded.map({ batches[$0].header.firstSeq > seq || batches[$0].header.lastSeq < seq }) ?? true {
+        if loaded.map({ spans[$0].firstSeq > seq || spans[$0].lastSeq < seq }) ?? true {
             let index = try batchOrder(of: seq)
-            guard index < batches.count, batches[index].header.firstSeq <= seq, (try? load(index)) != nil else { return nil }
+            guard index < spans.count, spans[index].firstSeq <= seq, (try? load(index)) != nil else { return nil }
         }
         guard let at = lineIndex(of: seq) else { return nil }
         let line = lines.lines[at]
@@ -154,7 +161,7 @@ final class LoggedUUIDs {
     private func lineIndex(of seq: UInt64) -> Int? {
         guard let loaded else { return nil }
         let all = lines.lines
-        let direct = Int(seq - batches[loaded].header.firstSeq)
+        let direct = Int(seq - spans[loaded].firstSeq)
         if direct < all.count, all[direct].seq == seq { return direct }
         var low = 0
         var high = all.count
@@ -169,7 +176,7 @@ final class LoggedUUIDs {
     /// read from the batch loaded last when it holds `seq`.
     func addLine(seq: UInt64) throws -> [UInt8]? {
         let index = try batchOrder(of: seq)
-        guard index < batches.count, batches[index].header.firstSeq <= seq else { return nil }
+        guard index < spans.count, spans[index].firstSeq <= seq else { return nil }
         try load(index)
         let all = lines.lines
         var low = 0
@@ -187,16 +194,26 @@ final class LoggedUUIDs {
     /// lookups sorted by it read the log in order.
     func batchOrder(of seq: UInt64) throws -> Int {
         if !isLoaded {
-            batches = try snapshot.allBatches()
+            spans = try snapshot.batchSpans()
             isLoaded = true
         }
         var low = 0
-        var high = batches.count
+        var high = spans.count
         while low < high {
             let mid = (low + high) / 2
-            if batches[mid].header.lastSeq < seq { low = mid + 1 } else { high = mid }
+            if spans[mid].lastSeq < seq { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+
+    /// Batch `index` of ``spans`` with its header: from ``headers``, or read now and kept
+    /// there in place of the one read longest ago.
+    private func batch(_ index: Int) throws -> BatchRef {
+        if let kept = headers.first(where: { $0.index == index }) { return kept.batch }
+        let batch = try snapshot.batch(at: spans[index])
+        if headers.count == Self.keptHeaders { headers.removeFirst() }
+        headers.append((index, batch))
+        return batch
     }
 
     /// The first position in `sorted` holding `uuid` or a larger UUID.
@@ -220,7 +237,7 @@ final class LoggedUUIDs {
         guard loaded != index else { return }
         loaded = nil
         scans = 0
-        let batch = batches[index]
+        let batch = try batch(index)
         try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
         loaded = index
     }
@@ -277,7 +294,7 @@ final class LoggedUUIDs {
             return kept
         }
         guard loaded == index, scans >= Self.scansBeforeSorting else { return nil }
-        let batch = batches[index]
+        let batch = try batch(index)
         let events = try lines.withBytes { raw in
             try lines.uuidEvents(batch.header, in: raw).map { event -> (SampleUUID, UInt64) in
                 guard let uuid = event.uuid else { throw unreadable(batch, event.seq) }

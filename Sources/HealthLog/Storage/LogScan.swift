@@ -369,6 +369,17 @@ struct LogScan {
         return .success(ref)
     }
 
+    /// The batch whose header is at `offset` of segment `index`, read and checked.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` naming the place when no sound batch header
+    ///   of this store is there.
+    func batch(inSegment index: Int, at offset: Int) throws -> BatchRef {
+        switch try readBatch(segments[index], index, at: offset, expectedSeq: nil) {
+        case .success(let batch): return batch
+        case .failure(let violation): throw HealthLogError(.corrupt, "\(segments[index].location(offset)): \(violation.reason)")
+        }
+    }
+
     /// Where the batch at `offset` of `file` lies, for opening its sealed table; `nil` in a
     /// plaintext store.
     func place(_ file: SegmentFile, _ offset: Int) -> BatchPlace? {

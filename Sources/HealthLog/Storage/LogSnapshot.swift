@@ -244,6 +244,84 @@ final class LogSnapshot {
         return try batches(from: 0)
     }
 
+    /// Where a committed batch lies and the sequence numbers it holds: what a reader that
+    /// finds events by number keeps of every batch (``LoggedUUIDs``), 32 bytes, instead of
+    /// its decoded header.
+    struct BatchSpan {
+        let firstSeq: UInt64
+        let lastSeq: UInt64
+        let segment: Int
+        let offset: Int
+
+        init(firstSeq: UInt64, lastSeq: UInt64, segment: Int, offset: Int) {
+            self.firstSeq = firstSeq
+            self.lastSeq = lastSeq
+            self.segment = segment
+            self.offset = offset
+        }
+
+        init(_ batch: BatchRef) {
+            self.init(firstSeq: batch.header.firstSeq, lastSeq: batch.header.lastSeq, segment: batch.segment, offset: batch.offset)
+        }
+    }
+
+    /// Every committed batch's span, in order. A leading segment's come from its sidecar
+    /// index by the headers' fixed fields, each header found byte for byte in the segment
+    /// (as ``allBatches(allowingShells:)`` checks them), none decoded or kept, so a store of
+    /// any length costs 32 bytes a batch; a segment whose sidecar does not vouch for it, and
+    /// the walked segments at the end, give theirs from their batches.
+    func batchSpans() throws -> [BatchSpan] {
+        try requireKey()
+        var spans: [BatchSpan] = []
+        for index in prefix.indices {
+            if loadedPrefix[index] == nil, let indexed = indexedSpans(index) {
+                spans += indexed
+            } else {
+                spans += try prefixBatches(index).map(BatchSpan.init)
+            }
+        }
+        return spans + tail.map(BatchSpan.init)
+    }
+
+    /// The spans of leading segment `index` from its sidecar index; `nil` when the sidecar
+    /// does not vouch for the segment.
+    private func indexedSpans(_ index: Int) -> [BatchSpan]? {
+        guard scan.usingIndexes else { return nil }
+        let file = segments[index]
+        let timelines = scan.timelines
+        var spans: [BatchSpan] = []
+        var buffer: [UInt8] = []
+        var isFound = true
+        let isSound = SegmentIndex.walk(
+            layout, file.name, after: 0, matching: prefix[index], storeTag: meta.storeID.tag,
+            continues: { first, expected in timelines.continues(first, after: expected - 1) }
+        ) { offset, payload in
+            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let fixed = BatchHeader.FixedFields(payload) else {
+                isFound = false
+                return false
+            }
+            spans.append(BatchSpan(firstSeq: fixed.firstSeq, lastSeq: fixed.lastSeq, segment: index, offset: offset))
+            return true
+        }
+        return isSound && isFound ? spans : nil
+    }
+
+    /// The committed batch of `span` (one ``batchSpans()`` gave): its header read from the
+    /// segment, checked and decoded, and not kept.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` naming the place when no sound header
+    ///   of this store holding the span's numbers is there.
+    func batch(at span: BatchSpan) throws -> BatchRef {
+        try requireKey()
+        let batch = try scan.batch(inSegment: span.segment, at: span.offset)
+        guard batch.header.firstSeq == span.firstSeq, batch.header.lastSeq == span.lastSeq else {
+            throw HealthLogError(
+                .corrupt,
+                "\(segments[span.segment].location(span.offset)): holds events \(batch.header.firstSeq)...\(batch.header.lastSeq), not \(span.firstSeq)...\(span.lastSeq)")
+        }
+        return batch
+    }
+
     /// The committed batch holding `seq`, if any: of the leading segments, only the table
     /// of the one whose range reaches `seq` is read. Its header's fixed fields, dropped
     /// events and origin are whole; its groups may be only those of the types an earlier

@@ -1,8 +1,8 @@
 /// What one compaction drops: every delete at or before the horizon and the add of the
 /// sample each deleted, found through the UUID index, and the segments holding them.
 struct CompactionPlan {
-    /// The dropped events by sequence number.
-    private(set) var dropped: [UInt64: BatchHeader.Dropped] = [:]
+    /// The dropped events.
+    private(set) var dropped = DroppedEvents()
     /// How many of them are deletes.
     private(set) var deleteCount = 0
     /// The indexes (in the snapshot's segments) of the segments holding a dropped event,
@@ -20,34 +20,35 @@ struct CompactionPlan {
         // The deletes first, then their adds looked up together, so the lookups read the
         // log's batches in order (``UUIDRunSet/lookup(all:)``). A delete keeps its batch's
         // index, its location made only for an error.
-        var deletes: [(uuid: SampleUUID, seq: UInt64, batch: Int)] = []
-        for (at, batch) in batches.enumerated() where batch.header.firstSeq <= horizonSeq {
+        var deletes: [(uuid: SampleUUID, seq: UInt64)] = []
+        for batch in batches where batch.header.firstSeq <= horizonSeq {
             let groups = batch.header.groups.indices.filter { batch.header.groups[$0].isDelete && batch.header.groups[$0].firstSeq <= horizonSeq }
             if groups.isEmpty { continue }
             try lines.load(snapshot, batch, groups: groups)
             try lines.withBytes { raw in
                 for line in lines.lines where line.seq <= horizonSeq {
                     guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw Self.unknownDelete(snapshot, batch, line.seq) }
-                    deletes.append((uuid, line.seq, at))
+                    deletes.append((uuid, line.seq))
                 }
             }
         }
         let found = try runs.lookup(all: deletes.map(\.uuid))
-        // Room for every dropped event at once: a dictionary that grows holds its old table beside the new.
-        dropped.reserveCapacity(2 * deletes.count)
+        // Room for every dropped event at once: an array that grows holds its old buffer beside the new.
+        var events: [BatchHeader.Dropped] = []
+        events.reserveCapacity(2 * deletes.count)
         for (delete, found) in zip(deletes, found) {
-            guard let found, found.addSeq != 0 else { throw Self.unknownDelete(snapshot, batches[delete.batch], delete.seq) }
-            dropped[delete.seq] = BatchHeader.Dropped(seq: delete.seq, isDelete: true, uuid: delete.uuid)
-            dropped[found.addSeq] = BatchHeader.Dropped(seq: found.addSeq, isDelete: false, uuid: delete.uuid)
+            guard let found, found.addSeq != 0 else {
+                let batch = batches.first { $0.header.lastSeq >= delete.seq } ?? batches[batches.count - 1]
+                throw Self.unknownDelete(snapshot, batch, delete.seq)
+            }
+            events.append(BatchHeader.Dropped(seq: delete.seq, isDelete: true, uuid: delete.uuid))
+            events.append(BatchHeader.Dropped(seq: found.addSeq, isDelete: false, uuid: delete.uuid))
             deleteCount += 1
         }
-        guard !dropped.isEmpty else { return }
-        let seqs = dropped.keys.sorted()
-        var k = 0
-        for batch in batches {
-            while k < seqs.count, seqs[k] < batch.header.firstSeq { k += 1 }
-            guard k < seqs.count else { break }
-            if seqs[k] <= batch.header.lastSeq, segments.last != batch.segment { segments.append(batch.segment) }
+        deletes = []
+        dropped = DroppedEvents(sorting: &events)
+        for batch in batches where !dropped.within(batch.header.firstSeq...batch.header.lastSeq).isEmpty && segments.last != batch.segment {
+            segments.append(batch.segment)
         }
     }
 

@@ -111,7 +111,7 @@ struct Compactor {
         let compactions = snapshot.compactions
         let stale = try staleSegments(snapshot)
         let plan = horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) ? try CompactionPlan(snapshot, horizonSeq: horizonSeq) : nil
-        let dropped = plan?.dropped ?? [:]
+        let dropped = plan?.dropped ?? DroppedEvents()
         guard !dropped.isEmpty || !stale.isEmpty else { return report }
         report.deletesDropped = plan?.deleteCount ?? 0
         report.eventsDropped = dropped.count

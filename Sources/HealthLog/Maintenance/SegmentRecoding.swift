@@ -35,7 +35,7 @@ struct SegmentRecoding {
             try faults.write(prologue, to: fd, at: offset)
             offset += prologue.count
             for batch in try snapshot.batches(inSegment: index) {
-                let (header, frames) = try opener.plain(batch, dropping: [:], buffer: &buffer, lines: &lines)
+                let (header, frames) = try opener.plain(batch, dropping: DroppedEvents(), buffer: &buffer, lines: &lines)
                 let bytes = encode(header, header.encoded() + frames.joined(), file.name, offset)
                 try faults.write(bytes, to: fd, at: offset)
                 offset += bytes.count

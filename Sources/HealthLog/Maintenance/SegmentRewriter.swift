@@ -30,7 +30,7 @@ struct SegmentRewriter {
     /// it and writes its index; returns the new size and batch ends. A leftover file of
     /// the same name (an unfinished compaction's) is replaced. `batchStarted` is called
     /// before each batch.
-    func rewrite(segment index: Int, dropping dropped: [UInt64: BatchHeader.Dropped], batchStarted: () -> Void) throws -> Rewritten {
+    func rewrite(segment index: Int, dropping dropped: DroppedEvents, batchStarted: () -> Void) throws -> Rewritten {
         let old = snapshot.segments[index]
         let name = SegmentName(baseSeq: old.name.baseSeq, generation: generation)
         let path = layout.segment(baseSeq: name.baseSeq, generation: name.generation)
@@ -72,10 +72,11 @@ struct SegmentRewriter {
     /// group holding one recompressed without it (or left out when nothing of it remains),
     /// the others as stored (opened, in an encrypted store, to be sealed again at their new
     /// place), and the dropped events added to the header's list.
-    func plain(_ batch: BatchRef, dropping dropped: [UInt64: BatchHeader.Dropped], buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
+    func plain(_ batch: BatchRef, dropping dropped: DroppedEvents, buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
         let file = snapshot.segments[batch.segment]
         var header = batch.header
-        let mine = (header.firstSeq...header.lastSeq).compactMap { dropped[$0] }
+        let mine = Array(dropped.within(header.firstSeq...header.lastSeq))
+        let mineSeqs = Set(mine.map(\.seq))
         var frames: [[UInt8]] = []
         var groups: [BatchHeader.Group] = []
         for (g, group) in header.groups.enumerated() {
@@ -99,7 +100,7 @@ struct SegmentRewriter {
             var last: UInt64 = 0
             var count: UInt32 = 0
             lines.withBytes { raw in
-                for line in lines.lines where dropped[line.seq] == nil {
+                for line in lines.lines where !mineSeqs.contains(line.seq) {
                     kept.append(contentsOf: raw[line.start..<line.end])
                     if count == 0 { first = line.seq }
                     last = line.seq

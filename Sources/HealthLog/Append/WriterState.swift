@@ -261,7 +261,7 @@ struct WriterState {
         let adds = deletedAdds
         deletedAdds = DeletedAddSpill(sealing: scratchSealing)
         if let binding, let before = deletedAddsBefore {
-            try DeletedAddIndex.extend(layout, before: before, adding: adds, to: to, binding: binding, cipher: cipher)
+            try DeletedAddIndex.extend(layout, before: before, adding: adds.count, adds.forEachSorted, to: to, binding: binding, cipher: cipher)
         }
         deletedAddsBefore = nil
     }

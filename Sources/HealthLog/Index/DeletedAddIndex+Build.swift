@@ -129,22 +129,30 @@ extension DeletedAddIndex {
         return (.entries(all), BatchOrigin.DeletedAddWitness(of: all), recorded != nil)
     }
 
-    /// After an append committed events up to `to`, whose deletes deleted the adds in
-    /// `adds`: rewrites the sidecar to cover `to`, bound to `binding` (the log after the
-    /// append), listing `before` (the log's deleted adds before the append, from
-    /// ``before(_:)``) merged with `adds`, sealed with `cipher` (the store's; `nil` for a
-    /// plaintext store), a block at a time. An add listed twice (which the witness the
-    /// append recorded would not count) leaves the old sidecar, for a later writer to rebuild.
-    static func extend(_ layout: StoreLayout, before: Before, adding adds: DeletedAddSpill, to: UInt64, binding: LogBinding, cipher: StoreCipher?) throws {
-        try write(layout, count: before.count + adds.count, coveredSeq: to, binding: binding, cipher: cipher) { add in
+    /// After an append committed events up to `to`, whose deletes deleted `count` adds,
+    /// which `adds` calls its function with in ascending order (as the append's spill
+    /// gives them): rewrites the sidecar to cover `to`,
+    /// bound to `binding` (the log after the append), listing `before` (the log's deleted
+    /// adds before the append, from ``before(_:)``) merged with them, sealed with `cipher`
+    /// (the store's; `nil` for a plaintext store), a block at a time. An add listed twice
+    /// (which the witness the append recorded would not count) leaves the old sidecar, for a
+    /// later writer to rebuild.
+    static func extend(
+        _ layout: StoreLayout, before: Before, adding count: Int, _ adds: (_ body: (UInt64) throws -> Void) throws -> Void, to: UInt64,
+        binding: LogBinding, cipher: StoreCipher?
+    ) throws {
+        try write(layout, count: before.count + count, coveredSeq: to, binding: binding, cipher: cipher) { add in
             var earlier = before.cursor()
             var pending = try earlier.next()
-            try adds.forEachSorted { seq in
-                while let entry = pending, entry < seq {
-                    try add(entry)
-                    pending = try earlier.next()
+            // `adds` calls back synchronously and does not call `write`'s function itself.
+            try withoutActuallyEscaping(add) { add in
+                try adds { seq in
+                    while let entry = pending, entry < seq {
+                        try add(entry)
+                        pending = try earlier.next()
+                    }
+                    try add(seq)
                 }
-                try add(seq)
             }
             while let entry = pending {
                 try add(entry)

@@ -16,19 +16,22 @@ struct CompactionPlan {
     init(_ snapshot: LogSnapshot, horizonSeq: UInt64) throws {
         let runs = try UUIDRunSet(snapshot.layout, snapshot: snapshot, cipher: snapshot.cipher)
         var lines = BatchLines()
-        let batches = try snapshot.allBatches()
+        let spans = try snapshot.batchSpans()
         // The deletes first, then their adds looked up together, so the lookups read the
-        // log's batches in order (``UUIDRunSet/lookup(all:)``). A delete keeps its batch's
-        // index, its location made only for an error.
+        // log's batches in order (``UUIDRunSet/lookup(all:)``). The segments are read one at
+        // a time, each batch table let go once read.
         var deletes: [(uuid: SampleUUID, seq: UInt64)] = []
-        for batch in batches where batch.header.firstSeq <= horizonSeq {
-            let groups = batch.header.groups.indices.filter { batch.header.groups[$0].isDelete && batch.header.groups[$0].firstSeq <= horizonSeq }
-            if groups.isEmpty { continue }
-            try lines.load(snapshot, batch, groups: groups)
-            try lines.withBytes { raw in
-                for line in lines.lines where line.seq <= horizonSeq {
-                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw Self.unknownDelete(snapshot, batch, line.seq) }
-                    deletes.append((uuid, line.seq))
+        for segment in snapshot.segments.indices {
+            defer { snapshot.releaseBatches(inSegment: segment) }
+            for batch in try snapshot.batches(inSegment: segment) where batch.header.firstSeq <= horizonSeq {
+                let groups = batch.header.groups.indices.filter { batch.header.groups[$0].isDelete && batch.header.groups[$0].firstSeq <= horizonSeq }
+                if groups.isEmpty { continue }
+                try lines.load(snapshot, batch, groups: groups)
+                try lines.withBytes { raw in
+                    for line in lines.lines where line.seq <= horizonSeq {
+                        guard let uuid = BatchLines.uuid(of: line, in: raw) else { throw Self.unknownDelete(snapshot, LogSnapshot.BatchSpan(batch), line.seq) }
+                        deletes.append((uuid, line.seq))
+                    }
                 }
             }
         }
@@ -38,8 +41,7 @@ struct CompactionPlan {
         events.reserveCapacity(2 * deletes.count)
         for (delete, found) in zip(deletes, found) {
             guard let found, found.addSeq != 0 else {
-                let batch = batches.first { $0.header.lastSeq >= delete.seq } ?? batches[batches.count - 1]
-                throw Self.unknownDelete(snapshot, batch, delete.seq)
+                throw Self.unknownDelete(snapshot, spans.first { $0.lastSeq >= delete.seq } ?? spans[spans.count - 1], delete.seq)
             }
             events.append(BatchHeader.Dropped(seq: delete.seq, isDelete: true, uuid: delete.uuid))
             events.append(BatchHeader.Dropped(seq: found.addSeq, isDelete: false, uuid: delete.uuid))
@@ -47,13 +49,13 @@ struct CompactionPlan {
         }
         deletes = []
         dropped = DroppedEvents(sorting: &events)
-        for batch in batches where !dropped.within(batch.header.firstSeq...batch.header.lastSeq).isEmpty && segments.last != batch.segment {
-            segments.append(batch.segment)
+        for span in spans where !dropped.within(span.firstSeq...span.lastSeq).isEmpty && segments.last != span.segment {
+            segments.append(span.segment)
         }
     }
 
     /// The error for delete `seq` of `batch` whose sample the UUID index does not know.
-    private static func unknownDelete(_ snapshot: LogSnapshot, _ batch: BatchRef, _ seq: UInt64) -> HealthLogError {
+    private static func unknownDelete(_ snapshot: LogSnapshot, _ batch: LogSnapshot.BatchSpan, _ seq: UInt64) -> HealthLogError {
         HealthLogError(
             .corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): delete \(seq) names no sample the UUID index knows: run 'healthlog reindex'")
     }

@@ -89,7 +89,8 @@ struct Compactor {
         }
         guard let point = snapshot.appendPoint else { return [] }
         return try (0...point.segment).filter { index in
-            try snapshot.batches(inSegment: index).contains { batch in
+            defer { snapshot.releaseBatches(inSegment: index) }
+            return try snapshot.batches(inSegment: index).contains { batch in
                 let epoch = batch.sealedPayload.flatMap { payload in
                     payload.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[BatchHeader.FixedFields.length...])) }
                 }
@@ -119,7 +120,8 @@ struct Compactor {
         let segmentsToRewrite = Set((plan?.segments ?? []) + stale).sorted()
         var checkpointMove: (before: Checkpoint, newOffset: UInt64)?
         var newBytes: [Int: Int] = [:]
-        let total = try segmentsToRewrite.reduce(0) { $0 + (try snapshot.batches(inSegment: $1).count) }
+        let spans = try snapshot.batchSpans()
+        let total = spans.reduce(0) { $0 + (segmentsToRewrite.contains($1.segment) ? 1 : 0) }
         var done = 0
         for index in segmentsToRewrite {
             let rewriter = SegmentRewriter(layout: layout, snapshot: snapshot, generation: generation, faults: faults)
@@ -127,6 +129,7 @@ struct Compactor {
                 progress?(done, total)
                 done += 1
             }
+            snapshot.releaseBatches(inSegment: index)
             newBytes[index] = rewritten.size
             if let checkpoint = snapshot.checkpoint, checkpoint.segmentBase == snapshot.segments[index].name.baseSeq,
                 let moved = rewritten.endOffsets[Int(clamping: checkpoint.endOffset)]

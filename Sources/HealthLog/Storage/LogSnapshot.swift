@@ -128,6 +128,15 @@ final class LogSnapshot {
         return tail.filter { $0.segment == index }
     }
 
+    /// Lets go of the batch table of segment `index` that reads kept (a walk over the
+    /// segments one at a time, like a compaction's, holds one table, not every one); a
+    /// later read of the segment loads it again.
+    func releaseBatches(inSegment index: Int) {
+        guard index < loadedPrefix.count else { return }
+        loadedPrefix[index] = nil
+        loadedTails[index] = nil
+    }
+
     /// Every committed batch holding a sequence number above `seq`, in order. With `types`,
     /// for a reader that looks at no other group, a batch's header may list only the groups
     /// of those types (with their frames' offsets): a segment index's by-type copy of the

@@ -39,7 +39,7 @@ struct DeletedAddIndexExtendTests {
             try spill.append(seq)
         }
         let after = LogBinding(storeID: binding.storeID, check: 4)
-        try DeletedAddIndex.extend(layout, before: .index(index), adding: spill, to: 45_000, binding: after, cipher: cipher)
+        try DeletedAddIndex.extend(layout, before: .index(index), adding: spill.count, spill.forEachSorted, to: 45_000, binding: after, cipher: cipher)
         let all = (old + added).sorted()
         let extended = try #require(DeletedAddIndex.open(layout, cipher: cipher))
         #expect((extended.coveredSeq, extended.count, extended.binding) == (45_000, all.count, after))
@@ -64,7 +64,7 @@ struct DeletedAddIndexExtendTests {
         try spill.append(12)
         try spill.append(5)
         #expect(throws: HealthLogError.self) {
-            try DeletedAddIndex.extend(layout, before: .index(index), adding: spill, to: 30, binding: binding, cipher: nil)
+            try DeletedAddIndex.extend(layout, before: .index(index), adding: spill.count, spill.forEachSorted, to: 30, binding: binding, cipher: nil)
         }
         #expect(try ByteSurgery.read(DeletedAddIndex.path(layout)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/uuids") == ["deleted-adds"])

@@ -130,13 +130,12 @@ extension DeletedAddIndex {
     }
 
     /// After an append committed events up to `to`, whose deletes deleted `count` adds,
-    /// which `adds` calls its function with in ascending order (as the append's spill
-    /// gives them): rewrites the sidecar to cover `to`,
-    /// bound to `binding` (the log after the append), listing `before` (the log's deleted
-    /// adds before the append, from ``before(_:)``) merged with them, sealed with `cipher`
-    /// (the store's; `nil` for a plaintext store), a block at a time. An add listed twice
-    /// (which the witness the append recorded would not count) leaves the old sidecar, for a
-    /// later writer to rebuild.
+    /// which `adds` calls its function with in ascending order (as the append's spill gives
+    /// them): rewrites the sidecar to cover `to`, bound to `binding` (the log after the
+    /// append), listing `before` (the log's deleted adds before the append, from
+    /// ``before(_:)``) merged with them, sealed with `cipher` (the store's; `nil` for a
+    /// plaintext store), a block at a time. An add listed twice (which the witness the
+    /// append recorded would not count) leaves the old sidecar, for a later writer to rebuild.
     static func extend(
         _ layout: StoreLayout, before: Before, adding count: Int, _ adds: (_ body: (UInt64) throws -> Void) throws -> Void, to: UInt64,
         binding: LogBinding, cipher: StoreCipher?

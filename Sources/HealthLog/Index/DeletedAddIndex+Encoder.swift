@@ -3,7 +3,7 @@
 extension DeletedAddIndex {
     /// Encodes a sidecar of a known number of entries as they come: each block's stored
     /// bytes go out when it fills, at its place in the file (after the header and the block
-    /// table, whose lengths the count gives), and ``finish(_:)`` returns the header and the
+    /// table, whose lengths the count gives), and ``finish()`` returns the header and the
     /// table that start the file. Memory holds a block and the table (24 bytes a block).
     struct Encoder {
         /// The entries the file lists.

@@ -22,6 +22,24 @@ struct OrderedJobsTests {
         #expect(jobs.pending == 0)
     }
 
+    /// What a job captures, to see who still holds it.
+    final class Captured: Sendable {}
+
+    @Test("Once a result is taken, neither the job nor the queue holds what the job captured, so a consumer given the only copy of a value can reuse its buffers")
+    func jobLetGoBeforeItsResult() {
+        let jobs = OrderedJobs<Int>()
+        var released = 0
+        for round in 0..<2_000 {
+            var captured: Captured? = Captured()
+            weak let watched = captured
+            jobs.submit { [captured] in withExtendedLifetime(captured) { round } }
+            captured = nil
+            #expect(jobs.next() == round)
+            if watched == nil { released += 1 }
+        }
+        #expect(released == 2_000, "held by a job that already ran in \(2_000 - released) of 2,000 rounds")
+    }
+
     @Test("A user-initiated job runs before a default job queued earlier, while every thread of the default pool is taken")
     func higherClassDoesNotWaitBehindDefault() {
         // One blocked job a core takes the default pool, and one more waits in its queue

@@ -260,10 +260,11 @@ struct WriterState {
         }
         let adds = deletedAdds
         deletedAdds = DeletedAddSpill(sealing: scratchSealing)
-        if let binding, let before = deletedAddsBefore {
+        let before = deletedAddsBefore
+        deletedAddsBefore = nil
+        if let binding, let before {
             try DeletedAddIndex.extend(layout, before: before, adding: adds.count, adds.forEachSorted, to: to, binding: binding, cipher: cipher)
         }
-        deletedAddsBefore = nil
     }
 
     /// The stub of an add event.

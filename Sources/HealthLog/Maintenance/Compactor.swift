@@ -171,9 +171,13 @@ struct Compactor {
         case .date(let date):
             let millis = date.microseconds / 1000
             var seq: UInt64 = 0
-            for batch in try snapshot.allBatches() {
-                guard batch.header.appendedMillis < millis else { break }
-                seq = batch.header.lastSeq
+            // A segment at a time, each batch table let go once read, as the plan reads them.
+            for segment in snapshot.segments.indices {
+                defer { snapshot.releaseBatches(inSegment: segment) }
+                for batch in try snapshot.batches(inSegment: segment) {
+                    guard batch.header.appendedMillis < millis else { return seq }
+                    seq = batch.header.lastSeq
+                }
             }
             return seq
         }

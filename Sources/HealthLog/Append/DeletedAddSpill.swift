@@ -45,16 +45,6 @@ final class DeletedAddSpill {
         resident.removeAll(keepingCapacity: true)
     }
 
-    /// Every number added, ascending.
-    ///
-    /// - Throws: as ``FingerprintKeySpill/merge(with:_:)``.
-    func sorted() throws -> [UInt64] {
-        var all: [UInt64] = []
-        all.reserveCapacity(count)
-        try forEachSorted { all.append($0) }
-        return all
-    }
-
     /// Calls `body` with every number added, ascending, as the stretches are merged.
     ///
     /// - Throws: as ``FingerprintKeySpill/merge(with:_:)``, and what `body` throws.

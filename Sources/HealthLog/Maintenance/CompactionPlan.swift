@@ -9,14 +9,14 @@ struct CompactionPlan {
     /// ascending.
     private(set) var segments: [Int] = []
 
-    /// Plans the compaction of `snapshot` (the writer's, under its lock) up to `horizonSeq`.
+    /// Plans the compaction of `snapshot` (the writer's, under its lock) up to `horizonSeq`;
+    /// `spans` are its batches' (``LogSnapshot/batchSpans()``).
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` when the UUID index names no add for a
     ///   deleted sample, or a frame is damaged.
-    init(_ snapshot: LogSnapshot, horizonSeq: UInt64) throws {
+    init(_ snapshot: LogSnapshot, horizonSeq: UInt64, spans: [LogSnapshot.BatchSpan]) throws {
         let runs = try UUIDRunSet(snapshot.layout, snapshot: snapshot, cipher: snapshot.cipher)
         var lines = BatchLines()
-        let spans = try snapshot.batchSpans()
         // The deletes first, then their adds looked up together, so the lookups read the
         // log's batches in order (``UUIDRunSet/lookup(all:)``). The segments are read one at
         // a time, each batch table let go once read.

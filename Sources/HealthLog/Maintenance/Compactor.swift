@@ -111,17 +111,19 @@ struct Compactor {
         report.horizonSeq = horizonSeq
         let compactions = snapshot.compactions
         let stale = try staleSegments(snapshot)
-        let plan = horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) ? try CompactionPlan(snapshot, horizonSeq: horizonSeq) : nil
+        // Where the batches lie, read once for the plan and the progress total.
+        let spans = horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) ? try snapshot.batchSpans() : nil
+        let plan = try spans.map { try CompactionPlan(snapshot, horizonSeq: horizonSeq, spans: $0) }
         let dropped = plan?.dropped ?? DroppedEvents()
         guard !dropped.isEmpty || !stale.isEmpty else { return report }
         report.deletesDropped = plan?.deleteCount ?? 0
         report.eventsDropped = dropped.count
         let generation = compactions.generation + 1
-        let segmentsToRewrite = Set((plan?.segments ?? []) + stale).sorted()
+        let rewriting = Set((plan?.segments ?? []) + stale)
+        let segmentsToRewrite = rewriting.sorted()
         var checkpointMove: (before: Checkpoint, newOffset: UInt64)?
         var newBytes: [Int: Int] = [:]
-        let spans = try snapshot.batchSpans()
-        let total = spans.reduce(0) { $0 + (segmentsToRewrite.contains($1.segment) ? 1 : 0) }
+        let total = try (spans ?? snapshot.batchSpans()).reduce(0) { $0 + (rewriting.contains($1.segment) ? 1 : 0) }
         var done = 0
         for index in segmentsToRewrite {
             let rewriter = SegmentRewriter(layout: layout, snapshot: snapshot, generation: generation, faults: faults)

@@ -261,17 +261,6 @@ final class LogSnapshot {
         let lastSeq: UInt64
         let segment: Int
         let offset: Int
-
-        init(firstSeq: UInt64, lastSeq: UInt64, segment: Int, offset: Int) {
-            self.firstSeq = firstSeq
-            self.lastSeq = lastSeq
-            self.segment = segment
-            self.offset = offset
-        }
-
-        init(_ batch: BatchRef) {
-            self.init(firstSeq: batch.header.firstSeq, lastSeq: batch.header.lastSeq, segment: batch.segment, offset: batch.offset)
-        }
     }
 
     /// Every committed batch's span, in order. A leading segment's come from its sidecar
@@ -415,5 +404,12 @@ final class LogSnapshot {
         }
         if let failure { throw HealthLogError(.corrupt, "\(file.location(frameOffset)): \(failure.reason)") }
         return length
+    }
+}
+
+extension LogSnapshot.BatchSpan {
+    /// The span of `batch`.
+    init(_ batch: BatchRef) {
+        self.init(firstSeq: batch.header.firstSeq, lastSeq: batch.header.lastSeq, segment: batch.segment, offset: batch.offset)
     }
 }

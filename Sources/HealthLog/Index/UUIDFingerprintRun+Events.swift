@@ -16,6 +16,8 @@ extension UUIDFingerprintRun {
 
         /// The keys not written out yet, in event order.
         private var keys: [UInt64] = []
+        /// The storage a stretch is sorted into before it is written out, reused.
+        private var stretch: [UInt64] = []
         /// Where the sequence numbers jump: from event `index` on, event `k` is `seq + k - index`.
         private var jumps: [(index: Int, seq: UInt64)] = []
         /// The sequence number the next event has unless it jumps.
@@ -56,7 +58,8 @@ extension UUIDFingerprintRun {
             count += 1
             nextSeq = seq &+ 1
             if keys.count >= residentKeys {
-                try UUIDFingerprintRun.sorted(keys).withUnsafeBufferPointer { try spill.write($0) }
+                UUIDFingerprintRun.sort(keys, into: &stretch)
+                try stretch.withUnsafeBufferPointer { try spill.write($0) }
                 keys.removeAll(keepingCapacity: true)
             }
         }

@@ -123,45 +123,18 @@ extension UUIDFingerprintRun {
         file.reseal(&bytes, at: bindingOffset, with: fields.bytes)
     }
 
-    /// `keys` in ascending order: spread into 2¹⁶ buckets by their top 16 bits in one
-    /// counting pass (fingerprints are uniform, so a bucket of a million keys holds about
-    /// 15), then each bucket put in order by insertion — linear passes instead of a
-    /// comparison sort's log₂(n). Small inputs are simply sorted.
+    /// `keys` in ascending order (``BucketSort``).
     static func sorted(_ keys: [UInt64]) -> [UInt64] {
-        guard keys.count > 4096 else { return keys.sorted() }
-        var starts = [Int](repeating: 0, count: (1 << 16) + 1)
-        for key in keys { starts[Int(key >> 48) + 1] += 1 }
-        for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
-        var next = starts
-        var out = [UInt64](repeating: 0, count: keys.count)
-        out.withUnsafeMutableBufferPointer { out in
-            for key in keys {
-                let bucket = Int(key >> 48)
-                out[next[bucket]] = key
-                next[bucket] += 1
-            }
-            for bucket in 0..<(1 << 16) {
-                let start = starts[bucket]
-                let end = starts[bucket + 1]
-                guard end - start > 1 else { continue }
-                // Fingerprints are spread evenly, so a bucket holds a few keys; one that holds
-                // many (crafted UUIDs) is sorted in n log n rather than by insertion.
-                if end - start > 64 {
-                    out[start..<end].sort()
-                    continue
-                }
-                for i in (start + 1)..<end {
-                    let key = out[i]
-                    var j = i
-                    while j > start, out[j - 1] > key {
-                        out[j] = out[j - 1]
-                        j -= 1
-                    }
-                    out[j] = key
-                }
-            }
-        }
+        var out: [UInt64] = []
+        sort(keys, into: &out)
         return out
+    }
+
+    /// Puts `keys` in ascending order into `out`, reusing its storage (``BucketSort``).
+    static func sort(_ keys: [UInt64], into out: inout [UInt64]) {
+        keys.withUnsafeBufferPointer { keys in
+            BucketSort.sort(keys, into: &out, bucket: { key, bits in Int(key >> UInt64(64 - bits)) }, transform: { $0 }, by: <)
+        }
     }
 
     /// The run just written at `path`, sealed with `cipher`.

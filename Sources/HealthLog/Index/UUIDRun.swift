@@ -256,12 +256,22 @@ final class UUIDRun {
     /// `directory` (temporary file and rename; derived data, so not synced), sealed with
     /// `sealing` or in the clear.
     static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String, sealing: ScratchCipher? = nil) throws -> String {
+        var file: [UInt8] = []
+        return try write(entries, from: from, to: to, directory: directory, sealing: sealing, buffer: &file)
+    }
+
+    /// Writes a run of `entries` as ``write(_:from:to:directory:sealing:)`` does, encoding
+    /// it in `file`'s storage (its contents replaced): a writer reuses one buffer from run to run.
+    static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String, sealing: ScratchCipher? = nil, buffer file: inout [UInt8]) throws -> String {
         let blocks = (entries.count + blockEntries - 1) / blockEntries
         let entriesStart = headerLength + blocks * tableEntryLength
         // One buffer for the whole file, the entries encoded after room for the header and
         // block table (filled in last): no copy of the entries to put the header first.
-        var file = [UInt8](repeating: 0, count: entriesStart)
-        file.reserveCapacity(entriesStart + entries.count * entryLength)
+        file.removeAll(keepingCapacity: true)
+        // Grown with room to spare: a writer's chunks fold to slightly different counts.
+        let length = entriesStart + entries.count * entryLength
+        if file.capacity < length { file.reserveCapacity(length + length / 8) }
+        file.append(contentsOf: repeatElement(0, count: entriesStart))
         var blockTable = ByteWriter()
         var blockStart = 0
         while blockStart < entries.count {

@@ -62,6 +62,11 @@ final class UUIDRunBuilder {
     /// The chunk ``chunkJobs`` is writing: its entries (sorted by UUID, as in its run) and
     /// its range. Newer than every partial run.
     private(set) var chunkBeingWritten: (entries: [UUIDRun.Entry], from: UInt64, to: UInt64)?
+    /// The storage of a chunk's entries, reused from one chunk to the next (in an encrypted
+    /// store, once the chunk's sealed run is in place).
+    private var spareEntries: [UUIDRun.Entry] = []
+    /// The storage a chunk's run is encoded in, reused from one chunk to the next.
+    private var runBytes: [UInt8] = []
     /// The UUIDs of each partial run, which tell the runs a lookup of a UUID reads.
     @exclusivity(unchecked) private(set) var filters: UUIDChunkFilters
     /// How many partial runs of one level are merged into one of the next: each merge
@@ -128,6 +133,8 @@ final class UUIDRunBuilder {
         partials = []
         levels = []
         pending = []
+        spareEntries = []
+        runBytes = []
         filters = UUIDChunkFilters()
         if let scratch {
             try? scratch.remove()
@@ -147,15 +154,19 @@ final class UUIDRunBuilder {
         try joinMerge()
         try startMerge()
         let output = try workingDirectory()
-        let entries = UUIDRunSet.combine(pending)
+        if sealing != nil { try placeChunkWritten() }
+        var entries = spareEntries
+        spareEntries = []
+        UUIDRunSet.combine(pending, into: &entries)
         if let sealing {
-            try placeChunkWritten()
             let from = pendingFrom
+            let entries = entries
             chunkJobs.submit { Result { try UUIDRun.write(entries, from: from, to: last, directory: output, sealing: sealing) } }
             chunkBeingWritten = (entries, from, last)
         } else {
-            partials.append(try open(UUIDRun.write(entries, from: pendingFrom, to: last, directory: output)))
+            partials.append(try open(UUIDRun.write(entries, from: pendingFrom, to: last, directory: output, buffer: &runBytes)))
             levels.append(0)
+            spareEntries = entries
         }
         filters.add(pending.lazy.map(\.uuid), from: pendingFrom, through: last)
         pending.removeAll(keepingCapacity: true)
@@ -169,6 +180,7 @@ final class UUIDRunBuilder {
         guard let written = chunkJobs.next() else { return }
         let run = try open(written.get())
         if let entries = chunkBeingWritten?.entries { run.sealedPageHighs = UUIDRun.pageHighs(entries) }
+        spareEntries = chunkBeingWritten?.entries ?? []
         chunkBeingWritten = nil
         partials.append(run)
         levels.append(0)

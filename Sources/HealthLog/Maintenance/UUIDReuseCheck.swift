@@ -17,6 +17,8 @@ final class UUIDReuseCheck {
     static let markEvery = 1024
     /// The keys not written out yet (fingerprint << 32 | ordinal), in add order.
     private var keys: [UInt64] = []
+    /// The storage a stretch is sorted into before it is written out, reused.
+    private var stretch: [UInt64] = []
     /// The stretches written out.
     private let spill: FingerprintKeySpill
     /// The sequence number of adds `0`, ``markEvery``, `2 × markEvery`, ….
@@ -43,7 +45,8 @@ final class UUIDReuseCheck {
         keys.append(UInt64(UUIDFingerprint.of(uuid)) << 32 | UInt64(count))
         count += 1
         if keys.count >= residentKeys {
-            try UUIDFingerprintRun.sorted(keys).withUnsafeBufferPointer { try spill.write($0) }
+            UUIDFingerprintRun.sort(keys, into: &stretch)
+            try stretch.withUnsafeBufferPointer { try spill.write($0) }
             keys.removeAll(keepingCapacity: true)
         }
     }

@@ -15,7 +15,9 @@ import Darwin
 /// A lookup binary-searches the block table (held in memory), then one page of the block's
 /// entries read with `pread(2)`: the first time a block is touched it is read whole, its
 /// CRC-32C checked and the first UUID of each of its pages (128 entries) kept, so later
-/// lookups in it read 4 KB. Memory holds those few bytes per page, never the entries, so
+/// lookups in it read 4 KB; a chunk's run, written a moment before by the append that looks
+/// it up, comes with each page's first UUID and checksum (``knownPages``), so a lookup reads
+/// and checks one page at once. Memory holds those few bytes per page, never the entries, so
 /// a writer's RSS does not grow with the store's UUID index however many UUIDs it looks
 /// up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
 /// run from the log. For an encrypted store the run is sealed (``sealing``; see
@@ -78,6 +80,11 @@ final class UUIDRun {
     /// lookup opens the page that holds its UUID at once, not one guessed by interpolation
     /// (about 1.5 pages a lookup). Eight bytes a page of 32 entries.
     var sealedPageHighs: [UInt64]?
+    /// In a plaintext run whose writer kept them (``pageChecks(_:count:)`` of the bytes it
+    /// wrote, a chunk's run), the first UUID and the CRC-32C of each page: a lookup reads
+    /// and checks the one page that holds its UUID at once, not its whole block first.
+    /// Twenty bytes a page of 128 entries.
+    var knownPages: PageChecks?
     /// The bytes of entries it holds between lookups (a page at most).
     var heldEntryBytes: Int { buffer.capacity }
 
@@ -157,6 +164,7 @@ final class UUIDRun {
         let block = Self.lastIndex(atMost: uuid, in: firstUUIDs)
         guard block >= 0 else { return nil }
         if sealing != nil { return try sealedLookup(uuid, block: block) }
+        if let knownPages { return try knownPageLookup(uuid, in: knownPages) }
         let start = block * Self.blockEntries
         let end = min(count, start + Self.blockEntries)
         guard let pages = pageFirsts[block] else {
@@ -174,6 +182,41 @@ final class UUIDRun {
         let page = Self.lastIndex(atMost: uuid, in: pages)
         let pageStart = start + page * Self.pageEntries
         try read(pageStart..<min(end, pageStart + Self.pageEntries))
+        return search(uuid, entries: buffer.count / Self.entryLength)
+    }
+
+    /// The first UUID and the CRC-32C of each page of a run.
+    struct PageChecks {
+        var firsts: [SampleUUID]
+        var crcs: [UInt32]
+    }
+
+    /// The ``PageChecks`` of the run file `bytes` (as ``write(_:from:to:directory:sealing:buffer:)``
+    /// encoded it) of `count` entries.
+    static func pageChecks(_ bytes: [UInt8], count: Int) -> PageChecks {
+        let entriesStart = headerLength + (count + blockEntries - 1) / blockEntries * tableEntryLength
+        var checks = PageChecks(firsts: [], crcs: [])
+        bytes.withUnsafeBytes { raw in
+            let entries = UnsafeRawBufferPointer(rebasing: raw[entriesStart..<entriesStart + count * entryLength])
+            for first in stride(from: 0, to: count, by: pageEntries) {
+                let page = UnsafeRawBufferPointer(rebasing: entries[first * entryLength..<min(count, first + pageEntries) * entryLength])
+                checks.firsts.append(entry(page, 0).uuid)
+                checks.crcs.append(CRC32C.checksum(page))
+            }
+        }
+        return checks
+    }
+
+    /// Looks `uuid` up in the one page `pages` says may hold it, checking the page.
+    private func knownPageLookup(_ uuid: SampleUUID, in pages: PageChecks) throws -> Entry? {
+        let page = Self.lastIndex(atMost: uuid, in: pages.firsts)
+        guard page >= 0 else { return nil }
+        let start = page * Self.pageEntries
+        try read(start..<min(count, start + Self.pageEntries))
+        guard buffer.withUnsafeBytes({ CRC32C.checksum($0) }) == pages.crcs[page] else {
+            isDamaged = true
+            throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(start)): page \(page) fails its checksum")
+        }
         return search(uuid, entries: buffer.count / Self.entryLength)
     }
 

@@ -164,7 +164,9 @@ final class UUIDRunBuilder {
             chunkJobs.submit { Result { try UUIDRun.write(entries, from: from, to: last, directory: output, sealing: sealing) } }
             chunkBeingWritten = (entries, from, last)
         } else {
-            partials.append(try open(UUIDRun.write(entries, from: pendingFrom, to: last, directory: output, buffer: &runBytes)))
+            let run = try open(UUIDRun.write(entries, from: pendingFrom, to: last, directory: output, buffer: &runBytes))
+            run.knownPages = UUIDRun.pageChecks(runBytes, count: entries.count)
+            partials.append(run)
             levels.append(0)
             spareEntries = entries
         }

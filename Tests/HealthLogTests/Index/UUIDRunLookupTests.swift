@@ -111,4 +111,25 @@ struct UUIDRunLookupTests {
         #expect(throws: HealthLogError.self) { try run.lookup(entries[2_100].uuid) }
         #expect(run.isDamaged)
     }
+    @Test("A run given its pages' checks reads and checks the page that holds the UUID: a flipped byte in another page of the block goes unread, one in the page is found")
+    func knownPagesReadOnePage() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var random = SeededRandom(state: 16)
+        let entries = (1...5_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
+            .sorted { $0.uuid < $1.uuid }
+        var bytes: [UInt8] = []
+        let path = try UUIDRun.write(entries, from: 1, to: 5_000, directory: dir.path, buffer: &bytes)
+        #expect(try ByteSurgery.read(path) == bytes)
+        let run = try #require(UUIDRun(path: path))
+        run.knownPages = UUIDRun.pageChecks(bytes, count: entries.count)
+        try ByteSurgery.flip(path, at: run.entryOffset(3 * UUIDRun.pageEntries + 5) + 3)
+        for (k, entry) in entries.enumerated() where k / UUIDRun.pageEntries != 3 { #expect(try run.lookup(entry.uuid) == entry) }
+        for k in stride(from: 0, to: entries.count, by: 7) where k / UUIDRun.pageEntries != 3 {
+            #expect(try run.lookup(SampleUUID(high: entries[k].uuid.high, low: entries[k].uuid.low &+ 1)) == nil)
+        }
+        #expect(!run.isDamaged)
+        #expect(throws: HealthLogError.self) { try run.lookup(entries[3 * UUIDRun.pageEntries + 70].uuid) }
+        #expect(run.isDamaged)
+    }
 }

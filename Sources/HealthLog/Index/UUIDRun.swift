@@ -16,10 +16,10 @@ import Darwin
 /// entries read with `pread(2)`: the first time a block is touched it is read whole, its
 /// CRC-32C checked and the first UUID of each of its pages (128 entries) kept, so later
 /// lookups in it read 4 KB; a chunk's run, written a moment before by the append that looks
-/// it up, comes with each page's first UUID and checksum (``knownPages``), so a lookup reads
-/// and checks one page at once. Memory holds those few bytes per page, never the entries, so
-/// a writer's RSS does not grow with the store's UUID index however many UUIDs it looks
-/// up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
+/// it up, comes with the first UUID and checksum of each 1 KB of it (``knownPages``), so a
+/// lookup reads and checks that 1 KB at once. Memory holds those few bytes per page, never
+/// the entries, so a writer's RSS does not grow with the store's UUID index however many
+/// UUIDs it looks up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
 /// run from the log. For an encrypted store the run is sealed (``sealing``; see
 /// `UUIDRun+Sealing.swift`), and a lookup opens one or two sealed pages of 1 KB instead.
 final class UUIDRun {
@@ -81,10 +81,13 @@ final class UUIDRun {
     /// (about 1.5 pages a lookup). Eight bytes a page of 32 entries.
     var sealedPageHighs: [UInt64]?
     /// In a plaintext run whose writer kept them (``pageChecks(_:count:)`` of the bytes it
-    /// wrote, a chunk's run), the first UUID and the CRC-32C of each page: a lookup reads
-    /// and checks the one page that holds its UUID at once, not its whole block first.
-    /// Twenty bytes a page of 128 entries.
+    /// wrote, a chunk's run), the first UUID and the CRC-32C of each page of
+    /// ``knownPageEntries`` (1 KB): a lookup reads and checks the page that holds its UUID,
+    /// where one in another run reads its 64 KB block first and 4 KB pages after. Twenty
+    /// bytes a page, held while the run is a chunk's (up to ``UUIDRunBuilder/fanIn`` of them).
     var knownPages: PageChecks?
+    /// Entries per page of ``knownPages``.
+    static let knownPageEntries = 32
     /// The bytes of entries it holds between lookups (a page at most).
     var heldEntryBytes: Int { buffer.capacity }
 
@@ -198,8 +201,8 @@ final class UUIDRun {
         var checks = PageChecks(firsts: [], crcs: [])
         bytes.withUnsafeBytes { raw in
             let entries = UnsafeRawBufferPointer(rebasing: raw[entriesStart..<entriesStart + count * entryLength])
-            for first in stride(from: 0, to: count, by: pageEntries) {
-                let page = UnsafeRawBufferPointer(rebasing: entries[first * entryLength..<min(count, first + pageEntries) * entryLength])
+            for first in stride(from: 0, to: count, by: knownPageEntries) {
+                let page = UnsafeRawBufferPointer(rebasing: entries[first * entryLength..<min(count, first + knownPageEntries) * entryLength])
                 checks.firsts.append(entry(page, 0).uuid)
                 checks.crcs.append(CRC32C.checksum(page))
             }
@@ -211,8 +214,8 @@ final class UUIDRun {
     private func knownPageLookup(_ uuid: SampleUUID, in pages: PageChecks) throws -> Entry? {
         let page = Self.lastIndex(atMost: uuid, in: pages.firsts)
         guard page >= 0 else { return nil }
-        let start = page * Self.pageEntries
-        try read(start..<min(count, start + Self.pageEntries))
+        let start = page * Self.knownPageEntries
+        try read(start..<min(count, start + Self.knownPageEntries))
         guard buffer.withUnsafeBytes({ CRC32C.checksum($0) }) == pages.crcs[page] else {
             isDamaged = true
             throw HealthLogError(.corrupt, "\(path) at byte \(entryOffset(start)): page \(page) fails its checksum")

@@ -123,13 +123,13 @@ struct UUIDRunLookupTests {
         #expect(try ByteSurgery.read(path) == bytes)
         let run = try #require(UUIDRun(path: path))
         run.knownPages = UUIDRun.pageChecks(bytes, count: entries.count)
-        try ByteSurgery.flip(path, at: run.entryOffset(3 * UUIDRun.pageEntries + 5) + 3)
-        for (k, entry) in entries.enumerated() where k / UUIDRun.pageEntries != 3 { #expect(try run.lookup(entry.uuid) == entry) }
-        for k in stride(from: 0, to: entries.count, by: 7) where k / UUIDRun.pageEntries != 3 {
+        try ByteSurgery.flip(path, at: run.entryOffset(3 * UUIDRun.knownPageEntries + 5) + 3)
+        for (k, entry) in entries.enumerated() where k / UUIDRun.knownPageEntries != 3 { #expect(try run.lookup(entry.uuid) == entry) }
+        for k in stride(from: 0, to: entries.count, by: 7) where k / UUIDRun.knownPageEntries != 3 {
             #expect(try run.lookup(SampleUUID(high: entries[k].uuid.high, low: entries[k].uuid.low &+ 1)) == nil)
         }
         #expect(!run.isDamaged)
-        #expect(throws: HealthLogError.self) { try run.lookup(entries[3 * UUIDRun.pageEntries + 70].uuid) }
+        #expect(throws: HealthLogError.self) { try run.lookup(entries[3 * UUIDRun.knownPageEntries + 20].uuid) }
         #expect(run.isDamaged)
     }
 }

@@ -88,7 +88,11 @@ struct BatchBuilder {
         let header = BatchHeader(
             storeTag: storeTag, flags: flags, firstSeq: firstSeq, lastSeq: lastSeq, appendedMillis: appendedMillis, groups: entries,
             origin: endOfAppend ? origin : nil)
-        var bytes = header.encoded()
+        let head = header.encoded()
+        var bytes = frameRoom.takeWritten()
+        // Grown with room to spare: batches compress to different lengths.
+        if bytes.capacity < head.count + filled { bytes.reserveCapacity((head.count + filled) * 9 / 8) }
+        bytes.append(contentsOf: head)
         bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: room[0..<filled]).assumingMemoryBound(to: UInt8.self))
         return (header, bytes)
     }
@@ -113,7 +117,8 @@ struct BatchBuilder {
 /// uninitialized: only the pages the frames fill are faulted in.
 ///
 /// `@unchecked Sendable`: a builder is encoded by one job at a time (``BatchPipeline``
-/// waits for each before it hands the builder back), and only an encoding touches it.
+/// waits for each before it hands the builder back), and only an encoding touches it, or
+/// the pipeline between two encodings, keeping the written batch's bytes.
 final class FrameRoom: @unchecked Sendable {
     /// The buffer, grown to the largest batch's bound.
     private(set) var room = UnsafeMutableRawBufferPointer(start: nil, count: 0)
@@ -126,6 +131,23 @@ final class FrameRoom: @unchecked Sendable {
             room = .allocate(byteCount: count, alignment: 16)
         }
         return room
+    }
+
+    /// The bytes of the builder's batch before, once written: the next batch's bytes take
+    /// their storage (about a MiB, mapped), rather than fresh memory faulted in every time.
+    private var written: [UInt8] = []
+
+    /// Keeps `bytes`, a batch's written, for the next batch's.
+    func keepWritten(_ bytes: consuming [UInt8]) {
+        written = bytes
+    }
+
+    /// The storage ``keepWritten(_:)`` kept, emptied (none at first).
+    func takeWritten() -> [UInt8] {
+        var bytes: [UInt8] = []
+        swap(&bytes, &written)
+        bytes.removeAll(keepingCapacity: true)
+        return bytes
     }
 
     deinit {

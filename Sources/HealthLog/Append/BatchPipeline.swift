@@ -67,6 +67,7 @@ final class BatchPipeline {
         let (header, bytes, builder) = try (consume result).get()
         guard let place = try writer.place(header, length: bytes.count) else {
             try writer.write(bytes, header: header)
+            builder.frameRoom.keepWritten(consume bytes)
             recycle(consume builder)
             return
         }

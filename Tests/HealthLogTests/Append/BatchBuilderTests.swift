@@ -52,4 +52,23 @@ struct BatchBuilderTests {
         #expect(reused.header.groups.map(\.count) == new.header.groups.map(\.count))
         #expect(reused.header.firstSeq == 501 && reused.header.lastSeq == 700)
     }
+
+    @Test("A batch's bytes, once written and kept, are the storage of the builder's next batch's bytes, which encode as a new builder's")
+    func writtenBytesReused() throws {
+        var names = Interner()
+        var used = BatchBuilder()
+        for seq in UInt64(1)...500 { Self.add(&used, &names, seq % 4 == 0 ? Self.steps : Self.heart, seq: seq) }
+        var first = try used.encode(storeTag: 7, appendedMillis: 1, endOfAppend: false, names: names).bytes
+        first.reserveCapacity(4 * first.count)
+        let storage = first.withUnsafeBufferPointer { $0.baseAddress }
+        used.frameRoom.keepWritten(first)
+        first = []
+        used.reset()
+        Self.fillSecond(&used, &names)
+        var fresh = BatchBuilder()
+        Self.fillSecond(&fresh, &names)
+        let reused = try used.encode(storeTag: 7, appendedMillis: 2, endOfAppend: true, names: names).bytes
+        #expect(reused == (try fresh.encode(storeTag: 7, appendedMillis: 2, endOfAppend: true, names: names).bytes))
+        #expect(reused.withUnsafeBufferPointer { $0.baseAddress } == storage)
+    }
 }

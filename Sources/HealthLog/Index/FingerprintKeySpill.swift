@@ -33,6 +33,11 @@ final class FingerprintKeySpill {
         self.kind = kind
     }
 
+    /// An empty spill sealed as `other` is (or in the clear as it is).
+    convenience init(like other: FingerprintKeySpill) {
+        self.init(sealing: other.sealing, kind: other.kind)
+    }
+
     /// Closes the scratch file (which is gone once closed).
     deinit { file?.close() }
 
@@ -122,6 +127,18 @@ final class FingerprintKeySpill {
                 heap.swapAt(parent, least)
                 parent = least
             }
+        }
+    }
+
+    /// Calls `body` with every key written, stretch after stretch in the order written, a
+    /// page at a time: for a spill of keys written in ascending order already (a merge's
+    /// output), the ascending order without merging again.
+    ///
+    /// - Throws: as ``merge(with:_:)``.
+    func forEachWritten(_ body: (UInt64) throws -> Void) throws {
+        for stretch in stretches.indices {
+            var reader = try Reader(self, stretch: stretch)
+            while let key = try reader.next() { try body(key) }
         }
     }
 

@@ -114,13 +114,77 @@ extension UUIDFingerprintRun {
         /// Writes the file of the run of these events covering `from...to`, bound to
         /// `binding` and sealed with `cipher`, into `fd` as it is encoded
         /// (``UUIDFingerprintRun/writeStreamed(count:from:to:binding:cipher:into:keys:)``,
-        /// merging the keys twice), the bytes ``fileBytes(from:to:binding:cipher:)`` gives.
+        /// which reads the keys twice), the bytes ``fileBytes(from:to:binding:cipher:)`` gives.
+        /// When stretches were written out, the keys are merged once: the first reading
+        /// writes them out in order too, as stretches of a spill of their own (sealed as
+        /// the first), which the second reads back in order, a page at a time.
         ///
         /// - Throws: as ``forEachKey(from:to:_:)``, or when a write fails.
         func write(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor) throws {
-            try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
-                try forEachKey(from: from, to: to, key)
+            guard spill.stretchCount > 0 else {
+                return try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
+                    try forEachKey(from: from, to: to, key)
+                }
             }
+            let merged = MergedKeys(like: spill, stretchKeys: residentKeys)
+            try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
+                guard merged.isWritten else {
+                    try forEachKey(from: from, to: to) { merged.add($0, then: key) }
+                    return try merged.finish()
+                }
+                try merged.forEach(key)
+            }
+        }
+    }
+
+    /// The keys of a run in ascending order as a merge gives them, kept for a second reading
+    /// (``Events/write(from:to:binding:cipher:into:)``): a stretch in memory, then written
+    /// out to a spill of its own.
+    private final class MergedKeys {
+        /// Where the full stretches go.
+        private let spill: FingerprintKeySpill
+        /// Keys a stretch holds.
+        private let stretchKeys: Int
+        // Unchecked exclusivity: used by one thread, its methods never re-entered; the
+        // runtime check would cost more than the copy itself, once a key.
+        /// The keys given since the last stretch written out.
+        @exclusivity(unchecked) private var keys: [UInt64] = []
+        /// The first write that failed (a merge's body cannot throw).
+        private var failure: (any Error)?
+        /// Whether every key was given.
+        private(set) var isWritten = false
+
+        init(like spill: FingerprintKeySpill, stretchKeys: Int) {
+            self.spill = FingerprintKeySpill(like: spill)
+            self.stretchKeys = stretchKeys
+            keys.reserveCapacity(stretchKeys)
+        }
+
+        /// Keeps `key` (ascending after those before), after passing it to `body`.
+        func add(_ key: UInt64, then body: (UInt64) -> Void) {
+            body(key)
+            keys.append(key)
+            guard keys.count == stretchKeys else { return }
+            if failure == nil {
+                do {
+                    try keys.withUnsafeBufferPointer { try spill.write($0) }
+                } catch {
+                    failure = error
+                }
+            }
+            keys.removeAll(keepingCapacity: true)
+        }
+
+        /// Ends the first reading: throws the write that failed, if one did.
+        func finish() throws {
+            isWritten = true
+            if let failure { throw failure }
+        }
+
+        /// Calls `body` with every key again, in ascending order.
+        func forEach(_ body: (UInt64) -> Void) throws {
+            try spill.forEachWritten(body)
+            for key in keys { body(key) }
         }
     }
 }

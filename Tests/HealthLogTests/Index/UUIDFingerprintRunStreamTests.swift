@@ -116,12 +116,14 @@ struct UUIDFingerprintRunStreamTests {
         #expect(UUIDFingerprintRun(path: dir.path + "/cut", cipher: cipher) == nil)
     }
 
-    @Test("An append's events streamed to their run's file give the bytes encoded in memory, their keys merged from sealed stretches")
-    func eventsStreamed() throws {
+    @Test(
+        "An append's events streamed to their run's file give the bytes encoded in memory, their keys merged once from stretches, sealed or not, and read again in order",
+        arguments: [true, false])
+    func eventsStreamed(sealed: Bool) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 11)
-        var events = UUIDFingerprintRun.Events(sealing: try ScratchCipher.forProcess(), residentKeys: 5_000)
+        var events = UUIDFingerprintRun.Events(sealing: sealed ? try ScratchCipher.forProcess() : nil, residentKeys: 5_000)
         var seq: UInt64 = 9
         for _ in 0..<40_000 {
             try events.add(SampleUUID(high: random.next(), low: random.next()), seq: seq)

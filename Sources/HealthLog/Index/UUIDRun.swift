@@ -19,8 +19,8 @@ import Darwin
 /// it up, comes with the first UUID and checksum of each 1 KB of it (``knownPages``), so a
 /// lookup reads and checks that 1 KB at once. Memory holds those few bytes per page, never
 /// the entries, so a writer's RSS does not grow with the store's UUID index however many
-/// UUIDs it looks up. A block that fails its checksum marks the run damaged, and the writer rebuilds the
-/// run from the log. For an encrypted store the run is sealed (``sealing``; see
+/// UUIDs it looks up. A block that fails its checksum marks the run damaged, and the writer
+/// rebuilds the run from the log. For an encrypted store the run is sealed (``sealing``; see
 /// `UUIDRun+Sealing.swift`), and a lookup opens one or two sealed pages of 1 KB instead.
 final class UUIDRun {
     /// One entry.

@@ -16,8 +16,10 @@ extension UUIDFingerprintRun {
 
         /// The keys not written out yet, in event order.
         private var keys: [UInt64] = []
-        /// The storage a stretch is sorted into before it is written out, reused.
-        private var stretch: [UInt64] = []
+        /// The storage the keys are sorted into, a stretch before it is written out and the
+        /// keys still in memory at the end: reused, and shared by copies (an `Events` is used
+        /// by one thread at a time).
+        private let sorted = SortRoom()
         /// Where the sequence numbers jump: from event `index` on, event `k` is `seq + k - index`.
         private var jumps: [(index: Int, seq: UInt64)] = []
         /// The sequence number the next event has unless it jumps.
@@ -58,16 +60,16 @@ extension UUIDFingerprintRun {
             count += 1
             nextSeq = seq &+ 1
             if keys.count >= residentKeys {
-                UUIDFingerprintRun.sort(keys, into: &stretch)
-                try stretch.withUnsafeBufferPointer { try spill.write($0) }
+                UUIDFingerprintRun.sort(keys, into: &sorted.keys)
+                try sorted.keys.withUnsafeBufferPointer { try spill.write($0) }
                 keys.removeAll(keepingCapacity: true)
             }
         }
 
         /// Calls `body` with the key of every event in a run covering `from...to` (which
-        /// holds every one of them), in ascending order: the keys still in memory are
-        /// sorted (``sorted(_:)``) and merged with the stretches written out, a page of each
-        /// at a time, each ordinal turned into its event's block on the way.
+        /// holds every one of them), in ascending order: the keys still in memory are sorted
+        /// (``UUIDFingerprintRun/sort(_:into:)``) and merged with the stretches written out,
+        /// a page of each at a time, each ordinal turned into its event's block on the way.
         ///
         /// - Throws: as ``FingerprintKeySpill/merge(with:_:)``.
         func forEachKey(from: UInt64, to: UInt64, _ body: (UInt64) -> Void) throws {
@@ -75,7 +77,8 @@ extension UUIDFingerprintRun {
             let shift = UInt64(UUIDFingerprint.blockShift(from: from, to: to))
             let base = from >> shift
             let jumps = jumps
-            try UUIDFingerprintRun.sorted(keys).withUnsafeBufferPointer { resident in
+            UUIDFingerprintRun.sort(keys, into: &sorted.keys)
+            try sorted.keys.withUnsafeBufferPointer { resident in
                 try spill.merge(with: resident) { key in
                     let ordinal = Int(key & 0xFFFF_FFFF)
                     // The last jump at or before the ordinal (most runs have one).
@@ -126,7 +129,7 @@ extension UUIDFingerprintRun {
                     try forEachKey(from: from, to: to, key)
                 }
             }
-            let merged = MergedKeys(like: spill, stretchKeys: residentKeys)
+            let merged = MergedKeys(like: spill, stretchKeys: FingerprintKeySpill.pageKeys)
             try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
                 guard merged.isWritten else {
                     try forEachKey(from: from, to: to) { merged.add($0, then: key) }
@@ -137,9 +140,15 @@ extension UUIDFingerprintRun {
         }
     }
 
+    /// Storage for sorted keys, kept from one sort to the next.
+    private final class SortRoom {
+        var keys: [UInt64] = []
+    }
+
     /// The keys of a run in ascending order as a merge gives them, kept for a second reading
-    /// (``Events/write(from:to:binding:cipher:into:)``): a stretch in memory, then written
-    /// out to a spill of its own.
+    /// (``Events/write(from:to:binding:cipher:into:)``): a short stretch in memory, then
+    /// written out to a spill of its own. Its stretches are read one after the other, never
+    /// merged, so a stretch of one page (32 KB) costs no more to read than a long one.
     private final class MergedKeys {
         /// Where the full stretches go.
         private let spill: FingerprintKeySpill

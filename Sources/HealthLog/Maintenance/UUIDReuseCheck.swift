@@ -17,7 +17,8 @@ final class UUIDReuseCheck {
     static let markEvery = 1024
     /// The keys not written out yet (fingerprint << 32 | ordinal), in add order.
     private var keys: [UInt64] = []
-    /// The storage a stretch is sorted into before it is written out, reused.
+    /// The storage the keys are sorted into, a stretch before it is written out and the
+    /// keys still in memory at the end, reused.
     private var stretch: [UInt64] = []
     /// The stretches written out.
     private let spill: FingerprintKeySpill
@@ -57,7 +58,8 @@ final class UUIDReuseCheck {
         var candidates: [Int] = []
         var group: [Int] = []
         var fingerprint: UInt64?
-        try UUIDFingerprintRun.sorted(keys).withUnsafeBufferPointer { resident in
+        UUIDFingerprintRun.sort(keys, into: &stretch)
+        try stretch.withUnsafeBufferPointer { resident in
             try spill.merge(with: resident) { key in
                 if key >> 32 != fingerprint {
                     if group.count > 1 { candidates += group }
@@ -67,6 +69,8 @@ final class UUIDReuseCheck {
                 group.append(Int(key & 0xFFFF_FFFF))
             }
         }
+        keys = []
+        stretch = []
         if group.count > 1 { candidates += group }
         guard !candidates.isEmpty else { return }
         candidates.sort()

@@ -130,15 +130,15 @@ final class FingerprintKeySpill {
         }
     }
 
-    /// Calls `body` with every key written, stretch after stretch in the order written, a
-    /// page at a time: for a spill of keys written in ascending order already (a merge's
-    /// output), the ascending order without merging again.
+    /// Calls `body` with every page of keys written, stretch after stretch in the order
+    /// written: for a spill of keys written in ascending order already (a merge's output),
+    /// the ascending order without merging again.
     ///
     /// - Throws: as ``merge(with:_:)``.
-    func forEachWritten(_ body: (UInt64) throws -> Void) throws {
+    func forEachWrittenPage(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) throws {
         for stretch in stretches.indices {
             var reader = try Reader(self, stretch: stretch)
-            while let key = try reader.next() { try body(key) }
+            while try reader.nextPage(body) {}
         }
     }
 
@@ -166,6 +166,14 @@ final class FingerprintKeySpill {
             }
             at += 1
             return keys[at - 1]
+        }
+
+        /// Calls `body` with the stretch's next page of keys; `false` past the last.
+        mutating func nextPage(_ body: (UnsafeBufferPointer<UInt64>) throws -> Void) throws -> Bool {
+            guard try load() else { return false }
+            at = keys.count
+            try keys.withUnsafeBufferPointer(body)
+            return true
         }
 
         /// Loads the next page; `false` past the last. A page in the clear is read straight

@@ -125,17 +125,20 @@ extension UUIDFingerprintRun {
         /// - Throws: as ``forEachKey(from:to:_:)``, or when a write fails.
         func write(from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor) throws {
             guard spill.stretchCount > 0 else {
-                return try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
-                    try forEachKey(from: from, to: to, key)
+                return try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { page in
+                    try UUIDFingerprintRun.inPages({ try forEachKey(from: from, to: to, $0) }, page)
                 }
             }
-            let merged = MergedKeys(like: spill, stretchKeys: FingerprintKeySpill.pageKeys)
-            try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { key in
+            let merged = MergedKeys(like: spill)
+            try UUIDFingerprintRun.writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { page in
                 guard merged.isWritten else {
-                    try forEachKey(from: from, to: to) { merged.add($0, then: key) }
+                    try UUIDFingerprintRun.inPages({ try forEachKey(from: from, to: to, $0) }) { keys in
+                        page(keys)
+                        merged.add(keys)
+                    }
                     return try merged.finish()
                 }
-                try merged.forEach(key)
+                try merged.forEach(page)
             }
         }
     }
@@ -146,42 +149,28 @@ extension UUIDFingerprintRun {
     }
 
     /// The keys of a run in ascending order as a merge gives them, kept for a second reading
-    /// (``Events/write(from:to:binding:cipher:into:)``): a short stretch in memory, then
-    /// written out to a spill of its own. Its stretches are read one after the other, never
-    /// merged, so a stretch of one page (32 KB) costs no more to read than a long one.
+    /// (``Events/write(from:to:binding:cipher:into:)``): each page of them written out as a
+    /// stretch of a spill of their own, read back one after the other, never merged.
     private final class MergedKeys {
-        /// Where the full stretches go.
+        /// Where the pages go.
         private let spill: FingerprintKeySpill
-        /// Keys a stretch holds.
-        private let stretchKeys: Int
-        // Unchecked exclusivity: used by one thread, its methods never re-entered; the
-        // runtime check would cost more than the copy itself, once a key.
-        /// The keys given since the last stretch written out.
-        @exclusivity(unchecked) private var keys: [UInt64] = []
         /// The first write that failed (a merge's body cannot throw).
         private var failure: (any Error)?
         /// Whether every key was given.
         private(set) var isWritten = false
 
-        init(like spill: FingerprintKeySpill, stretchKeys: Int) {
+        init(like spill: FingerprintKeySpill) {
             self.spill = FingerprintKeySpill(like: spill)
-            self.stretchKeys = stretchKeys
-            keys.reserveCapacity(stretchKeys)
         }
 
-        /// Keeps `key` (ascending after those before), after passing it to `body`.
-        func add(_ key: UInt64, then body: (UInt64) -> Void) {
-            body(key)
-            keys.append(key)
-            guard keys.count == stretchKeys else { return }
-            if failure == nil {
-                do {
-                    try keys.withUnsafeBufferPointer { try spill.write($0) }
-                } catch {
-                    failure = error
-                }
+        /// Keeps `keys` (ascending after those before).
+        func add(_ keys: UnsafeBufferPointer<UInt64>) {
+            guard failure == nil else { return }
+            do {
+                try spill.write(keys)
+            } catch {
+                failure = error
             }
-            keys.removeAll(keepingCapacity: true)
         }
 
         /// Ends the first reading: throws the write that failed, if one did.
@@ -190,10 +179,9 @@ extension UUIDFingerprintRun {
             if let failure { throw failure }
         }
 
-        /// Calls `body` with every key again, in ascending order.
-        func forEach(_ body: (UInt64) -> Void) throws {
-            try spill.forEachWritten(body)
-            for key in keys { body(key) }
+        /// Calls `body` with every key again, in ascending order, a page at a time.
+        func forEach(_ body: (UnsafeBufferPointer<UInt64>) -> Void) throws {
+            try spill.forEachWrittenPage(body)
         }
     }
 }

@@ -11,6 +11,33 @@ extension UUIDFingerprintRun {
     static func writeStreamed(
         count: Int, from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor, keys: ((UInt64) -> Void) throws -> Void
     ) throws {
+        try writeStreamed(count: count, from: from, to: to, binding: binding, cipher: cipher, into: fd) { page in try inPages(keys, page) }
+    }
+
+    /// Calls `body` with the keys `keys` gives, in their order, a page of up to
+    /// ``FingerprintKeySpill/pageKeys`` at a time.
+    static func inPages(_ keys: ((UInt64) -> Void) throws -> Void, _ body: (UnsafeBufferPointer<UInt64>) -> Void) rethrows {
+        var page: [UInt64] = []
+        page.reserveCapacity(FingerprintKeySpill.pageKeys)
+        try withoutActuallyEscaping(body) { body in
+            try keys { key in
+                page.append(key)
+                guard page.count == FingerprintKeySpill.pageKeys else { return }
+                page.withUnsafeBufferPointer(body)
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        if !page.isEmpty { page.withUnsafeBufferPointer(body) }
+    }
+
+    /// Writes a run as ``writeStreamed(count:from:to:binding:cipher:into:keys:)`` does, its
+    /// keys given a page at a time: `pages` calls its argument with every key in ascending
+    /// order, in pages of any length, and is called twice. Each pass goes through a page in
+    /// a loop of its own, its state in locals.
+    static func writeStreamed(
+        count: Int, from: UInt64, to: UInt64, binding: LogBinding, cipher: StoreCipher?, into fd: FileDescriptor,
+        pages: ((UnsafeBufferPointer<UInt64>) -> Void) throws -> Void
+    ) throws {
         let lowBits = 32 - highBits(count: count)
         let shift = UUIDFingerprint.blockShift(from: from, to: to)
         let last = lastBlock(from: from, to: to, shift: shift)
@@ -24,23 +51,28 @@ extension UUIDFingerprintRun {
         }
         var body = BodyWriter(fd, cipher: cipher, prefix: naming)
         if words.total > 0 {
-            // The bit vector: key i's bucket b sets bit b + i.
+            // The bit vector: key i's bucket b sets bit b + i. Shifts are by less than 64
+            // (`lowBits` is at most 32), so the masking shifts are the plain ones.
             var written = 0
             var word: UInt64 = 0
             var i = 0
             var previous: UInt64 = 0
-            try keys { key in
-                precondition(i < count && key >= previous, "keys come in order, as many as announced")
-                precondition(key & 0xFFFF_FFFF <= last, "a block of the run")
-                let position = Int((key >> 32) >> UInt64(lowBits)) + i
-                while written < position / 64 {
-                    body.append(word)
-                    word = 0
-                    written += 1
+            try pages { page in
+                var (w, bits, k, before) = (written, word, i, previous)
+                defer { (written, word, i, previous) = (w, bits, k, before) }
+                for key in page {
+                    precondition(k < count && key >= before, "keys come in order, as many as announced")
+                    precondition(key & 0xFFFF_FFFF <= last, "a block of the run")
+                    let position = Int(truncatingIfNeeded: (key &>> 32) &>> UInt64(lowBits)) + k
+                    while w < position >> 6 {
+                        body.append(bits)
+                        bits = 0
+                        w += 1
+                    }
+                    bits |= 1 &<< UInt64(position & 63)
+                    before = key
+                    k += 1
                 }
-                word |= 1 << UInt64(position % 64)
-                previous = key
-                i += 1
             }
             precondition(i == count, "every announced key was given")
             while written < words.high {
@@ -54,21 +86,26 @@ extension UUIDFingerprintRun {
             written = 0
             i = 0
             let lowMask: UInt64 = (1 << UInt64(lowBits)) - 1
-            try keys { key in
-                precondition(i < count, "as many keys as the first pass")
+            try pages { page in
+                precondition(i + page.count <= count, "as many keys as the first pass")
                 guard width > 0 else { return }
-                let bit = i * width
-                while written < bit / 64 {
-                    body.append(current)
-                    current = next
-                    next = 0
-                    written += 1
+                var (w, now, after, k) = (written, current, next, i)
+                defer { (written, current, next, i) = (w, now, after, k) }
+                for key in page {
+                    let bit = k * width
+                    while w < bit >> 6 {
+                        body.append(now)
+                        now = after
+                        after = 0
+                        w += 1
+                    }
+                    let value = (key & 0xFFFF_FFFF) &<< UInt64(lowBits) | (key &>> 32) & lowMask
+                    let offset = bit & 63
+                    now |= value &<< UInt64(offset)
+                    // `offset` is above 0 here (a field is at most 64 bits wide).
+                    if offset + width > 64 { after |= value &>> UInt64(64 - offset) }
+                    k += 1
                 }
-                let value = (key & 0xFFFF_FFFF) << UInt64(lowBits) | (key >> 32) & lowMask
-                let offset = bit % 64
-                current |= value << UInt64(offset)
-                if offset + width > 64 { next |= value >> UInt64(64 - offset) }
-                i += 1
             }
             while written < words.total - words.high {
                 body.append(current)

@@ -194,10 +194,16 @@ final class UUIDRun {
         var crcs: [UInt32]
     }
 
+    /// Where the entries of a plaintext run of `count` entries start: after the header and
+    /// the block table.
+    static func plainEntriesStart(count: Int) -> Int {
+        headerLength + storedTableLength(blocks: (count + blockEntries - 1) / blockEntries, sealed: false)
+    }
+
     /// The ``PageChecks`` of the run file `bytes` (as ``write(_:from:to:directory:sealing:buffer:)``
     /// encoded it) of `count` entries.
     static func pageChecks(_ bytes: [UInt8], count: Int) -> PageChecks {
-        let entriesStart = headerLength + (count + blockEntries - 1) / blockEntries * tableEntryLength
+        let entriesStart = plainEntriesStart(count: count)
         var checks = PageChecks(firsts: [], crcs: [])
         bytes.withUnsafeBytes { raw in
             let entries = UnsafeRawBufferPointer(rebasing: raw[entriesStart..<entriesStart + count * entryLength])
@@ -309,8 +315,7 @@ final class UUIDRun {
     /// Writes a run of `entries` as ``write(_:from:to:directory:sealing:)`` does, encoding
     /// it in `file`'s storage (its contents replaced): a writer reuses one buffer from run to run.
     static func write(_ entries: [Entry], from: UInt64, to: UInt64, directory: String, sealing: ScratchCipher? = nil, buffer file: inout [UInt8]) throws -> String {
-        let blocks = (entries.count + blockEntries - 1) / blockEntries
-        let entriesStart = headerLength + blocks * tableEntryLength
+        let entriesStart = plainEntriesStart(count: entries.count)
         // One buffer for the whole file, the entries encoded after room for the header and
         // block table (filled in last): no copy of the entries to put the header first.
         file.removeAll(keepingCapacity: true)

@@ -1,14 +1,6 @@
 /// The entries of the 32-byte ``UUIDRun`` (the append's scratch runs): events folded into
 /// entries, kept under ``UUIDRunSet`` where the append's code names them.
 extension UUIDRunSet {
-    /// Sorts `(uuid, seq, isDelete)` by UUID and folds each UUID's add and delete into one
-    /// entry.
-    static func combine(_ events: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)]) -> [UUIDRun.Entry] {
-        var out: [UUIDRun.Entry] = []
-        combine(events, into: &out)
-        return out
-    }
-
     /// Sorts `(uuid, seq, isDelete)` by UUID (``BucketSort``, by the UUIDs' top bits, which
     /// random UUIDs spread evenly) into `out`, reusing its storage, and folds each UUID's add
     /// and delete into one entry, in place. A UUID has at most one add and one delete, so

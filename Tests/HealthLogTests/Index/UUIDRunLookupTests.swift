@@ -6,6 +6,12 @@ import Testing
 /// and checks the block, later ones one page of it; both answer as the entries say.
 @Suite("UUID run lookups")
 struct UUIDRunLookupTests {
+    /// `count` entries of random UUIDs, the adds `1...count`, sorted by UUID.
+    private static func randomEntries(_ count: Int, _ random: inout SeededRandom) -> [UUIDRun.Entry] {
+        (1...count).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
+            .sorted { $0.uuid < $1.uuid }
+    }
+
     @Test("Every entry of a run of several blocks is found, in a block checked before or not, and absent UUIDs are not", arguments: [false, true])
     func lookupsAcrossPages(sealed: Bool) throws {
         let dir = try TemporaryDirectory()
@@ -32,8 +38,7 @@ struct UUIDRunLookupTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 12)
-        let entries = (1...10_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
-            .sorted { $0.uuid < $1.uuid }
+        let entries = Self.randomEntries(10_000, &random)
         let sealing = sealed ? try ScratchCipher.forProcess() : nil
         let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
         let page = UUIDRun.pageEntries * UUIDRun.entryLength
@@ -51,8 +56,7 @@ struct UUIDRunLookupTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 13)
-        let entries = (1...10_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
-            .sorted { $0.uuid < $1.uuid }
+        let entries = Self.randomEntries(10_000, &random)
         let sealing = try ScratchCipher.forProcess()
         let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
         for entry in entries { #expect(try run.lookup(entry.uuid) == entry) }
@@ -64,8 +68,7 @@ struct UUIDRunLookupTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 15)
-        let entries = (1...10_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
-            .sorted { $0.uuid < $1.uuid }
+        let entries = Self.randomEntries(10_000, &random)
         let sealing = try ScratchCipher.forProcess()
         let run = try #require(UUIDRun(path: try UUIDRun.write(entries, from: 1, to: 10_000, directory: dir.path, sealing: sealing), sealing: sealing))
         run.sealedPageHighs = UUIDRun.pageHighs(entries)
@@ -116,8 +119,7 @@ struct UUIDRunLookupTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var random = SeededRandom(state: 16)
-        let entries = (1...5_000).map { n in UUIDRun.Entry(uuid: SampleUUID(high: random.next(), low: random.next()), addSeq: UInt64(n), deleteSeq: 0) }
-            .sorted { $0.uuid < $1.uuid }
+        let entries = Self.randomEntries(5_000, &random)
         var bytes: [UInt8] = []
         let path = try UUIDRun.write(entries, from: 1, to: 5_000, directory: dir.path, buffer: &bytes)
         #expect(try ByteSurgery.read(path) == bytes)

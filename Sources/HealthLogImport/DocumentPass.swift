@@ -1,13 +1,15 @@
 import HealthLog
 
-/// The one pass over an export document, on three threads so both cores work: a scanner
-/// thread parses the document (``ExportScanner``) into batches of top-level elements; the
-/// batches alternate between the calling thread, which maps them itself, and a helper
-/// thread, which maps them and hands the results back; the calling thread takes every
-/// batch's results in document order. Mapping is pure (the same element always maps to the
-/// same events) once the mapper knows the export's date, which each batch carries as of its
-/// first element, so the events, their order and what could not be mapped are those of a
-/// single mapper reading the document front to back.
+/// The one pass over an export document, on three threads besides the calling one, so
+/// both cores work: a scanner thread parses the document (``ExportScanner``) into numbered
+/// batches of top-level elements, kept as parsed (``ParsedElements``); two mapping threads
+/// each take the next batch waiting, make its elements (``ElementMaker``) and map them; the
+/// calling thread takes the batches' results in document order. So the parsing thread
+/// does no more than parse, and no mapping thread waits for the other while a batch waits.
+/// Mapping is pure (the same element always maps to the same events) once the mapper knows
+/// the export's date, which each batch carries as of its first element, so the events,
+/// their order and what could not be mapped are those of a single mapper reading the
+/// document front to back.
 enum DocumentPass {
     /// What the scanner found in the whole document.
     struct Summary: Sendable {
@@ -25,77 +27,62 @@ enum DocumentPass {
         var totalBytes: Int
     }
 
-    /// Consecutive top-level elements.
-    struct Batch: Sendable {
-        /// The elements, in document order.
-        var elements: [ExportElement]
-        /// The export's date as of the first element.
-        var exportDate: SampleDraft.Instant?
-    }
-
-    /// What the calling thread takes from the scanner, in document order.
-    enum Step: Sendable {
-        /// A batch to map here.
-        case map(Batch, bytesConsumed: Int, totalBytes: Int)
-        /// A batch the helper maps: its results are the helper's next.
-        case mappedByHelper(bytesConsumed: Int, totalBytes: Int)
-        /// The end of the document: its summary, or the error that stopped the scanner.
-        case end(Result<Summary, any Error>)
-    }
-
-    /// What the helper thread takes: a batch to map, or the end.
-    enum HelperWork: Sendable {
-        /// A batch to map.
-        case map(Batch)
+    /// What a mapping thread takes: a numbered batch to map, or the end.
+    enum Work: Sendable {
+        /// Batch `number`, and the input bytes consumed when it was parsed, of `totalBytes`.
+        case map(number: Int, ParsedElements, bytesConsumed: Int, totalBytes: Int)
         /// No more batches.
         case end
+    }
+
+    /// What the calling thread takes, in document order.
+    enum Step: Sendable {
+        /// A batch's mappings, and the input bytes consumed when it was parsed.
+        case mapped([ExportMapper.Mapped], bytesConsumed: Int, totalBytes: Int)
+        /// The end of the document: its summary, or the error that stopped the scanner.
+        case end(Result<Summary, any Error>)
     }
 
     /// Reads the document of the export at `path` in batches of `elementsPerBatch` top-level
     /// elements (tests make them small), calling `keep` with each top-level
     /// element's mapping in document order and `progress` with the input bytes consumed and
-    /// the input's size after each batch. The calling thread's mapper looks UUIDs up in
-    /// `usedUUIDs.main`, the helper's in `usedUUIDs.helper` (one lookup per thread).
-    /// Returns the summary and a mapper that knows the export's date (for the files read
-    /// after the document).
+    /// the input's size after each batch. One mapping thread looks UUIDs up in
+    /// `usedUUIDs.main`, the other in `usedUUIDs.helper` (one lookup per thread).
+    /// Returns the summary and a mapper that knows the export's date, looking UUIDs up in
+    /// `usedUUIDs.main` (for the files read after the document).
     ///
-    /// - Throws: what ``ExportInput/open(_:)`` and ``ExportScanner/scan(_:)`` throw
-    ///   (a file that is not an export, malformed XML), or whatever `keep` throws; the
-    ///   threads are stopped and joined before it returns or throws.
+    /// - Throws: what ``ExportInput/open(_:)`` and ``ExportScanner/scan(elementsPerBatch:_:)``
+    ///   throw (a file that is not an export, malformed XML), or whatever `keep` throws;
+    ///   the threads are stopped and joined before it returns or throws.
     static func read(
         _ path: String, elementsPerBatch: Int = 256, usedUUIDs: (main: UsedUUIDs?, helper: UsedUUIDs?) = (nil, nil),
         _ keep: (ExportMapper.Mapped) throws -> Void, progress: (Int, Int) -> Void
     ) throws -> (summary: Summary, mapper: ExportMapper) {
-        let steps = HandoffQueue<Step>(capacity: 4)
-        let helperWork = HandoffQueue<HelperWork>(capacity: 2)
-        let results = HandoffQueue<[ExportMapper.Mapped]>(capacity: 2)
-        let scanner = try OSThread.start(for: "the import") { scan(path, elementsPerBatch: max(1, elementsPerBatch), steps: steps, helper: helperWork) }
+        let work = HandoffQueue<Work>(capacity: 4)
+        let steps = OrderedHandoff<Step>(capacity: 4)
+        let scanner = try OSThread.start(for: "the import") { scan(path, elementsPerBatch: max(1, elementsPerBatch), work: work, steps: steps) }
         defer {
+            work.cancel()
             steps.cancel()
-            helperWork.cancel()
-            results.cancel()
             scanner.join()
         }
-        let helperUUIDs = usedUUIDs.helper
-        let helper = try OSThread.start(for: "the import") { mapBatches(helperWork, into: results, usedUUIDs: helperUUIDs) }
+        var mappers: [OSThread] = []
         defer {
-            helperWork.cancel()
-            results.cancel()
-            helper.join()
+            work.cancel()
+            steps.cancel()
+            for thread in mappers { thread.join() }
         }
-        var mapper = ExportMapper(usedUUIDs: usedUUIDs.main)
-        while let step = steps.pop() {
+        for lookup in [usedUUIDs.main, usedUUIDs.helper] {
+            mappers.append(try OSThread.start(for: "the import") { mapBatches(work, into: steps, usedUUIDs: lookup) })
+        }
+        while let step = steps.take() {
             switch step {
-            case .map(let batch, let consumed, let total):
-                mapper.resume(exportDate: batch.exportDate)
-                for element in batch.elements { try keep(mapper.map(element)) }
-                progress(consumed, total)
-            case .mappedByHelper(let consumed, let total):
-                guard let mapped = results.pop() else { throw HealthLogError(.io, "the import's mapping thread stopped") }
+            case .mapped(let mapped, let consumed, let total):
                 for element in mapped { try keep(element) }
                 progress(consumed, total)
             case .end(let result):
                 let summary = try result.get()
+                var mapper = ExportMapper(usedUUIDs: usedUUIDs.main)
                 mapper.resume(exportDate: summary.exportDate)
                 return (summary, mapper)
             }
@@ -103,59 +90,47 @@ enum DocumentPass {
         throw HealthLogError(.io, "the import's parsing thread stopped")
     }
 
-    /// The helper thread: maps each batch it is given and hands the results on, in order,
-    /// until the end or a cancelled queue.
-    private static func mapBatches(_ work: HandoffQueue<HelperWork>, into results: HandoffQueue<[ExportMapper.Mapped]>, usedUUIDs: UsedUUIDs?) {
+    /// A mapping thread: maps each batch it takes and puts the results in their place in
+    /// the document's order, until the end or a cancelled queue.
+    private static func mapBatches(_ work: HandoffQueue<Work>, into steps: OrderedHandoff<Step>, usedUUIDs: UsedUUIDs?) {
+        OSThread.deferToOtherThreads(by: 5)
         var mapper = ExportMapper(usedUUIDs: usedUUIDs)
-        while case .map(let batch)? = work.pop() {
+        var maker = ElementMaker()
+        while case .map(let number, let batch, let consumed, let total)? = work.pop() {
             mapper.resume(exportDate: batch.exportDate)
-            guard results.push(batch.elements.map { mapper.map($0) }) else { return }
+            let mapped = maker.elements(of: batch).map { mapper.map($0) }
+            guard steps.put(number, .mapped(mapped, bytesConsumed: consumed, totalBytes: total)) else { return }
         }
     }
 
     /// The scanner thread: parses the document at `path` and hands out its top-level
-    /// elements in batches, every other one to the helper; then the end (or the error that
-    /// stopped it). Stops early when a queue is cancelled.
-    private static func scan(_ path: String, elementsPerBatch: Int, steps: HandoffQueue<Step>, helper: HandoffQueue<HelperWork>) {
-        /// Thrown to stop the scanner when the calling thread no longer takes batches.
+    /// elements in numbered batches; then the end (or the error that stopped it), numbered
+    /// after the last batch, and an end for each mapping thread. Stops early when a queue is
+    /// cancelled.
+    private static func scan(_ path: String, elementsPerBatch: Int, work: HandoffQueue<Work>, steps: OrderedHandoff<Step>) {
+        /// Thrown to stop the scanner when the mapping threads no longer take batches.
         struct Cancelled: Error {}
-        var exportDate: SampleDraft.Instant?
-        var batchDate: SampleDraft.Instant?
-        var batch: [ExportElement] = []
         var count = 0
-        func handOut(_ source: any ExportByteSource) -> Bool {
-            defer {
-                batch.removeAll(keepingCapacity: true)
-                batchDate = exportDate
-                count += 1
-            }
-            let handed = Batch(elements: batch, exportDate: batchDate)
-            if count % 2 == 1 {
-                return helper.push(.map(handed)) && steps.push(.mappedByHelper(bytesConsumed: source.bytesConsumed, totalBytes: source.totalBytes))
-            }
-            return steps.push(.map(handed, bytesConsumed: source.bytesConsumed, totalBytes: source.totalBytes))
+        defer {
+            _ = work.push(.end)
+            _ = work.push(.end)
         }
         do {
             let source = try ExportInput.open(path)
             defer { source.close() }
             var scanner = try ExportScanner(source)
-            batch.reserveCapacity(elementsPerBatch)
-            try scanner.scan { element in
-                batch.append(element)
-                if let date = ExportMapper.exportDate(of: element) { exportDate = date }
-                guard batch.count >= elementsPerBatch else { return }
-                guard handOut(source) else { throw Cancelled() }
+            try scanner.scan(elementsPerBatch: elementsPerBatch) { batch in
+                guard work.push(.map(number: count, batch, bytesConsumed: source.bytesConsumed, totalBytes: source.totalBytes)) else { throw Cancelled() }
+                count += 1
             }
-            guard batch.isEmpty || handOut(source), helper.push(.end) else { return }
             let summary = Summary(
                 name: source.documentName, isZip: source is ExportArchive, elementCounts: scanner.elementCounts, locale: scanner.locale,
-                exportDate: exportDate, totalBytes: source.totalBytes)
-            _ = steps.push(.end(.success(summary)))
+                exportDate: scanner.exportDate, totalBytes: source.totalBytes)
+            _ = steps.put(count, .end(.success(summary)))
         } catch is Cancelled {
             return
         } catch {
-            _ = helper.push(.end)
-            _ = steps.push(.end(.failure(error)))
+            _ = steps.put(count, .end(.failure(error)))
         }
     }
 }

@@ -16,25 +16,10 @@ import CLibXML2
 /// the input fed in the same pieces, entities expanded against the document's own DTD, and
 /// lines past 65,534 as ``Context`` works them out (`docs/import.md`,
 /// "Reading"; `ExportDocumentReaderTests` compares the two on every fixture).
+///
+/// A tag is kept as a ``TagList`` keeps it (its name by number, its attributes' values as
+/// byte ranges), namespace declarations first among its attributes, as `xmlns:prefix`.
 final class ExportDocumentReader {
-    /// A start tag with its attributes in document order, or an end tag.
-    struct Node {
-        /// The tag name (`prefix:name` with a namespace prefix).
-        var name: String
-        /// The attributes, namespace declarations first; empty for an end tag.
-        var fields: [ExportAttribute]
-        /// The line of a start tag, as the reader gave it.
-        var line: Int
-        /// Whether this is an end tag.
-        var isEnd: Bool
-        /// The number of the tag's name among ``ExportDocumentReader/names`` (names without a
-        /// prefix), or -1: an end tag, or a name with a prefix.
-        var nameID = -1
-
-        /// ``fields`` as name–value pairs, as ``XMLStreamReader`` gives them.
-        var attributes: [(name: String, value: String)] { fields.map { ($0.name, $0.value) } }
-    }
-
     /// The bytes fed to the parser at a time, as `xmlTextReader` feeds it.
     static let pieceBytes = 512
     /// The first line libxml2 does not keep in a node.
@@ -66,10 +51,10 @@ final class ExportDocumentReader {
         /// What was handed to the parser: its newlines, last bytes, whether it all was.
         var input = InputTail()
         /// Tags parsed; those from ``next`` on not yet returned.
-        var nodes: [Node] = []
-        /// The next node to return.
+        var tags = TagList()
+        /// The next tag to return.
         var next = 0
-        /// Start tags whose line waits for the next node: index in ``nodes`` (-1 for a
+        /// Start tags whose line waits for the next node: index in ``tags`` (-1 for a
         /// comment or processing instruction, whose line the reader looked for the same
         /// way), depth, piece.
         var waiting: [(index: Int, depth: Int, piece: Int)] = []
@@ -83,9 +68,11 @@ final class ExportDocumentReader {
         var attributeDefaults = 0
         /// The number of the piece being parsed.
         var piece = 0
-        /// Names by libxml2's interned name, with the last value each had (most values repeat).
-        var names: [UnsafeRawPointer: Name] = [:]
-        /// Every name in ``names``, by its number.
+        /// The numbers of names without a prefix, by libxml2's interned name.
+        var names: [UnsafeRawPointer: Int] = [:]
+        /// The numbers of names with a prefix (and namespace declarations), by their text.
+        var spelledNames: [String: Int] = [:]
+        /// Every name, by its number.
         var nameList: [String] = []
         /// The slots of a direct-mapped cache in front of ``names``, by the interned
         /// pointer's bits: found without hashing, for every attribute of every tag.
@@ -97,62 +84,56 @@ final class ExportDocumentReader {
         static let slotShift = UInt(UInt.bitWidth - 10)
         /// Each slot's interned pointer.
         let slotKeys = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: Context.slots)
-        /// Each slot's name.
-        let slotNames = UnsafeMutablePointer<Name?>.allocate(capacity: Context.slots)
-
-        /// A name's String, its number and its attribute's last value.
-        final class Name {
-            /// The name as a String.
-            let name: String
-            /// Its number: its index in ``Context/nameList``.
-            let id: Int
-            /// The value an attribute of this name had last (most values repeat).
-            var last = ""
-            init(_ name: String, id: Int) {
-                self.name = name
-                self.id = id
-            }
-        }
+        /// Each slot's name number.
+        let slotNumbers = UnsafeMutablePointer<Int>.allocate(capacity: Context.slots)
 
         init(_ source: any ExportByteSource) {
             self.source = source
             slotKeys.initialize(repeating: nil, count: Self.slots)
-            slotNames.initialize(repeating: nil, count: Self.slots)
+            slotNumbers.initialize(repeating: 0, count: Self.slots)
         }
 
         deinit {
             slotKeys.deallocate()
-            slotNames.deinitialize(count: Self.slots)
-            slotNames.deallocate()
+            slotNumbers.deallocate()
         }
 
-        /// The name libxml2 interned at `local`: from its cache slot, else from ``names``
-        /// (added the first time), then kept in the slot.
-        func known(_ local: UnsafePointer<xmlChar>) -> Name {
+        /// The number of the name libxml2 interned at `local`: from its cache slot, else
+        /// from ``names`` (added the first time), then kept in the slot.
+        func known(_ local: UnsafePointer<xmlChar>) -> Int {
             let key = UnsafeRawPointer(local)
             let bits = UInt(bitPattern: key)
             let slot = Int((bits &* 0x9E37_79B9_7F4A_7C15) >> Self.slotShift)
-            if slotKeys[slot] == key, let name = slotNames[slot] { return name }
-            let name: Name
+            if slotKeys[slot] == key { return slotNumbers[slot] }
+            let number: Int
             if let found = names[key] {
-                name = found
+                number = found
             } else {
-                name = Name(String(cString: local), id: nameList.count)
-                nameList.append(name.name)
-                names[key] = name
+                number = nameList.count
+                nameList.append(String(cString: local))
+                names[key] = number
             }
             slotKeys[slot] = key
-            slotNames[slot] = name
-            return name
+            slotNumbers[slot] = number
+            return number
         }
 
-        /// The index of the first node not ready to return: the first start tag whose
+        /// The number of the name `text` (one with a prefix, or a namespace declaration's).
+        func spelled(_ text: String) -> Int {
+            if let found = spelledNames[text] { return found }
+            let number = nameList.count
+            nameList.append(text)
+            spelledNames[text] = number
+            return number
+        }
+
+        /// The index of the first tag not ready to return: the first start tag whose
         /// line waits.
-        var readyEnd: Int { waiting.first(where: { $0.index >= 0 })?.index ?? nodes.count }
+        var readyEnd: Int { waiting.first(where: { $0.index >= 0 })?.index ?? tags.count }
 
         /// Gives the waiting start tags `line`.
         func resolve(_ line: Int) {
-            for entry in waiting where entry.index >= 0 { nodes[entry.index].line = line }
+            for entry in waiting where entry.index >= 0 { tags[entry.index].line = line }
             waiting.removeAll(keepingCapacity: true)
         }
 
@@ -170,36 +151,23 @@ final class ExportDocumentReader {
             }
         }
 
-        /// The String of an interned name.
-        func name(_ local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
-            if let prefix { return String(cString: prefix) + ":" + String(cString: local) }
-            return known(local).name
+        /// The number of a name, `local` with `prefix` if it has one.
+        func name(_ local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> Int {
+            guard let prefix else { return known(local) }
+            return spelled(String(cString: prefix) + ":" + String(cString: local))
         }
 
-        /// An attribute's value as the reader's tree gave it: the bytes as they are, or,
-        /// with an entity reference among them, the references expanded as libxml2's tree
-        /// does. For an attribute without a prefix (`known`, its name as ``known(_:)`` gave
-        /// it), a value whose bytes are those of the last value of the same name, or of the
-        /// last of `before` (the tag's attribute before: an `endDate` is mostly its
-        /// `startDate`), is that `String` again, not a new one.
-        func value(
-            _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>, known: Name?, after before: [ExportAttribute]
-        ) -> String {
+        /// Adds an attribute `local` (its name's number `name`) of the start tag being
+        /// parsed, its value as the reader's tree gave it: the bytes as they are, or, with an
+        /// entity reference among them, the references expanded as libxml2's tree does.
+        func addAttribute(_ name: Int, _ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>, of local: UnsafePointer<xmlChar>) {
             let count = end - start
-            if memchr(start, 0x26, count) != nil { return expanded(start, count, attribute: String(cString: local)) }
-            if let known {
-                if Self.holds(known.last, start, count) { return known.last }
-                let value = before.last.flatMap { Self.holds($0.value, start, count) ? $0.value : nil }
-                    ?? String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-                known.last = value
-                return value
+            if memchr(start, 0x26, count) != nil {
+                tags.appendValue(expanded(start, count, attribute: String(cString: local)))
+            } else {
+                tags.appendValue(start, count)
             }
-            return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-        }
-
-        /// Whether `text`'s UTF-8 bytes are the `count` bytes at `start`.
-        private static func holds(_ text: String, _ start: UnsafePointer<xmlChar>, _ count: Int) -> Bool {
-            text.utf8.withContiguousStorageIfAvailable { $0.count == count && memcmp($0.baseAddress!, start, count) == 0 } ?? false
+            tags.endAttribute(name: name)
         }
 
         /// The error that stopped the parser from a callback (an entity's expansion past
@@ -214,8 +182,8 @@ final class ExportDocumentReader {
         /// unknown or external entity as nothing. The expansion is linear in its output and
         /// bounded by ``ImportLimits``: past a bound it stops the parser with
         /// ``limitError`` and gives an empty value.
-        private func expanded(_ start: UnsafePointer<xmlChar>, _ count: Int, attribute: String) -> String {
-            guard limitError == nil else { return "" }
+        private func expanded(_ start: UnsafePointer<xmlChar>, _ count: Int, attribute: String) -> [UInt8] {
+            guard limitError == nil else { return [] }
             var out: [UInt8] = []
             do {
                 let fromEntities = try expand(start, count, into: &out, nesting: 0, attribute: attribute)
@@ -226,9 +194,9 @@ final class ExportDocumentReader {
                 }
             } catch {
                 stop(error)
-                return ""
+                return []
             }
-            return String(decoding: out, as: UTF8.self)
+            return out
         }
 
         /// Appends the expansion of the `count` bytes at `start` to `out`; returns how many
@@ -319,34 +287,19 @@ final class ExportDocumentReader {
                 context.refuse(
                     "element \(String(cString: local)) is in the scope of more than \(ImportLimits.namespaces) namespace declarations, the most the import reads")
             }
-            var list: [ExportAttribute] = []
-            let kept = Int(attributeCount - defaulted)
-            list.reserveCapacity(Int(namespaceCount) + kept)
             if let namespaces {
                 for k in 0..<Int(namespaceCount) {
-                    let name = namespaces[2 * k].map { "xmlns:" + String(cString: $0) } ?? "xmlns"
-                    list.append(ExportAttribute(name: name, value: namespaces[2 * k + 1].map { String(cString: $0) } ?? ""))
+                    if let value = namespaces[2 * k + 1] { context.tags.appendValue(value, strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))) }
+                    context.tags.endAttribute(name: context.spelled(namespaces[2 * k].map { "xmlns:" + String(cString: $0) } ?? "xmlns"))
                 }
             }
             if let attributes {
-                for k in 0..<kept {
+                for k in 0..<Int(attributeCount - defaulted) {
                     guard let name = attributes[5 * k], let start = attributes[5 * k + 3], let end = attributes[5 * k + 4] else { continue }
-                    if let prefix = attributes[5 * k + 1] {
-                        list.append(ExportAttribute(name: context.name(name, prefix: prefix), value: context.value(start, end, of: name, known: nil, after: [])))
-                    } else {
-                        // One look-up of the name gives both its String and its last value.
-                        let known = context.known(name)
-                        list.append(ExportAttribute(name: known.name, value: context.value(start, end, of: name, known: known, after: list)))
-                    }
+                    context.addAttribute(context.name(name, prefix: attributes[5 * k + 1]), start, end, of: name)
                 }
             }
-            let index = context.nodes.count
-            if prefix == nil {
-                let name = context.known(local)
-                context.nodes.append(Node(name: name.name, fields: list, line: line, isEnd: false, nameID: name.id))
-            } else {
-                context.nodes.append(Node(name: context.name(local, prefix: prefix), fields: list, line: line, isEnd: false))
-            }
+            let index = context.tags.appendStart(name: context.name(local, prefix: prefix), line: line)
             if line >= ExportDocumentReader.unkeptLine { context.waiting.append((index, context.depth, context.piece)) }
         }
         handler.endElementNs = { ctx, _, _, _ in
@@ -354,7 +307,7 @@ final class ExportDocumentReader {
             if let last = context.waiting.last, last.depth > context.depth { context.resolve(ExportDocumentReader.unkeptLine) }
             context.depth -= 1
             context.namespacesInScope -= context.namespaceCounts.popLast() ?? 0
-            context.nodes.append(Node(name: "", fields: [], line: 0, isEnd: true))
+            context.tags.appendEnd()
         }
         // A start tag in an entity's replacement text is parsed where the entity is used,
         // out of ``StartTagScan``'s sight: the text is scanned when the entity is declared.
@@ -479,27 +432,43 @@ final class ExportDocumentReader {
         return context.parser == parser ? context : nil
     }
 
-    /// The next start or end tag, or `nil` at the end of the document.
+    /// The next start or end tag, as its index for ``tag(_:)``, ``copy(_:into:)`` and
+    /// ``attributes(_:)`` (until the next call), or `nil` at the end of the document.
     ///
     /// - Throws: ``HealthLogError/Code/badInput`` naming the line and column where the XML
     ///   stops being well-formed; the source's error when reading fails.
-    func next() throws -> Node? {
+    func next() throws -> Int? {
         let context = context.takeUnretainedValue()
         while context.next >= context.readyEnd {
-            if context.next == context.nodes.count, context.waiting.isEmpty {
-                context.nodes.removeAll(keepingCapacity: true)
+            if context.next == context.tags.count, context.waiting.isEmpty {
+                context.tags.removeAll()
                 context.next = 0
             }
             if finished {
                 context.resolve(Self.unkeptLine)
-                if context.next >= context.nodes.count { return nil }
+                if context.next >= context.tags.count { return nil }
                 break
             }
             try feed(context)
         }
-        let node = context.nodes[context.next]
         context.next += 1
-        return node
+        return context.next - 1
+    }
+
+    /// The tag at `index`, as ``next()`` gave it.
+    func tag(_ index: Int) -> TagList.Tag {
+        context.takeUnretainedValue().tags[index]
+    }
+
+    /// Adds the tag at `index` (as ``next()`` gave it) to `list`; returns its index there.
+    func copy(_ index: Int, into list: inout TagList) -> Int {
+        list.append(tagAt: index, of: context.takeUnretainedValue().tags)
+    }
+
+    /// The attributes of the tag at `index` (as ``next()`` gave it), as `String`s.
+    func attributes(_ index: Int) -> [ExportAttribute] {
+        let context = context.takeUnretainedValue()
+        return context.tags.exportAttributes(ofTagAt: index, names: context.nameList)
     }
 
     /// Feeds the parser its next piece as `xmlTextReader` does: when fewer than 512 bytes
@@ -558,7 +527,7 @@ final class ExportDocumentReader {
         return context.readFailure == nil && context.input.endsBefore(endTag)
     }
 
-    /// The names without a prefix read so far, by the number a ``Node/nameID`` gives.
+    /// The names read so far, by the number a tag or attribute gives.
     var names: [String] { context.takeUnretainedValue().nameList }
 
     /// The number of the input's last line (one that is not empty), once it was all read.

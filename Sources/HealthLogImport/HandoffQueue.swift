@@ -11,13 +11,16 @@ import Darwin
 /// wakes everyone waiting.
 final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
     // Sendable by hand: `items` and `cancelled` are read and written only with `mutex`
-    // locked; the two pthread objects are made once in `init` and freed in `deinit`.
+    // locked; the pthread objects are made once in `init` and freed in `deinit`.
 
     /// The most items that wait.
     let capacity: Int
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Signalled when an item was added: wakes one thread waiting to pop.
+    private let added = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Signalled when an item was taken: wakes one thread waiting to push.
+    private let taken = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// The items pushed since the last compaction; those before ``head`` were popped and
     /// are `nil`, so the queue holds no reference to an item once it was taken.
     private var items: [Item?] = []
@@ -29,14 +32,17 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
     init(capacity: Int = 8) {
         self.capacity = capacity
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
+        pthread_cond_init(added, nil)
+        pthread_cond_init(taken, nil)
     }
 
     deinit {
-        pthread_cond_destroy(changed)
+        pthread_cond_destroy(added)
+        pthread_cond_destroy(taken)
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
-        changed.deallocate()
+        added.deallocate()
+        taken.deallocate()
     }
 
     /// Runs `body` with the mutex locked.
@@ -50,10 +56,10 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
     /// cancelled (the producer should stop).
     func push(_ item: Item) -> Bool {
         locked {
-            while items.count - head >= capacity, !cancelled { pthread_cond_wait(changed, mutex) }
+            while items.count - head >= capacity, !cancelled { pthread_cond_wait(taken, mutex) }
             guard !cancelled else { return false }
             items.append(item)
-            pthread_cond_broadcast(changed)
+            pthread_cond_signal(added)
             return true
         }
     }
@@ -61,7 +67,7 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
     /// The oldest item, waiting for one; `nil` once the queue is cancelled.
     func pop() -> Item? {
         locked {
-            while items.count == head, !cancelled { pthread_cond_wait(changed, mutex) }
+            while items.count == head, !cancelled { pthread_cond_wait(added, mutex) }
             guard !cancelled else { return nil }
             let item = items[head]
             items[head] = nil
@@ -70,7 +76,7 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
                 items.removeFirst(head)
                 head = 0
             }
-            pthread_cond_broadcast(changed)
+            pthread_cond_signal(taken)
             return item
         }
     }
@@ -79,7 +85,8 @@ final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
     func cancel() {
         locked {
             cancelled = true
-            pthread_cond_broadcast(changed)
+            pthread_cond_broadcast(added)
+            pthread_cond_broadcast(taken)
         }
     }
 }

@@ -5,9 +5,9 @@ import Testing
 
 @testable import HealthLogImport
 
-/// The document read on three threads: batches mapped by the calling thread and by the
-/// helper must give what one mapper reading front to back gives.
-@Suite("Import: the document on three threads")
+/// The document parsed on one thread and mapped on two, whichever finishes a batch first:
+/// the results taken in order must be what one mapper reading front to back gives.
+@Suite("Import: the document parsed on one thread, mapped on two")
 struct DocumentPassTests {
     /// Every event line and unmapped item of `path`'s document, in the order kept, with
     /// batches of `size` elements.

@@ -44,8 +44,10 @@ struct ExportDocumentReaderTests {
         let reader = try ExportDocumentReader(file)
         var tags: [String] = []
         do {
-            while let node = try reader.next() {
-                tags.append(node.isEnd ? "</>" : describe(name: node.name, attributes: node.attributes, line: node.line))
+            while let index = try reader.next() {
+                let tag = reader.tag(index)
+                let attributes = reader.attributes(index).map { ($0.name, $0.value) }
+                tags.append(tag.isEnd ? "</>" : describe(name: reader.names[tag.name], attributes: attributes, line: tag.line))
             }
         } catch let error as HealthLogError {
             return (tags, "\(error.message) ends before: \(reader.endsBefore("</HealthData>")) last line: \(reader.lastLine) detail: \(reader.parseError?.message ?? "-")")
@@ -130,6 +132,37 @@ struct ExportDocumentReaderTests {
             let got = try Self.saxTags(path)
             #expect(got.error == expected.error, "document \(k)")
             #expect(expected.error != nil, "document \(k) is not malformed")
+        }
+    }
+
+    /// The tags of `element` and its descendants, as ``describe(name:attributes:line:)`` writes them.
+    static func flattened(_ element: ExportElement) -> [String] {
+        [describe(name: element.name, attributes: element.attributes.map { ($0.name, $0.value) }, line: element.line)]
+            + element.children.flatMap(flattened) + ["</>"]
+    }
+
+    @Test("The elements the scanner hands on, made on the mapping side from batches of byte ranges, hold the reader's tags and values")
+    func elementsHoldTheTags() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let far = dir.file("far.xml")
+        try Self.farDocument.write(toFile: far, atomically: false, encoding: .utf8)
+        for path in [far, PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")] {
+            let file = try ExportFile(path)
+            defer { file.close() }
+            var scanner = try ExportScanner(file)
+            var maker = ElementMaker()
+            var elements: [ExportElement] = []
+            var batches = 0
+            // Batches of 7: names first met in a later batch, values repeated across batches.
+            try scanner.scan(elementsPerBatch: 7) {
+                elements += maker.elements(of: $0)
+                batches += 1
+            }
+            let tags = try Self.saxTags(path).tags
+            #expect(batches > 1)
+            // The reader's tags but the root's start and end.
+            #expect(elements.flatMap(Self.flattened) == Array(tags.dropFirst().dropLast()), "\(path)")
         }
     }
 }

@@ -100,8 +100,9 @@ struct ImportBoundsTests {
         let file = try ExportFile(dir.file("export.xml"))
         defer { file.close() }
         var scanner = try ExportScanner(file)
+        var maker = ElementMaker()
         var out: [ExportElement] = []
-        try scanner.scan { out.append($0) }
+        try scanner.scan(elementsPerBatch: 1) { out += maker.elements(of: $0) }
         return out
     }
 

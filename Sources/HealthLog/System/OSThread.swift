@@ -47,6 +47,20 @@ package struct OSThread {
         return OSThread(started)
     }
 
+    /// Gives the calling thread a lower share of the processors than the process's other
+    /// threads when they all want one (Linux: its nice value raised by `steps`, which any
+    /// thread may do; elsewhere nothing): for throughput work beside a thread whose pace
+    /// sets the job's.
+    package static func deferToOtherThreads(by steps: Int32) {
+        #if os(Linux)
+        // Linux keeps a nice value per thread; who 0 is the calling one.
+        errno = 0
+        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        guard errno == 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, nice + steps))
+        #endif
+    }
+
     /// Starts `body` on a new thread.
     ///
     /// - Throws: ``HealthLogError/Code/io`` naming `purpose` ("the import") when no thread

@@ -37,4 +37,18 @@ struct OSThreadTests {
         OSThread.detach { done.signal() }
         #expect(done.wait(timeout: .now() + 60) == .success)
     }
+
+    @Test("A thread that defers to the others raises its own nice value, not the process's other threads'")
+    func defersToOthers() throws {
+        errno = 0
+        let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let box = Box()
+        let thread = try OSThread.start(for: "a test") {
+            OSThread.deferToOtherThreads(by: 5)
+            box.value = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        }
+        thread.join()
+        #expect(box.value == Int(min(19, before + 5)))
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
+    }
 }

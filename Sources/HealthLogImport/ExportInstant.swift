@@ -34,7 +34,7 @@ struct ExportInstant {
     var iso: String { isExportText ? Self.iso(ofExportText: text) : text }
 
     /// Appends the ISO 8601 text as a JSON string literal, quotes included.
-    func appendISO(to out: inout [UInt8]) {
+    func appendISO(to out: inout some ByteOutput) {
         guard isExportText else { return JSONBytes.appendString(text, to: &out) }
         Self.withISOBytes(of: text) { JSONBytes.appendString(bytes: $0, to: &out) }
     }

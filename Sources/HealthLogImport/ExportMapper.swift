@@ -166,29 +166,26 @@ struct ExportMapper {
         if let inStore = InStore(state) {
             return Event(type: draft.type, uuid: uuid, line: [], isCorrelationMember: isMember, inStore: inStore)
         }
-        let capacity = SampleDraft.lineCapacity(canonicalCount: workspace.canonical.count, marker: marker)
-        var line = draft.render(uuid: uuid, marker: marker, capacity: capacity)
-        guard line.count <= LineReader.maxLineLength else {
-            skip(element, "not a valid event: its line would be \(line.count) bytes, longer than the \(LineReader.maxLineLength) a stored line may hold")
+        var rendered = workspace.line
+        rendered.removeAll()
+        draft.render(uuid: uuid, marker: marker, into: &rendered)
+        guard rendered.count <= LineReader.maxLineLength else {
+            skip(element, "not a valid event: its line would be \(rendered.count) bytes, longer than the \(LineReader.maxLineLength) a stored line may hold")
             return nil
         }
-        var prepared: [UInt8]?
-        let problem: String? = line.withUnsafeBytes { bytes in
-            do {
-                prepared = try workspace.validator.prepare(line: bytes)
-                return nil
-            } catch let error as HealthLogError {
-                return error.message
-            } catch {
-                return "\(error)"
-            }
-        }
-        if let problem {
-            skip(element, "not a valid event: \(problem)")
+        let prepared: [UInt8]?
+        do {
+            prepared = try workspace.validator.prepare(line: rendered.bytes)
+        } catch let error as HealthLogError {
+            skip(element, "not a valid event: \(error.message)")
+            return nil
+        } catch {
+            skip(element, "not a valid event: \(error)")
             return nil
         }
-        line.append(0x0A)
-        return Event(type: draft.type, uuid: uuid, line: line, isCorrelationMember: isMember, checkedUnused: state == .unused, prepared: prepared)
+        return Event(
+            type: draft.type, uuid: uuid, line: rendered.array(appending: 0x0A), isCorrelationMember: isMember, checkedUnused: state == .unused,
+            prepared: prepared)
     }
 
     /// A new draft with the type, dates, source fields and metadata every sample element has.

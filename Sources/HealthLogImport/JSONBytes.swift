@@ -3,7 +3,7 @@
 /// escaped, the same output as ``JSONText/string(_:)`` without building a `String`.
 enum JSONBytes {
     /// Appends `text` as a JSON string literal, quotes included.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
+    static func appendString(_ text: String, to out: inout some ByteOutput) {
         var text = text
         text.withUTF8 { appendString(bytes: $0, to: &out) }
     }
@@ -11,30 +11,31 @@ enum JSONBytes {
     /// Appends the UTF-8 text `bytes` as a JSON string literal, quotes included. Text with
     /// nothing to escape (nearly every value of an export) is found so eight bytes at a time
     /// and copied at once.
-    static func appendString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(0x22)
+    static func appendString(bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteOutput) {
+        out.write(0x22)
         guard needsEscaping(bytes) else {
-            out.append(contentsOf: bytes)
-            out.append(0x22)
+            out.write(UnsafeRawBufferPointer(bytes))
+            out.write(0x22)
             return
         }
         var clean = 0
         for (i, c) in bytes.enumerated() where c == 0x22 || c == 0x5C || c < 0x20 {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+            out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[clean..<i]))
+            out.write(0x5C)
             switch c {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-            case 0x09: out.append(contentsOf: [0x5C, 0x74])
+            case 0x22: out.write(0x22)
+            case 0x5C: out.write(0x5C)
+            case 0x0A: out.write(0x6E)
+            case 0x0D: out.write(0x72)
+            case 0x09: out.write(0x74)
             default:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+                for digit in [0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]] { out.write(digit) }
             }
             clean = i + 1
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
-        out.append(0x22)
+        out.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[clean...]))
+        out.write(0x22)
     }
 
     /// Whether `bytes` holds a `"`, a `\` or a control character (below 0x20): eight bytes
@@ -66,8 +67,8 @@ enum JSONBytes {
 
     /// Appends `value` in decimal, as `String(value)` spells it, without building the `String`:
     /// two digits at a time from a table of the pairs `00` to `99`, then the last one.
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(0x2D) }
+    static func appendInteger(_ value: Int64, to out: inout some ByteOutput) {
+        if value < 0 { out.write(0x2D) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of a UInt64, written from the end
         let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
@@ -85,12 +86,13 @@ enum JSONBytes {
                 room[at] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
                 magnitude /= 10
             } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: room[at...]))
+            out.write(UnsafeRawBufferPointer(rebasing: room[at...]))
         }
     }
 
     /// Appends `text` unchanged (a JSON number or literal already checked by the caller).
-    static func appendRaw(_ text: String, to out: inout [UInt8]) {
-        out.append(contentsOf: text.utf8)
+    static func appendRaw(_ text: String, to out: inout some ByteOutput) {
+        var text = text
+        text.withUTF8 { out.write(UnsafeRawBufferPointer($0)) }
     }
 }

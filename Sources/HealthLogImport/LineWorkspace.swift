@@ -12,7 +12,9 @@ final class LineWorkspace {
     /// The days of the dates converted last.
     let days = ExportDays()
     /// The canonical rendering being hashed.
-    var canonical: [UInt8] = []
+    let canonical = LineSink()
+    /// The event line being rendered.
+    let line = LineSink()
     /// The device text the last record named, without its address
     /// (``ExportMapper/stableDevice(_:last:)``).
     var lastDevice: String?
@@ -24,7 +26,6 @@ final class LineWorkspace {
     /// A workspace that has looked up nothing yet, looking UUIDs up in `usedUUIDs`.
     init(usedUUIDs: UsedUUIDs? = nil) {
         self.usedUUIDs = usedUUIDs
-        canonical.reserveCapacity(1024)
     }
 
     /// The kind of `type`, as ``SampleKind/init(typeIdentifier:)`` gives it.

@@ -132,12 +132,13 @@ struct SampleDraft {
     /// canonical rendering (dates as instants, so a re-export in another time zone keeps
     /// it; no import marker), with RFC 9562's version 8 and variant bits set.
     func contentUUID(_ workspace: LineWorkspace) -> SampleUUID {
-        workspace.canonical.removeAll(keepingCapacity: true)
-        workspace.canonical.append(contentsOf: Self.hashDomain)
-        render(uuid: nil, marker: nil, into: &workspace.canonical)
+        var canonical = workspace.canonical
+        canonical.removeAll()
+        Self.hashDomain.withUnsafeBytes { canonical.write($0) }
+        render(uuid: nil, marker: nil, into: &canonical)
         let hash = workspace.hash
         hash.reset()
-        workspace.canonical.withUnsafeBytes { hash.update($0) }
+        hash.update(canonical.bytes)
         let (high, low) = hash.finalizeFirst128Bits()
         return SampleUUID(high: high & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_8000, low: low & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000)
     }
@@ -150,15 +151,6 @@ struct SampleDraft {
         out.reserveCapacity(capacity)
         render(uuid: uuid, marker: marker, into: &out)
         return out
-    }
-
-    /// Room enough for the line of a draft whose canonical form (``contentUUID(_:)``) took
-    /// `canonicalCount` bytes: the canonical form less its domain prefix, plus the UUID
-    /// field, the dates' longer text and the marker's entry, with slack. Close to the
-    /// line's size, so most lines take a small allocation the allocator recycles per
-    /// thread, where a fixed 1 KiB took one from its slower general bins.
-    static func lineCapacity(canonicalCount: Int, marker: [UInt8]?) -> Int {
-        canonicalCount - hashDomain.count + 192 + (marker?.count ?? 0)
     }
 
     /// Sorts `order`, indices into ``metadata`` and -1 for the marker, by their keys
@@ -190,10 +182,13 @@ struct SampleDraft {
     /// Appends the event line (no newline) to `out`. Without a UUID it is the canonical
     /// form the UUID is hashed from: dates as microseconds since 1970 and no marker. The
     /// marker is the JSON text of its value.
-    func render(uuid: SampleUUID?, marker: [UInt8]?, into out: inout [UInt8]) {
+    func render(uuid: SampleUUID?, marker: [UInt8]?, into out: inout some ByteOutput) {
         let canonical = uuid == nil
         func raw(_ text: StaticString) {
-            out.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            out.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        func bytes(_ array: [UInt8]) {
+            array.withUnsafeBytes { out.write($0) }
         }
         func string(_ key: StaticString, _ value: String?) {
             guard let value else { return }
@@ -210,7 +205,7 @@ struct SampleDraft {
         raw("{")
         if let uuid {
             raw("\"uuid\":\"")
-            uuid.render(into: &out)
+            uuid.withText { out.write(UnsafeRawBufferPointer($0)) }
             raw("\",")
         }
         string("\"type\":", type)
@@ -259,7 +254,7 @@ struct SampleDraft {
                 case .json(let json)?: JSONBytes.appendRaw(json, to: &out)
                 case .text(let text)?: JSONBytes.appendString(text, to: &out)
                 case .date(let when)?: date(when)
-                case nil: if let marker { out += marker }
+                case nil: if let marker { bytes(marker) }
                 }
             }
             raw("}")
@@ -268,23 +263,23 @@ struct SampleDraft {
             raw(",\"objects\":[")
             for (k, member) in objects.enumerated() {
                 raw(k == 0 ? "\"" : ",\"")
-                member.render(into: &out)
+                member.withText { out.write(UnsafeRawBufferPointer($0)) }
                 raw("\"")
             }
             raw("]")
         }
         if let workout {
             raw(",\"workout\":\"")
-            workout.render(into: &out)
+            workout.withText { out.write(UnsafeRawBufferPointer($0)) }
             raw("\"")
         }
         if let locations {
             raw(",\"locations\":")
-            out += locations
+            bytes(locations)
         }
         if let voltages {
             raw(",\"voltages\":")
-            out += voltages
+            bytes(voltages)
         }
         raw("}")
     }

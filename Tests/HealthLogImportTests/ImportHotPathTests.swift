@@ -99,4 +99,30 @@ struct ImportHotPathTests {
         #expect(text.conflicts == ["a", "c"])
         #expect(quoted.conflicts == text.conflicts)
     }
+
+    @Test("A line rendered into the mapping thread's kept buffer is the bytes rendered into an array, through the buffer's growth and after it is emptied")
+    func lineSink() {
+        let start = ExportDateFormat.instant("2019-09-01 08:00:00 +0100")!
+        var draft = SampleDraft(type: "HKQuantityTypeIdentifierHeartRate", start: start, end: start)
+        draft.source = "Watch \"quoted\"\tand tabbed"
+        let sink = LineSink(capacity: 64)
+        for entries in [0, 3, 40, 2] {
+            for k in 0..<entries { draft.addMetadata("key\(k)", text: String(repeating: "v", count: k * 7)) }
+            var array: [UInt8] = []
+            draft.render(uuid: SampleUUID(high: 7, low: 9), marker: Array("true".utf8), into: &array)
+            var kept = sink
+            kept.removeAll()
+            draft.render(uuid: SampleUUID(high: 7, low: 9), marker: Array("true".utf8), into: &kept)
+            #expect(Array(sink.bytes) == array, "\(entries) entries")
+            #expect(sink.array(appending: 0x0A) == array + [0x0A])
+        }
+        // The canonical form hashed from the kept buffer is the one rendered into an array.
+        var canonical = SampleDraft.hashDomain
+        draft.render(uuid: nil, marker: nil, into: &canonical)
+        let hash = SHA256()
+        hash.update(canonical)
+        let (high, low) = hash.finalizeFirst128Bits()
+        let uuid = draft.contentUUID(LineWorkspace())
+        #expect(uuid.high & 0xFFFF_FFFF_FFFF_0FFF == high & 0xFFFF_FFFF_FFFF_0FFF && uuid.low & 0x3FFF_FFFF_FFFF_FFFF == low & 0x3FFF_FFFF_FFFF_FFFF)
+    }
 }

@@ -67,10 +67,16 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
         return SampleUUID(high: high, low: low)
     }
 
-    /// Appends the 36 upper-case characters to `out`: the digits of each half made eight at
+    /// Appends the 36 upper-case characters to `out` (``withText(_:)``).
+    package func render(into out: inout [UInt8]) {
+        withText { out.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the 36 upper-case characters: the digits of each half made eight at
     /// a time in a word (``hexDigits(_:)``) and stored between the dashes, not a digit per
     /// loop turn (every add line an append encodes renders its UUID).
-    package func render(into out: inout [UInt8]) {
+    @inline(__always)
+    package func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let high = (Self.hexDigits(UInt32(truncatingIfNeeded: self.high >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: self.high)))
         let low = (Self.hexDigits(UInt32(truncatingIfNeeded: self.low >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: self.low)))
         // Made in a word-aligned buffer on the stack and appended with one copy: appending
@@ -88,8 +94,8 @@ public struct SampleUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
             raw.storeBytes(of: UInt32(truncatingIfNeeded: low.0).bigEndian, toByteOffset: 24, as: UInt32.self)
             raw.storeBytes(of: low.1.bigEndian, toByteOffset: 28, as: UInt64.self)
         }
-        withUnsafeBytes(of: &text) { raw in
-            out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 36))
+        return withUnsafeBytes(of: &text) { raw in
+            body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 36))
         }
     }
 

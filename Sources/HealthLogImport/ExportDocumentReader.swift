@@ -109,8 +109,7 @@ final class ExportDocumentReader {
             if let found = names[key] {
                 number = found
             } else {
-                number = nameList.count
-                nameList.append(String(cString: local))
+                number = added(String(cString: local))
                 names[key] = number
             }
             slotKeys[slot] = key
@@ -121,10 +120,19 @@ final class ExportDocumentReader {
         /// The number of the name `text` (one with a prefix, or a namespace declaration's).
         func spelled(_ text: String) -> Int {
             if let found = spelledNames[text] { return found }
-            let number = nameList.count
-            nameList.append(text)
+            let number = added(text)
             spelledNames[text] = number
             return number
+        }
+
+        /// Numbers the name `text`, met for the first time; past ``ImportLimits/names``
+        /// distinct names, stops the parser.
+        private func added(_ text: String) -> Int {
+            if nameList.count == ImportLimits.names {
+                refuse("more than \(ImportLimits.names) distinct element and attribute names, the most the import reads (an Apple Health export uses under a hundred)")
+            }
+            nameList.append(text)
+            return nameList.count - 1
         }
 
         /// The index of the first tag not ready to return: the first start tag whose

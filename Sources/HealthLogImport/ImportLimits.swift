@@ -6,7 +6,8 @@ import Darwin
 
 /// The bounds an import keeps on any input, so a hostile export costs bounded time and
 /// memory: how deep elements nest, how many attributes, attribute defaults and namespace
-/// declarations libxml2 compares one by one, how much text entity references expand to,
+/// declarations libxml2 compares one by one, how many distinct names it keeps, how much
+/// text entity references expand to,
 /// and how large a file read from a zip may unpack. The zip bounds can be lowered for tests with
 /// `HEALTHLOG_IMPORT_ENTRY_BYTES`, `HEALTHLOG_IMPORT_DOCUMENT_BYTES` and
 /// `HEALTHLOG_IMPORT_RATIO_FLOOR` (bytes).
@@ -24,6 +25,11 @@ enum ImportLimits {
     /// The most namespace declarations in scope at one element: libxml2 looks a prefix up
     /// by comparing it with each of them. Apple Health exports declare none.
     static let namespaces = 64
+    /// The most distinct element and attribute names a document may use: libxml2 keeps
+    /// every name in a dictionary whose look-ups slow down as it fills (a million distinct
+    /// names take `xmllint` over a minute), and the import counts elements by name. Apple
+    /// Health exports use under a hundred.
+    static let names = 10_000
     /// The most bytes one attribute value may expand to through entity references.
     static let expandedValueBytes = 1 << 20
     /// The most bytes entity references may expand to in one document, all values together.

@@ -154,6 +154,23 @@ struct ImportBoundsTests {
         #expect(report.summary.added == 1)
     }
 
+    @Test("A document using more distinct names than the bound is refused at the first past it; one within it imports", .timeLimit(.minutes(10)))
+    func distinctNames() throws {
+        // The root, its locale, the record and its seven attributes are ten names; each line after
+        // adds two (an attribute's name, then the element's), so line 4 + 4,995 brings the 10,001st.
+        let many = HostileExport.record + "/>\n" + (0..<6_000).map { "<N\($0) a\($0)=\"v\"/>" }.joined(separator: "\n")
+        let error = try Self.refusal(HostileExport.document(many))
+        #expect(error.code == .badInput)
+        #expect(error.message.hasSuffix("export.xml: line 4999: more than 10000 distinct element and attribute names, the most the import reads (an Apple Health export uses under a hundred)"))
+        let fewer = HostileExport.record + "/>\n" + (0..<4_000).map { "<N\($0) a\($0)=\"v\"/>" }.joined(separator: "\n")
+        guard case .success(let report) = try Self.importing(HostileExport.document(fewer)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(report.summary.added == 1)
+        #expect(report.elementCounts["N3999"] == 1)
+    }
+
     @Test("An element in the scope of more namespace declarations than the bound is refused at its line")
     func namespacesInScope() throws {
         let declarations = (0..<40).map { " xmlns:p\($0)=\"urn:p\($0)\"" }.joined()

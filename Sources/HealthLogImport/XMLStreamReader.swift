@@ -39,6 +39,11 @@ final class XMLStreamReader {
     private var namespaceScopes: [(depth: Int32, count: Int)] = []
     /// The namespace declarations in scope: the sum of ``namespaceScopes``' counts.
     private var namespacesInScope = 0
+    /// The distinct element and attribute names read, by libxml2's interned name.
+    private var names = Set<UnsafePointer<xmlChar>>()
+    /// The names met last, by a slot of their interned pointer's bits: most tags repeat
+    /// the names of the tags before, found here without hashing.
+    private var recentNames = [UnsafePointer<xmlChar>?](repeating: nil, count: 64)
 
     /// What the C callbacks reach: the byte source, its failure, the first parse error, and
     /// what was handed to the parser.
@@ -122,14 +127,18 @@ final class XMLStreamReader {
             guard status == 1 else { throw failure() }
             switch xmlTextReaderNodeType(reader) {
             case 1:
-                let name = String(cString: xmlTextReaderConstName(reader))
+                let interned = xmlTextReaderConstName(reader)
+                try count(interned)
+                let name = interned.map { String(cString: $0) } ?? ""
                 let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
                 var attributes: [(name: String, value: String)] = []
                 var namespaces = 0
                 while xmlTextReaderMoveToNextAttribute(reader) == 1 {
                     let value = xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
                     namespaces += xmlTextReaderIsNamespaceDecl(reader) == 1 ? 1 : 0
-                    attributes.append((String(cString: xmlTextReaderConstName(reader)), value))
+                    let attributeName = xmlTextReaderConstName(reader)
+                    try count(attributeName)
+                    attributes.append((attributeName.map { String(cString: $0) } ?? "", value))
                 }
                 xmlTextReaderMoveToElement(reader)
                 try scope(namespaces, of: name)
@@ -142,6 +151,21 @@ final class XMLStreamReader {
                 continue
             }
         }
+    }
+
+    /// Counts the name libxml2 interned at `interned` among the distinct names read.
+    ///
+    /// - Throws: ``HealthLogError/Code/badInput`` past ``ImportLimits/names`` (libxml2's name
+    ///   dictionary slows as it fills).
+    private func count(_ interned: UnsafePointer<xmlChar>?) throws {
+        guard let interned else { return }
+        let slot = Int((UInt(bitPattern: interned) &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - 6))
+        if recentNames[slot] == interned { return }
+        recentNames[slot] = interned
+        guard names.insert(interned).inserted, names.count > ImportLimits.names else { return }
+        throw HealthLogError(
+            .badInput,
+            "\(context.takeUnretainedValue().source.documentName): line \(line): more than \(ImportLimits.names) distinct element and attribute names, the most the import reads")
     }
 
     /// Counts the `count` namespace declarations of the start tag `name` just read, with

@@ -219,7 +219,7 @@ struct ImportBoundsTests {
     }
 
     @Test(
-        "A route declaring an entity or attribute default, or under too many namespace declarations, is listed as refused and the rest imports",
+        "A route declaring an entity or attribute default, under too many namespace declarations or using too many names, is listed as refused and the rest imports",
         arguments: [
             (
                 "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\n<!ATTLIST trkpt d CDATA \"x\">\n]>\n<gpx version=\"1.1\"><trk><trkseg>",
@@ -228,6 +228,10 @@ struct ImportBoundsTests {
             (
                 "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"" + (0..<70).map { " xmlns:p\($0)=\"u\"" }.joined() + ">\n<trk><trkseg>",
                 "route_1.gpx: line 2: element gpx is in the scope of more than 64 namespace declarations, the most the import reads"
+            ),
+            (
+                "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"><trk><trkseg>\n" + (0..<6_000).map { "<x\($0) y\($0)=\"1\"/>" }.joined() + "\n",
+                "route_1.gpx: line 3: more than 10000 distinct element and attribute names, the most the import reads"
             ),
         ])
     func routeDeclarations(_ head: String, _ reason: String) throws {

@@ -187,13 +187,12 @@ struct ElementMaker {
                 attributes.reserveCapacity(kept.count)
                 for k in kept {
                     let name = tags.attributes[k].name
-                    let range = tags.valueRange(ofAttributeAt: k)
-                    let value = UnsafeBufferPointer(rebasing: bytes[range])
-                    attributes.append(ExportAttribute(name: parsed.names[name], value: string(value, name: name, before: attributes.last)))
+                    let value = UnsafeBufferPointer(rebasing: bytes[tags.valueRange(ofAttributeAt: k)])
+                    attributes.append(ExportAttribute(name: parsed.names[name], value: string(value, name: name, after: attributes)))
                 }
                 var element = ExportElement(name: parsed.names[tag.name], attributes: attributes, line: tag.line)
                 element.locationCount = tag.locationCount
-                element.routePoints = parsed.routePoints[index]
+                if !parsed.routePoints.isEmpty { element.routePoints = parsed.routePoints[index] }
                 open.append(element)
             }
         }
@@ -201,10 +200,16 @@ struct ElementMaker {
     }
 
     /// The `String` of `value`, an attribute named by number `name`: the last value of that
-    /// name or `before`'s when the bytes are the same.
-    private mutating func string(_ value: UnsafeBufferPointer<UInt8>, name: Int, before: ExportAttribute?) -> String {
+    /// name, or that of the last of `before` (the tag's attributes so far), when the bytes
+    /// are the same.
+    private mutating func string(_ value: UnsafeBufferPointer<UInt8>, name: Int, after before: [ExportAttribute]) -> String {
         if Self.holds(last[name], value) { return last[name] }
-        let made = before.flatMap { Self.holds($0.value, value) ? $0.value : nil } ?? String(decoding: value, as: UTF8.self)
+        let made: String
+        if let index = before.indices.last, Self.holds(before[index].value, value) {
+            made = before[index].value
+        } else {
+            made = String(decoding: value, as: UTF8.self)
+        }
         last[name] = made
         return made
     }

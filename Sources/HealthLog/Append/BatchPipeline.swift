@@ -23,8 +23,8 @@ final class BatchPipeline {
 
     /// Writes the encoded batches.
     private let writer: LogWriter
-    /// The batches being encoded, oldest first. The writer waits for each, so they run
-    /// ahead of the chunks of lines waiting to be parsed at the default class: behind those,
+    /// The batches being encoded, oldest first. The writer waits for each, so their threads
+    /// give way less than the line parsers' (user-initiated against default): behind those,
     /// the writer would sit idle while a core parsed lines it could not store yet.
     private let jobs = OrderedJobs<Result<Encoded, any Error>>(qos: .userInitiated)
     /// The batches of an encrypted store being sealed, oldest first, after those being

@@ -201,8 +201,8 @@ final class UUIDRunBuilder {
         merging = (MergeJob(parts.map(\.path), into: output, sealing: sealing, filterBytes: filterBytes, for: count), at, Self.fanIn, level + 1)
     }
 
-    /// One merge of partial runs on a thread of its own (not Dispatch's pool, whose threads
-    /// the append's line preparers need; a merge of millions of entries runs for seconds
+    /// One merge of partial runs on a thread of its own (not a thread of the append's job
+    /// queues, which its line preparers and compressors need; a merge of millions of entries runs for seconds
     /// and waits on the disk). It reads the runs through instances of its own, each with
     /// its descriptor and buffers, since the writer's stay in use for lookups meanwhile,
     /// and builds the merged run's filter from the entries it writes.

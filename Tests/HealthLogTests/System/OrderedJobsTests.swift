@@ -3,8 +3,9 @@ import Foundation
 import Testing
 @testable import HealthLog
 
-/// ``OrderedJobs``: results in submission order, and jobs of a higher class that do not
-/// wait behind a busy default pool (what an append's batch encoding relies on).
+/// ``OrderedJobs``: results in submission order, on threads of the queue's own that give
+/// way to the caller's and do not wait behind a busy Dispatch pool (what an append's
+/// batch encoding relies on).
 @Suite("Ordered jobs")
 struct OrderedJobsTests {
     @Test("Results come back in the order the jobs were submitted, however long each took")
@@ -40,14 +41,13 @@ struct OrderedJobsTests {
         #expect(released == 2_000, "held by a job that already ran in \(2_000 - released) of 2,000 rounds")
     }
 
-    @Test("A user-initiated job runs before a default job queued earlier, while every thread of the default pool is taken")
-    func higherClassDoesNotWaitBehindDefault() {
+    @Test("A job runs before a Dispatch job queued earlier, while every thread of Dispatch's default pool is taken")
+    func doesNotWaitBehindDispatch() {
         // One blocked job a core takes the default pool, and one more waits in its queue
         // before the marker: a thread libdispatch adds to a pool whose threads all block
         // (about once a second) takes that one, not the marker. All are released as soon
-        // as the user-initiated job ran, or at the timeout, so other tests wait briefly.
-        // At `.default` the job would queue behind the marker and run after it, once
-        // libdispatch added threads.
+        // as the queue's job ran, or at the timeout, so other tests wait briefly. On
+        // Dispatch's pool the job would queue behind the marker and run after it.
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let gate = DispatchSemaphore(value: 0)
         let blocked = DispatchSemaphore(value: 0)
@@ -74,7 +74,7 @@ struct OrderedJobsTests {
         let ranInTime = ran.wait(timeout: .now() + 10) == .success
         for _ in 0...cores { gate.signal() }
         #expect(taken == cores, "a blocking job a core started")
-        #expect(ranInTime, "the user-initiated job ran while the default pool was taken")
+        #expect(ranInTime, "the queue's job ran while the default pool was taken")
         #expect(jobs.next() == [], "no default job ran before it")
         #expect(markerDone.wait(timeout: .now() + 10) == .success)
     }
@@ -85,5 +85,45 @@ struct OrderedJobsTests {
         private var list: [String] = []
         func append(_ name: String) { lock.withLock { list.append(name) } }
         var names: [String] { lock.withLock { list } }
+    }
+
+    @Test("Jobs run on threads that give way to the caller's: a raised nice value, larger for default work than user-initiated")
+    func threadsGiveWay() {
+        errno = 0
+        let caller = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        for (qos, raise) in [(DispatchQoS.QoSClass.default, Int32(8)), (.userInitiated, 4)] {
+            let jobs = OrderedJobs<Int32>(qos: qos)
+            jobs.submit { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            #expect(jobs.next() == min(19, caller + raise))
+        }
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == caller)
+    }
+
+    @Test("A queue let go with jobs not taken ends its threads once the running jobs finish")
+    func letGoWithJobsPending() {
+        let finished = Counter()
+        for _ in 0..<50 {
+            let jobs = OrderedJobs<Int>()
+            for k in 0..<8 {
+                jobs.submit {
+                    usleep(200)
+                    finished.add()
+                    return k
+                }
+            }
+            #expect(jobs.next() == 0)
+        }
+        // Every queue was joined before the loop went on: no job runs after it.
+        let settled = finished.value
+        usleep(20_000)
+        #expect(finished.value == settled)
+    }
+
+    /// A count jobs add to from any thread.
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
     }
 }

@@ -1,3 +1,5 @@
+import HealthLog
+
 /// A bounded first-in first-out queue between two threads of an import: the thread that
 /// parses the export document, the one that helps map it, and the one that keeps the
 /// events. At most ``capacity`` items wait, so memory holds a few batches however far the

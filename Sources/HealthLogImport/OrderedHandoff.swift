@@ -1,3 +1,5 @@
+import HealthLog
+
 /// Items made out of order by several threads and taken in order by one: item `n` is taken
 /// after item `n - 1`, whichever thread put it first. A thread putting an item more than
 /// ``capacity`` ahead of the next one to take waits, so memory holds a few items however

@@ -36,14 +36,14 @@ final class OrderedJobs<Result: Sendable> {
 
     /// The queue's threads and the jobs waiting for one.
     ///
-    /// `@unchecked Sendable`: every field but the pthread objects (made in `init`, freed
-    /// in `deinit`) is read and written with `mutex` locked.
+    /// `@unchecked Sendable`: every field but ``room`` is read and written with `room`
+    /// locked.
     private final class Workers: @unchecked Sendable {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        /// Signalled when a job is queued: wakes one idle thread.
-        let queued = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        /// Broadcast when a job has run: wakes the consumer waiting for it.
-        let ran = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        /// The lock, and the conditions: ``queued`` wakes one idle thread when a job is
+        /// queued, ``ran`` the consumer waiting for a job that has run.
+        let room = WaitRoom()
+        let queued = WaitRoom.Condition.first
+        let ran = WaitRoom.Condition.second
         /// The jobs waiting for a thread, oldest first.
         var waiting: [Slot] = []
         /// Threads waiting for a job.
@@ -57,46 +57,31 @@ final class OrderedJobs<Result: Sendable> {
 
         init(niceness: Int32) {
             self.niceness = niceness
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(queued, nil)
-            pthread_cond_init(ran, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(queued)
-            pthread_cond_destroy(ran)
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
-            queued.deallocate()
-            ran.deallocate()
-        }
-
-        func locked<T>(_ body: () -> T) -> T {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return body()
         }
 
         /// A thread's loop: runs the jobs waiting, oldest first, until the queue stops.
         func work() {
             OSThread.deferToOtherThreads(by: niceness)
-            pthread_mutex_lock(mutex)
-            while true {
+            while let slot = nextJob() {
+                let result = OrderedJobs.run(slot)
+                room.locked {
+                    slot.result = result
+                    slot.isDone = true
+                    room.broadcast(ran)
+                }
+            }
+        }
+
+        /// The oldest job waiting, waiting for one; `nil` once the queue stops.
+        private func nextJob() -> Slot? {
+            room.locked {
                 while waiting.isEmpty, !stopping {
                     idle += 1
-                    pthread_cond_wait(queued, mutex)
+                    room.wait(queued)
                     idle -= 1
                 }
-                guard !waiting.isEmpty else { break }
-                let slot = waiting.removeFirst()
-                pthread_mutex_unlock(mutex)
-                let result = OrderedJobs.run(slot)
-                pthread_mutex_lock(mutex)
-                slot.result = result
-                slot.isDone = true
-                pthread_cond_broadcast(ran)
+                return waiting.isEmpty ? nil : waiting.removeFirst()
             }
-            pthread_mutex_unlock(mutex)
         }
     }
 
@@ -114,10 +99,10 @@ final class OrderedJobs<Result: Sendable> {
     }
 
     deinit {
-        workers.locked {
+        workers.room.locked {
             workers.stopping = true
             workers.waiting.removeAll()
-            pthread_cond_broadcast(workers.queued)
+            workers.room.broadcast(workers.queued)
         }
         for thread in threads { thread.join() }
     }
@@ -131,9 +116,9 @@ final class OrderedJobs<Result: Sendable> {
         slot.job = job
         slots.append(slot)
         let workers = workers
-        let startsThread = workers.locked {
+        let startsThread = workers.room.locked {
             workers.waiting.append(slot)
-            pthread_cond_signal(workers.queued)
+            workers.room.signal(workers.queued)
             guard workers.idle == 0, workers.started < Self.mostThreads else { return false }
             workers.started += 1
             return true
@@ -144,7 +129,7 @@ final class OrderedJobs<Result: Sendable> {
             return
         }
         // No thread could be started: the job runs here when no thread will take it.
-        let runsHere = workers.locked {
+        let runsHere = workers.room.locked {
             workers.started -= 1
             guard workers.started == 0, let index = workers.waiting.firstIndex(where: { $0 === slot }) else { return false }
             workers.waiting.remove(at: index)
@@ -172,8 +157,8 @@ final class OrderedJobs<Result: Sendable> {
         guard !slots.isEmpty else { return nil }
         let slot = slots.removeFirst()
         let workers = workers
-        return workers.locked {
-            while !slot.isDone { pthread_cond_wait(workers.ran, workers.mutex) }
+        return workers.room.locked {
+            while !slot.isDone { workers.room.wait(workers.ran) }
             defer { slot.result = nil }
             return slot.result
         }

@@ -4,23 +4,23 @@ import Glibc
 import Darwin
 #endif
 
-/// A mutex and two conditions its holders wait on (pthread): what the import's queues
-/// between threads (``HandoffQueue``, ``OrderedHandoff``) lock and wait with. A waiter
+/// A mutex and two conditions its holders wait on (pthread): what the queues between
+/// threads (``OrderedJobs``, and the import's handoffs) lock and wait with. A waiter
 /// waits on the condition that names what it waits for, so a change wakes only the
 /// threads it concerns.
-final class WaitRoom: @unchecked Sendable {
+package final class WaitRoom: @unchecked Sendable {
     // Sendable by hand: the pthread objects are made once in `init` and freed in `deinit`;
     // pthread orders every access to them.
 
     /// Which of the two conditions.
-    enum Condition: Int {
+    package enum Condition: Int {
         case first = 0, second = 1
     }
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 2)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(conditions, nil)
         pthread_cond_init(conditions + 1, nil)
@@ -35,29 +35,29 @@ final class WaitRoom: @unchecked Sendable {
     }
 
     /// Runs `body` with the mutex locked.
-    func locked<T>(_ body: () -> T) -> T {
+    package func locked<T>(_ body: () -> T) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 
     /// Waits for `condition` to be signalled; called with the mutex locked (in ``locked(_:)``).
-    func wait(_ condition: Condition) {
+    package func wait(_ condition: Condition) {
         pthread_cond_wait(conditions + condition.rawValue, mutex)
     }
 
     /// Wakes one thread waiting for `condition`.
-    func signal(_ condition: Condition) {
+    package func signal(_ condition: Condition) {
         pthread_cond_signal(conditions + condition.rawValue)
     }
 
     /// Wakes every thread waiting for `condition`.
-    func broadcast(_ condition: Condition) {
+    package func broadcast(_ condition: Condition) {
         pthread_cond_broadcast(conditions + condition.rawValue)
     }
 
     /// Wakes every thread waiting, on either condition (a queue stopped).
-    func wakeAll() {
+    package func wakeAll() {
         broadcast(.first)
         broadcast(.second)
     }

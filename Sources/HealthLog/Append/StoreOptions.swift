@@ -31,6 +31,10 @@ public struct StoreOptions: Sendable {
     /// Events an append holds in memory for its UUID bookkeeping before it writes them out
     /// sorted (see ``UUIDRunBuilder``); internal, so tests can force many chunks.
     var appendChunkEvents = AppendedUUIDs.defaultChunkEvents
+    /// Dropped events a compaction's plan holds in memory before it writes them out sorted
+    /// (see ``DroppedEvents``): 2¹⁷ (1 MiB), a plan of 65,536 deletes; internal, so tests
+    /// can force many stretches.
+    var compactionResidentKeys = 1 << 17
 
     /// The defaults.
     public init() {}

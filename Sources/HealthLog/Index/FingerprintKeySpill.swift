@@ -6,7 +6,8 @@
 /// store each page is sealed (``ScratchCipher``, of the spill's kind: by default
 /// ``ScratchCipher/Kind/fingerprintKeys``; place: the stretch, the page and its key count),
 /// so the file holds no key in the clear and a page changed, moved or cut short does not
-/// open. An append's deleted adds (``WriterState``) are spilled the same way, as their kind.
+/// open. An append's deleted adds (``WriterState``) and a compaction's dropped events
+/// (``DroppedEvents``) are spilled the same way, as their kinds.
 final class FingerprintKeySpill {
     /// Keys per page.
     static let pageKeys = 4096
@@ -142,6 +143,34 @@ final class FingerprintKeySpill {
         }
     }
 
+    /// Every key written, one at a time, stretch after stretch in the order written (a
+    /// page held): for a spill written in ascending order (a merge's output), its keys
+    /// ascending.
+    struct WrittenKeys {
+        private let spill: FingerprintKeySpill
+        /// The stretch being read, and its reader once opened.
+        private var stretch = 0
+        private var reader: Reader?
+
+        /// Reads `spill` from its first key.
+        init(_ spill: FingerprintKeySpill) {
+            self.spill = spill
+        }
+
+        /// The next key, or `nil` past the last.
+        ///
+        /// - Throws: as ``FingerprintKeySpill/merge(with:_:)``.
+        mutating func next() throws -> UInt64? {
+            while stretch < spill.stretches.count {
+                if reader == nil { reader = try Reader(spill, stretch: stretch) }
+                if let key = try reader!.next() { return key }
+                reader = nil
+                stretch += 1
+            }
+            return nil
+        }
+    }
+
     /// Reads one stretch a page at a time, into the same buffers page after page.
     private struct Reader {
         let spill: FingerprintKeySpill
@@ -184,14 +213,14 @@ final class FingerprintKeySpill {
             guard first < total, let file = spill.file else { return false }
             let count = min(FingerprintKeySpill.pageKeys, total - first)
             let start = offset + page * spill.storedLength(FingerprintKeySpill.pageKeys)
-            let endsEarly = HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's key spill ends early")
+            let endsEarly = HealthLogError(.corrupt, "\(file.path) at byte \(start): the scratch file of sorted keys ends early")
             if keys.count != count { keys = [UInt64](repeating: 0, count: count) }
             if let sealing = spill.sealing {
                 stored.resize(forOverwrite: spill.storedLength(count))
                 guard try file.read(into: &stored, at: start) == stored.count else { throw endsEarly }
                 let (kind, place) = (spill.kind, (UInt64(stretch), UInt64(page), UInt64(count)))
                 let opened = stored.withUnsafeBytes { sealed in keys.withUnsafeMutableBytes { sealing.open(sealed, kind, place: place, into: $0) } }
-                guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the append's sealed keys do not open (changed or cut short)") }
+                guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the sealed keys of a scratch file do not open (changed or cut short)") }
             } else {
                 guard try keys.withUnsafeMutableBytes({ try file.read(into: $0, at: start) }) == count * 8 else { throw endsEarly }
             }

@@ -5,7 +5,7 @@
 /// is used; one that does not (the writer has not caught it up yet) gives no reader, so a
 /// caller never takes a UUID for unused because the index lags behind the log.
 ///
-/// Lookups are the writer's (``UUIDRunSet/search(_:in:_:onStack:)``): fingerprints name the
+/// Lookups are the writer's (``UUIDRunSet/search(_:in:_:skipping:onStack:)``): fingerprints name the
 /// blocks of the log that may hold a UUID, and ``LoggedUUIDs`` confirms them against the
 /// stored lines, keeping the batches it read last decoded, so an import that looks up its
 /// records in export order reads each batch of an earlier import of it about once. Runs

@@ -138,10 +138,14 @@ final class UUIDRunSet {
     /// other without a confirmation between, the reads of the runs overlap instead of
     /// each waiting for the one before. The answers are those of confirming run by run.
     /// Up to `onStack` candidates are kept on the stack (tests make it small), more on the heap.
-    static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, onStack: Int = 8) throws -> Found? {
+    ///
+    /// `skipping`, an event of `uuid` known to be in the log, is left unconfirmed (and out of
+    /// the answer) where the run says it is the only event of the fingerprint in its block:
+    /// a compaction's lookup of a delete's add then reads the add's batch only.
+    static func search(_ uuid: SampleUUID, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, skipping known: UInt64? = nil, onStack: Int = 8) throws -> Found? {
         let fingerprint = UUIDFingerprint.of(uuid)
         let searched = try withUnsafeTemporaryAllocation(of: Candidate.self, capacity: onStack) { buffer in
-            try search(uuid, fingerprint: fingerprint, in: runs, logged, room: buffer)
+            try search(uuid, fingerprint: fingerprint, in: runs, logged, skipping: known, room: buffer)
         }
         if case .answered(let found) = searched { return found }
         // More candidates than the stack holds (many UUIDs sharing a fingerprint): again with room for all.
@@ -149,7 +153,7 @@ final class UUIDRunSet {
         for run in runs { run.forEachCandidateBlock(fingerprint: fingerprint) { _ in count += 1 } }
         let buffer = UnsafeMutableBufferPointer<Candidate>.allocate(capacity: count)
         defer { buffer.deallocate() }
-        guard case .answered(let found) = try search(uuid, fingerprint: fingerprint, in: runs, logged, room: buffer) else {
+        guard case .answered(let found) = try search(uuid, fingerprint: fingerprint, in: runs, logged, skipping: known, room: buffer) else {
             preconditionFailure("room for every candidate")
         }
         return found
@@ -166,9 +170,10 @@ final class UUIDRunSet {
         case noRoom
     }
 
-    /// ``search(_:in:_:onStack:)`` with `room` for the candidates.
+    /// ``search(_:in:_:skipping:onStack:)`` with `room` for the candidates.
     private static func search(
-        _ uuid: SampleUUID, fingerprint: UInt32, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, room: UnsafeMutableBufferPointer<Candidate>
+        _ uuid: SampleUUID, fingerprint: UInt32, in runs: [UUIDFingerprintRun], _ logged: LoggedUUIDs, skipping known: UInt64?,
+        room: UnsafeMutableBufferPointer<Candidate>
     ) throws -> Searched {
         var count = 0
         for k in runs.indices.reversed() {
@@ -191,7 +196,10 @@ final class UUIDRunSet {
                     keys += 1
                     at += 1
                 }
-                let events = try logged.events(of: uuid, in: runs[k].seqs(ofBlock: block), expected: keys)
+                let seqs = runs[k].seqs(ofBlock: block)
+                // The run's one event of the fingerprint in the known event's block is that event.
+                if keys == 1, let known, seqs.contains(known) { continue }
+                let events = try logged.events(of: uuid, in: seqs, expected: keys)
                 found.addSeq = max(found.addSeq, events.addSeq)
                 found.deleteSeq = max(found.deleteSeq, events.deleteSeq)
             }
@@ -202,16 +210,28 @@ final class UUIDRunSet {
 
     /// The lookups of `uuids`, in their order, made in the order of the log stretches they
     /// read first, so that lookups of many UUIDs present in the store (a compaction's
-    /// deletes) read each batch about once instead of once a UUID.
-    func lookup(all uuids: [SampleUUID]) throws -> [Found?] {
+    /// deletes) read each batch about once instead of once a UUID. `known`, when given,
+    /// holds beside each UUID an event of it known to be in the log (a compaction's delete),
+    /// which the lookup does not read again (see ``search(_:in:_:skipping:onStack:)``) nor
+    /// order by, so the lookups of many deletes read their adds' batches in order.
+    func lookup(all uuids: [SampleUUID], known: [UInt64]? = nil) throws -> [Found?] {
         guard let logged else { return uuids.map { _ in nil } }
+        precondition(known.map { $0.count == uuids.count } ?? true, "a known event for each UUID")
         var order: [(position: Int, at: Int)] = []
         order.reserveCapacity(uuids.count)
+        var blocks: [UInt64] = []
         for (at, uuid) in uuids.enumerated() {
             var first = Int.max
             for run in runs.reversed() {
-                if let block = run.candidateBlocks(uuid).first {
-                    first = try logged.batchOrder(of: run.seqs(ofBlock: block).lowerBound)
+                blocks.removeAll(keepingCapacity: true)
+                run.forEachCandidateBlock(uuid) { blocks.append($0) }
+                let read = blocks.indices.first { k in
+                    guard let seq = known?[at], run.seqs(ofBlock: blocks[k]).contains(seq) else { return true }
+                    // Blocks come ascending: a block named twice holds two of the run's events.
+                    return (k > 0 && blocks[k - 1] == blocks[k]) || (k + 1 < blocks.count && blocks[k + 1] == blocks[k])
+                }
+                if let read {
+                    first = try logged.batchOrder(of: run.seqs(ofBlock: blocks[read]).lowerBound)
                     break
                 }
             }
@@ -219,7 +239,7 @@ final class UUIDRunSet {
         }
         order.sort { ($0.position, $0.at) < ($1.position, $1.at) }
         var out = [Found?](repeating: nil, count: uuids.count)
-        for (_, at) in order { out[at] = try Self.search(uuids[at], in: runs, logged) }
+        for (_, at) in order { out[at] = try Self.search(uuids[at], in: runs, logged, skipping: known?[at]) }
         return out
     }
 

@@ -113,7 +113,7 @@ struct Compactor {
         let stale = try staleSegments(snapshot)
         // Where the batches lie, read once for the plan and the progress total.
         let spans = horizonSeq > (compactions.entries.map(\.horizonSeq).max() ?? 0) ? try snapshot.batchSpans() : nil
-        let plan = try spans.map { try CompactionPlan(snapshot, horizonSeq: horizonSeq, spans: $0) }
+        let plan = try spans.map { try CompactionPlan(snapshot, horizonSeq: horizonSeq, spans: $0, residentKeys: options.compactionResidentKeys) }
         let dropped = plan?.dropped ?? DroppedEvents()
         guard !dropped.isEmpty || !stale.isEmpty else { return report }
         report.deletesDropped = plan?.deleteCount ?? 0

@@ -71,12 +71,18 @@ struct SegmentRewriter {
     /// The plaintext header and LZ4 frames of `batch` without the dropped events: each
     /// group holding one recompressed without it (or left out when nothing of it remains),
     /// the others as stored (opened, in an encrypted store, to be sealed again at their new
-    /// place), and the dropped events added to the header's list.
+    /// place), and the dropped events, with the UUIDs their lines give, added to the
+    /// header's list. Batches are asked for in log order (``DroppedEvents/within(_:)``).
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` when a frame is damaged, or the batch
+    ///   does not hold an event the plan drops from it.
     func plain(_ batch: BatchRef, dropping dropped: DroppedEvents, buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
         let file = snapshot.segments[batch.segment]
         var header = batch.header
-        let mine = Array(dropped.within(header.firstSeq...header.lastSeq))
-        let mineSeqs = Set(mine.map(\.seq))
+        let mine = try dropped.within(header.firstSeq...header.lastSeq)
+        // Each dropped number, and whether it is the delete.
+        let mineKinds = Dictionary(mine.map { ($0.seq, $0.isDelete) }, uniquingKeysWith: { first, _ in first })
+        var removed: [BatchHeader.Dropped] = []
         var frames: [[UInt8]] = []
         var groups: [BatchHeader.Group] = []
         for (g, group) in header.groups.enumerated() {
@@ -99,14 +105,23 @@ struct SegmentRewriter {
             var first: UInt64 = 0
             var last: UInt64 = 0
             var count: UInt32 = 0
-            lines.withBytes { raw in
-                for line in lines.lines where !mineSeqs.contains(line.seq) {
-                    kept.append(contentsOf: raw[line.start..<line.end])
-                    if count == 0 { first = line.seq }
-                    last = line.seq
-                    count += 1
+            let unreadable: UInt64? = lines.withBytes { raw in
+                for line in lines.lines {
+                    // An event of the other kind under a dropped number is kept, and the
+                    // check below reports the one missing.
+                    guard mineKinds[line.seq] == line.isDelete else {
+                        kept.append(contentsOf: raw[line.start..<line.end])
+                        if count == 0 { first = line.seq }
+                        last = line.seq
+                        count += 1
+                        continue
+                    }
+                    guard let uuid = BatchLines.uuid(of: line, in: raw) else { return line.seq }
+                    removed.append(BatchHeader.Dropped(seq: line.seq, isDelete: line.isDelete, uuid: uuid))
                 }
+                return nil
             }
+            if let unreadable { throw HealthLogError(.corrupt, "\(file.location(batch.groupOffsets[g])): event \(unreadable) has no readable UUID") }
             guard count > 0 else { continue }
             let frame = try LZ4Frame.compress(kept)
             var entry = group
@@ -122,7 +137,11 @@ struct SegmentRewriter {
         header.groups = groups
         header.flags &= ~FormatConstants.flagSealed
         guard !mine.isEmpty else { return (header, frames) }
-        header.dropped = (header.dropped + mine).sorted { $0.seq < $1.seq }
+        // Each event the plan drops was found in the group of its kind that spans it.
+        if removed.count != mine.count, let missing = mine.first(where: { event in !removed.contains { $0.seq == event.seq } }) {
+            throw HealthLogError(.corrupt, "\(file.location(batch.offset)): the batch holds no \(missing.isDelete ? "delete" : "add") numbered \(missing.seq), which the compaction drops")
+        }
+        header.dropped = (header.dropped + removed).sorted { $0.seq < $1.seq }
         if groups.contains(where: \.isDelete) {
             header.flags |= FormatConstants.flagHasDeletes
         } else {

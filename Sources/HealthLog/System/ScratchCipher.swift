@@ -37,6 +37,8 @@ package final class ScratchCipher: Sendable {
         case fingerprintKeys = 6
         /// A page of an append's sorted sequence numbers of the adds it deleted.
         case deletedAdds = 7
+        /// A page of a compaction's sorted dropped events.
+        case compactionPlan = 8
     }
 
     /// The bytes a sealed block adds to its plaintext.

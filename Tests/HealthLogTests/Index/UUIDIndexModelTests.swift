@@ -109,6 +109,16 @@ struct UUIDIndexModelTests {
         var all = Array(model.events.keys) + unused
         all.shuffle(using: &random)
         #expect(try runs.lookup(all: all) == all.map { model.events[$0] })
+        // A compaction's lookups: each deleted UUID with its delete known, the add still found
+        // (also where the delete shares its block with another event of the fingerprint).
+        var deleted = model.events.filter { $0.value.deleteSeq != 0 }.map { ($0.key, $0.value) }
+        deleted.shuffle(using: &random)
+        #expect(!deleted.isEmpty)
+        let adds = try runs.lookup(all: deleted.map(\.0), known: deleted.map(\.1.deleteSeq)).map { $0?.addSeq }
+        #expect(adds == deleted.map(\.1.addSeq))
+        for (uuid, found) in deleted {
+            #expect(try UUIDRunSet.search(uuid, in: runs.runs, logged, skipping: found.deleteSeq, onStack: 1)?.addSeq == found.addSeq, "\(uuid)")
+        }
         // In log order (a re-import's), with now and then an unused UUID between, through a
         // reader of its own and one sharing the first one's runs: opened while the runs'
         // directory is moved away (a reader of its own then opens none), it uses those.

@@ -65,6 +65,32 @@ struct CompactionTests {
         #expect(again.generation == 0 && again.eventsDropped == 0, "nothing new below the same horizon")
     }
 
+    @Test("A plan past its memory (stretches of 4 dropped events in a scratch file, sealed for an encrypted store) drops exactly what a plan in memory drops, and the compacted UUIDs stay refused after a reindex", arguments: [false, true])
+    func planInStretches(_ encrypted: Bool) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var small = Self.options
+        small.compactionResidentKeys = 4
+        let stores = try [Self.options, small].enumerated().map { k, options in
+            encrypted ? try EncryptedSegmentTests.makeStore(dir.file("store\(k)"), options: options) : HealthStore(directory: dir.file("store\(k)"), options: options)
+        }
+        let deleted = Array(stride(from: 3, through: 290, by: 7))
+        var reports: [CompactReport] = []
+        for store in stores {
+            _ = try store.append(ndjson: Self.lines(1...300))
+            _ = try store.append(ndjson: Self.lines(301...320, deleting: deleted))
+            reports.append(try store.compact(horizon: .anchor(try store.headAnchor())))
+        }
+        #expect(reports[0].deletesDropped == deleted.count && reports[0].eventsDropped == 2 * deleted.count)
+        #expect(reports[1].deletesDropped == reports[0].deletesDropped && reports[1].eventsDropped == reports[0].eventsDropped)
+        #expect(reports[1].segmentsRewritten == reports[0].segmentsRewritten && reports[1].bytesAfter == reports[0].bytesAfter)
+        #expect(try Self.raw(stores[1]) == Self.raw(stores[0]))
+        #expect(try stores[1].verify().isSound)
+        _ = try stores[1].reindex()
+        let again = #expect(throws: HealthLogError.self) { try stores[1].append(ndjson: Self.lines(deleted[5]...deleted[5])) }
+        #expect(again?.code == .badInput && again?.message.contains("a UUID is used once") == true)
+    }
+
     @Test("Rule 8: an anchor from before the compaction below its horizon is expired with the advice to resync from 0; at or above it, from after it, or 0, it works")
     func anchorsExpire() throws {
         let dir = try TemporaryDirectory()

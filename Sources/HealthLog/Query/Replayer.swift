@@ -8,7 +8,8 @@
 /// log's witness counts) sit in the delete groups of the batches after it, so a first pass
 /// reads only those (small) frames. An unlimited replay, which reads every batch after the
 /// anchor anyway, takes the index only when checking it costs less than reading the deletes
-/// of its types after the anchor (``isIndexWorthChecking(entries:_:after:)``).
+/// of its types after the anchor, or when those are too many to hold in memory
+/// (``isIndexWorthChecking(entries:_:after:)``).
 /// A block of the index found damaged midway switches the replay to reading every delete
 /// after the anchor instead, so its answer never depends on the index being sound.
 /// The second pass reads just the groups of the requested types (of the group holding the
@@ -27,6 +28,9 @@
 struct Replayer {
     let snapshot: LogSnapshot
     let request: ReplayRequest
+    /// The deletes after the anchor an unlimited replay reads into memory
+    /// (``DeletedSamples``) rather than check the ``DeletedAddIndex``; tests make it small.
+    var residentDeletes = Self.defaultResidentDeletes
 
     /// Delivers each matching stored line to `deliver`. The bytes of a line stay valid until
     /// `endOfBatch` is called, which happens after each batch's lines (also when delivering
@@ -145,15 +149,20 @@ struct Replayer {
     /// delete groups of its types after `after` (a read, a checksum and a decompression a
     /// group, about ten thousand). So the index is taken once there are a thousand entries or
     /// fewer for each such group: a rare type reads its few delete groups instead of checking
-    /// every deleted add of the log. The count stops as soon as it is reached.
+    /// every deleted add of the log. It is also taken once those groups hold more than
+    /// ``residentDeletes`` deletes: without it the replay holds a set of their UUIDs (about 50
+    /// bytes each), which would grow with the log, where the index is read a block at a time.
+    /// The count stops as soon as either is reached.
     private func isIndexWorthChecking(entries: Int, _ batches: [BatchRef], after: UInt64) -> Bool {
         var groups = 0
+        var deletes = 0
         for batch in batches {
             // Through the buffer: a group is looked at in place, not copied (its type retained).
             let isReached = batch.header.groups.withUnsafeBufferPointer { all in
                 for k in all.indices where all[k].isDelete && all[k].lastSeq > after && admits(all[k].type) {
                     groups += 1
-                    if entries <= groups * 1024 { return true }
+                    deletes += Int(all[k].count)
+                    if entries <= groups * 1024 || deletes > residentDeletes { return true }
                 }
                 return false
             }
@@ -161,6 +170,9 @@ struct Replayer {
         }
         return entries == 0
     }
+
+    /// ``residentDeletes`` by default: 2¹⁷, about 6 MB of their UUIDs.
+    static let defaultResidentDeletes = 1 << 17
 
     /// How many events a limited replay asks the batch table for to deliver `limit`: an
     /// eighth more, since adds deleted later (hidden) take several percent of a type's

@@ -302,6 +302,28 @@ struct DeletedAddIndexTests {
         }
     }
 
+    @Test("An unlimited replay whose deletes after the anchor pass what it holds in memory checks the index instead of reading them first, with the same answer")
+    func manyDeletesTakeTheIndex() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let snapshot = try LogSnapshot(fixture.layout)
+        // After the second append only the third's deletes follow, two of them heart rates in
+        // one group: too few for the index to be worth its 1,463 entries, unless two deletes
+        // are too many to hold.
+        let anchor = fixture.appendEnds[1]
+        func replay(holding resident: Int) throws -> (seqs: [UInt64], groupsRead: Int) {
+            var replayer = Replayer(snapshot: snapshot, request: ReplayRequest(anchor: QueryAnchor(fromValue: anchor), types: [Fixture.heartRate]))
+            replayer.residentDeletes = resident
+            var seqs: [UInt64] = []
+            let outcome = try replayer.run { seqs.append($0.seq) }
+            return (seqs, outcome.groupsRead)
+        }
+        let held = try replay(holding: Replayer.defaultResidentDeletes)
+        let indexed = try replay(holding: 1)
+        #expect(held.seqs == fixture.expected(after: anchor, types: [Fixture.heartRate]) && indexed.seqs == held.seqs)
+        #expect(indexed.groupsRead < held.groupsRead, "the delete groups are read once, not first on their own too")
+    }
+
     @Test("Paging a type in HealthKit's view leaves out every add deleted later and delivers each other item once, whatever state the index is in", arguments: State.allCases)
     func pagesLeaveOutDeletedAdds(_ state: State) throws {
         let fixture = try Fixture()

@@ -36,7 +36,7 @@ struct SegmentRecoding {
             offset += prologue.count
             for batch in try snapshot.batches(inSegment: index) {
                 let (header, frames) = try opener.plain(batch, dropping: DroppedEvents(), buffer: &buffer, lines: &lines)
-                let bytes = encode(header, header.encoded() + frames.joined(), file.name, offset)
+                let bytes = encode(header, SegmentRewriter.batchBytes(header, frames), file.name, offset)
                 try faults.write(bytes, to: fd, at: offset)
                 offset += bytes.count
             }

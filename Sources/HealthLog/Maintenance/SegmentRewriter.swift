@@ -52,7 +52,7 @@ struct SegmentRewriter {
         for batch in try snapshot.batches(inSegment: index) {
             batchStarted()
             let (plainHeader, frames) = try plain(batch, dropping: dropped, buffer: &buffer, lines: &lines)
-            var (newHeader, encoded) = (plainHeader, plainHeader.encoded() + frames.joined())
+            var (newHeader, encoded) = (plainHeader, Self.batchBytes(plainHeader, frames))
             if let cipher = snapshot.cipher {
                 (newHeader, encoded) = plainHeader.sealed(encoded, at: BatchPlace(cipher: cipher, segmentBase: name.baseSeq, generation: generation, offset: offset))
             }
@@ -66,6 +66,15 @@ struct SegmentRewriter {
         try faults.syncData(fd)
         try SegmentIndex(name: name, batches: refs).write(layout, cipher: snapshot.cipher)
         return Rewritten(size: offset, endOffsets: endOffsets)
+    }
+
+    /// A batch's bytes: `header` encoded, then `frames` in order, each copied whole (a
+    /// `joined()` copies them a byte at a time: a sixth of a compaction's time).
+    static func batchBytes(_ header: BatchHeader, _ frames: [[UInt8]]) -> [UInt8] {
+        var bytes = header.encoded()
+        bytes.reserveCapacity(frames.reduce(bytes.count) { $0 + $1.count })
+        for frame in frames { bytes.append(contentsOf: frame) }
+        return bytes
     }
 
     /// The plaintext header and LZ4 frames of `batch` without the dropped events: each

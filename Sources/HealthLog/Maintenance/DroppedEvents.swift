@@ -34,13 +34,12 @@ final class DroppedEvents {
 
     /// The keys, when they all fit in memory: ascending, each number once.
     private let resident: [UInt64]
-    /// The keys in ascending order, each number once, when they did not fit in memory.
-    private let spilled: FingerprintKeySpill?
     /// How many events are dropped.
     let count: Int
 
-    /// Where the reading stands: the next key of ``resident``, or the reader of ``spilled``
-    /// and the key it read last and has not given yet.
+    /// Where the reading stands: the next key of ``resident``, or the reader of the keys
+    /// that did not fit in memory (a spill of them ascending, each number once) and the
+    /// key it read last and has not given yet.
     private var residentAt = 0
     private var reader: FingerprintKeySpill.WrittenKeys?
     private var pending: UInt64?
@@ -52,7 +51,6 @@ final class DroppedEvents {
 
     private init(resident: [UInt64], spilled: FingerprintKeySpill?, count: Int) {
         self.resident = resident
-        self.spilled = spilled
         self.count = count
         reader = spilled.map(FingerprintKeySpill.WrittenKeys.init)
     }
@@ -70,7 +68,7 @@ final class DroppedEvents {
             let event = Event(key: key)
             guard event.seq <= seqs.upperBound else { break }
             if event.seq >= seqs.lowerBound { found.append(event) }
-            try advance()
+            advance()
         }
         return found
     }
@@ -83,7 +81,7 @@ final class DroppedEvents {
     }
 
     /// Moves past the key ``peek()`` gave.
-    private func advance() throws {
+    private func advance() {
         if reader == nil { residentAt += 1 } else { pending = nil }
     }
 

@@ -14,12 +14,28 @@ extension HealthStore {
     ///   store; ``HealthLogError/Code/corrupt`` for damage; ``HealthLogError/Code/io`` when
     ///   the scratch file a large source merge sorts its samples in cannot be written.
     public func statistics(_ query: StatisticsQuery) throws -> [Statistics] {
+        try statistics(query, residentDeletes: Replayer.defaultResidentDeletes)
+    }
+
+    /// ``statistics(_:)``, holding at most `residentDeletes` deletes of the type in memory
+    /// before it checks the deleted-add index instead (tests make it small); a block of the
+    /// index found damaged midway makes it scan again without the index.
+    func statistics(_ query: StatisticsQuery, residentDeletes: Int) throws -> [Statistics] {
         try query.validate()
         if readsAsEmpty { return [] }
-        var accumulator = try StatisticsAccumulator(query, pieces: PieceRuns(sealing: try scratchSealing()))
+        let sealing = try scratchSealing()
+        var accumulator = try StatisticsAccumulator(query, pieces: PieceRuns(sealing: sealing))
         let snapshot = try LogSnapshot(layout)
         if query.predicate.isAll {
-            try StatisticsScan(snapshot: snapshot, type: query.type.identifier, needsZones: accumulator.needsZones, directory: directory).run(into: &accumulator)
+            var scan = StatisticsScan(snapshot: snapshot, type: query.type.identifier, needsZones: accumulator.needsZones, directory: directory)
+            scan.residentDeletes = residentDeletes
+            do {
+                try scan.run(into: &accumulator)
+            } catch is StatisticsScan.IndexDamaged {
+                accumulator = try StatisticsAccumulator(query, pieces: PieceRuns(sealing: sealing))
+                scan.residentDeletes = .max
+                try scan.run(into: &accumulator)
+            }
             return try accumulator.results()
         }
         var scan = StoredLineView.SummaryReader()

@@ -11,7 +11,12 @@
 /// had to wait for it.
 ///
 /// Answers what ``Replayer`` answers for the type from the beginning of the log without a
-/// predicate (the adds not deleted later), with the same checks and errors.
+/// predicate (the adds not deleted later), with the same checks and errors. As a replay
+/// does, it holds the UUIDs the type's deletes name in memory up to ``residentDeletes`` of
+/// them; past that, each thread checks its adds' numbers against the ``DeletedAddIndex``
+/// with a cursor of its own (only the deletes after what the index covers are held), and a
+/// block of the index found damaged midway ends the scan with ``IndexDamaged``, for the
+/// caller to scan again without the index.
 struct StatisticsScan {
     /// The snapshot read.
     let snapshot: LogSnapshot
@@ -21,6 +26,16 @@ struct StatisticsScan {
     let needsZones: Bool
     /// The store directory, for the message about a line that is not a stored line.
     let directory: String
+    /// The type's deletes held in memory before the ``DeletedAddIndex`` is checked
+    /// instead (``Replayer/defaultResidentDeletes``; `Int.max`: never; tests make it small).
+    var residentDeletes = Replayer.defaultResidentDeletes
+
+    /// A block of the deleted-add index did not read: the scan stopped, and its samples so
+    /// far are to be discarded.
+    struct IndexDamaged: Error {
+        /// What reading the block threw.
+        let underlying: HealthLogError
+    }
 
     /// Batches per window: how much a second thread reads ahead before its samples are
     /// handed over (a window's samples are held at once, so this bounds the memory). Small
@@ -129,8 +144,17 @@ struct StatisticsScan {
         let deletes = groups(of: batches, deletes: true)
         snapshot.cipher?.expect((work + deletes).reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].frameLength) } })
         let groupReader = work.count > 1 || deletes.count > 1 ? try GroupReader(snapshot) : nil
-        let deleted = try deletedSamples(deletes, through: groupReader)
-        var reading = Reading()
+        let deleteCount = deletes.reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].count) } }
+        // Past the budget, the index answers for the deletes it covers, through a cursor a
+        // thread (each opened on its own: a cursor reads and opens its blocks as it goes).
+        let indexes = deleteCount > residentDeletes ? DeletedAddIndex.open(for: snapshot).flatMap { first in DeletedAddIndex.open(for: snapshot).map { (first, $0) } } : nil
+        let covered = indexes?.0.coveredSeq ?? 0
+        let tail = deletes.compactMap { item -> Work? in
+            let groups = item.groups.filter { item.batch.header.groups[$0].lastSeq > covered }
+            return groups.isEmpty ? nil : Work(batch: item.batch, groups: groups)
+        }
+        let deleted = try deletedSamples(tail, through: groupReader)
+        var reading = Reading(cursor: indexes.map { DeletedAddCursor($0.0) })
         var texts = SampleTexts()
         guard work.count > 1, let groupReader else {
             for item in work {
@@ -148,7 +172,7 @@ struct StatisticsScan {
         let capacity = windows.map { window in window.reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].count) } } }.max() ?? 0
         var pace = SplitPace(window: Self.window, share: Self.workerShare)
         let relay = WindowRelay { Harvest(capacity: capacity, share: pace.share) }
-        var workerReading = Reading()
+        var workerReading = Reading(cursor: indexes.map { DeletedAddCursor($0.1) })
         let produce = {
             for (k, window) in windows.enumerated() {
                 var failed = false
@@ -206,10 +230,12 @@ struct StatisticsScan {
         }
     }
 
-    /// What one thread reads batches with: their lines and the summary reader.
+    /// What one thread reads batches with: their lines, the summary reader, and its cursor
+    /// on the deleted-add index when the index answers for the deletes it covers.
     private struct Reading {
         var lines = BatchLines()
         var reader = StoredLineView.SummaryReader()
+        var cursor: DeletedAddCursor?
     }
 
     /// Reads one batch's groups of the type and calls `deliver` with each live sample and
@@ -222,6 +248,13 @@ struct StatisticsScan {
         let lines = reading.lines
         try lines.withBytes { raw in
             for line in lines.lines where !line.isDelete {
+                if reading.cursor != nil {
+                    do {
+                        if try reading.cursor!.isDeleted(line.seq) { continue }
+                    } catch let error as HealthLogError {
+                        throw IndexDamaged(underlying: error)
+                    }
+                }
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end])
                 let uuid = StoredLinePrefix.uuidOffset(bytes, isDelete: false)
                 if let uuid, deleted.contains(bytes, uuidAt: uuid) { continue }

@@ -324,6 +324,24 @@ struct DeletedAddIndexTests {
         #expect(indexed.groupsRead < held.groupsRead, "the delete groups are read once, not first on their own too")
     }
 
+    @Test(
+        "Statistics of a type whose deletes pass what the scan holds check the index on both threads, with the figures of a scan that holds them all, whatever state the index is in",
+        arguments: [(false, State.sound), (false, .blockFlipped), (false, .blockEdited), (false, .extraEntries), (false, .missing), (true, .sound), (true, .blockFlipped)])
+    func statisticsTakeTheIndex(_ encrypted: Bool, _ state: State) throws {
+        let fixture = try Fixture(encrypted: encrypted)
+        defer { fixture.dir.remove() }
+        try state.apply(fixture)
+        let live = fixture.expected(after: 0).filter { seq in fixture.events.contains { $0.seq == seq && !$0.isDelete } }
+        for (type, options) in [("HeartRate", StatisticsOptions([.average, .minimum, .maximum])), ("StepCount", .sum)] {
+            let query = StatisticsQuery(type: .quantity(type), interval: .hour, options: options)
+            let held = try fixture.store.statistics(query, residentDeletes: .max)
+            let indexed = try fixture.store.statistics(query, residentDeletes: 1)
+            #expect(indexed == held, "\(type)")
+            let identifier = "HKQuantityTypeIdentifier" + type
+            #expect(held.reduce(0) { $0 + $1.count } == live.filter { seq in fixture.events.contains { $0.seq == seq && $0.type == identifier } }.count, "\(type)")
+        }
+    }
+
     @Test("Paging a type in HealthKit's view leaves out every add deleted later and delivers each other item once, whatever state the index is in", arguments: State.allCases)
     func pagesLeaveOutDeletedAdds(_ state: State) throws {
         let fixture = try Fixture()

@@ -147,7 +147,11 @@ struct StatisticsScan {
         let deleteCount = deletes.reduce(0) { sum, item in item.groups.reduce(sum) { $0 + Int(item.batch.header.groups[$1].count) } }
         // Past the budget, the index answers for the deletes it covers, through a cursor a
         // thread (each opened on its own: a cursor reads and opens its blocks as it goes).
-        let indexes = deleteCount > residentDeletes ? DeletedAddIndex.open(for: snapshot).flatMap { first in DeletedAddIndex.open(for: snapshot).map { (first, $0) } } : nil
+        let indexes =
+            deleteCount > residentDeletes
+            ? DeletedAddIndex.open(for: snapshot).flatMap { first in
+                DeletedAddIndex.open(for: snapshot).flatMap { second in second.coveredSeq == first.coveredSeq ? (first, second) : nil }
+            } : nil
         let covered = indexes?.0.coveredSeq ?? 0
         let tail = deletes.compactMap { item -> Work? in
             let groups = item.groups.filter { item.batch.header.groups[$0].lastSeq > covered }
@@ -251,7 +255,7 @@ struct StatisticsScan {
                 if reading.cursor != nil {
                     do {
                         if try reading.cursor!.isDeleted(line.seq) { continue }
-                    } catch let error as HealthLogError {
+                    } catch let error as HealthLogError where error.code == .corrupt {
                         throw IndexDamaged(underlying: error)
                     }
                 }

@@ -22,7 +22,7 @@ import Darwin
 /// Its bytes: a ``SmallFile`` tagged `HLDA`; `Format.md`, "Deleted-add index" (blocks of
 /// ``blockEntries`` entries, bound to the log by a ``LogBinding``; the table gives each
 /// block's first entry, checksum and witness digest). A reader loads the header and the
-/// table, then only the blocks its range touches, each checked when first read.
+/// table, then only the blocks its range touches, each checked when read.
 ///
 /// In an encrypted store the table and each block are sealed units
 /// (``StoreCipher/Purpose/derivedFile``; ``sealedFile``) whose place is the header's first
@@ -70,13 +70,10 @@ final class DeletedAddIndex {
     private let cipher: StoreCipher?
     /// The header's first ``placeLength`` bytes, which each sealed unit's place names.
     private let placePrefix: [UInt8]
-    /// The blocks read so far, by number (a block is checked when read); an array rather
-    /// than a dictionary, whose first use of its type costs a page more than its lookups.
-    private var blocks: [[UInt64]?] = []
     /// The file mapped into memory, blocks are then read from it: a plaintext file once its
     /// entries were checked against the log's witness, a sealed one once a second block is read.
     private var mapped: MappedFile?
-    /// How many blocks were read from the file (each at most once).
+    /// How many blocks were read from the file.
     private(set) var blocksRead = 0
 
     /// The sidecar's path.
@@ -189,15 +186,15 @@ final class DeletedAddIndex {
 
     deinit { file?.close() }
 
-    /// The entries of block `k`, read and checked on first use; throws
-    /// ``HealthLogError/Code/corrupt`` naming the file and byte offset when the block fails
-    /// its checksum, does not open (sealed), or does not rise from the first entry the table
-    /// gives it or hash to the digest the table gives it.
+    /// The entries of block `k`, read and checked each time, not kept (a reader keeps the
+    /// block it walks, as ``DeletedAddCursor`` does), the mapping's pages let go every
+    /// ``streamedBlocks`` blocks read: a walk through every block holds one, however long
+    /// the file. Throws ``HealthLogError/Code/corrupt`` naming the file and byte offset when
+    /// the block fails its checksum, does not open (sealed), or does not rise from the first
+    /// entry the table gives it or hash to the digest the table gives it.
     func block(_ k: Int) throws -> [UInt64] {
-        if let loaded = loadedBlock(k) { return loaded }
         let entries = try uncachedBlock(k)
-        if blocks.count < firsts.count { blocks = Array(repeating: nil, count: firsts.count) }
-        if k < firsts.count { blocks[k] = entries }
+        if blocksRead % Self.streamedBlocks == 0 { mapped?.releaseAll() }
         return entries
     }
 
@@ -218,7 +215,7 @@ final class DeletedAddIndex {
         mutating func next() throws -> UInt64? {
             while at == block.count {
                 guard nextBlock < index.blockCount else { return nil }
-                block = try index.loadedBlock(nextBlock) ?? index.uncachedBlock(nextBlock)
+                block = try index.uncachedBlock(nextBlock)
                 if nextBlock % streamedBlocks == streamedBlocks - 1 { index.mapped?.releaseAll() }
                 nextBlock += 1
                 at = 0
@@ -234,16 +231,13 @@ final class DeletedAddIndex {
     /// The blocks an ``EntryCursor`` reads before it lets the mapping's pages go (1 MiB).
     static let streamedBlocks = 128
 
-    /// Block `k` as ``block(_:)`` kept it, if it read it.
-    private func loadedBlock(_ k: Int) -> [UInt64]? { k < blocks.count ? blocks[k] : nil }
-
     /// Every block read and checked, none kept: throws where ``block(_:)`` would.
     func checkEntries() throws {
         var cursor = entryCursor()
         while try cursor.next() != nil {}
     }
 
-    /// Block `k` read from the file and checked, as ``block(_:)`` gives it.
+    /// Block `k` read from the file and checked.
     private func uncachedBlock(_ k: Int) throws -> [UInt64] {
         guard let file, k < firsts.count else { return [] }
         let first = k * Self.blockEntries

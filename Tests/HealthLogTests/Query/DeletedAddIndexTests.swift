@@ -480,7 +480,8 @@ struct DeletedAddIndexTests {
         #expect(deleted.count > 1400)
         #expect(try cursor.isDeleted(deleted[1200]) && index.blocksRead == 1)
         #expect(try cursor.isDeleted(deleted[1400]) && index.blocksRead == 1)
-        #expect(try index.allEntries() == deleted && index.blocksRead == 2)
+        // No block is kept: reading them all reads the cursor's again.
+        #expect(try index.allEntries() == deleted && index.blocksRead == 3)
 
         try ByteSurgery.write(try State.blockEdited(fixture), to: fixture.indexPath)
         let edited = try #require(DeletedAddIndex.open(for: snapshot), "the table still sums to the witness")

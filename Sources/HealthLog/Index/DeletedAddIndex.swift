@@ -193,52 +193,6 @@ final class DeletedAddIndex {
     /// the block fails its checksum, does not open (sealed), or does not rise from the first
     /// entry the table gives it or hash to the digest the table gives it.
     func block(_ k: Int) throws -> [UInt64] {
-        let entries = try uncachedBlock(k)
-        if blocksRead % Self.streamedBlocks == 0 { mapped?.releaseAll() }
-        return entries
-    }
-
-    /// Reads the entries in order, each block read and checked as ``block(_:)`` reads it but
-    /// not kept, and the mapping's pages let go every ``streamedBlocks`` blocks: memory holds
-    /// a block, however long the file.
-    struct EntryCursor {
-        private let index: DeletedAddIndex
-        private var block: [UInt64] = []
-        private var at = 0
-        private var nextBlock = 0
-
-        fileprivate init(_ index: DeletedAddIndex) { self.index = index }
-
-        /// The next entry, or `nil` after the last.
-        ///
-        /// - Throws: as ``DeletedAddIndex/block(_:)``.
-        mutating func next() throws -> UInt64? {
-            while at == block.count {
-                guard nextBlock < index.blockCount else { return nil }
-                block = try index.uncachedBlock(nextBlock)
-                if nextBlock % streamedBlocks == streamedBlocks - 1 { index.mapped?.releaseAll() }
-                nextBlock += 1
-                at = 0
-            }
-            at += 1
-            return block[at - 1]
-        }
-    }
-
-    /// A cursor over every entry, from the first.
-    func entryCursor() -> EntryCursor { EntryCursor(self) }
-
-    /// The blocks an ``EntryCursor`` reads before it lets the mapping's pages go (1 MiB).
-    static let streamedBlocks = 128
-
-    /// Every block read and checked, none kept: throws where ``block(_:)`` would.
-    func checkEntries() throws {
-        var cursor = entryCursor()
-        while try cursor.next() != nil {}
-    }
-
-    /// Block `k` read from the file and checked.
-    private func uncachedBlock(_ k: Int) throws -> [UInt64] {
         guard let file, k < firsts.count else { return [] }
         let first = k * Self.blockEntries
         let length = min(Self.blockEntries, count - first)
@@ -275,6 +229,7 @@ final class DeletedAddIndex {
         }
         guard var entries = read else { throw damaged() }
         blocksRead += 1
+        if blocksRead % Self.streamedBlocks == 0 { mapped?.releaseAll() }
         for j in entries.indices { entries[j] = UInt64(littleEndian: entries[j]) }
         for j in entries.indices.dropFirst() where entries[j] <= entries[j - 1] {
             throw HealthLogError(.corrupt, "\(Self.display) at byte \(cipher == nil ? offset + j * 8 : offset): entries do not rise; run 'healthlog reindex'")
@@ -284,6 +239,44 @@ final class DeletedAddIndex {
         }
         return entries
     }
+
+    /// Reads the entries in order, a block at a time through ``block(_:)``: memory holds a
+    /// block, however long the file.
+    struct EntryCursor {
+        private let index: DeletedAddIndex
+        private var block: [UInt64] = []
+        private var at = 0
+        private var nextBlock = 0
+
+        fileprivate init(_ index: DeletedAddIndex) { self.index = index }
+
+        /// The next entry, or `nil` after the last.
+        ///
+        /// - Throws: as ``DeletedAddIndex/block(_:)``.
+        mutating func next() throws -> UInt64? {
+            while at == block.count {
+                guard nextBlock < index.blockCount else { return nil }
+                block = try index.block(nextBlock)
+                nextBlock += 1
+                at = 0
+            }
+            at += 1
+            return block[at - 1]
+        }
+    }
+
+    /// A cursor over every entry, from the first.
+    func entryCursor() -> EntryCursor { EntryCursor(self) }
+
+    /// The blocks read before the mapping's pages are let go (1 MiB).
+    static let streamedBlocks = 128
+
+    /// Every block read and checked, none kept: throws where ``block(_:)`` would.
+    func checkEntries() throws {
+        var cursor = entryCursor()
+        while try cursor.next() != nil {}
+    }
+
 
     /// How many blocks it has.
     var blockCount: Int { firsts.count }

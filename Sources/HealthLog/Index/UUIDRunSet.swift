@@ -159,6 +159,14 @@ final class UUIDRunSet {
         return found
     }
 
+    /// Whether `run`'s candidate `block`, naming `keys` events of the fingerprint, holds only
+    /// the event `known` (of the UUID looked up, known to be in the log): its one key is
+    /// that event, so the block has nothing to confirm.
+    private static func holdsOnly(_ known: UInt64?, _ run: UUIDFingerprintRun, block: UInt64, keys: Int) -> Bool {
+        guard keys == 1, let known else { return false }
+        return run.seqs(ofBlock: block).contains(known)
+    }
+
     /// A candidate block of a run: the run's index in the chain and the block.
     typealias Candidate = (run: Int, block: UInt64)
 
@@ -196,10 +204,8 @@ final class UUIDRunSet {
                     keys += 1
                     at += 1
                 }
-                let seqs = runs[k].seqs(ofBlock: block)
-                // The run's one event of the fingerprint in the known event's block is that event.
-                if keys == 1, let known, seqs.contains(known) { continue }
-                let events = try logged.events(of: uuid, in: seqs, expected: keys)
+                if holdsOnly(known, runs[k], block: block, keys: keys) { continue }
+                let events = try logged.events(of: uuid, in: runs[k].seqs(ofBlock: block), expected: keys)
                 found.addSeq = max(found.addSeq, events.addSeq)
                 found.deleteSeq = max(found.deleteSeq, events.deleteSeq)
             }
@@ -222,17 +228,19 @@ final class UUIDRunSet {
         var blocks: [UInt64] = []
         for (at, uuid) in uuids.enumerated() {
             var first = Int.max
-            for run in runs.reversed() {
+            runs: for run in runs.reversed() {
                 blocks.removeAll(keepingCapacity: true)
                 run.forEachCandidateBlock(uuid) { blocks.append($0) }
-                let read = blocks.indices.first { k in
-                    guard let seq = known?[at], run.seqs(ofBlock: blocks[k]).contains(seq) else { return true }
-                    // Blocks come ascending: a block named twice holds two of the run's events.
-                    return (k > 0 && blocks[k - 1] == blocks[k]) || (k + 1 < blocks.count && blocks[k + 1] == blocks[k])
-                }
-                if let read {
-                    first = try logged.batchOrder(of: run.seqs(ofBlock: blocks[read]).lowerBound)
-                    break
+                // Blocks come ascending: a block named twice holds two of the run's events.
+                var k = 0
+                while k < blocks.count {
+                    var end = k + 1
+                    while end < blocks.count, blocks[end] == blocks[k] { end += 1 }
+                    if !Self.holdsOnly(known?[at], run, block: blocks[k], keys: end - k) {
+                        first = try logged.batchOrder(of: run.seqs(ofBlock: blocks[k]).lowerBound)
+                        break runs
+                    }
+                    k = end
                 }
             }
             order.append((first, at))

@@ -18,7 +18,7 @@ import Testing
 struct ScratchSealingCLITests {
     /// Events fed before the append is sampled: more than two UUID-run chunks (2¹⁵ events each), with
     /// room for the lines the append reads ahead of those it records.
-    static let events = 330_000
+    static let events = 100_000
     /// The store's passphrase.
     static let environment = ["HEALTHLOG_PASSPHRASE": "correct horse battery staple"]
 
@@ -67,7 +67,7 @@ struct ScratchSealingCLITests {
 
         #expect(scanned.contains { $0.path.contains("healthlog-stubs-") && $0.bytes.count > 16_384 * 36 }, "the stub spill holds written-out stubs")
         #expect(scanned.contains { $0.path.hasSuffix(".run") && $0.bytes.count > 32_768 * 32 }, "a UUID run outlived the kill")
-        let needles = KnownPlaintext.sampleNeedles([1, 2, 777, 16_000, 100_000, 262_000])
+        let needles = KnownPlaintext.sampleNeedles([1, 2, 777, 16_000, 32_000, 70_000])
         for (path, bytes) in scanned {
             let hits = KnownPlaintext.found(needles, in: bytes)
             #expect(hits.isEmpty, "\(path) holds \(hits)")

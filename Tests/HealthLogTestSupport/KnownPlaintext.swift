@@ -38,9 +38,36 @@ public enum KnownPlaintext {
         return false
     }
 
-    /// The needles of `needles` found in `haystack`, each in hexadecimal.
+    /// The needles of `needles` found in `haystack`, each in hexadecimal, in the order
+    /// given. One pass over `haystack` for all needles of four bytes or more (thousands of
+    /// UUIDs are looked for in megabytes), keyed by their first four bytes.
     public static func found(_ needles: [[UInt8]], in haystack: [UInt8]) -> [String] {
-        needles.filter { contains($0, in: haystack) }.map { $0.map { String($0, radix: 16) }.joined(separator: " ") }
+        var byPrefix: [UInt32: [Int]] = [:]
+        var firstTwo = [Bool](repeating: false, count: 1 << 16)
+        var hit = [Bool](repeating: false, count: needles.count)
+        for (n, needle) in needles.enumerated() {
+            guard needle.count >= 4 else {
+                hit[n] = contains(needle, in: haystack)
+                continue
+            }
+            byPrefix[prefix(needle, 0), default: []].append(n)
+            firstTwo[Int(needle[0]) << 8 | Int(needle[1])] = true
+        }
+        haystack.withUnsafeBufferPointer { bytes in
+            guard bytes.count >= 4 else { return }
+            for at in 0...(bytes.count - 4) where firstTwo[Int(bytes[at]) << 8 | Int(bytes[at + 1])] {
+                guard let candidates = byPrefix[prefix(bytes, at)] else { continue }
+                for n in candidates where !hit[n] && at + needles[n].count <= bytes.count {
+                    hit[n] = needles[n].indices.allSatisfy { needles[n][$0] == bytes[at + $0] }
+                }
+            }
+        }
+        return needles.indices.filter { hit[$0] }.map { needles[$0].map { String($0, radix: 16) }.joined(separator: " ") }
+    }
+
+    /// The four bytes of `bytes` at `at` as one number.
+    private static func prefix<C: RandomAccessCollection<UInt8>>(_ bytes: C, _ at: Int) -> UInt32 where C.Index == Int {
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
     }
 
     /// The UUID of sample `n`: random-looking (version 4), so its raw bytes are distinctive.

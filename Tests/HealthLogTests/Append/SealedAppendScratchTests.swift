@@ -16,9 +16,12 @@ import Testing
 /// leaves exactly these bytes behind. The cases run one at a time: both feed the same samples.
 @Suite("Sealed append scratch", .serialized)
 struct SealedAppendScratchTests {
-    /// Events fed before the append is sampled: more than two UUID-run chunks (``AppendedUUIDs/defaultChunkEvents`` each), with
-    /// room for the lines the append reads ahead of those it records.
-    static let events = 330_000
+    /// Events per UUID-run chunk: a run is written after this many (an encrypted store's
+    /// is sealed on another thread and opened at the next chunk's spill).
+    static let chunkEvents = 12_000
+    /// Events fed before the append is sampled: more than two UUID-run chunks and the stub
+    /// spill's buffer, with room for the lines the append reads ahead of those it records.
+    static let events = 70_000
 
     #if os(Linux)
     @Test(
@@ -27,7 +30,9 @@ struct SealedAppendScratchTests {
     func scratchWhileAppending(encrypted: Bool) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let store = encrypted ? try EncryptedSegmentTests.makeStore(dir.file("store")) : HealthStore(directory: dir.file("store"))
+        var options = StoreOptions()
+        options.appendChunkEvents = Self.chunkEvents
+        let store = encrypted ? try EncryptedSegmentTests.makeStore(dir.file("store"), options: options) : HealthStore(directory: dir.file("store"), options: options)
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
@@ -53,7 +58,7 @@ struct SealedAppendScratchTests {
         }
         #expect(appending != nil && feeding != nil)
         #expect(await fed.wait(within: 300) { $0 }, "every event went into the pipe")
-        let runName = UUIDRun.fileName(from: 1, to: UInt64(AppendedUUIDs.defaultChunkEvents))
+        let runName = UUIDRun.fileName(from: 1, to: UInt64(Self.chunkEvents))
         let runOpen = await eventually(within: 300, every: .milliseconds(50)) {
             KnownPlaintext.openFiles(under: "").contains { $0.path.hasSuffix("/" + runName) }
         }
@@ -68,9 +73,9 @@ struct SealedAppendScratchTests {
         close(readEnd)
         #expect(appended.value == "added \(Self.events)")
 
-        #expect(scratch.contains { $0.path.hasSuffix(runName) && $0.bytes.count > AppendedUUIDs.defaultChunkEvents * 32 }, "the run is in the scan")
+        #expect(scratch.contains { $0.path.hasSuffix(runName) && $0.bytes.count > Self.chunkEvents * 32 }, "the run is in the scan")
         #expect(scratch.contains { $0.path.contains("healthlog-stubs-") && $0.bytes.count > 16_384 * 36 }, "a stub spill is in the scan")
-        let needles = KnownPlaintext.sampleNeedles([1, 2, 777, 16_000, 100_000, 262_000])
+        let needles = KnownPlaintext.sampleNeedles([1, 2, 777, 11_999, 16_000, 30_000])
         let found = scratch.map { ($0.path, KnownPlaintext.found(needles, in: $0.bytes)) }
         if encrypted {
             for (path, hits) in found { #expect(hits.isEmpty, "\(path) holds \(hits)") }

@@ -30,10 +30,17 @@ public enum CraftedZip {
         bits.put(1, count: 2)  // BTYPE 01: fixed Huffman codes
         for byte in prefix + pattern { bits.literal(byte) }
         var written = prefix.count + pattern.count
-        let distance = pattern.count
+        // Each copy of 258 bytes back is the same bits, so eight copies are a whole number
+        // of bytes, written a byte at a time (a gigabyte is four million copies).
+        var eight = BitWriter()
+        for _ in 0..<8 { eight.copy(distance: pattern.count) }
+        let block = eight.finished
+        while written + 8 * 258 <= size - suffix.count {
+            bits.put(block)
+            written += 8 * 258
+        }
         while written + 258 <= size - suffix.count {
-            bits.code(0b1100_0101, count: 8)  // length code 285: 258 bytes
-            bits.distance(distance)
+            bits.copy(distance: pattern.count)
             written += 258
         }
         for byte in suffix { bits.literal(byte) }
@@ -101,6 +108,21 @@ public enum CraftedZip {
         /// A literal byte in the fixed code.
         mutating func literal(_ byte: UInt8) {
             if byte < 144 { code(0x30 + Int(byte), count: 8) } else { code(0x190 + Int(byte) - 144, count: 9) }
+        }
+
+        /// Writes the bits of `bytes`, each byte least significant bit first.
+        mutating func put(_ bytes: [UInt8]) {
+            for byte in bytes {
+                let bits = UInt32(pending) | UInt32(byte) << UInt32(pendingCount)
+                self.bytes.append(UInt8(truncatingIfNeeded: bits))
+                pending = bits >> 8
+            }
+        }
+
+        /// A copy of 258 bytes from `distance` back (length code 285).
+        mutating func copy(distance: Int) {
+            code(0b1100_0101, count: 8)
+            self.distance(distance)
         }
 
         /// A distance (1…32768) in the fixed code: its 5-bit code, then its extra bits.

@@ -141,6 +141,7 @@ struct Compactor {
             faults.reach(.compactSegmentWritten)
         }
         progress?(total, total)
+        try dropped.checkAllGiven()
         try DurableFile.syncDirectory(layout.segments)
         faults.reach(.compactSynced)
         var next = compactions

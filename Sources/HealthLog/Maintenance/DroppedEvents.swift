@@ -59,18 +59,33 @@ final class DroppedEvents {
     var isEmpty: Bool { count == 0 }
 
     /// The events numbered within `seqs`, ascending. Each call reads on from the last:
-    /// ranges are asked for in ascending order, each above the ones before.
+    /// ranges are asked for in ascending order, each above the ones before, and every
+    /// event lies in one of them.
     ///
-    /// - Throws: as ``FingerprintKeySpill/WrittenKeys/next()``.
+    /// - Throws: ``HealthLogError/Code/corrupt`` for an event below `seqs` that no range
+    ///   asked for held, as ``FingerprintKeySpill/WrittenKeys/next()``.
     func within(_ seqs: ClosedRange<UInt64>) throws -> [Event] {
         var found: [Event] = []
         while let key = try peek() {
             let event = Event(key: key)
             guard event.seq <= seqs.upperBound else { break }
-            if event.seq >= seqs.lowerBound { found.append(event) }
+            guard event.seq >= seqs.lowerBound else { throw Self.unheld(event) }
+            found.append(event)
             advance()
         }
         return found
+    }
+
+    /// Checks that ``within(_:)`` gave every event.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` naming the first event it did not give.
+    func checkAllGiven() throws {
+        if let key = try peek() { throw Self.unheld(Event(key: key)) }
+    }
+
+    /// The error for `event`, which no batch rewritten holds.
+    private static func unheld(_ event: Event) -> HealthLogError {
+        HealthLogError(.corrupt, "the compaction drops the \(event.isDelete ? "delete" : "add") numbered \(event.seq), which no batch it rewrote holds")
     }
 
     /// The next key not given yet, or `nil` past the last.

@@ -28,11 +28,27 @@ struct DroppedEventsTests {
         #expect(try dropped.within(11...30).map(\.seq) == [19])
         #expect(try dropped.within(31...33).map(\.isDelete) == [true])
         #expect(try dropped.within(34...39).isEmpty)
-        // A range that starts above the numbers still unread passes over them.
+        #expect(try dropped.within(40...62).map(\.seq) == [40, 62])
         #expect(try dropped.within(63...70).map(\.seq) == [64])
         #expect(try dropped.within(71...100).map(\.seq) == [95])
         #expect(try dropped.within(101...200).isEmpty)
+        try dropped.checkAllGiven()
         #expect(try DroppedEvents().isEmpty && DroppedEvents().within(0...UInt64.max).isEmpty)
+    }
+
+    @Test("An event that no range asked for holds is damage: a range past it, or the end, names it", arguments: [0, 1, 2])
+    func eventNoRangeHolds(_ variant: Int) throws {
+        func plan() throws -> DroppedEvents {
+            try Self.plan([40, 7, 19, 33, 62], residentKeys: variant == 0 ? StoreOptions().compactionResidentKeys : 2, sealing: variant == 2 ? try ScratchCipher.forProcess() : nil).dropped
+        }
+        let skipped = try plan()
+        #expect(try skipped.within(1...10).map(\.seq) == [7])
+        let error = #expect(throws: HealthLogError.self) { try skipped.within(20...30) }
+        #expect(error?.code == .corrupt && error?.message.contains("the add numbered 19, which no batch it rewrote holds") == true)
+        let unfinished = try plan()
+        #expect(try unfinished.within(1...35).map(\.seq) == [7, 19, 33])
+        let end = #expect(throws: HealthLogError.self) { try unfinished.checkAllGiven() }
+        #expect(end?.message.contains("the delete numbered 40") == true)
     }
 
     @Test("Thousands of events in stretches of 64 keys come back ascending, each once, as those of one stretch in memory do")

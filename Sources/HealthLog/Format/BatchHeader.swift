@@ -23,13 +23,24 @@ import Darwin
 /// empty unless compacted) followed by the origin record.
 struct BatchHeader: Equatable, Sendable {
     /// One event compaction dropped: what the UUID index needs to keep refusing its UUID.
+    /// 24 bytes, as stored (the number and the delete bit in one word): a compacted
+    /// store's readers hold every dropped event of the batches they read.
     struct Dropped: Equatable, Sendable {
-        /// The dropped event's sequence number.
-        var seq: UInt64
-        /// Whether it was the delete (else the add).
-        var isDelete: Bool
         /// The sample's UUID.
-        var uuid: SampleUUID
+        let uuid: SampleUUID
+        /// The sequence number, with ``BatchHeader/droppedDeleteBit`` set for a delete.
+        private let word: UInt64
+
+        /// The dropped event `seq` (below 2⁶³), the delete when `isDelete`, of `uuid`.
+        init(seq: UInt64, isDelete: Bool, uuid: SampleUUID) {
+            self.uuid = uuid
+            word = seq | (isDelete ? BatchHeader.droppedDeleteBit : 0)
+        }
+
+        /// The dropped event's sequence number.
+        var seq: UInt64 { word & ~BatchHeader.droppedDeleteBit }
+        /// Whether it was the delete (else the add).
+        var isDelete: Bool { word & BatchHeader.droppedDeleteBit != 0 }
     }
 
     /// One group's entry: which events its frame holds and where the frame is.
@@ -104,7 +115,7 @@ struct BatchHeader: Equatable, Sendable {
     }
 
     /// The bit of a dropped event's stored sequence number that marks a delete.
-    private static let droppedDeleteBit: UInt64 = 1 << 63
+    fileprivate static let droppedDeleteBit: UInt64 = 1 << 63
 
     /// Whether this batch completes an append.
     var isEndOfAppend: Bool { flags & FormatConstants.flagEndOfAppend != 0 }

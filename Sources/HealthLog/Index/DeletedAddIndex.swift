@@ -277,7 +277,6 @@ final class DeletedAddIndex {
         while try cursor.next() != nil {}
     }
 
-
     /// How many blocks it has.
     var blockCount: Int { firsts.count }
 

@@ -225,13 +225,11 @@ final class UUIDRunSet {
         precondition(known.map { $0.count == uuids.count } ?? true, "a known event for each UUID")
         var order: [(position: Int, at: Int)] = []
         order.reserveCapacity(uuids.count)
-        var blocks: [UInt64] = []
         for (at, uuid) in uuids.enumerated() {
             var first = Int.max
             runs: for run in runs.reversed() {
-                blocks.removeAll(keepingCapacity: true)
-                run.forEachCandidateBlock(uuid) { blocks.append($0) }
                 // Blocks come ascending: a block named twice holds two of the run's events.
+                let blocks = run.candidateBlocks(uuid)
                 var k = 0
                 while k < blocks.count {
                     var end = k + 1

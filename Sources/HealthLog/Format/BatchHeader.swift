@@ -22,27 +22,6 @@ import Darwin
 /// committed): its header is then version 3, the version 2 layout (with a dropped list,
 /// empty unless compacted) followed by the origin record.
 struct BatchHeader: Equatable, Sendable {
-    /// One event compaction dropped: what the UUID index needs to keep refusing its UUID.
-    /// 24 bytes, as stored (the number and the delete bit in one word): a compacted
-    /// store's readers hold every dropped event of the batches they read.
-    struct Dropped: Equatable, Sendable {
-        /// The sample's UUID.
-        let uuid: SampleUUID
-        /// The sequence number, with ``BatchHeader/droppedDeleteBit`` set for a delete.
-        private let word: UInt64
-
-        /// The dropped event `seq` (below 2⁶³), the delete when `isDelete`, of `uuid`.
-        init(seq: UInt64, isDelete: Bool, uuid: SampleUUID) {
-            self.uuid = uuid
-            word = seq | (isDelete ? BatchHeader.droppedDeleteBit : 0)
-        }
-
-        /// The dropped event's sequence number.
-        var seq: UInt64 { word & ~BatchHeader.droppedDeleteBit }
-        /// Whether it was the delete (else the add).
-        var isDelete: Bool { word & BatchHeader.droppedDeleteBit != 0 }
-    }
-
     /// One group's entry: which events its frame holds and where the frame is.
     struct Group: Equatable, Sendable {
         /// ``FormatConstants/groupKindAdd`` or ``FormatConstants/groupKindDelete``.
@@ -98,7 +77,7 @@ struct BatchHeader: Equatable, Sendable {
     var groups: [Group]
     /// The events `compact` dropped from this batch, in sequence order (empty unless the
     /// batch was compacted; then the header is written in version 2).
-    var dropped: [Dropped] = []
+    var dropped: DroppedList = []
     /// What made the append this batch ends and when it committed (version 3 headers only).
     var origin: BatchOrigin?
     /// A sealed header read without the key (a *shell*): its fixed fields only, no groups;
@@ -113,9 +92,6 @@ struct BatchHeader: Equatable, Sendable {
         /// The CRC-32C of all of the batch's stored frames.
         var framesCRC: UInt32
     }
-
-    /// The bit of a dropped event's stored sequence number that marks a delete.
-    fileprivate static let droppedDeleteBit: UInt64 = 1 << 63
 
     /// Whether this batch completes an append.
     var isEndOfAppend: Bool { flags & FormatConstants.flagEndOfAppend != 0 }
@@ -197,11 +173,7 @@ struct BatchHeader: Equatable, Sendable {
     private func encodeTableTail(into payload: inout ByteWriter) {
         if version >= FormatConstants.compactedBatchVersion {
             payload.append(UInt32(dropped.count))
-            for event in dropped {
-                payload.append(event.seq | (event.isDelete ? Self.droppedDeleteBit : 0))
-                payload.append(event.uuid.high)
-                payload.append(event.uuid.low)
-            }
+            dropped.encode(into: &payload)
         }
         origin?.encode(into: &payload)
     }
@@ -225,9 +197,19 @@ struct BatchHeader: Equatable, Sendable {
         payload bytes: [UInt8], verifyingChecksum: Bool = true, names: Names? = nil, place: BatchPlace? = nil, shell: Bool = false,
         copied: CopiedTable? = nil
     ) throws -> BatchHeader {
+        try decode(payload: bytes[...], verifyingChecksum: verifyingChecksum, names: names, place: place, shell: shell, copied: copied)
+    }
+
+    /// Decodes a header payload held in a slice of a larger buffer (a sidecar index's
+    /// bytes), as ``decode(payload:verifyingChecksum:names:place:shell:copied:)`` does; its
+    /// dropped list shares the buffer.
+    static func decode(
+        payload bytes: ArraySlice<UInt8>, verifyingChecksum: Bool = true, names: Names? = nil, place: BatchPlace? = nil, shell: Bool = false,
+        copied: CopiedTable? = nil
+    ) throws -> BatchHeader {
         guard bytes.count >= 4 else { throw FormatViolation("batch header is too short") }
         let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self) }
-        guard !verifyingChecksum || CRC32C.checksum(bytes[0..<bytes.count - 4]) == UInt32(littleEndian: stored) else {
+        guard !verifyingChecksum || CRC32C.checksum(bytes.dropLast(4)) == UInt32(littleEndian: stored) else {
             throw FormatViolation("batch header checksum mismatch")
         }
         var reader = ByteReader(bytes)
@@ -255,7 +237,7 @@ struct BatchHeader: Equatable, Sendable {
             var given: [Group]?
             if flags & FormatConstants.flagSealed != 0 {
                 guard bytes.count >= reader.position + StoreCipher.overhead + 8 else { throw FormatViolation("batch header is truncated") }
-                let framesCRC = ByteReaderValue.u32(bytes, bytes.count - 8)
+                let framesCRC = UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt32.self) })
                 guard let place else {
                     guard shell else { throw FormatViolation("batch header is sealed (an encrypted store's) and no key was given to open it") }
                     var header = BatchHeader(storeTag: tag, flags: flags, firstSeq: first, lastSeq: last, appendedMillis: appended, groups: [])
@@ -269,7 +251,7 @@ struct BatchHeader: Equatable, Sendable {
                     trailer = 0
                 } else {
                     let units = reader.position..<bytes.count - 8
-                    let tablePlace = place.tableBytes(fixedFields: bytes[0..<reader.position])
+                    let tablePlace = place.tableBytes(fixedFields: bytes.prefix(reader.position))
                     // Opened from the payload's own bytes: no copy of the unit first.
                     let opened = bytes.withUnsafeBytes { place.cipher.open(UnsafeRawBufferPointer(rebasing: $0[units]), .batchTable, place: tablePlace) }
                     guard let table = opened else {
@@ -315,21 +297,13 @@ struct BatchHeader: Equatable, Sendable {
                     groups.append(group)
                 }
             }
-            var dropped: [Dropped] = []
+            var dropped: DroppedList = []
             if version >= FormatConstants.compactedBatchVersion {
                 let count = try reader.read(UInt32.self)
-                guard UInt64(count) <= last - first + 1, Int(count) * 24 <= reader.remaining else {
+                guard UInt64(count) <= last - first + 1, Int(count) * DroppedList.stride <= reader.remaining else {
                     throw FormatViolation("batch header lists \(count) dropped events for sequence range \(first)...\(last)")
                 }
-                dropped.reserveCapacity(Int(count))
-                for _ in 0..<count {
-                    let word = try reader.read(UInt64.self)
-                    let event = Dropped(seq: word & ~Self.droppedDeleteBit, isDelete: word & Self.droppedDeleteBit != 0, uuid: SampleUUID(high: try reader.read(), low: try reader.read()))
-                    guard event.seq >= first, event.seq <= last, event.seq > dropped.last?.seq ?? 0 else {
-                        throw FormatViolation("batch header lists dropped event \(event.seq) outside \(first)...\(last) or out of order")
-                    }
-                    dropped.append(event)
-                }
+                dropped = try DroppedList(stored: try reader.read(count: Int(count) * DroppedList.stride), first: first, last: last)
                 events += UInt64(count)
             }
             let origin = version >= FormatConstants.originBatchVersion ? try BatchOrigin.decode(&reader) : nil

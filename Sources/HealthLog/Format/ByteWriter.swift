@@ -30,12 +30,18 @@ struct ByteReader {
     struct Truncated: Error {}
 
     /// The buffer being read.
-    let bytes: [UInt8]
-    /// The next position to read.
+    let bytes: ArraySlice<UInt8>
+    /// The next position to read, from the buffer's start.
     private(set) var position: Int
 
     /// Starts reading `bytes` at `position`.
     init(_ bytes: [UInt8], at position: Int = 0) {
+        self.init(bytes[...], at: position)
+    }
+
+    /// Starts reading `bytes` at `position`, counted from the slice's start; what
+    /// ``read(count:)`` gives shares the slice's storage.
+    init(_ bytes: ArraySlice<UInt8>, at position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
@@ -56,7 +62,7 @@ struct ByteReader {
     mutating func read(count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, remaining >= count else { throw Truncated() }
         defer { position += count }
-        return bytes[position..<position + count]
+        return bytes[bytes.startIndex + position..<bytes.startIndex + position + count]
     }
 }
 

@@ -150,7 +150,7 @@ struct SegmentRewriter {
         if removed.count != mine.count, let missing = mine.first(where: { event in !removed.contains { $0.seq == event.seq } }) {
             throw HealthLogError(.corrupt, "\(file.location(batch.offset)): the batch holds no \(missing.isDelete ? "delete" : "add") numbered \(missing.seq), which the compaction drops")
         }
-        header.dropped = (header.dropped + removed).sorted { $0.seq < $1.seq }
+        header.dropped = BatchHeader.DroppedList((Array(header.dropped) + removed).sorted { $0.seq < $1.seq })
         if groups.contains(where: \.isDelete) {
             header.flags |= FormatConstants.flagHasDeletes
         } else {

@@ -156,7 +156,7 @@ struct LogScan {
         let length = Int(ByteReaderValue.u32(head, 4))
         guard length <= FormatConstants.maxBatchHeaderLength else { return false }
         let payload = try file.read(at: summary.lastOffset + 8, count: length)
-        guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload) == summary.lastPayloadCRC,
+        guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload[...]) == summary.lastPayloadCRC,
             ByteReaderValue.u32(payload, length - 4) == summary.lastPayloadCRC,
             let fields = payload.withUnsafeBytes({ BatchHeader.FixedFields($0) }), fields.version <= FormatConstants.originBatchVersion
         else { return false }
@@ -255,7 +255,7 @@ struct LogScan {
                 let header = try? decode(entry.payload, file, offset, verifyingChecksum: false, names: copied == nil ? names : nil, copied: copied),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header, payload: entry.payload)
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header, payload: Array(entry.payload))
             refs.append(ref)
             offset = ref.end
             seq = header.lastSeq + 1
@@ -303,9 +303,9 @@ struct LogScan {
             let copied = copy?.table(first + k, payload: entry.payload)
             guard let header = try? decode(entry.payload, segments[index], entry.offset, names: copied == nil ? names : nil, copied: copied) else { return nil }
             if let part = copied?.part {
-                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, part: part, payload: entry.payload))
+                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, part: part, payload: Array(entry.payload)))
             } else {
-                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: entry.payload))
+                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: Array(entry.payload)))
             }
         }
         return refs
@@ -346,7 +346,7 @@ struct LogScan {
         guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete")) }
         let header: BatchHeader
         do {
-            header = try decode(payload, file, offset, names: names)
+            header = try decode(payload[...], file, offset, names: names)
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.location(offset)): \(violation.reason): upgrade healthlog") }
             if let epoch = violation.unopened, payload.withUnsafeBytes({ BatchHeader.FixedFields($0)?.storeTag }) == meta.storeID.tag {
@@ -392,7 +392,7 @@ struct LogScan {
     /// `copied` is the table as the segment index's sealed copy gives it, taken instead of
     /// opening the header's own.
     func decode(
-        _ payload: [UInt8], _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil,
+        _ payload: ArraySlice<UInt8>, _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil,
         copied: BatchHeader.CopiedTable? = nil
     ) throws -> BatchHeader {
         let header = try BatchHeader.decode(

@@ -232,7 +232,7 @@ final class LogSnapshot {
             layout, segments[index].name, after: seq, matching: prefix[index], storeTag: meta.storeID.tag,
             continues: { first, expected in timelines.continues(first, after: expected - 1) }
         ) { offset, payload in
-            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? scan.decode(Array(payload), file, offset, names: names) else {
+            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? scan.decode(Array(payload)[...], file, offset, names: names) else {
                 isDecoded = false
                 return false
             }

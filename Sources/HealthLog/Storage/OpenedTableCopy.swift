@@ -22,7 +22,7 @@ enum OpenedTableCopy {
 
     /// The table of batch `index` when `payload` shows the clear bytes the copy recorded for
     /// it (``SealedTableCopy/table(_:payload:)``, ``SealedTypeTables/table(_:payload:)``).
-    func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
+    func table(_ index: Int, payload: ArraySlice<UInt8>) -> BatchHeader.CopiedTable? {
         switch self {
         case .whole(let copy): copy.table(index, payload: payload)
         case .byType(let copy): copy.table(index, payload: payload)

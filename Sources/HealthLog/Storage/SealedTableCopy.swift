@@ -67,7 +67,7 @@ struct SealedTableCopy {
     /// The table of batch `index` when `payload`, the header payload the segment holds for
     /// it, shows the clear bytes the copy recorded; `nil` otherwise (the table is opened
     /// instead).
-    func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
+    func table(_ index: Int, payload: ArraySlice<UInt8>) -> BatchHeader.CopiedTable? {
         // ``open(_:cipher:place:batchCount:)`` found every record whole; checked again.
         guard index >= 0, index < starts.count, let record = Self.record(bytes, at: starts[index], payload: payload, entryLength: Self.groupLength) else { return nil }
         var groups: [BatchHeader.Group] = []
@@ -88,7 +88,7 @@ struct SealedTableCopy {
     /// `payload` (the stored header payload) shows the clear bytes it recorded and it lies
     /// whole in `bytes`: its group count, where its entries start, and its tail's start and end.
     @inline(__always)
-    static func record(_ bytes: [UInt8], at: Int, payload: [UInt8], entryLength: Int) -> (groupCount: Int, entries: Int, tailStart: Int, tailEnd: Int)? {
+    static func record(_ bytes: [UInt8], at: Int, payload: ArraySlice<UInt8>, entryLength: Int) -> (groupCount: Int, entries: Int, tailStart: Int, tailEnd: Int)? {
         let fixed = BatchHeader.FixedFields.length
         guard payload.count >= clearLength, at >= 0, at + clearLength + 4 <= bytes.count else { return nil }
         let matches = bytes.withUnsafeBytes { copy in

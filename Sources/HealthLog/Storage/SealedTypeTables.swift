@@ -172,7 +172,7 @@ struct SealedTypeTables {
     /// instead). Unless every type was opened, it gives the groups of the opened types only,
     /// with their positions in the table, their frames' offsets and the length of all the
     /// batch's frames.
-    func table(_ index: Int, payload: [UInt8]) -> BatchHeader.CopiedTable? {
+    func table(_ index: Int, payload: ArraySlice<UInt8>) -> BatchHeader.CopiedTable? {
         guard index >= 0, index < starts.count,
             let (groupCount, entriesStart, tailStart, tailEnd) = SealedTableCopy.record(bytes, at: starts[index], payload: payload, entryLength: Self.entryLength)
         else { return nil }

@@ -118,7 +118,7 @@ struct BatchRef: Sendable {
     func position(_ group: Int) -> Int { isPart ? groupOffsets[header.groups.count + group] : group }
 
     /// The header payload as stored in the segment.
-    var storedPayload: [UInt8] { sealedPayload ?? Array(header.encoded().dropFirst(8)) }
+    var storedPayload: ArraySlice<UInt8> { sealedPayload.map { $0[...] } ?? header.encoded().dropFirst(8) }
 }
 
 extension BatchRef {

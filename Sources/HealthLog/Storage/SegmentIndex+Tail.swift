@@ -27,7 +27,7 @@ extension SegmentIndex {
         let sound = walk(
             layout, name, after: seq, matching: summary, storeTag: storeTag, continues: continues,
             visit: { offset, payload in
-                entries.append(Entry(offset: offset, payload: Array(payload)))
+                entries.append(Entry(offset: offset, payload: Array(payload)[...]))
                 return true
             },
             copy: copy.map { copy in { header, unit in copy(header, unit, entries.count) } })
@@ -60,6 +60,7 @@ extension SegmentIndex {
             var offset = SegmentLayout.prologueLength
             var expected = summary.firstSeq
             var last: UnsafeRawBufferPointer?
+            var released = 0
             for _ in 0..<summary.batchCount {
                 guard at + 12 <= bytes.count else { return false }
                 let entryOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
@@ -75,6 +76,12 @@ extension SegmentIndex {
                 expected = fields.lastSeq + 1
                 last = payload
                 at += length
+                // A table of large headers (a compacted segment's dropped lists) is passed
+                // through, not kept resident: its pages go every 8 MiB.
+                if at - released >= 8 << 20 {
+                    file.release(below: at)
+                    released = at
+                }
             }
             guard (at == bytes.count || last.map(mayHoldCopy(after:)) == true) && offset == summary.coveredLength && expected - 1 == summary.lastSeq
                 && last.map({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0.dropLast(4))) == summary.lastPayloadCRC }) == true

@@ -22,10 +22,11 @@ import Darwin
 /// it names the segment's sequence range and lets the reader check, with one small read,
 /// that the segment still ends with the batch the index last saw.
 struct SegmentIndex: Equatable {
-    /// One batch: where its header frame starts, and the header payload.
+    /// One batch: where its header frame starts, and the header payload (read from a
+    /// sidecar, a slice of the sidecar's bytes, which the headers decoded from it share).
     struct Entry: Equatable {
         var offset: Int
-        var payload: [UInt8]
+        var payload: ArraySlice<UInt8>
     }
 
     /// The segment it describes.
@@ -143,7 +144,7 @@ struct SegmentIndex: Equatable {
         var flag: UInt32 = 0
         if let cipher, !entries.isEmpty, headers.count == entries.count {
             let header = Self.file.prefix { fields(&$0, SealedTypeTables.flag) }
-            if let copy = SealedTypeTables.seal(headers, payloads: entries.map(\.payload), cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
+            if let copy = SealedTypeTables.seal(headers, payloads: entries.map { Array($0.payload) }, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
                 body.append(bytes: copy)
                 flag = SealedTypeTables.flag
             }
@@ -197,7 +198,7 @@ struct SegmentIndex: Equatable {
     /// What the header keeps of the last batch: the CRC-32C of its header payload without
     /// the payload's trailing CRC-32C. (The CRC-32C of bytes that end in their own CRC-32C
     /// is the same constant for every valid batch header, so it would identify nothing.)
-    static func lastBatchCheck(_ payload: [UInt8]) -> UInt32 {
+    static func lastBatchCheck(_ payload: ArraySlice<UInt8>) -> UInt32 {
         CRC32C.checksum(payload.dropLast(4))
     }
 
@@ -286,7 +287,7 @@ struct SegmentIndex: Equatable {
                 Int(length) <= FormatConstants.maxBatchHeaderLength, let payload = try? body.read(count: Int(length)),
                 offset <= UInt64(Int.max)
             else { return nil }
-            entries.append(Entry(offset: Int(offset), payload: Array(payload)))
+            entries.append(Entry(offset: Int(offset), payload: payload))
         }
         guard body.remaining == 0 || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
             summary(listing: entries) == header.summary

@@ -11,7 +11,7 @@ struct BatchOriginTests {
             minStart: 0, maxEnd: 1, frameLength: 40, rawLength: 200, frameCRC: 7)
         return BatchHeader(
             storeTag: 9, flags: FormatConstants.flagEndOfAppend, firstSeq: 5, lastSeq: 6 + UInt64(dropped.count), appendedMillis: 1_000, groups: [group],
-            dropped: dropped, origin: origin)
+            dropped: BatchHeader.DroppedList(dropped), origin: origin)
     }
 
     private static func payload(_ header: BatchHeader) -> [UInt8] {

@@ -15,14 +15,14 @@ struct SegmentIndexOpeningTests {
         let name = SegmentName(baseSeq: 1, generation: 0)
         var index = try #require(SegmentIndex.read(layout, name))
         let last = index.entries.count - 1
-        var payload = index.entries[last].payload
+        var payload = Array(index.entries[last].payload)
         // The first group's type name said to run 65,535 bytes: past the table's end.
         payload.replaceSubrange(BatchHeader.FixedFields.length + 2..<BatchHeader.FixedFields.length + 4, with: [0xFF, 0xFF])
         withUnsafeBytes(of: CRC32C.checksum(payload.dropLast(4)).littleEndian) { payload.replaceSubrange(payload.count - 4..<payload.count, with: $0) }
         #expect(throws: FormatViolation.self) { try BatchHeader.decode(payload: payload) }
         let segment = scene.file("segments/\(IndexRecoveryTests.Target.first.rawValue).0000.log.lz4")
         try ByteSurgery.patch(segment, at: index.entries[last].offset + 8, with: payload)
-        index.entries[last].payload = payload
+        index.entries[last].payload = payload[...]
         try ByteSurgery.write(index.encoded(cipher: nil), to: scene.file(IndexRecoveryTests.Target.first.index))
         #expect(SegmentIndex.read(layout, name) == index, "the edited index passes its own checks")
 

@@ -17,7 +17,7 @@ struct SegmentIndexTamperTests {
         var index = try #require(SegmentIndex.read(layout, name))
         var header = try BatchHeader.decode(payload: index.entries[0].payload)
         try edit(&header)
-        index.entries[0].payload = Array(header.encoded().dropFirst(8))
+        index.entries[0].payload = header.encoded().dropFirst(8)
         try ByteSurgery.write(index.encoded(cipher: nil), to: scene.file(target.index))
         #expect(SegmentIndex.read(layout, name) == index, "the edited index passes its own checks")
     }

@@ -50,6 +50,7 @@ struct AnchorBlockTests {
     /// visible events after the anchor.
     @Test func deliversWhatAWholeGroupDoes() throws {
         let fixture = try Fixture()
+        defer { fixture.dir.remove() }
         for anchor: UInt64 in [0, 1, 700, 1000, 1600, 2300, 2399, 2400, 2420] {
             for limit in [0, 5, 300] {
                 let (seqs, _) = try fixture.replay(after: anchor, limit: limit)
@@ -63,6 +64,7 @@ struct AnchorBlockTests {
     /// line (the blocks before are skipped), and an anchor in its first block decodes it whole.
     @Test func skipsTheBlocksBeforeTheAnchor() throws {
         let fixture = try Fixture()
+        defer { fixture.dir.remove() }
         let whole = try fixture.replay(after: 0, limit: 5).1.bytesDecompressed
         #expect(try fixture.replay(after: 1, limit: 5).1.bytesDecompressed == whole)
         #expect(try fixture.replay(after: 2390, limit: 5).1.bytesDecompressed < whole - 2 * LZ4FrameDecoder.blockSize)

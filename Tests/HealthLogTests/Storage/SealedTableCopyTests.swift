@@ -355,7 +355,7 @@ extension SealedTableCopyTests {
             w.append(bytes: Array(name.utf8))
         }
         for batch in batches {
-            let payload = batch.storedPayload
+            let payload = Array(batch.storedPayload)
             let tail = batch.header.encodedTableTail()
             w.append(bytes: payload[0..<BatchHeader.FixedFields.length])
             w.append(bytes: payload[(payload.count - 8)...])

@@ -45,7 +45,7 @@ struct SegmentIndexTailTests {
             let entries = try #require(
                 SegmentIndex.entries(layout, file.name, after: batch.header.lastSeq, matching: summary, storeTag: tag) { $0 == $1 })
             #expect(entries.map(\.offset) == batches[(k + 1)...].map(\.offset))
-            #expect(entries.map(\.payload) == batches[(k + 1)...].map { Array($0.header.encoded().dropFirst(8)) })
+            #expect(entries.map { Array($0.payload) } == batches[(k + 1)...].map { Array($0.header.encoded().dropFirst(8)) })
         }
         var other = summary
         other.lastSeq += 1

@@ -266,7 +266,7 @@ final class LogWriter {
         staged = []
         if let current = written.last?.name {
             let batches = committedBatches(of: current) + written.map(\.batch)
-            try? SegmentIndex(name: current, batches: batches).write(layout, cipher: snapshot?.cipher)
+            try? SegmentIndex.write(layout, name: current, batches: batches, cipher: snapshot?.cipher)
             faults.reach(.segmentIndexWritten)
             segmentCommitted = (current, batches)
         }

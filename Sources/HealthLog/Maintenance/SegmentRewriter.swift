@@ -64,7 +64,7 @@ struct SegmentRewriter {
             offset = ref.end
         }
         try faults.syncData(fd)
-        try SegmentIndex(name: name, batches: refs).write(layout, cipher: snapshot.cipher)
+        try SegmentIndex.write(layout, name: name, batches: refs, cipher: snapshot.cipher)
         return Rewritten(size: offset, endOffsets: endOffsets)
     }
 

@@ -44,7 +44,7 @@ struct SealedTypeTables {
     /// The copy of `headers` (sealed batches, with `payloads` their stored header payloads),
     /// its units sealed under `cipher` at the places `place` gives by unit number; `nil` when
     /// a header is not sealed or there are more types than the copy numbers.
-    static func seal(_ headers: [BatchHeader], payloads: [[UInt8]], cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
+    static func seal(_ headers: [BatchHeader], payloads: [ArraySlice<UInt8>], cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
         guard headers.count == payloads.count, headers.allSatisfy(\.isSealed),
             payloads.allSatisfy({ $0.count >= SealedTableCopy.clearLength + StoreCipher.overhead })
         else { return nil }
@@ -54,8 +54,8 @@ struct SealedTypeTables {
         var directory = ByteWriter()
         for (header, payload) in zip(headers, payloads) {
             let tail = header.encodedTableTail()
-            directory.append(bytes: payload[0..<BatchHeader.FixedFields.length])
-            directory.append(bytes: payload[(payload.count - 8)...])
+            directory.append(bytes: payload.prefix(BatchHeader.FixedFields.length))
+            directory.append(bytes: payload.suffix(8))
             directory.append(UInt32(tail.count))
             for group in header.groups {
                 let number: Int

@@ -86,11 +86,16 @@ struct SegmentIndex: Equatable {
         self.name = name
         entries = batches.map { Entry(offset: $0.offset, payload: $0.storedPayload) }
         headers = batches.map(\.header)
-        coveredLength = batches.reduce(SegmentLayout.prologueLength) { max($0, $1.end) }
+        (coveredLength, firstSeq, lastSeq, lastIsEndOfAppend) = Self.shape(of: batches)
+    }
+
+    /// What the header of an index of `batches` says of them beside their count.
+    private static func shape(of batches: some Collection<BatchRef>) -> (coveredLength: Int, firstSeq: UInt64, lastSeq: UInt64, lastIsEndOfAppend: Bool) {
         let last = batches.reduce(nil as BatchRef?) { $1 }
-        firstSeq = batches.first?.header.firstSeq ?? 0
-        lastSeq = last?.header.lastSeq ?? 0
-        lastIsEndOfAppend = last?.header.isEndOfAppend ?? false
+        return (
+            batches.reduce(SegmentLayout.prologueLength) { max($0, $1.end) }, batches.first?.header.firstSeq ?? 0, last?.header.lastSeq ?? 0,
+            last?.header.isEndOfAppend ?? false
+        )
     }
 
     /// The header a writer gives an index that lists `entries`; `nil` when a payload does
@@ -124,36 +129,81 @@ struct SegmentIndex: Equatable {
     /// copy of the batches' tables in the by-type layout (``SealedTypeTables``), when the
     /// index was made from sealed batches; the header's flags say so.
     func encoded(cipher: StoreCipher?) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Self.headerLength)
+        Self.stream(
+            name: name, count: entries.count, entry: { entries[$0] }, shape: (coveredLength, firstSeq, lastSeq, lastIsEndOfAppend),
+            headers: headers, cipher: cipher
+        ) { bytes, at in
+            if at == 0 { out.replaceSubrange(0..<bytes.count, with: bytes) } else { out.append(contentsOf: bytes) }
+        }
+        return out
+    }
+
+    /// Writes the index of `batches` (all in segment `name`, committed, in order) as the
+    /// sidecar of `name` (temporary file and rename; not synced: it is derived data), the
+    /// bytes ``encoded(cipher:)`` gives for ``init(name:batches:)``, a megabyte at a time:
+    /// each header payload is encoded as it is written, so a segment of large headers (a
+    /// compacted one's dropped lists) is not held twice.
+    static func write(_ layout: StoreLayout, name: SegmentName, batches: [BatchRef], cipher: StoreCipher?) throws {
+        try DurableFile.replace(path(layout, name), sync: false) { fd in
+            try stream(
+                name: name, count: batches.count, entry: { Entry(offset: batches[$0].offset, payload: batches[$0].storedPayload) },
+                shape: shape(of: batches), headers: batches.map(\.header), cipher: cipher
+            ) { bytes, at in try fd.write(bytes, at: at) }
+        }
+    }
+
+    /// The file of an index of `count` batches, `entry` giving each in turn, handed to
+    /// `emit` in pieces with the file offset of each: the body in order from the end of the
+    /// header, then the header (whose length and checksum cover the body) at 0.
+    private static func stream<Failure: Error>(
+        name: SegmentName, count: Int, entry: (Int) -> Entry, shape: (coveredLength: Int, firstSeq: UInt64, lastSeq: UInt64, lastIsEndOfAppend: Bool),
+        headers: [BatchHeader], cipher: StoreCipher?, emit: (_ bytes: [UInt8], _ at: Int) throws(Failure) -> Void
+    ) throws(Failure) {
         var body = ByteWriter()
-        for entry in entries {
-            body.append(UInt64(entry.offset))
-            body.append(UInt32(entry.payload.count))
-            body.append(bytes: entry.payload)
+        var at = headerLength
+        var bodyCRC: UInt32 = 0
+        var last: Entry?
+        func flush(_ body: inout ByteWriter) throws(Failure) {
+            bodyCRC = body.bytes.withUnsafeBytes { CRC32C.checksum($0, seed: bodyCRC) }
+            try emit(body.bytes, at)
+            at += body.bytes.count
+            body.bytes.removeAll(keepingCapacity: true)
+        }
+        for k in 0..<count {
+            let next = entry(k)
+            body.append(UInt64(next.offset))
+            body.append(UInt32(next.payload.count))
+            body.append(bytes: next.payload)
+            last = next
+            if body.bytes.count >= 1 << 20 { try flush(&body) }
         }
         let fields = { (w: inout ByteWriter, copyFlag: UInt32) in
             w.append(name.baseSeq)
             w.append(name.generation)
-            w.append(UInt32(entries.count))
-            w.append(UInt64(coveredLength))
-            w.append(firstSeq)
-            w.append(lastSeq)
-            w.append(UInt64(entries.last?.offset ?? 0))
-            w.append(entries.last.map { Self.lastBatchCheck($0.payload) } ?? 0)
-            w.append(UInt32(lastIsEndOfAppend ? 1 : 0) | copyFlag)
+            w.append(UInt32(count))
+            w.append(UInt64(shape.coveredLength))
+            w.append(shape.firstSeq)
+            w.append(shape.lastSeq)
+            w.append(UInt64(last?.offset ?? 0))
+            w.append(last.map { Self.lastBatchCheck($0.payload) } ?? 0)
+            w.append(UInt32(shape.lastIsEndOfAppend ? 1 : 0) | copyFlag)
         }
         var flag: UInt32 = 0
-        if let cipher, !entries.isEmpty, headers.count == entries.count {
+        if let cipher, count > 0, headers.count == count, headers.allSatisfy(\.isSealed) {
             let header = Self.file.prefix { fields(&$0, SealedTypeTables.flag) }
-            if let copy = SealedTypeTables.seal(headers, payloads: entries.map { Array($0.payload) }, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
+            if let copy = SealedTypeTables.seal(headers, payloads: (0..<count).map { entry($0).payload }, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
                 body.append(bytes: copy)
                 flag = SealedTypeTables.flag
             }
         }
-        return Self.file.encode(body: body.bytes) { w in
-            fields(&w, flag)
-            w.append(UInt32(body.bytes.count))
-            w.append(body.bytes.withUnsafeBytes { CRC32C.checksum($0) })
-        }
+        if !body.bytes.isEmpty { try flush(&body) }
+        try emit(
+            Self.file.encode { w in
+                fields(&w, flag)
+                w.append(UInt32(at - headerLength))
+                w.append(bodyCRC)
+            }, 0)
     }
 
     /// The `place` of unit `unit` of the sealed copy of an index whose header starts with
@@ -210,11 +260,6 @@ struct SegmentIndex: Equatable {
     static func vouches(_ layout: StoreLayout, for file: SegmentFile) -> Bool {
         guard let index = read(layout, file.name) else { return false }
         return LogScan.segment(file, holds: index.entries)
-    }
-
-    /// Writes the sidecar (temporary file and rename; not synced: it is derived data).
-    func write(_ layout: StoreLayout, cipher: StoreCipher?) throws {
-        try SmallFile.write(Self.path(layout, name), encoded(cipher: cipher), sync: false)
     }
 
     /// Writes the index under its temporary name (`NAME.idx.tmp`), for a segment sealed by

@@ -12,11 +12,23 @@ extension DeletedAddIndex {
         return compacted.isEmpty ? live : merged(live, compacted)
     }
 
-    /// The adds `compact` dropped from `batches` whose dropped delete is at or before `last`, in order.
+    /// The adds `compact` dropped from `batches` whose dropped delete is at or before `last`,
+    /// in order. The dropped deletes' UUIDs are held sorted (``SortedUUIDs``, 16 bytes each),
+    /// in an array sized by counting them first.
     private static func droppedAdds(_ batches: [BatchRef], through last: UInt64) -> [UInt64] {
-        let deleted = Set(batches.flatMap { $0.header.dropped.filter { $0.isDelete && $0.seq <= last }.map(\.uuid) })
-        guard !deleted.isEmpty else { return [] }
-        return batches.flatMap { $0.header.dropped.filter { !$0.isDelete && $0.seq <= last && deleted.contains($0.uuid) }.map(\.seq) }
+        let count = batches.reduce(0) { sum, batch in sum + batch.header.dropped.count { $0.isDelete && $0.seq <= last } }
+        guard count > 0 else { return [] }
+        var deletes: [SampleUUID] = []
+        deletes.reserveCapacity(count)
+        for batch in batches {
+            for event in batch.header.dropped where event.isDelete && event.seq <= last { deletes.append(event.uuid) }
+        }
+        let deleted = SortedUUIDs(taking: &deletes)
+        var adds: [UInt64] = []
+        for batch in batches {
+            for event in batch.header.dropped where !event.isDelete && event.seq <= last && deleted.contains(event.uuid) { adds.append(event.seq) }
+        }
+        return adds
     }
 
     /// The adds the delete lines of `batches` up to `last` delete, read from their groups:

@@ -112,7 +112,7 @@ final class UUIDFingerprintRun {
     /// The most of a plaintext run's mapping that lookups keep resident (``ResidentWindows``):
     /// a run of up to this size stays mapped as lookups read it, a larger one is let go each
     /// time they pass it, so a run of any size adds at most this much to memory.
-    static let residentBudget = 8 << 20
+    static let residentBudget = 4 << 20
 
     /// The file name of a run covering `from...to` (the name runs have always had).
     static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }

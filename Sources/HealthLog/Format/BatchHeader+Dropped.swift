@@ -67,6 +67,17 @@ extension BatchHeader {
         /// The sequence number of event `k`, without its UUID.
         func seq(at k: Int) -> UInt64 { word(at: k, 0) & ~Self.deleteBit }
 
+        /// Whether the list holds event `seq` (a binary search: the list is in order).
+        func contains(seq: UInt64) -> Bool {
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                if self.seq(at: middle) < seq { low = middle + 1 } else { high = middle }
+            }
+            return low < count && self.seq(at: low) == seq
+        }
+
         /// Appends the list as stored to `w`.
         func encode(into w: inout ByteWriter) { w.append(bytes: stored) }
 

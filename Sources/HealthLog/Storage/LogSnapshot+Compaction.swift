@@ -3,6 +3,6 @@ extension LogSnapshot {
     /// Whether event `seq` was dropped by a compaction (its batch lists it as dropped).
     func wasDropped(_ seq: UInt64) throws -> Bool {
         guard let batch = try batch(containing: seq) else { return false }
-        return batch.header.dropped.contains { $0.seq == seq }
+        return batch.header.dropped.contains(seq: seq)
     }
 }

@@ -20,11 +20,13 @@ struct DroppedListTests {
         return BatchHeader(storeTag: 9, flags: FormatConstants.flagEndOfAppend, firstSeq: 10, lastSeq: 19, appendedMillis: 1_000, groups: [group], dropped: dropped)
     }
 
-    @Test("Each event reads back with its number, kind and UUID, in order")
+    @Test("Each event reads back with its number, kind and UUID, in order, and is found by its number")
     func readsBack() throws {
         let list = BatchHeader.DroppedList(Self.events)
         #expect(Array(list) == Self.events)
         #expect(list.count == 3 && list.map(\.seq) == [11, 12, 19] && list.seq(at: 1) == 12)
+        #expect([11, 12, 19].allSatisfy { list.contains(seq: $0) })
+        #expect(![0, 10, 13, 18, 20].contains { list.contains(seq: $0) } && !BatchHeader.DroppedList([]).contains(seq: 11))
         let header = Self.header(dropped: list)
         let decoded = try BatchHeader.decode(payload: Array(header.encoded().dropFirst(8)))
         #expect(decoded == header && Array(decoded.dropped) == Self.events)

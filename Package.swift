@@ -47,6 +47,10 @@ let package = Package(
         // sync_file_range(2), which Swift's C library module leaves out (a GNU extension on
         // Linux): an append starts writing its segment back while it goes on.
         .target(name: "CWriteback"),
+        // sched_getcpu(3) and processor affinity, which Swift's C library module leaves out
+        // (GNU extensions on Linux): a helper thread starts on another processor than its
+        // caller's.
+        .target(name: "CThreadPlacement"),
         // OpenSSL's libcrypto: AES-256-GCM for an encrypted store's units on a CPU without
         // AES-NI (libsodium's needs it), and the import's content-derived UUIDs (its SHA-256
         // uses the CPU's SHA extensions).
@@ -74,7 +78,7 @@ let package = Package(
         .target(
             name: "HealthLog",
             dependencies: [
-                "CAtomicRename", "CByteSearch", "CCRC32C", "CCrypto", "CLZ4", "CSodium", "CWriteback", .target(name: "CKeyutils", condition: .when(platforms: [.linux])),
+                "CAtomicRename", "CByteSearch", "CCRC32C", "CCrypto", "CLZ4", "CSodium", "CThreadPlacement", "CWriteback", .target(name: "CKeyutils", condition: .when(platforms: [.linux])),
             ]),
         // The import's parse and mapping threads touch their own class instances' properties
         // per attribute; release builds leave out the dynamic exclusivity checks there (3% of
@@ -114,7 +118,7 @@ let package = Package(
         // yardstick's database; public API only, built in release by the script, run by no test.
         .executableTarget(name: "HealthLogSyncBench", dependencies: ["HealthLog", "CSQLite"], path: "tools/SyncBench", packageAccess: false),
         .target(name: "HealthLogTestSupport", path: "Tests/HealthLogTestSupport"),
-        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAllocator", "CAtomicRename", "CCRC32C", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "CAllocator", "CAtomicRename", "CCRC32C", "CThreadPlacement", "CWriteback", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "HealthLogImportTests", dependencies: ["HealthLog", "HealthLogImport", "HealthLogTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthLogCLITests",

@@ -158,6 +158,93 @@ struct ReplayPipelineTests {
         #expect(delivered == Array(1..<victim.header.firstSeq))
     }
 
+    /// Every batch of the fixture's store with all its groups, as a replay from 0 reads them.
+    static func wholeLog(_ snapshot: LogSnapshot) throws -> [(batch: BatchRef, groups: [Int])] {
+        try snapshot.allBatches().map { ($0, Array($0.header.groups.indices)) }
+    }
+
+    /// What a pipeline delivers: each batch's offset and its lines (sequence number, hidden),
+    /// until the end or the first error, which is returned too.
+    static func drain(_ pipeline: ReplayPipeline) -> (batches: [(offset: Int, lines: [(UInt64, Bool)])], error: (any Error)?) {
+        var batches: [(Int, [(UInt64, Bool)])] = []
+        do {
+            while let slot = try pipeline.next() {
+                batches.append((slot.batch.offset, slot.lines.lines.map { ($0.seq, $0.isHidden) }))
+            }
+        } catch {
+            return (batches, error)
+        }
+        return (batches, nil)
+    }
+
+    @Test("Two threads decoding a long replay, each claiming the next batch, deliver every batch's lines in order, as one thread does")
+    func bothThreadsDecode() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let snapshot = try LogSnapshot(StoreLayout(directory: fixture.dir.file("store")))
+        let work = try Self.wholeLog(snapshot)
+        #expect(work.count > 20)
+        var deleted = DeletedSamples(capacity: fixture.events.count)
+        for event in fixture.events where event.isDelete { deleted.insert(try #require(SampleUUID(event.uuid))) }
+        var outcomes: [[(offset: Int, lines: [(UInt64, Bool)])]] = []
+        for threadFrom in [0, Int.max] {
+            let pipeline = try ReplayPipeline(snapshot, work, limitEnd: nil, threadFrom: threadFrom)
+            #expect(pipeline.isThreaded == (threadFrom == 0))
+            pipeline.publish(deleted)
+            let (batches, error) = Self.drain(pipeline)
+            #expect(error == nil)
+            outcomes.append(batches)
+        }
+        let (threaded, inPlace) = (outcomes[0], outcomes[1])
+        #expect(threaded.map(\.offset) == work.map(\.batch.offset))
+        #expect(threaded.count == inPlace.count)
+        for (a, b) in zip(threaded, inPlace) {
+            #expect(a.offset == b.offset && a.lines.map(\.0) == b.lines.map(\.0) && a.lines.map(\.1) == b.lines.map(\.1), "batch at \(a.offset)")
+        }
+        #expect(inPlace.flatMap(\.lines).contains { $0.1 }, "some adds are hidden")
+        #expect(inPlace.flatMap(\.lines).map(\.0) == fixture.events.map(\.seq))
+    }
+
+    @Test("With two threads decoding, a damaged frame is thrown when its batch is taken, after every batch before it")
+    func damageWithTwoThreads() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let path = fixture.dir.file("store")
+        let batches = try CorruptionFixture.batches(in: path)
+        let victim = batches[batches.count / 2]
+        let group = try #require(victim.header.groups.indices.first { !victim.header.groups[$0].isDelete })
+        try ByteSurgery.flip(victim.path, at: victim.groupOffsets[group] + 12)
+        let snapshot = try LogSnapshot(StoreLayout(directory: path))
+        let work = try Self.wholeLog(snapshot)
+        let pipeline = try ReplayPipeline(snapshot, work, limitEnd: nil, threadFrom: 0)
+        #expect(pipeline.isThreaded)
+        pipeline.publish(DeletedSamples(capacity: 0))
+        let (delivered, error) = Self.drain(pipeline)
+        #expect(delivered.flatMap(\.lines).map(\.0) == Array(1..<victim.header.firstSeq))
+        let message = "\(error.map { "\($0)" } ?? "")"
+        #expect(message.contains("at byte \(victim.groupOffsets[group])") && message.contains("frame checksum mismatch"), "\(message)")
+    }
+
+    @Test("A pipeline given up midway stops its decoder thread, and a limited one decodes past its expected end when taken")
+    func givenUpAndExtended() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let snapshot = try LogSnapshot(StoreLayout(directory: fixture.dir.file("store")))
+        let work = try Self.wholeLog(snapshot)
+        for _ in 0..<20 {
+            let pipeline = try ReplayPipeline(snapshot, work, limitEnd: nil, threadFrom: 0)
+            pipeline.publish(DeletedSamples(capacity: 0))
+            #expect(try pipeline.next()?.batch.offset == work[0].batch.offset)
+        }
+        let limited = try ReplayPipeline(snapshot, Array(work.prefix(4)), limitEnd: 2, threadFrom: 0)
+        #expect(limited.isThreaded)
+        limited.extend(Array(work.dropFirst(4)))
+        limited.publish(DeletedSamples(capacity: 0))
+        let (batches, error) = Self.drain(limited)
+        #expect(error == nil)
+        #expect(batches.map(\.offset) == work.map(\.batch.offset))
+    }
+
     @Test("The deleted-sample filter finds a UUID whatever the case of its text, and not another with the same first digits")
     func filterReadsTheText() throws {
         let uuid = try #require(SampleUUID("1A2B3C4D-0000-4000-8000-00000000000A"))

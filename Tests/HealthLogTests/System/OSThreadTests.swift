@@ -1,4 +1,6 @@
+import CThreadPlacement
 import Dispatch
+import Foundation
 import Glibc
 import Testing
 @testable import HealthLog
@@ -50,5 +52,55 @@ struct OSThreadTests {
         thread.join()
         #expect(box.value == Int(min(19, before + 5)))
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
+    }
+
+    /// The processors the calling thread may run on, as Linux lists them.
+    static func allowedProcessors() throws -> String {
+        let status = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+    }
+
+    @Test("A started thread, begun on another processor than its starter's, may then run on every one its starter may")
+    func startedThreadMayRunAnywhere() throws {
+        let caller = try Self.allowedProcessors()
+        let seen = Box()
+        var list = ""
+        let thread = try OSThread.start(for: "a test") {
+            list = (try? Self.allowedProcessors()) ?? ""
+            seen.value = 1
+        }
+        thread.join()
+        #expect(seen.value == 1)
+        #expect(list == caller)
+    }
+
+    @Test("A starter bound to one processor still starts a thread, bound as it is")
+    func starterOnOneProcessor() throws {
+        let caller = try Self.allowedProcessors()
+        let first = try #require(Int(caller.prefix { $0.isNumber }))
+        try #require(first < 64)
+        var all = healthlog_processors()
+        for range in caller.split(separator: ",") {
+            let ends = range.split(separator: "-").compactMap { Int($0) }
+            for cpu in ends[0]...(ends.last ?? ends[0]) where cpu < 1024 { setBit(&all, cpu) }
+        }
+        var one = healthlog_processors()
+        setBit(&one, first)
+        healthlog_allow_processors(&one)
+        defer { healthlog_allow_processors(&all) }
+        #expect(try Self.allowedProcessors() == "\(first)")
+        var list = ""
+        let thread = try OSThread.start(for: "a test") { list = (try? Self.allowedProcessors()) ?? "" }
+        thread.join()
+        #expect(list == "\(first)")
+    }
+
+    /// Adds processor `cpu` to `set`.
+    private func setBit(_ set: inout healthlog_processors, _ cpu: Int) {
+        withUnsafeMutableBytes(of: &set.bits) { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            words[cpu / 64] |= 1 << UInt64(cpu % 64)
+        }
     }
 }

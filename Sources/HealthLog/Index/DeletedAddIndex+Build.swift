@@ -13,18 +13,39 @@ extension DeletedAddIndex {
     }
 
     /// The adds `compact` dropped from `batches` whose dropped delete is at or before `last`,
-    /// in order. The dropped deletes' UUIDs are held sorted (``SortedUUIDs``, 16 bytes each),
-    /// in an array sized by counting them first.
+    /// in order, in an array sized by counting them first. A compaction drops a delete with
+    /// the add it deletes, so when no dropped delete lies past `last` every dropped add up to
+    /// `last` is one; otherwise the dropped deletes' UUIDs up to `last` are held sorted
+    /// (``SortedUUIDs``, 16 bytes each) and each dropped add is looked up in them.
     private static func droppedAdds(_ batches: [BatchRef], through last: UInt64) -> [UInt64] {
-        let count = batches.reduce(0) { sum, batch in sum + batch.header.dropped.count { $0.isDelete && $0.seq <= last } }
-        guard count > 0 else { return [] }
+        var deleteCount = 0
+        var addCount = 0
+        var latestDelete: UInt64 = 0
+        for batch in batches {
+            for event in batch.header.dropped {
+                if event.isDelete {
+                    latestDelete = max(latestDelete, event.seq)
+                    if event.seq <= last { deleteCount += 1 }
+                } else if event.seq <= last {
+                    addCount += 1
+                }
+            }
+        }
+        guard deleteCount > 0 else { return [] }
+        var adds: [UInt64] = []
+        adds.reserveCapacity(addCount)
+        if latestDelete <= last {
+            for batch in batches {
+                for event in batch.header.dropped where !event.isDelete && event.seq <= last { adds.append(event.seq) }
+            }
+            return adds
+        }
         var deletes: [SampleUUID] = []
-        deletes.reserveCapacity(count)
+        deletes.reserveCapacity(deleteCount)
         for batch in batches {
             for event in batch.header.dropped where event.isDelete && event.seq <= last { deletes.append(event.uuid) }
         }
         let deleted = SortedUUIDs(taking: &deletes)
-        var adds: [UInt64] = []
         for batch in batches {
             for event in batch.header.dropped where !event.isDelete && event.seq <= last && deleted.contains(event.uuid) { adds.append(event.seq) }
         }

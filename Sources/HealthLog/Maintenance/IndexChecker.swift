@@ -31,34 +31,65 @@ struct IndexChecker {
                 report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.segmentIndexVersion))
                 continue
             }
-            guard let found = SegmentIndex.read(layout, file.name) else {
+            var comparison = EntryComparison(batches: batches)
+            let found: SegmentIndex?
+            let isSound: Bool
+            if snapshot.cipher == nil {
+                // Compared as the file is walked, not read whole first: a compacted segment's
+                // headers can be most of its bytes.
+                found = nil
+                isSound = SegmentIndex.check(layout, file.name) { offset, payload in comparison.add(offset, payload) } ?? false
+            } else {
+                // An encrypted store's index is read whole, for the sealed copy of its tables.
+                found = SegmentIndex.read(layout, file.name)
+                for entry in found?.entries ?? [] { entry.payload.withUnsafeBytes { comparison.add(entry.offset, $0) } }
+                isSound = found != nil
+            }
+            guard isSound else {
                 report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
                 continue
             }
-            var offset = SegmentIndex.headerLength
-            var agrees = true
-            for (k, entry) in found.entries.enumerated() {
-                guard k < batches.count else {
-                    let past = found.entries.count - k
-                    report.notes.append("\(display) lists \(past) \(past == 1 ? "batch" : "batches") past the log's end (an append that did not finish); the next write rewrites it")
-                    agrees = false
-                    break
-                }
-                // Each batch's payload encoded as the check reaches it, not the whole index
-                // first: a compacted segment's headers can be most of its bytes.
-                guard entry.offset == batches[k].offset, entry.payload == batches[k].storedPayload else {
-                    report.problems.append("\(display) at byte \(offset): batch \(k + 1) disagrees with \(file.displayPath); run 'healthlog reindex'")
-                    agrees = false
-                    break
-                }
-                offset += 12 + entry.payload.count
+            if let (k, at) = comparison.disagreement {
+                report.problems.append("\(display) at byte \(at): batch \(k + 1) disagrees with \(file.displayPath); run 'healthlog reindex'")
+                continue
             }
-            if agrees, found.entries.count < batches.count {
-                report.notes.append("\(display) lists \(found.entries.count) of \(batches.count) batches; the next write brings it up to date")
+            if comparison.listed > batches.count {
+                let past = comparison.listed - batches.count
+                report.notes.append("\(display) lists \(past) \(past == 1 ? "batch" : "batches") past the log's end (an append that did not finish); the next write rewrites it")
+                continue
             }
-            if agrees, let (at, problem) = checkSealedCopy(found, against: batches) {
-                report.problems.append("\(display) at byte \(offset + at): \(problem); run 'healthlog reindex'")
+            if comparison.listed < batches.count {
+                report.notes.append("\(display) lists \(comparison.listed) of \(batches.count) batches; the next write brings it up to date")
             }
+            if let found, let (at, problem) = checkSealedCopy(found, against: batches) {
+                report.problems.append("\(display) at byte \(comparison.end + at): \(problem); run 'healthlog reindex'")
+            }
+        }
+    }
+
+    /// A segment index's entries compared, one at a time, with the batches its segment
+    /// holds: the first that differs in its offset or payload, and how many are listed.
+    private struct EntryComparison {
+        let batches: [BatchRef]
+        /// How many entries were compared.
+        private(set) var listed = 0
+        /// Where the entries compared end in the index file.
+        private(set) var end = SegmentIndex.headerLength
+        /// The first entry that disagrees with its batch, and where in the file it starts.
+        private(set) var disagreement: (entry: Int, at: Int)?
+
+        init(batches: [BatchRef]) {
+            self.batches = batches
+        }
+
+        /// Compares the next entry: the batch at `offset` whose header payload is `payload`.
+        mutating func add(_ offset: Int, _ payload: UnsafeRawBufferPointer) {
+            defer {
+                listed += 1
+                end += 12 + payload.count
+            }
+            guard disagreement == nil, listed < batches.count else { return }
+            if offset != batches[listed].offset || !payload.elementsEqual(batches[listed].storedPayload) { disagreement = (listed, end) }
         }
     }
 
@@ -130,9 +161,8 @@ extension IndexChecker {
             report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
             return
         }
-        let found: [UInt64]
         do {
-            found = try index.allEntries()
+            try index.checkEntries()
         } catch let error as HealthLogError {
             report.problems.append(error.message)
             return
@@ -147,7 +177,14 @@ extension IndexChecker {
         }
         let expected = try DeletedAddIndex.entries(from: snapshot, through: index.coveredSeq)
         var k = 0
-        for (position, entry) in found.enumerated() {
+        // The index's entries (checked above) are read again a block at a time as they are
+        // compared, not held.
+        var cursor = index.entryCursor()
+        var position = 0
+        var listed = BatchOrigin.DeletedAddWitness.empty
+        while let entry = try cursor.next() {
+            defer { position += 1 }
+            listed = listed.adding(seq: entry)
             while k < expected.count, expected[k] < entry, try snapshot.wasDropped(expected[k]) { k += 1 }
             if k < expected.count, expected[k] == entry {
                 k += 1
@@ -158,14 +195,14 @@ extension IndexChecker {
         }
         let lacking = try expected[k...].filter { try !snapshot.wasDropped($0) }.count
         if lacking > 0 {
-            report.problems.append("\(display) at byte \(index.offset(ofEntry: found.count)): lacks \(lacking) of the log's deleted samples; run 'healthlog reindex'")
+            report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): lacks \(lacking) of the log's deleted samples; run 'healthlog reindex'")
             return
         }
         guard index.coveredSeq > 0, let witness = try snapshot.batch(containing: index.coveredSeq)?.header.origin?.deletedAdds else { return }
         if BatchOrigin.DeletedAddWitness(of: expected) != witness {
             report.notes.append(
                 "the append ending at sequence \(index.coveredSeq) witnesses \(witness.count) deleted adds, the log holds \(expected.count) (events lost); \(display) is not used until the next append")
-        } else if BatchOrigin.DeletedAddWitness(of: found) != witness {
+        } else if listed != witness {
             report.problems.append("\(display) at byte 16: disagrees with the deleted adds the log witnesses at sequence \(index.coveredSeq); run 'healthlog reindex'")
         }
     }

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Checking a sidecar without holding it: `verify` compares a compacted segment's index,
+/// whose headers (their lists of dropped events) can run to tens of megabytes, with the log.
+extension SegmentIndex {
+    /// Checks the sidecar of `name` as ``read(_:_:)`` does (its header, its body's
+    /// CRC-32C, the shape of its entries, and the summary its header keeps against them)
+    /// in one pass over a mapping of it, handing `visit` each entry on the way (its offset
+    /// in the segment and its header payload, valid during the call) and letting the pages
+    /// go every 8 MiB, so a large index adds a bounded amount to resident memory. Returns
+    /// `nil` when the file is missing or cannot be mapped, else whether it is sound; what
+    /// `visit` saw of an unsound file is to be thrown away.
+    static func check(_ layout: StoreLayout, _ name: SegmentName, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Void) -> Bool? {
+        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let file = MappedFile(fd) else { return (try? fd.size()).map { _ in false } }
+        guard file.count >= headerLength else { return false }
+        return file.withBytes(0..<file.count) { bytes -> Bool in
+            guard let header = decodeHeader(Array(bytes[0..<headerLength]), name: name, fileLength: bytes.count) else { return false }
+            var at = headerLength
+            var crc: UInt32 = 0
+            var summed = headerLength
+            var first: BatchHeader.FixedFields?
+            var last: (offset: Int, payload: UnsafeRawBufferPointer, fields: BatchHeader.FixedFields)?
+            for _ in 0..<header.summary.batchCount {
+                guard at + 12 <= bytes.count else { return false }
+                let offset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
+                at += 12
+                guard length <= FormatConstants.maxBatchHeaderLength, at + length <= bytes.count, offset <= UInt64(Int.max) else { return false }
+                let payload = UnsafeRawBufferPointer(rebasing: bytes[at..<at + length])
+                guard let fields = BatchHeader.FixedFields(payload) else { return false }
+                if first == nil { first = fields }
+                last = (Int(offset), payload, fields)
+                visit(Int(offset), payload)
+                at += length
+                if at - summed >= 8 << 20 {
+                    crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed..<at]), seed: crc)
+                    summed = at
+                    file.release(below: at)
+                }
+            }
+            crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed...]), seed: crc)
+            guard crc == header.bodyCRC, at == bytes.count || last.map({ mayHoldCopy(after: $0.payload) }) == true else { return false }
+            let listed =
+                last.map { last in
+                    Summary(
+                        batchCount: header.summary.batchCount, coveredLength: last.offset + 8 + last.payload.count + last.fields.framesLength,
+                        firstSeq: first?.firstSeq ?? 0, lastSeq: last.fields.lastSeq, lastOffset: last.offset,
+                        lastPayloadCRC: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: last.payload.dropLast(4))), lastIsEndOfAppend: last.fields.isEndOfAppend)
+                } ?? summary(listing: [])
+            return listed == header.summary
+        }
+    }
+}

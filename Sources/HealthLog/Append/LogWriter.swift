@@ -40,6 +40,8 @@ final class LogWriter {
     private var staged: [SegmentName] = []
     private var metaCreated = false
     private var isPoisoned = false
+    /// Set by ``releaseLog()``: the writer holds the lock and appends nothing.
+    private var isReleased = false
     /// Set while the new checkpoint may already be visible but is not yet known durable: a
     /// failure then leaves the append's (synced) data in place instead of rolling it back.
     private var isInDoubt = false
@@ -129,6 +131,16 @@ final class LogWriter {
         try ensureStore().place(header, length: length)
     }
 
+    /// Lets go of what the writer read of the log when it opened (its snapshot and the last
+    /// segment's batches) and keeps the lock, for a caller that walks the log itself under
+    /// it (`reindex`): a compacted log's headers can run to tens of megabytes, and two
+    /// tables of them are not held at once. The writer appends nothing after this.
+    func releaseLog() {
+        snapshot = nil
+        segmentCommitted = nil
+        isReleased = true
+    }
+
     /// Writes a batch sealed at `place` (``place(_:length:)``): `bytes` and `header` from
     /// ``BatchHeader/sealed(_:at:)``.
     func write(sealed bytes: [UInt8], header: BatchHeader, at place: BatchPlace) throws {
@@ -138,6 +150,7 @@ final class LogWriter {
     /// Runs `write` (one batch's) on the appender and records the batch it wrote; a failed
     /// sync poisons the writer.
     private func record(_ write: (SegmentAppender) throws -> (name: SegmentName, batch: BatchRef)) throws {
+        precondition(!isReleased, "a writer that let go of its log appends nothing")
         guard !isPoisoned else { throw HealthLogError(.syncFailed, "an earlier fsync failed; this append's writer refuses further writes") }
         let appender = try ensureStore()
         let entry: (name: SegmentName, batch: BatchRef)

@@ -1,61 +1,21 @@
 /// Building ``DeletedAddIndex`` from the log, and keeping it up to date after an append.
 extension DeletedAddIndex {
     /// The sequence numbers of the adds that events `1...last` of `snapshot` delete, in
-    /// order, read from the log: first its delete groups (the UUIDs deleted), then the add
-    /// groups of the types deleted, up to the last delete; and the adds `compact` dropped
-    /// whose delete, dropped with them, is at or before `last` (the batch headers list both
-    /// with the UUID). Memory holds the deleted UUIDs and one batch, not the log.
+    /// order, in one array: what ``ExpectedAdds`` reads.
     static func entries(from snapshot: LogSnapshot, through last: UInt64) throws -> [UInt64] {
-        let batches = try snapshot.allBatches().filter { $0.header.firstSeq <= last }
-        let compacted = droppedAdds(batches, through: last)
-        let live = try liveEntries(snapshot, batches, through: last)
-        return compacted.isEmpty ? live : merged(live, compacted)
+        var adds = try ExpectedAdds(snapshot, through: last)
+        if let live = adds.liveOnly { return live }
+        var out: [UInt64] = []
+        out.reserveCapacity(adds.bound)
+        while let seq = adds.next() { out.append(seq) }
+        return out
     }
 
-    /// The adds `compact` dropped from `batches` whose dropped delete is at or before `last`,
-    /// in order, in an array sized by counting them first. A compaction drops a delete with
-    /// the add it deletes, so when no dropped delete lies past `last` every dropped add up to
-    /// `last` is one; otherwise the dropped deletes' UUIDs up to `last` are held sorted
-    /// (``SortedUUIDs``, 16 bytes each) and each dropped add is looked up in them.
-    private static func droppedAdds(_ batches: [BatchRef], through last: UInt64) -> [UInt64] {
-        var deleteCount = 0
-        var addCount = 0
-        var latestDelete: UInt64 = 0
-        for batch in batches {
-            for event in batch.header.dropped {
-                if event.isDelete {
-                    latestDelete = max(latestDelete, event.seq)
-                    if event.seq <= last { deleteCount += 1 }
-                } else if event.seq <= last {
-                    addCount += 1
-                }
-            }
-        }
-        guard deleteCount > 0 else { return [] }
-        var adds: [UInt64] = []
-        adds.reserveCapacity(addCount)
-        if latestDelete <= last {
-            for batch in batches {
-                for event in batch.header.dropped where !event.isDelete && event.seq <= last { adds.append(event.seq) }
-            }
-            return adds
-        }
-        var deletes: [SampleUUID] = []
-        deletes.reserveCapacity(deleteCount)
-        for batch in batches {
-            for event in batch.header.dropped where event.isDelete && event.seq <= last { deletes.append(event.uuid) }
-        }
-        let deleted = SortedUUIDs(taking: &deletes)
-        for batch in batches {
-            for event in batch.header.dropped where !event.isDelete && event.seq <= last && deleted.contains(event.uuid) { adds.append(event.seq) }
-        }
-        return adds
-    }
-
-    /// The adds the delete lines of `batches` up to `last` delete, read from their groups:
-    /// the deleted UUIDs are kept sorted (``SortedUUIDs``, 16 bytes a delete), then the add
-    /// lines of the types they delete are looked up in them.
-    private static func liveEntries(_ snapshot: LogSnapshot, _ batches: [BatchRef], through last: UInt64) throws -> [UInt64] {
+    /// The adds the delete lines of `batches` up to `last` delete, read from the log: first
+    /// its delete groups, whose UUIDs are kept sorted (``SortedUUIDs``, 16 bytes a delete),
+    /// then the add groups of the types deleted, up to the last delete, looked up in them.
+    /// Memory holds the deleted UUIDs and one batch, not the log.
+    static func liveEntries(_ snapshot: LogSnapshot, _ batches: [BatchRef], through last: UInt64) throws -> [UInt64] {
         var deletes: [SampleUUID] = []
         // Room for every delete line at once (an array that grows holds its old buffer beside
         // the new): the delete groups' counts, at most one a sequence number.
@@ -191,25 +151,5 @@ extension DeletedAddIndex {
                 pending = try earlier.next()
             }
         }
-    }
-
-    /// The union of two ascending lists, ascending, without repeats.
-    private static func merged(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out: [UInt64] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        while i < a.count || j < b.count {
-            let next: UInt64
-            if j == b.count || (i < a.count && a[i] < b[j]) {
-                next = a[i]
-                i += 1
-            } else {
-                next = b[j]
-                j += 1
-            }
-            if out.last != next { out.append(next) }
-        }
-        return out
     }
 }

@@ -175,33 +175,42 @@ extension IndexChecker {
             report.problems.append("\(display) at byte 32: was derived from another log (store or batch at sequence \(index.coveredSeq)); run 'healthlog reindex'")
             return
         }
-        let expected = try DeletedAddIndex.entries(from: snapshot, through: index.coveredSeq)
-        var k = 0
-        // The index's entries (checked above) are read again a block at a time as they are
-        // compared, not held.
+        // The adds the log deletes and the index's entries (checked above, read again a
+        // block at a time) are compared as both are read, neither held whole.
+        var expected = try DeletedAddIndex.ExpectedAdds(snapshot, through: index.coveredSeq)
+        var expectedWitness = BatchOrigin.DeletedAddWitness.empty
+        var pending = expected.next()
         var cursor = index.entryCursor()
         var position = 0
         var listed = BatchOrigin.DeletedAddWitness.empty
+        func advance() {
+            if let seq = pending { expectedWitness = expectedWitness.adding(seq: seq) }
+            pending = expected.next()
+        }
         while let entry = try cursor.next() {
             defer { position += 1 }
             listed = listed.adding(seq: entry)
-            while k < expected.count, expected[k] < entry, try snapshot.wasDropped(expected[k]) { k += 1 }
-            if k < expected.count, expected[k] == entry {
-                k += 1
-            } else if try k < expected.count && expected[k] < entry || !snapshot.wasDropped(entry) {
+            while let seq = pending, seq < entry, try snapshot.wasDropped(seq) { advance() }
+            if pending == entry {
+                advance()
+            } else if try pending.map({ $0 < entry }) == true || !snapshot.wasDropped(entry) {
                 report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): disagrees with the log; run 'healthlog reindex'")
                 return
             }
         }
-        let lacking = try expected[k...].filter { try !snapshot.wasDropped($0) }.count
+        var lacking = 0
+        while let seq = pending {
+            if try !snapshot.wasDropped(seq) { lacking += 1 }
+            advance()
+        }
         if lacking > 0 {
             report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): lacks \(lacking) of the log's deleted samples; run 'healthlog reindex'")
             return
         }
         guard index.coveredSeq > 0, let witness = try snapshot.batch(containing: index.coveredSeq)?.header.origin?.deletedAdds else { return }
-        if BatchOrigin.DeletedAddWitness(of: expected) != witness {
+        if expectedWitness != witness {
             report.notes.append(
-                "the append ending at sequence \(index.coveredSeq) witnesses \(witness.count) deleted adds, the log holds \(expected.count) (events lost); \(display) is not used until the next append")
+                "the append ending at sequence \(index.coveredSeq) witnesses \(witness.count) deleted adds, the log holds \(expectedWitness.count) (events lost); \(display) is not used until the next append")
         } else if listed != witness {
             report.problems.append("\(display) at byte 16: disagrees with the deleted adds the log witnesses at sequence \(index.coveredSeq); run 'healthlog reindex'")
         }

@@ -15,6 +15,7 @@ struct Reindexer {
     func run() throws -> ReindexReport {
         guard layout.exists else { throw HealthLogError(.noStore, "no healthlog store at \(layout.directory)") }
         let writer = try LogWriter(layout, options: options)
+        writer.releaseLog()
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
         var rebuild = try IndexRebuild(sealedLike: snapshot.cipher)
         var lines = BatchLines()

@@ -11,7 +11,7 @@ extension SegmentIndex {
     /// CRC-32C, the shape of its entries, and the summary its header keeps against them)
     /// in one pass over a mapping of it, handing `visit` each entry on the way (its offset
     /// in the segment and its header payload, valid during the call) and letting the pages
-    /// go every 8 MiB, so a large index adds a bounded amount to resident memory. Returns
+    /// go every MiB, so a large index adds a bounded amount to resident memory. Returns
     /// `nil` when the file is missing or cannot be mapped, else whether it is sound; what
     /// `visit` saw of an unsound file is to be thrown away.
     static func check(_ layout: StoreLayout, _ name: SegmentName, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Void) -> Bool? {
@@ -38,7 +38,7 @@ extension SegmentIndex {
                 last = (Int(offset), payload, fields)
                 visit(Int(offset), payload)
                 at += length
-                if at - summed >= 8 << 20 {
+                if at - summed >= 1 << 20 {
                     crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed..<at]), seed: crc)
                     summed = at
                     file.release(below: at)

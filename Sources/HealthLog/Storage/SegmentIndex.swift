@@ -256,10 +256,16 @@ struct SegmentIndex: Equatable {
     /// agrees with its body, and every batch it lists is, byte for byte, the header at its
     /// offset in the segment. Writers ask this of the segments readers take on their
     /// header's word, so a damaged, edited or foreign body is rewritten rather than only
-    /// worked around.
+    /// worked around. Checked in one pass over the sidecar (``check(_:_:visit:)``), not read
+    /// whole: every writer asks this when it opens, and a compacted segment's headers can
+    /// run to tens of megabytes.
     static func vouches(_ layout: StoreLayout, for file: SegmentFile) -> Bool {
-        guard let index = read(layout, file.name) else { return false }
-        return LogScan.segment(file, holds: index.entries)
+        var holds = true
+        var buffer: [UInt8] = []
+        let isSound = check(layout, file.name) { offset, payload in
+            if holds, !file.holdsHeader(payload, at: offset, buffer: &buffer) { holds = false }
+        }
+        return isSound == true && holds
     }
 
     /// Writes the index under its temporary name (`NAME.idx.tmp`), for a segment sealed by

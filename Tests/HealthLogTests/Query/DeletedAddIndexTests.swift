@@ -159,6 +159,28 @@ struct DeletedAddIndexTests {
         #expect(page == fixture.expected(after: horizon, types: [Fixture.heartRate]))
     }
 
+    @Test("The adds a compacted log deletes up to any number, read from the dropped lists and merged with the live deletes, are those deleted by then; verify finds the index sound")
+    func expectedAddsAfterCompaction() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let horizon = fixture.appendEnds[1]
+        _ = try fixture.store.compact(horizon: .anchor(QueryAnchor(fromValue: horizon)))
+        let snapshot = try LogSnapshot(fixture.layout)
+        let deletes = fixture.events.filter(\.isDelete).map(\.seq)
+        // Past every dropped delete (the adds taken as they are listed), before some of them
+        // (looked up by the deletes' UUIDs), and the whole log with the live deletes after.
+        for last in [horizon, deletes[deletes.count / 3], deletes[0], fixture.appendEnds[0], fixture.head] {
+            var adds = try DeletedAddIndex.ExpectedAdds(snapshot, through: last)
+            var read: [UInt64] = []
+            while let seq = adds.next() { read.append(seq) }
+            #expect(read == fixture.deletedAdds(through: last), "through \(last)")
+            #expect(read.count <= adds.bound)
+            #expect(try DeletedAddIndex.entries(from: snapshot, through: last) == read)
+        }
+        let verified = try fixture.store.verify()
+        #expect(verified.isSound && verified.notes.isEmpty, "\(verified)")
+    }
+
     @Test("A compacted store restored to an earlier append keeps that append's witness: the index restore writes matches it, and the next append's witness adds its own deletes")
     func cutKeepsWitness() throws {
         let fixture = try Fixture()

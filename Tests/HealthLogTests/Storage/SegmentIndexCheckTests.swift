@@ -8,7 +8,7 @@ import Testing
 @Suite("Checking a segment index without holding it")
 struct SegmentIndexCheckTests {
     /// A store directory holding the index of ten batches of 40,000 dropped events each
-    /// (9.6 MB, past the 8 MiB the check lets go at), and the batches.
+    /// (9.6 MB, in ten of the pieces the check lets go), and the batches.
     static func largeIndex(_ dir: TemporaryDirectory) throws -> (StoreLayout, SegmentName, [BatchRef]) {
         let layout = StoreLayout(directory: dir.path)
         try OwnedDirectory.prepare(layout.segments)
@@ -53,7 +53,7 @@ struct SegmentIndexCheckTests {
         #expect(SegmentIndex.check(layout, SegmentName(baseSeq: 9, generation: 1)) { _, _ in } == nil, "a missing index")
     }
 
-    @Test("A byte flipped before or past 8 MiB, a cut, bytes added after the last entry: unsound, as reading it whole finds")
+    @Test("A byte flipped at the start or past 8 MiB, a cut, bytes added after the last entry: unsound, as reading it whole finds")
     func damagedIndex() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

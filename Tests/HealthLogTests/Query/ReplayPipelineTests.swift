@@ -73,6 +73,16 @@ struct ReplayPipelineTests {
             return out
         }
 
+        /// Flips a byte of the first add group's frame of the batch in the middle of the log;
+        /// returns that batch and group.
+        func damageMiddleBatch() throws -> (batch: CorruptionFixture.Batch, group: Int) {
+            let batches = try CorruptionFixture.batches(in: dir.file("store"))
+            let victim = batches[batches.count / 2]
+            let group = try #require(victim.header.groups.indices.first { !victim.header.groups[$0].isDelete })
+            try ByteSurgery.flip(victim.path, at: victim.groupOffsets[group] + 12)
+            return (victim, group)
+        }
+
         /// The sequence numbers a replay delivers, with its outcome.
         func replay(_ request: ReplayRequest) throws -> ([UInt64], ReplayOutcome) {
             try CorruptionFixture.replayedSeqs(store, request)
@@ -141,10 +151,7 @@ struct ReplayPipelineTests {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let path = fixture.dir.file("store")
-        let batches = try CorruptionFixture.batches(in: path)
-        let victim = batches[batches.count / 2]
-        let group = try #require(victim.header.groups.indices.first { !victim.header.groups[$0].isDelete })
-        try ByteSurgery.flip(victim.path, at: victim.groupOffsets[group] + 12)
+        let (victim, group) = try fixture.damageMiddleBatch()
         var delivered: [UInt64] = []
         #expect {
             _ = try fixture.store.replay(ReplayRequest(raw: true)) { line in
@@ -210,10 +217,7 @@ struct ReplayPipelineTests {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let path = fixture.dir.file("store")
-        let batches = try CorruptionFixture.batches(in: path)
-        let victim = batches[batches.count / 2]
-        let group = try #require(victim.header.groups.indices.first { !victim.header.groups[$0].isDelete })
-        try ByteSurgery.flip(victim.path, at: victim.groupOffsets[group] + 12)
+        let (victim, group) = try fixture.damageMiddleBatch()
         let snapshot = try LogSnapshot(StoreLayout(directory: path))
         let work = try Self.wholeLog(snapshot)
         let pipeline = try ReplayPipeline(snapshot, work, limitEnd: nil, threadFrom: 0)

@@ -13,21 +13,7 @@ struct SegmentIndexCheckTests {
         let layout = StoreLayout(directory: dir.path)
         try OwnedDirectory.prepare(layout.segments)
         let name = SegmentName(baseSeq: 1, generation: 1)
-        var batches: [BatchRef] = []
-        var offset = SegmentLayout.prologueLength
-        for k in 0..<10 {
-            let first = UInt64(1 + k * 40_000)
-            let dropped = (0..<40_000).map { n in
-                BatchHeader.Dropped(seq: first + UInt64(n), isDelete: n % 2 == 1, uuid: SampleUUID(high: UInt64(k), low: UInt64(n)))
-            }
-            let header = BatchHeader(
-                storeTag: 5, flags: FormatConstants.flagEndOfAppend, firstSeq: first, lastSeq: first + 39_999, appendedMillis: 1_000, groups: [],
-                dropped: BatchHeader.DroppedList(dropped))
-            let payload = Array(header.encoded().dropFirst(8))
-            let batch = BatchRef(segment: 0, offset: offset, payloadLength: payload.count, header: header, payload: payload)
-            batches.append(batch)
-            offset = batch.end
-        }
+        let batches = SegmentIndexWriteTests.droppedBatches(10)
         try SegmentIndex.write(layout, name: name, batches: batches, cipher: nil)
         return (layout, name, batches)
     }

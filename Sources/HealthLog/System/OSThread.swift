@@ -24,12 +24,13 @@ package struct OSThread {
     /// Starts `body` on a new thread; `nil` (and `body` not run) when no thread can be
     /// started, with the reason in `errno`.
     ///
-    /// The thread begins on another processor than the caller's, then lets itself run on
-    /// any the caller may: Linux puts a new thread on its parent's processor, where one of
-    /// the two can wait milliseconds for the other while another processor idles (3.3–3.6 ms
-    /// in half of the starts measured on a 2-core machine), and every thread healthlog
-    /// starts works beside its caller.
-    package static func start(_ body: @escaping () -> Void) -> OSThread? {
+    /// With `besideCaller` (a thread that works while its starter goes on working), the
+    /// thread begins on another processor than the caller's, then lets itself run on any
+    /// the caller may: Linux puts a new thread on its parent's processor, where one of the
+    /// two can wait milliseconds for the other while another processor idles (3.3–3.6 ms in
+    /// half of the starts measured on a 2-core machine).
+    package static func start(besideCaller: Bool = true, _ body: @escaping () -> Void) -> OSThread? {
+        guard besideCaller else { return create(Job(body), attributes: nil) }
         var attributes = pthread_attr_t()
         guard pthread_attr_init(&attributes) == 0 else { return create(Job(body), attributes: nil) }
         defer { pthread_attr_destroy(&attributes) }
@@ -97,16 +98,17 @@ package struct OSThread {
     }
 
     /// Starts `body` on a new, detached thread (a long job, such as a follow, that would
-    /// starve Dispatch's or Swift concurrency's shared pools); runs it here when no thread
-    /// can be started.
+    /// starve Dispatch's or Swift concurrency's shared pools, or a query whose caller awaits
+    /// it, where the processor the caller leaves is the one to take); runs it here when no
+    /// thread can be started.
     package static func detach(_ body: @escaping () -> Void) {
-        if !detachIfPossible(body) { body() }
+        if !detachIfPossible(besideCaller: false, body) { body() }
     }
 
-    /// Starts `body` on a new, detached thread; `false` (and `body` not run) when no thread
-    /// can be started.
-    package static func detachIfPossible(_ body: @escaping () -> Void) -> Bool {
-        guard let thread = start(body) else { return false }
+    /// Starts `body` on a new, detached thread, placed as ``start(besideCaller:_:)`` says;
+    /// `false` (and `body` not run) when no thread can be started.
+    package static func detachIfPossible(besideCaller: Bool = true, _ body: @escaping () -> Void) -> Bool {
+        guard let thread = start(besideCaller: besideCaller, body) else { return false }
         thread.detach()
         return true
     }

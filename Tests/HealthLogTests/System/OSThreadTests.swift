@@ -61,18 +61,20 @@ struct OSThreadTests {
         return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
     }
 
-    @Test("A started thread, begun on another processor than its starter's, may then run on every one its starter may")
+    @Test("A started thread, begun on another processor than its starter's or not, may then run on every one its starter may")
     func startedThreadMayRunAnywhere() throws {
         let caller = try Self.allowedProcessors()
-        let seen = Box()
-        var list = ""
-        let thread = try OSThread.start(for: "a test") {
-            list = (try? Self.allowedProcessors()) ?? ""
-            seen.value = 1
+        for besideCaller in [true, false] {
+            let seen = Box()
+            var list = ""
+            let thread = try #require(OSThread.start(besideCaller: besideCaller) {
+                list = (try? Self.allowedProcessors()) ?? ""
+                seen.value = 1
+            })
+            thread.join()
+            #expect(seen.value == 1)
+            #expect(list == caller, "beside the caller: \(besideCaller)")
         }
-        thread.join()
-        #expect(seen.value == 1)
-        #expect(list == caller)
     }
 
     @Test("A starter bound to one processor still starts a thread, bound as it is")

@@ -46,14 +46,7 @@ extension SegmentIndex {
             }
             crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed...]), seed: crc)
             guard crc == header.bodyCRC, at == bytes.count || last.map({ mayHoldCopy(after: $0.payload) }) == true else { return false }
-            let listed =
-                last.map { last in
-                    Summary(
-                        batchCount: header.summary.batchCount, coveredLength: last.offset + 8 + last.payload.count + last.fields.framesLength,
-                        firstSeq: first?.firstSeq ?? 0, lastSeq: last.fields.lastSeq, lastOffset: last.offset,
-                        lastPayloadCRC: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: last.payload.dropLast(4))), lastIsEndOfAppend: last.fields.isEndOfAppend)
-                } ?? summary(listing: [])
-            return listed == header.summary
+            return summary(count: header.summary.batchCount, first: first, last: last) == header.summary
         }
     }
 }

@@ -84,7 +84,7 @@ extension SegmentIndex {
                 }
             }
             guard (at == bytes.count || last.map(mayHoldCopy(after:)) == true) && offset == summary.coveredLength && expected - 1 == summary.lastSeq
-                && last.map({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0.dropLast(4))) == summary.lastPayloadCRC }) == true
+                && last.map({ lastBatchCheck($0) == summary.lastPayloadCRC }) == true
             else { return false }
             if at < bytes.count { copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) }
             return true

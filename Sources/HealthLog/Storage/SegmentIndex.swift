@@ -102,18 +102,28 @@ struct SegmentIndex: Equatable {
     /// not decode. `verify` holds each index's header to it, since readers take sealed
     /// segments on the header's word.
     static func summary(listing entries: [Entry]) -> Summary? {
-        guard let first = entries.first, let last = entries.last else {
+        guard let first = entries.first, let last = entries.last else { return summary(count: 0, first: nil, last: nil) }
+        guard let head = first.payload.withUnsafeBytes({ BatchHeader.FixedFields($0) }) else { return nil }
+        return last.payload.withUnsafeBytes { payload in
+            BatchHeader.FixedFields(payload).map { summary(count: entries.count, first: head, last: (last.offset, payload, $0)) }
+        }
+    }
+
+    /// The header of an index of `count` entries whose first payload has the fixed fields
+    /// `first` and whose last is `last` (its offset, payload and fixed fields): what
+    /// ``summary(listing:)`` gives, for a reader that passes the entries without keeping them.
+    static func summary(
+        count: Int, first: BatchHeader.FixedFields?, last: (offset: Int, payload: UnsafeRawBufferPointer, fields: BatchHeader.FixedFields)?
+    ) -> Summary {
+        guard let first, let last else {
             return Summary(
                 batchCount: 0, coveredLength: SegmentLayout.prologueLength, firstSeq: 0, lastSeq: 0, lastOffset: 0,
                 lastPayloadCRC: 0, lastIsEndOfAppend: false)
         }
-        guard let head = first.payload.withUnsafeBytes({ BatchHeader.FixedFields($0) }),
-            let tail = last.payload.withUnsafeBytes({ BatchHeader.FixedFields($0) })
-        else { return nil }
         return Summary(
-            batchCount: entries.count, coveredLength: last.offset + 8 + last.payload.count + tail.framesLength,
-            firstSeq: head.firstSeq, lastSeq: tail.lastSeq, lastOffset: last.offset,
-            lastPayloadCRC: lastBatchCheck(last.payload), lastIsEndOfAppend: tail.isEndOfAppend)
+            batchCount: count, coveredLength: last.offset + 8 + last.payload.count + last.fields.framesLength,
+            firstSeq: first.firstSeq, lastSeq: last.fields.lastSeq, lastOffset: last.offset,
+            lastPayloadCRC: lastBatchCheck(last.payload), lastIsEndOfAppend: last.fields.isEndOfAppend)
     }
 
     private init(name: SegmentName, summary: Summary, entries: [Entry]) {
@@ -249,7 +259,12 @@ struct SegmentIndex: Equatable {
     /// the payload's trailing CRC-32C. (The CRC-32C of bytes that end in their own CRC-32C
     /// is the same constant for every valid batch header, so it would identify nothing.)
     static func lastBatchCheck(_ payload: ArraySlice<UInt8>) -> UInt32 {
-        CRC32C.checksum(payload.dropLast(4))
+        payload.withUnsafeBytes(lastBatchCheck)
+    }
+
+    /// ``lastBatchCheck(_:)-(ArraySlice<UInt8>)`` of a payload read in place.
+    static func lastBatchCheck(_ payload: UnsafeRawBufferPointer) -> UInt32 {
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: payload.dropLast(4)))
     }
 
     /// Whether the sidecar of `file` is whole and true: its checksums hold, its header

@@ -9,4 +9,10 @@
 /// declare this GNU extension.
 int healthlog_start_writeback(int fd, long long offset, long long length);
 
+/// Gives the disk room of `length` bytes of the file `fd` from `offset` back, leaving a
+/// hole that reads as zeros and the file's size as it is: fallocate(2) with
+/// FALLOC_FL_PUNCH_HOLE on Linux. Returns 0, or -1 with errno set (a file system without
+/// holes); -1 with ENOSYS where the call does not exist.
+int healthlog_release_range(int fd, long long offset, long long length);
+
 #endif

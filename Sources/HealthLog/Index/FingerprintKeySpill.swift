@@ -1,48 +1,70 @@
 /// Sorted stretches of 64-bit keys in an unlinked scratch file (``ScratchFiles``), merged
 /// back in ascending order a page of each at a time: an append's fingerprint keys
-/// (``UUIDFingerprintRun/Events``) in bounded memory, whatever the append's size.
+/// (``UUIDFingerprintRun/Events``) in bounded memory, whatever the append's size. Every
+/// ``fanIn`` stretches of one size are merged into one as they are written (the merge of
+/// an external sort with bounded fan-in), so the final merge holds a page of a few dozen
+/// stretches however many were written, and their room on disk is given back.
 ///
 /// A stretch is written as pages of ``pageKeys`` keys (little-endian). For an encrypted
 /// store each page is sealed (``ScratchCipher``, of the spill's kind: by default
-/// ``ScratchCipher/Kind/fingerprintKeys``; place: the stretch, the page and its key count),
+/// ``ScratchCipher/Kind/fingerprintKeys``; place: the stretch's number, never given twice,
+/// the page and its key count),
 /// so the file holds no key in the clear and a page changed, moved or cut short does not
 /// open. An append's deleted adds (``WriterState``) and a compaction's dropped events
 /// (``DroppedEvents``) are spilled the same way, as their kinds.
 final class FingerprintKeySpill {
     /// Keys per page.
     static let pageKeys = 4096
+    /// Stretches of one size merged into one as soon as this many lie at the end of the
+    /// file, so a merge holds a page of at most this many stretches a size (a few sizes:
+    /// each is this many times the one before).
+    static let fanIn = 32
+    /// Pages filled before they are written, at most.
+    static let pagesPerWrite = 4
     /// The cipher sealing the pages; `nil`: keys in the clear.
     private let sealing: ScratchCipher?
     /// What the pages are sealed as.
     private let kind: ScratchCipher.Kind
     /// The scratch file, made on the first stretch.
     private(set) var file: FileDescriptor?
-    /// Each stretch's first byte in the file and its key count.
-    private var stretches: [(offset: Int, count: Int)] = []
+    /// Each stretch, in the order its keys come (a merged stretch stands where the stretches
+    /// it holds stood): its first byte in the file, its key count, the number its pages are
+    /// sealed with (never used twice) and how many merges made it.
+    private var stretches: [(offset: Int, count: Int, id: Int, level: Int)] = []
+    /// The number the next stretch's pages are sealed with.
+    private var nextID = 0
     /// The bytes written.
     private var length = 0
-    /// The bytes of the stretch written last and a page of its keys, whose room the next
-    /// stretch reuses (half a megabyte a stretch, which fresh memory would have the kernel
-    /// fault in and zero every time).
+    /// The bytes of the pages being written and a page of keys, reused from one write to
+    /// the next (fresh memory would have the kernel fault it in and zero it every time).
     private var out: [UInt8] = []
+    private var outCount = 0
     private var plain: [UInt8] = []
 
+    /// Whether the keys are written in ascending order across writes (a merge's output),
+    /// to be read back as written (``forEachWrittenPage(_:)``, ``WrittenKeys``): its
+    /// stretches are never merged.
+    private let isOrdered: Bool
+
     /// An empty spill whose pages are sealed with `sealing` (an encrypted store's) as
-    /// blocks of `kind`, or in the clear.
-    init(sealing: ScratchCipher?, kind: ScratchCipher.Kind = .fingerprintKeys) {
+    /// blocks of `kind`, or in the clear; `ordered` when every write's keys follow the
+    /// keys written before.
+    init(sealing: ScratchCipher?, kind: ScratchCipher.Kind = .fingerprintKeys, ordered: Bool = false) {
         self.sealing = sealing
         self.kind = kind
+        isOrdered = ordered
     }
 
-    /// An empty spill sealed as `other` is (or in the clear as it is).
-    convenience init(like other: FingerprintKeySpill) {
-        self.init(sealing: other.sealing, kind: other.kind)
+    /// An empty spill sealed as `other` is (or in the clear as it is); `ordered` when every
+    /// write's keys follow the keys written before.
+    convenience init(like other: FingerprintKeySpill, ordered: Bool = false) {
+        self.init(sealing: other.sealing, kind: other.kind, ordered: ordered)
     }
 
     /// Closes the scratch file (which is gone once closed).
     deinit { file?.close() }
 
-    /// How many stretches were written.
+    /// How many stretches there are.
     var stretchCount: Int { stretches.count }
 
     /// The bytes a page of `count` keys takes in the file.
@@ -50,34 +72,88 @@ final class FingerprintKeySpill {
         count * 8 + (sealing == nil ? 0 : ScratchCipher.overhead)
     }
 
-    /// Writes `keys` (ascending) as a stretch of their own.
+    /// Writes `keys` (ascending) as a stretch of their own, then, unless the spill is
+    /// ordered, merges the stretches at the end of the file while ``fanIn`` of one size lie
+    /// there.
     func write(_ keys: UnsafeBufferPointer<UInt64>) throws {
-        let target = try file ?? ScratchFiles.makeUnlinkedFile(prefix: "healthlog-keys-")
-        file = target
-        let stretch = stretches.count
-        stretches.append((length, keys.count))
-        // Both filled before they are read: the pages fill `out` end to end.
-        out.resize(forOverwrite: (keys.count + Self.pageKeys - 1) / Self.pageKeys * storedLength(0) + keys.count * 8)
+        let (id, offset) = try beginStretch()
+        for first in stride(from: 0, to: keys.count, by: Self.pageKeys) {
+            try writePage(UnsafeBufferPointer(rebasing: keys[first..<min(keys.count, first + Self.pageKeys)]), id: id, page: first / Self.pageKeys)
+        }
+        try endStretch((offset, keys.count, id, 0))
+        while !isOrdered, stretches.count >= Self.fanIn, Set(stretches.suffix(Self.fanIn).map(\.level)).count == 1 {
+            try mergeLast(Self.fanIn)
+        }
+    }
+
+    /// Opens the scratch file on the first stretch; the next stretch's number and first byte.
+    private func beginStretch() throws -> (id: Int, offset: Int) {
+        if file == nil { file = try ScratchFiles.makeUnlinkedFile(prefix: "healthlog-keys-") }
+        outCount = 0
+        out.resize(forOverwrite: Self.pagesPerWrite * storedLength(Self.pageKeys))
         plain.resize(forOverwrite: Self.pageKeys * 8)
-        var at = 0
+        nextID += 1
+        return (nextID - 1, length)
+    }
+
+    /// Adds page `page` of the stretch `id`, writing the pages filled when they are
+    /// ``pagesPerWrite``.
+    private func writePage(_ keys: UnsafeBufferPointer<UInt64>, id: Int, page: Int) throws {
+        let stored = storedLength(keys.count)
         out.withUnsafeMutableBytes { out in
             plain.withUnsafeMutableBytes { plain in
-                for first in stride(from: 0, to: keys.count, by: Self.pageKeys) {
-                    let count = min(Self.pageKeys, keys.count - first)
-                    for k in 0..<count { plain.storeBytes(of: keys[first + k].littleEndian, toByteOffset: k * 8, as: UInt64.self) }
-                    let bytes = UnsafeRawBufferPointer(rebasing: plain[0..<count * 8])
-                    let target = UnsafeMutableRawBufferPointer(rebasing: out[at..<at + storedLength(count)])
-                    if let sealing {
-                        sealing.seal(bytes, kind, place: (UInt64(stretch), UInt64(first / Self.pageKeys), UInt64(count)), into: target)
-                    } else {
-                        target.copyMemory(from: bytes)
-                    }
-                    at += target.count
+                for k in keys.indices { plain.storeBytes(of: keys[k].littleEndian, toByteOffset: k * 8, as: UInt64.self) }
+                let bytes = UnsafeRawBufferPointer(rebasing: plain[0..<keys.count * 8])
+                let target = UnsafeMutableRawBufferPointer(rebasing: out[outCount..<outCount + stored])
+                if let sealing {
+                    sealing.seal(bytes, kind, place: (UInt64(id), UInt64(page), UInt64(keys.count)), into: target)
+                } else {
+                    target.copyMemory(from: bytes)
                 }
             }
         }
-        try target.write(out, at: length)
-        length += out.count
+        outCount += stored
+        if outCount + storedLength(Self.pageKeys) > out.count { try flush() }
+    }
+
+    /// Writes the pages filled.
+    private func flush() throws {
+        guard outCount > 0, let file else { return }
+        try out.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<outCount]), at: length) }
+        length += outCount
+        outCount = 0
+    }
+
+    /// Writes the last pages of `stretch` and lists it.
+    private func endStretch(_ stretch: (offset: Int, count: Int, id: Int, level: Int)) throws {
+        try flush()
+        stretches.append(stretch)
+    }
+
+    /// Merges the last `count` stretches into one at the end of the file, standing where
+    /// they stood, and gives their room on disk back.
+    private func mergeLast(_ count: Int) throws {
+        let merged = stretches.suffix(count)
+        var readers = try merged.indices.map { try Reader(self, stretch: $0) }
+        let (id, offset) = try beginStretch()
+        var page: [UInt64] = []
+        page.reserveCapacity(Self.pageKeys)
+        var pages = 0
+        try Self.merge(&readers, with: UnsafeBufferPointer(start: nil, count: 0)) { key in
+            page.append(key)
+            if page.count == Self.pageKeys {
+                try page.withUnsafeBufferPointer { try writePage($0, id: id, page: pages) }
+                pages += 1
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        if !page.isEmpty { try page.withUnsafeBufferPointer { try writePage($0, id: id, page: pages) } }
+        let first = merged.first!.offset
+        let level = merged.first!.level + 1
+        let total = merged.reduce(0) { $0 + $1.count }
+        stretches.removeLast(count)
+        try endStretch((offset, total, id, level))
+        file?.releaseRange(at: first, count: offset - first)
     }
 
     /// Calls `body` with every key of the stretches and of `resident` (ascending, in
@@ -88,6 +164,11 @@ final class FingerprintKeySpill {
     ///   `body` throws.
     func merge(with resident: UnsafeBufferPointer<UInt64>, _ body: (UInt64) throws -> Void) throws {
         var readers = try stretches.indices.map { try Reader(self, stretch: $0) }
+        try Self.merge(&readers, with: resident, body)
+    }
+
+    /// Calls `body` with every key of `readers` and `resident` in ascending order.
+    private static func merge(_ readers: inout [Reader], with resident: UnsafeBufferPointer<UInt64>, _ body: (UInt64) throws -> Void) throws {
         // A binary heap of (key, source) by key; source `readers.count` is `resident`.
         var heap: [(key: UInt64, source: Int)] = []
         heap.reserveCapacity(readers.count + 1)
@@ -208,7 +289,7 @@ final class FingerprintKeySpill {
         /// Loads the next page; `false` past the last. A page in the clear is read straight
         /// into ``keys``, a sealed one opened into it.
         private mutating func load() throws -> Bool {
-            let (offset, total) = spill.stretches[stretch]
+            let (offset, total, id, _) = spill.stretches[stretch]
             let first = page * FingerprintKeySpill.pageKeys
             guard first < total, let file = spill.file else { return false }
             let count = min(FingerprintKeySpill.pageKeys, total - first)
@@ -218,7 +299,7 @@ final class FingerprintKeySpill {
             if let sealing = spill.sealing {
                 stored.resize(forOverwrite: spill.storedLength(count))
                 guard try file.read(into: &stored, at: start) == stored.count else { throw endsEarly }
-                let (kind, place) = (spill.kind, (UInt64(stretch), UInt64(page), UInt64(count)))
+                let (kind, place) = (spill.kind, (UInt64(id), UInt64(page), UInt64(count)))
                 let opened = stored.withUnsafeBytes { sealed in keys.withUnsafeMutableBytes { sealing.open(sealed, kind, place: place, into: $0) } }
                 guard opened else { throw HealthLogError(.corrupt, "\(file.path) at byte \(start): the sealed keys of a scratch file do not open (changed or cut short)") }
             } else {

@@ -160,7 +160,7 @@ extension UUIDFingerprintRun {
         private(set) var isWritten = false
 
         init(like spill: FingerprintKeySpill) {
-            self.spill = FingerprintKeySpill(like: spill)
+            self.spill = FingerprintKeySpill(like: spill, ordered: true)
         }
 
         /// Keeps `keys` (ascending after those before).

@@ -156,7 +156,7 @@ final class DroppedEvents {
                 keys = []
                 return (DroppedEvents(resident: kept, spilled: nil, count: count), segments)
             }
-            let merged = FingerprintKeySpill(like: stretches)
+            let merged = FingerprintKeySpill(like: stretches, ordered: true)
             var out: [UInt64] = []
             out.reserveCapacity(residentKeys)
             try keys.withUnsafeBufferPointer { resident in

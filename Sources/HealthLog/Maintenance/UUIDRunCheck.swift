@@ -83,10 +83,13 @@ final class UUIDRunCheck {
 
     /// Reports each run that is damaged, reaches past the head or disagrees with the log
     /// (at the byte offset of the first entry that differs), and a note when the chain of
-    /// runs from 1 stops short of `headSeq`. Call it only once every event was given.
+    /// runs from 1 stops short of `headSeq`. Call it only once every event was given; it
+    /// lets the runs and their events go.
     func finish(headSeq: UInt64, _ report: inout VerifyReport) throws {
         report.problems += found.problems
         report.notes += found.notes
+        let checked = checked
+        self.checked = []
         for entry in checked {
             let difference = try Self.firstDifference(entry.run, entry.events)
             if let offset = entry.run.failedPageOffset {

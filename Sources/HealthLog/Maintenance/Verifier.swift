@@ -44,6 +44,28 @@ struct Verifier {
         let uuidCheck = rebuildsIndexes ? nil : try UUIDRunCheck(layout: layout, snapshot: snapshot, cipher: snapshot.cipher)
         let reuseCheck = rebuildsIndexes ? nil : try UUIDReuseCheck(sealedLike: snapshot.cipher)
         var rebuild = try IndexRebuild(sealedLike: snapshot.cipher)
+        let counts = try walk(snapshot, batches, uuidCheck, reuseCheck, &rebuild, &report)
+        let checker = IndexChecker(layout: layout, snapshot: snapshot)
+        checker.checkSegmentIndexes(&report)
+        let sequenced = report.events
+        report.events -= min(counts.dropped, report.events)
+        let walked = report.problems.isEmpty
+        if walked, counts.events == sequenced, let reuseCheck { try reuseCheck.finish(snapshot, batches, &report) }
+        if walked, rebuildsIndexes {
+            _ = try rebuild.write(layout, snapshot, keepsSegmentIndexes: true)
+        } else if walked, counts.events == sequenced, let uuidCheck {
+            try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
+            try checker.checkSyncTable(&report)
+            try checker.checkDeletedAdds(&report)
+        }
+        return report
+    }
+
+    /// Reads every event of `batches` once: checks each group's frames and that each batch
+    /// holds its sequence numbers once, stored or dropped, and gives the events to the
+    /// checks (or to `rebuild`). Returns the events met and how many compaction dropped.
+    private func walk(_ snapshot: LogSnapshot, _ batches: [BatchRef], _ uuidCheck: UUIDRunCheck?, _ reuseCheck: UUIDReuseCheck?,
+                      _ rebuild: inout IndexRebuild, _ report: inout VerifyReport) throws -> (events: UInt64, dropped: UInt64) {
         var lines = BatchLines()
         var batchEvents: [(uuid: SampleUUID, seq: UInt64, isDelete: Bool)] = []
         var eventCount: UInt64 = 0
@@ -98,20 +120,7 @@ struct Verifier {
             }
             eventCount += UInt64(batchEvents.count)
         }
-        let checker = IndexChecker(layout: layout, snapshot: snapshot)
-        checker.checkSegmentIndexes(&report)
-        let sequenced = report.events
-        report.events -= min(droppedCount, report.events)
-        let walked = report.problems.isEmpty
-        if walked, eventCount == sequenced, let reuseCheck { try reuseCheck.finish(snapshot, batches, &report) }
-        if walked, rebuildsIndexes {
-            _ = try rebuild.write(layout, snapshot, keepsSegmentIndexes: true)
-        } else if walked, eventCount == sequenced, let uuidCheck {
-            try uuidCheck.finish(headSeq: snapshot.headSeq, &report)
-            try checker.checkSyncTable(&report)
-            try checker.checkDeletedAdds(&report)
-        }
-        return report
+        return (eventCount, droppedCount)
     }
 
     /// The checks an encrypted store's ciphertext allows without its key: every segment

@@ -131,6 +131,13 @@ struct FileDescriptor: Sendable {
         _ = healthlog_start_writeback(rawValue, Int64(offset), Int64(count))
     }
 
+    /// Gives the disk room of `count` bytes from `offset` back, the file's size unchanged
+    /// (a hole punched with `fallocate(2)` on Linux): for a scratch file's bytes read for
+    /// the last time. A hint: where the file system has no holes the bytes stay.
+    func releaseRange(at offset: Int, count: Int) {
+        _ = healthlog_release_range(rawValue, Int64(offset), Int64(count))
+    }
+
     /// Flushes the file (or directory) with `fsync(2)`.
     func sync() throws {
         try retryingOnInterrupt("cannot fsync", path: path, code: .syncFailed) { fsync(rawValue) }

@@ -150,7 +150,6 @@ struct ReplayPipelineTests {
     func damageInALaterBatch() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let path = fixture.dir.file("store")
         let (victim, group) = try fixture.damageMiddleBatch()
         var delivered: [UInt64] = []
         #expect {

@@ -19,11 +19,17 @@ struct ImportWriter {
     /// The store's head as of which the lines' UUIDs were found unused, moved on by each
     /// append; `nil` when they were not looked up (then no append vouches for them).
     private var unusedAsOfHead: UInt64?
-    /// The UUIDs of the lines earlier appends were given, as a filter (about 2 bytes a
-    /// UUID, at most 8 MiB): an append holding one that may be among them again vouches for
-    /// its other adds only, and this one is looked up in the store. A false positive costs
-    /// a look-up, never a wrong answer.
+    /// The UUIDs of the lines earlier appends were given, as a filter (about a byte a UUID,
+    /// 2% false positives, at most ``maxGivenFilterBytes``): an append holding one that may
+    /// be among them again vouches for its other adds only, and this one is looked up in
+    /// the store. A false positive costs a look-up, never a wrong answer.
     private var given: UUIDBloom?
+    /// The most bytes the filter of given UUIDs takes: a byte a UUID for an export of four
+    /// million records; past that, more of its lines are looked up, in the same memory.
+    static let maxGivenFilterBytes = 4 << 20
+
+    /// The bytes the filter of given UUIDs takes (0 when lines are not looked up).
+    var givenFilterBytes: Int { given?.byteCount ?? 0 }
 
     /// A writer appending to `store` in appends of `eventsPerAppend` events; lines added as
     /// found unused were found so as of head `unusedAsOfHead`; about `expectedLines` lines
@@ -32,7 +38,7 @@ struct ImportWriter {
         self.store = store
         self.eventsPerAppend = max(1, eventsPerAppend)
         self.unusedAsOfHead = unusedAsOfHead
-        if unusedAsOfHead != nil { given = UUIDBloom(capacity: expectedLines) }
+        if unusedAsOfHead != nil { given = UUIDBloom(bytes: min(max(expectedLines, 64), Self.maxGivenFilterBytes), for: expectedLines) }
     }
 
     /// Adds one add's line (newline included) to the next append, with what the mapping

@@ -3,7 +3,7 @@
 /// out as a stretch of a ``FingerprintKeySpill`` (sealed, as
 /// ``ScratchCipher/Kind/deletedAdds``, for an encrypted store), and their witness
 /// (``BatchOrigin/DeletedAddWitness``, a sum in any order) is kept as they come, so memory
-/// holds a stretch and a page per stretch written, not a number per delete, until the
+/// holds a stretch and a page per stretch left, not a number per delete, until the
 /// append's end reads them in order (``forEachSorted(_:)``).
 final class DeletedAddSpill {
     /// Numbers held in memory before they are sorted and written out, by default: 2¹⁶ (512 KB).

@@ -157,7 +157,7 @@ final class FingerprintKeySpill {
     }
 
     /// Calls `body` with every key of the stretches and of `resident` (ascending, in
-    /// memory), in ascending order; holds a page of each stretch.
+    /// memory), in ascending order; holds a page of each stretch left.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the file cannot be read,
     ///   ``HealthLogError/Code/corrupt`` when a page is cut short or does not open; what

@@ -48,7 +48,7 @@ package struct UUIDBloom {
     var isAtMaximum: Bool { byteCount >= Self.maximumBytes }
 
     /// The bytes its bits take.
-    var byteCount: Int { storage.count * 8 }
+    package var byteCount: Int { storage.count * 8 }
 
     /// An empty filter for `capacity` UUIDs.
     package init(capacity: Int) {
@@ -62,7 +62,7 @@ package struct UUIDBloom {
     /// An empty filter of `bytes` (rounded up to a power of two of blocks, at most
     /// ``maximumBytes``) for `count` UUIDs, setting as many bits per UUID as suit the bits
     /// each has (``probes(bitsPerUUID:)``).
-    init(bytes: Int, for count: Int) {
+    package init(bytes: Int, for count: Int) {
         var blocks = 1
         while blocks * 64 < bytes, blocks * 128 <= Self.maximumBytes { blocks <<= 1 }
         storage = Storage(count: blocks * 8)

@@ -11,7 +11,8 @@ extension UUIDFingerprintRun {
     struct Events {
         /// Keys held in memory before they are sorted and written out, by default: 2¹⁶
         /// (512 KB, and as much again while they are sorted); the merge at the end holds a
-        /// page of 32 KB per stretch written (about 5 MB for ten million events).
+        /// page of 32 KB per stretch left (``FingerprintKeySpill/fanIn`` stretches of one
+        /// size merge as they are written: 29 for ten million events).
         static let defaultResidentKeys = 1 << 16
 
         /// The keys not written out yet, in event order.

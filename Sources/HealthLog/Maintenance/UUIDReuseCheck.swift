@@ -8,7 +8,7 @@
 /// keys are merged in order, and only the adds that share a fingerprint with another add
 /// (a few thousand at ten million adds) are found again in the log, from the mark before
 /// each, to compare full UUIDs, so each UUID added twice is reported with both sequence
-/// numbers. Memory holds a stretch, a page of each stretch written out and a mark per
+/// numbers. Memory holds a stretch, a page of each stretch left and a mark per
 /// ``markEvery`` adds.
 final class UUIDReuseCheck {
     /// Keys held before a stretch is written out.

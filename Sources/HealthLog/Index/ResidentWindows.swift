@@ -1,70 +1,129 @@
 import Synchronization
 
-/// Keeps what random reads of a large read-only mapping add to the process's resident
-/// memory within a budget. A read that faults maps in the file's cached pages of the
-/// 64 KiB around it (the kernel's fault-around), so lookups spread over a mapping of
-/// tens of megabytes would soon hold all of it: a small append into a 10M-event store
-/// held 25 MB of its UUID index this way. Readers note the offsets they read; once the
-/// distinct 64 KiB windows noted since the mapping's pages were last let go pass the
-/// budget, they are let go (``MappedFile/releaseAll()``), and later reads fault their
-/// pages back in from the page cache.
+/// Keeps what random reads of read-only mappings add to the process's resident memory
+/// within a budget shared by every mapping made with it (``Budget``). A read that faults
+/// maps in the file's cached pages of the 64 KiB around it (the kernel's fault-around), so
+/// lookups spread over a mapping of tens of megabytes would soon hold all of it: a small
+/// append into a 10M-event store held 25 MB of its UUID index this way, and a chain of runs
+/// each under a budget of its own held a budget per run. Readers note the offsets they
+/// read; once the distinct 64 KiB windows noted over all the budget's mappings since their
+/// pages were last let go pass the budget, every one of them lets its pages go
+/// (``MappedFile/releaseAll()``), and later reads fault their pages back in from the page
+/// cache. A kernel that caches a file in larger pieces (folios) maps a whole piece at a
+/// fault, so the budget bounds the faults in each window; what they map is up to the pieces'
+/// size each.
 ///
 /// Thread-safe: the import's mapping threads look up one run at once.
 final class ResidentWindows: Sendable {
     /// The bytes a window covers: the kernel's fault-around.
     static let windowBytes = 1 << 16
 
-    /// The windows noted since the pages were let go, a bit each, and how many.
-    private struct Noted {
-        var bits: [UInt64]
-        var count = 0
-        var releases = 0
+    /// The windows the mappings made with it may hold together before they let their pages go.
+    final class Budget: Sendable {
+        /// A mapping of the budget and the windows noted in it, a bit each.
+        fileprivate struct Member {
+            let mapped: MappedFile
+            var bits: [UInt64]
+            var count = 0
+            var releases = 0
+        }
+
+        fileprivate struct State {
+            /// The members by number; a member that left leaves its slot to the next one.
+            var members: [Member?] = []
+            var count = 0
+        }
+
+        /// How many windows may be noted before the pages are let go.
+        let windows: Int
+        fileprivate let state = Mutex(State())
+
+        /// A budget of `bytes` of windows.
+        init(bytes: Int) {
+            windows = max(1, bytes / ResidentWindows.windowBytes)
+        }
+
+        /// The windows noted over all the mappings since their pages were last let go.
+        var notedWindows: Int { state.withLock { $0.count } }
+
+        /// Lets every member's pages go; with the lock held.
+        fileprivate static func release(_ state: inout State) {
+            for id in state.members.indices where state.members[id] != nil {
+                state.members[id]!.mapped.releaseAll()
+                for i in state.members[id]!.bits.indices { state.members[id]!.bits[i] = 0 }
+                state.members[id]!.count = 0
+                state.members[id]!.releases += 1
+            }
+            state.count = 0
+        }
     }
 
-    private let mapped: MappedFile
-    /// How many windows may be noted before the pages are let go.
-    private let budgetWindows: Int
-    private let noted: Mutex<Noted>
+    private let budget: Budget
+    /// This mapping's number in the budget.
+    private let id: Int
+    private let length: Int
+    /// How far the mapping's first byte lies into its window: windows are aligned in the
+    /// address space, as the kernel's fault-around is.
+    private let lead: Int
 
-    /// Notes for `mapped`, letting its pages go once reads touched more than `budget` bytes
-    /// of windows.
-    init(_ mapped: MappedFile, budget: Int) {
-        self.mapped = mapped
-        budgetWindows = max(1, budget / Self.windowBytes)
-        let windows = (mapped.count + Self.windowBytes - 1) / Self.windowBytes
-        noted = Mutex(Noted(bits: [UInt64](repeating: 0, count: (windows + 63) / 64)))
+    /// Notes for `mapped` within `budget`, which lets the pages of all its mappings go once
+    /// reads touched more than its bytes of windows.
+    init(_ mapped: MappedFile, budget: Budget) {
+        self.budget = budget
+        length = mapped.count
+        lead = mapped.withBytes(0..<0) { Int(bitPattern: $0.baseAddress) } % Self.windowBytes
+        let windows = (lead + mapped.count + Self.windowBytes - 1) / Self.windowBytes
+        id = budget.state.withLock { state in
+            let member = Budget.Member(mapped: mapped, bits: [UInt64](repeating: 0, count: (windows + 63) / 64))
+            if let free = state.members.firstIndex(where: { $0 == nil }) {
+                state.members[free] = member
+                return free
+            }
+            state.members.append(member)
+            return state.members.count - 1
+        }
+    }
+
+    /// Leaves the budget, giving back the windows it held.
+    deinit {
+        budget.state.withLock { state in
+            state.count -= state.members[id]!.count
+            state.members[id] = nil
+        }
     }
 
     /// Notes reads at byte offsets `first` and `second` of the mapping.
     func note(_ first: Int, _ second: Int) {
-        let length = mapped.count
-        noted.withLock { noted in
+        let (id, length, lead, windows) = (id, length, lead, budget.windows)
+        budget.state.withLock { state in
             func mark(_ offset: Int) {
                 guard offset >= 0, offset < length else { return }
-                let window = offset / Self.windowBytes
+                let window = (lead + offset) / Self.windowBytes
                 let bit: UInt64 = 1 << UInt64(window % 64)
-                guard noted.bits[window / 64] & bit == 0 else { return }
-                noted.bits[window / 64] |= bit
-                noted.count += 1
+                guard state.members[id]!.bits[window / 64] & bit == 0 else { return }
+                state.members[id]!.bits[window / 64] |= bit
+                state.members[id]!.count += 1
+                state.count += 1
             }
             mark(first)
             mark(second)
-            if noted.count > budgetWindows { release(&noted) }
+            if state.count > windows { Budget.release(&state) }
         }
     }
 
-    /// How many times the pages were let go.
-    var releases: Int { noted.withLock { $0.releases } }
+    /// How many times this mapping's pages were let go.
+    var releases: Int { budget.state.withLock { $0.members[id]!.releases } }
 
-    /// Lets every page of the mapping go now.
+    /// Lets every page of this mapping go now.
     func releaseAll() {
-        noted.withLock { release(&$0) }
-    }
-
-    private func release(_ noted: inout Noted) {
-        mapped.releaseAll()
-        for i in noted.bits.indices { noted.bits[i] = 0 }
-        noted.count = 0
-        noted.releases += 1
+        budget.state.withLock { state in
+            var member = state.members[id]!
+            member.mapped.releaseAll()
+            for i in member.bits.indices { member.bits[i] = 0 }
+            state.count -= member.count
+            member.count = 0
+            member.releases += 1
+            state.members[id] = member
+        }
     }
 }

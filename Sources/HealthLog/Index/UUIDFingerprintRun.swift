@@ -84,8 +84,8 @@ final class UUIDFingerprintRun {
     let blockShift: Int
     /// The file's bytes (`nil` for a run without keys, or a sealed one).
     private let bytes: MappedFile?
-    /// What lookups touched of the mapping of a plaintext run larger than
-    /// ``residentBudget`` (`nil` for a smaller or sealed one).
+    /// What lookups touched of the mapping of a plaintext run, within ``residentBudget``
+    /// (`nil` for a sealed one).
     private let resident: ResidentWindows?
     /// The sealed body's pages (`nil` for a run without keys, or a plaintext one).
     private let pages: SealedPages?
@@ -109,10 +109,11 @@ final class UUIDFingerprintRun {
 
     /// The bytes of the file checked at a time when a run is opened.
     static let checkedPieceBytes = 1 << 20
-    /// The most of a plaintext run's mapping that lookups keep resident (``ResidentWindows``):
-    /// a run of up to this size stays mapped as lookups read it, a larger one is let go each
-    /// time they pass it, so a run of any size adds at most this much to memory.
-    static let residentBudget = 4 << 20
+    /// The most of the plaintext runs' mappings that lookups keep resident, all runs of the
+    /// process together (``ResidentWindows``): runs up to this size in all stay mapped as
+    /// lookups read them; past it their pages are let go each time lookups pass it, so a
+    /// chain of any number of runs of any size adds at most this much to memory.
+    static let residentBudget = ResidentWindows.Budget(bytes: 4 << 20)
 
     /// The file name of a run covering `from...to` (the name runs have always had).
     static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }
@@ -131,11 +132,11 @@ final class UUIDFingerprintRun {
     /// not open), after telling `damage` where (a byte offset) and what failed. Its bucket
     /// directory holds up to `directoryEntries` entries (a power of two; tests make it small);
     /// a sealed body of at most `wholePages` pages is held whole once checked (tests make it
-    /// small too); lookups keep at most `residentBudget` bytes of a plaintext run's mapping
-    /// resident (tests make it small as well).
+    /// small too); lookups keep the pages of a plaintext run's mapping resident within
+    /// `residentBudget`, shared with every run opened with it (tests give a small one).
     init?(
         path: String, cipher: StoreCipher?, directoryEntries: Int = maxDirectoryEntries, wholePages: Int = SealedPages.wholePages,
-        residentBudget: Int = residentBudget, damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }
+        residentBudget: ResidentWindows.Budget = residentBudget, damage: (_ offset: Int, _ what: String) -> Void = { _, _ in }
     ) {
         guard let fd = try? FileDescriptor.open(path, flags: O_RDONLY) else { return nil }
         var keptOpen = false
@@ -223,7 +224,7 @@ final class UUIDFingerprintRun {
         } else {
             let body = mapped.withBytes(Self.headerLength..<size) { $0 }
             bytes = mapped
-            resident = size > residentBudget ? ResidentWindows(mapped, budget: residentBudget) : nil
+            resident = ResidentWindows(mapped, budget: residentBudget)
             pages = nil
             highBase = body.baseAddress!
             packedBase = body.baseAddress! + 8 * highWords
@@ -238,7 +239,7 @@ final class UUIDFingerprintRun {
         bytes?.releaseAll()
     }
 
-    /// How many times lookups let the pages of a large plaintext run's mapping go
+    /// How many times lookups let the pages of a plaintext run's mapping go
     /// (``residentBudget``).
     var residentReleases: Int { resident?.releases ?? 0 }
 

@@ -3,9 +3,10 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Lookups in a plaintext UUID run larger than its resident budget
-/// (``UUIDFingerprintRun/residentBudget``): the same answers, and the run's mapping keeps
-/// at most the budget in memory, where random lookups would otherwise map in all of it.
+/// Lookups in plaintext UUID runs larger than their resident budget
+/// (``UUIDFingerprintRun/residentBudget``): the same answers, and the runs' mappings keep
+/// at most the budget in memory together, where random lookups would otherwise map in all
+/// of them.
 @Suite("Resident pages of a large UUID run")
 struct ResidentRunPagesTests {
     /// The resident bytes of the mappings of the file named `name` in this process
@@ -38,8 +39,8 @@ struct ResidentRunPagesTests {
         let boundedPath = dir.path + "/bounded.run"
         try ByteSurgery.write(try ByteSurgery.read(wholePath), to: boundedPath)
         let budget = 128 << 10
-        let whole = try #require(UUIDFingerprintRun(path: wholePath, cipher: nil))
-        let bounded = try #require(UUIDFingerprintRun(path: boundedPath, cipher: nil, residentBudget: budget))
+        let whole = try #require(UUIDFingerprintRun(path: wholePath, cipher: nil, residentBudget: ResidentWindows.Budget(bytes: 64 << 20)))
+        let bounded = try #require(UUIDFingerprintRun(path: boundedPath, cipher: nil, residentBudget: ResidentWindows.Budget(bytes: budget)))
         #expect(bounded.byteCount > 6 * budget, "a run several budgets long")
         var random = SeededRandom(state: 3)
         var fingerprints = stride(from: 0, to: keys.count, by: 61).map { UInt32(keys[$0] >> 32) }
@@ -55,5 +56,38 @@ struct ResidentRunPagesTests {
             #expect(boundedResident <= budget + 2 * ResidentWindows.windowBytes)
         #endif
         withExtendedLifetime((whole, bounded)) {}
+    }
+
+    @Test("Runs opened with one budget let their pages go when their windows together pass it, though each alone fits it, and answer as before")
+    func sharedBudget() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let shared = ResidentWindows.Budget(bytes: 1 << 20)
+        var runs: [(whole: UUIDFingerprintRun, shared: UUIDFingerprintRun, keys: [UInt64])] = []
+        for k in 0..<3 {
+            let (keys, to) = UUIDFingerprintRunStreamTests.keys(200_000, from: 3, seed: UInt64(40 + k))
+            let binding = LogBinding(storeID: StoreID.random(), check: UInt32(k))
+            let wholePath = dir.path + "/whole-\(k).run"
+            _ = try UUIDFingerprintRunStreamTests.streamed(keys, from: 3, to: to, binding: binding, cipher: nil, path: wholePath)
+            let sharedPath = dir.path + "/shared-\(k).run"
+            try ByteSurgery.write(try ByteSurgery.read(wholePath), to: sharedPath)
+            let whole = try #require(UUIDFingerprintRun(path: wholePath, cipher: nil, residentBudget: ResidentWindows.Budget(bytes: 64 << 20)))
+            let run = try #require(UUIDFingerprintRun(path: sharedPath, cipher: nil, residentBudget: shared))
+            #expect(run.byteCount < shared.windows * ResidentWindows.windowBytes, "each run alone fits the budget")
+            runs.append((whole, run, keys))
+        }
+        var random = SeededRandom(state: 5)
+        for round in 0..<3 {
+            for (whole, run, keys) in runs {
+                var fingerprints = stride(from: round, to: keys.count, by: 97).map { UInt32(keys[$0] >> 32) }
+                fingerprints += (0..<500).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+                for fingerprint in fingerprints {
+                    #expect(SealedRunPagesTests.blocks(run, fingerprint) == SealedRunPagesTests.blocks(whole, fingerprint))
+                }
+            }
+        }
+        #expect(runs.allSatisfy { $0.shared.residentReleases > 0 && $0.whole.residentReleases == 0 })
+        #expect(shared.notedWindows <= shared.windows)
+        withExtendedLifetime(runs) {}
     }
 }

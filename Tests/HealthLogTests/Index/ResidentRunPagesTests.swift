@@ -5,8 +5,8 @@ import Testing
 
 /// Lookups in plaintext UUID runs larger than their resident budget
 /// (``UUIDFingerprintRun/residentBudget``): the same answers, and the runs' mappings keep
-/// at most the budget in memory together, where random lookups would otherwise map in all
-/// of them.
+/// within the budget together (counted in the kernel's fault-around windows), where random
+/// lookups would otherwise map in all of them.
 @Suite("Resident pages of a large UUID run")
 struct ResidentRunPagesTests {
     /// The resident bytes of the mappings of the file named `name` in this process

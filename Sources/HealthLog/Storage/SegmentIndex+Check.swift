@@ -24,20 +24,15 @@ extension SegmentIndex {
             var at = headerLength
             var crc: UInt32 = 0
             var summed = headerLength
-            var first: BatchHeader.FixedFields?
-            var last: (offset: Int, payload: UnsafeRawBufferPointer, fields: BatchHeader.FixedFields)?
+            var first: UnsafeRawBufferPointer?
+            var last: (offset: Int, payload: UnsafeRawBufferPointer)?
             for _ in 0..<header.summary.batchCount {
-                guard at + 12 <= bytes.count else { return false }
-                let offset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-                let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
-                at += 12
-                guard length <= FormatConstants.maxBatchHeaderLength, at + length <= bytes.count, offset <= UInt64(Int.max) else { return false }
-                let payload = UnsafeRawBufferPointer(rebasing: bytes[at..<at + length])
-                guard let fields = BatchHeader.FixedFields(payload) else { return false }
-                if first == nil { first = fields }
-                last = (Int(offset), payload, fields)
-                visit(Int(offset), payload)
-                at += length
+                guard let entry = entry(in: bytes, at: at) else { return false }
+                let payload = UnsafeRawBufferPointer(rebasing: bytes[entry.payload])
+                if first == nil { first = payload }
+                last = (entry.offset, payload)
+                visit(entry.offset, payload)
+                at = entry.payload.upperBound
                 if at - summed >= 1 << 20 {
                     crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed..<at]), seed: crc)
                     summed = at
@@ -46,7 +41,11 @@ extension SegmentIndex {
             }
             crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed...]), seed: crc)
             guard crc == header.bodyCRC, at == bytes.count || last.map({ mayHoldCopy(after: $0.payload) }) == true else { return false }
-            return summary(count: header.summary.batchCount, first: first, last: last) == header.summary
+            // As `read` does, only the first and the last entry's fixed fields are decoded
+            // (for the summary); the pages of the first may have been let go, and are read back.
+            guard let first, let last else { return summary(count: 0, first: nil, last: nil) == header.summary }
+            guard let head = BatchHeader.FixedFields(first), let tail = BatchHeader.FixedFields(last.payload) else { return false }
+            return summary(count: header.summary.batchCount, first: head, last: (last.offset, last.payload, tail)) == header.summary
         }
     }
 }

@@ -345,24 +345,35 @@ struct SegmentIndex: Equatable {
         guard let header = decodeHeader(bytes, name: name, fileLength: bytes.count),
             CRC32C.checksum(bytes[headerLength...]) == header.bodyCRC
         else { return nil }
-        let count = header.summary.batchCount
-        var body = ByteReader(bytes, at: headerLength)
         var entries: [Entry] = []
-        for _ in 0..<count {
-            guard let offset = try? body.read(UInt64.self), let length = try? body.read(UInt32.self),
-                Int(length) <= FormatConstants.maxBatchHeaderLength, let payload = try? body.read(count: Int(length)),
-                offset <= UInt64(Int.max)
-            else { return nil }
-            entries.append(Entry(offset: Int(offset), payload: payload))
+        var at = headerLength
+        let listed = bytes.withUnsafeBytes { raw in
+            for _ in 0..<header.summary.batchCount {
+                guard let entry = entry(in: raw, at: at) else { return false }
+                entries.append(Entry(offset: entry.offset, payload: bytes[entry.payload]))
+                at = entry.payload.upperBound
+            }
+            return true
         }
-        guard body.remaining == 0 || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
+        guard listed, at == bytes.count || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
             summary(listing: entries) == header.summary
         else { return nil }
         var index = SegmentIndex(name: name, summary: header.summary, entries: entries)
-        if body.remaining > 0 {
-            index.sealedCopy = Array(bytes[body.position...])
+        if at < bytes.count {
+            index.sealedCopy = Array(bytes[at...])
             index.copyHeader = Array(bytes[0..<copyPlaceLength])
         }
         return index
+    }
+
+    /// The entry of an index body at byte `at` of `bytes` (the whole file): the offset in
+    /// the segment of the batch it lists and where its header payload lies in `bytes`;
+    /// `nil` when it runs past the end or does not fit the format's bounds.
+    static func entry(in bytes: UnsafeRawBufferPointer, at: Int) -> (offset: Int, payload: Range<Int>)? {
+        guard at + 12 <= bytes.count else { return nil }
+        let offset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self)))
+        guard length <= FormatConstants.maxBatchHeaderLength, at + 12 + length <= bytes.count, offset <= UInt64(Int.max) else { return nil }
+        return (Int(offset), at + 12..<at + 12 + length)
     }
 }

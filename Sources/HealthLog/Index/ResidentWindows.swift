@@ -26,6 +26,15 @@ final class ResidentWindows: Sendable {
             var bits: [UInt64]
             var count = 0
             var releases = 0
+
+            /// Lets the mapping's pages go and forgets its windows; returns how many it had.
+            mutating func release() -> Int {
+                mapped.releaseAll()
+                for i in bits.indices { bits[i] = 0 }
+                defer { count = 0 }
+                releases += 1
+                return count
+            }
         }
 
         fileprivate struct State {
@@ -48,12 +57,7 @@ final class ResidentWindows: Sendable {
 
         /// Lets every member's pages go; with the lock held.
         fileprivate static func release(_ state: inout State) {
-            for id in state.members.indices where state.members[id] != nil {
-                state.members[id]!.mapped.releaseAll()
-                for i in state.members[id]!.bits.indices { state.members[id]!.bits[i] = 0 }
-                state.members[id]!.count = 0
-                state.members[id]!.releases += 1
-            }
+            for id in state.members.indices where state.members[id] != nil { _ = state.members[id]!.release() }
             state.count = 0
         }
     }
@@ -116,14 +120,6 @@ final class ResidentWindows: Sendable {
 
     /// Lets every page of this mapping go now.
     func releaseAll() {
-        budget.state.withLock { state in
-            var member = state.members[id]!
-            member.mapped.releaseAll()
-            for i in member.bits.indices { member.bits[i] = 0 }
-            state.count -= member.count
-            member.count = 0
-            member.releases += 1
-            state.members[id] = member
-        }
+        budget.state.withLock { state in state.count -= state.members[id]!.release() }
     }
 }

@@ -81,7 +81,7 @@ final class FingerprintKeySpill {
             try writePage(UnsafeBufferPointer(rebasing: keys[first..<min(keys.count, first + Self.pageKeys)]), id: id, page: first / Self.pageKeys)
         }
         try endStretch((offset, keys.count, id, 0))
-        while !isOrdered, stretches.count >= Self.fanIn, Set(stretches.suffix(Self.fanIn).map(\.level)).count == 1 {
+        while !isOrdered, stretches.count >= Self.fanIn, stretches.suffix(Self.fanIn).allSatisfy({ $0.level == stretches.last!.level }) {
             try mergeLast(Self.fanIn)
         }
     }

@@ -62,4 +62,26 @@ struct SegmentIndexCheckTests {
             #expect(Self.check(layout, name).0 == false, "\(what)")
         }
     }
+
+    @Test("An entry between the first and the last is taken on the body's checksum, as reading the index whole takes it")
+    func middleEntryAsRead() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (layout, name, _) = try Self.largeIndex(dir)
+        let path = SegmentIndex.path(layout, name)
+        var bytes = try ByteSurgery.read(path)
+        // The fifth entry's payload opens with a tag that is not a batch header's; both
+        // checksums are sealed again, so only the entry's own fields could tell.
+        var at = SegmentIndex.headerLength
+        for _ in 0..<4 { at = try #require(bytes.withUnsafeBytes { SegmentIndex.entry(in: $0, at: at) }).payload.upperBound }
+        let fifth = try #require(bytes.withUnsafeBytes { SegmentIndex.entry(in: $0, at: at) })
+        bytes[fifth.payload.lowerBound] ^= 0x20
+        func put(_ value: UInt32, at offset: Int) { withUnsafeBytes(of: value.littleEndian) { for k in 0..<4 { bytes[offset + k] = $0[k] } } }
+        put(CRC32C.checksum(bytes[SegmentIndex.headerLength...]), at: 68)
+        put(CRC32C.checksum(bytes[0..<72]), at: 72)
+        try ByteSurgery.write(bytes, to: path)
+        let read = SegmentIndex.read(layout, name)
+        #expect(read != nil)
+        #expect(Self.check(layout, name).0 == (read != nil))
+    }
 }

@@ -7,4 +7,10 @@
 /// 0 where the allocator has no such setting.
 int healthlog_fix_mmap_threshold(int bytes);
 
+/// Lets the threads of the process share at most `count` heaps (arenas), so a block freed
+/// on one thread is reused by the others rather than kept apart in the heap of the thread
+/// that freed it: mallopt(3) with M_ARENA_MAX on glibc. Returns 1 when set, 0 where the
+/// allocator has no such setting.
+int healthlog_limit_arenas(int count);
+
 #endif

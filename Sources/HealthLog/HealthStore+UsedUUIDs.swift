@@ -15,7 +15,7 @@ extension HealthStore {
     package func usedUUIDs(sharing: UsedUUIDs? = nil) throws -> UsedUUIDs? {
         guard layout.exists else { return UsedUUIDs(nil, headSeq: 0) }
         let snapshot = try LogSnapshot(layout)
-        return UUIDRunReader(layout, snapshot: snapshot, sharing: sharing?.reader).map { UsedUUIDs($0, headSeq: snapshot.headSeq) }
+        return UUIDRunReader(layout, snapshot: snapshot, sharing: sharing?.reader, checked: options.checkedRuns).map { UsedUUIDs($0, headSeq: snapshot.headSeq) }
     }
 }
 

@@ -38,9 +38,15 @@ extension HealthStore {
     ///   one; `HealthLogError.Code.badUsage` for a file that cannot be opened; a store code
     ///   when writing fails.
     public func importExport(at path: String, options: ImportOptions = ImportOptions(), progress: ((ImportProgress) -> Void)? = nil) throws -> ImportReport {
-        guard let staging = try ImportStaging.begin(for: directory, timeout: self.options.lockTimeout) else { return try importExport(at: path, options: options, progress: progress, staging: nil) }
+        // The import's lookups and each of its appends take the UUID index runs one of them checked.
+        var checking = self.options
+        if checking.checkedRuns == nil { checking.checkedRuns = CheckedUUIDRuns() }
+        let store = with(options: checking)
+        guard let staging = try ImportStaging.begin(for: directory, timeout: self.options.lockTimeout) else {
+            return try store.importExport(at: path, options: options, progress: progress, staging: nil)
+        }
         do {
-            let report = try importExport(at: path, options: options, progress: progress, staging: staging)
+            let report = try store.importExport(at: path, options: options, progress: progress, staging: staging)
             if report.appends > 0 { try staging.commit() } else { staging.abandon() }
             return report
         } catch {

@@ -58,7 +58,7 @@ final class AppendSession {
         writer = try LogWriter(layout, options: options)
         addsUnusedInStore = addsUnusedAsOfHead == writer.headSeq
         batches = BatchPipeline(writer)
-        state = try WriterState(layout, snapshot: writer.snapshot, cipher: writer.snapshot?.cipher, chunkEvents: options.appendChunkEvents)
+        state = try WriterState(layout, snapshot: writer.snapshot, cipher: writer.snapshot?.cipher, chunkEvents: options.appendChunkEvents, checkedRuns: options.checkedRuns)
         startHead = writer.headSeq
         nextSeq = writer.snapshot?.timelines.nextSeq(head: startHead) ?? startHead + 1
         summary.recoveredTail = writer.recoveredTail

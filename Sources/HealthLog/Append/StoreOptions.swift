@@ -28,6 +28,10 @@ public struct StoreOptions: Sendable {
     /// The cipher a new key epoch seals with (`init --encrypt`, `key rotate`, `restore
     /// --encrypt`); `nil` takes ``UnitCipher/preferred``.
     package var cipher: UnitCipher?
+    /// The UUID index runs this handle's appends and the import's lookups take as checked
+    /// once one of them opened and checked them (see ``CheckedUUIDRuns``): an import sets
+    /// it for its appends; `nil` (the default), every append opens and checks the chain.
+    package var checkedRuns: CheckedUUIDRuns?
     /// Events an append holds in memory for its UUID bookkeeping before it writes them out
     /// sorted (see ``UUIDRunBuilder``); internal, so tests can force many chunks.
     var appendChunkEvents = AppendedUUIDs.defaultChunkEvents

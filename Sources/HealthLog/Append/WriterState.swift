@@ -39,21 +39,28 @@ struct WriterState {
 
     /// Events held in memory by ``appended`` before it writes them out.
     private let chunkEvents: Int
+    /// The UUID index runs checked before by the same handle (`nil`: opened and checked).
+    private let checkedRuns: CheckedUUIDRuns?
     /// The cipher the append's scratch files are sealed with: an encrypted store's; `nil`
     /// for a plaintext one.
     private let scratchSealing: ScratchCipher?
 
     /// A state over the committed log of `snapshot` (`nil` for a store not created yet),
     /// whose derived files `cipher` seals (`nil`: a plaintext store), holding `chunkEvents`
-    /// of the append's events in memory at a time.
+    /// of the append's events in memory at a time, taking the UUID index runs in
+    /// `checkedRuns` as they are.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the key for an encrypted store's scratch
     ///   files cannot be made.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = AppendedUUIDs.defaultChunkEvents) throws {
+    init(
+        _ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = AppendedUUIDs.defaultChunkEvents,
+        checkedRuns: CheckedUUIDRuns? = nil
+    ) throws {
         self.layout = layout
         self.snapshot = snapshot
         self.cipher = cipher
         self.chunkEvents = chunkEvents
+        self.checkedRuns = checkedRuns
         scratchSealing = snapshot?.meta.isEncrypted == true ? try ScratchCipher.forProcess() : nil
         stubs = StubSpill(sealing: scratchSealing)
         deletedAdds = DeletedAddSpill(sealing: scratchSealing)
@@ -135,7 +142,7 @@ struct WriterState {
     /// The store's UUID index, opened on first use.
     private mutating func uuidRuns() throws -> UUIDRunSet {
         if let runs { return runs }
-        let opened = try UUIDRunSet(layout, snapshot: snapshot, cipher: cipher)
+        let opened = try UUIDRunSet(layout, snapshot: snapshot, cipher: cipher, checked: checkedRuns)
         runs = opened
         return opened
     }

@@ -33,7 +33,7 @@ import Darwin
 /// more buckets in a larger run. A run that fails any check does not open, and writers
 /// rebuild it from the log.
 /// A run that opens is used only while its ``binding`` is the log's at its last number
-/// (``UUIDRunSet/openChain(_:snapshot:cipher:removingOthers:)``): one copied from another store,
+/// (``UUIDRunSet/openChain(_:snapshot:cipher:checked:removingOthers:)``): one copied from another store,
 /// or left from a log that a restore cut and wrote on, is treated as missing.
 ///
 /// In an encrypted store the body (bit vector and fields) is sealed in pages of
@@ -90,7 +90,7 @@ final class UUIDFingerprintRun {
     /// The sealed body's pages (`nil` for a run without keys, or a plaintext one).
     private let pages: SealedPages?
     /// Whether the body is sealed.
-    private let isSealed: Bool
+    let isSealed: Bool
     /// Where the bit vector and the fields start in a plaintext body (kept for lookups,
     /// which would otherwise enter a closure per read; valid while ``bytes`` lives, as long
     /// as the run); `nil` for a sealed run, read through ``pages``.

@@ -21,14 +21,17 @@ final class UUIDRunReader {
     /// The chain in `layout`'s `uuids/` covering `1...snapshot.headSeq`, or `nil` when the
     /// runs there do not cover exactly that (an empty log has an empty chain). With
     /// `sharing`, that reader's runs when they cover exactly that (opened once, for
-    /// readers on several threads), else the runs opened again.
-    init?(_ layout: StoreLayout, snapshot: LogSnapshot, sharing: UUIDRunReader? = nil) {
+    /// readers on several threads), else the runs opened again, or taken from `checked`
+    /// (which then keeps this chain).
+    init?(_ layout: StoreLayout, snapshot: LogSnapshot, sharing: UUIDRunReader? = nil, checked: CheckedUUIDRuns? = nil) {
         if let shared = sharing?.runs, (shared.last?.toSeq ?? 0) == snapshot.headSeq {
             runs = shared
         } else {
-            let chain = UUIDRunSet.openChain(layout.directory + "/uuids", snapshot: snapshot, cipher: snapshot.cipher, removingOthers: false)
+            let directory = layout.directory + "/uuids"
+            let chain = UUIDRunSet.openChain(directory, snapshot: snapshot, cipher: snapshot.cipher, checked: checked, removingOthers: false)
             guard (chain.last?.toSeq ?? 0) == snapshot.headSeq else { return nil }
             runs = chain
+            checked?.remember(chain, in: directory)
         }
         logged = LoggedUUIDs(snapshot)
     }

@@ -39,28 +39,39 @@ final class UUIDRunSet {
     private let logged: LoggedUUIDs?
     /// What seals the runs of an encrypted store (`nil`: a plaintext store).
     private let cipher: StoreCipher?
+    /// The runs checked before by the same handle, taken as they are (`nil`: every run is
+    /// opened and checked).
+    private let checked: CheckedUUIDRuns?
 
     /// The last sequence number the runs cover.
     var coveredSeq: UInt64 { runs.last?.toSeq ?? 0 }
 
     /// Opens the runs of `layout`, sealed with `cipher` (the store's; `nil` for a plaintext
-    /// store), and brings them up to `snapshot`'s head, rebuilding what they miss
-    /// `chunkEvents` events at a time.
-    init(_ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents) throws {
+    /// store), taking those in `checked` as they are, and brings them up to `snapshot`'s
+    /// head, rebuilding what they miss `chunkEvents` events at a time.
+    init(
+        _ layout: StoreLayout, snapshot: LogSnapshot?, cipher: StoreCipher?, checked: CheckedUUIDRuns? = nil,
+        chunkEvents: Int = UUIDRunBuilder.defaultChunkEvents
+    ) throws {
         directory = layout.directory + "/uuids"
         self.snapshot = snapshot
         self.chunkEvents = chunkEvents
         self.cipher = cipher
+        self.checked = checked
         logged = snapshot.map(LoggedUUIDs.init)
-        runs = Self.openChain(directory, snapshot: snapshot, cipher: cipher, removingOthers: true)
+        runs = Self.openChain(directory, snapshot: snapshot, cipher: cipher, checked: checked, removingOthers: true)
         try rebuild(through: snapshot?.headSeq ?? 0)
+        checked?.remember(runs, in: directory)
     }
 
     /// The chain in `directory`: from 1, at each step the longest run that opens (with
-    /// `cipher`, for an encrypted store) and is bound to `snapshot`'s log at its last
-    /// number, up to the log's head (none without a log). With `removingOthers`, every other
-    /// run file is removed (a writer's cleanup).
-    static func openChain(_ directory: String, snapshot: LogSnapshot?, cipher: StoreCipher?, removingOthers: Bool) -> [UUIDFingerprintRun] {
+    /// `cipher`, for an encrypted store; taken from `checked` when it holds the file
+    /// unchanged) and is bound to `snapshot`'s log at its last number, up to the log's head
+    /// (none without a log). With `removingOthers`, every other run file is removed (a
+    /// writer's cleanup).
+    static func openChain(
+        _ directory: String, snapshot: LogSnapshot?, cipher: StoreCipher?, checked: CheckedUUIDRuns? = nil, removingOthers: Bool
+    ) -> [UUIDFingerprintRun] {
         let head = snapshot?.headSeq ?? 0
         var candidates = ((try? DirectoryListing.names(in: directory)) ?? []).compactMap { name in
             UUIDFingerprintRun.range(ofFileName: name).map { (range: $0, name: name) }
@@ -70,7 +81,11 @@ final class UUIDRunSet {
         var keep: Set<String> = []
         var chain: [UUIDFingerprintRun] = []
         for candidate in candidates where candidate.range.lowerBound == next && candidate.range.upperBound <= head {
-            guard let run = UUIDFingerprintRun(path: directory + "/" + candidate.name, cipher: cipher), run.fromSeq == candidate.range.lowerBound,
+            let path = directory + "/" + candidate.name
+            let opened =
+                checked.map { $0.run(at: path, sealed: cipher != nil) { UUIDFingerprintRun(path: path, cipher: cipher) } }
+                ?? UUIDFingerprintRun(path: path, cipher: cipher)
+            guard let run = opened, run.fromSeq == candidate.range.lowerBound,
                 run.toSeq == candidate.range.upperBound, run.binding == snapshot?.binding(at: run.toSeq)
             else { continue }
             chain.append(run)
@@ -277,5 +292,6 @@ final class UUIDRunSet {
             unlink(newer.path)
             runs.append(merged)
         }
+        checked?.remember(runs, in: directory)
     }
 }

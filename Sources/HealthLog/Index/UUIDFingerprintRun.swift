@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// One immutable run of the store's UUID index, `uuids/<fromSeq>-<toSeq>.run`: for every
 /// event `fromSeq...toSeq` (add or delete, those `compact` dropped included), the
@@ -35,6 +36,14 @@ import Darwin
 /// A run that opens is used only while its ``binding`` is the log's at its last number
 /// (``UUIDRunSet/openChain(_:snapshot:cipher:checked:removingOthers:)``): one copied from another store,
 /// or left from a log that a restore cut and wrote on, is treated as missing.
+///
+/// A plaintext run larger than the budget of what lookups keep resident (``residentBudget``)
+/// is looked up with `pread(2)` instead of through its mapping: lookups spread over all of
+/// it would pass the budget every few dozen lookups, and each time the pages of the
+/// process's mappings would be let go (`madvise`, which interrupts every other processor
+/// running the process to flush its TLB) and faulted back in; a read of the few words a
+/// lookup needs costs less than that, and adds nothing to memory. Cursors (merges, checks)
+/// still read the mapping in order.
 ///
 /// In an encrypted store the body (bit vector and fields) is sealed in pages of
 /// ``pageBytes``, each its own unit (``sealedFile``): opening opens every page in turn,
@@ -91,6 +100,11 @@ final class UUIDFingerprintRun {
     private let pages: SealedPages?
     /// Whether the body is sealed.
     let isSealed: Bool
+    /// The run file, for a plaintext run whose lookups read it with `pread(2)` (one larger
+    /// than the resident budget); `nil` for the others.
+    private let direct: DirectReads?
+    /// The byte offset of the first read of ``direct`` that failed, or −1.
+    private let unreadable = Atomic<Int>(-1)
     /// Where the bit vector and the fields start in a plaintext body (kept for lookups,
     /// which would otherwise enter a closure per read; valid while ``bytes`` lives, as long
     /// as the run); `nil` for a sealed run, read through ``pages``.
@@ -181,6 +195,7 @@ final class UUIDFingerprintRun {
             bytes = nil
             resident = nil
             pages = nil
+            direct = nil
             directory = []
             highBase = nil
             packedBase = nil
@@ -218,6 +233,7 @@ final class UUIDFingerprintRun {
             bytes = nil
             resident = nil
             pages = sealed
+            direct = nil
             highBase = nil
             packedBase = nil
             word = { w in w < highWords ? sealed.word(w) : 0 }
@@ -226,6 +242,12 @@ final class UUIDFingerprintRun {
             bytes = mapped
             resident = ResidentWindows(mapped, budget: residentBudget)
             pages = nil
+            if size > residentBudget.windows * ResidentWindows.windowBytes {
+                direct = DirectReads(fd)
+                keptOpen = true
+            } else {
+                direct = nil
+            }
             highBase = body.baseAddress!
             packedBase = body.baseAddress! + 8 * highWords
             word = { w in w < highWords ? UInt64(littleEndian: body.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)) : 0 }
@@ -247,17 +269,21 @@ final class UUIDFingerprintRun {
     var directoryBytes: Int { 8 * directory.count }
 
     /// Whether a page of a sealed run did not open when read after the run opened (its
-    /// file changed): what was read from it is not the run's.
-    var isDamaged: Bool { pages?.isDamaged ?? false }
+    /// file changed), or a lookup's read of a run read with `pread(2)` failed: what was read
+    /// from it is not the run's.
+    var isDamaged: Bool { pages?.isDamaged ?? false || unreadable.load(ordering: .relaxed) >= 0 }
 
     /// The byte offset of the first page of this sealed run that did not open since the
     /// run opened, if any.
     var failedPageOffset: Int? { isDamaged ? pages?.failedPage.map(SealedPages.offset(ofPage:)) : nil }
 
-    /// Throws if a page of this sealed run did not open since the run opened.
+    /// Throws if a page of this sealed run did not open since the run opened, or a lookup
+    /// could not read the run.
     ///
-    /// - Throws: ``HealthLogError/Code/corrupt`` naming the file and the page's byte offset.
+    /// - Throws: ``HealthLogError/Code/corrupt`` naming the file and the byte offset.
     func checkIntact() throws {
+        let failedRead = unreadable.load(ordering: .relaxed)
+        if failedRead >= 0 { throw HealthLogError(.corrupt, "\(path) at byte \(failedRead): cannot be read (changed since the run was checked)") }
         guard let offset = failedPageOffset else { return }
         throw HealthLogError(.corrupt, "\(path) at byte \(offset): sealed page does not open (changed since the run was checked)")
     }
@@ -358,6 +384,25 @@ final class UUIDFingerprintRun {
         return pages?.word(w) ?? 0
     }
 
+    /// Word `w` of the bit vector, for a lookup: read with `pread(2)` from a run read so.
+    private func bitVectorWord(_ w: Int) -> UInt64 {
+        guard let direct else { return highWord(w) }
+        var word: UInt64 = 0
+        _ = withUnsafeMutableBytes(of: &word) { read(direct, into: $0, at: Self.headerLength + 8 * w) }
+        return UInt64(littleEndian: word)
+    }
+
+    /// Fills `buffer` from byte `offset` of the run read with `pread(2)`; `false` (the run
+    /// marked damaged, ``checkIntact()``) when the read fails or falls short.
+    private func read(_ direct: DirectReads, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        guard (try? direct.fd.read(into: buffer, at: offset)) == buffer.count else {
+            _ = unreadable.compareExchange(expected: -1, desired: offset, ordering: .relaxed)
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            return false
+        }
+        return true
+    }
+
     /// Word `w` of the packed fields.
     private func packedWord(_ w: Int) -> UInt64 {
         if let packedBase { return Self.word(packedBase, w) }
@@ -369,14 +414,14 @@ final class UUIDFingerprintRun {
     private func zero(_ j: Int, from start: Int) -> Int {
         var rest = j
         var w = start / 64
-        var x = ~highWord(w) & (~0 << UInt64(start % 64))
+        var x = ~bitVectorWord(w) & (~0 << UInt64(start % 64))
         while true {
             let c = x.nonzeroBitCount
             if rest < c { return w * 64 + Self.select(rest, in: x) }
             rest -= c
             w += 1
             guard w < highWords else { return w * 64 }
-            x = ~highWord(w)
+            x = ~bitVectorWord(w)
         }
     }
 
@@ -417,7 +462,7 @@ final class UUIDFingerprintRun {
         var count = 0
         while true {
             guard w < highWords else { return count }
-            let zeros = ~highWord(w) >> UInt64(offset)
+            let zeros = ~bitVectorWord(w) >> UInt64(offset)
             if zeros != 0 { return count + zeros.trailingZeroBitCount }
             count += 64 - offset
             w += 1
@@ -432,13 +477,27 @@ final class UUIDFingerprintRun {
 
     /// Field `i` of the packed words, `width` bits wide.
     private func field(_ i: Int, width: Int) -> UInt64 {
+        Self.field(i, width: width, packedWord)
+    }
+
+    /// Field `i`, `width` bits wide, of the packed words `word` gives.
+    private static func field(_ i: Int, width: Int, _ word: (Int) -> UInt64) -> UInt64 {
         guard width > 0 else { return 0 }
         let bit = i * width
         let w = bit / 64
         let offset = bit % 64
-        var value = packedWord(w) >> UInt64(offset)
-        if offset + width > 64 { value |= packedWord(w + 1) << UInt64(64 - offset) }
+        var value = word(w) >> UInt64(offset)
+        if offset + width > 64 { value |= word(w + 1) << UInt64(64 - offset) }
         return width == 64 ? value : value & ((1 << UInt64(width)) - 1)
+    }
+
+    /// The run file of a run looked up with `pread(2)`, closed with it.
+    private final class DirectReads {
+        let fd: FileDescriptor
+
+        init(_ fd: FileDescriptor) { self.fd = fd }
+
+        deinit { fd.close() }
     }
 
     /// Calls `body` with each block holding an event whose UUID has `uuid`'s fingerprint,
@@ -459,6 +518,20 @@ final class UUIDFingerprintRun {
         let low = hash & lowMask
         let width = lowBits + blockBits
         let keys = keys(ofBucket: bucket)
+        guard !keys.isEmpty else { return }
+        if let direct {
+            // The words holding the bucket's fields, read at once (a field takes two words at most).
+            let first = keys.lowerBound * width / 64
+            let count = (keys.upperBound * width + 63) / 64 + 1 - first
+            try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { words in
+                guard read(direct, into: UnsafeMutableRawBufferPointer(words), at: Self.headerLength + 8 * (highWords + first)) else { return }
+                for i in keys {
+                    let value = Self.field(i, width: width) { UInt64(littleEndian: words[$0 - first]) }
+                    if value & lowMask == low { try body(value >> UInt64(lowBits)) }
+                }
+            }
+            return
+        }
         // Where the lookup read the bit vector (the bucket's ones) and the fields.
         resident?.note(Self.headerLength + 8 * ((keys.lowerBound + bucket) / 64), Self.headerLength + 8 * highWords + keys.lowerBound * width / 8)
         for i in keys {

@@ -3,10 +3,11 @@ import HealthLogTestSupport
 import Testing
 @testable import HealthLog
 
-/// Lookups in plaintext UUID runs larger than their resident budget
-/// (``UUIDFingerprintRun/residentBudget``): the same answers, and the runs' mappings keep
+/// Lookups in plaintext UUID runs and their resident budget
+/// (``UUIDFingerprintRun/residentBudget``): a run larger than the budget is read with
+/// `pread(2)` and keeps nothing of its mapping resident; runs within it keep their mappings
 /// within the budget together (counted in the kernel's fault-around windows), where random
-/// lookups would otherwise map in all of them.
+/// lookups would otherwise map in all of them. Both answer as a run read whole.
 @Suite("Resident pages of a large UUID run")
 struct ResidentRunPagesTests {
     /// The resident bytes of the mappings of the file named `name` in this process
@@ -28,8 +29,8 @@ struct ResidentRunPagesTests {
         return total
     }
 
-    @Test("A run larger than its budget answers as the whole run does and keeps at most the budget of its mapping resident")
-    func boundedResidentPages() throws {
+    @Test("A run larger than its budget answers as the whole run does, read with pread, and keeps none of its mapping resident")
+    func runLargerThanBudget() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let (keys, to) = UUIDFingerprintRunStreamTests.keys(300_000, from: 3, seed: 17)
@@ -48,14 +49,36 @@ struct ResidentRunPagesTests {
         for fingerprint in fingerprints {
             #expect(SealedRunPagesTests.blocks(bounded, fingerprint) == SealedRunPagesTests.blocks(whole, fingerprint))
         }
-        #expect(bounded.residentReleases > 0 && whole.residentReleases == 0)
+        #expect(bounded.residentReleases == 0 && whole.residentReleases == 0, "nothing to let go")
+        #expect(!bounded.isDamaged)
         #if os(Linux)
             let wholeResident = try #require(Self.residentBytes(ofMappingsNamed: "whole.run"))
             let boundedResident = try #require(Self.residentBytes(ofMappingsNamed: "bounded.run"))
             #expect(wholeResident > 4 * budget, "random lookups map in most of a run kept whole")
-            #expect(boundedResident <= budget + 2 * ResidentWindows.windowBytes)
+            #expect(boundedResident <= ResidentWindows.windowBytes, "lookups read the file, not the mapping")
         #endif
         withExtendedLifetime((whole, bounded)) {}
+    }
+
+    @Test("A lookup in a run read with pread that cannot read it (the file cut short since it was checked) marks the run damaged, and checking it throws naming the file and byte")
+    func unreadableRunThrows() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (keys, to) = UUIDFingerprintRunStreamTests.keys(50_000, from: 1, seed: 23)
+        let path = dir.path + "/cut.run"
+        _ = try UUIDFingerprintRunStreamTests.streamed(keys, from: 1, to: to, binding: LogBinding(storeID: StoreID.random(), check: 1), cipher: nil, path: path)
+        let run = try #require(UUIDFingerprintRun(path: path, cipher: nil, residentBudget: ResidentWindows.Budget(bytes: 64 << 10)))
+        #expect(run.byteCount > 64 << 10)
+        try ByteSurgery.truncate(path, to: UUIDFingerprintRun.headerLength)
+        for key in keys.prefix(50) { run.forEachCandidateBlock(fingerprint: UInt32(key >> 32)) { _ in } }
+        #expect(run.isDamaged)
+        do {
+            try run.checkIntact()
+            Issue.record("a run that could not be read checks as intact")
+        } catch let error as HealthLogError {
+            #expect(error.code == .corrupt)
+            #expect(error.message.hasPrefix(path + " at byte ") && error.message.contains("cannot be read"), "\(error.message)")
+        }
     }
 
     @Test("Runs opened with one budget let their pages go when their windows together pass it, though each alone fits it, and answer as before")

@@ -7,7 +7,7 @@ import Synchronization
 /// append into a 10M-event store held 25 MB of its UUID index this way, and a chain of runs
 /// each under a budget of its own held a budget per run. Readers note the offsets they
 /// read; once the distinct 64 KiB windows noted over all the budget's mappings since their
-/// pages were last let go pass the budget, every one of them lets its pages go
+/// pages were last let go pass the budget, every one that noted a window lets its pages go
 /// (``MappedFile/releaseAll()``), and later reads fault their pages back in from the page
 /// cache. A kernel that caches a file in larger pieces (folios) maps a whole piece at a
 /// fault, so the budget bounds the faults in each window; what they map is up to the pieces'
@@ -27,13 +27,13 @@ final class ResidentWindows: Sendable {
             var count = 0
             var releases = 0
 
-            /// Lets the mapping's pages go and forgets its windows; returns how many it had.
-            mutating func release() -> Int {
-                mapped.releaseAll()
+            /// Forgets its windows, counting a release, and returns the mapping, whose pages
+            /// the caller lets go once it has left the lock.
+            mutating func forget() -> MappedFile {
                 for i in bits.indices { bits[i] = 0 }
-                defer { count = 0 }
+                count = 0
                 releases += 1
-                return count
+                return mapped
             }
         }
 
@@ -55,10 +55,15 @@ final class ResidentWindows: Sendable {
         /// The windows noted over all the mappings since their pages were last let go.
         var notedWindows: Int { state.withLock { $0.count } }
 
-        /// Lets every member's pages go; with the lock held.
-        fileprivate static func release(_ state: inout State) {
-            for id in state.members.indices where state.members[id] != nil { _ = state.members[id]!.release() }
+        /// Forgets the windows of every mapping that noted any (a mapping that noted none has
+        /// had nothing read since its pages last went) and returns those mappings, whose pages
+        /// the caller lets go once it has left the lock, so another thread's lookups do not
+        /// wait for that; with the lock held.
+        fileprivate static func forget(_ state: inout State) -> [MappedFile] {
+            var noted: [MappedFile] = []
+            for id in state.members.indices where (state.members[id]?.count ?? 0) > 0 { noted.append(state.members[id]!.forget()) }
             state.count = 0
+            return noted
         }
     }
 
@@ -99,7 +104,7 @@ final class ResidentWindows: Sendable {
     /// Notes reads at byte offsets `first` and `second` of the mapping.
     func note(_ first: Int, _ second: Int) {
         let (id, length, lead, windows) = (id, length, lead, budget.windows)
-        budget.state.withLock { state in
+        let released = budget.state.withLock { state -> [MappedFile] in
             func mark(_ offset: Int) {
                 guard offset >= 0, offset < length else { return }
                 let window = (lead + offset) / Self.windowBytes
@@ -111,8 +116,9 @@ final class ResidentWindows: Sendable {
             }
             mark(first)
             mark(second)
-            if state.count > windows { Budget.release(&state) }
+            return state.count > windows ? Budget.forget(&state) : []
         }
+        for mapped in released { mapped.releaseAll() }
     }
 
     /// How many times this mapping's pages were let go.
@@ -120,6 +126,10 @@ final class ResidentWindows: Sendable {
 
     /// Lets every page of this mapping go now.
     func releaseAll() {
-        budget.state.withLock { state in state.count -= state.members[id]!.release() }
+        let mapped = budget.state.withLock { state -> MappedFile in
+            state.count -= state.members[id]!.count
+            return state.members[id]!.forget()
+        }
+        mapped.releaseAll()
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 public import HealthLog
 
 extension HealthStore {
@@ -67,7 +72,12 @@ extension HealthStore {
         var live: LiveAppendFeed?
         if let staging {
             let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))
-            var writer = ImportWriter(store: HealthStore(directory: staging.directory, options: dated.options), eventsPerAppend: options.eventsPerAppend)
+            // Nothing is at the store's path, so the mapping finds every UUID unused, and the new
+            // store starts empty: its appends vouch for their adds from head 0 (those given to an
+            // earlier append are looked up), with a filter of about a byte for every 256 bytes of input.
+            var writer = ImportWriter(
+                store: HealthStore(directory: staging.directory, options: dated.options), eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: 0,
+                expectedLines: Self.byteCount(of: path) / 256)
             writer.appendsOutliveFailure = false
             live = try LiveAppendFeed(writer: writer, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes, storeDirectory: directory)
         }
@@ -160,6 +170,7 @@ extension HealthStore {
         }
         report.summary = writer.summary
         report.appends = writer.appends
+        report.vouchedAppends = writer.vouchedAppends
         if report.appends == 0, exists { report.summary.anchor = try headAnchor() }
         return report
     }
@@ -172,6 +183,12 @@ extension HealthStore {
         var options = options
         options.origin = origin
         return with(options: options)
+    }
+
+    /// The size of the file at `path` in bytes (0 if it cannot be stat'ed).
+    private static func byteCount(of path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Whether `uuid` is in `sorted`, by binary search.

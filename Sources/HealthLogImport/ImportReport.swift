@@ -49,6 +49,9 @@ public struct ImportReport: Sendable {
     public var summary = AppendSummary()
     /// How many appends the writing pass made.
     public var appends = 0
+    /// How many of them vouched for their adds (found unused while mapping), so their
+    /// writers looked up only the UUIDs an earlier append was given; for tests.
+    var vouchedAppends = 0
 
     /// How many unmapped items ``unmapped`` lists at most.
     public static let maxListedUnmapped = 1000

@@ -10,6 +10,8 @@ struct ImportWriter {
     private(set) var summary = AppendSummary()
     /// How many appends wrote something.
     private(set) var appends = 0
+    /// How many of them vouched for their adds.
+    private(set) var vouchedAppends = 0
     /// Whether the appends made stay when a later one fails (the store at the target), so an
     /// error says how many were written; not for a new store being built
     /// (``ImportStaging``), which a failure removes whole.
@@ -107,6 +109,7 @@ struct ImportWriter {
             unusedAsOfHead = nil
         }
         appends += 1
+        if vouched { vouchedAppends += 1 }
         summary.alreadyPresent += gathered.present.live
         summary.deletedEarlier += gathered.present.deleted
         summary.added += done.added

@@ -23,7 +23,7 @@ struct ImportStagingTests {
         return out
     }
 
-    @Test("A new store built while the export is read holds what an import into an empty directory appends, in the same appends", arguments: [2, 7, 50_000])
+    @Test("A new store built while the export is read holds what an import into an empty directory appends, in the same appends, each vouching for its adds as there", arguments: [2, 7, 50_000])
     func sameAsInPlace(_ eventsPerAppend: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -36,6 +36,7 @@ struct ImportStagingTests {
         let fresh = HealthStore(directory: dir.file("fresh"))
         let report = try fresh.importExport(at: export, options: options)
         #expect(report.appends == expected.appends && report.appends > 0)
+        #expect(report.vouchedAppends == report.appends && expected.vouchedAppends == expected.appends, "every append vouched for its adds")
         #expect(report.summary.added == expected.summary.added)
         #expect(report.typeCounts == expected.typeCounts)
         #expect(report.correlationMembersAlsoTopLevel == expected.correlationMembersAlsoTopLevel)
@@ -46,6 +47,26 @@ struct ImportStagingTests {
         #expect(lstat(dir.file("fresh"), &status) == 0 && status.st_mode & 0o777 == 0o700)
         let again = try fresh.importExport(at: export, options: options)
         #expect(again.summary.added == 0 && again.summary.alreadyPresent == report.summary.added)
+    }
+
+    @Test("A record repeated in a later append of a new store is counted present, not added twice, though the appends vouch for their adds")
+    func repeatedRecordAcrossAppends() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = try String(contentsOfFile: PackageFiles.appleHealthExport("healthkit-to-sqlite.xml"), encoding: .utf8)
+        let record = #"<Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Apple Watch" sourceVersion="4.3.1" unit="count/min" creationDate="2018-09-10 02:47:35 -0700" startDate="2018-09-10 02:28:55 -0700" endDate="2018-09-10 02:28:55 -0700" value="72"/>"#
+        let path = dir.file("repeated.xml")
+        try text.replacingOccurrences(of: "<HealthData locale=\"en_US\">", with: "<HealthData locale=\"en_US\">\n" + record)
+            .replacingOccurrences(of: "</HealthData>", with: record + "\n</HealthData>").write(toFile: path, atomically: true, encoding: .utf8)
+        var options = ImportOptions()
+        options.eventsPerAppend = 2
+        let report = try HealthStore(directory: dir.file("fresh")).importExport(at: path, options: options)
+        #expect(report.appends > 2 && report.vouchedAppends == report.appends)
+        #expect(report.summary.alreadyPresent == 1)
+        let uuids = try Self.rawLines(HealthStore(directory: dir.file("fresh"))).compactMap { line in
+            (try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["uuid"] as? String
+        }
+        #expect(Set(uuids).count == uuids.count && uuids.count == report.summary.added)
     }
 
     @Test("Malformed XML after appends were made leaves neither the target nor anything beside it")

@@ -518,8 +518,8 @@ final class UUIDFingerprintRun {
         let low = hash & lowMask
         let width = lowBits + blockBits
         let keys = keys(ofBucket: bucket)
-        guard !keys.isEmpty else { return }
         if let direct {
+            guard !keys.isEmpty else { return }
             // The words holding the bucket's fields, read at once (a field takes two words at most).
             let first = keys.lowerBound * width / 64
             let count = (keys.upperBound * width + 63) / 64 + 1 - first

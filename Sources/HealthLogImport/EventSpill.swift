@@ -149,11 +149,13 @@ final class EventSpill {
     }
 
     /// Calls `body` with every record in the order added, and `progress` with the bytes of
-    /// records delivered so far. Ends the adding: nothing is added after.
+    /// records delivered so far. Ends the adding: nothing is added after. The chunks kept in
+    /// memory go as they are read, unless `keepingChunks`: then the records can be read
+    /// again.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when reading the file fails; whatever `body`
     ///   throws.
-    func forEach(progress: (Int) -> Void, _ body: (Record) throws -> Void) throws {
+    func forEach(progress: (Int) -> Void, keepingChunks: Bool = false, _ body: (Record) throws -> Void) throws {
         try seal()
         var records: [UInt8] = []
         var done = 0
@@ -167,10 +169,10 @@ final class EventSpill {
         }
         for index in chunks.indices {
             let chunk = chunks[index]
-            chunks[index].frame = []
+            if !keepingChunks { chunks[index].frame = [] }
             try chunk.frame.withUnsafeBytes { try deliver($0, chunk.rawCount) }
         }
-        chunks = []
+        if !keepingChunks { chunks = [] }
         guard fileChunks > 0 else { return }
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw Self.failure("rewind", errno) }
         var head = [UInt8](repeating: 0, count: 8)

@@ -66,9 +66,10 @@ extension HealthStore {
     /// ``SpillAppendFeed``). Returns before `staging` is committed.
     private func importExport(at path: String, options: ImportOptions, progress: ((ImportProgress) -> Void)?, staging: ImportStaging?) throws -> ImportReport {
         var report = ImportReport()
-        var memberTypes: [SampleUUID: String] = [:]
         var exportUUIDs: [SampleUUID] = []
-        let spill = EventSpill(near: directory, sealing: staging == nil ? try scratchSealing() : nil)
+        let sealing = staging == nil ? try scratchSealing() : nil
+        let spill = EventSpill(near: directory, sealing: sealing)
+        let members = CorrelationMembers(near: directory, sealing: sealing)
         var live: LiveAppendFeed?
         if let staging {
             let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))
@@ -100,7 +101,7 @@ extension HealthStore {
             }
             if event.isCorrelationMember {
                 report.correlationMembers += 1
-                memberTypes[event.uuid] = event.type
+                try members.add(event.uuid, type: event.type)
             }
             if options.mirror { exportUUIDs.append(event.uuid) }
             if let live { try live.add(event, flags) } else { try spill.add(event, flags) }
@@ -137,13 +138,13 @@ extension HealthStore {
         let membersAlsoTopLevel: [String: Int]
         let total = document.totalBytes
         if let live {
-            (writer, membersAlsoTopLevel) = try live.finish(memberTypes: memberTypes)
+            (writer, membersAlsoTopLevel) = try live.finish(members: members)
             progress?(ImportProgress(phase: .writing, bytesDone: total, bytesTotal: total))
         } else {
             writer = ImportWriter(store: withExportDate(document.exportDate), eventsPerAppend: options.eventsPerAppend, unusedAsOfHead: document.unusedAsOfHead, expectedLines: spill.lineCount)
             let spilled = max(1, spill.size)
             let outcome = try SpillAppendFeed.run(
-                spill, memberTypes: memberTypes, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
+                spill, members: members, eventsPerAppend: options.eventsPerAppend, maxBytes: ImportWriter.maxPendingBytes
             ) { gathered in
                 try writer.append(gathered)
             } progress: { done in

@@ -100,12 +100,12 @@ final class LiveAppendFeed {
     }
 
     /// Appends what is gathered, waits for every append to be made and returns the writer
-    /// and, by type, the correlation members (`memberTypes`, by UUID) also found at top
-    /// level, each UUID once.
+    /// and, by type, the correlation members (`members`) also found at top level, each UUID
+    /// once.
     ///
     /// - Throws: the error that stopped the appends; ``HealthLogError/Code/io`` when the
-    ///   top-level UUIDs' file cannot be read.
-    func finish(memberTypes: [SampleUUID: String]) throws -> (writer: ImportWriter, membersAlsoTopLevel: [String: Int]) {
+    ///   top-level UUIDs' file or the members' cannot be read.
+    func finish(members: CorrelationMembers) throws -> (writer: ImportWriter, membersAlsoTopLevel: [String: Int]) {
         if current.events > 0 {
             guard appending.ready.push(.append(current)) else { throw stopped() }
             current = GatheredAppend()
@@ -114,16 +114,9 @@ final class LiveAppendFeed {
         thread?.join()
         thread = nil
         if let failure = appending.failure { throw failure }
-        var counts: [String: Int] = [:]
-        if !memberTypes.isEmpty {
-            var members = UUIDTable(capacity: memberTypes.count)
-            for uuid in memberTypes.keys { members.insert(uuid) }
-            var seen = UUIDTable()
-            try topLevel.forEach(progress: { _ in }) { record in
-                guard members.contains(record.uuid), !seen.contains(record.uuid) else { return }
-                seen.insert(record.uuid)
-                if let type = memberTypes[record.uuid] { counts[type, default: 0] += 1 }
-            }
+        let topLevel = topLevel
+        let counts = try members.alsoTopLevel { visit in
+            try topLevel.forEach(progress: { _ in }, keepingChunks: true) { visit($0.uuid) }
         }
         return (appending.writer, counts)
     }

@@ -28,16 +28,17 @@ enum SpillAppendFeed {
 
     /// What the reading thread works with, handed to it whole.
     private final class Reading: @unchecked Sendable {
-        // Sendable by hand: the spill and the member types are used by the reading thread
-        // alone while it runs; the calling thread waits in `run` until it is joined.
+        // Sendable by hand: the spill and the members' first share are used by the reading
+        // thread alone until it hands on the end; the calling thread reads the share once it
+        // has taken the end (the queue's mutex orders the accesses).
 
         /// The spill to read back.
         let spill: EventSpill
-        /// The correlation members' types, by UUID.
-        let memberTypes: [SampleUUID: String]
-        /// The keys of ``memberTypes``: a record's UUID is looked for here first, without
-        /// the dictionary's SipHash, since nearly every record is not a member.
-        let members: UUIDTable
+        /// The correlation members' first share, given the top-level UUIDs as they are read;
+        /// `nil` without members.
+        var members: CorrelationMembers.Pass?
+        /// Whether the spill is read again after (for the members' other shares).
+        let readsAgain: Bool
         /// The events an append holds, at least.
         let eventsPerAppend: Int
         /// The bytes of lines that make an append due, whatever its events.
@@ -47,13 +48,12 @@ enum SpillAppendFeed {
         /// The appends made, emptied: back to the reading thread.
         let free = HandoffQueue<GatheredAppend>(capacity: 2)
 
-        /// What the reading thread of `spill` works with.
-        init(_ spill: EventSpill, memberTypes: [SampleUUID: String], eventsPerAppend: Int, maxBytes: Int) {
+        /// What the reading thread of `spill` works with, counting `members` (its first
+        /// share) as it reads.
+        init(_ spill: EventSpill, members: CorrelationMembers, eventsPerAppend: Int, maxBytes: Int) throws {
             self.spill = spill
-            self.memberTypes = memberTypes
-            var members = UUIDTable(capacity: memberTypes.count)
-            for uuid in memberTypes.keys { members.insert(uuid) }
-            self.members = members
+            self.members = members.count > 0 ? try members.pass(0) : nil
+            readsAgain = members.passes > 1
             self.eventsPerAppend = max(1, eventsPerAppend)
             self.maxBytes = maxBytes
         }
@@ -62,16 +62,17 @@ enum SpillAppendFeed {
     /// Reads `spill` back on a thread of its own and calls `append` here with each gathered
     /// append of `eventsPerAppend` events (or `maxBytes` of lines) in order, then `progress`
     /// with the bytes of spill records read through it (and once more at the end, when
-    /// records after the last append were read). `memberTypes` are the types of the
-    /// correlation members, by UUID. Returns what the reading found.
+    /// records after the last append were read). `members` are the correlation members met:
+    /// their first share is counted as the spill is read, the others (a diary of millions of
+    /// members) each by reading the spill's UUIDs again. Returns what the reading found.
     ///
     /// - Throws: what reading the spill throws (after the appends gathered before it were
     ///   made), or whatever `append` throws; the reading thread is stopped and joined first.
     static func run(
-        _ spill: EventSpill, memberTypes: [SampleUUID: String], eventsPerAppend: Int, maxBytes: Int,
+        _ spill: EventSpill, members: CorrelationMembers, eventsPerAppend: Int, maxBytes: Int,
         append: (GatheredAppend) throws -> Void, progress: (Int) -> Void
     ) throws -> Outcome {
-        let reading = Reading(spill, memberTypes: memberTypes, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes)
+        let reading = try Reading(spill, members: members, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes)
         _ = reading.free.push(GatheredAppend())
         let thread = try OSThread.start(for: "the import") { gather(reading) }
         defer {
@@ -89,8 +90,15 @@ enum SpillAppendFeed {
                 gathered.removeAll()
                 guard reading.free.push(gathered) else { break }
             case .end(let result):
-                let outcome = try result.get()
+                var outcome = try result.get()
                 if outcome.bytesRead > reported { progress(outcome.bytesRead) }
+                if let first = reading.members {
+                    outcome.membersAlsoTopLevel = try members.alsoTopLevel(after: first) { visit in
+                        try spill.forEach(progress: { _ in }, keepingChunks: true) { record in
+                            if Self.isTopLevel(record) { visit(record.uuid) }
+                        }
+                    }
+                }
                 return outcome
             }
         }
@@ -104,15 +112,10 @@ enum SpillAppendFeed {
         struct Cancelled: Error {}
         var current = GatheredAppend()
         var outcome = Outcome()
-        var seenMembers: Set<SampleUUID> = []
         var done = 0
         do {
-            try reading.spill.forEach(progress: { done = $0 }) { record in
-                if !reading.memberTypes.isEmpty, record.flags.contains(.fromDocument), !record.flags.contains(.correlationMember),
-                    reading.members.contains(record.uuid), let type = reading.memberTypes[record.uuid], seenMembers.insert(record.uuid).inserted
-                {
-                    outcome.membersAlsoTopLevel[type, default: 0] += 1
-                }
+            try reading.spill.forEach(progress: { done = $0 }, keepingChunks: reading.readsAgain) { record in
+                if reading.members != nil, isTopLevel(record) { reading.members!.visit(topLevel: record.uuid) }
                 if record.flags.contains(.inStoreLive) {
                     current.addPresent(deleted: false)
                 } else if record.flags.contains(.inStoreDeleted) {
@@ -136,5 +139,11 @@ enum SpillAppendFeed {
         } catch {
             _ = reading.ready.push(.end(.failure(error)))
         }
+    }
+
+    /// Whether `record` is a top-level element's event of the export document (not a
+    /// correlation member, not from a file beside it).
+    private static func isTopLevel(_ record: EventSpill.Record) -> Bool {
+        record.flags.contains(.fromDocument) && !record.flags.contains(.correlationMember)
     }
 }

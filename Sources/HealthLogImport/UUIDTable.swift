@@ -1,8 +1,8 @@
 import HealthLog
 
 /// A set of sample UUIDs that only grows, for the import's count of correlation members
-/// also found at top level: the UUIDs in insertion order, found through the writer's
-/// ``UUIDPositions`` hash rather than `Set`'s SipHash.
+/// also found at top level (``CorrelationMembers``): the UUIDs in insertion order, found
+/// through the writer's ``UUIDPositions`` hash rather than `Set`'s SipHash.
 struct UUIDTable {
     /// The UUIDs, in the order they were inserted.
     private var uuids: [SampleUUID] = []
@@ -22,15 +22,23 @@ struct UUIDTable {
 
     /// Whether `uuid` is in the set.
     func contains(_ uuid: SampleUUID) -> Bool {
-        positions?.position(of: uuid, in: uuids) != nil
+        position(of: uuid) != nil
     }
 
-    /// Adds `uuid` (nothing when it is in the set already).
-    mutating func insert(_ uuid: SampleUUID) {
+    /// The order in which `uuid` was inserted (from 0), or `nil` when it is not in the set.
+    func position(of uuid: SampleUUID) -> Int? {
+        positions?.position(of: uuid, in: uuids)
+    }
+
+    /// Adds `uuid` (nothing when it is in the set already) and returns its position.
+    @discardableResult
+    mutating func insert(_ uuid: SampleUUID) -> Int {
         if positions == nil {
             positions = UUIDPositions(capacity: initialCapacity)
             uuids.reserveCapacity(initialCapacity)
         }
-        if positions!.insertIfAbsent(uuid, at: uuids.count, in: uuids) == nil { uuids.append(uuid) }
+        if let earlier = positions!.insertIfAbsent(uuid, at: uuids.count, in: uuids) { return earlier }
+        uuids.append(uuid)
+        return uuids.count - 1
     }
 }

@@ -52,18 +52,25 @@ struct ImportReadingTests {
         return appends
     }
 
-    @Test("The spill read back on its thread makes the appends, in order and with the boundaries, of adding its records one by one", arguments: [1, 7, 50, 10_000])
-    func feedBoundaries(eventsPerAppend: Int) throws {
+    @Test(
+        "The spill read back on its thread makes the appends, in order and with the boundaries, of adding its records one by one; members counted in one share or several",
+        arguments: [1, 7, 50, 10_000], [CorrelationMembers.membersPerPass, 2])
+    func feedBoundaries(eventsPerAppend: Int, membersPerPass: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let spill = EventSpill(near: dir.file("store"), sealing: nil, chunkBytes: 4_000, memoryLimit: 1 << 30)
+        // Several shares read the spill again: from its file as well as from memory.
+        let spill = EventSpill(near: dir.file("store"), sealing: nil, chunkBytes: 4_000, memoryLimit: membersPerPass == 2 ? 8_000 : 1 << 30)
         var records: [(lineBytes: Int, endsElement: Bool)] = []
-        var members: [SampleUUID: String] = [:]
+        let members = CorrelationMembers(near: dir.file("store"), sealing: nil, membersPerPass: membersPerPass)
+        var memberTypes: [SampleUUID: String] = [:]
         for i in 0..<1_500 {
             let line = Array("{\"op\":\"delete\",\"uuid\":\"\(SampleUUID(high: 1, low: UInt64(i)))\",\"pad\":\"\(String(repeating: "p", count: i % 200))\"}\n".utf8)
             var event = ExportMapper.Event(type: "T", uuid: SampleUUID(high: 1, low: UInt64(i % 1_400)), line: line, isCorrelationMember: i % 97 == 3)
             if i % 11 == 5 { event.inStore = .live }
-            if event.isCorrelationMember { members[event.uuid] = "M\(i % 2)" }
+            if event.isCorrelationMember {
+                memberTypes[event.uuid] = "M\(i % 2)"
+                try members.add(event.uuid, type: "M\(i % 2)")
+            }
             let ends = i % 3 != 0
             try spill.add(event, ends ? [.fromDocument, .endsElement] : .fromDocument)
             records.append((event.inStore == nil ? line.count : 0, ends))
@@ -71,7 +78,7 @@ struct ImportReadingTests {
         let maxBytes = 9_000
         var made: [(events: Int, lines: Int, uuids: [SampleUUID], live: Int)] = []
         var progress: [Int] = []
-        let outcome = try SpillAppendFeed.run(spill, memberTypes: members, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes) { gathered in
+        let outcome = try SpillAppendFeed.run(spill, members: members, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes) { gathered in
             made.append((gathered.events, gathered.byteCount, gathered.uuids, gathered.present.live))
         } progress: { progress.append($0) }
         #expect(made.map(\.events) == Self.expectedAppends(records, eventsPerAppend: eventsPerAppend, maxBytes: maxBytes))
@@ -83,8 +90,11 @@ struct ImportReadingTests {
         #expect(progress.last == spill.size)
         // Members' UUIDs that a record outside a correlation has too, each once.
         let topLevel = Set((0..<1_500).filter { $0 % 97 != 3 }.map { SampleUUID(high: 1, low: UInt64($0 % 1_400)) })
-        #expect(outcome.membersAlsoTopLevel.values.reduce(0, +) == members.keys.filter(topLevel.contains).count)
+        var expected: [String: Int] = [:]
+        for (uuid, type) in memberTypes where topLevel.contains(uuid) { expected[type, default: 0] += 1 }
+        #expect(outcome.membersAlsoTopLevel == expected)
         #expect(outcome.membersAlsoTopLevel.values.reduce(0, +) > 0)
+        #expect(members.passes == (membersPerPass == 2 ? (members.count + 1) / 2 : 1))
     }
 
     @Test("An append that fails stops the reading thread and the failure comes out")
@@ -98,7 +108,7 @@ struct ImportReadingTests {
         }
         var appends = 0
         #expect(throws: HealthLogError.self) {
-            _ = try SpillAppendFeed.run(spill, memberTypes: [:], eventsPerAppend: 10, maxBytes: 1 << 20) { _ in
+            _ = try SpillAppendFeed.run(spill, members: CorrelationMembers(near: dir.file("store"), sealing: nil), eventsPerAppend: 10, maxBytes: 1 << 20) { _ in
                 appends += 1
                 if appends == 3 { throw HealthLogError(.io, "disk full") }
             } progress: { _ in }

@@ -114,7 +114,6 @@ final class LiveAppendFeed {
         thread?.join()
         thread = nil
         if let failure = appending.failure { throw failure }
-        let topLevel = topLevel
         let counts = try members.alsoTopLevel { visit in
             try topLevel.forEach(progress: { _ in }, keepingChunks: true) { visit($0.uuid) }
         }

@@ -5,12 +5,13 @@ import HealthLog
 /// and the report counts each such sample once. Memory does not grow with the members (a
 /// food diary holds tens of members a meal, millions over the years): each member's UUID
 /// and type go to a spill, and the count takes the members a share at a time
-/// (``membersPerPass``, shares by UUID), reading the top-level UUIDs once per share.
+/// (``membersPerPass``, shares by UUID: ``UUIDTable/share(of:among:)``), reading the
+/// top-level UUIDs once per share.
 final class CorrelationMembers {
     /// One share's members, looked up by UUID, and what the top-level UUIDs read so far
     /// matched of them.
     struct Pass {
-        /// The share: members whose UUID's ``share(of:passes:)`` is `index`.
+        /// The share: members whose UUID's ``UUIDTable/share(of:among:)`` is `index`.
         let index: Int
         /// The number of shares.
         let passes: Int
@@ -42,7 +43,7 @@ final class CorrelationMembers {
 
         /// Counts the member `uuid` names, if it is one of this share not matched before.
         mutating func visit(topLevel uuid: SampleUUID) {
-            guard passes == 1 || CorrelationMembers.share(of: uuid, passes: passes) == index,
+            guard passes == 1 || UUIDTable.share(of: uuid, among: passes) == index,
                 let position = members.position(of: uuid), !matched[position]
             else { return }
             matched[position] = true
@@ -102,7 +103,7 @@ final class CorrelationMembers {
     func pass(_ index: Int) throws -> Pass {
         var pass = Pass(index: index, passes: passes, typeCount: typeNames.count)
         try spill?.forEach(progress: { _ in }, keepingChunks: true) { record in
-            guard pass.passes == 1 || Self.share(of: record.uuid, passes: pass.passes) == index, record.line.count == 4 else { return }
+            guard pass.passes == 1 || UUIDTable.share(of: record.uuid, among: pass.passes) == index, record.line.count == 4 else { return }
             pass.add(record.uuid, type: Int32(littleEndian: record.line.loadUnaligned(as: Int32.self)))
         }
         return pass
@@ -135,10 +136,5 @@ final class CorrelationMembers {
         var first = try pass(0)
         try topLevel { first.visit(topLevel: $0) }
         return try alsoTopLevel(after: first, topLevel: topLevel)
-    }
-
-    /// The share of the members `uuid` falls in, of `passes`.
-    static func share(of uuid: SampleUUID, passes: Int) -> Int {
-        Int(truncatingIfNeeded: (uuid.high &* 0x9E37_79B9_7F4A_7C15 ^ uuid.low) % UInt64(passes))
     }
 }

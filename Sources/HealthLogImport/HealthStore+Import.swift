@@ -66,10 +66,11 @@ extension HealthStore {
     /// ``SpillAppendFeed``). Returns before `staging` is committed.
     private func importExport(at path: String, options: ImportOptions, progress: ((ImportProgress) -> Void)?, staging: ImportStaging?) throws -> ImportReport {
         var report = ImportReport()
-        var exportUUIDs: [SampleUUID] = []
         let sealing = staging == nil ? try scratchSealing() : nil
         let spill = EventSpill(near: directory, sealing: sealing)
         let members = CorrelationMembers(near: directory, sealing: sealing)
+        // A new store holds nothing the export does not derive: nothing to sweep.
+        let mirror = options.mirror && staging == nil ? MirrorSweep(near: directory, sealing: sealing) : nil
         var live: LiveAppendFeed?
         if let staging {
             let dated = self.options.origin == nil ? self : withExportDate(ExportInput.exportDate(path))
@@ -103,7 +104,7 @@ extension HealthStore {
                 report.correlationMembers += 1
                 try members.add(event.uuid, type: event.type)
             }
-            if options.mirror { exportUUIDs.append(event.uuid) }
+            try mirror?.add(event.uuid)
             if let live { try live.add(event, flags) } else { try spill.add(event, flags) }
         }
         var document = try readExport(path, progress: progress) { events, unmapped in
@@ -156,14 +157,10 @@ extension HealthStore {
             report.typeCounts[type, default: 0] -= count
             report.correlationMembersAlsoTopLevel += count
         }
-        if options.mirror {
-            exportUUIDs.sort()
-            var gone: [SampleUUID] = []
-            try writer.store.forEachLiveSample(withMetadataKey: SampleDraft.markerKey) { uuid in
-                if !Self.contains(uuid, sorted: exportUUIDs) { gone.append(uuid) }
-            }
-            exportUUIDs = []
-            for uuid in gone {
+        if let mirror {
+            try mirror.sweep { imported in
+                try writer.store.forEachLiveSample(withMetadataKey: SampleDraft.markerKey, imported)
+            } gone: { uuid in
                 try writer.add(Array("{\"op\":\"delete\",\"uuid\":\"\(uuid)\"}\n".utf8))
                 try writer.flushIfFull()
             }
@@ -190,17 +187,6 @@ extension HealthStore {
     private static func byteCount(of path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-
-    /// Whether `uuid` is in `sorted`, by binary search.
-    private static func contains(_ uuid: SampleUUID, sorted: [SampleUUID]) -> Bool {
-        var lo = 0
-        var hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < uuid { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < sorted.count && sorted[lo] == uuid
     }
 
     /// The one pass over the export document (``DocumentPass``): maps each top-level

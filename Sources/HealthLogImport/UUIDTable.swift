@@ -1,8 +1,10 @@
 import HealthLog
 
 /// A set of sample UUIDs that only grows, for the import's count of correlation members
-/// also found at top level (``CorrelationMembers``): the UUIDs in insertion order, found
-/// through the writer's ``UUIDPositions`` hash rather than `Set`'s SipHash.
+/// also found at top level (``CorrelationMembers``) and `--mirror`'s sweep
+/// (``MirrorSweep``): the UUIDs in insertion order, found through the writer's
+/// ``UUIDPositions`` hash rather than `Set`'s SipHash. Both hold a share of their UUIDs at a
+/// time (``share(of:among:)``), so memory stays bounded.
 struct UUIDTable {
     /// The UUIDs, in the order they were inserted.
     private var uuids: [SampleUUID] = []
@@ -40,5 +42,11 @@ struct UUIDTable {
         if let earlier = positions!.insertIfAbsent(uuid, at: uuids.count, in: uuids) { return earlier }
         uuids.append(uuid)
         return uuids.count - 1
+    }
+
+    /// The share `uuid` falls in when UUIDs are split into `shares` (from 0), by a hash of
+    /// its bits: about as many UUIDs in each.
+    static func share(of uuid: SampleUUID, among shares: Int) -> Int {
+        Int(truncatingIfNeeded: (uuid.high &* 0x9E37_79B9_7F4A_7C15 ^ uuid.low) % UInt64(shares))
     }
 }

@@ -10,9 +10,10 @@ enum LinePreparer {
         var out = out
         let memo = TokenMemo()
         out.encoded.reserveCapacity(chunk.range.count + chunk.range.count / 4)
-        // About a line per 256 bytes (the yardstick's lines are ~370), so the events are
+        // About a line per 256 bytes (the yardstick's lines are ~370), and the lines of a
+        // chunk cut short for its short lines (``LineReader/chunkLines``), so the events are
         // seldom moved as the array grows.
-        out.events.reserveCapacity(chunk.range.count / 256 + 16)
+        out.events.reserveCapacity(max(chunk.range.count / 256, LineReader.chunkLines) + 16)
         chunk.withBytes { bytes in
             var index = 0
             LineChunk.forEachLine(bytes) { line, isTooLong in

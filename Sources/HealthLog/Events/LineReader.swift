@@ -11,9 +11,32 @@ import Darwin
 package struct LineReader {
     /// The longest line accepted, in bytes.
     package static let maxLineLength = 16 << 20
-    /// The bytes a chunk holds at least, when the input has them: it ends at the first line
-    /// end at or past this many bytes.
+    /// The bytes a chunk holds at least, when the input has them and its lines are not
+    /// short (``chunkTarget(_:)``): it ends at the first line end at or past this many bytes.
     static let chunkBytes = 1 << 20
+    /// About the most lines a chunk holds: a line's prepared event takes about 230 bytes
+    /// however short the line is, so a chunk of a MiB of deletes (62 bytes a line) would
+    /// hold four times its bytes in events, in each of the chunks an append prepares ahead.
+    static let chunkLines = 4096
+    /// The fewest bytes a chunk of short lines holds.
+    static let minChunkBytes = 64 << 10
+    /// The bytes at a chunk's start whose lines ``chunkTarget(_:)`` counts.
+    static let sampleBytes = 16 << 10
+
+    /// The bytes a chunk starting with `sample` (its first ``sampleBytes`` or fewer) is to
+    /// hold: ``chunkBytes``, or fewer when the sample's lines are short, for about
+    /// ``chunkLines`` of them (at least ``minChunkBytes``).
+    static func chunkTarget(_ sample: UnsafeRawBufferPointer) -> Int {
+        guard let base = sample.baseAddress else { return chunkBytes }
+        var lines = 0
+        var at = 0
+        while at < sample.count, let found = memchr(base + at, 10, sample.count - at) {
+            lines += 1
+            at = base.distance(to: UnsafeRawPointer(found)) + 1
+        }
+        guard lines > 0 else { return chunkBytes }
+        return min(chunkBytes, max(minChunkBytes, at / lines * chunkLines))
+    }
 
     private enum Source {
         case descriptor(FileDescriptor)
@@ -106,28 +129,36 @@ package struct LineReader {
     }
 
     /// The next chunk's range of bytes held in memory (`count` of them, shown by `access`):
-    /// from ``offset`` to the first line end at or past ``chunkBytes``.
+    /// from ``offset`` to the first line end at or past ``chunkTarget(_:)`` bytes.
     private mutating func nextRange(in count: Int, _ access: ((UnsafeRawBufferPointer) -> Int) -> Int) -> Range<Int>? {
         guard offset < count else { return nil }
-        let probe = offset + Self.chunkBytes - 1
-        let end = probe >= count ? count : access { raw in
-            guard let found = memchr(raw.baseAddress! + probe, 10, count - probe) else { return count }
+        let end = access { raw in
+            let target = Self.chunkTarget(UnsafeRawBufferPointer(rebasing: raw[offset..<min(count, offset + Self.sampleBytes)]))
+            let probe = offset + target - 1
+            guard probe < count, let found = memchr(raw.baseAddress! + probe, 10, count - probe) else { return count }
             return raw.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
         }
         defer { offset = end }
         return offset..<end
     }
 
+    /// The bytes a chunk read from a pipe into `buffer` is to hold: ``chunkTarget(_:)`` once
+    /// the buffer holds a sample, ``chunkBytes`` until then.
+    private func target(of buffer: [UInt8]) -> Int {
+        guard buffer.count >= Self.sampleBytes else { return Self.chunkBytes }
+        return buffer.withUnsafeBytes { Self.chunkTarget(UnsafeRawBufferPointer(rebasing: $0.prefix(Self.sampleBytes))) }
+    }
+
     /// Reads the next chunk from a descriptor that cannot be mapped (a pipe): at least
-    /// ``chunkBytes`` (a pipe gives 64 KiB a read), up to the last line end read; the
-    /// partial line after it starts the next chunk.
+    /// ``chunkTarget(_:)`` bytes (a pipe gives 64 KiB a read), up to the last line end
+    /// read; the partial line after it starts the next chunk.
     private mutating func readChunk(_ fd: FileDescriptor) throws -> LineChunk? {
         var buffer = carry
         carry = []
         /// How much of `buffer` is known to hold no `\n`.
         var scanned = 0
         while true {
-            while !isAtEnd, buffer.count - scanned < Self.chunkBytes {
+            while !isAtEnd, buffer.count - scanned < target(of: buffer) {
                 let before = buffer.count
                 // Read into uninitialized memory: zero-filling with the generic
                 // `append(contentsOf: repeatElement(0, count:))` is slow in a debug build.

@@ -84,13 +84,16 @@ final class AppendSession {
     func run(prepared lines: ImportPreparedLines) throws -> AppendSummary {
         do {
             label = ""
-            let prepared = lines.chunk
-            try lines.bytes.withUnsafeBytes { try store(prepared, bytes: $0, linesBefore: 0) }
-            if let failure = prepared.failure {
-                let number = failure.index + 1
-                switch failure.reason {
-                case .tooLong: throw LineReader.tooLong(number, name: nil)
-                case .field(let error): throw badLine(number, error)
+            try lines.bytes.withUnsafeBytes { bytes in
+                try lines.forEachChunk { prepared, linesBefore in
+                    try store(prepared, bytes: bytes, linesBefore: linesBefore)
+                    if let failure = prepared.failure {
+                        let number = linesBefore + failure.index + 1
+                        switch failure.reason {
+                        case .tooLong: throw LineReader.tooLong(number, name: nil)
+                        case .field(let error): throw badLine(number, error)
+                        }
+                    }
                 }
             }
             return try finish()

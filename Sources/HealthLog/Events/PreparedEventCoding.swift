@@ -60,11 +60,8 @@ enum PreparedEventCoding {
     static func decode(_ bytes: UnsafeRawBufferPointer, index: Int, line: Range<Int>, into chunk: inout PreparedChunk) -> Bool {
         var reader = Reader(bytes: bytes)
         guard let flags = reader.byte() else { return false }
-        var ranges: [Range<Int>?] = []
-        for _ in 0..<3 {
-            guard let range = reader.range() else { return false }
-            ranges.append(range)
-        }
+        // Three reads into locals: an array of them was a heap allocation an event.
+        guard let type = reader.range(), let source = reader.range(), let device = reader.range() else { return false }
         var uuid: SampleUUID?
         if flags & hasUUID != 0 {
             guard let given = reader.uuid() else { return false }
@@ -125,7 +122,7 @@ enum PreparedEventCoding {
         }
         chunk.events.append(PreparedEvent(
             index: index, isDelete: flags & isDelete != 0, isRewritten: rewritten != nil, line: at, uuid: uuid,
-            type: ranges[0], source: ranges[1], device: ranges[2], start: start, end: end, sync: sync, objects: objects,
+            type: type, source: source, device: device, start: start, end: end, sync: sync, objects: objects,
             encoded: from..<chunk.encoded.count, verbatim: verbatim))
         return true
     }

@@ -41,29 +41,44 @@ final class MirrorSweep {
     /// - Throws: ``HealthLogError/Code/io`` when the spill's file cannot be written.
     func add(_ uuid: SampleUUID) throws {
         if exported == nil { exported = uuidSpill() }
-        try exported!.add(ExportMapper.Event(type: "", uuid: uuid, line: [], isCorrelationMember: false), [])
+        try exported!.add(Self.record(uuid), [])
         count += 1
     }
 
     /// Calls `gone` with each UUID `imported` gives (its argument, called with each of the
     /// store's imported samples, is called once, before `gone` is) that no added UUID
-    /// matches, share by share, each such UUID once for each time `imported` gave it.
+    /// matches, share by share, each such UUID once for each time `imported` gave it. A
+    /// share's finds go to a spill first, so its table is let go before `gone` appends.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when a spill's file cannot be written or read;
     ///   whatever `imported` or `gone` throws.
     func sweep(imported: ((SampleUUID) throws -> Void) throws -> Void, gone: (SampleUUID) throws -> Void) throws {
         let kept = uuidSpill()
-        try imported { try kept.add(ExportMapper.Event(type: "", uuid: $0, line: [], isCorrelationMember: false), []) }
+        try imported { try kept.add(Self.record($0), []) }
         let passes = passes
         for share in 0..<passes {
-            var table = UUIDTable(capacity: min(count, perPass + perPass / 8))
-            try exported?.forEach(progress: { _ in }, keepingChunks: true) { record in
-                if passes == 1 || UUIDTable.share(of: record.uuid, among: passes) == share { table.insert(record.uuid) }
-            }
-            try kept.forEach(progress: { _ in }, keepingChunks: true) { record in
-                guard passes == 1 || UUIDTable.share(of: record.uuid, among: passes) == share, !table.contains(record.uuid) else { return }
-                try gone(record.uuid)
-            }
+            let found = try goneOfShare(share, of: passes, kept: kept)
+            try found.forEach(progress: { _ in }) { try gone($0.uuid) }
         }
+    }
+
+    /// The UUIDs of share `share` (of `passes`) that `kept` holds and no added UUID matches,
+    /// in a spill.
+    private func goneOfShare(_ share: Int, of passes: Int, kept: EventSpill) throws -> EventSpill {
+        var table = UUIDTable(capacity: min(count, perPass + perPass / 8))
+        try exported?.forEach(progress: { _ in }, keepingChunks: true) { record in
+            if passes == 1 || UUIDTable.share(of: record.uuid, among: passes) == share { table.insert(record.uuid) }
+        }
+        let found = uuidSpill()
+        try kept.forEach(progress: { _ in }, keepingChunks: true) { record in
+            guard passes == 1 || UUIDTable.share(of: record.uuid, among: passes) == share, !table.contains(record.uuid) else { return }
+            try found.add(Self.record(record.uuid), [])
+        }
+        return found
+    }
+
+    /// A spill record of `uuid` alone.
+    private static func record(_ uuid: SampleUUID) -> ExportMapper.Event {
+        ExportMapper.Event(type: "", uuid: uuid, line: [], isCorrelationMember: false)
     }
 }

@@ -33,9 +33,6 @@ package struct ImportPreparedLines {
     /// The bytes of the lines gathered.
     package var byteCount: Int { bytes.count }
 
-    /// The lines gathered (blank ones included).
-    package var lineCount: Int { entries.count }
-
     /// Adds `line` (its newline included) and, when the import prepared it, its
     /// preparation. Without one, `line` may hold several lines.
     package mutating func add(_ line: UnsafeRawBufferPointer, prepared: UnsafeRawBufferPointer?) {

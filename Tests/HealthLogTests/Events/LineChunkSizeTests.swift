@@ -41,15 +41,7 @@ struct LineChunkSizeTests {
             var reader = LineReader(bytes: bytes)
             try drain(&reader)
         case .file:
-            let dir = try TemporaryDirectory()
-            defer { dir.remove() }
-            let path = dir.file("input.ndjson")
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let fd = open(path, O_RDONLY)
-            try #require(fd >= 0)
-            defer { close(fd) }
-            var reader = LineReader(fileDescriptor: fd, name: "input.ndjson")
-            try drain(&reader)
+            try LineReader.withFile(holding: bytes) { try drain(&$0) }
         case .pipe:
             var ends: [Int32] = [0, 0]
             try #require(pipe(&ends) == 0)

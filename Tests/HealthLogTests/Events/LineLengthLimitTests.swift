@@ -73,19 +73,13 @@ struct LineLengthLimitTests {
     /// The lengths of the lines a `LineReader` reads from a file holding `bytes`, checking
     /// that they come numbered 1, 2, ….
     static func lineLengths(_ bytes: [UInt8]) throws -> [Int] {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("input.ndjson")
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let fd = open(path, O_RDONLY)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var reader = LineReader(fileDescriptor: fd, name: "input.ndjson")
-        var lengths: [Int] = []
-        try reader.forEachLine { line, number in
-            #expect(number == lengths.count + 1)
-            lengths.append(line.count)
+        try LineReader.withFile(holding: bytes) { reader in
+            var lengths: [Int] = []
+            try reader.forEachLine { line, number in
+                #expect(number == lengths.count + 1)
+                lengths.append(line.count)
+            }
+            return lengths
         }
-        return lengths
     }
 }

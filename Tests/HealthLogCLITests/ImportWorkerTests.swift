@@ -41,7 +41,7 @@ struct ImportWorkerTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test("The store options reach the worker, and a worker killed by a fault kills healthlog with the same signal")
+    @Test("The store options reach the worker, and a worker killed by a fault kills healthlog with the same signal, saying so")
     func faultReachesWorker() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -49,6 +49,9 @@ struct ImportWorkerTests {
         let killed = try HealthLogBinary.run(
             ["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")], injecting: "kill:segment-created")
         #expect(killed.wasSignalled && killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        // The fault tool runs the worker's test twin, under its own name.
+        #expect(killed.stderr.hasSuffix(" was killed by signal 9 (Killed); importing again completes the import\n"), "\(killed.stderr)")
+        #expect(killed.stderr.contains("healthlog: error: "), "\(killed.stderr)")
         let again = try HealthLogBinary.run(["--store", store, "import", PackageFiles.appleHealthExport("freddiefujiwara-ahcd.xml")])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.hasSuffix("healthlog: added 16, already present 0, deleted 0, replaced 0, skipped 0\n"), "\(again.stderr)")

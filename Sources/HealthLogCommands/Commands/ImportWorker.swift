@@ -107,10 +107,14 @@ struct ImportWorker {
         let status = try Self.wait(pid)
         if let failure { throw failure }
         // `waitpid`'s status word (the C macros do not reach Swift): the low 7 bits are the
-        // signal that ended the worker, 0 when it exited. A worker killed by a signal (a
-        // fault plan's kill) ends this process with the same signal.
+        // signal that ended the worker, 0 when it exited. A worker killed by a signal (the
+        // kernel's out-of-memory killer, a `kill -9`, a fault plan's kill) ends this process
+        // with the same signal, after saying so: the worker could not.
         let signalNumber = status & 0x7F
         if signalNumber != 0, signalNumber != 0x7F {
+            if !reporting { progress.finish() }
+            let name = strsignal(signalNumber).map { String(cString: $0) } ?? "signal"
+            terminal.failure("\(self.executable) was killed by signal \(signalNumber) (\(name)); importing again completes the import")
             signal(signalNumber, SIG_DFL)
             kill(getpid(), signalNumber)
         }

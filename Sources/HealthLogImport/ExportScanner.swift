@@ -80,7 +80,7 @@ struct ExportScanner {
             if open.count + 2 > ImportLimits.depth {
                 throw HealthLogError(
                     .badInput,
-                    "\(source.documentName): line \(tag.line): element \(reader.names[tag.name]) is nested \(open.count + 2) deep, deeper than the \(ImportLimits.depth) the import reads")
+                    "\(source.documentName): \(ExportLine.text(tag.line)): element \(reader.names[tag.name]) is nested \(open.count + 2) deep, deeper than the \(ImportLimits.depth) the import reads")
             }
             let kind = self.kind(of: tag.name)
             if let parent = open.last, parent < 0 || kind == .location {

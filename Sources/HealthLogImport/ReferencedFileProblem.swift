@@ -5,7 +5,8 @@
 public struct ReferencedFileProblem: Sendable, Equatable, CustomStringConvertible {
     /// The file as the export names it (`/workout-routes/route_….gpx`).
     public var file: String
-    /// The line of the element that names it (`WorkoutRoute`, `ClinicalRecord`).
+    /// The line of the element that names it (`WorkoutRoute`, `ClinicalRecord`); 65,535
+    /// for a line past 65,534 that libxml2's reader did not keep.
     public var line: Int
     /// What is wrong.
     public var reason: String
@@ -17,6 +18,6 @@ public struct ReferencedFileProblem: Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
-    /// `FILE (named at line N): reason`.
-    public var description: String { "\(file) (named at line \(line)): \(reason)" }
+    /// `FILE (named at line N): reason` (`named past line 65,534` for a line not kept).
+    public var description: String { "\(file) (named \(ExportLine.at(line))): \(reason)" }
 }

@@ -142,11 +142,10 @@ package struct LineReader {
         return offset..<end
     }
 
-    /// The bytes a chunk read from a pipe into `buffer` is to hold: ``chunkTarget(_:)`` once
-    /// the buffer holds a sample, ``chunkBytes`` until then.
-    private func target(of buffer: [UInt8]) -> Int {
-        guard buffer.count >= Self.sampleBytes else { return Self.chunkBytes }
-        return buffer.withUnsafeBytes { Self.chunkTarget(UnsafeRawBufferPointer(rebasing: $0.prefix(Self.sampleBytes))) }
+    /// The bytes a chunk read from a pipe into `buffer` is to hold, once the buffer holds a
+    /// sample (``sampleBytes``): ``chunkTarget(_:)`` of its first bytes.
+    private static func target(of buffer: [UInt8]) -> Int {
+        buffer.withUnsafeBytes { chunkTarget(UnsafeRawBufferPointer(rebasing: $0.prefix(sampleBytes))) }
     }
 
     /// Reads the next chunk from a descriptor that cannot be mapped (a pipe): at least
@@ -157,8 +156,11 @@ package struct LineReader {
         carry = []
         /// How much of `buffer` is known to hold no `\n`.
         var scanned = 0
+        /// The chunk's target, worked out once, when the buffer holds a sample; ``chunkBytes``
+        /// until then.
+        var target = buffer.count >= Self.sampleBytes ? Self.target(of: buffer) : nil
         while true {
-            while !isAtEnd, buffer.count - scanned < target(of: buffer) {
+            while !isAtEnd, buffer.count - scanned < target ?? Self.chunkBytes {
                 let before = buffer.count
                 // Read into uninitialized memory: zero-filling with the generic
                 // `append(contentsOf: repeatElement(0, count:))` is slow in a debug build.
@@ -167,6 +169,7 @@ package struct LineReader {
                 }
                 buffer.append(contentsOf: chunk)
                 if buffer.count == before { isAtEnd = true }
+                if target == nil, buffer.count >= Self.sampleBytes { target = Self.target(of: buffer) }
             }
             if isAtEnd {
                 guard !buffer.isEmpty else { return nil }

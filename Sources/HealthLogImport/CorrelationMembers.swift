@@ -43,7 +43,7 @@ final class CorrelationMembers {
 
         /// Counts the member `uuid` names, if it is one of this share not matched before.
         mutating func visit(topLevel uuid: SampleUUID) {
-            guard passes == 1 || UUIDTable.share(of: uuid, among: passes) == index,
+            guard UUIDTable.share(of: uuid, among: passes) == index,
                 let position = members.position(of: uuid), !matched[position]
             else { return }
             matched[position] = true
@@ -77,7 +77,7 @@ final class CorrelationMembers {
     }
 
     /// The shares the count takes the members in.
-    var passes: Int { max(1, (count + perPass - 1) / perPass) }
+    var passes: Int { UUIDTable.shares(for: count, perShare: perPass) }
 
     /// Adds a correlation member.
     ///
@@ -91,9 +91,8 @@ final class CorrelationMembers {
             typeNames.append(type)
             typeNumbers[type] = number
         }
-        if spill == nil { spill = EventSpill(near: storeDirectory, sealing: sealing, chunkBytes: 1 << 18, memoryLimit: 1 << 18) }
-        let line = withUnsafeBytes(of: number.littleEndian) { Array($0) }
-        try spill!.add(ExportMapper.Event(type: "", uuid: uuid, line: line, isCorrelationMember: true), [])
+        if spill == nil { spill = EventSpill.forUUIDs(near: storeDirectory, sealing: sealing) }
+        try spill!.add(uuid, line: withUnsafeBytes(of: number.littleEndian) { Array($0) })
         count += 1
     }
 
@@ -103,7 +102,7 @@ final class CorrelationMembers {
     func pass(_ index: Int) throws -> Pass {
         var pass = Pass(index: index, passes: passes, typeCount: typeNames.count)
         try spill?.forEach(progress: { _ in }, keepingChunks: true) { record in
-            guard pass.passes == 1 || UUIDTable.share(of: record.uuid, among: pass.passes) == index, record.line.count == 4 else { return }
+            guard UUIDTable.share(of: record.uuid, among: pass.passes) == index, record.line.count == 4 else { return }
             pass.add(record.uuid, type: Int32(littleEndian: record.line.loadUnaligned(as: Int32.self)))
         }
         return pass

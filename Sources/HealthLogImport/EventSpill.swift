@@ -98,6 +98,19 @@ final class EventSpill {
         if fd >= 0 { close(fd) }
     }
 
+    /// A spill of short records, a UUID and a few bytes each (``add(_:line:_:)``): chunks of
+    /// 256 KiB, 256 KiB of them in memory.
+    static func forUUIDs(near storeDirectory: String, sealing: ScratchCipher?) -> EventSpill {
+        EventSpill(near: storeDirectory, sealing: sealing, chunkBytes: 1 << 18, memoryLimit: 1 << 18)
+    }
+
+    /// Adds a record of `uuid` with `line` (a few bytes, or none) and `flags`.
+    ///
+    /// - Throws: as ``add(_:_:)``.
+    func add(_ uuid: SampleUUID, line: [UInt8] = [], _ flags: Flags = []) throws {
+        try add(ExportMapper.Event(type: "", uuid: uuid, line: line, isCorrelationMember: false), flags)
+    }
+
     /// Adds an event's record.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the file cannot be created or written (a

@@ -80,7 +80,7 @@ final class LiveAppendFeed {
     ///   top-level UUIDs' file cannot be written.
     func add(_ event: ExportMapper.Event, _ flags: EventSpill.Flags) throws {
         if flags.contains(.fromDocument), !event.isCorrelationMember {
-            try topLevel.add(ExportMapper.Event(type: "", uuid: event.uuid, line: [], isCorrelationMember: false), .fromDocument)
+            try topLevel.add(event.uuid, .fromDocument)
         }
         switch event.inStore {
         case .live?: current.addPresent(deleted: false)

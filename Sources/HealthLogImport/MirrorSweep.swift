@@ -29,19 +29,14 @@ final class MirrorSweep {
     }
 
     /// The shares the sweep takes the export's UUIDs in.
-    var passes: Int { max(1, (count + perPass - 1) / perPass) }
-
-    /// A spill of UUIDs alone: small chunks, little of them in memory.
-    private func uuidSpill() -> EventSpill {
-        EventSpill(near: storeDirectory, sealing: sealing, chunkBytes: 1 << 18, memoryLimit: 1 << 18)
-    }
+    var passes: Int { UUIDTable.shares(for: count, perShare: perPass) }
 
     /// Adds a UUID the export derives.
     ///
     /// - Throws: ``HealthLogError/Code/io`` when the spill's file cannot be written.
     func add(_ uuid: SampleUUID) throws {
-        if exported == nil { exported = uuidSpill() }
-        try exported!.add(Self.record(uuid), [])
+        if exported == nil { exported = EventSpill.forUUIDs(near: storeDirectory, sealing: sealing) }
+        try exported!.add(uuid)
         count += 1
     }
 
@@ -53,8 +48,8 @@ final class MirrorSweep {
     /// - Throws: ``HealthLogError/Code/io`` when a spill's file cannot be written or read;
     ///   whatever `imported` or `gone` throws.
     func sweep(imported: ((SampleUUID) throws -> Void) throws -> Void, gone: (SampleUUID) throws -> Void) throws {
-        let kept = uuidSpill()
-        try imported { try kept.add(Self.record($0), []) }
+        let kept = EventSpill.forUUIDs(near: storeDirectory, sealing: sealing)
+        try imported { try kept.add($0) }
         let passes = passes
         for share in 0..<passes {
             let found = try goneOfShare(share, of: passes, kept: kept)
@@ -67,18 +62,13 @@ final class MirrorSweep {
     private func goneOfShare(_ share: Int, of passes: Int, kept: EventSpill) throws -> EventSpill {
         var table = UUIDTable(capacity: min(count, perPass + perPass / 8))
         try exported?.forEach(progress: { _ in }, keepingChunks: true) { record in
-            if passes == 1 || UUIDTable.share(of: record.uuid, among: passes) == share { table.insert(record.uuid) }
+            if UUIDTable.share(of: record.uuid, among: passes) == share { table.insert(record.uuid) }
         }
-        let found = uuidSpill()
+        let found = EventSpill.forUUIDs(near: storeDirectory, sealing: sealing)
         try kept.forEach(progress: { _ in }, keepingChunks: true) { record in
-            guard passes == 1 || UUIDTable.share(of: record.uuid, among: passes) == share, !table.contains(record.uuid) else { return }
-            try found.add(Self.record(record.uuid), [])
+            guard UUIDTable.share(of: record.uuid, among: passes) == share, !table.contains(record.uuid) else { return }
+            try found.add(record.uuid)
         }
         return found
-    }
-
-    /// A spill record of `uuid` alone.
-    private static func record(_ uuid: SampleUUID) -> ExportMapper.Event {
-        ExportMapper.Event(type: "", uuid: uuid, line: [], isCorrelationMember: false)
     }
 }

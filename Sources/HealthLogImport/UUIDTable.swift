@@ -45,8 +45,14 @@ struct UUIDTable {
     }
 
     /// The share `uuid` falls in when UUIDs are split into `shares` (from 0), by a hash of
-    /// its bits: about as many UUIDs in each.
+    /// its bits: about as many UUIDs in each (all in share 0 when there is one, unhashed).
     static func share(of uuid: SampleUUID, among shares: Int) -> Int {
-        Int(truncatingIfNeeded: (uuid.high &* 0x9E37_79B9_7F4A_7C15 ^ uuid.low) % UInt64(shares))
+        guard shares > 1 else { return 0 }
+        return Int(truncatingIfNeeded: (uuid.high &* 0x9E37_79B9_7F4A_7C15 ^ uuid.low) % UInt64(shares))
+    }
+
+    /// The shares `count` UUIDs are split into for tables of at most `perShare` (at least one).
+    static func shares(for count: Int, perShare: Int) -> Int {
+        max(1, (count + perShare - 1) / perShare)
     }
 }

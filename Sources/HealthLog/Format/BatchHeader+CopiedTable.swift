@@ -6,8 +6,9 @@ extension BatchHeader {
     struct CopiedTable {
         /// The group entries, in the table's order: all of them, or those of ``part``.
         var groups: [Group]
-        /// The table's bytes after its group entries.
-        var tail: [UInt8]
+        /// The table's bytes after its group entries: a slice of the opened copy, so a
+        /// dropped list decoded from it shares the copy's storage rather than being copied.
+        var tail: ArraySlice<UInt8>
         /// Set when ``groups`` holds only some of the table's groups (those of the types a
         /// query asks for, from a by-type copy).
         var part: Part? = nil

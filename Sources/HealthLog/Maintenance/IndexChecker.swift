@@ -105,7 +105,7 @@ struct IndexChecker {
         guard let copy = index.openedCopy(cipher, failedAt: &failedAt) else { return (failedAt, "the sealed copy of its batch tables does not open") }
         for (k, entry) in index.entries.enumerated() where k < batches.count {
             let header = batches[k].header
-            guard let table = copy.table(k, payload: entry.payload), table.groups == header.groups, table.tail == header.encodedTableTail() else {
+            guard let table = copy.table(k, payload: entry.payload), table.groups == header.groups, table.tail.elementsEqual(header.encodedTableTail()) else {
                 return (0, "the sealed copy of its batch tables disagrees with batch \(k + 1)")
             }
         }

@@ -80,7 +80,7 @@ struct SealedTableCopy {
             return true
         }
         guard whole else { return nil }
-        return BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[record.tailStart..<record.tailEnd]))
+        return BatchHeader.CopiedTable(groups: groups, tail: bytes[record.tailStart..<record.tailEnd])
     }
 
     /// The batch record at `at` of `bytes`, a copy's plaintext (the payload's clear bytes,

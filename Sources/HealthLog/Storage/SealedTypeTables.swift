@@ -216,7 +216,7 @@ struct SealedTypeTables {
         }
         guard found else { return nil }
         return isWhole
-            ? BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[tailStart..<tailEnd]))
-            : BatchHeader.CopiedTable(groups: groups, tail: Array(bytes[tailStart..<tailEnd]), part: BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames))
+            ? BatchHeader.CopiedTable(groups: groups, tail: bytes[tailStart..<tailEnd])
+            : BatchHeader.CopiedTable(groups: groups, tail: bytes[tailStart..<tailEnd], part: BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames))
     }
 }

@@ -39,8 +39,9 @@ struct SegmentIndex: Equatable {
     /// sealed copy of an encrypted segment's tables is written from (``SealedTableCopy``).
     var headers: [BatchHeader] = []
     /// The sealed copy of the batches' tables that an encrypted segment's index holds after
-    /// its entries, as stored (empty when there is none).
-    var sealedCopy: [UInt8] = []
+    /// its entries, as stored (empty when there is none): read from a sidecar, a slice of its
+    /// bytes, as the entries' payloads are, not a copy beside them.
+    var sealedCopy: ArraySlice<UInt8> = []
     /// The header bytes ``sealedCopy`` is bound to (``copyPlace(_:unit:)``).
     var copyHeader: [UInt8] = []
 
@@ -360,7 +361,7 @@ struct SegmentIndex: Equatable {
         else { return nil }
         var index = SegmentIndex(name: name, summary: header.summary, entries: entries)
         if at < bytes.count {
-            index.sealedCopy = Array(bytes[at...])
+            index.sealedCopy = bytes[at...]
             index.copyHeader = Array(bytes[0..<copyPlaceLength])
         }
         return index

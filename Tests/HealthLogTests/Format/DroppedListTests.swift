@@ -42,6 +42,30 @@ struct DroppedListTests {
         }
     }
 
+    @Test("A header without dropped events keeps nothing of the bytes it was decoded from; one with them shares them")
+    func emptyListKeepsNoBytes() throws {
+        /// Whether `decoded`, made from `bytes`, still holds `bytes`' storage: writing to a
+        /// buffer another value shares copies it first.
+        func holds(_ bytes: inout [UInt8], _ decoded: BatchHeader) -> Bool {
+            let before = bytes.withUnsafeBufferPointer { $0.baseAddress }
+            bytes[0] = bytes[0]
+            return withExtendedLifetime(decoded) { bytes.withUnsafeBufferPointer { $0.baseAddress } != before }
+        }
+        // A batch that ends an append with an origin: its layout has a dropped list, empty.
+        let group = BatchHeader.Group(
+            kind: FormatConstants.groupKindAdd, type: "HKQuantityTypeIdentifierHeartRate", count: 10, firstSeq: 10, lastSeq: 19,
+            minStart: 0, maxEnd: 1, frameLength: 40, rawLength: 900, frameCRC: 7)
+        let origin = BatchOrigin(committedMillis: 2_000, origin: AppendOrigin(command: "import", file: "export.zip", exportDate: nil), deletedAdds: nil)
+        let ended = BatchHeader(
+            storeTag: 9, flags: FormatConstants.flagEndOfAppend, firstSeq: 10, lastSeq: 19, appendedMillis: 1_000, groups: [group], origin: origin)
+        var plain = Array(ended.encoded().dropFirst(8))
+        let decoded = try BatchHeader.decode(payload: plain[...])
+        #expect(decoded.origin == origin && decoded.dropped.isEmpty)
+        #expect(!holds(&plain, decoded))
+        var compacted = Array(Self.header(dropped: BatchHeader.DroppedList(Self.events)).encoded().dropFirst(8))
+        #expect(holds(&compacted, try BatchHeader.decode(payload: compacted[...])))
+    }
+
     @Test("A header read from a slice inside a larger buffer decodes as it does alone")
     func fromSlice() throws {
         let payload = Array(Self.header(dropped: BatchHeader.DroppedList(Self.events)).encoded().dropFirst(8))

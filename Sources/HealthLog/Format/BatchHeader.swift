@@ -170,7 +170,8 @@ struct BatchHeader: Equatable, Sendable {
         }
     }
 
-    private func encodeTableTail(into payload: inout ByteWriter) {
+    /// Appends the table after its group entries (``encodedTableTail()``) to `payload`.
+    func encodeTableTail(into payload: inout ByteWriter) {
         if version >= FormatConstants.compactedBatchVersion {
             payload.append(UInt32(dropped.count))
             dropped.encode(into: &payload)

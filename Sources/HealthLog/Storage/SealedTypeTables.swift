@@ -44,19 +44,21 @@ struct SealedTypeTables {
     /// The copy of `headers` (sealed batches, with `payloads` their stored header payloads),
     /// its units sealed under `cipher` at the places `place` gives by unit number; `nil` when
     /// a header is not sealed or there are more types than the copy numbers.
+    ///
+    /// The directory, which holds every batch's dropped list (a compacted segment's can be
+    /// tens of megabytes), is written once, into room sized for it, and sealed straight
+    /// into the copy: its plaintext and the copy are all the memory it takes.
     static func seal(_ headers: [BatchHeader], payloads: [ArraySlice<UInt8>], cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
         guard headers.count == payloads.count, headers.allSatisfy(\.isSealed),
             payloads.allSatisfy({ $0.count >= SealedTableCopy.clearLength + StoreCipher.overhead })
         else { return nil }
+        // The types, numbered in order of appearance, and each type's records.
         var numbers: [String: Int] = [:]
         var names: [String] = []
         var units: [ByteWriter] = []
-        var directory = ByteWriter()
-        for (header, payload) in zip(headers, payloads) {
-            let tail = header.encodedTableTail()
-            directory.append(bytes: payload.prefix(BatchHeader.FixedFields.length))
-            directory.append(bytes: payload.suffix(8))
-            directory.append(UInt32(tail.count))
+        var numbered: [UInt16] = []
+        var directoryLength = 0
+        for header in headers {
             for group in header.groups {
                 let number: Int
                 if let known = numbers[group.type] {
@@ -68,29 +70,52 @@ struct SealedTypeTables {
                     names.append(group.type)
                     units.append(ByteWriter())
                 }
-                directory.append(UInt16(number))
-                directory.append(group.kind)
-                directory.append(group.frameLength)
+                numbered.append(UInt16(number))
                 units[number].append(UInt16(number))
                 units[number].append(group.kind)
                 group.appendRanges(to: &units[number])
             }
-            directory.append(bytes: tail)
+            directoryLength += SealedTableCopy.clearLength + 4 + header.groups.count * entryLength + header.encodedTableTail().count
         }
         let sealed = units.indices.map { cipher.seal(units[$0].bytes, .derivedFile, place: place(unit(ofType: $0))) }
-        var head = ByteWriter()
-        head.append(UInt16(names.count))
+        var directory = ByteWriter()
+        directory.append(UInt16(names.count))
         for (name, unit) in zip(names, sealed) {
-            head.append(UInt16(name.utf8.count))
-            head.append(bytes: Array(name.utf8))
-            head.append(UInt32(unit.count))
+            directory.append(UInt16(name.utf8.count))
+            directory.append(bytes: Array(name.utf8))
+            directory.append(UInt32(unit.count))
         }
-        let opened = cipher.seal(head.bytes + directory.bytes, .derivedFile, place: place(directoryUnit))
-        var out = ByteWriter()
-        out.append(UInt32(opened.count))
-        out.append(bytes: opened)
-        for unit in sealed { out.append(bytes: unit) }
-        return out.bytes
+        directory.bytes.reserveCapacity(directory.bytes.count + directoryLength)
+        var next = 0
+        for (header, payload) in zip(headers, payloads) {
+            var tail = ByteWriter()
+            header.encodeTableTail(into: &tail)
+            directory.append(bytes: payload.prefix(BatchHeader.FixedFields.length))
+            directory.append(bytes: payload.suffix(8))
+            directory.append(UInt32(tail.bytes.count))
+            for group in header.groups {
+                directory.append(numbered[next])
+                directory.append(group.kind)
+                directory.append(group.frameLength)
+                next += 1
+            }
+            directory.append(bytes: tail.bytes)
+        }
+        let directoryUnitLength = directory.bytes.count + StoreCipher.overhead
+        let total = 4 + directoryUnitLength + sealed.reduce(0) { $0 + $1.count }
+        return [UInt8](unsafeUninitializedCapacity: total) { out, filled in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            raw.storeBytes(of: UInt32(directoryUnitLength).littleEndian, toByteOffset: 0, as: UInt32.self)
+            directory.bytes.withUnsafeBytes {
+                cipher.seal($0, .derivedFile, place: place(directoryUnit), into: UnsafeMutableRawBufferPointer(rebasing: raw[4..<4 + directoryUnitLength]))
+            }
+            var at = 4 + directoryUnitLength
+            for unit in sealed {
+                unit.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[at..<at + unit.count]).copyMemory(from: $0) }
+                at += unit.count
+            }
+            filled = total
+        }
     }
 
     /// Opens the directory of `copy` and the units of the types in `wanted` (every type's

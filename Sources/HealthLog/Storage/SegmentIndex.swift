@@ -200,15 +200,18 @@ struct SegmentIndex: Equatable {
             w.append(last.map { Self.lastBatchCheck($0.payload) } ?? 0)
             w.append(UInt32(shape.lastIsEndOfAppend ? 1 : 0) | copyFlag)
         }
+        if !body.bytes.isEmpty { try flush(&body) }
         var flag: UInt32 = 0
         if let cipher, count > 0, headers.count == count, headers.allSatisfy(\.isSealed) {
             let header = Self.file.prefix { fields(&$0, SealedTypeTables.flag) }
-            if let copy = SealedTypeTables.seal(headers, payloads: (0..<count).map { entry($0).payload }, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
-                body.append(bytes: copy)
+            // Emitted as it is, not copied into the body first (a compacted segment's is
+            // tens of megabytes).
+            if var copy = SealedTypeTables.seal(headers, payloads: (0..<count).map { entry($0).payload }, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
+                swap(&copy, &body.bytes)
+                try flush(&body)
                 flag = SealedTypeTables.flag
             }
         }
-        if !body.bytes.isEmpty { try flush(&body) }
         try emit(
             Self.file.encode { w in
                 fields(&w, flag)

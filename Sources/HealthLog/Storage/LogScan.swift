@@ -283,12 +283,24 @@ struct LogScan {
     /// groups of those types, with their frames' offsets: a by-type copy opens their units only.
     func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary, types: Set<String>? = nil) -> [BatchRef]? {
         var copy: OpenedTableCopy?
-        let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, needed: Int) in
+        let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, release: (Int) -> Void, needed: Int) in
             guard let cipher = self.cipher else { return }
             let copyHeader = Array(header.prefix(SegmentIndex.copyPlaceLength))
             guard SealedTableCopy.pays(needed, of: summary.batchCount, someTypes: types != nil && SegmentIndex.isCopyByType(copyHeader)) else { return }
             var failedAt = 0
-            copy = OpenedTableCopy.open(unit, header: copyHeader, cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
+            // Read out of the mapping a MiB at a time, its pages let go behind, and opened in
+            // that memory: the copy's sealed bytes and its opened directory (a compacted
+            // segment's dropped lists) are not both held.
+            var owned: [UInt8] = []
+            owned.reserveCapacity(unit.count)
+            var read = 0
+            while read < unit.count {
+                let next = min(unit.count, read + (1 << 20))
+                owned.append(contentsOf: UnsafeRawBufferPointer(rebasing: unit[read..<next]))
+                release(next)
+                read = next
+            }
+            copy = OpenedTableCopy.open(owned: consume owned, header: copyHeader, cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
         }
         guard usingIndexes,
             let entries = SegmentIndex.entries(

@@ -20,6 +20,20 @@ enum OpenedTableCopy {
             .map(OpenedTableCopy.byType)
     }
 
+    /// ``open(_:header:cipher:batchCount:types:failedAt:)`` of a copy read into memory the
+    /// caller gives up, whose directory a by-type copy opens where it lies
+    /// (``SealedTypeTables/open(owned:cipher:place:batchCount:types:failedAt:)``).
+    static func open(
+        owned copy: consuming [UInt8], header: [UInt8], cipher: StoreCipher, batchCount: Int, types: Set<String>? = nil, failedAt: inout Int
+    ) -> OpenedTableCopy? {
+        guard SegmentIndex.isCopyByType(header) else {
+            return copy.withUnsafeBytes { open($0, header: header, cipher: cipher, batchCount: batchCount, types: types, failedAt: &failedAt) }
+        }
+        return SealedTypeTables.open(
+            owned: consume copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, types: types, failedAt: &failedAt
+        ).map(OpenedTableCopy.byType)
+    }
+
     /// The table of batch `index` when `payload` shows the clear bytes the copy recorded for
     /// it (``SealedTableCopy/table(_:payload:)``, ``SealedTypeTables/table(_:payload:)``).
     func table(_ index: Int, payload: ArraySlice<UInt8>) -> BatchHeader.CopiedTable? {

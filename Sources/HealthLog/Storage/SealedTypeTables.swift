@@ -132,23 +132,59 @@ struct SealedTypeTables {
         guard directoryLength <= copy.count - 4,
             let bytes = cipher.open(UnsafeRawBufferPointer(rebasing: copy[4..<4 + directoryLength]), .derivedFile, place: place(directoryUnit))
         else { return nil }
+        return read(
+            directory: bytes, typeUnits: UnsafeRawBufferPointer(rebasing: copy[(4 + directoryLength)...]), at: 4 + directoryLength, cipher: cipher, place: place,
+            batchCount: batchCount, types: wanted, failedAt: &failedAt)
+    }
+
+    /// ``open(_:cipher:place:batchCount:types:failedAt:)`` of a copy read into memory the
+    /// caller gives up: the directory, which holds every batch's dropped list, is opened
+    /// where it lies and kept in the same memory, not opened into more beside its sealed
+    /// bytes (a compacted segment's is tens of megabytes).
+    static func open(
+        owned copy: consuming [UInt8], cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?,
+        failedAt: inout Int
+    ) -> SealedTypeTables? {
+        guard copy.count >= 4 else { return nil }
+        let directoryLength = Int(ByteReaderValue.u32(copy, 0))
+        failedAt = 4
+        guard directoryLength <= copy.count - 4,
+            let opened = copy.withUnsafeMutableBytes({ cipher.openInPlace(UnsafeMutableRawBufferPointer(rebasing: $0[4..<4 + directoryLength]), .derivedFile, place: place(directoryUnit)) })
+        else { return nil }
+        let typeUnits = Array(copy[(4 + directoryLength)...])
+        // The plaintext moved to the front, the rest let go: the same storage, no copy of it.
+        copy.removeSubrange((4 + opened.upperBound)...)
+        copy.removeSubrange(0..<4 + opened.lowerBound)
+        let directory = copy
+        return typeUnits.withUnsafeBytes {
+            read(directory: directory, typeUnits: $0, at: 4 + directoryLength, cipher: cipher, place: place, batchCount: batchCount, types: wanted, failedAt: &failedAt)
+        }
+    }
+
+    /// The tables of an opened `directory` and of the units of the types in `wanted` among
+    /// `typeUnits`, the copy's bytes after the directory's unit, which start at byte `at`
+    /// of the copy.
+    private static func read(
+        directory bytes: [UInt8], typeUnits: UnsafeRawBufferPointer, at unitsStart: Int, cipher: StoreCipher, place: (UInt32) -> [UInt8],
+        batchCount: Int, types wanted: Set<String>?, failedAt: inout Int
+    ) -> SealedTypeTables? {
         var reader = ByteReader(bytes)
         do {
             let typeCount = Int(try reader.read(UInt16.self))
             var types: [String] = []
             types.reserveCapacity(typeCount)
-            // Where each type's unit starts in the copy, then where the last one ends (plain
-            // integers: an array of ranges has its type made at run time on first use, more
-            // instructions than the rest of the directory takes).
-            var units = [4 + directoryLength]
+            // Where each type's unit starts in `typeUnits`, then where the last one ends
+            // (plain integers: an array of ranges has its type made at run time on first
+            // use, more instructions than the rest of the directory takes).
+            var units = [0]
             units.reserveCapacity(typeCount + 1)
             for _ in 0..<typeCount {
                 let length = Int(try reader.read(UInt16.self))
                 types.append(String(decoding: try reader.read(count: length), as: UTF8.self))
                 units.append(units[units.count - 1] + Int(try reader.read(UInt32.self)))
             }
-            failedAt = 4 + directoryLength
-            guard units[typeCount] == copy.count else { return nil }
+            failedAt = unitsStart
+            guard units[typeCount] == typeUnits.count else { return nil }
             var starts: [Int] = []
             starts.reserveCapacity(batchCount)
             var counts = [Int](repeating: 0, count: typeCount)
@@ -177,8 +213,8 @@ struct SealedTypeTables {
                     recordStarts.append(-1)
                     continue
                 }
-                failedAt = units[number]
-                guard let opened = cipher.open(UnsafeRawBufferPointer(rebasing: copy[units[number]..<units[number + 1]]), .derivedFile, place: place(unit(ofType: number))),
+                failedAt = unitsStart + units[number]
+                guard let opened = cipher.open(UnsafeRawBufferPointer(rebasing: typeUnits[units[number]..<units[number + 1]]), .derivedFile, place: place(unit(ofType: number))),
                     opened.count == counts[number] * SealedTableCopy.groupLength
                 else { return nil }
                 recordStarts.append(records.count)

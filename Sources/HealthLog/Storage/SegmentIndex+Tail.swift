@@ -21,7 +21,8 @@ extension SegmentIndex {
     /// decoded by the caller with their own payload checksums checked.
     static func entries(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
-        continues: (_ first: UInt64, _ expected: UInt64) -> Bool, copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer, _ entries: Int) -> Void)? = nil
+        continues: (_ first: UInt64, _ expected: UInt64) -> Bool,
+        copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer, _ release: (Int) -> Void, _ entries: Int) -> Void)? = nil
     ) -> [Entry]? {
         var entries: [Entry] = []
         let sound = walk(
@@ -30,7 +31,7 @@ extension SegmentIndex {
                 entries.append(Entry(offset: offset, payload: Array(payload)[...]))
                 return true
             },
-            copy: copy.map { copy in { header, unit in copy(header, unit, entries.count) } })
+            copy: copy.map { copy in { header, unit, release in copy(header, unit, release, entries.count) } })
         return sound ? entries : nil
     }
 
@@ -44,11 +45,12 @@ extension SegmentIndex {
     /// and a query from an early anchor then reads only the start of a large table. Only a
     /// walk to the end checks the end against `summary`, and hands `copy` the header and the
     /// bytes after the last entry, when an index of sealed batches has any (its sealed copy
-    /// of their tables, ``OpenedTableCopy``; not checked here: it opens or it does not).
+    /// of their tables, ``OpenedTableCopy``; not checked here: it opens or it does not),
+    /// with a function that lets go of the mapping's pages before a byte of those.
     static func walk(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
         continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool,
-        copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer) -> Void)? = nil
+        copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer, _ release: (Int) -> Void) -> Void)? = nil
     ) -> Bool {
         guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return false }
         defer { fd.close() }
@@ -86,7 +88,10 @@ extension SegmentIndex {
             guard (at == bytes.count || last.map(mayHoldCopy(after:)) == true) && offset == summary.coveredLength && expected - 1 == summary.lastSeq
                 && last.map({ lastBatchCheck($0) == summary.lastPayloadCRC }) == true
             else { return false }
-            if at < bytes.count { copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) }
+            if at < bytes.count {
+                let copyStart = at
+                copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) { file.release(below: copyStart + $0) }
+            }
             return true
         }
     }

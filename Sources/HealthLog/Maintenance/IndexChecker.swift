@@ -33,6 +33,7 @@ struct IndexChecker {
             }
             var comparison = EntryComparison(batches: batches)
             let found: SegmentIndex?
+            var sealedCopy: [UInt8] = []
             let isSound: Bool
             if snapshot.cipher == nil {
                 // Compared as the file is walked, not read whole first: a compacted segment's
@@ -40,8 +41,11 @@ struct IndexChecker {
                 found = nil
                 isSound = SegmentIndex.check(layout, file.name) { offset, payload in comparison.add(offset, payload) } ?? false
             } else {
-                // An encrypted store's index is read whole, for the sealed copy of its tables.
-                found = SegmentIndex.read(layout, file.name)
+                // An encrypted store's index is read in pieces, its sealed copy of the tables
+                // kept apart, to be opened where it lies.
+                var pieces = SegmentIndex.readInPieces(layout, file.name)
+                if pieces != nil { swap(&sealedCopy, &pieces!.sealedCopy) }
+                found = pieces?.index
                 for entry in found?.entries ?? [] { entry.payload.withUnsafeBytes { comparison.add(entry.offset, $0) } }
                 isSound = found != nil
             }
@@ -61,7 +65,7 @@ struct IndexChecker {
             if comparison.listed < batches.count {
                 report.notes.append("\(display) lists \(comparison.listed) of \(batches.count) batches; the next write brings it up to date")
             }
-            if let found, let (at, problem) = checkSealedCopy(found, against: batches) {
+            if let found, let (at, problem) = checkSealedCopy(consume sealedCopy, of: found, against: batches) {
                 report.problems.append("\(display) at byte \(comparison.end + at): \(problem); run 'healthlog reindex'")
             }
         }
@@ -93,16 +97,18 @@ struct IndexChecker {
         }
     }
 
-    /// What is wrong with the sealed copy of the batch tables that `index` (which agrees with
-    /// the log) holds after its entries, checked against the tables of `batches`, the
-    /// segment's batches as the log gives them, and where in the copy (the unit that does
-    /// not open); `nil` when it opens and gives every batch its own table, or there is none.
-    /// A reader ignores a copy that is wrong (it opens the tables instead), so this only
-    /// tells which index `reindex` should rewrite.
-    private func checkSealedCopy(_ index: SegmentIndex, against batches: [BatchRef]) -> (at: Int, problem: String)? {
-        guard !index.sealedCopy.isEmpty, let cipher = snapshot.cipher else { return nil }
+    /// What is wrong with `sealedCopy`, the sealed copy of the batch tables that `index`
+    /// (which agrees with the log) holds after its entries, checked against the tables of
+    /// `batches`, the segment's batches as the log gives them, and where in the copy (the
+    /// unit that does not open); `nil` when it opens and gives every batch its own table, or
+    /// there is none. A reader ignores a copy that is wrong (it opens the tables instead), so
+    /// this only tells which index `reindex` should rewrite.
+    private func checkSealedCopy(_ sealedCopy: consuming [UInt8], of index: SegmentIndex, against batches: [BatchRef]) -> (at: Int, problem: String)? {
+        guard !sealedCopy.isEmpty, let cipher = snapshot.cipher else { return nil }
         var failedAt = 0
-        guard let copy = index.openedCopy(cipher, failedAt: &failedAt) else { return (failedAt, "the sealed copy of its batch tables does not open") }
+        guard let copy = OpenedTableCopy.open(owned: consume sealedCopy, header: index.copyHeader, cipher: cipher, batchCount: index.entries.count, failedAt: &failedAt) else {
+            return (failedAt, "the sealed copy of its batch tables does not open")
+        }
         for (k, entry) in index.entries.enumerated() where k < batches.count {
             let header = batches[k].header
             guard let table = copy.table(k, payload: entry.payload), table.groups == header.groups, table.tail.elementsEqual(header.encodedTableTail()) else {

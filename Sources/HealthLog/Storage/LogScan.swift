@@ -243,12 +243,20 @@ struct LogScan {
     /// The batches listed by segment `file`'s sidecar index, when it is sound and matches
     /// the segment (see ``SegmentIndex``); `nil` otherwise.
     private func adoptIndex(_ file: SegmentFile, _ index: Int, expectedSeq: UInt64) throws -> (batches: [BatchRef], covered: Int)? {
-        guard usingIndexes, let sidecar = SegmentIndex.read(layout, file.name), sidecar.coveredLength <= file.size else { return nil }
+        guard usingIndexes, var pieces = SegmentIndex.readInPieces(layout, file.name), pieces.index.coveredLength <= file.size else { return nil }
+        let sidecar = pieces.index
+        // Taken out of the pair, so the copy is opened in the only reference to its memory.
+        var sealedCopy: [UInt8] = []
+        swap(&sealedCopy, &pieces.sealedCopy)
         var refs: [BatchRef] = []
         var offset = SegmentLayout.prologueLength
         var seq = expectedSeq
         let names = BatchHeader.Names()
-        let copy = cipher.flatMap { sidecar.openedCopy($0) }
+        var copy: OpenedTableCopy?
+        if let cipher, !sealedCopy.isEmpty {
+            var failedAt = 0
+            copy = OpenedTableCopy.open(owned: consume sealedCopy, header: sidecar.copyHeader, cipher: cipher, batchCount: sidecar.entries.count, failedAt: &failedAt)
+        }
         for (k, entry) in sidecar.entries.enumerated() {
             let copied = copy?.table(k, payload: entry.payload)
             guard entry.offset == offset,

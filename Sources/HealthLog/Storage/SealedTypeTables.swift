@@ -151,7 +151,9 @@ struct SealedTypeTables {
         guard directoryLength <= copy.count - 4,
             let opened = copy.withUnsafeMutableBytes({ cipher.openInPlace(UnsafeMutableRawBufferPointer(rebasing: $0[4..<4 + directoryLength]), .derivedFile, place: place(directoryUnit)) })
         else { return nil }
-        let typeUnits = Array(copy[(4 + directoryLength)...])
+        // Copied through a pointer: a slice of `copy` would share its storage, and the
+        // moves below would copy it whole while that lives.
+        let typeUnits = copy.withUnsafeBytes { [UInt8](UnsafeRawBufferPointer(rebasing: $0[(4 + directoryLength)...])) }
         // The plaintext moved to the front, the rest let go: the same storage, no copy of it.
         copy.removeSubrange((4 + opened.upperBound)...)
         copy.removeSubrange(0..<4 + opened.lowerBound)

@@ -23,7 +23,7 @@ import Darwin
 /// that the segment still ends with the batch the index last saw.
 struct SegmentIndex: Equatable {
     /// One batch: where its header frame starts, and the header payload (read from a
-    /// sidecar, a slice of the sidecar's bytes, which the headers decoded from it share).
+    /// sidecar, an array of its own, which the headers decoded from it share).
     struct Entry: Equatable {
         var offset: Int
         var payload: ArraySlice<UInt8>
@@ -39,9 +39,8 @@ struct SegmentIndex: Equatable {
     /// sealed copy of an encrypted segment's tables is written from (``SealedTableCopy``).
     var headers: [BatchHeader] = []
     /// The sealed copy of the batches' tables that an encrypted segment's index holds after
-    /// its entries, as stored (empty when there is none): read from a sidecar, a slice of its
-    /// bytes, as the entries' payloads are, not a copy beside them.
-    var sealedCopy: ArraySlice<UInt8> = []
+    /// its entries, as stored (empty when there is none).
+    var sealedCopy: [UInt8] = []
     /// The header bytes ``sealedCopy`` is bound to (``copyPlace(_:unit:)``).
     var copyHeader: [UInt8] = []
 
@@ -305,14 +304,12 @@ struct SegmentIndex: Equatable {
     }
 
     /// Reads the sidecar of `name`; `nil` when missing or when its checksums or shape are
-    /// wrong, or its header does not say what its body lists.
+    /// wrong, or its header does not say what its body lists. Read in pieces
+    /// (``readInPieces(_:_:)``), its sealed copy put back in ``sealedCopy``.
     static func read(_ layout: StoreLayout, _ name: SegmentName) -> SegmentIndex? {
-        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
-        defer { fd.close() }
-        guard let size = try? fd.size(), size >= headerLength, size <= 1 << 30,
-            let bytes = try? fd.read(at: 0, count: size), bytes.count == size
-        else { return nil }
-        return decode(bytes, name: name)
+        guard var read = readInPieces(layout, name) else { return nil }
+        read.index.sealedCopy = read.sealedCopy
+        return read.index
     }
 
     /// Reads only the header of the sidecar of `name`; `nil` when missing or unsound.
@@ -346,28 +343,55 @@ struct SegmentIndex: Equatable {
 
     /// Decodes sidecar bytes for segment `name`; `nil` if anything is off.
     static func decode(_ bytes: [UInt8], name: SegmentName) -> SegmentIndex? {
-        guard let header = decodeHeader(bytes, name: name, fileLength: bytes.count),
-            CRC32C.checksum(bytes[headerLength...]) == header.bodyCRC
-        else { return nil }
-        var entries: [Entry] = []
+        guard var decoded = bytes.withUnsafeBytes({ decode($0, name: name, letGo: {}) }) else { return nil }
+        decoded.index.sealedCopy = decoded.sealedCopy
+        return decoded.index
+    }
+
+    /// Decodes the sidecar `bytes` of segment `name` (its checksums, the entries' shape, the
+    /// header's summary), each entry's payload in an array of its own and the sealed copy,
+    /// if any, beside the index (its ``sealedCopy`` left empty); `nil` if anything is off.
+    /// `letGo` is called after each MiB read, for a mapping to let its pages go.
+    static func decode(_ bytes: UnsafeRawBufferPointer, name: SegmentName, letGo: () -> Void) -> (index: SegmentIndex, sealedCopy: [UInt8])? {
+        guard bytes.count >= headerLength, let header = decodeHeader(Array(bytes[0..<headerLength]), name: name, fileLength: bytes.count) else { return nil }
+        let piece = 1 << 20
+        var crc: UInt32 = 0
         var at = headerLength
-        let listed = bytes.withUnsafeBytes { raw in
-            for _ in 0..<header.summary.batchCount {
-                guard let entry = entry(in: raw, at: at) else { return false }
-                entries.append(Entry(offset: entry.offset, payload: bytes[entry.payload]))
-                at = entry.payload.upperBound
-            }
-            return true
+        while at < bytes.count {
+            let end = min(bytes.count, at + piece)
+            crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[at..<end]), seed: crc)
+            letGo()
+            at = end
         }
-        guard listed, at == bytes.count || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
+        guard crc == header.bodyCRC else { return nil }
+        var entries: [Entry] = []
+        at = headerLength
+        var read = at
+        for _ in 0..<header.summary.batchCount {
+            guard let entry = entry(in: bytes, at: at) else { return nil }
+            entries.append(Entry(offset: entry.offset, payload: Array(bytes[entry.payload])[...]))
+            at = entry.payload.upperBound
+            if at - read >= piece {
+                letGo()
+                read = at
+            }
+        }
+        guard at == bytes.count || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
             summary(listing: entries) == header.summary
         else { return nil }
         var index = SegmentIndex(name: name, summary: header.summary, entries: entries)
+        var copy: [UInt8] = []
         if at < bytes.count {
-            index.sealedCopy = bytes[at...]
             index.copyHeader = Array(bytes[0..<copyPlaceLength])
+            copy.reserveCapacity(bytes.count - at)
+            while at < bytes.count {
+                let end = min(bytes.count, at + piece)
+                copy.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
+                letGo()
+                at = end
+            }
         }
-        return index
+        return (index, copy)
     }
 
     /// The entry of an index body at byte `at` of `bytes` (the whole file): the offset in

@@ -108,7 +108,7 @@ struct SealedTableCopyTests {
         let layout = fixture.store.layout
         let pristine = try fixture.indexes().map { ($0.0, try ByteSurgery.read(SegmentIndex.path(layout, $0.0)), $0.1) }
         let batches = pristine.reduce(0) { $0 + $1.2.entries.count }
-        let foreign = try other.indexes().map { Array($0.1.sealedCopy) }
+        let foreign = try other.indexes().map(\.1.sealedCopy)
         let (last, lastBytes, lastIndex) = try #require(pristine.last)
         // The last segment's index before the last append: the same segment, generation
         // and store, a copy of fewer batches.
@@ -117,7 +117,7 @@ struct SealedTableCopyTests {
         let damages: [(String, ([UInt8], SegmentIndex, Int) -> [UInt8])] = [
             ("flipped", { bytes, _, _ in var b = bytes; b[b.count - 30] ^= 0x20; return b }),
             ("flipped, checksums good", { bytes, index, _ in
-                var copy = Array(index.sealedCopy)
+                var copy = index.sealedCopy
                 copy[copy.count / 2] ^= 1
                 return Self.spliced(bytes, old: index.sealedCopy.count, copy: copy)
             }),
@@ -151,9 +151,9 @@ struct SealedTableCopyTests {
         let path = SegmentIndex.path(fixture.store.layout, name)
         let bytes = try ByteSurgery.read(path)
         let start = bytes.count - index.sealedCopy.count
-        let directory = Int(ByteReaderValue.u32(Array(index.sealedCopy), 0))
+        let directory = Int(ByteReaderValue.u32(index.sealedCopy, 0))
         for (what, flip, unit) in [("directory", 12, start + 4), ("first type's unit", 4 + directory + 12, start + 4 + directory)] {
-            var copy = Array(index.sealedCopy)
+            var copy = index.sealedCopy
             copy[flip] ^= 1
             try ByteSurgery.write(Self.spliced(bytes, old: index.sealedCopy.count, copy: copy), to: path)
             let (damaged, _) = try fixture.fresh()
@@ -197,7 +197,7 @@ struct SealedTableCopyTests {
         }
 
         for ((name, index), bytes) in zip(indexes, pristine) {
-            var copy = Array(index.sealedCopy)
+            var copy = index.sealedCopy
             copy[copy.count - 3] ^= 1
             try ByteSurgery.write(Self.spliced(bytes, old: copy.count, copy: copy), to: SegmentIndex.path(layout, name))
         }
@@ -282,6 +282,37 @@ struct SealedTableCopyTests {
             }
         }
         #expect(dropped == 6)
+    }
+
+    @Test("A copy opened in the memory it was read into gives every batch the table a copy opened from the file gives; a unit that does not open is named at the same byte")
+    func openedWhereRead() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        _ = try fixture.store.compact(horizon: .anchor(try fixture.store.headAnchor()))
+        let (_, cipher) = try fixture.fresh()
+        var tails = 0
+        for (_, index) in try fixture.indexes() {
+            let fromFile = try #require(index.openedCopy(cipher))
+            var failedAt = 0
+            let inPlace = try #require(OpenedTableCopy.open(owned: index.sealedCopy, header: index.copyHeader, cipher: cipher, batchCount: index.entries.count, failedAt: &failedAt))
+            for (k, entry) in index.entries.enumerated() {
+                let table = try #require(inPlace.table(k, payload: entry.payload))
+                let expected = try #require(fromFile.table(k, payload: entry.payload))
+                #expect(table.groups == expected.groups && table.tail == expected.tail)
+                if !table.tail.isEmpty { tails += 1 }
+            }
+            // A byte of the directory's unit, then of the last type's unit, flipped.
+            for at in [9, index.sealedCopy.count - 3] {
+                var damaged = index.sealedCopy
+                damaged[at] ^= 1
+                var fromFileAt = -1
+                var inPlaceAt = -1
+                #expect(damaged.withUnsafeBytes { OpenedTableCopy.open($0, header: index.copyHeader, cipher: cipher, batchCount: index.entries.count, failedAt: &fromFileAt) } == nil)
+                #expect(OpenedTableCopy.open(owned: damaged, header: index.copyHeader, cipher: cipher, batchCount: index.entries.count, failedAt: &inPlaceAt) == nil)
+                #expect(inPlaceAt == fromFileAt && inPlaceAt > 0)
+            }
+        }
+        #expect(tails > 0)
     }
 
     @Test("Appends, reindex, compact, rekey, recover and restore --encrypt each leave every segment index with a current sealed copy; a plaintext store's indexes hold none")
@@ -406,6 +437,6 @@ extension SealedTableCopyTests.Fixture {
         let batches = try snapshot.batches(inSegment: segment)
         #expect(batches.count == index.entries.count && batches.count > 1)
         let older = SegmentIndex(name: last, batches: batches.dropLast())
-        return Array(try #require(SegmentIndex.decode(older.encoded(cipher: cipher), name: last)).sealedCopy)
+        return try #require(SegmentIndex.decode(older.encoded(cipher: cipher), name: last)).sealedCopy
     }
 }

@@ -154,10 +154,12 @@ struct SealedTypeTables {
         // Copied through a pointer: a slice of `copy` would share its storage, and the
         // moves below would copy it whole while that lives.
         let typeUnits = copy.withUnsafeBytes { [UInt8](UnsafeRawBufferPointer(rebasing: $0[(4 + directoryLength)...])) }
-        // The plaintext moved to the front, the rest let go: the same storage, no copy of it.
+        // The plaintext moved to the front of the same storage when it is most of the copy
+        // (a compacted segment's dropped lists); else copied into room of its own size, so
+        // the tables do not keep the type units' room.
         copy.removeSubrange((4 + opened.upperBound)...)
         copy.removeSubrange(0..<4 + opened.lowerBound)
-        let directory = copy
+        let directory = copy.count * 2 >= copy.capacity ? copy : copy.withUnsafeBytes { [UInt8]($0) }
         return typeUnits.withUnsafeBytes {
             read(directory: directory, typeUnits: $0, at: 4 + directoryLength, cipher: cipher, place: place, batchCount: batchCount, types: wanted, failedAt: &failedAt)
         }

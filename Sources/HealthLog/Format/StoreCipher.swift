@@ -138,6 +138,17 @@ final class StoreCipher: Sendable {
         }
     }
 
+    /// Seals, as a unit of `purpose` at `place` in `scope`, the plaintext `unit` holds where
+    /// ``openInPlace(_:_:place:)`` leaves it (`unit` less ``overhead`` bytes, after the
+    /// epoch and the unit's prefix): its ciphertext overwrites it, and the rest of `unit`
+    /// is filled around it. Every cipher here encrypts block by block, each read before it
+    /// is written, so a unit needs no room beside its plaintext.
+    func sealInPlace(_ unit: UnsafeMutableRawBufferPointer, _ purpose: Purpose, place: [UInt8], scope: AES256GCM.SaltScope = .derivedFiles) {
+        precondition(unit.count >= Self.overhead, "a unit's room")
+        let plaintext = 4 + UnitCipher.prefixLength..<unit.count - UnitCipher.tagLength
+        seal(UnsafeRawBufferPointer(rebasing: unit[plaintext]), purpose, place: place, scope: scope, into: unit)
+    }
+
     /// `plaintext` sealed as a unit of `purpose` at `place`, in `scope`.
     func seal(_ plaintext: [UInt8], _ purpose: Purpose, place: [UInt8], scope: AES256GCM.SaltScope = .derivedFiles) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: plaintext.count + Self.overhead) { out, filled in

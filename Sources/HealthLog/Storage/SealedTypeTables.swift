@@ -46,8 +46,8 @@ struct SealedTypeTables {
     /// a header is not sealed or there are more types than the copy numbers.
     ///
     /// The directory, which holds every batch's dropped list (a compacted segment's can be
-    /// tens of megabytes), is written once, into room sized for it, and sealed straight
-    /// into the copy: its plaintext and the copy are all the memory it takes.
+    /// tens of megabytes), is written once, into its place in the copy, and sealed there:
+    /// the copy is all the memory it takes.
     static func seal(_ headers: [BatchHeader], payloads: [ArraySlice<UInt8>], cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
         guard headers.count == payloads.count, headers.allSatisfy(\.isSealed),
             payloads.allSatisfy({ $0.count >= SealedTableCopy.clearLength + StoreCipher.overhead })
@@ -78,14 +78,20 @@ struct SealedTypeTables {
             directoryLength += SealedTableCopy.clearLength + 4 + header.groups.count * entryLength + header.encodedTableTail().count
         }
         let sealed = units.indices.map { cipher.seal(units[$0].bytes, .derivedFile, place: place(unit(ofType: $0))) }
+        // The copy: the directory unit's length, the unit (the directory's plaintext where
+        // its ciphertext goes, between the unit's epoch and prefix and its tag), then the
+        // type units.
+        let plaintextStart = 4 + StoreCipher.overhead - UnitCipher.tagLength
         var directory = ByteWriter()
+        directory.bytes.reserveCapacity(
+            plaintextStart + 2 + names.reduce(0) { $0 + 6 + $1.utf8.count } + directoryLength + UnitCipher.tagLength + sealed.reduce(0) { $0 + $1.count })
+        directory.bytes.append(contentsOf: repeatElement(0, count: plaintextStart))
         directory.append(UInt16(names.count))
         for (name, unit) in zip(names, sealed) {
             directory.append(UInt16(name.utf8.count))
             directory.append(bytes: Array(name.utf8))
             directory.append(UInt32(unit.count))
         }
-        directory.bytes.reserveCapacity(directory.bytes.count + directoryLength)
         var next = 0
         for (header, payload) in zip(headers, payloads) {
             var tail = ByteWriter()
@@ -101,21 +107,14 @@ struct SealedTypeTables {
             }
             directory.append(bytes: tail.bytes)
         }
-        let directoryUnitLength = directory.bytes.count + StoreCipher.overhead
-        let total = 4 + directoryUnitLength + sealed.reduce(0) { $0 + $1.count }
-        return [UInt8](unsafeUninitializedCapacity: total) { out, filled in
-            let raw = UnsafeMutableRawBufferPointer(out)
-            raw.storeBytes(of: UInt32(directoryUnitLength).littleEndian, toByteOffset: 0, as: UInt32.self)
-            directory.bytes.withUnsafeBytes {
-                cipher.seal($0, .derivedFile, place: place(directoryUnit), into: UnsafeMutableRawBufferPointer(rebasing: raw[4..<4 + directoryUnitLength]))
-            }
-            var at = 4 + directoryUnitLength
-            for unit in sealed {
-                unit.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[at..<at + unit.count]).copyMemory(from: $0) }
-                at += unit.count
-            }
-            filled = total
+        directory.bytes.append(contentsOf: repeatElement(0, count: UnitCipher.tagLength))
+        let directoryUnitLength = directory.bytes.count - 4
+        directory.bytes.withUnsafeMutableBytes { copy in
+            copy.storeBytes(of: UInt32(directoryUnitLength).littleEndian, toByteOffset: 0, as: UInt32.self)
+            cipher.sealInPlace(UnsafeMutableRawBufferPointer(rebasing: copy[4...]), .derivedFile, place: place(directoryUnit))
         }
+        for unit in sealed { directory.append(bytes: unit) }
+        return directory.bytes
     }
 
     /// Opens the directory of `copy` and the units of the types in `wanted` (every type's

@@ -184,6 +184,23 @@ struct EncryptedSegmentTests {
         #expect(throws: HealthLogError.self) { try HealthStore(directory: dir.path + "/p").rekey() }
     }
 
+    @Test("A unit sealed in place, its plaintext where an opening in place leaves it, opens to that plaintext under either cipher, small and past the bulk switch; changed, it does not", arguments: [UnitCipher.xchacha20Poly1305, .aes256GCM])
+    func sealsInPlace(_ unitCipher: UnitCipher) throws {
+        let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], ciphers: [0: unitCipher], current: 0)
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 1_000, 300 << 10, 1 << 20] {
+            let plaintext = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let start = 4 + StoreCipher.overhead - UnitCipher.tagLength - 4
+            var unit = [UInt8](repeating: 0, count: start) + plaintext + [UInt8](repeating: 0, count: UnitCipher.tagLength)
+            unit.withUnsafeMutableBytes { cipher.sealInPlace($0, .derivedFile, place: [7, 7]) }
+            #expect(length == 0 || unit[start..<start + length].elementsEqual(plaintext) == false, "\(length) bytes: encrypted")
+            #expect(cipher.open(unit, .derivedFile, place: [7, 7]) == plaintext, "\(length) bytes")
+            #expect(cipher.open(unit, .derivedFile, place: [7, 8]) == nil)
+            unit[unit.count / 2] ^= 1
+            #expect(cipher.open(unit, .derivedFile, place: [7, 7]) == nil, "\(length) bytes changed")
+        }
+    }
+
     @Test("A unit shorter than a unit's overhead, or forged, does not open, in place or not (found by the sealed fuzz target)")
     func shortUnitsDoNotOpen() throws {
         let cipher = StoreCipher(storeID: .random(), keys: [0: try SecretBytes.random(count: 32)], ciphers: [0: .preferred], current: 0)

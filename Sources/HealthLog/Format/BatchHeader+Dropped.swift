@@ -42,7 +42,9 @@ extension BatchHeader {
         /// must: every event in the range and above the one before.
         init(stored bytes: ArraySlice<UInt8>, first: UInt64, last: UInt64) throws {
             precondition(bytes.count % Self.stride == 0)
-            stored = bytes
+            // An empty list keeps no slice: a slice, even an empty one, would keep the bytes
+            // its header was decoded from (an index's, a sealed copy's) alive.
+            stored = bytes.isEmpty ? [] : bytes
             var previous: UInt64 = 0
             for k in 0..<count {
                 let seq = self.seq(at: k)

@@ -304,9 +304,7 @@ struct BatchHeader: Equatable, Sendable {
                 guard UInt64(count) <= last - first + 1, Int(count) * DroppedList.stride <= reader.remaining else {
                     throw FormatViolation("batch header lists \(count) dropped events for sequence range \(first)...\(last)")
                 }
-                // An empty list keeps no slice: a slice, even an empty one, would keep the
-                // bytes the header was decoded from (an index's, a sealed copy's) alive.
-                if count > 0 { dropped = try DroppedList(stored: try reader.read(count: Int(count) * DroppedList.stride), first: first, last: last) }
+                dropped = try DroppedList(stored: try reader.read(count: Int(count) * DroppedList.stride), first: first, last: last)
                 events += UInt64(count)
             }
             let origin = version >= FormatConstants.originBatchVersion ? try BatchOrigin.decode(&reader) : nil

@@ -170,6 +170,13 @@ struct BatchHeader: Equatable, Sendable {
         }
     }
 
+    /// The length of ``encodedTableTail()``, without writing the dropped list out.
+    var encodedTableTailLength: Int {
+        var origin = ByteWriter()
+        self.origin?.encode(into: &origin)
+        return (version >= FormatConstants.compactedBatchVersion ? 4 + dropped.count * DroppedList.stride : 0) + origin.bytes.count
+    }
+
     /// Appends the table after its group entries (``encodedTableTail()``) to `payload`.
     func encodeTableTail(into payload: inout ByteWriter) {
         if version >= FormatConstants.compactedBatchVersion {

@@ -57,6 +57,7 @@ struct SealedTypeTables {
         var names: [String] = []
         var units: [ByteWriter] = []
         var numbered: [UInt16] = []
+        var tailLengths: [Int] = []
         var directoryLength = 0
         for header in headers {
             for group in header.groups {
@@ -75,7 +76,8 @@ struct SealedTypeTables {
                 units[number].append(group.kind)
                 group.appendRanges(to: &units[number])
             }
-            directoryLength += SealedTableCopy.clearLength + 4 + header.groups.count * entryLength + header.encodedTableTail().count
+            tailLengths.append(header.encodedTableTailLength)
+            directoryLength += SealedTableCopy.clearLength + 4 + header.groups.count * entryLength + tailLengths[tailLengths.count - 1]
         }
         let sealed = units.indices.map { cipher.seal(units[$0].bytes, .derivedFile, place: place(unit(ofType: $0))) }
         // The copy: the directory unit's length, the unit (the directory's plaintext where
@@ -93,19 +95,17 @@ struct SealedTypeTables {
             directory.append(UInt32(unit.count))
         }
         var next = 0
-        for (header, payload) in zip(headers, payloads) {
-            var tail = ByteWriter()
-            header.encodeTableTail(into: &tail)
+        for (k, (header, payload)) in zip(headers, payloads).enumerated() {
             directory.append(bytes: payload.prefix(BatchHeader.FixedFields.length))
             directory.append(bytes: payload.suffix(8))
-            directory.append(UInt32(tail.bytes.count))
+            directory.append(UInt32(tailLengths[k]))
             for group in header.groups {
                 directory.append(numbered[next])
                 directory.append(group.kind)
                 directory.append(group.frameLength)
                 next += 1
             }
-            directory.append(bytes: tail.bytes)
+            header.encodeTableTail(into: &directory)
         }
         directory.bytes.append(contentsOf: repeatElement(0, count: UnitCipher.tagLength))
         let directoryUnitLength = directory.bytes.count - 4

@@ -299,15 +299,7 @@ struct LogScan {
             // Read out of the mapping a MiB at a time, its pages let go behind, and opened in
             // that memory: the copy's sealed bytes and its opened directory (a compacted
             // segment's dropped lists) are not both held.
-            var owned: [UInt8] = []
-            owned.reserveCapacity(unit.count)
-            var read = 0
-            while read < unit.count {
-                let next = min(unit.count, read + (1 << 20))
-                owned.append(contentsOf: UnsafeRawBufferPointer(rebasing: unit[read..<next]))
-                release(next)
-                read = next
-            }
+            let owned = SegmentIndex.copyOut(unit, letGo: release)
             copy = OpenedTableCopy.open(owned: consume owned, header: copyHeader, cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
         }
         guard usingIndexes,

@@ -351,31 +351,26 @@ struct SegmentIndex: Equatable {
     /// Decodes the sidecar `bytes` of segment `name` (its checksums, the entries' shape, the
     /// header's summary), each entry's payload in an array of its own and the sealed copy,
     /// if any, beside the index (its ``sealedCopy`` left empty); `nil` if anything is off.
-    /// `letGo` is called after each MiB read, for a mapping to let its pages go.
+    /// `bytes` are read once, and `letGo` is called after each MiB, for a mapping to let its
+    /// pages go.
     static func decode(_ bytes: UnsafeRawBufferPointer, name: SegmentName, letGo: () -> Void) -> (index: SegmentIndex, sealedCopy: [UInt8])? {
         guard bytes.count >= headerLength, let header = decodeHeader(Array(bytes[0..<headerLength]), name: name, fileLength: bytes.count) else { return nil }
-        let piece = 1 << 20
+        // The body's checksum taken as the entries are read, then over the copy read out.
         var crc: UInt32 = 0
-        var at = headerLength
-        while at < bytes.count {
-            let end = min(bytes.count, at + piece)
-            crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[at..<end]), seed: crc)
-            letGo()
-            at = end
-        }
-        guard crc == header.bodyCRC else { return nil }
         var entries: [Entry] = []
-        at = headerLength
+        var at = headerLength
         var read = at
         for _ in 0..<header.summary.batchCount {
             guard let entry = entry(in: bytes, at: at) else { return nil }
             entries.append(Entry(offset: entry.offset, payload: Array(bytes[entry.payload])[...]))
             at = entry.payload.upperBound
-            if at - read >= piece {
+            if at - read >= copyPiece {
+                crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[read..<at]), seed: crc)
                 letGo()
                 read = at
             }
         }
+        crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[read..<at]), seed: crc)
         guard at == bytes.count || entries.last.map({ $0.payload.withUnsafeBytes(mayHoldCopy(after:)) }) == true,
             summary(listing: entries) == header.summary
         else { return nil }
@@ -383,15 +378,29 @@ struct SegmentIndex: Equatable {
         var copy: [UInt8] = []
         if at < bytes.count {
             index.copyHeader = Array(bytes[0..<copyPlaceLength])
-            copy.reserveCapacity(bytes.count - at)
-            while at < bytes.count {
-                let end = min(bytes.count, at + piece)
-                copy.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
-                letGo()
-                at = end
-            }
+            copy = copyOut(UnsafeRawBufferPointer(rebasing: bytes[at...])) { _ in letGo() }
+            crc = copy.withUnsafeBytes { CRC32C.checksum($0, seed: crc) }
         }
+        guard crc == header.bodyCRC else { return nil }
         return (index, copy)
+    }
+
+    /// How much of a mapped index is read before its pages are let go.
+    private static let copyPiece = 1 << 20
+
+    /// `bytes` (of a mapping) copied into memory of their own a MiB at a time, `letGo`
+    /// told after each how many have been read, for the mapping to let their pages go.
+    static func copyOut(_ bytes: UnsafeRawBufferPointer, letGo: (_ read: Int) -> Void) -> [UInt8] {
+        var copy: [UInt8] = []
+        copy.reserveCapacity(bytes.count)
+        var read = 0
+        while read < bytes.count {
+            let end = min(bytes.count, read + copyPiece)
+            copy.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[read..<end]))
+            letGo(end)
+            read = end
+        }
+        return copy
     }
 
     /// The entry of an index body at byte `at` of `bytes` (the whole file): the offset in

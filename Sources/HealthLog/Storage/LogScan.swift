@@ -284,42 +284,67 @@ struct LogScan {
 
     /// The committed batches of sealed segment `index` whose `lastSeq` is above `seq`, from
     /// its sidecar index, each found in the segment, without reading the table before them (see
-    /// ``SegmentIndex/entries(_:_:after:matching:storeTag:continues:copy:)``); `nil` when the
+    /// ``SegmentIndex/walk(_:_:after:matching:storeTag:continues:visit:copy:)``); `nil` when the
     /// index does not vouch for them, or does not decode. In an encrypted store their tables
     /// come from the index's sealed copy (``OpenedTableCopy``) when it opens and reading it
     /// costs less than opening theirs. With `types`, a batch's header may list only the
     /// groups of those types, with their frames' offsets: a by-type copy opens their units only.
+    ///
+    /// For readers: the batches keep no sealed payload (``BatchRef/sealedPayload``, what only
+    /// an index written from them needs). The copy lies after the entries, so an encrypted
+    /// store's index is walked twice: once to open the copy, then to decode each entry where
+    /// the mapping holds it. The entries' sealed payloads (a compacted segment's dropped
+    /// lists, sealed) and the opened copy are then never held together.
     func indexedBatches(_ index: Int, after seq: UInt64, summary: SegmentIndex.Summary, types: Set<String>? = nil) -> [BatchRef]? {
+        guard usingIndexes else { return nil }
+        let name = segments[index].name
         var copy: OpenedTableCopy?
-        let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, release: (Int) -> Void, needed: Int) in
-            guard let cipher = self.cipher else { return }
-            let copyHeader = Array(header.prefix(SegmentIndex.copyPlaceLength))
-            guard SealedTableCopy.pays(needed, of: summary.batchCount, someTypes: types != nil && SegmentIndex.isCopyByType(copyHeader)) else { return }
-            var failedAt = 0
-            // Read out of the mapping a MiB at a time, its pages let go behind, and opened in
-            // that memory: the copy's sealed bytes and its opened directory (a compacted
-            // segment's dropped lists) are not both held.
-            let owned = SegmentIndex.copyOut(unit, letGo: release)
-            copy = OpenedTableCopy.open(owned: consume owned, header: copyHeader, cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
-        }
-        guard usingIndexes,
-            let entries = SegmentIndex.entries(
-                layout, segments[index].name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues, copy: opensCopy),
-            Self.segment(segments[index], holds: entries)
-        else { return nil }
-        let names = BatchHeader.Names()
-        var refs: [BatchRef] = []
-        refs.reserveCapacity(entries.count)
-        let first = summary.batchCount - entries.count
-        for (k, entry) in entries.enumerated() {
-            let copied = copy?.table(first + k, payload: entry.payload)
-            guard let header = try? decode(entry.payload, segments[index], entry.offset, names: copied == nil ? names : nil, copied: copied) else { return nil }
-            if let part = copied?.part {
-                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, part: part, payload: Array(entry.payload)))
-            } else {
-                refs.append(BatchRef(segment: index, offset: entry.offset, payloadLength: entry.payload.count, header: header, payload: Array(entry.payload)))
+        var listed = 0
+        if let cipher {
+            let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, release: (Int) -> Void) in
+                let copyHeader = Array(header.prefix(SegmentIndex.copyPlaceLength))
+                guard SealedTableCopy.pays(listed, of: summary.batchCount, someTypes: types != nil && SegmentIndex.isCopyByType(copyHeader)) else { return }
+                var failedAt = 0
+                // Read out of the mapping a MiB at a time, its pages let go behind, and opened in
+                // that memory: the copy's sealed bytes and its opened directory (a compacted
+                // segment's dropped lists) are not both held.
+                let owned = SegmentIndex.copyOut(unit, letGo: release)
+                copy = OpenedTableCopy.open(owned: consume owned, header: copyHeader, cipher: cipher, batchCount: summary.batchCount, types: types, failedAt: &failedAt)
             }
+            let isSound = SegmentIndex.walk(
+                layout, name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues,
+                visit: { _, _ in
+                    listed += 1
+                    return true
+                }, copy: opensCopy)
+            guard isSound else { return nil }
         }
+        let names = BatchHeader.Names()
+        let file = segments[index]
+        var refs: [BatchRef] = []
+        refs.reserveCapacity(listed)
+        var buffer: [UInt8] = []
+        var isDecoded = true
+        let first = summary.batchCount - listed
+        let isSound = SegmentIndex.walk(
+            layout, name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues
+        ) { offset, payload in
+            let stored = Array(payload)[...]
+            let copied = copy?.table(first + refs.count, payload: stored)
+            guard file.holdsHeader(payload, at: offset, buffer: &buffer),
+                let header = try? decode(stored, file, offset, names: copied == nil ? names : nil, copied: copied)
+            else {
+                isDecoded = false
+                return false
+            }
+            if let part = copied?.part {
+                refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, part: part, payload: nil))
+            } else {
+                refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: nil))
+            }
+            return true
+        }
+        guard isSound, isDecoded else { return nil }
         return refs
     }
 

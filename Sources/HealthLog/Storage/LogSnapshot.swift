@@ -236,7 +236,7 @@ final class LogSnapshot {
                 isDecoded = false
                 return false
             }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: Array(payload))
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: nil)
             refs.append(ref)
             counted += count(ref)
             return counted < wanted

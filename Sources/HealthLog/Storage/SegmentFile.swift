@@ -107,7 +107,8 @@ struct BatchRef: Sendable {
     var header: BatchHeader
     /// A sealed header's payload as stored (its table is sealed with a nonce of its own,
     /// so it cannot be encoded again byte for byte): what a sidecar index copies. `nil` for
-    /// a plaintext batch, whose payload ``BatchHeader/encoded(sealingAt:)`` gives.
+    /// a plaintext batch, whose payload ``BatchHeader/encoded(sealingAt:)`` gives, and for
+    /// a reader's batch (``LogSnapshot/batches(after:types:)``), which no index is written from.
     var sealedPayload: [UInt8]? = nil
 
     /// Whether ``header`` lists only some of the batch's groups.
@@ -118,14 +119,18 @@ struct BatchRef: Sendable {
     func position(_ group: Int) -> Int { isPart ? groupOffsets[header.groups.count + group] : group }
 
     /// The header payload as stored in the segment.
-    var storedPayload: ArraySlice<UInt8> { sealedPayload.map { $0[...] } ?? header.encoded().dropFirst(8) }
+    var storedPayload: ArraySlice<UInt8> {
+        if let sealedPayload { return sealedPayload[...] }
+        precondition(!header.isSealed, "a reader's sealed batch keeps no payload: an index is written from a writer's batches")
+        return header.encoded().dropFirst(8)
+    }
 }
 
 extension BatchRef {
     /// The batch of segment `segment` whose header frame, with a payload of `payloadLength`
     /// bytes, starts at `offset` and says `header`: its frames follow the header in order.
-    /// `payload` (the stored payload) is kept for a sealed header only.
-    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, payload: @autoclosure () -> [UInt8]) {
+    /// `payload` (the stored payload) is kept for a sealed header only; a reader gives `nil`.
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, payload: @autoclosure () -> [UInt8]?) {
         var groupOffsets: [Int] = []
         groupOffsets.reserveCapacity(header.groups.count)
         var at = offset + 8 + payloadLength
@@ -138,8 +143,9 @@ extension BatchRef {
     }
 
     /// The sealed batch at `offset` of segment `segment` whose `header` lists only some of
-    /// its groups, those `part` places (their frames' offsets and positions in the table).
-    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, part: BatchHeader.CopiedTable.Part, payload: [UInt8]) {
+    /// its groups, those `part` places (their frames' offsets and positions in the table);
+    /// `payload` as in ``init(segment:offset:payloadLength:header:payload:)``.
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, part: BatchHeader.CopiedTable.Part, payload: [UInt8]?) {
         let frames = offset + 8 + payloadLength
         self.init(
             segment: segment, offset: offset, groupOffsets: part.frameOffsets.map { frames + $0 } + part.positions, end: frames + part.framesLength, header: header)

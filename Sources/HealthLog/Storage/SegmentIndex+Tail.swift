@@ -7,46 +7,29 @@ import Darwin
 /// Reading only the end of a sealed segment's batch table, for a query whose anchor lies
 /// near that segment's end (the 90% query reads one batch of a 360-batch table).
 extension SegmentIndex {
-    /// The entries of the sidecar of `name` for the batches whose `lastSeq` is above `seq`;
-    /// `nil` when the sidecar is missing or does not agree with `summary` (the header the
-    /// reader took the segment on), so the caller loads the whole table the usual way and
-    /// reports what is wrong.
+    /// Walks the sidecar of `name`, handing `visit` each entry whose batch's `lastSeq` is
+    /// above `seq` (its offset in the segment and its header payload, valid during the call)
+    /// until `visit` returns `false` or the entries end. Returns whether what was walked is
+    /// sound: `false` when the sidecar is missing or does not agree with `summary` (the header
+    /// the reader took the segment on), and then what `visit` saw must be thrown away and the
+    /// caller loads the whole table the usual way and reports what is wrong.
     ///
     /// The file is mapped rather than read, and the entries before are walked by their fixed
     /// fields only: each must start where the one before ends, carry `storeTag`, and start
     /// at a sequence number `continues` accepts after the one before; the walk must end
     /// exactly at the body's end, at `summary`'s covered length, batch count and last
     /// sequence number, and the last payload must be the one `summary` names. The body's
-    /// checksum is not computed (that would read every byte); the entries returned are
+    /// checksum is not computed (that would read every byte); the entries visited are
     /// decoded by the caller with their own payload checksums checked.
-    static func entries(
-        _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
-        continues: (_ first: UInt64, _ expected: UInt64) -> Bool,
-        copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer, _ release: (Int) -> Void, _ entries: Int) -> Void)? = nil
-    ) -> [Entry]? {
-        var entries: [Entry] = []
-        let sound = walk(
-            layout, name, after: seq, matching: summary, storeTag: storeTag, continues: continues,
-            visit: { offset, payload in
-                entries.append(Entry(offset: offset, payload: Array(payload)[...]))
-                return true
-            },
-            copy: copy.map { copy in { header, unit, release in copy(header, unit, release, entries.count) } })
-        return sound ? entries : nil
-    }
-
-    /// Walks the sidecar of `name` as ``entries(_:_:after:matching:storeTag:continues:)``
-    /// does, handing `visit` each entry whose batch's `lastSeq` is above `seq` (its offset in
-    /// the segment and its header payload, valid during the call) until `visit` returns
-    /// `false` or the entries end. Returns whether what was walked is sound: when it is not,
-    /// what `visit` saw must be thrown away. A walk `visit` stops skips the entries after:
-    /// those it saw stand on the chain of offsets and sequence numbers from the first entry
-    /// and on their own payload checksums (checked when decoded), whatever the rest holds,
-    /// and a query from an early anchor then reads only the start of a large table. Only a
-    /// walk to the end checks the end against `summary`, and hands `copy` the header and the
-    /// bytes after the last entry, when an index of sealed batches has any (its sealed copy
-    /// of their tables, ``OpenedTableCopy``; not checked here: it opens or it does not),
-    /// with a function that lets go of the mapping's pages before a byte of those.
+    ///
+    /// A walk `visit` stops skips the entries after: those it saw stand on the chain of
+    /// offsets and sequence numbers from the first entry and on their own payload checksums,
+    /// whatever the rest holds, and a query from an early anchor then reads only the start
+    /// of a large table. Only a walk to the end checks the end against `summary`, and hands
+    /// `copy` the header and the bytes after the last entry, when an index of sealed batches
+    /// has any (its sealed copy of their tables, ``OpenedTableCopy``; not checked here: it
+    /// opens or it does not), with a function that lets go of the mapping's pages before a
+    /// byte of those.
     static func walk(
         _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: Summary, storeTag: UInt64,
         continues: (_ first: UInt64, _ expected: UInt64) -> Bool, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Bool,

@@ -284,6 +284,28 @@ struct SealedTableCopyTests {
         #expect(dropped == 6)
     }
 
+    @Test("A reader's batches, from the segment indexes and their sealed copies (all of them, or up to a count), keep no sealed payload and have the headers a walk of the segments gives; a writer's keep theirs")
+    func readersKeepNoPayloads() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        _ = try fixture.store.compact(horizon: .anchor(try fixture.store.headAnchor()))
+        let layout = fixture.store.layout
+        let walked = try LogSnapshot(layout, usingIndexes: false).batches(after: 0)
+        let read = try LogSnapshot(layout).batches(after: 0)
+        #expect(read.count == walked.count && read.count > 20)
+        #expect(read.allSatisfy { $0.sealedPayload == nil })
+        #expect(read.map(\.header) == walked.map(\.header))
+        #expect(read.map(\.offset) == walked.map(\.offset) && read.map(\.groupOffsets) == walked.map(\.groupOffsets))
+        #expect(read.reduce(0) { $0 + $1.header.dropped.count } == 6)
+        let counted = try LogSnapshot(layout).batches(after: 0, upTo: 300) { $0.header.groups.reduce(0) { $0 + Int($1.count) } }
+        #expect(counted.batches.count > 1 && counted.batches.allSatisfy { $0.sealedPayload == nil })
+        #expect(counted.batches.map(\.header) == Array(walked.prefix(counted.batches.count)).map(\.header))
+        let snapshot = try LogSnapshot(layout)
+        for segment in snapshot.segments.indices {
+            #expect(try snapshot.batches(inSegment: segment).allSatisfy { $0.sealedPayload != nil })
+        }
+    }
+
     @Test("A copy opened in the memory it was read into gives every batch the table a copy opened from the file gives; a unit that does not open is named at the same byte")
     func openedWhereRead() throws {
         let fixture = try Fixture()

@@ -12,6 +12,19 @@ struct SegmentIndexTailTests {
         batches.map { "\($0.segment) \($0.offset) \($0.end) \($0.groupOffsets) \($0.header)" }
     }
 
+    /// The entries a walk of the sidecar of `name` visits after `seq` (offset and payload),
+    /// or `nil` when the walk finds it unsound.
+    private static func entries(
+        _ layout: StoreLayout, _ name: SegmentName, after seq: UInt64, matching summary: SegmentIndex.Summary, storeTag: UInt64
+    ) -> [(offset: Int, payload: [UInt8])]? {
+        var entries: [(offset: Int, payload: [UInt8])] = []
+        let isSound = SegmentIndex.walk(layout, name, after: seq, matching: summary, storeTag: storeTag, continues: { $0 == $1 }) { offset, payload in
+            entries.append((offset, Array(payload)))
+            return true
+        }
+        return isSound ? entries : nil
+    }
+
     /// `batches(after:)` for every sequence number of the store, from a fresh snapshot each.
     private static func answers(_ layout: StoreLayout, usingIndexes: Bool = true) throws -> [[String]] {
         let head = try LogSnapshot(layout).headSeq
@@ -42,15 +55,14 @@ struct SegmentIndexTailTests {
         let (layout, file, batches, summary, tag) = (first.layout, first.file, first.batches, first.summary, first.tag)
         #expect(batches.count >= 3)
         for (k, batch) in batches.enumerated() {
-            let entries = try #require(
-                SegmentIndex.entries(layout, file.name, after: batch.header.lastSeq, matching: summary, storeTag: tag) { $0 == $1 })
+            let entries = try #require(Self.entries(layout, file.name, after: batch.header.lastSeq, matching: summary, storeTag: tag))
             #expect(entries.map(\.offset) == batches[(k + 1)...].map(\.offset))
-            #expect(entries.map { Array($0.payload) } == batches[(k + 1)...].map { Array($0.header.encoded().dropFirst(8)) })
+            #expect(entries.map(\.payload) == batches[(k + 1)...].map { Array($0.header.encoded().dropFirst(8)) })
         }
         var other = summary
         other.lastSeq += 1
-        #expect(SegmentIndex.entries(layout, file.name, after: 0, matching: other, storeTag: tag) { $0 == $1 } == nil)
-        #expect(SegmentIndex.entries(layout, file.name, after: 0, matching: summary, storeTag: tag ^ 1) { $0 == $1 } == nil)
+        #expect(Self.entries(layout, file.name, after: 0, matching: other, storeTag: tag) == nil)
+        #expect(Self.entries(layout, file.name, after: 0, matching: summary, storeTag: tag ^ 1) == nil)
     }
 
     @Test("A byte changed anywhere in a sealed segment's sidecar never changes the batches after an anchor in that segment")

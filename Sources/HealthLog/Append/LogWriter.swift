@@ -92,29 +92,52 @@ final class LogWriter {
         var resume: (name: SegmentName, offset: Int)?
         if let point = snapshot.appendPoint {
             let name = snapshot.segments[point.segment].name
-            resume = (name, point.offset)
-            segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
+            if point.offset == SegmentLayout.prologueLength || !indexIsFull(name) {
+                resume = (name, point.offset)
+                segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
+            }
         }
-        if let cipher = snapshot.cipher, let (name, batches) = segmentCommitted { try Self.refuseOlderEpoch(cipher, batches, name, layout) }
+        if let cipher = snapshot.cipher, let last = try snapshot.lastCommittedPayload() {
+            try Self.refuseOlderEpoch(cipher, last.payload, at: last.offset, of: snapshot.segments[last.segment].name, layout)
+        }
         appender = try SegmentAppender(layout, options: options, faults: faults, storeID: snapshot.meta.storeID, cipher: snapshot.cipher, resume: resume)
         TailRecovery.repairIndexes(snapshot, layout)
     }
 
-    /// Refuses to seal under `cipher`'s current epoch when the segment being appended to
-    /// (`name`, its `batches`) ends with a batch sealed under a newer one: a rotation made
-    /// that epoch current in every slot, so a key slot's newer entry was damaged or its file
-    /// put back to an older copy, and new data would go under a key the rotation retired.
+    /// Refuses to seal under `cipher`'s current epoch when the log ends with a batch sealed
+    /// under a newer one (its stored header `payload`, at `offset` of segment `name`): a
+    /// rotation made that epoch current in every slot, so a key slot's newer entry was
+    /// damaged or its file put back to an older copy, and new data would go under a key the
+    /// rotation retired.
     ///
     /// - Throws: ``HealthLogError/Code/corrupt``, before anything is written.
-    private static func refuseOlderEpoch(_ cipher: StoreCipher, _ batches: [BatchRef], _ name: SegmentName, _ layout: StoreLayout) throws {
-        guard let last = batches.last, let payload = last.sealedPayload, payload.count >= BatchHeader.FixedFields.length + 4 else { return }
+    private static func refuseOlderEpoch(_ cipher: StoreCipher, _ payload: [UInt8], at offset: Int, of name: SegmentName, _ layout: StoreLayout) throws {
+        guard payload.count >= BatchHeader.FixedFields.length + 4,
+            payload.withUnsafeBytes({ BatchHeader.FixedFields($0)?.flags }).map({ $0 & FormatConstants.flagSealed != 0 }) == true
+        else { return }
         let epoch = ByteReaderValue.u32(payload, BatchHeader.FixedFields.length)
         guard epoch > cipher.currentEpoch else { return }
         throw HealthLogError(
             .corrupt,
             "\(layout.keySlots): the key slots make key epoch \(cipher.currentEpoch) current, but the last batch of \(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) "
-                + "(offset \(last.offset)) is sealed under epoch \(epoch): a slot's entry for epoch \(epoch) is damaged or its file is an older copy; "
+                + "(offset \(offset)) is sealed under epoch \(epoch): a slot's entry for epoch \(epoch) is damaged or its file is an older copy; "
                 + "nothing was written (see 'healthlog key list'; removing the damaged slot lets writes go on)")
+    }
+
+    /// The size of a segment's sidecar index past which appends no longer go to that segment:
+    /// every commit writes the index of the segment it wrote to again, whole, from the batch
+    /// table the writer holds, so a segment of many small appends, or one a compaction left
+    /// holding many dropped events, would make each append cost its whole table. Appends then
+    /// start a new segment, as they do at the size limit (Kafka rolls a segment whose index
+    /// is full the same way). The yardstick's full 64 MiB segment has an index of about half
+    /// this; one of 1-event appends reaches it in about 5,000 appends.
+    static let defaultMaxIndexBytes = 1 << 20
+
+    /// Whether the sidecar index of segment `name` is larger than
+    /// ``StoreOptions/segmentIndexBytes`` (``defaultMaxIndexBytes``).
+    private func indexIsFull(_ name: SegmentName) -> Bool {
+        var info = stat()
+        return stat(SegmentIndex.path(layout, name), &info) == 0 && Int(info.st_size) > options.segmentIndexBytes
     }
 
     /// Writes one encoded batch (`bytes`, whose header is `header`); an encrypted store's is
@@ -221,6 +244,7 @@ final class LogWriter {
         }
         writeIndexes()
         appender?.finishAppend()
+        if let current = appender?.current?.name, indexIsFull(current) { appender?.endSegment() }
     }
 
     /// The syncs that make the open append's data durable, before its checkpoint.

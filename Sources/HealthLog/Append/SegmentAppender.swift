@@ -148,6 +148,16 @@ final class SegmentAppender {
         currentIsDirty = false
     }
 
+    /// Closes the current segment, once an append is committed, so that the next batch
+    /// starts a new one (``StoreOptions/segmentIndexBytes``).
+    func endSegment() {
+        precondition(appendStart == nil, "a segment ends between appends")
+        current?.fd.close()
+        current = nil
+        placedEnd = nil
+        writebackFrom = 0
+    }
+
     /// Forgets the open append once it is committed: its bytes stay.
     func finishAppend() {
         appendStart = nil

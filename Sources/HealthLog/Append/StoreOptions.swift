@@ -10,6 +10,9 @@ public struct StoreOptions: Sendable {
     /// The uncompressed size at which a batch is closed (at most 128 MiB; larger values
     /// act as 128 MiB, so readers' bounds on what a header may claim always hold).
     public var batchBytes = FormatConstants.defaultBatchBytes
+    /// The size of a segment's sidecar index past which appends start a new segment
+    /// (``LogWriter/defaultMaxIndexBytes``); internal, so tests can fill one with a few appends.
+    var segmentIndexBytes = LogWriter.defaultMaxIndexBytes
     /// How many bytes of a segment an append writes before it asks the kernel to start
     /// writing them to disk (with syncs on); internal, so tests can have every batch do it.
     var writebackBytes = 1 << 20

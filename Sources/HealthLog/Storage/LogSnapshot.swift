@@ -320,6 +320,18 @@ final class LogSnapshot {
         return batch
     }
 
+    /// The stored header payload of the last committed batch, with its segment and offset;
+    /// `nil` when nothing is committed. Of a leading segment, only that header is read.
+    func lastCommittedPayload() throws -> (segment: Int, offset: Int, payload: [UInt8])? {
+        if let last = tail.last { return (last.segment, last.offset, Array(last.storedPayload)) }
+        guard let summary = prefix.last else { return nil }
+        let file = segments[prefix.count - 1]
+        let head = try file.read(at: summary.lastOffset, count: 8)
+        guard head.count == 8 else { throw HealthLogError(.corrupt, "\(file.location(summary.lastOffset)): batch header is incomplete") }
+        let payload = try file.read(at: summary.lastOffset + 8, count: min(Int(ByteReaderValue.u32(head, 4)), FormatConstants.maxBatchHeaderLength))
+        return (prefix.count - 1, summary.lastOffset, payload)
+    }
+
     /// The committed batch holding `seq`, if any: of the leading segments, only the table
     /// of the one whose range reaches `seq` is read. Its header's fixed fields, dropped
     /// events and origin are whole; its groups may be only those of the types an earlier

@@ -151,12 +151,9 @@ struct LogScan {
     /// since the index was written from a header that decoded, and a reader decodes the
     /// table of any batch it reads.
     private func lastBatchMatches(_ file: SegmentFile, _ summary: SegmentIndex.Summary) throws -> Bool {
-        let head = try file.read(at: summary.lastOffset, count: 8)
-        guard head.count == 8, ByteReaderValue.u32(head, 0) == FormatConstants.batchHeaderMagic else { return false }
-        let length = Int(ByteReaderValue.u32(head, 4))
-        guard length <= FormatConstants.maxBatchHeaderLength else { return false }
-        let payload = try file.read(at: summary.lastOffset + 8, count: length)
-        guard payload.count == length, length >= 4, SegmentIndex.lastBatchCheck(payload[...]) == summary.lastPayloadCRC,
+        guard let payload = try file.headerPayload(at: summary.lastOffset) else { return false }
+        let length = payload.count
+        guard length >= 4, SegmentIndex.lastBatchCheck(payload[...]) == summary.lastPayloadCRC,
             ByteReaderValue.u32(payload, length - 4) == summary.lastPayloadCRC,
             let fields = payload.withUnsafeBytes({ BatchHeader.FixedFields($0) }), fields.version <= FormatConstants.originBatchVersion
         else { return false }

@@ -326,9 +326,9 @@ final class LogSnapshot {
         if let last = tail.last { return (last.segment, last.offset, Array(last.storedPayload)) }
         guard let summary = prefix.last else { return nil }
         let file = segments[prefix.count - 1]
-        let head = try file.read(at: summary.lastOffset, count: 8)
-        guard head.count == 8 else { throw HealthLogError(.corrupt, "\(file.location(summary.lastOffset)): batch header is incomplete") }
-        let payload = try file.read(at: summary.lastOffset + 8, count: min(Int(ByteReaderValue.u32(head, 4)), FormatConstants.maxBatchHeaderLength))
+        guard let payload = try file.headerPayload(at: summary.lastOffset) else {
+            throw HealthLogError(.corrupt, "\(file.location(summary.lastOffset)): no whole batch header")
+        }
         return (prefix.count - 1, summary.lastOffset, payload)
     }
 

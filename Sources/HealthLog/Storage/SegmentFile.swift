@@ -73,6 +73,17 @@ struct SegmentFile {
         }
     }
 
+    /// The payload of the batch header frame at `offset`, read whole, or `nil` when no such
+    /// frame is there (not the magic, a length past the format's bound, or the file ends first).
+    func headerPayload(at offset: Int) throws -> [UInt8]? {
+        let head = try read(at: offset, count: 8)
+        guard head.count == 8, ByteReaderValue.u32(head, 0) == FormatConstants.batchHeaderMagic else { return nil }
+        let length = Int(ByteReaderValue.u32(head, 4))
+        guard length <= FormatConstants.maxBatchHeaderLength else { return nil }
+        let payload = try read(at: offset + 8, count: length)
+        return payload.count == length ? payload : nil
+    }
+
     /// Whether the batch header frame at `offset` is byte for byte the magic, the length and
     /// `payload` (a copy, such as a sidecar index lists): one read into `buffer`. A sidecar's
     /// batch is used only once the segment confirms it, so a copy that disagrees in any

@@ -316,15 +316,26 @@ struct LogScan {
                 }, copy: opensCopy)
             guard isSound else { return nil }
         }
+        let walked = decodedEntries(index, after: seq, summary: summary, copy: copy, first: summary.batchCount - listed)
+        return walked.isSound ? walked.batches : nil
+    }
+
+    /// The batches of sealed segment `index` whose `lastSeq` is above `seq`, decoded from its
+    /// sidecar index as the walk reaches them (each once the segment holds its header; its
+    /// table from `copy`, whose batch `first` is the first one visited, when given), keeping
+    /// no sealed payload, until `keep` returns `false` for the one just taken; and whether
+    /// the walk was sound and each decoded (when not, the batches must be thrown away).
+    func decodedEntries(
+        _ index: Int, after seq: UInt64, summary: SegmentIndex.Summary, copy: OpenedTableCopy? = nil, first: Int = 0,
+        while keep: (BatchRef) -> Bool = { _ in true }
+    ) -> (batches: [BatchRef], isSound: Bool) {
         let names = BatchHeader.Names()
         let file = segments[index]
         var refs: [BatchRef] = []
-        refs.reserveCapacity(listed)
         var buffer: [UInt8] = []
         var isDecoded = true
-        let first = summary.batchCount - listed
         let isSound = SegmentIndex.walk(
-            layout, name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues
+            layout, file.name, after: seq, matching: summary, storeTag: meta.storeID.tag, continues: continues
         ) { offset, payload in
             let stored = Array(payload)[...]
             let copied = copy?.table(first + refs.count, payload: stored)
@@ -339,10 +350,9 @@ struct LogScan {
             } else {
                 refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: nil))
             }
-            return true
+            return keep(refs[refs.count - 1])
         }
-        guard isSound, isDecoded else { return nil }
-        return refs
+        return (refs, isSound && isDecoded)
     }
 
     /// The segments whose sidecar index is missing, unusable, or does not list exactly the

@@ -221,29 +221,14 @@ final class LogSnapshot {
         _ index: Int, after seq: UInt64, upTo wanted: Int, counting count: (BatchRef) -> Int
     ) -> (batches: [BatchRef], counted: Int)? {
         guard scan.usingIndexes else { return nil }
-        let names = BatchHeader.Names()
-        var refs: [BatchRef] = []
         var counted = 0
-        var isDecoded = true
-        let timelines = scan.timelines
-        let file = segments[index]
-        var buffer: [UInt8] = []
-        let isSound = SegmentIndex.walk(
-            layout, segments[index].name, after: seq, matching: prefix[index], storeTag: meta.storeID.tag,
-            continues: { first, expected in timelines.continues(first, after: expected - 1) }
-        ) { offset, payload in
-            guard file.holdsHeader(payload, at: offset, buffer: &buffer), let header = try? scan.decode(Array(payload)[...], file, offset, names: names) else {
-                isDecoded = false
-                return false
-            }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: nil)
-            refs.append(ref)
-            counted += count(ref)
+        let walked = scan.decodedEntries(index, after: seq, summary: prefix[index]) { batch in
+            counted += count(batch)
             return counted < wanted
         }
-        headersDecoded += refs.count
-        guard isSound, isDecoded else { return nil }
-        return (refs, counted)
+        headersDecoded += walked.batches.count
+        guard walked.isSound else { return nil }
+        return (walked.batches, counted)
     }
 
     /// Every committed batch, in order; `allowingShells` takes a keyless snapshot's shells

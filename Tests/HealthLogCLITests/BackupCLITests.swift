@@ -45,7 +45,7 @@ struct BackupCLITests {
             #expect(try HealthLogBinary.run(["--store", store, "append", "--no-sync"], stdin: Self.steps(round)).status == 0)
             #expect(await eventually { backedUp().contains(#""value":\#(round),"#) }, "round \(round)")
         }
-        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 60 s of SIGINT") }
         let result = follower.finish()
         #expect(result.status == 0, "\(result.stderr)")
         let head = try HealthLogBinary.run(["--store", store, "anchor"]).stdout
@@ -100,7 +100,7 @@ struct BackupCLITests {
             FileManager.default.fileExists(atPath: backup + "/compactions")
                 && (try? HealthLogBinary.run(["--store", backup, "replay", "--raw"]).stdout) == expected
         }, "the backup holds the compacted log")
-        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 60 s of SIGINT") }
         #expect(follower.finish().status == 0)
         #expect(try HealthLogBinary.run(["--store", backup, "verify"]).status == 0)
     }

@@ -37,7 +37,7 @@ struct EncryptedBackupCLITests {
         #expect(await eventually { FileManager.default.fileExists(atPath: dir.file("followed/manifest")) })
         _ = try store.append(ndjson: Array(BackupCLITests.steps(21).utf8))
         #expect(await eventually { (try? BackupSource(dir.file("followed")).manifest.headSeq) == 21 })
-        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 20 s of SIGINT") }
+        if !(await follower.stop(with: SIGINT)) { Issue.record("backup --follow did not exit within 60 s of SIGINT") }
         let followed = follower.finish()
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(followed.stdout == (try store.headAnchor().token + "\n"))

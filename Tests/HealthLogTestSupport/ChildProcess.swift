@@ -193,7 +193,7 @@ public struct LaunchedProgram {
     /// Sends `signal` and waits for the process to exit, for up to `seconds`; returns
     /// whether it exited in time. One that did not is killed (SIGKILL), so it cannot hang
     /// the run.
-    public func stop(with signal: Int32, within seconds: Double = 20) async -> Bool {
+    public func stop(with signal: Int32, within seconds: Double = 60) async -> Bool {
         kill(process.processIdentifier, signal)
         if await exited.wait(within: seconds, until: { $0 }) { return true }
         kill(process.processIdentifier, SIGKILL)

@@ -7,7 +7,7 @@ import Foundation
 /// anchor file) or a child process's exit. Where the code under test calls back (an update
 /// handler, `afterBatch`, an async sequence), wait on that with ``WatchedValue`` instead.
 public func eventually(
-    within seconds: Double = 20, every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
+    within seconds: Double = 60, every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
 ) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {

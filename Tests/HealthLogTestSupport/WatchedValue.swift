@@ -36,7 +36,7 @@ public final class WatchedValue<Value: Sendable>: Sendable {
 
     /// Waits until `condition` holds of the value, for up to `seconds` (generous: CI
     /// machines are slow); returns whether it came to hold.
-    public func wait(within seconds: Double = 20, until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
+    public func wait(within seconds: Double = 60, until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { await self.satisfied(condition) }
             group.addTask {

@@ -150,7 +150,7 @@ final class HandlerLog: Sendable {
         calls.flatMap { call in (call.samples ?? []).map { "+\($0.uuid)" } + (call.deleted ?? []).map { "-\($0.uuid)" } }
     }
 
-    /// Waits (up to 20 s) until `condition` holds of the calls so far; returns whether it did.
+    /// Waits (up to 60 s) until `condition` holds of the calls so far; returns whether it did.
     func wait(until condition: @escaping @Sendable ([Call]) -> Bool) async -> Bool {
         await calls.wait(until: condition)
     }
@@ -173,7 +173,7 @@ final class BackgroundJob: Sendable {
         thread.start()
     }
 
-    /// Waits (up to 20 s) for `body` to return; returns whether it did.
+    /// Waits (up to 60 s) for `body` to return; returns whether it did.
     func finished() async -> Bool { await done.wait { $0 } }
     /// What `body` threw, if it threw.
     var error: String? { failure.withLock { $0 } }

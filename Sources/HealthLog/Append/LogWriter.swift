@@ -76,7 +76,7 @@ final class LogWriter {
         try Debris.remove(layout)
         _ = try UnusedSegments.remove(layout, faults: faults)
         if let keys = layout.keys, FileDescriptor.exists(layout.keySlots) { try keys.reopenIfRotated(layout) }
-        let snapshot = try LogSnapshot(layout)
+        let snapshot = try LogSnapshot(layout, keepingSealedPayloads: true)
         meta = snapshot.meta
         headSeq = snapshot.headSeq
         if snapshot.headSeq > (snapshot.checkpoint?.seq ?? 0) {
@@ -289,7 +289,7 @@ final class LogWriter {
     private func stageIndex(of sealed: SegmentName) {
         let batches = committedBatches(of: sealed) + written.map(\.batch)
         written = []
-        guard (try? SegmentIndex(name: sealed, batches: batches).writeStaged(layout, cipher: snapshot?.cipher)) != nil else { return }
+        guard (try? SegmentIndex.write(layout, name: sealed, batches: batches, cipher: snapshot?.cipher, staged: true)) != nil else { return }
         staged.append(sealed)
     }
 

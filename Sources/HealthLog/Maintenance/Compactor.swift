@@ -90,10 +90,10 @@ struct Compactor {
         guard let point = snapshot.appendPoint else { return [] }
         return try (0...point.segment).filter { index in
             defer { snapshot.releaseBatches(inSegment: index) }
+            var payloads = StoredHeaderPayloads(layout, snapshot.segments[index].name)
             return try snapshot.batches(inSegment: index).contains { batch in
-                let epoch = batch.sealedPayload.flatMap { payload in
-                    payload.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[BatchHeader.FixedFields.length...])) }
-                }
+                let payload = try payloads.payload(of: batch)
+                let epoch = payload.withUnsafeBytes { StoreCipher.epoch(of: UnsafeRawBufferPointer(rebasing: $0[BatchHeader.FixedFields.length...])) }
                 return epoch != cipher.currentEpoch
             }
         }

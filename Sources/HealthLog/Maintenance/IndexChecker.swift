@@ -31,24 +31,26 @@ struct IndexChecker {
                 report.notes.append(IndexVersion.note(display, version: found, current: FormatConstants.segmentIndexVersion))
                 continue
             }
-            var comparison = EntryComparison(batches: batches)
-            let found: SegmentIndex?
-            var sealedCopy: [UInt8] = []
-            let isSound: Bool
-            if snapshot.cipher == nil {
-                // Compared as the file is walked, not read whole first: a compacted segment's
-                // headers can be most of its bytes.
-                found = nil
-                isSound = SegmentIndex.check(layout, file.name) { offset, payload in comparison.add(offset, payload) } ?? false
-            } else {
-                // An encrypted store's index is read in pieces, its sealed copy of the tables
-                // kept apart, to be opened where it lies.
-                var pieces = SegmentIndex.readInPieces(layout, file.name)
-                if pieces != nil { swap(&sealedCopy, &pieces!.sealedCopy) }
-                found = pieces?.index
-                for entry in found?.entries ?? [] { entry.payload.withUnsafeBytes { comparison.add(entry.offset, $0) } }
-                isSound = found != nil
-            }
+            // Compared as the file is walked, each entry with the header its segment holds,
+            // not read whole first: a compacted segment's headers can be most of its bytes. An
+            // encrypted store's sealed copy of the tables, after the entries, is opened where
+            // it lies and checked in a second walk, so the entries and the opened copy are
+            // never held together.
+            var comparison = EntryComparison(batches: batches, file: file)
+            var copy: Result<OpenedTableCopy, CopyFailure>?
+            let isSound =
+                SegmentIndex.check(
+                    layout, file.name, visit: { offset, payload in comparison.add(offset, payload) },
+                    copy: snapshot.cipher.map { cipher in
+                        { header, unit, release in
+                            var failedAt = 0
+                            let owned = SegmentIndex.copyOut(unit, letGo: release)
+                            let opened = OpenedTableCopy.open(
+                                owned: consume owned, header: Array(header.prefix(SegmentIndex.copyPlaceLength)), cipher: cipher, batchCount: comparison.listed,
+                                failedAt: &failedAt)
+                            copy = opened.map { .success($0) } ?? .failure(CopyFailure(at: failedAt))
+                        }
+                    }) ?? false
             guard isSound else {
                 report.problems.append("\(display) at byte 0: damaged (checksum or layout); run 'healthlog reindex'")
                 continue
@@ -65,25 +67,36 @@ struct IndexChecker {
             if comparison.listed < batches.count {
                 report.notes.append("\(display) lists \(comparison.listed) of \(batches.count) batches; the next write brings it up to date")
             }
-            if let found, let (at, problem) = checkSealedCopy(consume sealedCopy, of: found, against: batches) {
+            if let copy, let (at, problem) = checkSealedCopy(copy, of: file.name, against: batches) {
                 report.problems.append("\(display) at byte \(comparison.end + at): \(problem); run 'healthlog reindex'")
             }
         }
     }
 
+    /// Where a sealed copy of the tables stopped opening, in the copy.
+    private struct CopyFailure: Error {
+        var at: Int
+    }
+
     /// A segment index's entries compared, one at a time, with the batches its segment
-    /// holds: the first that differs in its offset or payload, and how many are listed.
+    /// holds (their offsets, and their header payloads as the segment stores them): the
+    /// first that differs, and how many are listed.
     private struct EntryComparison {
         let batches: [BatchRef]
+        /// The segment.
+        let file: SegmentFile
         /// How many entries were compared.
         private(set) var listed = 0
         /// Where the entries compared end in the index file.
         private(set) var end = SegmentIndex.headerLength
         /// The first entry that disagrees with its batch, and where in the file it starts.
         private(set) var disagreement: (entry: Int, at: Int)?
+        /// What the segment's header frames are read into.
+        private var buffer: [UInt8] = []
 
-        init(batches: [BatchRef]) {
+        init(batches: [BatchRef], file: SegmentFile) {
             self.batches = batches
+            self.file = file
         }
 
         /// Compares the next entry: the batch at `offset` whose header payload is `payload`.
@@ -93,29 +106,38 @@ struct IndexChecker {
                 end += 12 + payload.count
             }
             guard disagreement == nil, listed < batches.count else { return }
-            if offset != batches[listed].offset || !payload.elementsEqual(batches[listed].storedPayload) { disagreement = (listed, end) }
+            if offset != batches[listed].offset || !file.holdsHeader(payload, at: offset, buffer: &buffer) { disagreement = (listed, end) }
         }
     }
 
-    /// What is wrong with `sealedCopy`, the sealed copy of the batch tables that `index`
-    /// (which agrees with the log) holds after its entries, checked against the tables of
-    /// `batches`, the segment's batches as the log gives them, and where in the copy (the
-    /// unit that does not open); `nil` when it opens and gives every batch its own table, or
-    /// there is none. A reader ignores a copy that is wrong (it opens the tables instead), so
-    /// this only tells which index `reindex` should rewrite.
-    private func checkSealedCopy(_ sealedCopy: consuming [UInt8], of index: SegmentIndex, against batches: [BatchRef]) -> (at: Int, problem: String)? {
-        guard !sealedCopy.isEmpty, let cipher = snapshot.cipher else { return nil }
-        var failedAt = 0
-        guard let copy = OpenedTableCopy.open(owned: consume sealedCopy, header: index.copyHeader, cipher: cipher, batchCount: index.entries.count, failedAt: &failedAt) else {
-            return (failedAt, "the sealed copy of its batch tables does not open")
+    /// What is wrong with `copy`, the sealed copy of the batch tables that the index of
+    /// `name` (which agrees with the log) holds after its entries, as opened, checked against
+    /// the tables of `batches`, the segment's batches as the log gives them, and where in the
+    /// copy (the unit that does not open); `nil` when it opens and gives every batch its own
+    /// table. The index is walked again for the entries' payloads, which the copy's tables
+    /// are taken with. A reader ignores a copy that is wrong (it opens the tables instead),
+    /// so this only tells which index `reindex` should rewrite.
+    private func checkSealedCopy(_ copy: Result<OpenedTableCopy, CopyFailure>, of name: SegmentName, against batches: [BatchRef]) -> (at: Int, problem: String)? {
+        let opened: OpenedTableCopy
+        switch copy {
+        case .success(let copy): opened = copy
+        case .failure(let failure): return (failure.at, "the sealed copy of its batch tables does not open")
         }
-        for (k, entry) in index.entries.enumerated() where k < batches.count {
+        var k = 0
+        var disagreeing: Int?
+        let isSound = SegmentIndex.check(layout, name) { _, payload in
+            defer { k += 1 }
+            guard disagreeing == nil, k < batches.count else { return }
             let header = batches[k].header
-            guard let table = copy.table(k, payload: entry.payload), table.groups == header.groups, table.tail.elementsEqual(header.encodedTableTail()) else {
-                return (0, "the sealed copy of its batch tables disagrees with batch \(k + 1)")
+            guard let table = opened.table(k, payload: Array(payload)[...]), table.groups == header.groups, table.tail.elementsEqual(header.encodedTableTail())
+            else {
+                disagreeing = k
+                return
             }
         }
-        return nil
+        if let disagreeing { return (0, "the sealed copy of its batch tables disagrees with batch \(disagreeing + 1)") }
+        // Sound a moment ago, the file was replaced while it was checked.
+        return isSound == true ? nil : (0, "the index changed while it was checked")
     }
 
     /// Checks the sync-identifier table against the log up to the point it covers.

@@ -58,7 +58,8 @@ struct SegmentRewriter {
             }
             try faults.write(encoded, to: fd, at: offset)
             let payloadLength = Int(ByteReaderValue.u32(encoded, 4))
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: payloadLength, header: newHeader, payload: Array(encoded[8..<8 + payloadLength]))
+            // No payload kept: the index written below reads it back from the new segment.
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: payloadLength, header: newHeader, payload: nil)
             refs.append(ref)
             endOffsets[batch.end] = ref.end
             offset = ref.end

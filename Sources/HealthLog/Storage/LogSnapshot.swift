@@ -83,9 +83,13 @@ final class LogSnapshot {
     /// header instead of trusting the segments' sidecar indexes (as `verify` does).
     /// `keyless` opens an encrypted store without asking for its key (see ``readsShells``):
     /// what a backup, which copies ciphertext, needs; a plaintext store's snapshot is the
-    /// same either way. `betweenReads` runs between reading the checkpoint and listing the
-    /// segments (tests commit an append there, as a concurrent writer may).
-    init(_ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, betweenReads: () throws -> Void = {}) throws {
+    /// same either way. `keepingSealedPayloads` is a writer's (see
+    /// ``LogScan/keepsSealedPayloads``). `betweenReads` runs between reading the checkpoint
+    /// and listing the segments (tests commit an append there, as a concurrent writer may).
+    init(
+        _ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, keepingSealedPayloads: Bool = false,
+        betweenReads: () throws -> Void = {}
+    ) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
         readsShells = keyless && meta.isEncrypted
@@ -97,7 +101,7 @@ final class LogSnapshot {
         // reads as acknowledged events missing.
         let acknowledged = try Checkpoint.read(layout)
         try betweenReads()
-        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless)
+        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless, keepingSealedPayloads: keepingSealedPayloads)
         checkpoint = scan.compactions.translate(acknowledged)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
@@ -306,15 +310,21 @@ final class LogSnapshot {
     }
 
     /// The stored header payload of the last committed batch, with its segment and offset;
-    /// `nil` when nothing is committed. Of a leading segment, only that header is read.
+    /// `nil` when nothing is committed. Only that header is read, from its segment.
     func lastCommittedPayload() throws -> (segment: Int, offset: Int, payload: [UInt8])? {
-        if let last = tail.last { return (last.segment, last.offset, Array(last.storedPayload)) }
-        guard let summary = prefix.last else { return nil }
-        let file = segments[prefix.count - 1]
-        guard let payload = try file.headerPayload(at: summary.lastOffset) else {
-            throw HealthLogError(.corrupt, "\(file.location(summary.lastOffset)): no whole batch header")
+        let last: (segment: Int, offset: Int)
+        if let batch = tail.last {
+            last = (batch.segment, batch.offset)
+        } else if let summary = prefix.last {
+            last = (prefix.count - 1, summary.lastOffset)
+        } else {
+            return nil
         }
-        return (prefix.count - 1, summary.lastOffset, payload)
+        let file = segments[last.segment]
+        guard let payload = try file.headerPayload(at: last.offset) else {
+            throw HealthLogError(.corrupt, "\(file.location(last.offset)): no whole batch header")
+        }
+        return (last.segment, last.offset, payload)
     }
 
     /// The committed batch holding `seq`, if any: of the leading segments, only the table

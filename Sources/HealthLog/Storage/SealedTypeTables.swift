@@ -41,17 +41,36 @@ struct SealedTypeTables {
     /// Whether every type's records were opened: tables are then whole.
     private let isWhole: Bool
 
-    /// The copy of `headers` (sealed batches, with `payloads` their stored header payloads),
-    /// its units sealed under `cipher` at the places `place` gives by unit number; `nil` when
-    /// a header is not sealed or there are more types than the copy numbers.
+    /// What the directory keeps of each batch's stored header payload: its
+    /// ``SealedTableCopy/clearLength`` clear bytes (the fixed fields and the last 8), gathered
+    /// as the payloads go by, so they need not be held.
+    struct ClearBytes {
+        /// The clear bytes, one batch after another.
+        fileprivate var bytes: [UInt8] = []
+        /// Whether every payload was long enough to be a sealed one.
+        fileprivate var isSealed = true
+
+        /// Keeps the clear bytes of the next batch's stored header `payload`.
+        mutating func append(_ payload: ArraySlice<UInt8>) {
+            guard payload.count >= SealedTableCopy.clearLength + StoreCipher.overhead else {
+                isSealed = false
+                return
+            }
+            bytes += payload.prefix(BatchHeader.FixedFields.length)
+            bytes += payload.suffix(8)
+        }
+    }
+
+    /// The copy of `headers` (sealed batches, with `clear` gathered from their stored
+    /// header payloads), its units sealed under `cipher` at the places `place` gives by unit
+    /// number; `nil` when a header is not sealed or there are more types than the copy numbers.
     ///
     /// The directory, which holds every batch's dropped list (a compacted segment's can be
     /// tens of megabytes), is written once, into its place in the copy, and sealed there:
     /// the copy is all the memory it takes.
-    static func seal(_ headers: [BatchHeader], payloads: [ArraySlice<UInt8>], cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
-        guard headers.count == payloads.count, headers.allSatisfy(\.isSealed),
-            payloads.allSatisfy({ $0.count >= SealedTableCopy.clearLength + StoreCipher.overhead })
-        else { return nil }
+    static func seal(_ headers: [BatchHeader], clear: ClearBytes, cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
+        let clearLength = SealedTableCopy.clearLength
+        guard clear.isSealed, clear.bytes.count == headers.count * clearLength, headers.allSatisfy(\.isSealed) else { return nil }
         // The types, numbered in order of appearance, and each type's records.
         var numbers: [String: Int] = [:]
         var names: [String] = []
@@ -95,9 +114,8 @@ struct SealedTypeTables {
             directory.append(UInt32(unit.count))
         }
         var next = 0
-        for (k, (header, payload)) in zip(headers, payloads).enumerated() {
-            directory.append(bytes: payload.prefix(BatchHeader.FixedFields.length))
-            directory.append(bytes: payload.suffix(8))
+        for (k, header) in headers.enumerated() {
+            directory.append(bytes: clear.bytes[k * clearLength..<(k + 1) * clearLength])
             directory.append(UInt32(tailLengths[k]))
             for group in header.groups {
                 directory.append(numbered[next])

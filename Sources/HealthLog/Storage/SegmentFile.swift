@@ -117,9 +117,10 @@ struct BatchRef: Sendable {
     /// The decoded header.
     var header: BatchHeader
     /// A sealed header's payload as stored (its table is sealed with a nonce of its own,
-    /// so it cannot be encoded again byte for byte): what a sidecar index copies. `nil` for
-    /// a plaintext batch, whose payload ``BatchHeader/encoded(sealingAt:)`` gives, and for
-    /// a reader's batch (``LogSnapshot/batches(after:types:)``), which no index is written from.
+    /// so it cannot be encoded again byte for byte), kept by a writer, which writes its
+    /// segment's index after every commit; `nil` for a plaintext batch, whose payload
+    /// ``BatchHeader/encoded(sealingAt:)`` gives, and for anyone else's batch, whose payload
+    /// an index write reads back from the segment (``StoredHeaderPayloads``).
     var sealedPayload: [UInt8]? = nil
 
     /// Whether ``header`` lists only some of the batch's groups.
@@ -128,19 +129,12 @@ struct BatchRef: Sendable {
     /// The position in the batch's table of group `group` of ``header``: what its frame's
     /// place names.
     func position(_ group: Int) -> Int { isPart ? groupOffsets[header.groups.count + group] : group }
-
-    /// The header payload as stored in the segment.
-    var storedPayload: ArraySlice<UInt8> {
-        if let sealedPayload { return sealedPayload[...] }
-        precondition(!header.isSealed, "a reader's sealed batch keeps no payload: an index is written from a writer's batches")
-        return header.encoded().dropFirst(8)
-    }
 }
 
 extension BatchRef {
     /// The batch of segment `segment` whose header frame, with a payload of `payloadLength`
     /// bytes, starts at `offset` and says `header`: its frames follow the header in order.
-    /// `payload` (the stored payload) is kept for a sealed header only; a reader gives `nil`.
+    /// `payload` (the stored payload) is kept for a sealed header only; only a writer gives one.
     init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, payload: @autoclosure () -> [UInt8]?) {
         var groupOffsets: [Int] = []
         groupOffsets.reserveCapacity(header.groups.count)

@@ -11,10 +11,15 @@ extension SegmentIndex {
     /// CRC-32C, the shape of its entries, and the summary its header keeps against them)
     /// in one pass over a mapping of it, handing `visit` each entry on the way (its offset
     /// in the segment and its header payload, valid during the call) and letting the pages
-    /// go every MiB, so a large index adds a bounded amount to resident memory. Returns
-    /// `nil` when the file is missing or cannot be mapped, else whether it is sound; what
-    /// `visit` saw of an unsound file is to be thrown away.
-    static func check(_ layout: StoreLayout, _ name: SegmentName, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Void) -> Bool? {
+    /// go every MiB, so a large index adds a bounded amount to resident memory. A sound
+    /// index with bytes after its entries (an encrypted segment's sealed copy of the
+    /// tables) hands them to `copy` as ``walk(_:_:after:matching:storeTag:continues:visit:copy:)``
+    /// does. Returns `nil` when the file is missing or cannot be mapped, else whether it is
+    /// sound; what `visit` saw of an unsound file is to be thrown away.
+    static func check(
+        _ layout: StoreLayout, _ name: SegmentName, visit: (_ offset: Int, _ payload: UnsafeRawBufferPointer) -> Void,
+        copy: ((_ header: UnsafeRawBufferPointer, _ unit: UnsafeRawBufferPointer, _ release: (Int) -> Void) -> Void)? = nil
+    ) -> Bool? {
         guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
         defer { fd.close() }
         guard let file = MappedFile(fd) else { return (try? fd.size()).map { _ in false } }
@@ -44,8 +49,14 @@ extension SegmentIndex {
             // As `read` does, only the first and the last entry's fixed fields are decoded
             // (for the summary); the pages of the first may have been let go, and are read back.
             guard let first, let last else { return summary(count: 0, first: nil, last: nil) == header.summary }
-            guard let head = BatchHeader.FixedFields(first), let tail = BatchHeader.FixedFields(last.payload) else { return false }
-            return summary(count: header.summary.batchCount, first: head, last: (last.offset, last.payload, tail)) == header.summary
+            guard let head = BatchHeader.FixedFields(first), let tail = BatchHeader.FixedFields(last.payload),
+                summary(count: header.summary.batchCount, first: head, last: (last.offset, last.payload, tail)) == header.summary
+            else { return false }
+            if at < bytes.count {
+                let copyStart = at
+                copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) { file.release(below: copyStart + $0) }
+            }
+            return true
         }
     }
 }

@@ -81,10 +81,13 @@ struct SegmentIndex: Equatable {
     /// Whether the last batch listed ends an append.
     var lastIsEndOfAppend: Bool
 
-    /// The index of `batches` (all in segment `name`, committed, in order).
-    init(name: SegmentName, batches: some Collection<BatchRef>) {
+    /// The index of `batches` (all in segment `name` of `layout`, committed, in order).
+    ///
+    /// - Throws: as ``StoredHeaderPayloads/payload(of:)``.
+    init(_ layout: StoreLayout, name: SegmentName, batches: some Collection<BatchRef>) throws {
         self.name = name
-        entries = batches.map { Entry(offset: $0.offset, payload: $0.storedPayload) }
+        var payloads = StoredHeaderPayloads(layout, name)
+        entries = try batches.map { Entry(offset: $0.offset, payload: Array(try payloads.payload(of: $0))[...]) }
         headers = batches.map(\.header)
         (coveredLength, firstSeq, lastSeq, lastIsEndOfAppend) = Self.shape(of: batches)
     }
@@ -151,15 +154,24 @@ struct SegmentIndex: Equatable {
 
     /// Writes the index of `batches` (all in segment `name`, committed, in order) as the
     /// sidecar of `name` (temporary file and rename; not synced: it is derived data), the
-    /// bytes ``encoded(cipher:)`` gives for ``init(name:batches:)``, a megabyte at a time:
-    /// each header payload is encoded as it is written, so a segment of large headers (a
-    /// compacted one's dropped lists) is not held twice.
-    static func write(_ layout: StoreLayout, name: SegmentName, batches: [BatchRef], cipher: StoreCipher?) throws {
-        try DurableFile.replace(path(layout, name), sync: false) { fd in
+    /// bytes ``encoded(cipher:)`` gives for ``init(_:name:batches:)``, a megabyte at a time:
+    /// each header payload is encoded, or read back from the segment, as it is written
+    /// (``StoredHeaderPayloads``), so a segment of large headers (a compacted one's dropped
+    /// lists) is not held twice. `staged` leaves it under its temporary name instead, for a
+    /// segment sealed by an append still open: ``publishStaged(_:_:)`` puts it in place once
+    /// the append commits, and a rollback (or ``Debris``, after a crash) removes it.
+    static func write(_ layout: StoreLayout, name: SegmentName, batches: [BatchRef], cipher: StoreCipher?, staged: Bool = false) throws {
+        var payloads = StoredHeaderPayloads(layout, name)
+        let writeBody = { (fd: FileDescriptor) throws in
             try stream(
-                name: name, count: batches.count, entry: { Entry(offset: batches[$0].offset, payload: batches[$0].storedPayload) },
+                name: name, count: batches.count, entry: { Entry(offset: batches[$0].offset, payload: try payloads.payload(of: batches[$0])) },
                 shape: shape(of: batches), headers: batches.map(\.header), cipher: cipher
             ) { bytes, at in try fd.write(bytes, at: at) }
+        }
+        if staged {
+            try DurableFile.stage(path(layout, name), writing: writeBody)
+        } else {
+            try DurableFile.replace(path(layout, name), sync: false, writing: writeBody)
         }
     }
 
@@ -167,13 +179,17 @@ struct SegmentIndex: Equatable {
     /// `emit` in pieces with the file offset of each: the body in order from the end of the
     /// header, then the header (whose length and checksum cover the body) at 0.
     private static func stream<Failure: Error>(
-        name: SegmentName, count: Int, entry: (Int) -> Entry, shape: (coveredLength: Int, firstSeq: UInt64, lastSeq: UInt64, lastIsEndOfAppend: Bool),
+        name: SegmentName, count: Int, entry: (Int) throws(Failure) -> Entry, shape: (coveredLength: Int, firstSeq: UInt64, lastSeq: UInt64, lastIsEndOfAppend: Bool),
         headers: [BatchHeader], cipher: StoreCipher?, emit: (_ bytes: [UInt8], _ at: Int) throws(Failure) -> Void
     ) throws(Failure) {
         var body = ByteWriter()
         var at = headerLength
         var bodyCRC: UInt32 = 0
         var last: Entry?
+        // What the sealed copy keeps of each payload (``SealedTypeTables``), gathered as the
+        // entries go by, each read once.
+        let copies = cipher != nil && count > 0 && headers.count == count && headers.allSatisfy(\.isSealed)
+        var clear = SealedTypeTables.ClearBytes()
         func flush(_ body: inout ByteWriter) throws(Failure) {
             bodyCRC = body.bytes.withUnsafeBytes { CRC32C.checksum($0, seed: bodyCRC) }
             try emit(body.bytes, at)
@@ -181,7 +197,8 @@ struct SegmentIndex: Equatable {
             body.bytes.removeAll(keepingCapacity: true)
         }
         for k in 0..<count {
-            let next = entry(k)
+            let next = try entry(k)
+            if copies { clear.append(next.payload) }
             body.append(UInt64(next.offset))
             body.append(UInt32(next.payload.count))
             body.append(bytes: next.payload)
@@ -201,11 +218,11 @@ struct SegmentIndex: Equatable {
         }
         if !body.bytes.isEmpty { try flush(&body) }
         var flag: UInt32 = 0
-        if let cipher, count > 0, headers.count == count, headers.allSatisfy(\.isSealed) {
+        if let cipher, copies {
             let header = Self.file.prefix { fields(&$0, SealedTypeTables.flag) }
             // Emitted as it is, not copied into the body first (a compacted segment's is
             // tens of megabytes).
-            if var copy = SealedTypeTables.seal(headers, payloads: (0..<count).map { entry($0).payload }, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
+            if var copy = SealedTypeTables.seal(headers, clear: clear, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
                 swap(&copy, &body.bytes)
                 try flush(&body)
                 flag = SealedTypeTables.flag
@@ -284,13 +301,6 @@ struct SegmentIndex: Equatable {
             if holds, !file.holdsHeader(payload, at: offset, buffer: &buffer) { holds = false }
         }
         return isSound == true && holds
-    }
-
-    /// Writes the index under its temporary name (`NAME.idx.tmp`), for a segment sealed by
-    /// an append still open: ``publishStaged(_:_:)`` puts it in place once the append
-    /// commits, and a rollback (or ``Debris``, after a crash) removes it.
-    func writeStaged(_ layout: StoreLayout, cipher: StoreCipher?) throws {
-        try DurableFile.stage(Self.path(layout, name), with: encoded(cipher: cipher))
     }
 
     /// Renames the staged index of `name` into place.

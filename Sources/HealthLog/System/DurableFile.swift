@@ -41,13 +41,20 @@ enum DurableFile {
         if sync, syncDirectory { try Self.syncDirectory(containing: path) }
     }
 
-    /// Writes `bytes` as the temporary of `path` (`<path>.tmp`, created afresh, not synced)
-    /// and leaves it there: ``publish(_:)`` puts it in place later, and until then a
-    /// rollback (or ``Debris``, after a crash) removes it.
-    static func stage(_ path: String, with bytes: [UInt8]) throws {
-        let fd = try FileDescriptor.createExclusive(path + temporarySuffix)
+    /// Writes the temporary of `path` (`<path>.tmp`, created afresh, not synced) with what
+    /// `write` writes into it, and leaves it there: ``publish(_:)`` puts it in place later,
+    /// and until then a rollback (or ``Debris``, after a crash) removes it. When `write`
+    /// throws, the temporary is removed.
+    static func stage(_ path: String, writing write: (FileDescriptor) throws -> Void) throws {
+        let temporary = path + temporarySuffix
+        let fd = try FileDescriptor.createExclusive(temporary)
         defer { fd.close() }
-        try fd.write(bytes, at: 0)
+        do {
+            try write(fd)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
     }
 
     /// Renames the temporary of `path` over `path`.

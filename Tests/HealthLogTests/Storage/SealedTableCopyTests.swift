@@ -284,13 +284,14 @@ struct SealedTableCopyTests {
         #expect(dropped == 6)
     }
 
-    @Test("A reader's batches, from the segment indexes and their sealed copies (all of them, or up to a count), keep no sealed payload and have the headers a walk of the segments gives; a writer's keep theirs")
+    @Test("A reader's batches, from the segment indexes and their sealed copies (all of them, or up to a count) or from a walk, keep no sealed payload and have the headers a walk of the segments gives; only a writer's keep theirs")
     func readersKeepNoPayloads() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         _ = try fixture.store.compact(horizon: .anchor(try fixture.store.headAnchor()))
         let layout = fixture.store.layout
         let walked = try LogSnapshot(layout, usingIndexes: false).batches(after: 0)
+        #expect(walked.allSatisfy { $0.header.isSealed && $0.sealedPayload == nil })
         let read = try LogSnapshot(layout).batches(after: 0)
         #expect(read.count == walked.count && read.count > 20)
         #expect(read.allSatisfy { $0.sealedPayload == nil })
@@ -301,8 +302,10 @@ struct SealedTableCopyTests {
         #expect(counted.batches.count > 1 && counted.batches.allSatisfy { $0.sealedPayload == nil })
         #expect(counted.batches.map(\.header) == Array(walked.prefix(counted.batches.count)).map(\.header))
         let snapshot = try LogSnapshot(layout)
+        let writers = try LogSnapshot(layout, keepingSealedPayloads: true)
         for segment in snapshot.segments.indices {
-            #expect(try snapshot.batches(inSegment: segment).allSatisfy { $0.sealedPayload != nil })
+            #expect(try snapshot.batches(inSegment: segment).allSatisfy { $0.sealedPayload == nil })
+            #expect(try writers.batches(inSegment: segment).allSatisfy { $0.sealedPayload != nil })
         }
     }
 
@@ -413,7 +416,8 @@ extension SealedTableCopyTests {
     /// 51-byte records and its tail, after the type names.
     static func wholeLayoutIndex(_ layout: StoreLayout, _ name: SegmentName, cipher: StoreCipher) throws -> [UInt8] {
         let batches = try LogSnapshot(layout).batches(inSegment: try segment(layout, name))
-        let bare = SegmentIndex(name: name, batches: batches).encoded(cipher: nil)
+        let index = try SegmentIndex(layout, name: name, batches: batches)
+        let bare = index.encoded(cipher: nil)
         var numbers: [String: UInt16] = [:]
         var names: [String] = []
         for batch in batches {
@@ -428,8 +432,8 @@ extension SealedTableCopyTests {
             w.append(UInt16(name.utf8.count))
             w.append(bytes: Array(name.utf8))
         }
-        for batch in batches {
-            let payload = Array(batch.storedPayload)
+        for (batch, entry) in zip(batches, index.entries) {
+            let payload = Array(entry.payload)
             let tail = batch.header.encodedTableTail()
             w.append(bytes: payload[0..<BatchHeader.FixedFields.length])
             w.append(bytes: payload[(payload.count - 8)...])
@@ -458,7 +462,7 @@ extension SealedTableCopyTests.Fixture {
         let segment = try #require(snapshot.segments.firstIndex { $0.name == last })
         let batches = try snapshot.batches(inSegment: segment)
         #expect(batches.count == index.entries.count && batches.count > 1)
-        let older = SegmentIndex(name: last, batches: batches.dropLast())
+        let older = try SegmentIndex(fixture.store.layout, name: last, batches: batches.dropLast())
         return try #require(SegmentIndex.decode(older.encoded(cipher: cipher), name: last)).sealedCopy
     }
 }

@@ -17,7 +17,7 @@ struct SegmentIndexWriteTests {
         try SegmentIndex.write(layout, name: name, batches: batches, cipher: nil)
         let written = try ByteSurgery.read(SegmentIndex.path(layout, name))
         #expect(written.count > 2 << 20)
-        #expect(written == SegmentIndex(name: name, batches: batches).encoded(cipher: nil))
+        #expect(written == (try SegmentIndex(layout, name: name, batches: batches)).encoded(cipher: nil))
         let read = try #require(SegmentIndex.decode(written, name: name))
         #expect(read.entries.map(\.offset) == batches.map(\.offset))
         #expect(try read.entries.map { try BatchHeader.decode(payload: $0.payload) } == batches.map(\.header))

@@ -76,7 +76,7 @@ final class LogWriter {
         try Debris.remove(layout)
         _ = try UnusedSegments.remove(layout, faults: faults)
         if let keys = layout.keys, FileDescriptor.exists(layout.keySlots) { try keys.reopenIfRotated(layout) }
-        let snapshot = try LogSnapshot(layout, keepingSealedPayloads: true)
+        let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq
         if snapshot.headSeq > (snapshot.checkpoint?.seq ?? 0) {
@@ -93,8 +93,11 @@ final class LogWriter {
         if let point = snapshot.appendPoint {
             let name = snapshot.segments[point.segment].name
             if point.offset == SegmentLayout.prologueLength || !indexIsFull(name) {
-                resume = (name, point.offset)
-                segmentCommitted = (name, try snapshot.batches(inSegment: point.segment))
+                let batches = try snapshot.batches(inSegment: point.segment)
+                if Self.listedBytes(batches) <= options.segmentIndexBytes {
+                    resume = (name, point.offset)
+                    segmentCommitted = (name, try Self.keepingPayloads(batches, of: name, layout))
+                }
             }
         }
         if let cipher = snapshot.cipher, let last = try snapshot.lastCommittedPayload() {
@@ -138,6 +141,25 @@ final class LogWriter {
     private func indexIsFull(_ name: SegmentName) -> Bool {
         var info = stat()
         return stat(SegmentIndex.path(layout, name), &info) == 0 && Int(info.st_size) > options.segmentIndexBytes
+    }
+
+    /// The bytes the entries of an index of `batches` take, at least: what tells a segment
+    /// whose index is missing (a crash before it was written) from one the writer may resume.
+    private static func listedBytes(_ batches: [BatchRef]) -> Int {
+        batches.reduce(0) { $0 + 12 + $1.end - $1.header.framesLength - $1.offset - 8 }
+    }
+
+    /// `batches`, of segment `name`, the segment this writer resumes, each sealed one with its
+    /// stored payload read back (``BatchRef/sealedPayload``), so the index written after
+    /// every commit does not read them again: at most ``defaultMaxIndexBytes`` of them.
+    private static func keepingPayloads(_ batches: [BatchRef], of name: SegmentName, _ layout: StoreLayout) throws -> [BatchRef] {
+        guard batches.contains(where: \.header.isSealed) else { return batches }
+        var payloads = StoredHeaderPayloads(layout, name)
+        return try batches.map { batch in
+            var kept = batch
+            if batch.header.isSealed { kept.sealedPayload = Array(try payloads.payload(of: batch)) }
+            return kept
+        }
     }
 
     /// Writes one encoded batch (`bytes`, whose header is `header`); an encrypted store's is

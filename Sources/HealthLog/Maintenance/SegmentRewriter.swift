@@ -59,7 +59,7 @@ struct SegmentRewriter {
             try faults.write(encoded, to: fd, at: offset)
             let payloadLength = Int(ByteReaderValue.u32(encoded, 4))
             // No payload kept: the index written below reads it back from the new segment.
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: payloadLength, header: newHeader, payload: nil)
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: payloadLength, header: newHeader)
             refs.append(ref)
             endOffsets[batch.end] = ref.end
             offset = ref.end

@@ -34,18 +34,13 @@ struct LogScan {
 
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
-    /// Whether batches keep a sealed header's stored payload (``BatchRef/sealedPayload``):
-    /// a writer's, which writes its segment's index after every commit. Others read it
-    /// back from the segment when they write an index (``SegmentIndex/write(_:name:batches:cipher:staged:)``).
-    let keepsSealedPayloads: Bool
 
     /// A scan of the store at `layout`; `keyless` reads an encrypted store's batch headers
-    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:keepingSealedPayloads:betweenReads:)``).
-    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false, keepingSealedPayloads: Bool = false) throws {
+    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:betweenReads:)``).
+    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false) throws {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
-        keepsSealedPayloads = keepingSealedPayloads
         readsShells = keyless && meta.isEncrypted
         cipher = readsShells ? nil : try layout.cipher(meta)
         timelines = try Timelines.read(layout)
@@ -265,7 +260,7 @@ struct LogScan {
                 let header = try? decode(entry.payload, file, offset, verifyingChecksum: false, names: copied == nil ? names : nil, copied: copied),
                 header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
             else { return nil }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header, payload: keepsSealedPayloads ? Array(entry.payload) : nil)
+            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header)
             refs.append(ref)
             offset = ref.end
             seq = header.lastSeq + 1
@@ -351,9 +346,9 @@ struct LogScan {
                 return false
             }
             if let part = copied?.part {
-                refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, part: part, payload: nil))
+                refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, part: part))
             } else {
-                refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header, payload: nil))
+                refs.append(BatchRef(segment: index, offset: offset, payloadLength: payload.count, header: header))
             }
             return keep(refs[refs.count - 1])
         }
@@ -413,7 +408,7 @@ struct LogScan {
         if let expectedSeq, !continues(header.firstSeq, expectedSeq) {
             return .failure(FormatViolation("batch starts at sequence \(header.firstSeq), expected \(expectedSeq)"))
         }
-        let ref = BatchRef(segment: index, offset: offset, payloadLength: length, header: header, payload: keepsSealedPayloads ? payload : nil)
+        let ref = BatchRef(segment: index, offset: offset, payloadLength: length, header: header)
         guard ref.end <= file.size else { return .failure(FormatViolation("batch frames end past the end of the file")) }
         return .success(ref)
     }

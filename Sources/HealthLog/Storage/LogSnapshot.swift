@@ -83,13 +83,9 @@ final class LogSnapshot {
     /// header instead of trusting the segments' sidecar indexes (as `verify` does).
     /// `keyless` opens an encrypted store without asking for its key (see ``readsShells``):
     /// what a backup, which copies ciphertext, needs; a plaintext store's snapshot is the
-    /// same either way. `keepingSealedPayloads` is a writer's (see
-    /// ``LogScan/keepsSealedPayloads``). `betweenReads` runs between reading the checkpoint
-    /// and listing the segments (tests commit an append there, as a concurrent writer may).
-    init(
-        _ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, keepingSealedPayloads: Bool = false,
-        betweenReads: () throws -> Void = {}
-    ) throws {
+    /// same either way. `betweenReads` runs between reading the checkpoint and listing the
+    /// segments (tests commit an append there, as a concurrent writer may).
+    init(_ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, betweenReads: () throws -> Void = {}) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
         readsShells = keyless && meta.isEncrypted
@@ -101,7 +97,7 @@ final class LogSnapshot {
         // reads as acknowledged events missing.
         let acknowledged = try Checkpoint.read(layout)
         try betweenReads()
-        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless, keepingSealedPayloads: keepingSealedPayloads)
+        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless)
         checkpoint = scan.compactions.translate(acknowledged)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)

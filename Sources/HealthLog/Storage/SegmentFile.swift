@@ -134,8 +134,7 @@ struct BatchRef: Sendable {
 extension BatchRef {
     /// The batch of segment `segment` whose header frame, with a payload of `payloadLength`
     /// bytes, starts at `offset` and says `header`: its frames follow the header in order.
-    /// `payload` (the stored payload) is kept for a sealed header only; only a writer gives one.
-    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, payload: @autoclosure () -> [UInt8]?) {
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader) {
         var groupOffsets: [Int] = []
         groupOffsets.reserveCapacity(header.groups.count)
         var at = offset + 8 + payloadLength
@@ -144,16 +143,13 @@ extension BatchRef {
             at += Int(group.frameLength)
         }
         self.init(segment: segment, offset: offset, groupOffsets: groupOffsets, end: offset + 8 + payloadLength + header.framesLength, header: header)
-        if header.isSealed { sealedPayload = payload() }
     }
 
     /// The sealed batch at `offset` of segment `segment` whose `header` lists only some of
-    /// its groups, those `part` places (their frames' offsets and positions in the table);
-    /// `payload` as in ``init(segment:offset:payloadLength:header:payload:)``.
-    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, part: BatchHeader.CopiedTable.Part, payload: [UInt8]?) {
+    /// its groups, those `part` places (their frames' offsets and positions in the table).
+    init(segment: Int, offset: Int, payloadLength: Int, header: BatchHeader, part: BatchHeader.CopiedTable.Part) {
         let frames = offset + 8 + payloadLength
         self.init(
             segment: segment, offset: offset, groupOffsets: part.frameOffsets.map { frames + $0 } + part.positions, end: frames + part.framesLength, header: header)
-        sealedPayload = payload
     }
 }

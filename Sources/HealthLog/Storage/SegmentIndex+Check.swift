@@ -44,7 +44,14 @@ extension SegmentIndex {
                     file.release(below: at)
                 }
             }
-            crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed...]), seed: crc)
+            // The rest (an encrypted segment's sealed copy of the tables, as large as the
+            // entries) is summed a MiB at a time too, its pages let go behind.
+            while summed < bytes.count {
+                let end = min(bytes.count, summed + (1 << 20))
+                crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[summed..<end]), seed: crc)
+                summed = end
+                file.release(below: summed)
+            }
             guard crc == header.bodyCRC, at == bytes.count || last.map({ mayHoldCopy(after: $0.payload) }) == true else { return false }
             // As `read` does, only the first and the last entry's fixed fields are decoded
             // (for the summary); the pages of the first may have been let go, and are read back.
@@ -54,7 +61,12 @@ extension SegmentIndex {
             else { return false }
             if at < bytes.count {
                 let copyStart = at
-                copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) { file.release(below: copyStart + $0) }
+                // Its pages were let go once already, after summing: read again, they go again.
+                var released = copyStart
+                copy?(UnsafeRawBufferPointer(rebasing: bytes[0..<headerLength]), UnsafeRawBufferPointer(rebasing: bytes[at...])) { read in
+                    file.release(released..<copyStart + read)
+                    released = copyStart + read
+                }
             }
             return true
         }

@@ -63,6 +63,16 @@ final class MappedFile: @unchecked Sendable {
         madvise(base, length, MADV_DONTNEED)
     }
 
+    /// Lets the kernel drop the pages from the one holding `range`'s first byte to the last
+    /// one wholly inside it from this process's memory, let go before or not (bytes read a
+    /// second time); reading them again reads them back from the file.
+    func release(_ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = range.lowerBound / page, end = min(range.upperBound, length) / page
+        guard end > first else { return }
+        madvise(base + first * page, (end - first) * page, MADV_DONTNEED)
+    }
+
     /// Lets the kernel drop the pages wholly before `offset` from this process's memory;
     /// reading them again reads them back from the file.
     func release(below offset: Int) {

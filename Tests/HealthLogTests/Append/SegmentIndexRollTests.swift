@@ -30,14 +30,15 @@ struct SegmentIndexRollTests {
         }
     }
 
-    @Test("One-event appends, in one handle and in a new handle each, start a new segment once the index passes its size: no index grows past it by more than one append's entry, and every event replays in order")
-    func oneEventAppends() throws {
+    @Test("One-event appends, in one handle and in a new handle each (which reads the sealed payloads of the segment it resumes back from it), start a new segment once the index passes its size: no index grows past it by more than one append's entry, and every event replays in order", arguments: [false, true])
+    func oneEventAppends(encrypted: Bool) throws {
+        let keys: [UInt32: SecretBytes] = [0: try SecretBytes.random(count: 32)]
         for handlePerAppend in [false, true] {
             let dir = try TemporaryDirectory()
             defer { dir.remove() }
-            let kept = HealthStore(directory: dir.path + "/s", options: Self.smallIndexes)
+            let kept = encrypted ? try EncryptedSegmentTests.makeStore(dir.path + "/s", options: Self.smallIndexes, keys: keys) : HealthStore(directory: dir.path + "/s", options: Self.smallIndexes)
             for n in 1...120 {
-                let store = handlePerAppend ? HealthStore(directory: kept.directory, options: Self.smallIndexes) : kept
+                let store = !handlePerAppend ? kept : encrypted ? try EncryptedSegmentTests.handle(kept, keys: keys, current: 0) : HealthStore(directory: kept.directory, options: Self.smallIndexes)
                 _ = try store.append(ndjson: CompactionTests.lines(n...n))
             }
             let sizes = try Self.indexSizes(kept)
@@ -47,7 +48,9 @@ struct SegmentIndexRollTests {
             #expect(baseSeqs.first == 1 && baseSeqs == baseSeqs.sorted() && Set(baseSeqs).count == baseSeqs.count)
             let replayed = try CompactionTests.raw(kept)
             #expect(replayed.count == 120)
-            #expect(try replayed == CompactionTests.raw(HealthStore(directory: kept.directory)), "a handle with the default options reads the same")
+            let plain = HealthStore(directory: kept.directory)
+            let reader = encrypted ? try EncryptedSegmentTests.handle(plain, keys: keys, current: 0) : plain
+            #expect(try replayed == CompactionTests.raw(reader), "a handle with the default options reads the same")
             #expect(try kept.verify().isSound)
         }
     }
@@ -77,6 +80,32 @@ struct SegmentIndexRollTests {
         #expect(try store.verify().isSound)
         // A UUID a compaction dropped stays refused from the new segment.
         #expect(throws: HealthLogError.self) { try store.append(ndjson: CompactionTests.lines(5...5)) }
+    }
+
+    @Test("With its index removed, a compacted last segment whose headers would list past the size is still not appended to, plaintext or encrypted: the next append starts a segment, the index is written again, and every index verifies", arguments: [false, true])
+    func missingIndexNotResumed(encrypted: Bool) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var options = StoreOptions()
+        options.segmentIndexBytes = 4096
+        let keys: [UInt32: SecretBytes] = [0: try SecretBytes.random(count: 32)]
+        let store = encrypted ? try EncryptedSegmentTests.makeStore(dir.path + "/s", options: options, keys: keys) : HealthStore(directory: dir.path + "/s", options: options)
+        _ = try store.append(ndjson: CompactionTests.lines(1...400))
+        _ = try store.append(ndjson: CompactionTests.lines(401...402, deleting: Array(1...300)))
+        _ = try store.compact(horizon: .anchor(try store.headAnchor()))
+        let compacted = try #require(try Self.segments(store).last)
+        let segmentPath = store.layout.segment(baseSeq: compacted.baseSeq, generation: compacted.generation)
+        let before = try ByteSurgery.read(segmentPath)
+        let expected = try CompactionTests.raw(store)
+        try ByteSurgery.remove(SegmentIndex.path(store.layout, compacted))
+
+        _ = try store.append(ndjson: CompactionTests.lines(403...403))
+        #expect(try Self.segments(store).count == 2)
+        #expect(try ByteSurgery.read(segmentPath) == before)
+        #expect(try Self.indexSizes(store).first! > 4096)
+        let after = try CompactionTests.raw(store)
+        #expect(Array(after.dropLast()) == expected && after.count == expected.count + 1)
+        #expect(try store.verify().problems.isEmpty && store.verify().notes.isEmpty)
     }
 
     @Test("An encrypted store whose last segment is full still refuses to append under an older key epoch than its last batch's, writing nothing")

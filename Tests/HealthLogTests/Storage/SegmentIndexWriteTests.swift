@@ -37,7 +37,7 @@ struct SegmentIndexWriteTests {
                 storeTag: 5, flags: FormatConstants.flagEndOfAppend, firstSeq: first, lastSeq: first + 39_999, appendedMillis: 1_000, groups: [],
                 dropped: BatchHeader.DroppedList(dropped))
             let payload = Array(header.encoded().dropFirst(8))
-            let batch = BatchRef(segment: 0, offset: offset, payloadLength: payload.count, header: header, payload: payload)
+            let batch = BatchRef(segment: 0, offset: offset, payloadLength: payload.count, header: header)
             batches.append(batch)
             offset = batch.end
         }

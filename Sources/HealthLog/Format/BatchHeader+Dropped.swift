@@ -15,9 +15,17 @@ extension BatchHeader {
     /// they are read. A reader that loads every header of a compacted store (a replay, an
     /// export) then holds the list's bytes once, not a decoded copy beside them; a header
     /// decoded from a payload shares the payload's storage.
+    ///
+    /// A snapshot keeps each list's count only (``countOnly()``): readers need no more, and
+    /// a compacted store's lists (24 bytes a dropped event) would otherwise be most of their
+    /// memory. Those who read the events take the header again with its list
+    /// (``LogSnapshot/fullHeader(of:)``); reading or encoding the events of a count-only
+    /// list is a programming error, and stops the process.
     struct DroppedList: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
-        /// The list's bytes, as stored.
+        /// The list's bytes, as stored (none when the list is count-only).
         private let stored: ArraySlice<UInt8>
+        /// The events a count-only list holds; 0 for a list that keeps them.
+        private let countOnlyEvents: Int
 
         /// The bit of a stored sequence number that marks a delete.
         private static let deleteBit: UInt64 = 1 << 63
@@ -34,6 +42,13 @@ extension BatchHeader {
                 w.append(event.uuid.low)
             }
             stored = w.bytes[...]
+            countOnlyEvents = 0
+        }
+
+        /// A count-only list of `count` events.
+        private init(countOnly count: Int) {
+            stored = []
+            countOnlyEvents = count
         }
 
         init(arrayLiteral events: Dropped...) { self.init(events) }
@@ -45,6 +60,7 @@ extension BatchHeader {
             // An empty list keeps no slice: a slice, even an empty one, would keep the bytes
             // its header was decoded from (an index's, a sealed copy's) alive.
             stored = bytes.isEmpty ? [] : bytes
+            countOnlyEvents = 0
             var previous: UInt64 = 0
             for k in 0..<count {
                 let seq = self.seq(at: k)
@@ -56,7 +72,15 @@ extension BatchHeader {
         }
 
         var startIndex: Int { 0 }
-        var endIndex: Int { stored.count / Self.stride }
+        var endIndex: Int { isCountOnly ? countOnlyEvents : stored.count / Self.stride }
+
+        /// Whether only the list's count is kept (``countOnly()``).
+        var isCountOnly: Bool { countOnlyEvents > 0 }
+
+        /// The same list, its count only: its bytes (and whatever they are a slice of) let go.
+        func countOnly() -> DroppedList {
+            isEmpty ? self : DroppedList(countOnly: count)
+        }
 
         subscript(position: Int) -> Dropped {
             precondition(position >= 0 && position < endIndex, "dropped event index out of range")
@@ -81,10 +105,14 @@ extension BatchHeader {
         }
 
         /// Appends the list as stored to `w`.
-        func encode(into w: inout ByteWriter) { w.append(bytes: stored) }
+        func encode(into w: inout ByteWriter) {
+            precondition(!isCountOnly, "a count-only dropped list is encoded: take the header with LogSnapshot.fullHeader(of:)")
+            w.append(bytes: stored)
+        }
 
         private func word(at k: Int, _ field: Int) -> UInt64 {
-            stored.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: k * Self.stride + field * 8, as: UInt64.self)) }
+            precondition(!isCountOnly, "a count-only dropped list is read: take the header with LogSnapshot.fullHeader(of:)")
+            return stored.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: k * Self.stride + field * 8, as: UInt64.self)) }
         }
     }
 }

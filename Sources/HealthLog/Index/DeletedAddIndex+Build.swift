@@ -7,7 +7,7 @@ extension DeletedAddIndex {
         if let live = adds.liveOnly { return live }
         var out: [UInt64] = []
         out.reserveCapacity(adds.bound)
-        while let seq = adds.next() { out.append(seq) }
+        while let seq = try adds.next() { out.append(seq) }
         return out
     }
 

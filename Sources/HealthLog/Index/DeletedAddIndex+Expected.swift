@@ -12,7 +12,9 @@ extension DeletedAddIndex {
         /// The adds the delete lines delete.
         private let live: [UInt64]
         private var liveAt = 0
-        /// The batches up to `last`, whose headers list the dropped events.
+        /// The log, whose headers list the dropped events (read with ``LogSnapshot/fullHeader(of:)``).
+        private let snapshot: LogSnapshot
+        /// The batches up to `last`.
         private let batches: [BatchRef]
         private let last: UInt64
         /// The dropped deletes' UUIDs, when some dropped delete lies past `last`.
@@ -35,12 +37,13 @@ extension DeletedAddIndex {
         ///   cannot be read.
         init(_ snapshot: LogSnapshot, through last: UInt64) throws {
             batches = try snapshot.allBatches().filter { $0.header.firstSeq <= last }
+            self.snapshot = snapshot
             self.last = last
             var deleteCount = 0
             var addCount = 0
             var latestDelete: UInt64 = 0
-            for batch in batches {
-                for event in batch.header.dropped {
+            for batch in batches where !batch.header.dropped.isEmpty {
+                for event in try snapshot.fullHeader(of: batch).dropped {
                     if event.isDelete {
                         latestDelete = max(latestDelete, event.seq)
                         if event.seq <= last { deleteCount += 1 }
@@ -52,8 +55,8 @@ extension DeletedAddIndex {
             if deleteCount > 0, latestDelete > last {
                 var deletes: [SampleUUID] = []
                 deletes.reserveCapacity(deleteCount)
-                for batch in batches {
-                    for event in batch.header.dropped where event.isDelete && event.seq <= last { deletes.append(event.uuid) }
+                for batch in batches where !batch.header.dropped.isEmpty {
+                    for event in try snapshot.fullHeader(of: batch).dropped where event.isDelete && event.seq <= last { deletes.append(event.uuid) }
                 }
                 deleted = SortedUUIDs(taking: &deletes)
             } else {
@@ -62,14 +65,16 @@ extension DeletedAddIndex {
             merges = deleteCount > 0 && addCount > 0
             live = try DeletedAddIndex.liveEntries(snapshot, batches, through: last)
             bound = live.count + (merges ? addCount : 0)
-            if merges { nextDropped = nextDroppedAdd() }
+            if merges { nextDropped = try nextDroppedAdd() }
         }
 
         /// The adds the delete lines delete, when no add was dropped (then they are all).
         var liveOnly: [UInt64]? { merges ? nil : live }
 
         /// The next, or `nil` after the last.
-        mutating func next() -> UInt64? {
+        ///
+        /// - Throws: as ``LogSnapshot/fullHeader(of:)``.
+        mutating func next() throws -> UInt64? {
             guard merges else {
                 guard liveAt < live.count else { return nil }
                 liveAt += 1
@@ -82,7 +87,7 @@ extension DeletedAddIndex {
                     liveAt += 1
                 } else if let dropped = nextDropped {
                     value = dropped
-                    nextDropped = nextDroppedAdd()
+                    nextDropped = try nextDroppedAdd()
                 } else {
                     return nil
                 }
@@ -94,7 +99,7 @@ extension DeletedAddIndex {
         }
 
         /// The next dropped add whose delete is at or before `last`, from the headers.
-        private mutating func nextDroppedAdd() -> UInt64? {
+        private mutating func nextDroppedAdd() throws -> UInt64? {
             while true {
                 while droppedAt < dropped.count {
                     let event = dropped[droppedAt]
@@ -102,7 +107,7 @@ extension DeletedAddIndex {
                     if !event.isDelete, event.seq <= last, deleted?.contains(event.uuid) ?? true { return event.seq }
                 }
                 guard batchAt < batches.count else { return nil }
-                dropped = batches[batchAt].header.dropped
+                dropped = batches[batchAt].header.dropped.isEmpty ? [] : try snapshot.fullHeader(of: batches[batchAt]).dropped
                 droppedAt = 0
                 batchAt += 1
             }

@@ -269,7 +269,8 @@ final class LoggedUUIDs {
                 if found == uuid { note(line.seq, line.isDelete) }
             }
         }
-        for event in batch.header.dropped where event.uuid == uuid { note(event.seq, event.isDelete) }
+        guard !batch.header.dropped.isEmpty else { return }
+        for event in try snapshot.fullHeader(of: batch).dropped where event.uuid == uuid { note(event.seq, event.isDelete) }
     }
 
     /// The first eight characters of `uuid`'s text in lower case, as the bytes of a word
@@ -299,8 +300,9 @@ final class LoggedUUIDs {
         }
         guard loaded == index, scans >= Self.scansBeforeSorting else { return nil }
         let batch = try batch(index)
+        let dropped = try snapshot.fullHeader(of: batch).dropped
         let events = try lines.withBytes { raw in
-            try lines.uuidEvents(batch.header, in: raw).map { event -> (SampleUUID, UInt64) in
+            try lines.uuidEvents(dropped, in: raw).map { event -> (SampleUUID, UInt64) in
                 guard let uuid = event.uuid else { throw unreadable(batch, event.seq) }
                 return (uuid, event.seq << 1 | (event.isDelete ? 1 : 0))
             }

@@ -109,8 +109,9 @@ final class UUIDRunSet {
         var lines = BatchLines()
         for batch in try snapshot.batches(after: from - 1) where batch.header.firstSeq <= last {
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+            let dropped = try snapshot.fullHeader(of: batch).dropped
             try lines.withBytes { raw in
-                for event in lines.uuidEvents(batch.header, in: raw) where event.seq >= from && event.seq <= last {
+                for event in lines.uuidEvents(dropped, in: raw) where event.seq >= from && event.seq <= last {
                     guard let uuid = event.uuid else {
                         throw HealthLogError(.corrupt, "\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) has no readable uuid")
                     }

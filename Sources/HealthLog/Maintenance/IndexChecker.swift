@@ -128,8 +128,8 @@ struct IndexChecker {
         let isSound = SegmentIndex.check(layout, name) { _, payload in
             defer { k += 1 }
             guard disagreeing == nil, k < batches.count else { return }
-            let header = batches[k].header
-            guard let table = opened.table(k, payload: Array(payload)[...]), table.groups == header.groups, table.tail.elementsEqual(header.encodedTableTail())
+            guard let header = try? snapshot.fullHeader(of: batches[k]), let table = opened.table(k, payload: Array(payload)[...]), table.groups == header.groups,
+                table.tail.elementsEqual(header.encodedTableTail())
             else {
                 disagreeing = k
                 return
@@ -207,20 +207,20 @@ extension IndexChecker {
         // block at a time) are compared as both are read, neither held whole.
         var expected = try DeletedAddIndex.ExpectedAdds(snapshot, through: index.coveredSeq)
         var expectedWitness = BatchOrigin.DeletedAddWitness.empty
-        var pending = expected.next()
+        var pending = try expected.next()
         var cursor = index.entryCursor()
         var position = 0
         var listed = BatchOrigin.DeletedAddWitness.empty
-        func advance() {
+        func advance() throws {
             if let seq = pending { expectedWitness = expectedWitness.adding(seq: seq) }
-            pending = expected.next()
+            pending = try expected.next()
         }
         while let entry = try cursor.next() {
             defer { position += 1 }
             listed = listed.adding(seq: entry)
-            while let seq = pending, seq < entry, try snapshot.wasDropped(seq) { advance() }
+            while let seq = pending, seq < entry, try snapshot.wasDropped(seq) { try advance() }
             if pending == entry {
-                advance()
+                try advance()
             } else if try pending.map({ $0 < entry }) == true || !snapshot.wasDropped(entry) {
                 report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): disagrees with the log; run 'healthlog reindex'")
                 return
@@ -229,7 +229,7 @@ extension IndexChecker {
         var lacking = 0
         while let seq = pending {
             if try !snapshot.wasDropped(seq) { lacking += 1 }
-            advance()
+            try advance()
         }
         if lacking > 0 {
             report.problems.append("\(display) at byte \(index.offset(ofEntry: position)): lacks \(lacking) of the log's deleted samples; run 'healthlog reindex'")

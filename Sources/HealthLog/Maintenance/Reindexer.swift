@@ -23,8 +23,9 @@ struct Reindexer {
         for (done, batch) in batches.enumerated() {
             progress?(done, batches.count)
             try lines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+            let dropped = try snapshot.fullHeader(of: batch).dropped
             try lines.withBytes { raw in
-                for event in lines.uuidEvents(batch.header, in: raw) {
+                for event in lines.uuidEvents(dropped, in: raw) {
                     guard let uuid = event.uuid else { throw snapshot.unreadableEvent(event.seq, in: batch) }
                     if let line = event.line { rebuild.gather(line: UnsafeRawBufferPointer(rebasing: raw[line.start..<line.end - 1]), seq: event.seq) }
                     try rebuild.add(uuid, seq: event.seq, isDelete: event.isDelete)

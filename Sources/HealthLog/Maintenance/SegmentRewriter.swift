@@ -88,7 +88,7 @@ struct SegmentRewriter {
     ///   does not hold an event the plan drops from it.
     func plain(_ batch: BatchRef, dropping dropped: DroppedEvents, buffer: inout [UInt8], lines: inout BatchLines) throws -> (BatchHeader, [[UInt8]]) {
         let file = snapshot.segments[batch.segment]
-        var header = batch.header
+        var header = try snapshot.fullHeader(of: batch)
         let mine = try dropped.within(header.firstSeq...header.lastSeq)
         // Each dropped number, and whether it is the delete.
         let mineKinds = Dictionary(mine.map { ($0.seq, $0.isDelete) }, uniquingKeysWith: { first, _ in first })

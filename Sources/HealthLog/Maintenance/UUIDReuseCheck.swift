@@ -101,7 +101,8 @@ final class UUIDReuseCheck {
             while next < ordinals.count, ordinals[next] / Self.markEvery == mark, b < batches.count {
                 if loaded?.index != b {
                     try lines.load(snapshot, batches[b], groups: Array(batches[b].header.groups.indices))
-                    loaded = (b, lines.withBytes { lines.uuidEvents(batches[b].header, in: $0) })
+                    let dropped = try snapshot.fullHeader(of: batches[b]).dropped
+                    loaded = (b, lines.withBytes { lines.uuidEvents(dropped, in: $0) })
                 }
                 for event in loaded!.events where !event.isDelete && event.seq >= from {
                     if ordinal == ordinals[next] {

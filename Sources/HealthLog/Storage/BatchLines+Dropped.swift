@@ -6,12 +6,13 @@ extension BatchLines {
     /// kind, and its line (`nil` for a dropped event).
     typealias UUIDEvent = (uuid: SampleUUID?, seq: UInt64, isDelete: Bool, line: Line?)
 
-    /// The events of the loaded lines (every group of the batch with header `header`) and of
-    /// the header's dropped list, in sequence order; `raw` is the storage of ``withBytes(_:)``.
-    func uuidEvents(_ header: BatchHeader, in raw: UnsafeRawBufferPointer) -> [UUIDEvent] {
+    /// The events of the loaded lines (every group of a batch) and of `dropped`, the batch's
+    /// dropped list (whole: ``LogSnapshot/fullHeader(of:)``), in sequence order; `raw` is
+    /// the storage of ``withBytes(_:)``.
+    func uuidEvents(_ dropped: BatchHeader.DroppedList, in raw: UnsafeRawBufferPointer) -> [UUIDEvent] {
         var out: [UUIDEvent] = lines.map { (Self.uuid(of: $0, in: raw), $0.seq, $0.isDelete, $0) }
-        guard !header.dropped.isEmpty else { return out }
-        out += header.dropped.map { (Optional($0.uuid), $0.seq, $0.isDelete, nil) }
+        guard !dropped.isEmpty else { return out }
+        out += dropped.map { (Optional($0.uuid), $0.seq, $0.isDelete, nil) }
         out.sort { $0.seq < $1.seq }
         return out
     }

@@ -34,13 +34,16 @@ struct LogScan {
 
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
+    /// Whether headers keep their dropped lists whole, not as counts (``BatchHeader/DroppedList``).
+    let keepsDroppedLists: Bool
 
     /// A scan of the store at `layout`; `keyless` reads an encrypted store's batch headers
-    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:betweenReads:)``).
-    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false) throws {
+    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:keepingDroppedLists:betweenReads:)``).
+    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false, keepingDroppedLists: Bool = false) throws {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
+        keepsDroppedLists = keepingDroppedLists
         readsShells = keyless && meta.isEncrypted
         cipher = readsShells ? nil : try layout.cipher(meta)
         timelines = try Timelines.read(layout)
@@ -378,7 +381,9 @@ struct LogScan {
 
     /// Reads and checks the batch header at `offset`; its group names shared with `names`'s
     /// when given (``BatchHeader/Names``).
-    private func readBatch(_ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?, names: BatchHeader.Names? = nil) throws -> BatchRead {
+    private func readBatch(
+        _ file: SegmentFile, _ index: Int, at offset: Int, expectedSeq: UInt64?, names: BatchHeader.Names? = nil, keepingDropped: Bool = false
+    ) throws -> BatchRead {
         let prefix = try file.read(at: offset, count: 8)
         guard prefix.count == 8 else { return .failure(FormatViolation("batch header is incomplete")) }
         guard ByteReaderValue.u32(prefix, 0) == FormatConstants.batchHeaderMagic else {
@@ -390,7 +395,7 @@ struct LogScan {
         guard payload.count == length else { return .failure(FormatViolation("batch header is incomplete")) }
         let header: BatchHeader
         do {
-            header = try decode(payload[...], file, offset, names: names)
+            header = try decode(payload[...], file, offset, names: names, keepingDropped: keepingDropped)
         } catch let violation as FormatViolation {
             if violation.isNewerVersion { throw HealthLogError(.unsupportedVersion, "\(file.location(offset)): \(violation.reason): upgrade healthlog") }
             if let epoch = violation.unopened, payload.withUnsafeBytes({ BatchHeader.FixedFields($0)?.storeTag }) == meta.storeID.tag {
@@ -413,12 +418,13 @@ struct LogScan {
         return .success(ref)
     }
 
-    /// The batch whose header is at `offset` of segment `index`, read and checked.
+    /// The batch whose header is at `offset` of segment `index`, read and checked;
+    /// `keepingDropped` keeps its dropped list whole (see ``decode(_:_:_:verifyingChecksum:names:copied:keepingDropped:)``).
     ///
     /// - Throws: ``HealthLogError/Code/corrupt`` naming the place when no sound batch header
     ///   of this store is there.
-    func batch(inSegment index: Int, at offset: Int) throws -> BatchRef {
-        switch try readBatch(segments[index], index, at: offset, expectedSeq: nil) {
+    func batch(inSegment index: Int, at offset: Int, keepingDropped: Bool = false) throws -> BatchRef {
+        switch try readBatch(segments[index], index, at: offset, expectedSeq: nil, keepingDropped: keepingDropped) {
         case .success(let batch): return batch
         case .failure(let violation): throw HealthLogError(.corrupt, "\(segments[index].location(offset)): \(violation.reason)")
         }
@@ -434,14 +440,17 @@ struct LogScan {
     /// the store's cipher, or read as a shell when ``readsShells`` (and then refused unless
     /// it is sealed, as every header of an encrypted store is).
     /// `copied` is the table as the segment index's sealed copy gives it, taken instead of
-    /// opening the header's own.
+    /// opening the header's own. The dropped list is checked, then kept as its count only
+    /// unless `keepingDropped` or ``keepsDroppedLists`` (see ``BatchHeader/DroppedList``).
     func decode(
         _ payload: ArraySlice<UInt8>, _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil,
-        copied: BatchHeader.CopiedTable? = nil
+        copied: BatchHeader.CopiedTable? = nil, keepingDropped: Bool = false
     ) throws -> BatchHeader {
-        let header = try BatchHeader.decode(
+        var header = try BatchHeader.decode(
             payload: payload, verifyingChecksum: verifyingChecksum, names: names, place: place(file, offset), shell: readsShells, copied: copied)
         if readsShells, header.shell == nil { throw FormatViolation("batch header is not sealed in an encrypted store") }
+        // Checked whole, kept as a count: see ``BatchHeader/DroppedList``.
+        if !keepingDropped, !keepsDroppedLists { header.dropped = header.dropped.countOnly() }
         return header
     }
 

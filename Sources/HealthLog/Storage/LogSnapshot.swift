@@ -59,6 +59,10 @@ final class LogSnapshot {
     /// Segments whose sidecar index the next writer must rewrite.
     let segmentsNeedingIndex: [Int]
 
+    /// The last header ``fullHeader(of:)`` read, with its batch's segment and offset: those
+    /// who read the dropped lists mostly read one batch's several times in a row.
+    private var lastFullHeader: (segment: Int, offset: Int, header: BatchHeader)?
+
     /// How many batch headers of the leading segments reads have decoded since opening:
     /// what a query's table of batches cost (a page should decode a few, not every one
     /// after its anchor).
@@ -83,9 +87,15 @@ final class LogSnapshot {
     /// header instead of trusting the segments' sidecar indexes (as `verify` does).
     /// `keyless` opens an encrypted store without asking for its key (see ``readsShells``):
     /// what a backup, which copies ciphertext, needs; a plaintext store's snapshot is the
-    /// same either way. `betweenReads` runs between reading the checkpoint and listing the
-    /// segments (tests commit an append there, as a concurrent writer may).
-    init(_ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, betweenReads: () throws -> Void = {}) throws {
+    /// same either way. Its headers keep their dropped lists as counts
+    /// (``BatchHeader/DroppedList``, ``fullHeader(of:)``) unless `keepingDroppedLists`: a
+    /// writer's, which looks up whether a compacted UUID's add was dropped, in any order.
+    /// `betweenReads` runs between reading the checkpoint and listing the segments (tests
+    /// commit an append there, as a concurrent writer may).
+    init(
+        _ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, keepingDroppedLists: Bool = false,
+        betweenReads: () throws -> Void = {}
+    ) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
         readsShells = keyless && meta.isEncrypted
@@ -97,7 +107,7 @@ final class LogSnapshot {
         // reads as acknowledged events missing.
         let acknowledged = try Checkpoint.read(layout)
         try betweenReads()
-        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless)
+        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless, keepingDroppedLists: keepingDroppedLists)
         checkpoint = scan.compactions.translate(acknowledged)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
@@ -287,6 +297,31 @@ final class LogSnapshot {
             return true
         }
         return isSound && isFound ? spans : nil
+    }
+
+    /// The header of `batch` (one of this snapshot's) with its dropped list, which the
+    /// snapshot keeps as a count (``BatchHeader/DroppedList``): read again from the segment,
+    /// with every group, when the list is not empty; else `batch`'s own.
+    ///
+    /// - Throws: ``HealthLogError/Code/corrupt`` naming the place when the segment no
+    ///   longer holds that batch there.
+    func fullHeader(of batch: BatchRef) throws -> BatchHeader {
+        guard batch.header.dropped.isCountOnly else { return batch.header }
+        if let last = lastFullHeader, last.segment == batch.segment, last.offset == batch.offset { return last.header }
+        let read = try scan.batch(inSegment: batch.segment, at: batch.offset, keepingDropped: true).header
+        guard read.firstSeq == batch.header.firstSeq, read.lastSeq == batch.header.lastSeq, read.dropped.count == batch.header.dropped.count else {
+            throw HealthLogError(.corrupt, "\(segments[batch.segment].location(batch.offset)): the batch header changed after this reader opened the log")
+        }
+        lastFullHeader = (batch.segment, batch.offset, read)
+        return read
+    }
+
+    /// `batch` with its whole header (``fullHeader(of:)``): what an index is written from.
+    func withFullHeader(_ batch: BatchRef) throws -> BatchRef {
+        guard batch.header.dropped.isCountOnly else { return batch }
+        var whole = batch
+        whole.header = try fullHeader(of: batch)
+        return whole
     }
 
     /// The committed batch of `span` (one ``batchSpans()`` gave): its header read from the

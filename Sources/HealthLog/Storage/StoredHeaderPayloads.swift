@@ -6,9 +6,9 @@ import Darwin
 
 /// The stored header payloads of one segment's batches, for writing its index
 /// (``SegmentIndex/write(_:name:batches:cipher:staged:)``): a plaintext header's encoding,
-/// the payload a writer's sealed batch keeps (``BatchRef/sealedPayload``), or else one read
-/// back from the segment, so a snapshot that walks a compacted store (whose sealed headers
-/// hold its dropped lists) keeps each header decoded only, not also as stored.
+/// the payload a writer's sealed batch keeps (``BatchRef/sealedPayload``), or else (a sealed
+/// header, or one whose dropped list the snapshot keeps as a count) one read back from the
+/// segment, so a snapshot that walks a compacted store keeps no header as stored.
 ///
 /// A payload read back is taken as the segment holds it now: the frame at the batch's
 /// offset must be a batch header of the batch's payload length, or the write stops. Nothing
@@ -37,7 +37,7 @@ struct StoredHeaderPayloads: ~Copyable {
     /// - Throws: ``HealthLogError/Code/corrupt`` when a payload read back is not there.
     mutating func payload(of batch: BatchRef) throws -> ArraySlice<UInt8> {
         if let kept = batch.sealedPayload { return kept[...] }
-        if !batch.header.isSealed { return batch.header.encoded().dropFirst(8) }
+        if !batch.header.isSealed, !batch.header.dropped.isCountOnly { return batch.header.encoded().dropFirst(8) }
         let length = batch.end - batch.header.framesLength - batch.offset - 8
         if descriptor == nil { descriptor = try FileDescriptor.open(path, flags: O_RDONLY) }
         buffer.resize(forOverwrite: 8 + length)

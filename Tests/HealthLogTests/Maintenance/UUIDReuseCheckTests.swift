@@ -30,8 +30,9 @@ struct UUIDReuseCheckTests {
         var seqOf: [String: [UInt64]] = [:]
         for batch in batches {
             try batchLines.load(snapshot, batch, groups: Array(batch.header.groups.indices))
+            let dropped = try snapshot.fullHeader(of: batch).dropped
             try batchLines.withBytes { raw in
-                for event in batchLines.uuidEvents(batch.header, in: raw) where !event.isDelete {
+                for event in batchLines.uuidEvents(dropped, in: raw) where !event.isDelete {
                     let uuid = try #require(event.uuid)
                     try check.add(uuid, seq: event.seq)
                     seqOf["\(uuid)", default: []].append(event.seq)

@@ -172,7 +172,7 @@ struct DeletedAddIndexTests {
         for last in [horizon, deletes[deletes.count / 3], deletes[0], fixture.appendEnds[0], fixture.head] {
             var adds = try DeletedAddIndex.ExpectedAdds(snapshot, through: last)
             var read: [UInt64] = []
-            while let seq = adds.next() { read.append(seq) }
+            while let seq = try adds.next() { read.append(seq) }
             #expect(read == fixture.deletedAdds(through: last), "through \(last)")
             #expect(read.count <= adds.bound)
             #expect(try DeletedAddIndex.entries(from: snapshot, through: last) == read)

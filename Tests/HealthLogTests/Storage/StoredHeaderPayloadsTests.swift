@@ -19,8 +19,8 @@ struct StoredHeaderPayloadsTests {
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
         #expect(before.count == snapshot.segments.count && before.count > 2)
         for (segment, (name, index)) in before.enumerated() {
-            let batches = try snapshot.batches(inSegment: segment)
-            #expect(batches.allSatisfy { $0.header.isSealed && $0.sealedPayload == nil })
+            let batches = try snapshot.batches(inSegment: segment).map(snapshot.withFullHeader)
+            #expect(batches.allSatisfy { $0.header.isSealed && $0.sealedPayload == nil && !$0.header.dropped.isCountOnly })
             try ByteSurgery.remove(SegmentIndex.path(layout, name))
             try SegmentIndex.write(layout, name: name, batches: batches, cipher: cipher)
             let written = try #require(SegmentIndex.read(layout, name))
@@ -40,7 +40,7 @@ struct StoredHeaderPayloadsTests {
         let layout = fixture.store.layout
         let (name, _) = try #require(try fixture.indexes().first)
         let snapshot = try LogSnapshot(layout, usingIndexes: false)
-        let batches = try snapshot.batches(inSegment: 0)
+        let batches = try snapshot.batches(inSegment: 0).map(snapshot.withFullHeader)
         let batch = try #require(batches.dropFirst().first)
         let indexBytes = try ByteSurgery.read(SegmentIndex.path(layout, name))
         try ByteSurgery.flip(layout.segment(baseSeq: name.baseSeq, generation: name.generation), at: batch.offset)

@@ -253,7 +253,7 @@ struct LogScan {
         var seq = expectedSeq
         let names = BatchHeader.Names()
         var copy: OpenedTableCopy?
-        if let cipher, !sealedCopy.isEmpty {
+        if let cipher, !sealedCopy.isEmpty, sealedCopy.withUnsafeBytes({ OpenedTableCopy.isWithinReaderBound($0, header: sidecar.copyHeader) }) {
             var failedAt = 0
             copy = OpenedTableCopy.open(owned: consume sealedCopy, header: sidecar.copyHeader, cipher: cipher, batchCount: sidecar.entries.count, failedAt: &failedAt)
         }
@@ -303,7 +303,9 @@ struct LogScan {
         if let cipher {
             let opensCopy = { (header: UnsafeRawBufferPointer, unit: UnsafeRawBufferPointer, release: (Int) -> Void) in
                 let copyHeader = Array(header.prefix(SegmentIndex.copyPlaceLength))
-                guard SealedTableCopy.pays(listed, of: summary.batchCount, someTypes: types != nil && SegmentIndex.isCopyByType(copyHeader)) else { return }
+                guard SealedTableCopy.pays(listed, of: summary.batchCount, someTypes: types != nil && SegmentIndex.isCopyByType(copyHeader)),
+                    OpenedTableCopy.isWithinReaderBound(unit, header: copyHeader)
+                else { return }
                 var failedAt = 0
                 // Read out of the mapping a MiB at a time, its pages let go behind, and opened in
                 // that memory: the copy's sealed bytes and its opened directory (a compacted

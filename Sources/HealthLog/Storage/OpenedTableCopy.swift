@@ -5,6 +5,19 @@ enum OpenedTableCopy {
     case whole(SealedTableCopy)
     case byType(SealedTypeTables)
 
+    /// The most bytes of a copy a reader opens at once: a by-type copy's directory (which
+    /// holds every batch's dropped list), or a copy in the whole layout. A compacted
+    /// segment's copy past it is left, and its batches' own tables are opened one at a time
+    /// instead: about the same bytes to open, never all of them held.
+    static let readerBound = 4 << 20
+
+    /// Whether `copy` (the bytes after the entries of an index whose header starts with
+    /// `header`) is within ``readerBound``.
+    static func isWithinReaderBound(_ copy: UnsafeRawBufferPointer, header: some Collection<UInt8>) -> Bool {
+        guard SegmentIndex.isCopyByType(Array(header)) else { return copy.count <= readerBound }
+        return copy.count < 4 || Int(UInt32(littleEndian: copy.loadUnaligned(as: UInt32.self))) <= readerBound
+    }
+
     /// Opens `copy`, the bytes after the entries of an index of `batchCount` batches whose
     /// header starts with `header`; of a by-type copy, the units of `types` only (every
     /// type's when `nil`). `nil` when it does not open or add up, with `failedAt` set to

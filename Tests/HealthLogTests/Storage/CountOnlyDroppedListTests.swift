@@ -48,3 +48,28 @@ struct CountOnlyDroppedListTests {
         #expect(!list.isCountOnly && list.count == 2 && list.contains(seq: 9))
     }
 }
+
+extension CountOnlyDroppedListTests {
+    @Test("A compacted segment whose sealed copy's directory is past the reader bound is read from its batches' own tables, one at a time: the copy is not opened, and the replay holds the events compaction kept")
+    func largeCopyLeft() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let keys: [UInt32: SecretBytes] = [0: try SecretBytes.random(count: 32)]
+        let store = try EncryptedSegmentTests.makeStore(dir.file("store"), keys: keys)
+        _ = try store.append(ndjson: CompactionTests.lines(1...100_000))
+        _ = try store.append(ndjson: CompactionTests.lines(100_001...100_002, deleting: Array(1...90_000)))
+        _ = try store.compact(horizon: .anchor(try store.headAnchor()))
+        let (name, index) = try #require(try SealedTableCopyTests.indexes(store).last)
+        #expect(!index.sealedCopy.isEmpty)
+        #expect(!index.sealedCopy.withUnsafeBytes { OpenedTableCopy.isWithinReaderBound($0, header: index.copyHeader) }, "\(index.sealedCopy.count) bytes of copy")
+
+        let handle = try EncryptedSegmentTests.handle(store, keys: keys, current: 0)
+        let cipher = try #require(try handle.layout.cipher(try StoreMeta.read(handle.layout)))
+        let replayed = try CompactionTests.raw(handle)
+        #expect(cipher.openedCount(.derivedFile) == 0, "no unit of the copy of \(name.fileName) opened")
+        #expect(cipher.openedCount(.batchTable) >= index.entries.count)
+        #expect(replayed.count == 10_002)
+        #expect(replayed.first?.contains(CompactionTests.uuid(90_001)) == true, "\(replayed.first ?? "")")
+        #expect(try handle.verify().isSound)
+    }
+}

@@ -316,6 +316,15 @@ final class LogSnapshot {
         return read
     }
 
+    /// The batches of segment `index` to write its index from
+    /// (``SegmentIndex/write(_:name:batches:cipher:staged:)``): in an encrypted store with
+    /// their whole headers, which the index's sealed copy of the tables holds; in a
+    /// plaintext one as kept, each entry's payload read back from the segment as it is written.
+    func batchesForIndex(inSegment index: Int) throws -> [BatchRef] {
+        let batches = try batches(inSegment: index)
+        return cipher == nil ? batches : try batches.map(withFullHeader)
+    }
+
     /// `batch` with its whole header (``fullHeader(of:)``): what an index is written from.
     func withFullHeader(_ batch: BatchRef) throws -> BatchRef {
         guard batch.header.dropped.isCountOnly else { return batch }

@@ -146,7 +146,7 @@ final class LogWriter {
     /// The bytes the entries of an index of `batches` take, at least: what tells a segment
     /// whose index is missing (a crash before it was written) from one the writer may resume.
     private static func listedBytes(_ batches: [BatchRef]) -> Int {
-        batches.reduce(0) { $0 + 12 + $1.end - $1.header.framesLength - $1.offset - 8 }
+        batches.reduce(0) { $0 + 12 + $1.payloadLength }
     }
 
     /// `batches`, of segment `name`, the segment this writer resumes, each sealed one with its

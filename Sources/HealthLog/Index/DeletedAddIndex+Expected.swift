@@ -42,7 +42,7 @@ extension DeletedAddIndex {
             var deleteCount = 0
             var addCount = 0
             var latestDelete: UInt64 = 0
-            for batch in batches where !batch.header.dropped.isEmpty {
+            for batch in batches {
                 for event in try snapshot.fullHeader(of: batch).dropped {
                     if event.isDelete {
                         latestDelete = max(latestDelete, event.seq)
@@ -55,7 +55,7 @@ extension DeletedAddIndex {
             if deleteCount > 0, latestDelete > last {
                 var deletes: [SampleUUID] = []
                 deletes.reserveCapacity(deleteCount)
-                for batch in batches where !batch.header.dropped.isEmpty {
+                for batch in batches {
                     for event in try snapshot.fullHeader(of: batch).dropped where event.isDelete && event.seq <= last { deletes.append(event.uuid) }
                 }
                 deleted = SortedUUIDs(taking: &deletes)
@@ -107,7 +107,7 @@ extension DeletedAddIndex {
                     if !event.isDelete, event.seq <= last, deleted?.contains(event.uuid) ?? true { return event.seq }
                 }
                 guard batchAt < batches.count else { return nil }
-                dropped = batches[batchAt].header.dropped.isEmpty ? [] : try snapshot.fullHeader(of: batches[batchAt]).dropped
+                dropped = try snapshot.fullHeader(of: batches[batchAt]).dropped
                 droppedAt = 0
                 batchAt += 1
             }

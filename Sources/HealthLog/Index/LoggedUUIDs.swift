@@ -269,6 +269,7 @@ final class LoggedUUIDs {
                 if found == uuid { note(line.seq, line.isDelete) }
             }
         }
+        // A lookup's path: most batches dropped nothing, and their headers are not copied.
         guard !batch.header.dropped.isEmpty else { return }
         for event in try snapshot.fullHeader(of: batch).dropped where event.uuid == uuid { note(event.seq, event.isDelete) }
     }

@@ -99,7 +99,7 @@ struct Verifier {
                     }
                 }
             }
-            for event in header.dropped.isEmpty ? [] : try snapshot.fullHeader(of: batch).dropped {
+            for event in try snapshot.fullHeader(of: batch).dropped {
                 let at = Int(event.seq - header.firstSeq)
                 guard !seen[at] else {
                     report.problems.append("\(snapshot.segments[batch.segment].location(batch.offset)): event \(event.seq) is both stored and listed as dropped by compaction")

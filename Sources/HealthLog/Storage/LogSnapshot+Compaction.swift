@@ -2,7 +2,7 @@
 extension LogSnapshot {
     /// Whether event `seq` was dropped by a compaction (its batch lists it as dropped).
     func wasDropped(_ seq: UInt64) throws -> Bool {
-        guard let batch = try batch(containing: seq), !batch.header.dropped.isEmpty else { return false }
+        guard let batch = try batch(containing: seq) else { return false }
         return try fullHeader(of: batch).dropped.contains(seq: seq)
     }
 }

@@ -123,6 +123,9 @@ struct BatchRef: Sendable {
     /// an index write reads back from the segment (``StoredHeaderPayloads``).
     var sealedPayload: [UInt8]? = nil
 
+    /// The length of the header payload of a batch whose ``header`` lists all its groups.
+    var payloadLength: Int { end - header.framesLength - offset - 8 }
+
     /// Whether ``header`` lists only some of the batch's groups.
     var isPart: Bool { groupOffsets.count > header.groups.count }
 

@@ -38,7 +38,7 @@ struct StoredHeaderPayloads: ~Copyable {
     mutating func payload(of batch: BatchRef) throws -> ArraySlice<UInt8> {
         if let kept = batch.sealedPayload { return kept[...] }
         if !batch.header.isSealed, !batch.header.dropped.isCountOnly { return batch.header.encoded().dropFirst(8) }
-        let length = batch.end - batch.header.framesLength - batch.offset - 8
+        let length = batch.payloadLength
         if descriptor == nil { descriptor = try FileDescriptor.open(path, flags: O_RDONLY) }
         buffer.resize(forOverwrite: 8 + length)
         guard try descriptor!.read(into: &buffer, at: batch.offset) == buffer.count, ByteReaderValue.u32(buffer, 0) == FormatConstants.batchHeaderMagic,

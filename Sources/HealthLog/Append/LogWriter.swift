@@ -76,7 +76,7 @@ final class LogWriter {
         try Debris.remove(layout)
         _ = try UnusedSegments.remove(layout, faults: faults)
         if let keys = layout.keys, FileDescriptor.exists(layout.keySlots) { try keys.reopenIfRotated(layout) }
-        let snapshot = try LogSnapshot(layout, keepingDroppedLists: true)
+        let snapshot = try LogSnapshot(layout)
         meta = snapshot.meta
         headSeq = snapshot.headSeq
         if snapshot.headSeq > (snapshot.checkpoint?.seq ?? 0) {

@@ -41,7 +41,7 @@ enum TailRecovery {
         for index in snapshot.segmentsNeedingIndex + damagedPrefix where index < snapshot.segments.count {
             let name = snapshot.segments[index].name
             guard FileDescriptor.exists(layout.segment(baseSeq: name.baseSeq, generation: name.generation)) else { continue }
-            try? SegmentIndex.write(layout, name: name, batches: snapshot.batchesForIndex(inSegment: index), cipher: snapshot.cipher)
+            try? SegmentIndex.write(layout, name: name, batches: snapshot.batches(inSegment: index), cipher: snapshot.cipher)
         }
     }
 }

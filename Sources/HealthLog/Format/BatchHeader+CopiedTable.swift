@@ -1,8 +1,8 @@
 extension BatchHeader {
     /// A sealed header's table as a segment index's sealed copy gives it (see
     /// ``BatchHeader/decode(payload:verifyingChecksum:names:place:shell:copied:)``): its
-    /// group entries, and the bytes after them (the dropped list and the origin, as the
-    /// table holds them).
+    /// group entries, and the bytes after them (the dropped list, or its count, and the
+    /// origin).
     struct CopiedTable {
         /// The group entries, in the table's order: all of them, or those of ``part``.
         var groups: [Group]
@@ -12,6 +12,10 @@ extension BatchHeader {
         /// Set when ``groups`` holds only some of the table's groups (those of the types a
         /// query asks for, from a by-type copy).
         var part: Part? = nil
+        /// Whether ``tail`` lists the dropped events (a copy in the whole layout, or a by-type
+        /// one written by earlier builds); else it holds their count only, and a header
+        /// decoded with it keeps its list as a count (``DroppedList/countOnly()``).
+        var listsDropped = true
 
         /// What a table of only some groups gives of the others.
         struct Part {

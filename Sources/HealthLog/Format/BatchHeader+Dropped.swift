@@ -45,8 +45,8 @@ extension BatchHeader {
             countOnlyEvents = 0
         }
 
-        /// A count-only list of `count` events.
-        private init(countOnly count: Int) {
+        /// A count-only list of `count` events (an empty list for none).
+        init(countOnly count: Int) {
             stored = []
             countOnlyEvents = count
         }

@@ -153,9 +153,11 @@ struct BatchHeader: Equatable, Sendable {
     }
 
     /// The table after its group entries: the dropped list (versions 2 and 3) and the origin.
-    func encodedTableTail() -> [UInt8] {
+    /// Without `listingDropped`, the list is its count alone, as a segment index's sealed
+    /// copy holds it (``CopiedTable/listsDropped``).
+    func encodedTableTail(listingDropped: Bool = true) -> [UInt8] {
         var tail = ByteWriter()
-        encodeTableTail(into: &tail)
+        encodeTableTail(into: &tail, listingDropped: listingDropped)
         return tail.bytes
     }
 
@@ -170,18 +172,21 @@ struct BatchHeader: Equatable, Sendable {
         }
     }
 
-    /// The length of ``encodedTableTail()``, without writing the dropped list out.
-    var encodedTableTailLength: Int {
+    /// The length of ``encodedTableTail(listingDropped:)``, without writing the dropped list out.
+    func encodedTableTailLength(listingDropped: Bool = true) -> Int {
         var origin = ByteWriter()
         self.origin?.encode(into: &origin)
-        return (version >= FormatConstants.compactedBatchVersion ? 4 + dropped.count * DroppedList.stride : 0) + origin.bytes.count
+        let list = listingDropped ? dropped.count * DroppedList.stride : 0
+        return (version >= FormatConstants.compactedBatchVersion ? 4 + list : 0) + origin.bytes.count
     }
 
-    /// Appends the table after its group entries (``encodedTableTail()``) to `payload`.
-    func encodeTableTail(into payload: inout ByteWriter) {
+    /// Appends the table after its group entries (``encodedTableTail(listingDropped:)``) to
+    /// `payload`; without `listingDropped`, the dropped list's count only, which a count-only
+    /// list (``DroppedList/countOnly()``) has.
+    func encodeTableTail(into payload: inout ByteWriter, listingDropped: Bool = true) {
         if version >= FormatConstants.compactedBatchVersion {
             payload.append(UInt32(dropped.count))
-            dropped.encode(into: &payload)
+            if listingDropped { dropped.encode(into: &payload) }
         }
         origin?.encode(into: &payload)
     }
@@ -308,10 +313,11 @@ struct BatchHeader: Equatable, Sendable {
             var dropped: DroppedList = []
             if version >= FormatConstants.compactedBatchVersion {
                 let count = try reader.read(UInt32.self)
-                guard UInt64(count) <= last - first + 1, Int(count) * DroppedList.stride <= reader.remaining else {
+                let listed = copied?.listsDropped ?? true
+                guard UInt64(count) <= last - first + 1, !listed || Int(count) * DroppedList.stride <= reader.remaining else {
                     throw FormatViolation("batch header lists \(count) dropped events for sequence range \(first)...\(last)")
                 }
-                dropped = try DroppedList(stored: try reader.read(count: Int(count) * DroppedList.stride), first: first, last: last)
+                dropped = listed ? try DroppedList(stored: try reader.read(count: Int(count) * DroppedList.stride), first: first, last: last) : DroppedList(countOnly: Int(count))
                 events += UInt64(count)
             }
             let origin = version >= FormatConstants.originBatchVersion ? try BatchOrigin.decode(&reader) : nil

@@ -63,7 +63,7 @@ struct IndexRebuild {
         try Self.removeDerivedFiles(layout, keepsSegmentIndexes: keepsSegmentIndexes)
         var report = ReindexReport()
         for (index, file) in snapshot.segments.enumerated() where !keepsSegmentIndexes || !FileDescriptor.exists(SegmentIndex.path(layout, file.name)) {
-            try SegmentIndex.write(layout, name: file.name, batches: snapshot.batchesForIndex(inSegment: index), cipher: snapshot.cipher)
+            try SegmentIndex.write(layout, name: file.name, batches: snapshot.batches(inSegment: index), cipher: snapshot.cipher)
             report.segmentIndexes += 1
         }
         let binding = snapshot.binding(at: snapshot.headSeq)

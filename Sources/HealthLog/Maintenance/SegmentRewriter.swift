@@ -58,7 +58,9 @@ struct SegmentRewriter {
             }
             try faults.write(encoded, to: fd, at: offset)
             let payloadLength = Int(ByteReaderValue.u32(encoded, 4))
-            // No payload kept: the index written below reads it back from the new segment.
+            // No payload kept and the dropped list as its count: the index written below reads
+            // the payload back from the new segment, so the rewritten batches' lists are not held.
+            newHeader.dropped = newHeader.dropped.countOnly()
             let ref = BatchRef(segment: index, offset: offset, payloadLength: payloadLength, header: newHeader)
             refs.append(ref)
             endOffsets[batch.end] = ref.end

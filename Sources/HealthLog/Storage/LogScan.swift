@@ -34,16 +34,13 @@ struct LogScan {
 
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
-    /// Whether headers keep their dropped lists whole, not as counts (``BatchHeader/DroppedList``).
-    let keepsDroppedLists: Bool
 
     /// A scan of the store at `layout`; `keyless` reads an encrypted store's batch headers
-    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:keepingDroppedLists:betweenReads:)``).
-    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false, keepingDroppedLists: Bool = false) throws {
+    /// as shells without asking for its key (see ``LogSnapshot/init(_:usingIndexes:keyless:betweenReads:)``).
+    init(layout: StoreLayout, meta: StoreMeta, usingIndexes: Bool = true, keyless: Bool = false) throws {
         self.layout = layout
         self.meta = meta
         self.usingIndexes = usingIndexes
-        keepsDroppedLists = keepingDroppedLists
         readsShells = keyless && meta.isEncrypted
         cipher = readsShells ? nil : try layout.cipher(meta)
         timelines = try Timelines.read(layout)
@@ -442,17 +439,19 @@ struct LogScan {
     /// the store's cipher, or read as a shell when ``readsShells`` (and then refused unless
     /// it is sealed, as every header of an encrypted store is).
     /// `copied` is the table as the segment index's sealed copy gives it, taken instead of
-    /// opening the header's own. The dropped list is checked, then kept as its count only
-    /// unless `keepingDropped` or ``keepsDroppedLists`` (see ``BatchHeader/DroppedList``).
+    /// opening the header's own (its dropped list, a count, is not checked then). The
+    /// dropped list is checked, then kept as its count only unless `keepingDropped` (see
+    /// ``BatchHeader/DroppedList``), which needs a header decoded from its own table.
     func decode(
         _ payload: ArraySlice<UInt8>, _ file: SegmentFile, _ offset: Int, verifyingChecksum: Bool = true, names: BatchHeader.Names? = nil,
         copied: BatchHeader.CopiedTable? = nil, keepingDropped: Bool = false
     ) throws -> BatchHeader {
+        precondition(!keepingDropped || copied == nil, "a sealed copy's table gives a dropped list's count only")
         var header = try BatchHeader.decode(
             payload: payload, verifyingChecksum: verifyingChecksum, names: names, place: place(file, offset), shell: readsShells, copied: copied)
         if readsShells, header.shell == nil { throw FormatViolation("batch header is not sealed in an encrypted store") }
         // Checked whole, kept as a count: see ``BatchHeader/DroppedList``.
-        if !keepingDropped, !keepsDroppedLists { header.dropped = header.dropped.countOnly() }
+        if !keepingDropped { header.dropped = header.dropped.countOnly() }
         return header
     }
 

@@ -59,9 +59,8 @@ final class LogSnapshot {
     /// Segments whose sidecar index the next writer must rewrite.
     let segmentsNeedingIndex: [Int]
 
-    /// The last header ``fullHeader(of:)`` read, with its batch's segment and offset: those
-    /// who read the dropped lists mostly read one batch's several times in a row.
-    private var lastFullHeader: (segment: Int, offset: Int, header: BatchHeader)?
+    /// The headers ``fullHeader(of:)`` read last.
+    private var wholeHeaders = WholeHeaders()
 
     /// How many batch headers of the leading segments reads have decoded since opening:
     /// what a query's table of batches cost (a page should decode a few, not every one
@@ -88,14 +87,10 @@ final class LogSnapshot {
     /// `keyless` opens an encrypted store without asking for its key (see ``readsShells``):
     /// what a backup, which copies ciphertext, needs; a plaintext store's snapshot is the
     /// same either way. Its headers keep their dropped lists as counts
-    /// (``BatchHeader/DroppedList``, ``fullHeader(of:)``) unless `keepingDroppedLists`: a
-    /// writer's, which looks up whether a compacted UUID's add was dropped, in any order.
-    /// `betweenReads` runs between reading the checkpoint and listing the segments (tests
-    /// commit an append there, as a concurrent writer may).
-    init(
-        _ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, keepingDroppedLists: Bool = false,
-        betweenReads: () throws -> Void = {}
-    ) throws {
+    /// (``BatchHeader/DroppedList``, ``fullHeader(of:)``). `betweenReads` runs between
+    /// reading the checkpoint and listing the segments (tests commit an append there, as a
+    /// concurrent writer may).
+    init(_ layout: StoreLayout, usingIndexes: Bool = true, keyless: Bool = false, betweenReads: () throws -> Void = {}) throws {
         self.layout = layout
         meta = try StoreMeta.read(layout)
         readsShells = keyless && meta.isEncrypted
@@ -107,7 +102,7 @@ final class LogSnapshot {
         // reads as acknowledged events missing.
         let acknowledged = try Checkpoint.read(layout)
         try betweenReads()
-        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless, keepingDroppedLists: keepingDroppedLists)
+        var scan = try LogScan(layout: layout, meta: meta, usingIndexes: usingIndexes, keyless: keyless)
         checkpoint = scan.compactions.translate(acknowledged)
         try scan.run(checkpoint: checkpoint)
         try scan.verifyLastAppend(checkpoint, decoder: decoder)
@@ -307,30 +302,13 @@ final class LogSnapshot {
     ///   longer holds that batch there.
     func fullHeader(of batch: BatchRef) throws -> BatchHeader {
         guard batch.header.dropped.isCountOnly else { return batch.header }
-        if let last = lastFullHeader, last.segment == batch.segment, last.offset == batch.offset { return last.header }
+        if let kept = wholeHeaders.header(segment: batch.segment, offset: batch.offset) { return kept }
         let read = try scan.batch(inSegment: batch.segment, at: batch.offset, keepingDropped: true).header
         guard read.firstSeq == batch.header.firstSeq, read.lastSeq == batch.header.lastSeq, read.dropped.count == batch.header.dropped.count else {
             throw HealthLogError(.corrupt, "\(segments[batch.segment].location(batch.offset)): the batch header changed after this reader opened the log")
         }
-        lastFullHeader = (batch.segment, batch.offset, read)
+        wholeHeaders.keep(read, segment: batch.segment, offset: batch.offset)
         return read
-    }
-
-    /// The batches of segment `index` to write its index from
-    /// (``SegmentIndex/write(_:name:batches:cipher:staged:)``): in an encrypted store with
-    /// their whole headers, which the index's sealed copy of the tables holds; in a
-    /// plaintext one as kept, each entry's payload read back from the segment as it is written.
-    func batchesForIndex(inSegment index: Int) throws -> [BatchRef] {
-        let batches = try batches(inSegment: index)
-        return cipher == nil ? batches : try batches.map(withFullHeader)
-    }
-
-    /// `batch` with its whole header (``fullHeader(of:)``): what an index is written from.
-    func withFullHeader(_ batch: BatchRef) throws -> BatchRef {
-        guard batch.header.dropped.isCountOnly else { return batch }
-        var whole = batch
-        whole.header = try fullHeader(of: batch)
-        return whole
     }
 
     /// The committed batch of `span` (one ``batchSpans()`` gave): its header read from the

@@ -5,10 +5,10 @@ enum OpenedTableCopy {
     case whole(SealedTableCopy)
     case byType(SealedTypeTables)
 
-    /// The most bytes of a copy a reader opens at once: a by-type copy's directory (which
-    /// holds every batch's dropped list), or a copy in the whole layout. A compacted
-    /// segment's copy past it is left, and its batches' own tables are opened one at a time
-    /// instead: about the same bytes to open, never all of them held.
+    /// The most bytes of a copy a reader opens at once: a by-type copy's directory, or a copy
+    /// in the whole layout. A copy that lists dropped events (one written by earlier builds)
+    /// of a compacted segment is past it, and is left: its batches' own tables are opened one
+    /// at a time instead, about the same bytes to open, never all of them held.
     static let readerBound = 4 << 20
 
     /// Whether `copy` (the bytes after the entries of an index whose header starts with
@@ -29,8 +29,10 @@ enum OpenedTableCopy {
             failedAt = 0
             return SealedTableCopy.open(copy, cipher: cipher, place: SegmentIndex.copyPlace(header), batchCount: batchCount).map(OpenedTableCopy.whole)
         }
-        return SealedTypeTables.open(copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, types: types, failedAt: &failedAt)
-            .map(OpenedTableCopy.byType)
+        return SealedTypeTables.open(
+            copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, listsDropped: !SegmentIndex.isCopyOfCounts(header),
+            types: types, failedAt: &failedAt
+        ).map(OpenedTableCopy.byType)
     }
 
     /// ``open(_:header:cipher:batchCount:types:failedAt:)`` of a copy read into memory the
@@ -43,7 +45,8 @@ enum OpenedTableCopy {
             return copy.withUnsafeBytes { open($0, header: header, cipher: cipher, batchCount: batchCount, types: types, failedAt: &failedAt) }
         }
         return SealedTypeTables.open(
-            owned: consume copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount, types: types, failedAt: &failedAt
+            owned: consume copy, cipher: cipher, place: { SegmentIndex.copyPlace(header, unit: $0) }, batchCount: batchCount,
+            listsDropped: !SegmentIndex.isCopyOfCounts(header), types: types, failedAt: &failedAt
         ).map(OpenedTableCopy.byType)
     }
 

@@ -13,11 +13,17 @@
 /// count, per type its u16 length, ASCII bytes and u32 its unit's length; then per batch,
 /// in the index's order, the payload's 56 clear bytes, u32 the tail's length, per group
 /// (as many as the fixed fields count) u16 type number, u8 kind, u32 frame length, then the
-/// tail. A type's unit holds the 51-byte records of ``SealedTableCopy`` of its groups, in
-/// the index's order.
+/// tail: the dropped list's count (or, in a copy without ``countsFlag``, written by
+/// earlier builds, the list) and the origin. A type's unit holds the 51-byte records of
+/// ``SealedTableCopy`` of its groups, in the index's order.
 struct SealedTypeTables {
     /// The index header flag that says its copy is in this layout.
     static let flag: UInt32 = 2
+    /// The index header flag that says its copy's tails hold the dropped lists' counts, not
+    /// the lists: a compacted segment's lists (24 bytes a dropped event) would make the
+    /// directory, which is sealed and opened whole, as large as they are. Those who read
+    /// the events read the header from the segment (``LogSnapshot/fullHeader(of:)``).
+    static let countsFlag: UInt32 = 4
     /// The bytes of a group's entry in the directory.
     static let entryLength = 7
     /// The unit number of the directory.
@@ -40,6 +46,8 @@ struct SealedTypeTables {
     private let recordStarts: [Int]
     /// Whether every type's records were opened: tables are then whole.
     private let isWhole: Bool
+    /// Whether the tails list the dropped events (a copy without ``countsFlag``).
+    private let listsDropped: Bool
 
     /// What the directory keeps of each batch's stored header payload: its
     /// ``SealedTableCopy/clearLength`` clear bytes (the fixed fields and the last 8), gathered
@@ -63,12 +71,13 @@ struct SealedTypeTables {
 
     /// The copy of `headers` (sealed batches, with `clear` gathered from their stored
     /// header payloads), its units sealed under `cipher` at the places `place` gives by unit
-    /// number; `nil` when a header is not sealed or there are more types than the copy numbers.
+    /// number, its tails holding the dropped lists' counts (``countsFlag``), so `headers`
+    /// may keep their lists as counts, or, with `listingDropped` (earlier builds' copy, for
+    /// tests), the lists; `nil` when a header is not sealed or there are more types than the
+    /// copy numbers.
     ///
-    /// The directory, which holds every batch's dropped list (a compacted segment's can be
-    /// tens of megabytes), is written once, into its place in the copy, and sealed there:
-    /// the copy is all the memory it takes.
-    static func seal(_ headers: [BatchHeader], clear: ClearBytes, cipher: StoreCipher, place: (UInt32) -> [UInt8]) -> [UInt8]? {
+    /// The directory is written once, into its place in the copy, and sealed there.
+    static func seal(_ headers: [BatchHeader], clear: ClearBytes, cipher: StoreCipher, listingDropped: Bool = false, place: (UInt32) -> [UInt8]) -> [UInt8]? {
         let clearLength = SealedTableCopy.clearLength
         guard clear.isSealed, clear.bytes.count == headers.count * clearLength, headers.allSatisfy(\.isSealed) else { return nil }
         // The types, numbered in order of appearance, and each type's records.
@@ -95,7 +104,7 @@ struct SealedTypeTables {
                 units[number].append(group.kind)
                 group.appendRanges(to: &units[number])
             }
-            tailLengths.append(header.encodedTableTailLength)
+            tailLengths.append(header.encodedTableTailLength(listingDropped: listingDropped))
             directoryLength += SealedTableCopy.clearLength + 4 + header.groups.count * entryLength + tailLengths[tailLengths.count - 1]
         }
         let sealed = units.indices.map { cipher.seal(units[$0].bytes, .derivedFile, place: place(unit(ofType: $0))) }
@@ -123,7 +132,7 @@ struct SealedTypeTables {
                 directory.append(group.frameLength)
                 next += 1
             }
-            header.encodeTableTail(into: &directory)
+            header.encodeTableTail(into: &directory, listingDropped: listingDropped)
         }
         directory.bytes.append(contentsOf: repeatElement(0, count: UnitCipher.tagLength))
         let directoryUnitLength = directory.bytes.count - 4
@@ -136,11 +145,12 @@ struct SealedTypeTables {
     }
 
     /// Opens the directory of `copy` and the units of the types in `wanted` (every type's
-    /// when `nil`), sealed at the places `place` gives, for an index of `batchCount` batches;
+    /// when `nil`), sealed at the places `place` gives, for an index of `batchCount` batches,
+    /// whose tails list the dropped events when `listsDropped` (else their counts, ``countsFlag``);
     /// `nil` when a unit does not open or the copy does not add up, with `failedAt` set to
     /// where in `copy` that unit starts, or where the copy stops adding up.
     static func open(
-        _ copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?,
+        _ copy: UnsafeRawBufferPointer, cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, listsDropped: Bool, types wanted: Set<String>?,
         failedAt: inout Int
     ) -> SealedTypeTables? {
         guard copy.count >= 4 else { return nil }
@@ -151,15 +161,15 @@ struct SealedTypeTables {
         else { return nil }
         return read(
             directory: bytes, typeUnits: UnsafeRawBufferPointer(rebasing: copy[(4 + directoryLength)...]), at: 4 + directoryLength, cipher: cipher, place: place,
-            batchCount: batchCount, types: wanted, failedAt: &failedAt)
+            batchCount: batchCount, listsDropped: listsDropped, types: wanted, failedAt: &failedAt)
     }
 
-    /// ``open(_:cipher:place:batchCount:types:failedAt:)`` of a copy read into memory the
-    /// caller gives up: the directory, which holds every batch's dropped list, is opened
-    /// where it lies and kept in the same memory, not opened into more beside its sealed
-    /// bytes (a compacted segment's is tens of megabytes).
+    /// ``open(_:cipher:place:batchCount:listsDropped:types:failedAt:)`` of a copy read into
+    /// memory the caller gives up: the directory is opened where it lies and kept in the same
+    /// memory, not opened into more beside its sealed bytes (one that lists dropped events,
+    /// a compacted segment's, is tens of megabytes).
     static func open(
-        owned copy: consuming [UInt8], cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, types wanted: Set<String>?,
+        owned copy: consuming [UInt8], cipher: StoreCipher, place: (UInt32) -> [UInt8], batchCount: Int, listsDropped: Bool, types wanted: Set<String>?,
         failedAt: inout Int
     ) -> SealedTypeTables? {
         guard copy.count >= 4 else { return nil }
@@ -178,7 +188,9 @@ struct SealedTypeTables {
         copy.removeSubrange(0..<4 + opened.lowerBound)
         let directory = copy.count * 2 >= copy.capacity ? copy : copy.withUnsafeBytes { [UInt8]($0) }
         return typeUnits.withUnsafeBytes {
-            read(directory: directory, typeUnits: $0, at: 4 + directoryLength, cipher: cipher, place: place, batchCount: batchCount, types: wanted, failedAt: &failedAt)
+            read(
+                directory: directory, typeUnits: $0, at: 4 + directoryLength, cipher: cipher, place: place, batchCount: batchCount, listsDropped: listsDropped,
+                types: wanted, failedAt: &failedAt)
         }
     }
 
@@ -187,7 +199,7 @@ struct SealedTypeTables {
     /// of the copy.
     private static func read(
         directory bytes: [UInt8], typeUnits: UnsafeRawBufferPointer, at unitsStart: Int, cipher: StoreCipher, place: (UInt32) -> [UInt8],
-        batchCount: Int, types wanted: Set<String>?, failedAt: inout Int
+        batchCount: Int, listsDropped: Bool, types wanted: Set<String>?, failedAt: inout Int
     ) -> SealedTypeTables? {
         var reader = ByteReader(bytes)
         do {
@@ -243,7 +255,7 @@ struct SealedTypeTables {
             }
             return SealedTypeTables(
                 types: types, bytes: bytes, starts: starts, before: before, records: records, recordStarts: recordStarts,
-                isWhole: !recordStarts.contains(-1))
+                isWhole: !recordStarts.contains(-1), listsDropped: listsDropped)
         } catch {
             return nil
         }
@@ -297,8 +309,7 @@ struct SealedTypeTables {
             }
         }
         guard found else { return nil }
-        return isWhole
-            ? BatchHeader.CopiedTable(groups: groups, tail: bytes[tailStart..<tailEnd])
-            : BatchHeader.CopiedTable(groups: groups, tail: bytes[tailStart..<tailEnd], part: BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames))
+        let part = isWhole ? nil : BatchHeader.CopiedTable.Part(positions: positions, frameOffsets: offsets, framesLength: frames)
+        return BatchHeader.CopiedTable(groups: groups, tail: bytes[tailStart..<tailEnd], part: part, listsDropped: listsDropped)
     }
 }

@@ -160,12 +160,16 @@ struct SegmentIndex: Equatable {
     /// lists) is not held twice. `staged` leaves it under its temporary name instead, for a
     /// segment sealed by an append still open: ``publishStaged(_:_:)`` puts it in place once
     /// the append commits, and a rollback (or ``Debris``, after a crash) removes it.
-    static func write(_ layout: StoreLayout, name: SegmentName, batches: [BatchRef], cipher: StoreCipher?, staged: Bool = false) throws {
+    ///
+    /// `listingDropped` writes the sealed copy as earlier builds did, each tail with its
+    /// dropped list (``SealedTypeTables/countsFlag`` clear), from `batches` with whole headers:
+    /// for tests of reading such copies.
+    static func write(_ layout: StoreLayout, name: SegmentName, batches: [BatchRef], cipher: StoreCipher?, staged: Bool = false, listingDropped: Bool = false) throws {
         var payloads = StoredHeaderPayloads(layout, name)
         let writeBody = { (fd: FileDescriptor) throws in
             try stream(
                 name: name, count: batches.count, entry: { Entry(offset: batches[$0].offset, payload: try payloads.payload(of: batches[$0])) },
-                shape: shape(of: batches), headers: batches.map(\.header), cipher: cipher
+                shape: shape(of: batches), headers: batches.map(\.header), cipher: cipher, listingDropped: listingDropped
             ) { bytes, at in try fd.write(bytes, at: at) }
         }
         if staged {
@@ -180,7 +184,7 @@ struct SegmentIndex: Equatable {
     /// header, then the header (whose length and checksum cover the body) at 0.
     private static func stream<Failure: Error>(
         name: SegmentName, count: Int, entry: (Int) throws(Failure) -> Entry, shape: (coveredLength: Int, firstSeq: UInt64, lastSeq: UInt64, lastIsEndOfAppend: Bool),
-        headers: [BatchHeader], cipher: StoreCipher?, emit: (_ bytes: [UInt8], _ at: Int) throws(Failure) -> Void
+        headers: [BatchHeader], cipher: StoreCipher?, listingDropped: Bool = false, emit: (_ bytes: [UInt8], _ at: Int) throws(Failure) -> Void
     ) throws(Failure) {
         var body = ByteWriter()
         var at = headerLength
@@ -219,13 +223,14 @@ struct SegmentIndex: Equatable {
         if !body.bytes.isEmpty { try flush(&body) }
         var flag: UInt32 = 0
         if let cipher, copies {
-            let header = Self.file.prefix { fields(&$0, SealedTypeTables.flag) }
+            let copyFlags = SealedTypeTables.flag | (listingDropped ? 0 : SealedTypeTables.countsFlag)
+            let header = Self.file.prefix { fields(&$0, copyFlags) }
             // Emitted as it is, not copied into the body first (a compacted segment's is
             // tens of megabytes).
-            if var copy = SealedTypeTables.seal(headers, clear: clear, cipher: cipher, place: { Self.copyPlace(header, unit: $0) }) {
+            if var copy = SealedTypeTables.seal(headers, clear: clear, cipher: cipher, listingDropped: listingDropped, place: { Self.copyPlace(header, unit: $0) }) {
                 swap(&copy, &body.bytes)
                 try flush(&body)
-                flag = SealedTypeTables.flag
+                flag = copyFlags
             }
         }
         try emit(
@@ -248,6 +253,12 @@ struct SegmentIndex: Equatable {
     /// layout (its flags' bit 1).
     static func isCopyByType(_ header: [UInt8]) -> Bool {
         header.count >= copyPlaceLength && ByteReaderValue.u32(header, copyPlaceLength - 4) & SealedTypeTables.flag != 0
+    }
+
+    /// Whether the index whose header starts with `header` holds a by-type copy whose tails
+    /// give the dropped lists' counts, not the lists (its flags' bit 2).
+    static func isCopyOfCounts(_ header: [UInt8]) -> Bool {
+        isCopyByType(header) && ByteReaderValue.u32(header, copyPlaceLength - 4) & SealedTypeTables.countsFlag != 0
     }
 
     /// The header bytes a sealed copy is bound to: all but the body's length and checksum

@@ -30,7 +30,13 @@ struct DroppedListTests {
         let header = Self.header(dropped: list)
         let decoded = try BatchHeader.decode(payload: Array(header.encoded().dropFirst(8)))
         #expect(decoded == header && Array(decoded.dropped) == Self.events)
-        #expect(header.encodedTableTailLength == header.encodedTableTail().count)
+        #expect(header.encodedTableTailLength() == header.encodedTableTail().count)
+        // As a sealed copy holds it: the count alone, which a count-only list gives too.
+        let counted = header.encodedTableTail(listingDropped: false)
+        #expect(counted == [3, 0, 0, 0] && header.encodedTableTailLength(listingDropped: false) == 4)
+        var countOnly = header
+        countOnly.dropped = list.countOnly()
+        #expect(countOnly.encodedTableTail(listingDropped: false) == counted)
     }
 
     @Test("A list out of order or outside its batch's range is refused when the header is decoded")
@@ -62,7 +68,7 @@ struct DroppedListTests {
         var plain = Array(ended.encoded().dropFirst(8))
         let decoded = try BatchHeader.decode(payload: plain[...])
         #expect(decoded.origin == origin && decoded.dropped.isEmpty)
-        #expect(ended.encodedTableTailLength == ended.encodedTableTail().count && ended.encodedTableTailLength > 4)
+        #expect(ended.encodedTableTailLength() == ended.encodedTableTail().count && ended.encodedTableTailLength() > 4)
         #expect(!holds(&plain, decoded))
         var compacted = Array(Self.header(dropped: BatchHeader.DroppedList(Self.events)).encoded().dropFirst(8))
         #expect(holds(&compacted, try BatchHeader.decode(payload: compacted[...])))

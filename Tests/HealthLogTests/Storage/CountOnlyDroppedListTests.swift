@@ -7,7 +7,7 @@ import Testing
 /// the header again from the segment.
 @Suite("Dropped lists kept as counts")
 struct CountOnlyDroppedListTests {
-    @Test("A snapshot of a compacted store, from the indexes or from a walk, keeps each dropped list as its count and gives the header whole again from the segment, as a writer's snapshot keeps it; an index written from it lists the same entries, plaintext and encrypted", arguments: [false, true])
+    @Test("A snapshot of a compacted store, from the indexes or from a walk, keeps each dropped list as its count and gives the header whole again from the segment; an index written from it lists the same entries, plaintext and encrypted", arguments: [false, true])
     func countsAndWholeHeaders(encrypted: Bool) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -18,8 +18,12 @@ struct CountOnlyDroppedListTests {
         _ = try store.append(ndjson: CompactionTests.lines(1401...1500, deleting: [3, 8, 1450]))
         _ = try store.compact(horizon: .anchor(try store.headAnchor()))
         let layout = store.layout
-        let writer = try LogSnapshot(layout, keepingDroppedLists: true)
-        let whole = try writer.allBatches()
+        let walked = try LogSnapshot(layout, usingIndexes: false)
+        let whole = try walked.allBatches().map { batch in
+            var whole = batch
+            whole.header = try walked.fullHeader(of: batch)
+            return whole
+        }
         #expect(whole.reduce(0) { $0 + $1.header.dropped.count } == 6)
         #expect(whole.allSatisfy { !$0.header.dropped.isCountOnly })
         for snapshot in [try LogSnapshot(layout), try LogSnapshot(layout, usingIndexes: false)] {
@@ -37,7 +41,7 @@ struct CountOnlyDroppedListTests {
         let walk = try LogSnapshot(layout, usingIndexes: false)
         for (segment, file) in walk.segments.enumerated() {
             let before = try #require(SegmentIndex.read(layout, file.name))
-            try SegmentIndex.write(layout, name: file.name, batches: walk.batchesForIndex(inSegment: segment), cipher: walk.cipher)
+            try SegmentIndex.write(layout, name: file.name, batches: walk.batches(inSegment: segment), cipher: walk.cipher)
             #expect(SegmentIndex.read(layout, file.name)?.entries == before.entries)
         }
         #expect(try store.verify().isSound)
@@ -58,17 +62,68 @@ struct CountOnlyDroppedListTests {
 }
 
 extension CountOnlyDroppedListTests {
-    @Test("A compacted segment whose sealed copy's directory is past the reader bound is read from its batches' own tables, one at a time: the copy is not opened, and the replay holds the events compaction kept")
-    func largeCopyLeft() throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.remove() }
+    /// An encrypted store of 100,000 heart rates, 90,000 of them deleted, compacted: 180,000
+    /// dropped events in its last segment's batch headers; its key.
+    static func compactedStore(_ dir: TemporaryDirectory) throws -> (HealthStore, [UInt32: SecretBytes]) {
         let keys: [UInt32: SecretBytes] = [0: try SecretBytes.random(count: 32)]
         let store = try EncryptedSegmentTests.makeStore(dir.file("store"), keys: keys)
         _ = try store.append(ndjson: CompactionTests.lines(1...100_000))
         _ = try store.append(ndjson: CompactionTests.lines(100_001...100_002, deleting: Array(1...90_000)))
         _ = try store.compact(horizon: .anchor(try store.headAnchor()))
+        return (store, keys)
+    }
+
+    @Test("A compacted segment's sealed copy holds its dropped lists' counts, not the lists: it stays small, a reader takes every table from it, counts and all, each list is read whole from its batch's own table, and a writer still refuses a compacted UUID")
+    func copyOfCounts() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (store, keys) = try Self.compactedStore(dir)
         let (name, index) = try #require(try SealedTableCopyTests.indexes(store).last)
-        #expect(!index.sealedCopy.isEmpty)
+        #expect(SegmentIndex.isCopyOfCounts(index.copyHeader))
+        // The lists alone would take 180,000 × 24 bytes.
+        #expect(!index.sealedCopy.isEmpty && index.sealedCopy.count < 100_000, "\(index.sealedCopy.count) bytes of copy")
+
+        let handle = try EncryptedSegmentTests.handle(store, keys: keys, current: 0)
+        let cipher = try #require(try handle.layout.cipher(try StoreMeta.read(handle.layout)))
+        let replayed = try CompactionTests.raw(handle)
+        #expect(cipher.openedCount(.derivedFile) > 0, "the copy of \(name.fileName) opened")
+        let segments = try SealedTableCopyTests.indexes(store).count
+        #expect(cipher.openedCount(.batchTable) <= segments, "a table for each segment's last-batch check")
+        #expect(replayed.count == 10_002)
+        #expect(replayed.first?.contains(CompactionTests.uuid(90_001)) == true, "\(replayed.first ?? "")")
+
+        let reader = try LogSnapshot(handle.layout)
+        let kept = try reader.allBatches()
+        #expect(kept.reduce(0) { $0 + $1.header.dropped.count } == 180_000)
+        #expect(kept.filter { !$0.header.dropped.isEmpty }.allSatisfy { $0.header.dropped.isCountOnly })
+        let tables = cipher.openedCount(.batchTable)
+        let whole = try kept.map { try reader.fullHeader(of: $0) }
+        #expect(whole.map(\.dropped.count) == kept.map(\.header.dropped.count))
+        #expect(whole.allSatisfy { !$0.dropped.isCountOnly } && Set(whole.flatMap { $0.dropped.map(\.seq) }).count == 180_000)
+        #expect(cipher.openedCount(.batchTable) - tables == kept.filter { !$0.header.dropped.isEmpty }.count, "each list from its batch's own table")
+        // A compacted UUID stays refused by the writer, whose snapshot keeps counts too.
+        let refused = #expect(throws: HealthLogError.self) { try handle.append(ndjson: CompactionTests.lines(5...5)) }
+        #expect(refused?.message.contains("belonged to a deleted sample") == true, "\(refused?.message ?? "")")
+        #expect(try handle.verify().isSound)
+    }
+
+    @Test("A copy that lists the dropped events, as earlier builds wrote it, is still read; one whose directory is past the reader bound is left, and the batches' own tables are opened one at a time")
+    func largeListingCopyLeft() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (store, keys) = try Self.compactedStore(dir)
+        let layout = store.layout
+        let snapshot = try LogSnapshot(layout, usingIndexes: false)
+        let segment = snapshot.segments.count - 1
+        let name = snapshot.segments[segment].name
+        let whole = try snapshot.batches(inSegment: segment).map { batch in
+            var whole = batch
+            whole.header = try snapshot.fullHeader(of: batch)
+            return whole
+        }
+        try SegmentIndex.write(layout, name: name, batches: whole, cipher: snapshot.cipher, listingDropped: true)
+        let index = try #require(SegmentIndex.read(layout, name))
+        #expect(!SegmentIndex.isCopyOfCounts(index.copyHeader) && SegmentIndex.isCopyByType(index.copyHeader))
         #expect(!index.sealedCopy.withUnsafeBytes { OpenedTableCopy.isWithinReaderBound($0, header: index.copyHeader) }, "\(index.sealedCopy.count) bytes of copy")
 
         let handle = try EncryptedSegmentTests.handle(store, keys: keys, current: 0)
@@ -77,7 +132,25 @@ extension CountOnlyDroppedListTests {
         #expect(cipher.openedCount(.derivedFile) == 0, "no unit of the copy of \(name.fileName) opened")
         #expect(cipher.openedCount(.batchTable) >= index.entries.count)
         #expect(replayed.count == 10_002)
-        #expect(replayed.first?.contains(CompactionTests.uuid(90_001)) == true, "\(replayed.first ?? "")")
         #expect(try handle.verify().isSound)
+    }
+}
+
+extension CountOnlyDroppedListTests {
+    @Test("The whole headers a snapshot keeps for those who read the lists stay within their budget of list bytes, the oldest going first; one header past it is kept alone")
+    func wholeHeadersBudget() {
+        /// A header of `events` dropped events.
+        func header(_ events: Int) -> BatchHeader {
+            let dropped = (1...events).map { BatchHeader.Dropped(seq: UInt64($0), isDelete: false, uuid: SampleUUID(high: 1, low: UInt64($0))) }
+            return BatchHeader(storeTag: 1, flags: 0, firstSeq: 1, lastSeq: UInt64(events), appendedMillis: 0, groups: [], dropped: BatchHeader.DroppedList(dropped))
+        }
+        let quarter = WholeHeaders.budget / 4 / BatchHeader.DroppedList.stride
+        var kept = WholeHeaders()
+        for k in 0..<5 { kept.keep(header(quarter), segment: 0, offset: k) }
+        #expect(kept.header(segment: 0, offset: 0) == nil)
+        #expect((1..<5).allSatisfy { kept.header(segment: 0, offset: $0)?.dropped.count == quarter })
+        kept.keep(header(5 * quarter), segment: 1, offset: 0)
+        #expect((0..<5).allSatisfy { kept.header(segment: 0, offset: $0) == nil })
+        #expect(kept.header(segment: 1, offset: 0)?.dropped.count == 5 * quarter)
     }
 }

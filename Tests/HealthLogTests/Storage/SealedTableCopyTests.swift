@@ -66,8 +66,10 @@ struct SealedTableCopyTests {
             guard let copy = index.openedCopy(cipher) else { return false }
             for (k, entry) in index.entries.enumerated() {
                 let place = BatchPlace(cipher: cipher, segmentBase: name.baseSeq, generation: name.generation, offset: entry.offset)
-                guard let copied = copy.table(k, payload: entry.payload),
-                    try BatchHeader.decode(payload: entry.payload, place: place, copied: copied) == BatchHeader.decode(payload: entry.payload, place: place)
+                // The copy gives a dropped list's count only.
+                var own = try BatchHeader.decode(payload: entry.payload, place: place)
+                own.dropped = own.dropped.countOnly()
+                guard let copied = copy.table(k, payload: entry.payload), try BatchHeader.decode(payload: entry.payload, place: place, copied: copied) == own
                 else { return false }
             }
         }
@@ -263,8 +265,8 @@ struct SealedTableCopyTests {
         #expect(try handle.verify().problems.isEmpty)
     }
 
-    @Test("A compacted batch's dropped list decoded from a sealed copy is read where the opened copy holds it, not copied out, and equals the one its own table gives")
-    func droppedListsReadInPlace() throws {
+    @Test("A compacted batch's header decoded from a sealed copy, read where the opened copy holds it, not copied out, keeps its dropped list as the count its own table gives")
+    func droppedCountsReadInPlace() throws {
         let fixture = try Fixture()
         _ = try fixture.store.compact(horizon: .anchor(try fixture.store.headAnchor()))
         let (_, cipher) = try fixture.fresh()
@@ -275,7 +277,7 @@ struct SealedTableCopyTests {
                 let place = BatchPlace(cipher: cipher, segmentBase: name.baseSeq, generation: name.generation, offset: entry.offset)
                 let copied = try #require(copy.table(k, payload: entry.payload))
                 let header = try BatchHeader.decode(payload: entry.payload, place: place, copied: copied)
-                #expect(header.dropped == (try BatchHeader.decode(payload: entry.payload, place: place)).dropped)
+                #expect(header.dropped == (try BatchHeader.decode(payload: entry.payload, place: place)).dropped.countOnly())
                 // A tail copied out would be an array of its own, indexed from 0.
                 #expect(copied.tail.startIndex > 0)
                 dropped += header.dropped.count

@@ -1,0 +1,41 @@
+/// The whole headers (dropped lists and all) ``LogSnapshot/fullHeader(of:)`` read last, by
+/// where their batch lies, up to ``budget`` bytes of lists: those who read the lists mostly
+/// read one batch's several times in a row, and a writer's UUID lookups, which may come in
+/// any order, come back to a few batches. The oldest goes first.
+struct WholeHeaders {
+    /// Where a batch lies: its segment's number in the snapshot and its offset.
+    private struct Place: Hashable {
+        let segment: Int
+        let offset: Int
+    }
+
+    /// The most bytes of dropped lists kept; one header larger than that is kept alone.
+    static let budget = 1 << 20
+
+    private var headers: [Place: BatchHeader] = [:]
+    /// The places in the order their headers were kept.
+    private var order: [Place] = []
+    private var bytes = 0
+
+    /// The header kept for the batch at `offset` of segment `segment`, if any.
+    func header(segment: Int, offset: Int) -> BatchHeader? {
+        headers[Place(segment: segment, offset: offset)]
+    }
+
+    /// Keeps `header`, the batch's at `offset` of segment `segment`, letting the oldest
+    /// go while the lists pass the budget.
+    mutating func keep(_ header: BatchHeader, segment: Int, offset: Int) {
+        let place = Place(segment: segment, offset: offset)
+        guard headers.updateValue(header, forKey: place) == nil else { return }
+        order.append(place)
+        bytes += Self.size(header)
+        while bytes > Self.budget, order.count > 1 {
+            let oldest = order.removeFirst()
+            bytes -= headers.removeValue(forKey: oldest).map(Self.size) ?? 0
+        }
+    }
+
+    private static func size(_ header: BatchHeader) -> Int {
+        header.dropped.count * BatchHeader.DroppedList.stride
+    }
+}

@@ -384,6 +384,13 @@ final class LogSnapshot {
     private func prefixBatches(_ index: Int) throws -> [BatchRef] {
         if let loaded = loadedPrefix[index] { return loaded }
         let summary = prefix[index]
+        // Its index walked where it is mapped, each entry decoded as it comes, rather than
+        // read whole first: a compacted segment's index lists its dropped events.
+        if let batches = scan.indexedBatches(index, after: 0, summary: summary) {
+            headersDecoded += batches.count
+            loadedPrefix[index] = batches
+            return batches
+        }
         let result = try scan.scanSegment(index, expectedSeq: summary.firstSeq)
         headersDecoded += result.batches.count
         let file = segments[index]

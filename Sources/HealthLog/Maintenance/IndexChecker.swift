@@ -38,16 +38,23 @@ struct IndexChecker {
             // never held together.
             var comparison = EntryComparison(batches: batches, file: file)
             var copy: Result<OpenedTableCopy, CopyFailure>?
+            var copyLeft = false
             let isSound =
                 SegmentIndex.check(
                     layout, file.name, visit: { offset, payload in comparison.add(offset, payload) },
                     copy: snapshot.cipher.map { cipher in
                         { header, unit, release in
+                            let copyHeader = Array(header.prefix(SegmentIndex.copyPlaceLength))
+                            // One that readers leave (an earlier build's, listing a compacted
+                            // segment's dropped events) is not opened here either.
+                            guard OpenedTableCopy.isWithinReaderBound(unit, header: copyHeader) else {
+                                copyLeft = true
+                                return
+                            }
                             var failedAt = 0
                             let owned = SegmentIndex.copyOut(unit, letGo: release)
                             let opened = OpenedTableCopy.open(
-                                owned: consume owned, header: Array(header.prefix(SegmentIndex.copyPlaceLength)), cipher: cipher, batchCount: comparison.listed,
-                                failedAt: &failedAt)
+                                owned: consume owned, header: copyHeader, cipher: cipher, batchCount: comparison.listed, failedAt: &failedAt)
                             copy = opened.map { .success($0) } ?? .failure(CopyFailure(at: failedAt))
                         }
                     }) ?? false
@@ -66,6 +73,10 @@ struct IndexChecker {
             }
             if comparison.listed < batches.count {
                 report.notes.append("\(display) lists \(comparison.listed) of \(batches.count) batches; the next write brings it up to date")
+            }
+            if copyLeft {
+                report.notes.append(
+                    "\(display): its sealed copy of the tables is past what readers open (an earlier build's layout, listing dropped events), so they open the batches' own tables; 'healthlog reindex' rewrites it")
             }
             if let copy, let (at, problem) = checkSealedCopy(copy, of: file.name, against: batches) {
                 report.problems.append("\(display) at byte \(comparison.end + at): \(problem); run 'healthlog reindex'")

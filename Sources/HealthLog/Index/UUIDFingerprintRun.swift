@@ -126,12 +126,8 @@ final class UUIDFingerprintRun {
     /// The most of the plaintext runs' mappings that lookups keep resident, all runs of the
     /// process together (``ResidentWindows``): runs up to this size in all stay mapped as
     /// lookups read them; past it their pages are let go each time lookups pass it, so a
-    /// chain of any number of runs of any size adds at most this much to memory. A larger
-    /// run is read with `pread(2)`: a run of 1 to 4 MiB (300,000 to 1.3M events) mapped
-    /// whole added its size to an import's peak for no measurable speed (an import again of
-    /// 381,000 records into a store of 780,000 events: 26.3–26.7 against 27.9–28.3 MB, the
-    /// same 2.5–2.7 s).
-    static let residentBudget = ResidentWindows.Budget(bytes: 1 << 20)
+    /// chain of any number of runs of any size adds at most this much to memory.
+    static let residentBudget = ResidentWindows.Budget(bytes: 4 << 20)
 
     /// The file name of a run covering `from...to` (the name runs have always had).
     static func fileName(from: UInt64, to: UInt64) -> String { UUIDRun.fileName(from: from, to: to) }

@@ -144,3 +144,24 @@ struct CompactCLITests {
         }
     }
 }
+
+extension CompactCLITests {
+    @Test("A compaction whose lists of dropped events outweigh the compressed events they replace (made-up UUIDs in sequence, all deleted) says what the log grew by and why, not a negative reclaim")
+    func growthSaid() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let store = dir.file("store")
+        let uuid = { (k: Int) in String(format: "00000000-0000-4000-8000-%012d", k) }
+        let minute = { (k: Int) in String(format: "2024-03-%02dT%02d:%02d:00Z", 1 + k / 1440, k / 60 % 24, k % 60) }
+        let adds = (1...3000).map { #"{"uuid":"\#(uuid($0))","type":"HKQuantityTypeIdentifierHeartRate","start":"\#(minute($0))","value":\#(60 + $0 % 40),"unit":"count/min"}"# }
+        let deletes = (1...3000).map { #"{"op":"delete","uuid":"\#(uuid($0))"}"# }
+        for lines in [adds, deletes] {
+            let appended = try HealthLogBinary.run(["--store", store, "append", "-"], stdin: lines.joined(separator: "\n") + "\n")
+            #expect(appended.status == 0, "\(appended.stderr)")
+        }
+        let compact = try HealthLogBinary.run(["--store", store, "compact", "--horizon", "6000"])
+        #expect(compact.status == 0, "\(compact.stderr)")
+        #expect(compact.stderr.contains("dropped 3000 deletes and their samples (6000 events)"), "\(compact.stderr)")
+        #expect(compact.stderr.contains("bytes, grew by ") && compact.stderr.contains("so its UUID stays refused") && !compact.stderr.contains("reclaimed -"), "\(compact.stderr)")
+    }
+}

@@ -48,11 +48,19 @@ enum CompactCommand: Command {
             return ExitCode.success
         }
         context.terminal.summary(
-            "compacted up to sequence \(report.horizonSeq): dropped \(String(counting: report.deletesDropped, "delete")) and their samples (\(String(counting: report.eventsDropped, "event"))), rewrote \(report.segmentsRewritten) of \(String(counting: report.segments, "segment")); \(report.bytesBefore) → \(report.bytesAfter) bytes, reclaimed \(String(counting: report.bytesReclaimed, "byte"))")
+            "compacted up to sequence \(report.horizonSeq): dropped \(String(counting: report.deletesDropped, "delete")) and their samples (\(String(counting: report.eventsDropped, "event"))), rewrote \(report.segmentsRewritten) of \(String(counting: report.segments, "segment")); \(report.bytesBefore) → \(report.bytesAfter) bytes, \(sizeChange(report))")
         if report.filesWaitingForReaders > 0 {
             context.terminal.note("\(String(counting: report.filesWaitingForReaders, "superseded segment")) stay until no reader has them open; the next writer removes them")
         }
         return ExitCode.success
+    }
+
+    /// The bytes `report`'s compaction reclaimed, or, when the lists of dropped events (24
+    /// bytes each in their batch's header, so their UUIDs stay refused) outweigh the
+    /// compressed events they replace, what the log grew by and why.
+    private static func sizeChange(_ report: CompactReport) -> String {
+        guard report.bytesReclaimed < 0 else { return "reclaimed \(String(counting: report.bytesReclaimed, "byte"))" }
+        return "grew by \(String(counting: -report.bytesReclaimed, "byte")): each dropped event stays listed in its batch header (24 bytes), so its UUID stays refused"
     }
 
     /// The note of a rekey on the key epochs it removed from the slots, or why it kept them.

@@ -252,13 +252,18 @@ struct SegmentIndex: Equatable {
     /// Whether the index whose header starts with `header` holds its copy in the by-type
     /// layout (its flags' bit 1).
     static func isCopyByType(_ header: [UInt8]) -> Bool {
-        header.count >= copyPlaceLength && ByteReaderValue.u32(header, copyPlaceLength - 4) & SealedTypeTables.flag != 0
+        copyFlags(header) & SealedTypeTables.flag != 0
     }
 
     /// Whether the index whose header starts with `header` holds a by-type copy whose tails
     /// give the dropped lists' counts, not the lists (its flags' bit 2).
     static func isCopyOfCounts(_ header: [UInt8]) -> Bool {
-        isCopyByType(header) && ByteReaderValue.u32(header, copyPlaceLength - 4) & SealedTypeTables.countsFlag != 0
+        isCopyByType(header) && copyFlags(header) & SealedTypeTables.countsFlag != 0
+    }
+
+    /// The flags of the index whose header starts with `header` (0 for a header too short).
+    private static func copyFlags(_ header: [UInt8]) -> UInt32 {
+        header.count >= copyPlaceLength ? ByteReaderValue.u32(header, copyPlaceLength - 4) : 0
     }
 
     /// The header bytes a sealed copy is bound to: all but the body's length and checksum

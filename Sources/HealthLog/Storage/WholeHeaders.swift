@@ -9,12 +9,18 @@ struct WholeHeaders {
         let offset: Int
     }
 
-    /// The most bytes of dropped lists kept; one header larger than that is kept alone.
+    /// The most bytes of headers kept, counted as their dropped lists and
+    /// ``headerBytes`` each; one header larger than that is kept alone.
     static let budget = 1 << 20
+    /// What a header is counted as beside its list: its fields and group entries, so many
+    /// headers of short lists stay within the budget too.
+    static let headerBytes = 512
 
     private var headers: [Place: BatchHeader] = [:]
-    /// The places in the order their headers were kept.
+    /// The places in the order their headers were kept, from ``oldest`` on (those before it
+    /// went, and are dropped from the array once they are half of it).
     private var order: [Place] = []
+    private var oldest = 0
     private var bytes = 0
 
     /// The header kept for the batch at `offset` of segment `segment`, if any.
@@ -29,13 +35,17 @@ struct WholeHeaders {
         guard headers.updateValue(header, forKey: place) == nil else { return }
         order.append(place)
         bytes += Self.size(header)
-        while bytes > Self.budget, order.count > 1 {
-            let oldest = order.removeFirst()
-            bytes -= headers.removeValue(forKey: oldest).map(Self.size) ?? 0
+        while bytes > Self.budget, order.count - oldest > 1 {
+            bytes -= headers.removeValue(forKey: order[oldest]).map(Self.size) ?? 0
+            oldest += 1
+        }
+        if oldest * 2 > order.count {
+            order.removeFirst(oldest)
+            oldest = 0
         }
     }
 
     private static func size(_ header: BatchHeader) -> Int {
-        header.dropped.count * BatchHeader.DroppedList.stride
+        headerBytes + header.dropped.count * BatchHeader.DroppedList.stride
     }
 }

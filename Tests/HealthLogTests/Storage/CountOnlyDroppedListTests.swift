@@ -142,14 +142,14 @@ extension CountOnlyDroppedListTests {
 }
 
 extension CountOnlyDroppedListTests {
-    @Test("The whole headers a snapshot keeps for those who read the lists stay within their budget of list bytes, the oldest going first; one header past it is kept alone")
+    @Test("The whole headers a snapshot keeps for those who read the lists stay within their budget of list and header bytes, the oldest going first; one header past it is kept alone")
     func wholeHeadersBudget() {
         /// A header of `events` dropped events.
         func header(_ events: Int) -> BatchHeader {
             let dropped = (1...events).map { BatchHeader.Dropped(seq: UInt64($0), isDelete: false, uuid: SampleUUID(high: 1, low: UInt64($0))) }
             return BatchHeader(storeTag: 1, flags: 0, firstSeq: 1, lastSeq: UInt64(events), appendedMillis: 0, groups: [], dropped: BatchHeader.DroppedList(dropped))
         }
-        let quarter = WholeHeaders.budget / 4 / BatchHeader.DroppedList.stride
+        let quarter = (WholeHeaders.budget / 4 - WholeHeaders.headerBytes) / BatchHeader.DroppedList.stride
         var kept = WholeHeaders()
         for k in 0..<5 { kept.keep(header(quarter), segment: 0, offset: k) }
         #expect(kept.header(segment: 0, offset: 0) == nil)
@@ -157,5 +157,10 @@ extension CountOnlyDroppedListTests {
         kept.keep(header(5 * quarter), segment: 1, offset: 0)
         #expect((0..<5).allSatisfy { kept.header(segment: 0, offset: $0) == nil })
         #expect(kept.header(segment: 1, offset: 0)?.dropped.count == 5 * quarter)
+        // Headers of short lists count their fields too: 10,000 of one event each are not all kept.
+        var short = WholeHeaders()
+        for k in 0..<10_000 { short.keep(header(1), segment: 2, offset: k) }
+        let fit = WholeHeaders.budget / (WholeHeaders.headerBytes + BatchHeader.DroppedList.stride)
+        #expect(short.header(segment: 2, offset: 9_999) != nil && short.header(segment: 2, offset: 9_999 - fit) == nil)
     }
 }

@@ -38,14 +38,14 @@ enum DocumentPass {
     /// What the calling thread takes, in document order.
     enum Step: Sendable {
         /// A batch's mappings, and the input bytes consumed when it was parsed.
-        case mapped([ExportMapper.Mapped], bytesConsumed: Int, totalBytes: Int)
+        case mapped(ExportMapper.Mapped, bytesConsumed: Int, totalBytes: Int)
         /// The end of the document: its summary, or the error that stopped the scanner.
         case end(Result<Summary, any Error>)
     }
 
     /// Reads the document of the export at `path` in batches of `elementsPerBatch` top-level
-    /// elements (tests make them small), calling `keep` with each top-level
-    /// element's mapping in document order and `progress` with the input bytes consumed and
+    /// elements (tests make them small), calling `keep` with each batch's mapping in
+    /// document order and `progress` with the input bytes consumed and
     /// the input's size after each batch. One mapping thread looks UUIDs up in
     /// `usedUUIDs.main`, the other in `usedUUIDs.helper` (one lookup per thread).
     /// Returns the summary and a mapper that knows the export's date, looking UUIDs up in
@@ -78,7 +78,7 @@ enum DocumentPass {
         while let step = steps.take() {
             switch step {
             case .mapped(let mapped, let consumed, let total):
-                for element in mapped { try keep(element) }
+                try keep(mapped)
                 progress(consumed, total)
             case .end(let result):
                 let summary = try result.get()
@@ -98,7 +98,9 @@ enum DocumentPass {
         var maker = ElementMaker()
         while case .map(let number, let batch, let consumed, let total)? = work.pop() {
             mapper.resume(exportDate: batch.exportDate)
-            let mapped = maker.elements(of: batch).map { mapper.map($0) }
+            var mapped = ExportMapper.Mapped()
+            mapped.events.reserveCapacity(batch.count)
+            for element in maker.elements(of: batch) { mapper.map(element, into: &mapped) }
             guard steps.put(number, .mapped(mapped, bytesConsumed: consumed, totalBytes: total)) else { return }
         }
     }

@@ -31,6 +31,9 @@ struct ExportMapper {
         /// Whether the event is a part after the head of a series stored in parts
         /// (``SeriesParts``): the report counts the series once, by its head.
         var continuesSeries = false
+        /// Whether the event is the last of those its top-level element maps to (an
+        /// append ends only there, so a correlation's members go with it).
+        var endsElement = false
     }
 
     /// A UUID the store has used: by a live sample or a deleted one.
@@ -97,11 +100,21 @@ struct ExportMapper {
         workspace = LineWorkspace(usedUUIDs: usedUUIDs)
     }
 
-    /// What one top-level element maps to.
-    typealias Mapped = (events: [Event], unmapped: [UnmappedItem], routes: [RouteReference], clinical: [ClinicalReference])
+    /// What a run of top-level elements maps to, in document order: one value for a batch
+    /// of elements, not arrays made for each.
+    struct Mapped {
+        /// The events; the last of each element's is marked ``Event/endsElement``.
+        var events: [Event] = []
+        /// What could not be mapped, each with its line.
+        var unmapped: [UnmappedItem] = []
+        /// The route files the workouts name.
+        var routes: [RouteReference] = []
+        /// The clinical records waiting for their resource files.
+        var clinical: [ClinicalReference] = []
+    }
 
-    /// The date an `ExportDate` element gives, as ``map(_:)`` takes it; `nil` for another
-    /// element or one whose value is not a date.
+    /// The date an `ExportDate` element gives, as ``map(_:into:)`` takes it; `nil` for
+    /// another element or one whose value is not a date.
     static func exportDate(of element: ExportElement) -> SampleDraft.Instant? {
         guard element.name == "ExportDate", let value = element["value"] else { return nil }
         return ExportDateFormat.instant(value)
@@ -113,17 +126,14 @@ struct ExportMapper {
         if exportDate?.iso != date?.iso || exportDate?.instant != date?.instant { exportDate = date }
     }
 
-    /// The events of `element` (members before their correlation, a workout before its
-    /// routes), what could not be mapped, each with its line, and the route files a
-    /// workout names.
-    mutating func map(_ element: ExportElement) -> Mapped {
-        var unmapped: [UnmappedItem] = []
+    /// Adds to `mapped` the events of `element` (members before their correlation, a
+    /// workout before its routes), what could not be mapped, each with its line, and the
+    /// route files a workout names.
+    mutating func map(_ element: ExportElement, into mapped: inout Mapped) {
         func skip(_ what: ExportElement, _ reason: String) {
-            unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
+            mapped.unmapped.append(UnmappedItem(line: what.line, element: what.name, reason: reason))
         }
-        var events: [Event] = []
-        var routes: [RouteReference] = []
-        var clinical: [ClinicalReference] = []
+        let first = mapped.events.count
         switch element.name {
         case "ExportDate":
             if let date = Self.exportDate(of: element) {
@@ -132,25 +142,25 @@ struct ExportMapper {
                 skip(element, "value '\(element["value"] ?? "")' is not a date in the export's format")
             }
         case "Me":
-            events = mapMe(element, skip)
+            mapped.events += mapMe(element, skip)
         case "Record":
-            if let event = mapRecord(element, isMember: false, skip) { events = [event] }
+            if let event = mapRecord(element, isMember: false, skip) { mapped.events.append(event) }
         case "Correlation":
-            events = mapCorrelation(element, skip)
+            mapped.events += mapCorrelation(element, skip)
         case "Workout":
-            events = mapWorkout(element, skip, &routes)
+            mapped.events += mapWorkout(element, skip, &mapped.routes)
         case "ActivitySummary":
-            if let event = mapActivitySummary(element, skip) { events = [event] }
+            if let event = mapActivitySummary(element, skip) { mapped.events.append(event) }
         case "ClinicalRecord":
-            if let reference = mapClinicalRecord(element, skip) { clinical.append(reference) }
+            if let reference = mapClinicalRecord(element, skip) { mapped.clinical.append(reference) }
         case "Audiogram":
-            if let event = mapAudiogram(element, skip) { events = [event] }
+            if let event = mapAudiogram(element, skip) { mapped.events.append(event) }
         case "VisionPrescription":
-            if let event = mapVisionPrescription(element, skip) { events = [event] }
+            if let event = mapVisionPrescription(element, skip) { mapped.events.append(event) }
         default:
             skip(element, "unknown element")
         }
-        return (events, unmapped, routes, clinical)
+        if mapped.events.count > first { mapped.events[mapped.events.count - 1].endsElement = true }
     }
 
     /// Validates a draft with the store's parser and renders its event, under `uuid` when

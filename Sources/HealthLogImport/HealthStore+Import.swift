@@ -109,9 +109,7 @@ extension HealthStore {
         }
         var document = try readExport(path, progress: progress) { events, unmapped in
             for item in unmapped { report.note(item) }
-            for index in events.indices {
-                try keep(events[index], index == events.count - 1 ? [.fromDocument, .endsElement] : .fromDocument)
-            }
+            for event in events { try keep(event, event.endsElement ? [.fromDocument, .endsElement] : .fromDocument) }
         }
         if document.isZip { report.repeatedEntries = try ArchiveEntries.repeatedNames(path) }
         let routeFiles = try RouteFiles(input: path, isZip: document.isZip, references: document.routes)

@@ -159,12 +159,13 @@ struct SampleDraft {
     /// and the line); the stable library sort's set-up cost more than the sorting.
     /// Past ``scannedEntries`` entries (an element with thousands of attributes), the
     /// library's sort, by key and then by place, so the time stays n log n.
-    private func sortByKey(_ order: inout [Int]) {
+    private func sortByKey(_ order: UnsafeMutableBufferPointer<Int>) {
         func key(_ index: Int) -> String { index < 0 ? Self.markerKey : metadata[index].key }
         guard order.count > 1 else { return }
         if order.count > Self.scannedEntries {
             let keyed = order.map { (key: key($0), place: $0 < 0 ? Int.max : $0, index: $0) }
-            order = keyed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.place < $1.place }.map(\.index)
+            let sorted = keyed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.place < $1.place }
+            for (k, entry) in sorted.enumerated() { order[k] = entry.index }
             return
         }
         for k in 1..<order.count {
@@ -239,22 +240,26 @@ struct SampleDraft {
             raw("}")
         }
         if !metadata.isEmpty || marker != nil {
-            var order = Array(metadata.indices)
-            if marker != nil { order.append(-1) }
-            sortByKey(&order)
             raw(",\"metadata\":{")
-            for (k, index) in order.enumerated() {
-                if k > 0 { raw(",") }
-                // The marker's key taken by an entry renders that entry twice, as a map
-                // keyed by name did.
-                let value = index >= 0 ? metadata[index].value : entry(Self.markerKey).map { metadata[$0].value }
-                JSONBytes.appendString(index >= 0 ? metadata[index].key : Self.markerKey, to: &out)
-                raw(":")
-                switch value {
-                case .json(let json)?: JSONBytes.appendRaw(json, to: &out)
-                case .text(let text)?: JSONBytes.appendString(text, to: &out)
-                case .date(let when)?: date(when)
-                case nil: if let marker { bytes(marker) }
+            // The order on the stack, not in an array made twice for every record.
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.count + 1) { space in
+                let order = UnsafeMutableBufferPointer(rebasing: space[0..<(metadata.count + (marker == nil ? 0 : 1))])
+                for k in metadata.indices { order[k] = k }
+                if marker != nil { order[metadata.count] = -1 }
+                sortByKey(order)
+                for (k, index) in order.enumerated() {
+                    if k > 0 { raw(",") }
+                    // The marker's key taken by an entry renders that entry twice, as a map
+                    // keyed by name did.
+                    let value = index >= 0 ? metadata[index].value : entry(Self.markerKey).map { metadata[$0].value }
+                    JSONBytes.appendString(index >= 0 ? metadata[index].key : Self.markerKey, to: &out)
+                    raw(":")
+                    switch value {
+                    case .json(let json)?: JSONBytes.appendRaw(json, to: &out)
+                    case .text(let text)?: JSONBytes.appendString(text, to: &out)
+                    case .date(let when)?: date(when)
+                    case nil: if let marker { bytes(marker) }
+                    }
                 }
             }
             raw("}")

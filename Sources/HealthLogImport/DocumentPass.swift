@@ -100,7 +100,7 @@ enum DocumentPass {
             mapper.resume(exportDate: batch.exportDate)
             var mapped = ExportMapper.Mapped()
             mapped.events.reserveCapacity(batch.count)
-            for element in maker.elements(of: batch) { mapper.map(element, into: &mapped) }
+            maker.forEachElement(of: batch) { mapper.map($0, into: &mapped) }
             guard steps.put(number, .mapped(mapped, bytesConsumed: consumed, totalBytes: total)) else { return }
         }
     }

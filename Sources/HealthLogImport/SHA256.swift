@@ -4,28 +4,22 @@ internal import CCrypto
 /// a well-known hash with no collisions ever found, so distinct records never share a UUID
 /// by chance. libcrypto computes it with the CPU's SHA extensions where it has them. Not
 /// used for secrecy.
+///
+/// Through libcrypto's SHA-256 calls (`SHA256_Init`, …), not its EVP interface: an EVP
+/// digest allocates and frees its context at every init, once per record here (a third
+/// of the hash's time for a record's 200 bytes); these keep the state in place.
 final class SHA256 {
-    /// libcrypto's SHA-256 implementation, fetched once; an `EVP_MD` is immutable once
-    /// fetched and may be shared between threads (OpenSSL's threading rules).
-    nonisolated(unsafe) private static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    /// The hash state.
+    private var context = SHA256_CTX()
 
-    /// The digest context.
-    private let context: OpaquePointer
-
-    /// A hash of nothing yet. A libcrypto that offers no SHA-256 is a broken installation,
-    /// like a missing shared library, and stops the process with that message.
+    /// A hash of nothing yet.
     init() {
-        guard let algorithm = Self.algorithm, let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, algorithm, nil) == 1 else {
-            fatalError("libcrypto offers no SHA-256: the OpenSSL installation is broken")
-        }
-        self.context = context
+        reset()
     }
 
-    deinit { EVP_MD_CTX_free(context) }
-
-    /// Starts over: a hash of nothing, reusing the context (no allocation).
+    /// Starts over: a hash of nothing, reusing the state (no allocation).
     func reset() {
-        _ = EVP_DigestInit_ex(context, Self.algorithm, nil)
+        _ = SHA256_Init(&context)
     }
 
     /// Feeds `bytes`.
@@ -35,15 +29,14 @@ final class SHA256 {
 
     /// Feeds `bytes`.
     func update(_ bytes: UnsafeRawBufferPointer) {
-        _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+        _ = SHA256_Update(&context, bytes.baseAddress, bytes.count)
     }
 
     /// The digest's first 128 bits, big-endian, as two words; the hash must be ``reset()``
     /// before it is fed again.
     func finalizeFirst128Bits() -> (high: UInt64, low: UInt64) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { out in
-            var length: UInt32 = 0
-            _ = EVP_DigestFinal_ex(context, out.baseAddress, &length)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { out in
+            _ = SHA256_Final(out.baseAddress, &context)
             var high: UInt64 = 0
             var low: UInt64 = 0
             for i in 0..<8 {
@@ -56,9 +49,8 @@ final class SHA256 {
 
     /// The 32-byte digest of everything fed.
     func finalize() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        _ = EVP_DigestFinal_ex(context, &out, &length)
-        return Array(out[0..<Int(length)])
+        var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        _ = SHA256_Final(&out, &context)
+        return out
     }
 }

@@ -165,9 +165,16 @@ struct ElementMaker {
 
     /// The top-level elements of `parsed`, in document order.
     mutating func elements(of parsed: ParsedElements) -> [ExportElement] {
-        if last.count < parsed.names.count { last += repeatElement("", count: parsed.names.count - last.count) }
         var out: [ExportElement] = []
         out.reserveCapacity(parsed.count)
+        forEachElement(of: parsed) { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each top-level element of `parsed`, in document order, as it is
+    /// made (no array of them, each copied out of it).
+    mutating func forEachElement(of parsed: ParsedElements, _ body: (ExportElement) -> Void) {
+        if last.count < parsed.names.count { last += repeatElement("", count: parsed.names.count - last.count) }
         var open: [ExportElement] = []
         let tags = parsed.tags
         tags.bytes.withUnsafeBufferPointer { bytes in
@@ -176,7 +183,7 @@ struct ElementMaker {
                 if tag.isEnd {
                     guard let element = open.popLast() else { continue }
                     if open.isEmpty {
-                        out.append(element)
+                        body(element)
                     } else {
                         open[open.count - 1].children.append(element)
                     }
@@ -196,7 +203,6 @@ struct ElementMaker {
                 open.append(element)
             }
         }
-        return out
     }
 
     /// The `String` of `value`, an attribute named by number `name`: the last value of that

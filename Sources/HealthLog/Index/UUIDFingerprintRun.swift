@@ -480,7 +480,9 @@ final class UUIDFingerprintRun {
         Self.field(i, width: width, packedWord)
     }
 
-    /// Field `i`, `width` bits wide, of the packed words `word` gives.
+    /// Field `i`, `width` bits wide, of the packed words `word` gives. Inlined, so `word`
+    /// is no closure made and released for each key a merge reads.
+    @inline(__always)
     private static func field(_ i: Int, width: Int, _ word: (Int) -> UInt64) -> UInt64 {
         guard width > 0 else { return 0 }
         let bit = i * width

@@ -163,14 +163,6 @@ struct ElementMaker {
     /// The last value of each attribute name, by its number.
     private var last: [String] = []
 
-    /// The top-level elements of `parsed`, in document order.
-    mutating func elements(of parsed: ParsedElements) -> [ExportElement] {
-        var out: [ExportElement] = []
-        out.reserveCapacity(parsed.count)
-        forEachElement(of: parsed) { out.append($0) }
-        return out
-    }
-
     /// Calls `body` with each top-level element of `parsed`, in document order, as it is
     /// made (no array of them, each copied out of it).
     mutating func forEachElement(of parsed: ParsedElements, _ body: (ExportElement) -> Void) {

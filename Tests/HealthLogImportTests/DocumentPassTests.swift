@@ -56,6 +56,37 @@ struct DocumentPassTests {
         #expect(late7.unmapped.count == 1)
     }
 
+    @Test("A batch's events mark the last of each element's: a correlation's members never end one", arguments: [1, 2, 100])
+    func elementEnds(size: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("ends.xml")
+        let member = { (type: String, unit: String, value: String) in
+            "<Record type=\"\(type)\" sourceName=\"Cuff\" unit=\"\(unit)\" value=\"\(value)\" startDate=\"2024-03-01 08:00:00 +0100\" endDate=\"2024-03-01 08:00:00 +0100\"/>"
+        }
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+            <ExportDate value="2024-03-02 09:00:00 +0100"/>
+            \(member("HKQuantityTypeIdentifierStepCount", "count", "12"))
+            <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="2024-03-01 08:00:00 +0100" endDate="2024-03-01 08:00:00 +0100">
+            \(member("HKQuantityTypeIdentifierBloodPressureSystolic", "mmHg", "120"))
+            \(member("HKQuantityTypeIdentifierBloodPressureDiastolic", "mmHg", "80"))
+            </Correlation>
+            <Mystery/>
+            \(member("HKQuantityTypeIdentifierStepCount", "count", "13"))
+            </HealthData>
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        var ends: [Bool] = []
+        var members: [Bool] = []
+        _ = try DocumentPass.read(path, elementsPerBatch: size) { mapped in
+            ends += mapped.events.map(\.endsElement)
+            members += mapped.events.map(\.isCorrelationMember)
+        } progress: { _, _ in }
+        #expect(members == [false, true, true, false, false])
+        #expect(ends == [true, false, false, true, true])
+    }
+
     @Test("Malformed XML after many batches is thrown, and the threads stop")
     func malformedLate() throws {
         let dir = try TemporaryDirectory()

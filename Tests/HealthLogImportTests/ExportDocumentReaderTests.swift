@@ -156,7 +156,7 @@ struct ExportDocumentReaderTests {
             var batches = 0
             // Batches of 7: names first met in a later batch, values repeated across batches.
             try scanner.scan(elementsPerBatch: 7) {
-                elements += maker.elements(of: $0)
+                maker.forEachElement(of: $0) { elements.append($0) }
                 batches += 1
             }
             let tags = try Self.saxTags(path).tags

@@ -102,7 +102,7 @@ struct ImportBoundsTests {
         var scanner = try ExportScanner(file)
         var maker = ElementMaker()
         var out: [ExportElement] = []
-        try scanner.scan(elementsPerBatch: 1) { out += maker.elements(of: $0) }
+        try scanner.scan(elementsPerBatch: 1) { maker.forEachElement(of: $0) { out.append($0) } }
         return out
     }
 

@@ -31,6 +31,8 @@ struct LogScan {
     private var prologueEnds: [Int: Int] = [:]
     /// How many batches each walked segment's sidecar index supplied (-1: no usable index).
     private var indexedCounts: [Int: Int] = [:]
+    /// How many walked segments took their batches from their sidecar index read whole.
+    private(set) var indexesReadWhole = 0
 
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
@@ -58,6 +60,9 @@ struct LogScan {
         var batches: [BatchRef] = []
         var failure: (offset: Int, violation: FormatViolation)?
         var indexed = -1
+        /// Whether the batches came from the sidecar index read whole, its walk not
+        /// vouching for them (memory then holds the whole index).
+        var readIndexWhole = false
     }
 
     /// Segments at the start of the log that are known from their sidecar index's header
@@ -170,6 +175,7 @@ struct LogScan {
             // events into a file no reader can open, so such a segment is cut whole.
             if scan.failure?.offset != 0 { prologueEnds[index] = SegmentLayout.prologueLength }
             indexedCounts[index] = scan.indexed
+            if scan.readIndexWhole { indexesReadWhole += 1 }
             for batch in scan.batches {
                 batches.append(batch)
                 nextSeq = batch.header.lastSeq + 1
@@ -193,7 +199,12 @@ struct LogScan {
         }
         var nextSeq = expectedSeq
         var offset = SegmentLayout.prologueLength
-        if let indexed = try adoptIndex(file, index, expectedSeq: nextSeq) {
+        var indexed = walkedIndex(file, index, expectedSeq: nextSeq)
+        if indexed == nil, let adopted = try adoptIndex(file, index, expectedSeq: nextSeq) {
+            indexed = adopted
+            scan.readIndexWhole = true
+        }
+        if let indexed {
             scan.batches = indexed.batches
             nextSeq = indexed.batches.last.map { $0.header.lastSeq + 1 } ?? nextSeq
             offset = indexed.covered
@@ -235,6 +246,19 @@ struct LogScan {
         }
         guard continues(header.baseSeq, expectedBase) else { return FormatViolation("segment starts at sequence \(header.baseSeq), expected \(expectedBase)") }
         return nil
+    }
+
+    /// The batches listed by segment `file`'s sidecar index and what it covers, walked where
+    /// the file is mapped, each entry decoded as it comes and found in the segment
+    /// (``indexedBatches(_:after:summary:types:)``), rather than read whole first: a
+    /// compacted segment's index lists every dropped event (24 bytes each), and a last
+    /// segment no checkpoint vouches for is scanned here. `nil` when the walk does not
+    /// vouch for them.
+    private func walkedIndex(_ file: SegmentFile, _ index: Int, expectedSeq: UInt64) -> (batches: [BatchRef], covered: Int)? {
+        guard usingIndexes, let summary = SegmentIndex.readSummary(layout, file.name), summary.batchCount > 0, summary.coveredLength <= file.size,
+            continues(summary.firstSeq, expectedSeq), let batches = indexedBatches(index, after: 0, summary: summary)
+        else { return nil }
+        return (batches, summary.coveredLength)
     }
 
     /// The batches listed by segment `file`'s sidecar index, when it is sound and matches

@@ -1,3 +1,4 @@
+import Foundation
 import HealthLogTestSupport
 import Testing
 @testable import HealthLog
@@ -45,6 +46,29 @@ struct CountOnlyDroppedListTests {
             #expect(SegmentIndex.read(layout, file.name)?.entries == before.entries)
         }
         #expect(try store.verify().isSound)
+    }
+
+    @Test("A compacted last segment no checkpoint vouches for is taken from a walk of its index, never its index read whole, plaintext and encrypted", arguments: [false, true])
+    func lastSegmentWalked(encrypted: Bool) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let keys: [UInt32: SecretBytes] = [0: try SecretBytes.random(count: 32)]
+        let store = encrypted ? try EncryptedSegmentTests.makeStore(dir.file("store"), keys: keys) : HealthStore(directory: dir.file("store"))
+        _ = try store.append(ndjson: CompactionTests.lines(1...1400))
+        _ = try store.append(ndjson: CompactionTests.lines(1401...1500, deleting: Array(1...1400)))
+        _ = try store.compact(horizon: .anchor(try store.headAnchor()))
+        let layout = store.layout
+        #expect(try LogSnapshot(layout).segments.count == 1)
+        try FileManager.default.removeItem(atPath: dir.file("store/checkpoint"))
+        let walked = try LogSnapshot(layout, usingIndexes: false)
+        let opened = try LogSnapshot(layout)
+        #expect(opened.indexesReadWhole == 0)
+        #expect(opened.segmentsNeedingIndex.isEmpty)
+        let batches = try opened.allBatches()
+        #expect(batches.map(\.offset) == (try walked.allBatches()).map(\.offset))
+        #expect(batches.reduce(0) { $0 + $1.header.dropped.count } == 2800)
+        #expect(try store.verify().isSound)
+        #expect(try store.append(ndjson: CompactionTests.lines(1501...1502)).added == 2)
     }
 
     @Test("A count-only list counts and tells empty from not, equals only a count-only list of its count, and its whole form is the list it was made from")

@@ -87,10 +87,14 @@ final class DeletedAddIndex {
     /// only when looked at.
     static func open(_ layout: StoreLayout, head: UInt64 = .max, cipher: StoreCipher?) -> DeletedAddIndex? {
         guard let fd = try? FileDescriptor.open(path(layout), flags: O_RDONLY) else { return nil }
-        guard let index = DeletedAddIndex(fd, cipher: cipher), index.coveredSeq <= head else {
+        guard let index = DeletedAddIndex(fd, cipher: cipher) else {
             fd.close()
             return nil
         }
+        // The index owns the descriptor now (closed when it goes, or already when it is
+        // empty): closing it here too would close whatever file took its number since, in
+        // any thread.
+        guard index.coveredSeq <= head else { return nil }
         return index
     }
 

@@ -50,9 +50,12 @@ struct FileDescriptor: Sendable {
         access(path, F_OK) == 0
     }
 
-    /// Closes the descriptor with `close(2)`, ignoring errors (the data was synced before if it mattered).
+    /// Closes the descriptor with `close(2)`, ignoring errors (the data was synced before if it
+    /// mattered). A descriptor closed twice would close whatever file took its number since,
+    /// in any thread: debug builds (the tests) stop at a second close that finds it closed.
     func close() {
-        _ = systemClose(rawValue)
+        let closed = systemClose(rawValue)
+        assert(closed == 0 || errno != EBADF, "\(path): descriptor \(rawValue) closed twice")
     }
 
     /// The file's size in bytes, from `fstat(2)`.

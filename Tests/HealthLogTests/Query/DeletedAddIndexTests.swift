@@ -365,6 +365,17 @@ struct DeletedAddIndexTests {
         }
     }
 
+    @Test("An index that covers past the head asked for is not taken, and the descriptor it was read through is closed once, plaintext and encrypted", arguments: [false, true])
+    func aheadOfHeadClosedOnce(encrypted: Bool) throws {
+        let fixture = try Fixture(encrypted: encrypted)
+        defer { fixture.dir.remove() }
+        let index = try #require(DeletedAddIndex.open(fixture.layout, cipher: fixture.cipher))
+        #expect(index.coveredSeq > 1 && index.count > 0)
+        // A second close of its descriptor stops a debug build (FileDescriptor.close()).
+        for _ in 0..<3 { #expect(DeletedAddIndex.open(fixture.layout, head: 1, cipher: fixture.cipher) == nil) }
+        #expect(try DeletedAddIndex.open(fixture.layout, cipher: fixture.cipher)?.allEntries() == index.allEntries())
+    }
+
     @Test("Paging a type in HealthKit's view leaves out every add deleted later and delivers each other item once, whatever state the index is in", arguments: State.allCases)
     func pagesLeaveOutDeletedAdds(_ state: State) throws {
         let fixture = try Fixture()

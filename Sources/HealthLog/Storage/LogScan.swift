@@ -31,8 +31,6 @@ struct LogScan {
     private var prologueEnds: [Int: Int] = [:]
     /// How many batches each walked segment's sidecar index supplied (-1: no usable index).
     private var indexedCounts: [Int: Int] = [:]
-    /// How many walked segments took their batches from their sidecar index read whole.
-    private(set) var indexesReadWhole = 0
 
     /// Whether segments' sidecar indexes may stand in for walking their headers.
     let usingIndexes: Bool
@@ -60,9 +58,6 @@ struct LogScan {
         var batches: [BatchRef] = []
         var failure: (offset: Int, violation: FormatViolation)?
         var indexed = -1
-        /// Whether the batches came from the sidecar index read whole, its walk not
-        /// vouching for them (memory then holds the whole index).
-        var readIndexWhole = false
     }
 
     /// Segments at the start of the log that are known from their sidecar index's header
@@ -175,7 +170,6 @@ struct LogScan {
             // events into a file no reader can open, so such a segment is cut whole.
             if scan.failure?.offset != 0 { prologueEnds[index] = SegmentLayout.prologueLength }
             indexedCounts[index] = scan.indexed
-            if scan.readIndexWhole { indexesReadWhole += 1 }
             for batch in scan.batches {
                 batches.append(batch)
                 nextSeq = batch.header.lastSeq + 1
@@ -199,12 +193,7 @@ struct LogScan {
         }
         var nextSeq = expectedSeq
         var offset = SegmentLayout.prologueLength
-        var indexed = walkedIndex(file, index, expectedSeq: nextSeq)
-        if indexed == nil, let adopted = try adoptIndex(file, index, expectedSeq: nextSeq) {
-            indexed = adopted
-            scan.readIndexWhole = true
-        }
-        if let indexed {
+        if let indexed = walkedIndex(file, index, expectedSeq: nextSeq) {
             scan.batches = indexed.batches
             nextSeq = indexed.batches.last.map { $0.header.lastSeq + 1 } ?? nextSeq
             offset = indexed.covered
@@ -259,48 +248,6 @@ struct LogScan {
             continues(summary.firstSeq, expectedSeq), let batches = indexedBatches(index, after: 0, summary: summary)
         else { return nil }
         return (batches, summary.coveredLength)
-    }
-
-    /// The batches listed by segment `file`'s sidecar index, when it is sound and matches
-    /// the segment (see ``SegmentIndex``); `nil` otherwise.
-    private func adoptIndex(_ file: SegmentFile, _ index: Int, expectedSeq: UInt64) throws -> (batches: [BatchRef], covered: Int)? {
-        guard usingIndexes, var pieces = SegmentIndex.readInPieces(layout, file.name), pieces.index.coveredLength <= file.size else { return nil }
-        let sidecar = pieces.index
-        // Taken out of the pair, so the copy is opened in the only reference to its memory.
-        var sealedCopy: [UInt8] = []
-        swap(&sealedCopy, &pieces.sealedCopy)
-        var refs: [BatchRef] = []
-        var offset = SegmentLayout.prologueLength
-        var seq = expectedSeq
-        let names = BatchHeader.Names()
-        var copy: OpenedTableCopy?
-        if let cipher, !sealedCopy.isEmpty, sealedCopy.withUnsafeBytes({ OpenedTableCopy.isWithinReaderBound($0, header: sidecar.copyHeader) }) {
-            var failedAt = 0
-            copy = OpenedTableCopy.open(owned: consume sealedCopy, header: sidecar.copyHeader, cipher: cipher, batchCount: sidecar.entries.count, failedAt: &failedAt)
-        }
-        for (k, entry) in sidecar.entries.enumerated() {
-            let copied = copy?.table(k, payload: entry.payload)
-            guard entry.offset == offset,
-                let header = try? decode(entry.payload, file, offset, verifyingChecksum: false, names: copied == nil ? names : nil, copied: copied),
-                header.storeTag == meta.storeID.tag, continues(header.firstSeq, seq)
-            else { return nil }
-            let ref = BatchRef(segment: index, offset: offset, payloadLength: entry.payload.count, header: header)
-            refs.append(ref)
-            offset = ref.end
-            seq = header.lastSeq + 1
-        }
-        guard offset == sidecar.coveredLength, Self.segment(file, holds: sidecar.entries) else { return nil }
-        return (refs, offset)
-    }
-
-    /// Whether every one of `entries` (from a sidecar index) is, byte for byte, the batch
-    /// header at its offset in `file`: a sidecar whose checksums hold may still be another
-    /// segment's, a stale build's or edited, and it is used only for what the segment confirms.
-    static func segment(_ file: SegmentFile, holds entries: [SegmentIndex.Entry]) -> Bool {
-        var buffer: [UInt8] = []
-        return entries.allSatisfy { entry in
-            entry.payload.withUnsafeBytes { file.holdsHeader($0, at: entry.offset, buffer: &buffer) }
-        }
     }
 
     /// The committed batches of sealed segment `index` whose `lastSeq` is above `seq`, from

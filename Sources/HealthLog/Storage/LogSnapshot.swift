@@ -62,11 +62,6 @@ final class LogSnapshot {
     /// The headers ``fullHeader(of:)`` read last.
     private var wholeHeaders = WholeHeaders()
 
-    /// How many segments opening took from their sidecar index read whole, the index's walk
-    /// not vouching for it: what opening held (a compacted segment's index lists every
-    /// dropped event).
-    var indexesReadWhole: Int { scan.indexesReadWhole }
-
     /// How many batch headers of the leading segments reads have decoded since opening:
     /// what a query's table of batches cost (a page should decode a few, not every one
     /// after its anchor).

@@ -329,13 +329,15 @@ struct SegmentIndex: Equatable {
         path(layout, name) + DurableFile.temporarySuffix
     }
 
-    /// Reads the sidecar of `name`; `nil` when missing or when its checksums or shape are
-    /// wrong, or its header does not say what its body lists. Read in pieces
-    /// (``readInPieces(_:_:)``), its sealed copy put back in ``sealedCopy``.
+    /// Reads the sidecar of `name` whole, through a mapping whose pages go after each MiB
+    /// decoded; `nil` when missing or when its checksums or shape are wrong, or its header
+    /// does not say what its body lists. Readers walk an index where it is mapped instead
+    /// (``walk(_:_:after:matching:storeTag:continues:visit:copy:)``).
     static func read(_ layout: StoreLayout, _ name: SegmentName) -> SegmentIndex? {
-        guard var read = readInPieces(layout, name) else { return nil }
-        read.index.sealedCopy = read.sealedCopy
-        return read.index
+        guard let fd = try? FileDescriptor.open(path(layout, name), flags: O_RDONLY) else { return nil }
+        defer { fd.close() }
+        guard let file = MappedFile(fd), file.count >= headerLength, file.count <= 1 << 30 else { return nil }
+        return file.withBytes(0..<file.count) { decode($0, name: name, letGo: file.releaseAll) }
     }
 
     /// Reads only the header of the sidecar of `name`; `nil` when missing or unsound.
@@ -369,17 +371,14 @@ struct SegmentIndex: Equatable {
 
     /// Decodes sidecar bytes for segment `name`; `nil` if anything is off.
     static func decode(_ bytes: [UInt8], name: SegmentName) -> SegmentIndex? {
-        guard var decoded = bytes.withUnsafeBytes({ decode($0, name: name, letGo: {}) }) else { return nil }
-        decoded.index.sealedCopy = decoded.sealedCopy
-        return decoded.index
+        bytes.withUnsafeBytes { decode($0, name: name, letGo: {}) }
     }
 
     /// Decodes the sidecar `bytes` of segment `name` (its checksums, the entries' shape, the
     /// header's summary), each entry's payload in an array of its own and the sealed copy,
-    /// if any, beside the index (its ``sealedCopy`` left empty); `nil` if anything is off.
-    /// `bytes` are read once, and `letGo` is called after each MiB, for a mapping to let its
-    /// pages go.
-    static func decode(_ bytes: UnsafeRawBufferPointer, name: SegmentName, letGo: () -> Void) -> (index: SegmentIndex, sealedCopy: [UInt8])? {
+    /// if any, in ``sealedCopy``; `nil` if anything is off. `bytes` are read once, and
+    /// `letGo` is called after each MiB, for a mapping to let its pages go.
+    private static func decode(_ bytes: UnsafeRawBufferPointer, name: SegmentName, letGo: () -> Void) -> SegmentIndex? {
         guard bytes.count >= headerLength, let header = decodeHeader(Array(bytes[0..<headerLength]), name: name, fileLength: bytes.count) else { return nil }
         // The body's checksum taken as the entries are read, then over the copy read out.
         var crc: UInt32 = 0
@@ -401,14 +400,13 @@ struct SegmentIndex: Equatable {
             summary(listing: entries) == header.summary
         else { return nil }
         var index = SegmentIndex(name: name, summary: header.summary, entries: entries)
-        var copy: [UInt8] = []
         if at < bytes.count {
             index.copyHeader = Array(bytes[0..<copyPlaceLength])
-            copy = copyOut(UnsafeRawBufferPointer(rebasing: bytes[at...])) { _ in letGo() }
-            crc = copy.withUnsafeBytes { CRC32C.checksum($0, seed: crc) }
+            index.sealedCopy = copyOut(UnsafeRawBufferPointer(rebasing: bytes[at...])) { _ in letGo() }
+            crc = index.sealedCopy.withUnsafeBytes { CRC32C.checksum($0, seed: crc) }
         }
         guard crc == header.bodyCRC else { return nil }
-        return (index, copy)
+        return index
     }
 
     /// How much of a mapped index is read before its pages are let go.
